@@ -1,0 +1,20 @@
+/**
+ * What every emitter produces: a file the writer may put on disk. Emitters never touch `fs`;
+ * only `src/write` does.
+ */
+export type FileOwner = 'generated' | 'user';
+
+/** How the writer formats the content before writing. `none` writes it byte for byte. */
+export type FileFormat = 'typescript' | 'javascript' | 'json' | 'markdown' | 'none';
+
+export interface PlannedFile {
+  /** Posix path relative to the output folder, e.g. `generated/types.ts`. Never absolute, never `..`. */
+  path: string;
+  content: string;
+  /**
+   * `generated`: carries the banner, rewritten on every run, listed in the ledger.
+   * `user`: created once and never overwritten (unless --force).
+   */
+  owner: FileOwner;
+  format: FileFormat;
+}
