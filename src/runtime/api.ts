@@ -1,0 +1,232 @@
+/**
+ * The contract between generated server code and the runtime. Generated `server.ts` builds a
+ * `ServerDefinition` from the manifest and hands it, with the user's handlers, to `createServer`.
+ *
+ * The runtime is copied into every output folder and imports nothing but `node:*`, so the wire
+ * types it needs are declared here, loosely (index signatures keep unknown fields), rather than
+ * imported from the protocol bindings.
+ */
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: unknown };
+
+/** One problem reported by a validator; ajv standalone output produces objects of this shape. */
+export interface ValidationIssue {
+  instancePath: string;
+  schemaPath?: string;
+  keyword: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** A precompiled validator: a type guard that leaves its problems on `.errors` when it fails. */
+export interface Validator<T> {
+  (data: unknown): data is T;
+  errors?: ValidationIssue[] | null;
+}
+
+export type LoggingLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
+export interface Annotations extends JsonObject {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
+}
+
+export interface TextContent extends JsonObject {
+  type: 'text';
+  text: string;
+  annotations?: Annotations;
+}
+export interface ImageContent extends JsonObject {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+}
+export interface AudioContent extends JsonObject {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+}
+export interface ResourceLink extends JsonObject {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  mimeType?: string;
+}
+export interface TextResourceContents extends JsonObject {
+  uri: string;
+  mimeType?: string;
+  text: string;
+}
+export interface BlobResourceContents extends JsonObject {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+}
+export type ResourceContents = TextResourceContents | BlobResourceContents;
+export interface EmbeddedResource extends JsonObject {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+}
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+/**
+ * What a tool handler returns.
+ * - Tools with an `outputSchema` return `structuredContent` typed by that schema; `content` may be
+ *   left out, and the runtime then fills it with one text block holding the JSON.
+ * - Tools without one return `content`.
+ * - Any tool may report a failure the model should see with `{ isError: true, content }`.
+ */
+export type ToolResult<Output> = [Output] extends [never]
+  ? ContentResult | ToolErrorResult
+  : StructuredResult<Output> | ToolErrorResult;
+
+export interface StructuredResult<Output> {
+  structuredContent: Output;
+  content?: ContentBlock[];
+  isError?: false;
+  _meta?: JsonObject;
+}
+export interface ContentResult {
+  content: ContentBlock[];
+  isError?: false;
+  _meta?: JsonObject;
+}
+export interface ToolErrorResult {
+  isError: true;
+  content: ContentBlock[];
+  _meta?: JsonObject;
+}
+
+/**
+ * Everything a handler may do besides returning its result. One API for both protocol eras:
+ * the stateful revisions send real server→client requests; the stateless 2026-07-28 revision
+ * will map the same calls onto its input-required flow without changing handler code.
+ */
+export interface RequestContext {
+  /** Aborted when the client cancels the request or the connection goes away. */
+  readonly signal: AbortSignal;
+  /** The negotiated protocol revision, e.g. `2025-11-25`. */
+  readonly protocolVersion: string;
+  /** Set on HTTP sessions. */
+  readonly sessionId: string | undefined;
+  /** The request's `_meta`, as the client sent it. */
+  readonly meta: JsonObject | undefined;
+  /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends `notifications/message` when `level` passes the client's `logging/setLevel` filter. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** `elicitation/create`; rejects when the client did not declare the elicitation capability. */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** `sampling/createMessage`; rejects when the client did not declare the sampling capability. */
+  sample(params: JsonObject): Promise<JsonObject>;
+  /** `roots/list`; rejects when the client did not declare the roots capability. */
+  listRoots(): Promise<{ roots: { uri: string; name?: string }[] }>;
+}
+
+export interface ElicitParams extends JsonObject {
+  message: string;
+  requestedSchema: JsonObject;
+}
+export interface ElicitResult extends JsonObject {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+export type ToolHandler<Input, Output> = (
+  input: Input,
+  context: RequestContext,
+) => ToolResult<Output> | Promise<ToolResult<Output>>;
+
+/** One tool as the generated code describes it to the runtime. */
+export interface ToolBinding {
+  /** Wire name, as in `tools/call`. */
+  name: string;
+  validateInput: Validator<unknown>;
+  /** Present exactly when the tool declares an `outputSchema`. */
+  validateOutput?: Validator<unknown>;
+}
+
+export interface ResourceReadResult extends JsonObject {
+  contents: ResourceContents[];
+}
+export type ResourceHandler = (
+  uri: string,
+  context: RequestContext,
+) => ResourceReadResult | Promise<ResourceReadResult>;
+/** `variables` holds the values matched from the template's `{name}` placeholders. */
+export type ResourceTemplateHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  context: RequestContext,
+) => ResourceReadResult | Promise<ResourceReadResult>;
+
+export interface PromptMessage extends JsonObject {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+export interface GetPromptResult extends JsonObject {
+  description?: string;
+  messages: PromptMessage[];
+}
+export type PromptHandler<Args> = (
+  args: Args,
+  context: RequestContext,
+) => GetPromptResult | Promise<GetPromptResult>;
+
+/** Everything the runtime needs to know about a server, precomputed by the generator. */
+export interface ServerDefinition {
+  serverInfo: { name: string; version: string; title?: string };
+  instructions?: string;
+  /** Revisions this server may negotiate, newest first. */
+  protocolVersions: readonly string[];
+  /** The `capabilities` object sent in the initialize result. */
+  capabilities: JsonObject;
+  /** Entries of `tools/list`, in manifest order, exactly as sent on the wire. */
+  tools: readonly JsonObject[];
+  /** Keyed by wire name. */
+  toolBindings: Readonly<Record<string, ToolBinding>>;
+  resources: readonly JsonObject[];
+  resourceTemplates: readonly JsonObject[];
+  prompts: readonly JsonObject[];
+  /** Page size for the list methods; default 100. */
+  pageSize?: number;
+  /**
+   * Envelope validators for the client→server messages the runtime handles, keyed by method
+   * (`tools/call`, `initialize`, `notifications/cancelled`, …). Each validates the whole JSON-RPC
+   * message. Generated from the spec by mcp-gen (`generated/runtime/`) and copied into the output.
+   * A request that fails its validator is answered with -32602 (invalid params).
+   */
+  requestValidators: Readonly<Record<string, Validator<unknown>>>;
+}
+
+/** User code, keyed by wire name. Generated code narrows this with the exact types. */
+export interface ServerHandlers {
+  tools: Record<string, ToolHandler<any, any>>;
+  /** Keyed by resource URI. */
+  resources?: Record<string, ResourceHandler>;
+  /** Keyed by URI template. */
+  resourceTemplates?: Record<string, ResourceTemplateHandler>;
+  /** Keyed by prompt name. */
+  prompts?: Record<string, PromptHandler<any>>;
+  /** `completion/complete`; when absent, completions answer with no values. */
+  complete?: (params: JsonObject, context: RequestContext) => { values: string[]; total?: number; hasMore?: boolean } | Promise<{ values: string[]; total?: number; hasMore?: boolean }>;
+}
+
+export interface ServerOptions {
+  /** Where diagnostics go; the stdio transport must never write them to stdout. Default: stderr. */
+  logger?: (line: string) => void;
+}
