@@ -1,0 +1,73 @@
+/**
+ * The IR of a user's server: what `src/load/manifest` produces and what `src/emit/server` (and
+ * later the client emitter) consume. Plain JSON, so `--debug-ir` can print it and tests can
+ * snapshot it. Wire names stay beside the identifiers assigned to them; wire data is never renamed.
+ */
+
+export type JsonSchema = { [key: string]: unknown } | boolean;
+
+/** Identifiers assigned to one wire name (see src/printer/names.ts). */
+export interface Identifiers {
+  /** `GetWeather`: type names derive from it (`GetWeatherInput`, `GetWeatherOutput`). */
+  pascal: string;
+  /** `getWeather`: handler export and handler file name (`handlers/getWeather.ts`). */
+  camel: string;
+}
+
+export interface ToolModel {
+  /** Wire name, as in tools/list and tools/call. */
+  name: string;
+  ids: Identifiers;
+  /**
+   * Self-contained JSON Schemas (2020-12 unless the manifest says otherwise): shared manifest
+   * `$defs` and external `$ref` files they use are bundled into their own `$defs`, refs rewritten.
+   * Exactly what goes on the wire in tools/list.
+   */
+  inputSchema: { [key: string]: unknown };
+  outputSchema?: { [key: string]: unknown };
+  /** The tools/list entry, exactly as sent (name, title, description, schemas, annotations, icons, _meta). */
+  wire: { [key: string]: unknown };
+}
+
+export interface ResourceModel {
+  uri: string;
+  name: string;
+  ids: Identifiers;
+  /** The resources/list entry, exactly as sent. */
+  wire: { [key: string]: unknown };
+}
+
+export interface ResourceTemplateModel {
+  uriTemplate: string;
+  name: string;
+  ids: Identifiers;
+  /** `{var}` names in the template, in order of appearance. */
+  variables: string[];
+  wire: { [key: string]: unknown };
+}
+
+export interface PromptArgumentModel {
+  name: string;
+  required: boolean;
+  description?: string;
+}
+
+export interface PromptModel {
+  name: string;
+  ids: Identifiers;
+  arguments: PromptArgumentModel[];
+  wire: { [key: string]: unknown };
+}
+
+export interface ServiceModel {
+  server: { name: string; version: string; title?: string; instructions?: string };
+  /** Revisions to serve, newest first. */
+  protocolVersions: string[];
+  /** In manifest order (the order of tools/list). */
+  tools: ToolModel[];
+  resources: ResourceModel[];
+  resourceTemplates: ResourceTemplateModel[];
+  prompts: PromptModel[];
+  /** Manifest path as the user named it, for messages; never printed into generated files. */
+  source: string;
+}

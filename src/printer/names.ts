@@ -1,0 +1,93 @@
+/**
+ * Identifier assignment: one deterministic pass over wire names sorted by code unit, against a
+ * reserved-word table, with a collision suffix that input can never produce.
+ */
+
+/** ES reserved words, strict-mode words, TS type keywords, and globals a generated file must not shadow. */
+const RESERVED = new Set([
+  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
+  'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in',
+  'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try',
+  'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface',
+  'package', 'private', 'protected', 'public', 'await', 'async', 'arguments', 'eval', 'any',
+  'boolean', 'never', 'number', 'object', 'string', 'symbol', 'undefined', 'unknown', 'bigint',
+  'type', 'declare', 'namespace', 'module', 'readonly', 'keyof', 'infer', 'is', 'asserts', 'as',
+  'satisfies', 'of', 'constructor', 'prototype', '__proto__', 'Object', 'Array', 'String', 'Number',
+  'Boolean', 'Symbol', 'Promise', 'Error', 'JSON', 'Math', 'Date', 'Record', 'Partial', 'Required',
+  'Readonly', 'Pick', 'Omit', 'Function', 'globalThis', 'NaN', 'Infinity',
+]);
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+export function isReserved(name: string): boolean {
+  return RESERVED.has(name);
+}
+
+/** True when `name` can be written as a bare identifier (and is not reserved). */
+export function isSafeIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && !RESERVED.has(name);
+}
+
+/** Splits a wire name into alphanumeric words, also at lower→upper case changes. */
+function words(wire: string): string[] {
+  return wire
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/** `get_weather` → `GetWeather`; never contains `_` except a leading one before a digit. */
+export function pascalCase(wire: string): string {
+  const joined = words(wire)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+  if (joined === '') return 'X';
+  return /^[0-9]/.test(joined) ? `_${joined}` : joined;
+}
+
+/** `get_weather` → `getWeather`. */
+export function camelCase(wire: string): string {
+  const pascal = pascalCase(wire);
+  if (pascal.startsWith('_')) return pascal;
+  const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
+  return RESERVED.has(camel) ? `${camel}_` : camel;
+}
+
+export interface AssignedName {
+  wire: string;
+  pascal: string;
+  camel: string;
+  /** Set when the natural name was taken and a suffix was added; the message explains it. */
+  renamedBecause?: string;
+}
+
+/**
+ * Gives each wire name a PascalCase and camelCase identifier, unique even case-insensitively
+ * (the camel form also names files, and some file systems ignore case). Names are processed in
+ * sorted order so that adding a tool never renames another that sorts before it. A clash gets
+ * `_2`, `_3`, … — converted names never contain `_` elsewhere than at the start, so the suffix
+ * cannot collide with another input.
+ */
+export function assignNames(wireNames: readonly string[], taken: readonly string[] = []): Map<string, AssignedName> {
+  const used = new Set(taken.map((t) => t.toLowerCase()));
+  const result = new Map<string, AssignedName>();
+  const sorted = [...new Set(wireNames)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const wire of sorted) {
+    const base = pascalCase(wire);
+    let pascal = base;
+    let n = 1;
+    while (used.has(pascal.toLowerCase()) || RESERVED.has(pascal)) {
+      n += 1;
+      pascal = `${base}_${n}`;
+    }
+    used.add(pascal.toLowerCase());
+    const camel = pascal.startsWith('_') ? pascal : pascal.charAt(0).toLowerCase() + pascal.slice(1);
+    const entry: AssignedName = { wire, pascal, camel: RESERVED.has(camel) ? `${camel}_` : camel };
+    if (pascal !== base) {
+      const other = sorted.find((w) => w !== wire && pascalCase(w).toLowerCase() === base.toLowerCase());
+      entry.renamedBecause = `'${wire}' would be named ${base}, like '${other ?? base}'; it is named ${pascal} instead`;
+    }
+    result.set(wire, entry);
+  }
+  return result;
+}
