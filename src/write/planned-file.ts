@@ -17,4 +17,10 @@ export interface PlannedFile {
    */
   owner: FileOwner;
   format: FileFormat;
+  /**
+   * User-owned files only: called with the file's current text when it already exists. Returns the
+   * updated text (e.g. a ts-morph edit that registers a new tool's handler) or `undefined` to leave
+   * the file alone. Must only add; user code is never removed or rewritten.
+   */
+  merge?: (existing: string) => string | undefined;
 }
