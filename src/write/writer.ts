@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
+import type { PlannedFile } from './planned-file.js';
+import { hasBanner, renderFile, type BannerOptions } from './render.js';
+
+/**
+ * The only code that touches the output folder. Everything is rendered in memory first; then either
+ * compared with the disk (`check`) or staged in a temp folder beside the output and renamed into
+ * place, so a failure before the renames leaves the output exactly as it was.
+ */
+
+export const LEDGER_FILE = '.mcp-gen-ledger.json';
+
+export interface WriteOptions {
+  banner: BannerOptions;
+  /** Compare with the disk and report; write nothing. */
+  check?: boolean;
+  /** Overwrite user-owned files with fresh skeletons. */
+  force?: boolean;
+}
+
+export interface WriteReport {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  /** User-owned files that existed and were extended by their merge hook. */
+  merged: string[];
+  /** User-owned files that existed and were left alone. */
+  kept: string[];
+  /** Generated files of an earlier run that this run no longer produces. */
+  deleted: string[];
+  /** Check mode: what a real run would change. Empty lists mean the output is current. */
+  stale: string[];
+  missing: string[];
+  extra: string[];
+}
+
+interface Ledger {
+  generator: 'mcp-gen';
+  files: Record<string, string>;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function assertSafePath(path: string): void {
+  const normal = posix.normalize(path);
+  if (path === '' || normal !== path || path.startsWith('/') || path.startsWith('../') || path === '..' || path.includes('\\')) {
+    throw new Error(`emitter produced an unsafe output path: ${JSON.stringify(path)}`);
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function readLedger(outDir: string): Promise<Ledger | undefined> {
+  const text = await readIfExists(join(outDir, LEDGER_FILE));
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Ledger;
+    return parsed.generator === 'mcp-gen' && typeof parsed.files === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Final text of every file this run would write, keyed by path, in sorted order. */
+async function plan(
+  outDir: string,
+  files: readonly PlannedFile[],
+  options: WriteOptions,
+  report: WriteReport,
+): Promise<Map<string, string>> {
+  const seen = new Set<string>();
+  for (const file of files) {
+    assertSafePath(file.path);
+    if (seen.has(file.path)) throw new Error(`two planned files share the path ${file.path}`);
+    seen.add(file.path);
+  }
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const out = new Map<string, string>();
+  for (const file of sorted) {
+    const existing = await readIfExists(join(outDir, file.path));
+    if (file.owner === 'user' && existing !== undefined && !options.force) {
+      const merged = file.merge?.(existing);
+      if (merged === undefined || merged === existing) {
+        report.kept.push(file.path);
+        continue;
+      }
+      // Merged user code keeps the user's formatting: written as the hook returns it.
+      out.set(file.path, merged);
+      report.merged.push(file.path);
+      continue;
+    }
+    const text = await renderFile(file, options.banner);
+    if (existing === undefined) report.created.push(file.path);
+    else if (existing === text) report.unchanged.push(file.path);
+    else report.updated.push(file.path);
+    out.set(file.path, text);
+  }
+  return out;
+}
+
+export function emptyReport(): WriteReport {
+  return { created: [], updated: [], unchanged: [], merged: [], kept: [], deleted: [], stale: [], missing: [], extra: [] };
+}
+
+export async function writeOutput(
+  outDir: string,
+  files: readonly PlannedFile[],
+  options: WriteOptions,
+): Promise<WriteReport> {
+  const root = resolve(outDir);
+  const report = emptyReport();
+  const rendered = await plan(root, files, options, report);
+
+  const generated = files.filter((f) => f.owner === 'generated').map((f) => f.path);
+  const ledger: Ledger = { generator: 'mcp-gen', files: {} };
+  for (const path of [...generated].sort()) ledger.files[path] = sha256(rendered.get(path) ?? '');
+  const ledgerText = `${JSON.stringify(ledger, null, 2)}\n`;
+
+  // Files an earlier run generated that this one does not: deleted only if the banner is intact.
+  const previous = await readLedger(root);
+  const orphans: string[] = [];
+  for (const path of Object.keys(previous?.files ?? {}).sort()) {
+    if (rendered.has(path) || generated.includes(path)) continue;
+    assertSafePath(path);
+    const text = await readIfExists(join(root, path));
+    if (text !== undefined && hasBanner(text)) orphans.push(path);
+  }
+
+  if (options.check) {
+    report.missing.push(...report.created);
+    report.stale.push(...report.updated, ...report.merged);
+    report.extra.push(...orphans);
+    const onDiskLedger = await readIfExists(join(root, LEDGER_FILE));
+    if (onDiskLedger !== ledgerText && report.missing.length + report.stale.length === 0) {
+      report.stale.push(LEDGER_FILE);
+    }
+    return report;
+  }
+
+  const changed = [...rendered].filter(([path]) => !report.unchanged.includes(path));
+  await mkdir(dirname(root), { recursive: true });
+  const staging = await mkdtemp(join(dirname(root), `.mcp-gen-staging-`));
+  try {
+    for (const [path, text] of [...changed, [LEDGER_FILE, ledgerText] as const]) {
+      const target = join(staging, ...path.split('/'));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, text, 'utf8');
+    }
+    // Everything is on disk beside the output; now move it in, one rename per file.
+    await mkdir(root, { recursive: true });
+    for (const [path] of [...changed, [LEDGER_FILE, ''] as const]) {
+      const target = join(root, ...path.split('/'));
+      await mkdir(dirname(target), { recursive: true });
+      await rename(join(staging, ...path.split('/')), target);
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  for (const path of orphans) {
+    await rm(join(root, ...path.split('/')));
+    report.deleted.push(path);
+  }
+  return report;
+}
+
+/** Path of `target` relative to the working directory, posix-style, for messages. */
+export function displayPath(target: string): string {
+  const rel = relative(process.cwd(), target);
+  return (rel === '' ? '.' : rel).split(sep).join('/');
+}
