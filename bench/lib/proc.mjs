@@ -1,0 +1,24 @@
+// Per-process CPU time and memory from /proc (Linux), read from outside the measured server.
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** utime + stime of the whole process (all threads), in seconds. */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may contain spaces; fields after it start past the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state), so utime (field 14) is fields[11] and stime (15) fields[12].
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Resident set size (VmRSS) in bytes. */
+export function rssBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (match === null) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+export const cpuResolutionSeconds = 1 / CLOCK_TICKS_PER_SECOND;

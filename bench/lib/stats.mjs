@@ -1,0 +1,48 @@
+// Medians, percentiles and the printed table.
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Nearest-rank percentile of an ascending array, `q` in (0, 1]. */
+export function percentile(sorted, q) {
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[rank - 1];
+}
+
+function formatNumber(value) {
+  if (!Number.isFinite(value)) return '–';
+  if (Math.abs(value) >= 1000) return Math.round(value).toString();
+  if (Math.abs(value) >= 100) return value.toFixed(0);
+  if (Math.abs(value) >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}
+
+/**
+ * A Markdown table: the median of each server, the paired ratios, and for ours/floor the issue's
+ * target with a verdict (lower is better for every targeted metric).
+ */
+export function formatTable(reported, summary, serverNames, pairs) {
+  const usedPairs = pairs.filter(([a, b]) => serverNames.includes(a) && serverNames.includes(b));
+  const header = ['metric', ...serverNames, ...usedPairs.map(([a, b]) => `${a}/${b}`), 'target ours/floor'];
+  const rows = reported.map(([metric, label, target]) => {
+    const entry = summary[metric];
+    const ratio = entry.ratios['ours/floor'];
+    let verdict = '';
+    if (target !== undefined) {
+      verdict = `≤ ${target}`;
+      if (ratio !== undefined) verdict += ratio <= target ? ' met' : ' MISSED';
+    }
+    return [
+      label,
+      ...serverNames.map((name) => formatNumber(entry.median[name])),
+      ...usedPairs.map(([a, b]) => `${entry.ratios[`${a}/${b}`].toFixed(2)}x`),
+      verdict,
+    ];
+  });
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
