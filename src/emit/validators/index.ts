@@ -1,0 +1,203 @@
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { isSafeIdentifier } from '../../printer/names.js';
+import { createAjv, type Dialect } from './ajv-instance.js';
+import { inlineRuntimeDependencies } from './inline-helpers.js';
+import { planCompilation } from './compile-plan.js';
+
+export type { Dialect } from './ajv-instance.js';
+
+// ajv's standalone module is CommonJS; under NodeNext its default import is the module object.
+const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
+
+export interface ValidatorEntry {
+  /** The JS export, e.g. `validateCallToolRequest`. */
+  exportName: string;
+  /** JSON pointer into the root, e.g. `#/$defs/CallToolRequest` (`#/definitions/…` works too). */
+  ref: string;
+  /**
+   * The TS type the guard narrows to: an identifier exported by `typesModule`, optionally indexed
+   * by string keys (`Tools["get-weather"]["input"]`). Ignored without `typesModule`.
+   */
+  typeName: string;
+}
+
+/** A frozen, prototype-free map from wire keys (e.g. methods) to validators of this file. */
+export interface ValidatorTable {
+  exportName: string;
+  /** `[key, exportName of a validator]`, emitted in this order. */
+  entries: ReadonlyArray<readonly [key: string, validator: string]>;
+}
+
+export interface EmitValidatorsOptions {
+  /** The whole schema document; definitions under `$defs` (or `definitions`). */
+  root: object;
+  dialect: Dialect;
+  entries: readonly ValidatorEntry[];
+  /** e.g. `./types.js`; the .d.ts imports the entries' types from it. Without it guards narrow to `unknown`. */
+  typesModule?: string;
+  /** Lookup tables over the validators, e.g. `requestValidators` keyed by method. */
+  extraExports?: readonly ValidatorTable[];
+}
+
+export interface EmittedValidators {
+  /** Self-contained ES module: no imports, no `require`. */
+  js: string;
+  /** Declarations for `js`; its `Validator<T>` is structurally the runtime's (src/runtime/api.ts). */
+  dts: string;
+  /** What ajv warned about while compiling (e.g. an unknown format, which then always passes). */
+  warnings: string[];
+}
+
+/** Names ajv gives its own top-level bindings (`validate21`, `schema32`, `func2`, …). */
+const AJV_INTERNAL_NAME = /^[a-z]+\d+$/;
+
+/**
+ * Compiles each entry's schema into an ajv standalone validator and turns the result into a
+ * dependency-free ES module plus its declarations. Only definitions the entries reach are emitted.
+ * Same options in, same bytes out.
+ */
+export function emitValidators(o: EmitValidatorsOptions): EmittedValidators {
+  checkExportNames(o);
+  const plan = planCompilation(o.root);
+  const warnings: string[] = [];
+  const ajv = createAjv(o.dialect, { standalone: true, warnings });
+  for (const schema of plan.schemas) ajv.addSchema(schema);
+
+  const refs: Record<string, string> = {};
+  for (const entry of o.entries) refs[entry.exportName] = plan.target(entry.ref);
+  const raw = o.entries.length > 0 ? standaloneCode(ajv, refs) : '';
+
+  const body = protectProtoKeys(raw.replace(/^"use strict";/, ''));
+  const tables = (o.extraExports ?? []).map(tableCode).join('');
+  const js = inlineRuntimeDependencies(body) + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`);
+  return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings };
+}
+
+function checkExportNames(o: EmitValidatorsOptions): void {
+  const seen = new Set<string>();
+  const check = (name: string): void => {
+    if (!isSafeIdentifier(name) || name.startsWith('$') || AJV_INTERNAL_NAME.test(name)) {
+      throw new Error(`emitValidators: ${JSON.stringify(name)} cannot be an export name`);
+    }
+    if (seen.has(name)) throw new Error(`emitValidators: export name ${name} used twice`);
+    seen.add(name);
+  };
+  o.entries.forEach((e) => check(e.exportName));
+  const validators = new Set(seen);
+  for (const table of o.extraExports ?? []) {
+    check(table.exportName);
+    for (const [key, validator] of table.entries) {
+      if (!validators.has(validator)) {
+        throw new Error(`emitValidators: table ${table.exportName} maps ${JSON.stringify(key)} to unknown validator ${validator}`);
+      }
+    }
+  }
+}
+
+/**
+ * ajv embeds schema values as object literals (`const schema12 = {…};`), and in a literal a
+ * `"__proto__"` key sets the prototype instead of making a property. Such literals become
+ * `JSON.parse("…")`, which keeps the key as data.
+ */
+function protectProtoKeys(code: string): string {
+  if (!code.includes('"__proto__"')) return code;
+  // A declaration starts a statement; the same text inside a string literal would have its
+  // quotes escaped, so it never parses as JSON with a "__proto__" key. Anything that does not
+  // parse is refused rather than guessed at.
+  const declaration = /(?:^|[;\n])const schema\d+ = (?=[[{])/g;
+  let out = '';
+  let from = 0;
+  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
+    const start = m.index + m[0].length;
+    const end = endOfJson(code, start);
+    const literal = code.slice(start, end);
+    if (!literal.includes('"__proto__"')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(literal);
+    } catch {
+      throw new Error('emitValidators: cannot isolate a schema literal in ajv output');
+    }
+    out += code.slice(from, start) + jsonValueExpression(value);
+    from = end;
+    declaration.lastIndex = end;
+  }
+  return out + code.slice(from);
+}
+
+/** Index just past the JSON array or object that starts at `start`. */
+function endOfJson(code: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"') {
+      for (i++; i < code.length && code[i] !== '"'; i++) if (code[i] === '\\') i++;
+    } else if (c === '{' || c === '[') {
+      depth++;
+    } else if (c === '}' || c === ']') {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  throw new Error('emitValidators: unbalanced schema literal in ajv output');
+}
+
+/** Builds a table with no prototype: a key like `__proto__` or `toString` is just a key. */
+const TABLE_HELPER = `function $table(entries) {
+  const table = Object.create(null);
+  for (const [key, value] of entries) table[key] = value;
+  return Object.freeze(table);
+}`;
+
+function tableCode(table: ValidatorTable): string {
+  const rows = table.entries.map(([key, validator]) => `\n  [${stringLiteral(key)}, ${validator}],`).join('');
+  return `export const ${table.exportName} = $table([${rows}\n]);\n`;
+}
+
+/** The namespace the .d.ts imports `typesModule` as; entries' types are written `Types.Name`. */
+const TYPES_NAMESPACE = 'Types';
+
+/** `Name` or `Name["key"]…` (keys as JSON strings), as a type expression inside the namespace. */
+function typeExpression(typeName: string): string {
+  const m = /^([A-Za-z_$][\w$]*)((?:\["(?:[^"\\\n\r\u2028\u2029]|\\.)*"\])*)$/.exec(typeName);
+  if (!m) throw new Error(`emitValidators: ${JSON.stringify(typeName)} is not a type name`);
+  const keys = [...(m[2] as string).matchAll(/\[("(?:[^"\\]|\\.)*")\]/g)].map((k) => JSON.parse(k[1] as string) as string);
+  return `${TYPES_NAMESPACE}.${m[1] as string}${keys.map((k) => `[${stringLiteral(k)}]`).join('')}`;
+}
+
+function declarations(o: EmitValidatorsOptions): string {
+  const typeOf = new Map<string, string>();
+  for (const entry of o.entries) {
+    typeOf.set(entry.exportName, o.typesModule === undefined ? 'unknown' : typeExpression(entry.typeName));
+  }
+  const lines: string[] = [];
+  // A namespace import: no type name can clash with the names declared here or shadow a global.
+  if (o.typesModule !== undefined && o.entries.length > 0) {
+    lines.push(`import type * as ${TYPES_NAMESPACE} from ${stringLiteral(o.typesModule)};`, '');
+  }
+  lines.push(
+    "/** One problem found by a validator (the shape of the runtime's ValidationIssue). */",
+    'export interface ValidationIssue {',
+    '  instancePath: string;',
+    '  schemaPath?: string;',
+    '  keyword: string;',
+    '  params?: Record<string, unknown>;',
+    '  message?: string;',
+    '}',
+    '',
+    '/** A type guard that leaves its first problem on `errors` when it fails. */',
+    'export interface Validator<T> {',
+    '  (data: unknown): data is T;',
+    '  errors?: ValidationIssue[] | null;',
+    '}',
+  );
+  for (const entry of o.entries) {
+    lines.push('', `${jsdoc(`Validates \`${entry.ref}\`.`)}export declare const ${entry.exportName}: Validator<${typeOf.get(entry.exportName)}>;`);
+  }
+  for (const table of o.extraExports ?? []) {
+    lines.push('', `export declare const ${table.exportName}: {`);
+    for (const [key, validator] of table.entries) lines.push(`  readonly ${stringLiteral(key)}: Validator<${typeOf.get(validator)}>;`);
+    lines.push('};');
+  }
+  return `${lines.join('\n')}\n`;
+}
