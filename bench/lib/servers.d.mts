@@ -1,0 +1,3 @@
+import type { ServerCommand } from './client.mjs';
+
+export declare const SERVERS: Record<string, ServerCommand & { name: string }>;
