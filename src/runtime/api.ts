@@ -215,7 +215,11 @@ export interface ServerDefinition {
 
 /** User code, keyed by wire name. Generated code narrows this with the exact types. */
 export interface ServerHandlers {
-  tools: Record<string, ToolHandler<any, any>>;
+  /**
+   * `ToolHandler<any, any>` alone would demand structured results (`[any] extends [never]` is false),
+   * so tools without an outputSchema (`ToolHandler<I, never>`) are admitted explicitly.
+   */
+  tools: Record<string, ToolHandler<any, any> | ToolHandler<any, never>>;
   /** Keyed by resource URI. */
   resources?: Record<string, ResourceHandler>;
   /** Keyed by URI template. */

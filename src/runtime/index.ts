@@ -1,0 +1,32 @@
+/**
+ * The runtime's one entry point. Generated `server.ts` calls `createServer` with the definition it
+ * built from the manifest and the user's handlers, then starts a transport.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
+import { ServerCore } from './server.js';
+import { serveStdio } from './stdio.js';
+
+export type * from './api.js';
+export { McpError } from './errors.js';
+export { RUNTIME_PROTOCOL_VERSIONS } from './server.js';
+
+export interface McpServer {
+  /**
+   * Serves one client over newline-delimited JSON on `io` (default: process stdin/stdout).
+   * Resolves when the input ends and every in-flight request has been answered.
+   */
+  serveStdio(io?: { input: Readable; output: Writable }): Promise<void>;
+}
+
+/** Checks the definition against the handlers (throws on a missing handler) and precomputes the wire payloads. */
+export function createServer(
+  definition: ServerDefinition,
+  handlers: ServerHandlers,
+  options: ServerOptions = {},
+): McpServer {
+  const core = new ServerCore(definition, handlers, options);
+  return {
+    serveStdio: (io) => serveStdio(core, io),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * JSON-RPC 2.0 wire helpers. Responses are built as strings around pre-serialized parts so a
+ * result is stringified exactly once and each message is written with a single call.
+ */
+import type { ValidationIssue } from './api.js';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** MCP's code for `resources/read` of an unknown URI. */
+export const RESOURCE_NOT_FOUND = -32002;
+/** Transport-level refusals (HTTP 400/403/406/413/415), following the official SDK's choice. */
+export const TRANSPORT_ERROR = -32000;
+/** HTTP 404 for an unknown or expired `Mcp-Session-Id`. */
+export const SESSION_NOT_FOUND = -32001;
+
+/** MCP request ids are strings or integers; `null` is not allowed. */
+export type RequestId = string | number;
+
+export function isRequestId(id: unknown): id is RequestId {
+  return typeof id === 'string' || Number.isInteger(id);
+}
+
+/** The id as JSON text, ready to splice into a response. */
+export function idJson(id: RequestId): string {
+  return typeof id === 'number' ? '' + id : JSON.stringify(id);
+}
+
+export const NULL_ID = 'null';
+
+export function resultMessage(idText: string, resultJson: string): string {
+  return '{"jsonrpc":"2.0","id":' + idText + ',"result":' + resultJson + '}';
+}
+
+export function errorMessage(idText: string, code: number, message: string, data?: unknown): string {
+  const dataJson = data === undefined ? undefined : jsonOrUndefined(data);
+  return (
+    '{"jsonrpc":"2.0","id":' +
+    idText +
+    ',"error":{"code":' +
+    code +
+    ',"message":' +
+    JSON.stringify(message) +
+    (dataJson === undefined ? '}}' : ',"data":' + dataJson + '}}')
+  );
+}
+
+export function notificationMessage(method: string, params: unknown): string {
+  return '{"jsonrpc":"2.0","method":' + JSON.stringify(method) + ',"params":' + JSON.stringify(params) + '}';
+}
+
+/** JSON text of `value`, or undefined when it cannot be serialized (cycles, BigInt, functions). */
+export function jsonOrUndefined(value: unknown): string | undefined {
+  try {
+    const text: unknown = JSON.stringify(value);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const PARSE_ERROR_MESSAGE = errorMessage(NULL_ID, PARSE_ERROR, 'Parse error: the message is not valid JSON');
+
+const MAX_DESCRIBED_ISSUES = 5;
+
+/**
+ * One line naming each failing field and why, e.g.
+ * `/units must be equal to one of the allowed values (celsius, fahrenheit)`.
+ */
+export function describeIssues(issues: readonly ValidationIssue[] | null | undefined): string {
+  if (!issues || issues.length === 0) return 'value does not match the schema';
+  let text = describeIssue(issues[0]!);
+  const shown = Math.min(issues.length, MAX_DESCRIBED_ISSUES);
+  for (let i = 1; i < shown; i++) text += '; ' + describeIssue(issues[i]!);
+  if (issues.length > shown) text += `; and ${issues.length - shown} more`;
+  return text;
+}
+
+function describeIssue(issue: ValidationIssue): string {
+  let text = issue.message ?? `fails "${issue.keyword}"`;
+  const params = issue.params;
+  if (params !== undefined) {
+    if (issue.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+      text += ' (' + params['allowedValues'].map(displayValue).join(', ') + ')';
+    } else if (issue.keyword === 'const' && 'allowedValue' in params) {
+      text += ' (' + displayValue(params['allowedValue']) + ')';
+    } else if (issue.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+      text += ` ('${params['additionalProperty']}')`;
+    }
+  }
+  return issue.instancePath === '' ? text : issue.instancePath + ' ' + text;
+}
+
+function displayValue(value: unknown): string {
+  return typeof value === 'string' ? value : (jsonOrUndefined(value) ?? String(value));
+}

@@ -1,0 +1,208 @@
+/**
+ * What every connection of one server shares: the definition checked once, handler lookups in
+ * Maps (never on plain objects, so a tool named `constructor` cannot reach a prototype), and the
+ * wire payloads that never change (initialize results per revision, list pages) serialized once.
+ */
+import { Buffer } from 'node:buffer';
+import type {
+  JsonObject,
+  PromptHandler,
+  ResourceHandler,
+  ResourceTemplateHandler,
+  ServerDefinition,
+  ServerHandlers,
+  ServerOptions,
+  ToolHandler,
+  Validator,
+} from './api.js';
+import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
+
+/** The protocol revisions this runtime speaks, newest first. */
+export const RUNTIME_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly handler: ToolHandler<unknown, unknown>;
+  readonly validateInput: Validator<unknown>;
+  readonly validateOutput: Validator<unknown> | undefined;
+}
+
+export interface TemplateEntry {
+  readonly matcher: UriTemplateMatcher;
+  readonly handler: ResourceTemplateHandler;
+}
+
+export interface PromptEntry {
+  readonly handler: PromptHandler<unknown>;
+  readonly requiredArguments: readonly string[];
+}
+
+/** Pre-serialized result objects of one list method: the first page and the pages behind each cursor. */
+export interface ListPages {
+  readonly first: string;
+  readonly byCursor: ReadonlyMap<string, string>;
+}
+
+export class ServerCore {
+  readonly definition: ServerDefinition;
+  readonly handlers: ServerHandlers;
+  readonly log: (line: string) => void;
+  /** Revisions both this runtime and the definition support, newest first. */
+  readonly versions: readonly string[];
+  readonly initializeResults: ReadonlyMap<string, string>;
+  readonly validators: ReadonlyMap<string, Validator<unknown>>;
+  readonly tools: ReadonlyMap<string, ToolEntry>;
+  readonly resources: ReadonlyMap<string, ResourceHandler>;
+  readonly templates: readonly TemplateEntry[];
+  readonly prompts: ReadonlyMap<string, PromptEntry>;
+  readonly toolPages: ListPages;
+  readonly resourcePages: ListPages;
+  readonly templatePages: ListPages;
+  readonly promptPages: ListPages;
+  readonly hasTools: boolean;
+  readonly hasResources: boolean;
+  readonly hasResourceSubscribe: boolean;
+  readonly hasPrompts: boolean;
+  readonly hasLogging: boolean;
+  readonly hasCompletions: boolean;
+  /** Request methods answered after initialization; anything else is -32601. */
+  readonly supportedMethods: ReadonlySet<string>;
+
+  constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
+    this.definition = definition;
+    this.handlers = handlers;
+    this.log = options.logger ?? ((line) => process.stderr.write(line + '\n'));
+
+    this.versions = definition.protocolVersions.filter((v) => RUNTIME_PROTOCOL_VERSIONS.includes(v));
+    if (this.versions.length === 0) {
+      throw new Error(
+        `None of the definition's protocol versions (${definition.protocolVersions.join(', ')}) is supported by this runtime (${RUNTIME_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+    }
+    const results = new Map<string, string>();
+    for (const version of this.versions) {
+      const result: JsonObject = {
+        protocolVersion: version,
+        capabilities: definition.capabilities,
+        serverInfo: definition.serverInfo,
+      };
+      if (definition.instructions !== undefined) result['instructions'] = definition.instructions;
+      results.set(version, JSON.stringify(result));
+    }
+    this.initializeResults = results;
+    this.validators = new Map(Object.entries(definition.requestValidators));
+
+    const capabilities = definition.capabilities;
+    this.hasTools = isObject(capabilities['tools']);
+    this.hasResources = isObject(capabilities['resources']);
+    this.hasResourceSubscribe = this.hasResources && (capabilities['resources'] as JsonObject)['subscribe'] === true;
+    this.hasPrompts = isObject(capabilities['prompts']);
+    this.hasLogging = isObject(capabilities['logging']);
+    this.hasCompletions = isObject(capabilities['completions']) || handlers.complete !== undefined;
+    const methods = ['ping'];
+    if (this.hasTools) methods.push('tools/list', 'tools/call');
+    if (this.hasResources) methods.push('resources/list', 'resources/templates/list', 'resources/read');
+    if (this.hasResourceSubscribe) methods.push('resources/subscribe', 'resources/unsubscribe');
+    if (this.hasPrompts) methods.push('prompts/list', 'prompts/get');
+    if (this.hasLogging) methods.push('logging/setLevel');
+    if (this.hasCompletions) methods.push('completion/complete');
+    this.supportedMethods = new Set(methods);
+
+    this.tools = indexTools(definition, handlers);
+    this.resources = indexResources(definition, handlers);
+    this.templates = indexTemplates(definition, handlers);
+    this.prompts = indexPrompts(definition, handlers);
+
+    const pageSize = definition.pageSize ?? 100;
+    if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
+    this.toolPages = paginate('tools', definition.tools, pageSize);
+    this.resourcePages = paginate('resources', definition.resources, pageSize);
+    this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
+    this.promptPages = paginate('prompts', definition.prompts, pageSize);
+  }
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function nameOf(entry: JsonObject, field: string, what: string): string {
+  const value = entry[field];
+  if (typeof value !== 'string') throw new Error(`Every ${what} in the definition needs a string "${field}"`);
+  return value;
+}
+
+function indexTools(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ToolEntry> {
+  const tools = new Map<string, ToolEntry>();
+  for (const tool of definition.tools) {
+    const name = nameOf(tool, 'name', 'tool');
+    const binding = own(definition.toolBindings, name);
+    if (binding === undefined) throw new Error(`Tool ${name} has no entry in toolBindings`);
+    const handler = own(handlers.tools, name);
+    if (typeof handler !== 'function') throw new Error(`No handler for tool ${name}`);
+    const hasOutputSchema = tool['outputSchema'] !== undefined;
+    if (hasOutputSchema !== (binding.validateOutput !== undefined)) {
+      throw new Error(`Tool ${name}: validateOutput must be present exactly when the tool declares an outputSchema`);
+    }
+    tools.set(name, {
+      name,
+      handler: handler as ToolHandler<unknown, unknown>,
+      validateInput: binding.validateInput,
+      validateOutput: binding.validateOutput,
+    });
+  }
+  return tools;
+}
+
+function indexResources(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ResourceHandler> {
+  const resources = new Map<string, ResourceHandler>();
+  for (const resource of definition.resources) {
+    const uri = nameOf(resource, 'uri', 'resource');
+    const handler = own(handlers.resources, uri);
+    if (typeof handler !== 'function') throw new Error(`No handler for resource ${uri}`);
+    resources.set(uri, handler);
+  }
+  return resources;
+}
+
+function indexTemplates(definition: ServerDefinition, handlers: ServerHandlers): TemplateEntry[] {
+  return definition.resourceTemplates.map((entry) => {
+    const template = nameOf(entry, 'uriTemplate', 'resource template');
+    const handler = own(handlers.resourceTemplates, template);
+    if (typeof handler !== 'function') throw new Error(`No handler for resource template ${template}`);
+    return { matcher: compileUriTemplate(template), handler };
+  });
+}
+
+function indexPrompts(definition: ServerDefinition, handlers: ServerHandlers): Map<string, PromptEntry> {
+  const prompts = new Map<string, PromptEntry>();
+  for (const prompt of definition.prompts) {
+    const name = nameOf(prompt, 'name', 'prompt');
+    const handler = own(handlers.prompts, name);
+    if (typeof handler !== 'function') throw new Error(`No handler for prompt ${name}`);
+    const args = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as JsonObject[]) : [];
+    const requiredArguments = args.filter((a) => a['required'] === true).map((a) => nameOf(a, 'name', 'prompt argument'));
+    prompts.set(name, { handler: handler as PromptHandler<unknown>, requiredArguments });
+  }
+  return prompts;
+}
+
+/** Cursors are opaque to clients; here they encode the list and the offset of the page they open. */
+function paginate(field: string, entries: readonly JsonObject[], pageSize: number): ListPages {
+  const byCursor = new Map<string, string>();
+  const cursorAt = (offset: number) => Buffer.from(`${field}:${offset}`).toString('base64url');
+  let first = '';
+  for (let offset = 0; offset === 0 || offset < entries.length; offset += pageSize) {
+    const next = offset + pageSize < entries.length ? cursorAt(offset + pageSize) : undefined;
+    const page: JsonObject = { [field]: entries.slice(offset, offset + pageSize) };
+    if (next !== undefined) page['nextCursor'] = next;
+    const text = JSON.stringify(page);
+    if (offset === 0) first = text;
+    else byCursor.set(cursorAt(offset), text);
+  }
+  return { first, byCursor };
+}

@@ -1,0 +1,806 @@
+/**
+ * One client connection's protocol state and the dispatcher: message classification, lifecycle and
+ * version negotiation, cancellation, server→client requests, and every method the runtime answers.
+ * Transports hand parsed messages to `receive` with an `Outbound` that carries the answers back.
+ */
+import type {
+  ElicitParams,
+  ElicitResult,
+  JsonObject,
+  LoggingLevel,
+  RequestContext,
+  Validator,
+} from './api.js';
+import { McpError } from './errors.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  NULL_ID,
+  RESOURCE_NOT_FOUND,
+  describeIssues,
+  errorMessage,
+  idJson,
+  isRequestId,
+  jsonOrUndefined,
+  notificationMessage,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
+import type { ListPages, ServerCore, ToolEntry } from './server.js';
+
+/**
+ * Where the answers to the messages handed to `Session.receive` go. stdio has one for the whole
+ * connection; Streamable HTTP has one per POST.
+ */
+export interface Outbound {
+  /** The answer to the message(s): one response, or a batch's array of responses. Called once. */
+  respond(text: string): void;
+  /** A notification or server→client request belonging to an in-flight request of this outbound. */
+  emit(text: string): void;
+  /** Every request of the message(s) ended without a response (cancelled). Called instead of `respond`. */
+  abandon(): void;
+  /** False when server→client messages cannot reach the client this way (HTTP without SSE). */
+  readonly canEmit: boolean;
+}
+
+/** What `Session.receive` promises the transport. */
+export type Delivery = typeof NO_RESPONSE | typeof RESPONSE_PENDING | typeof INVALID_MESSAGE;
+/** Only notifications and responses: neither `respond` nor `abandon` will be called. */
+export const NO_RESPONSE = 0;
+/** `respond` or `abandon` has been or will be called exactly once. */
+export const RESPONSE_PENDING = 1;
+/** The message was not JSON-RPC at all; its -32600 error has been passed to `respond`. */
+export const INVALID_MESSAGE = 2;
+
+const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const BATCH_REVISION = '2025-03-26';
+const ELICITATION_SINCE = '2025-06-18';
+const MAX_COMPLETION_VALUES = 100;
+const RESOLVED: Promise<void> = Promise.resolve();
+const EMPTY_PARAMS: JsonObject = Object.freeze({});
+
+const STATE_NEW = 0;
+const STATE_INITIALIZED = 1;
+const STATE_READY = 2;
+const STATE_CLOSED = 3;
+
+interface PendingClientRequest {
+  readonly method: string;
+  readonly context: Context;
+  readonly resolve: (result: JsonObject) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class Session {
+  readonly core: ServerCore;
+  /** The `Mcp-Session-Id` on HTTP; undefined on stdio. */
+  readonly id: string | undefined;
+  protocolVersion = '';
+  private state = STATE_NEW;
+  private clientCapabilities: JsonObject = EMPTY_PARAMS;
+  private logThreshold = 0;
+  /** Requests whose handler returned a promise, by the client's id. */
+  private readonly inFlight = new Map<RequestId, Context>();
+  private readonly pendingClient = new Map<number, PendingClientRequest>();
+  private lastOutgoingId = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(core: ServerCore, id: string | undefined) {
+    this.core = core;
+    this.id = id;
+  }
+
+  get initialized(): boolean {
+    return this.state === STATE_INITIALIZED || this.state === STATE_READY;
+  }
+
+  /** True while a handler is running or a server→client request awaits its answer. */
+  get busy(): boolean {
+    return this.inFlight.size > 0 || this.pendingClient.size > 0;
+  }
+
+  receive(message: unknown, out: Outbound): Delivery {
+    if (typeof message !== 'object' || message === null) {
+      return invalid(out, NULL_ID, 'a JSON-RPC message must be an object');
+    }
+    if (Array.isArray(message)) return this.receiveBatch(message, out);
+    return this.receiveOne(message as JsonObject, out);
+  }
+
+  /** Resolves once no handler is running. */
+  whenIdle(): Promise<void> {
+    if (this.inFlight.size === 0) return RESOLVED;
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * The client is gone or the session ended: pending server→client requests fail and later ones
+   * are refused. With `abortHandlers`, running handlers are cancelled as well.
+   */
+  close(abortHandlers: boolean): void {
+    this.state = STATE_CLOSED;
+    for (const [id, pending] of this.pendingClient) {
+      this.pendingClient.delete(id);
+      pending.reject(new Error(`${pending.method}: the connection to the client closed`));
+    }
+    if (abortHandlers) {
+      for (const context of this.inFlight.values()) context.cancel('The session ended');
+    }
+  }
+
+  /** The HTTP request behind `out` went away: cancel what it was waiting for. */
+  cancelOutbound(out: Outbound): void {
+    for (const context of this.inFlight.values()) {
+      if (context.out === out || (context.out instanceof BatchOutbound && context.out.parent === out)) {
+        context.cancel('The client disconnected');
+      }
+    }
+  }
+
+  private receiveBatch(items: unknown[], out: Outbound): Delivery {
+    if (this.protocolVersion !== BATCH_REVISION) {
+      const why = this.state === STATE_NEW ? 'before initialization' : `in protocol revision ${this.protocolVersion}`;
+      return invalid(out, NULL_ID, `JSON-RPC batches are not supported ${why}`);
+    }
+    if (items.length === 0) return invalid(out, NULL_ID, 'an empty batch');
+    const batch = new BatchOutbound(out);
+    for (const item of items) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        batch.expect();
+        invalid(batch, NULL_ID, 'each batch entry must be a JSON-RPC message object');
+      } else if (this.receiveOne(item as JsonObject, batch) !== NO_RESPONSE) {
+        batch.expect();
+      }
+    }
+    return batch.close();
+  }
+
+  private receiveOne(message: JsonObject, out: Outbound): Delivery {
+    const method = message['method'];
+    const id = message['id'];
+    if (message['jsonrpc'] !== '2.0') {
+      return invalid(out, isRequestId(id) ? idJson(id) : NULL_ID, 'jsonrpc must be "2.0"');
+    }
+    if (typeof method === 'string') {
+      if (id === undefined) {
+        this.notification(method, message);
+        return NO_RESPONSE;
+      }
+      if (!isRequestId(id)) return invalid(out, NULL_ID, 'id must be a string or an integer');
+      this.request(method, id, message, out);
+      return RESPONSE_PENDING;
+    }
+    if (method === undefined && ('result' in message || 'error' in message)) {
+      if (isRequestId(id)) {
+        this.clientResponse(id, message);
+        return NO_RESPONSE;
+      }
+      if (id === null && 'error' in message) {
+        this.core.log(`The client reported an error: ${jsonOrUndefined(message['error'])}`);
+        return NO_RESPONSE;
+      }
+    }
+    return invalid(out, isRequestId(id) ? idJson(id) : NULL_ID, 'not a request, notification or response');
+  }
+
+  private request(method: string, id: RequestId, message: JsonObject, out: Outbound): void {
+    const idText = idJson(id);
+    try {
+      if (method === 'initialize') {
+        this.initialize(idText, message, out);
+        return;
+      }
+      if (this.state === STATE_NEW && method !== 'ping') {
+        out.respond(errorMessage(idText, INVALID_REQUEST, 'Server not initialized: the first request must be initialize'));
+        return;
+      }
+      if (!this.core.supportedMethods.has(method)) {
+        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
+        return;
+      }
+      const validate = this.core.validators.get(method);
+      if (validate !== undefined && !validate(message)) {
+        out.respond(invalidParams(idText, method, validate));
+        return;
+      }
+      const params = paramsOf(message);
+      switch (method) {
+        case 'tools/call':
+          this.callTool(id, idText, params, out);
+          return;
+        case 'tools/list':
+          return listPage(this.core.toolPages, idText, params, out);
+        case 'ping':
+        case 'resources/subscribe':
+        case 'resources/unsubscribe':
+          out.respond(resultMessage(idText, '{}'));
+          return;
+        case 'resources/list':
+          return listPage(this.core.resourcePages, idText, params, out);
+        case 'resources/templates/list':
+          return listPage(this.core.templatePages, idText, params, out);
+        case 'resources/read':
+          return this.readResource(id, idText, params, out);
+        case 'prompts/list':
+          return listPage(this.core.promptPages, idText, params, out);
+        case 'prompts/get':
+          return this.getPrompt(id, idText, params, out);
+        case 'completion/complete':
+          return this.complete(id, idText, params, out);
+        case 'logging/setLevel':
+          return this.setLogLevel(idText, params, out);
+      }
+      out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
+    } catch (error) {
+      this.core.log(`Internal error handling ${method}: ${stackOf(error)}`);
+      out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error'));
+    }
+  }
+
+  private initialize(idText: string, message: JsonObject, out: Outbound): void {
+    if (this.state !== STATE_NEW) {
+      out.respond(errorMessage(idText, INVALID_REQUEST, 'The session is already initialized'));
+      return;
+    }
+    const params = paramsOf(message);
+    const requested = params['protocolVersion'];
+    if (typeof requested !== 'string') {
+      out.respond(
+        errorMessage(idText, INVALID_PARAMS, 'Unsupported protocol version', {
+          supported: this.core.versions,
+          requested: requested ?? null,
+        }),
+      );
+      return;
+    }
+    const validate = this.core.validators.get('initialize');
+    if (validate !== undefined && !validate(message)) {
+      out.respond(invalidParams(idText, 'initialize', validate));
+      return;
+    }
+    const version = this.core.versions.includes(requested) ? requested : this.core.versions[0]!;
+    const capabilities = params['capabilities'];
+    this.protocolVersion = version;
+    this.clientCapabilities = isObject(capabilities) ? capabilities : EMPTY_PARAMS;
+    this.state = STATE_INITIALIZED;
+    out.respond(resultMessage(idText, this.core.initializeResults.get(version)!));
+  }
+
+  private notification(method: string, message: JsonObject): void {
+    if (method !== 'notifications/cancelled' && method !== 'notifications/initialized') return;
+    const validate = this.core.validators.get(method);
+    if (validate !== undefined && !validate(message)) {
+      this.core.log(`Ignoring an invalid ${method} notification: ${describeIssues(validate.errors)}`);
+      return;
+    }
+    if (method === 'notifications/initialized') {
+      if (this.state === STATE_INITIALIZED) this.state = STATE_READY;
+      return;
+    }
+    const params = paramsOf(message);
+    const requestId = params['requestId'];
+    if (!isRequestId(requestId)) return;
+    const reason = params['reason'];
+    this.inFlight.get(requestId)?.cancel(typeof reason === 'string' ? reason : 'Cancelled by the client');
+  }
+
+  // ---- tools ---------------------------------------------------------------------------------
+
+  private callTool(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+    const name = params['name'];
+    const tool = typeof name === 'string' ? this.core.tools.get(name) : undefined;
+    if (tool === undefined) {
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown tool: ${String(name)}`));
+      return;
+    }
+    const args = params['arguments'] === undefined ? {} : params['arguments'];
+    if (!tool.validateInput(args)) {
+      out.respond(
+        toolErrorMessage(idText, `Invalid arguments for tool ${tool.name}: ${describeIssues(tool.validateInput.errors)}`),
+      );
+      return;
+    }
+    const context = new Context(this, id, idText, metaOf(params), out);
+    let result: unknown;
+    try {
+      result = tool.handler(args, context);
+    } catch (error) {
+      this.toolFailed(context, tool, error);
+      return;
+    }
+    if (isThenable(result)) {
+      this.track(context);
+      result.then(
+        (value) => this.toolFinished(context, tool, value),
+        (error: unknown) => this.toolFailed(context, tool, error),
+      );
+    } else {
+      this.toolFinished(context, tool, result);
+    }
+  }
+
+  private toolFinished(context: Context, tool: ToolEntry, result: unknown): void {
+    if (this.settle(context)) context.out.respond(this.toolResultMessage(context.idText, tool, result));
+  }
+
+  private toolFailed(context: Context, tool: ToolEntry, error: unknown): void {
+    if (!this.settle(context)) return;
+    this.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    context.out.respond(toolErrorMessage(context.idText, message === '' ? `Tool ${tool.name} failed` : message));
+  }
+
+  /**
+   * Output enforcement: a result that breaks the tool's contract is never sent as success; the
+   * client gets `isError: true` with one text block saying what was wrong, and the detail is logged.
+   */
+  private toolResultMessage(idText: string, tool: ToolEntry, result: unknown): string {
+    if (!isObject(result)) {
+      return this.toolRefused(idText, `Tool ${tool.name} returned ${describeType(result)} instead of a result object`);
+    }
+    if (result['isError'] === true) {
+      const json = jsonOrUndefined(result);
+      return json === undefined
+        ? this.toolRefused(idText, `Tool ${tool.name} returned an error result that cannot be serialized as JSON`)
+        : resultMessage(idText, json);
+    }
+    const structured = result['structuredContent'];
+    if (tool.validateOutput !== undefined) {
+      if (structured === undefined) {
+        return this.toolRefused(idText, `Tool ${tool.name} declares an outputSchema but returned no structured content`);
+      }
+      if (!tool.validateOutput(structured)) {
+        return this.toolRefused(
+          idText,
+          `Tool ${tool.name} returned structured content that does not match its outputSchema: ${describeIssues(tool.validateOutput.errors)}`,
+        );
+      }
+    }
+    if (result['content'] === undefined) {
+      if (structured === undefined) {
+        return this.toolRefused(idText, `Tool ${tool.name} returned neither content nor structuredContent`);
+      }
+      // The text block is the JSON of the structured content: stringify once, use it twice.
+      const json = jsonOrUndefined(structured);
+      if (json === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned structured content that is not JSON`);
+      const meta = result['_meta'] === undefined ? '' : jsonOrUndefined(result['_meta']);
+      if (meta === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned a _meta that is not JSON`);
+      return (
+        '{"jsonrpc":"2.0","id":' +
+        idText +
+        ',"result":{"content":[{"type":"text","text":' +
+        JSON.stringify(json) +
+        '}],"structuredContent":' +
+        json +
+        (meta === '' ? '}}' : ',"_meta":' + meta + '}}')
+      );
+    }
+    const json = jsonOrUndefined(result);
+    if (json === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
+    return resultMessage(idText, json);
+  }
+
+  private toolRefused(idText: string, message: string): string {
+    this.core.log(message);
+    return toolErrorMessage(idText, message);
+  }
+
+  // ---- resources, prompts, completions -------------------------------------------------------
+
+  private readResource(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+    const uri = params['uri'];
+    if (typeof uri !== 'string') {
+      out.respond(errorMessage(idText, INVALID_PARAMS, 'resources/read needs a string uri'));
+      return;
+    }
+    const handler = this.core.resources.get(uri);
+    if (handler !== undefined) {
+      const context = new Context(this, id, idText, metaOf(params), out);
+      this.invoke(context, () => handler(uri, context), resourceResult);
+      return;
+    }
+    for (const template of this.core.templates) {
+      const variables = template.matcher.match(uri);
+      if (variables !== undefined) {
+        const context = new Context(this, id, idText, metaOf(params), out);
+        this.invoke(context, () => template.handler(uri, variables, context), resourceResult);
+        return;
+      }
+    }
+    out.respond(errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }));
+  }
+
+  private getPrompt(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+    const name = params['name'];
+    const prompt = typeof name === 'string' ? this.core.prompts.get(name) : undefined;
+    if (prompt === undefined) {
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${String(name)}`));
+      return;
+    }
+    const args = isObject(params['arguments']) ? params['arguments'] : {};
+    for (const required of prompt.requiredArguments) {
+      if (args[required] === undefined) {
+        out.respond(errorMessage(idText, INVALID_PARAMS, `Missing required argument ${required} for prompt ${String(name)}`));
+        return;
+      }
+    }
+    const context = new Context(this, id, idText, metaOf(params), out);
+    this.invoke(context, () => prompt.handler(args, context), promptResult);
+  }
+
+  private complete(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+    const handler = this.core.handlers.complete;
+    if (handler === undefined) {
+      out.respond(resultMessage(idText, '{"completion":{"values":[]}}'));
+      return;
+    }
+    const context = new Context(this, id, idText, metaOf(params), out);
+    this.invoke(context, () => handler(params, context), completionResult);
+  }
+
+  private setLogLevel(idText: string, params: JsonObject, out: Outbound): void {
+    const threshold = LOG_LEVELS.indexOf(params['level'] as LoggingLevel);
+    if (threshold === -1) {
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${String(params['level'])}`));
+      return;
+    }
+    this.logThreshold = threshold;
+    out.respond(resultMessage(idText, '{}'));
+  }
+
+  /** Runs a non-tool handler: its result becomes the JSON-RPC result, a throw a JSON-RPC error. */
+  private invoke(context: Context, call: () => unknown, encode: (value: unknown) => string): void {
+    let value: unknown;
+    try {
+      value = call();
+    } catch (error) {
+      this.handlerFailed(context, error);
+      return;
+    }
+    if (isThenable(value)) {
+      this.track(context);
+      value.then(
+        (resolved) => this.handlerFinished(context, resolved, encode),
+        (error: unknown) => this.handlerFailed(context, error),
+      );
+    } else {
+      this.handlerFinished(context, value, encode);
+    }
+  }
+
+  private handlerFinished(context: Context, value: unknown, encode: (value: unknown) => string): void {
+    if (!this.settle(context)) return;
+    let json: string;
+    try {
+      json = encode(value);
+    } catch (error) {
+      this.core.log(`A handler returned an invalid result: ${stackOf(error)}`);
+      context.out.respond(errorMessage(context.idText, INTERNAL_ERROR, error instanceof Error ? error.message : 'Internal error'));
+      return;
+    }
+    context.out.respond(resultMessage(context.idText, json));
+  }
+
+  private handlerFailed(context: Context, error: unknown): void {
+    if (!this.settle(context)) return;
+    if (error instanceof McpError) {
+      context.out.respond(errorMessage(context.idText, error.code, error.message, error.data));
+      return;
+    }
+    this.core.log(`A handler threw: ${stackOf(error)}`);
+    const message = error instanceof Error && error.message !== '' ? error.message : 'Internal error';
+    context.out.respond(errorMessage(context.idText, INTERNAL_ERROR, message));
+  }
+
+  // ---- in-flight bookkeeping -----------------------------------------------------------------
+
+  private track(context: Context): void {
+    context.tracked = true;
+    this.inFlight.set(context.id, context);
+  }
+
+  /** Marks the request finished; false when it was cancelled and must not be answered. */
+  private settle(context: Context): boolean {
+    context.done = true;
+    if (context.tracked) {
+      if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
+      if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const wake of waiters) wake();
+      }
+    }
+    return !context.cancelled;
+  }
+
+  // ---- what handlers send through their context ----------------------------------------------
+
+  /** @internal */
+  sendProgress(context: Context, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+    const token = context.meta?.['progressToken'];
+    if (token === undefined || context.done || context.cancelled) return RESOLVED;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params['total'] = total;
+    if (message !== undefined) params['message'] = message;
+    context.out.emit(notificationMessage('notifications/progress', params));
+    return RESOLVED;
+  }
+
+  /** @internal */
+  sendLog(context: Context, level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void> {
+    if (!this.core.hasLogging || context.cancelled) return RESOLVED;
+    const index = LOG_LEVELS.indexOf(level);
+    if (index === -1) return Promise.reject(new Error(`Unknown logging level: ${String(level)}`));
+    if (index < this.logThreshold) return RESOLVED;
+    const params = logger === undefined ? { level, data } : { level, logger, data };
+    const text = jsonOrUndefined(params);
+    if (text === undefined) return Promise.reject(new Error('Log data must be serializable as JSON'));
+    context.out.emit('{"jsonrpc":"2.0","method":"notifications/message","params":' + text + '}');
+    return RESOLVED;
+  }
+
+  /** @internal Sends a server→client request on the context's outbound and waits for the answer. */
+  requestClient(context: Context, method: string, capability: string, params: JsonObject | undefined): Promise<JsonObject> {
+    const refusal = this.clientRequestRefusal(context, method, capability);
+    if (refusal !== undefined) return Promise.reject(new Error(refusal));
+    const id = ++this.lastOutgoingId;
+    const message: JsonObject = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message['params'] = params;
+    const text = jsonOrUndefined(message);
+    if (text === undefined) return Promise.reject(new Error(`${method} params must be serializable as JSON`));
+    return new Promise<JsonObject>((resolve, reject) => {
+      this.pendingClient.set(id, { method, context, resolve, reject });
+      context.outgoing.push(id);
+      context.out.emit(text);
+    });
+  }
+
+  private clientRequestRefusal(context: Context, method: string, capability: string): string | undefined {
+    if (this.state === STATE_CLOSED) return `${method}: the connection to the client is closed`;
+    if (!isObject(this.clientCapabilities[capability])) {
+      return `${method}: the client did not declare the ${capability} capability`;
+    }
+    if (capability === 'elicitation' && this.protocolVersion < ELICITATION_SINCE) {
+      return `${method}: elicitation needs protocol revision ${ELICITATION_SINCE} or later (negotiated ${this.protocolVersion})`;
+    }
+    if (context.done || context.cancelled) return `${method}: the request it belongs to has already finished`;
+    if (!context.out.canEmit) {
+      return `${method}: the client cannot receive server requests on this HTTP request (it does not accept text/event-stream)`;
+    }
+    return undefined;
+  }
+
+  private clientResponse(id: RequestId, message: JsonObject): void {
+    const pending = typeof id === 'number' ? this.pendingClient.get(id) : undefined;
+    if (pending === undefined) {
+      this.core.log(`Ignoring a response to unknown request id ${idJson(id)}`);
+      return;
+    }
+    this.pendingClient.delete(id as number);
+    const error = message['error'];
+    if (error !== undefined) {
+      const body = isObject(error) ? error : {};
+      const code = typeof body['code'] === 'number' ? body['code'] : INTERNAL_ERROR;
+      const text = typeof body['message'] === 'string' ? body['message'] : 'The client answered with an error';
+      pending.reject(new McpError(code, text, body['data']));
+      return;
+    }
+    // Keyed by the method the response answers: the only client→server message of that name.
+    const validate = this.core.validators.get(pending.method);
+    if (validate !== undefined && !validate(message)) {
+      pending.reject(new Error(`Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`));
+      return;
+    }
+    const result = message['result'];
+    if (!isObject(result)) {
+      pending.reject(new Error(`Invalid ${pending.method} result from the client: not an object`));
+      return;
+    }
+    pending.resolve(result);
+  }
+
+  /** @internal Cancels the server→client requests a cancelled request was waiting for. */
+  cancelOutgoing(context: Context, reason: string): void {
+    for (const id of context.outgoing) {
+      const pending = this.pendingClient.get(id);
+      if (pending === undefined) continue;
+      this.pendingClient.delete(id);
+      context.out.emit(notificationMessage('notifications/cancelled', { requestId: id, reason }));
+      pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
+    }
+    context.outgoing.length = 0;
+  }
+}
+
+/** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
+class Context implements RequestContext {
+  readonly id: RequestId;
+  readonly idText: string;
+  readonly meta: JsonObject | undefined;
+  readonly out: Outbound;
+  done = false;
+  cancelled = false;
+  tracked = false;
+  /** Ids of server→client requests sent on behalf of this request and not yet answered. */
+  readonly outgoing: number[] = [];
+  private readonly session: Session;
+  private controller: AbortController | undefined = undefined;
+  private cancelReason = '';
+
+  constructor(session: Session, id: RequestId, idText: string, meta: JsonObject | undefined, out: Outbound) {
+    this.session = session;
+    this.id = id;
+    this.idText = idText;
+    this.meta = meta;
+    this.out = out;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(new Error(this.cancelReason));
+    }
+    return this.controller.signal;
+  }
+
+  get protocolVersion(): string {
+    return this.session.protocolVersion;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session.id;
+  }
+
+  /** No response will be sent; the handler sees its signal abort. */
+  cancel(reason: string): void {
+    if (this.cancelled || this.done) return;
+    this.cancelled = true;
+    this.cancelReason = reason;
+    this.session.cancelOutgoing(this, reason);
+    this.out.abandon();
+    this.controller?.abort(new Error(reason));
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.session.sendProgress(this, progress, total, message);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.session.sendLog(this, level, data, logger);
+  }
+
+  elicit(params: ElicitParams): Promise<ElicitResult> {
+    return this.session.requestClient(this, 'elicitation/create', 'elicitation', params) as Promise<ElicitResult>;
+  }
+
+  sample(params: JsonObject): Promise<JsonObject> {
+    return this.session.requestClient(this, 'sampling/createMessage', 'sampling', params);
+  }
+
+  listRoots(): Promise<{ roots: { uri: string; name?: string }[] }> {
+    return this.session.requestClient(this, 'roots/list', 'roots', undefined) as Promise<{
+      roots: { uri: string; name?: string }[];
+    }>;
+  }
+}
+
+/** Collects a batch's responses and answers with one array once every request has settled. */
+class BatchOutbound implements Outbound {
+  readonly parent: Outbound;
+  private readonly responses: string[] = [];
+  private expected = 0;
+  private settled = 0;
+  private closed = false;
+
+  constructor(parent: Outbound) {
+    this.parent = parent;
+  }
+
+  get canEmit(): boolean {
+    return this.parent.canEmit;
+  }
+
+  expect(): void {
+    this.expected++;
+  }
+
+  respond(text: string): void {
+    this.responses.push(text);
+    this.settle();
+  }
+
+  abandon(): void {
+    this.settle();
+  }
+
+  emit(text: string): void {
+    this.parent.emit(text);
+  }
+
+  close(): Delivery {
+    if (this.expected === 0) return NO_RESPONSE;
+    this.closed = true;
+    if (this.settled === this.expected) this.finish();
+    return RESPONSE_PENDING;
+  }
+
+  private settle(): void {
+    this.settled++;
+    if (this.closed && this.settled === this.expected) this.finish();
+  }
+
+  private finish(): void {
+    if (this.responses.length === 0) this.parent.abandon();
+    else this.parent.respond('[' + this.responses.join(',') + ']');
+  }
+}
+
+function invalid(out: Outbound, idText: string, detail: string): Delivery {
+  out.respond(errorMessage(idText, INVALID_REQUEST, `Invalid Request: ${detail}`));
+  return INVALID_MESSAGE;
+}
+
+function invalidParams(idText: string, method: string, validate: Validator<unknown>): string {
+  return errorMessage(idText, INVALID_PARAMS, `Invalid params for ${method}: ${describeIssues(validate.errors)}`);
+}
+
+function listPage(pages: ListPages, idText: string, params: JsonObject, out: Outbound): void {
+  const cursor = params['cursor'];
+  const page = cursor === undefined ? pages.first : typeof cursor === 'string' ? pages.byCursor.get(cursor) : undefined;
+  out.respond(page === undefined ? errorMessage(idText, INVALID_PARAMS, 'Invalid cursor') : resultMessage(idText, page));
+}
+
+function toolErrorMessage(idText: string, text: string): string {
+  return resultMessage(idText, '{"content":[{"type":"text","text":' + JSON.stringify(text) + '}],"isError":true}');
+}
+
+function resourceResult(value: unknown): string {
+  if (!isObject(value) || !Array.isArray(value['contents'])) throw new Error('The resource handler returned no contents array');
+  return JSON.stringify(value);
+}
+
+function promptResult(value: unknown): string {
+  if (!isObject(value) || !Array.isArray(value['messages'])) throw new Error('The prompt handler returned no messages array');
+  return JSON.stringify(value);
+}
+
+function completionResult(value: unknown): string {
+  if (!isObject(value) || !Array.isArray(value['values'])) throw new Error('The completion handler returned no values array');
+  const values = value['values'] as unknown[];
+  const completion: JsonObject = { values: values.slice(0, MAX_COMPLETION_VALUES) };
+  if (value['total'] !== undefined) completion['total'] = value['total'];
+  if (value['hasMore'] !== undefined || values.length > MAX_COMPLETION_VALUES) {
+    completion['hasMore'] = values.length > MAX_COMPLETION_VALUES || value['hasMore'] === true;
+  }
+  return JSON.stringify({ completion });
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function paramsOf(message: JsonObject): JsonObject {
+  const params = message['params'];
+  return isObject(params) ? params : EMPTY_PARAMS;
+}
+
+function metaOf(params: JsonObject): JsonObject | undefined {
+  const meta = params['_meta'];
+  return isObject(meta) ? meta : undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
+}
+
+function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

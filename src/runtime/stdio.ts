@@ -1,0 +1,153 @@
+/**
+ * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to stdout;
+ * diagnostics go to the server's logger (stderr by default).
+ *
+ * Writes are batched: every response produced while one input chunk is processed goes out in a
+ * single `write` at the end of that chunk; messages produced later (async handlers) are gathered
+ * until the next `setImmediate`. When the output pipe is full, input is paused until it drains.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { PARSE_ERROR_MESSAGE } from './jsonrpc.js';
+import type { ServerCore } from './server.js';
+import { Session, type Outbound } from './session.js';
+
+export interface StdioStreams {
+  input: Readable;
+  output: Writable;
+}
+
+const BLANK = /^\s*$/;
+
+/** Resolves when the input ends and every in-flight request has been answered. */
+export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
+  const input = io?.input ?? process.stdin;
+  const output = io?.output ?? process.stdout;
+  const session = new Session(core, undefined);
+  const writer = new StdioOutbound(input, output, core.log);
+
+  const receiveLine = (line: string): void => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      if (!BLANK.test(line)) writer.respond(PARSE_ERROR_MESSAGE);
+      return;
+    }
+    session.receive(message, writer);
+  };
+
+  return new Promise((resolve) => {
+    let partial = '';
+    let ended = false;
+    input.setEncoding('utf8');
+    input.on('data', (chunk: string) => {
+      let newline = chunk.indexOf('\n');
+      if (newline === -1) {
+        partial += chunk;
+        return;
+      }
+      writer.hold();
+      receiveLine(partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline));
+      let start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+      while (newline !== -1) {
+        receiveLine(chunk.slice(start, newline));
+        start = newline + 1;
+        newline = chunk.indexOf('\n', start);
+      }
+      partial = start < chunk.length ? chunk.slice(start) : '';
+      writer.release();
+    });
+    const finish = (): void => {
+      if (ended) return;
+      ended = true;
+      writer.inputEnded = true;
+      if (partial !== '') receiveLine(partial);
+      // Nobody can answer a server→client request any more; running handlers may still finish.
+      session.close(false);
+      void session.whenIdle().then(() => writer.finish(resolve));
+    };
+    input.on('end', finish);
+    input.on('close', finish);
+    input.on('error', (error: Error) => {
+      core.log(`stdin failed: ${error.message}`);
+      finish();
+    });
+  });
+}
+
+class StdioOutbound implements Outbound {
+  readonly canEmit = true;
+  inputEnded = false;
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private queued = '';
+  private holding = false;
+  private scheduled = false;
+  private broken = false;
+  private awaitingDrain = false;
+  private readonly flushSoon = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
+  private readonly resumeInput = (): void => {
+    this.awaitingDrain = false;
+    if (!this.inputEnded) this.input.resume();
+  };
+
+  constructor(input: Readable, output: Writable, log: (line: string) => void) {
+    this.input = input;
+    this.output = output;
+    output.on('error', (error: Error) => {
+      if (!this.broken) log(`stdout failed, dropping further output: ${error.message}`);
+      this.broken = true;
+    });
+  }
+
+  respond(text: string): void {
+    this.queue(text);
+  }
+
+  emit(text: string): void {
+    this.queue(text);
+  }
+
+  abandon(): void {}
+
+  /** Gather everything written until `release`, then write it at once. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    this.holding = false;
+    this.flush();
+  }
+
+  finish(done: () => void): void {
+    const data = this.queued;
+    this.queued = '';
+    if (data === '' || this.broken) done();
+    else this.output.write(data, () => done());
+  }
+
+  private queue(text: string): void {
+    this.queued = this.queued === '' ? text + '\n' : this.queued + text + '\n';
+    if (!this.holding && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flushSoon);
+    }
+  }
+
+  private flush(): void {
+    if (this.queued === '') return;
+    const data = this.queued;
+    this.queued = '';
+    if (this.broken) return;
+    if (!this.output.write(data) && !this.awaitingDrain && !this.inputEnded) {
+      this.awaitingDrain = true;
+      this.input.pause();
+      this.output.once('drain', this.resumeInput);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Spawned stdio servers cannot run TypeScript on Node 20, so the runtime and the fixtures are
+ * transpiled (types stripped, no type-check: `tsc` covers that) into a private folder under
+ * node_modules/.cache, where `ajv` still resolves from the repository's node_modules.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const folders = ['src/runtime', 'test/runtime/fixtures'];
+
+export interface TranspiledTree {
+  root: string;
+  path(relative: string): string;
+  remove(): void;
+}
+
+export function transpileRuntimeTree(): TranspiledTree {
+  const root = join(repoRoot, 'node_modules', '.cache', 'mcp-gen-runtime-tests', `${process.pid}-${Date.now()}`);
+  for (const folder of folders) {
+    mkdirSync(join(root, folder), { recursive: true });
+    for (const name of readdirSync(join(repoRoot, folder))) {
+      if (!name.endsWith('.ts')) continue;
+      const source = readFileSync(join(repoRoot, folder, name), 'utf8');
+      const output = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+        fileName: name,
+      });
+      writeFileSync(join(root, folder, name.replace(/\.ts$/, '.js')), output.outputText);
+    }
+  }
+  writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
+  return {
+    root,
+    path: (relative) => join(root, relative),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
