@@ -1,0 +1,263 @@
+/**
+ * The protocol's rules that a JSON Schema cannot express: unique names, well-formed URIs and
+ * templates, `x-mcp-header` declarations, and tool schemas that actually compile.
+ */
+import Ajv2020 from 'ajv/dist/2020.js';
+import AjvDraft07 from 'ajv';
+import type { ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import { parseUriTemplate } from '../model/service.js';
+import type { Diagnostic } from './diagnostics.js';
+import { isDraft07 } from './manifest-refs.js';
+import type { BundledSchema } from './manifest-refs.js';
+import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
+import type { SourceDocument } from './yaml-positions.js';
+
+type JsonObject = { [key: string]: unknown };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function entries(value: unknown): [number, JsonObject][] {
+  if (!Array.isArray(value)) return [];
+  return [...value.entries()].filter((e): e is [number, JsonObject] => isObject(e[1]));
+}
+
+/** Reports every repeat of `field` among `items` (entries of the list at `base`) after its first use. */
+function checkUnique(
+  doc: SourceDocument,
+  items: [number, JsonObject][],
+  base: string,
+  field: string,
+  what: string,
+  hint?: string,
+): Diagnostic[] {
+  const first = new Map<string, number>();
+  const problems: Diagnostic[] = [];
+  for (const [index, item] of items) {
+    const value = item[field];
+    if (typeof value !== 'string') continue;
+    const earlier = first.get(value);
+    if (earlier === undefined) {
+      first.set(value, index);
+      continue;
+    }
+    const line = doc.locate(joinPointer(base, earlier, field)).line;
+    problems.push(diagnosticAt(doc, joinPointer(base, index, field), `duplicate ${what} '${value}' (first at ${base.slice(1)}/${earlier}, line ${line})`, hint));
+  }
+  return problems;
+}
+
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
+const TEMPLATE_VARIABLE = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;
+
+/** Checks on the raw manifest that need no schema bundling. */
+export function checkManifestRules(doc: SourceDocument): Diagnostic[] {
+  const raw = doc.value as JsonObject;
+  const problems: Diagnostic[] = [];
+
+  const tools = entries(raw.tools);
+  problems.push(...checkUnique(doc, tools, '/tools', 'name', 'tool name', 'tool names identify tools in tools/call, so each must be unique'));
+
+  const resources = entries(raw.resources);
+  problems.push(...checkUnique(doc, resources, '/resources', 'uri', 'resource URI'));
+  for (const [index, resource] of resources) {
+    const uri = resource.uri;
+    if (typeof uri === 'string' && uri !== '' && !(URI.test(uri) && URL.canParse(uri))) {
+      problems.push(diagnosticAt(doc, joinPointer('/resources', index, 'uri'), `'${uri}' is not a valid URI`, 'use an absolute URI with a scheme, like file:///data/report.csv or myapp://status'));
+    }
+  }
+
+  const templates = entries(raw.resourceTemplates);
+  problems.push(...checkUnique(doc, templates, '/resourceTemplates', 'uriTemplate', 'URI template'));
+  for (const [index, template] of templates) {
+    if (typeof template.uriTemplate !== 'string') continue;
+    const problem = templateProblem(template.uriTemplate);
+    if (problem) problems.push(diagnosticAt(doc, joinPointer('/resourceTemplates', index, 'uriTemplate'), problem.message, problem.hint));
+  }
+
+  // Resource and template names become handler identifiers side by side: one namespace.
+  const named = [
+    ...resources.map(([i, r]) => ({ pointer: joinPointer('/resources', i, 'name'), name: r.name })),
+    ...templates.map(([i, t]) => ({ pointer: joinPointer('/resourceTemplates', i, 'name'), name: t.name })),
+  ];
+  const firstName = new Map<string, string>();
+  for (const { pointer, name } of named) {
+    if (typeof name !== 'string') continue;
+    const earlier = firstName.get(name);
+    if (earlier === undefined) firstName.set(name, pointer);
+    else problems.push(diagnosticAt(doc, pointer, `duplicate resource name '${name}' (first at ${earlier.slice(1)}, line ${doc.locate(earlier).line})`, 'resource and resource template names name their handlers, so each must be unique'));
+  }
+
+  const prompts = entries(raw.prompts);
+  problems.push(...checkUnique(doc, prompts, '/prompts', 'name', 'prompt name'));
+  for (const [index, prompt] of prompts) {
+    problems.push(...checkUnique(doc, entries(prompt.arguments), joinPointer('/prompts', index, 'arguments'), 'name', 'argument name'));
+  }
+  return problems;
+}
+
+function templateProblem(template: string): { message: string; hint?: string } | undefined {
+  const parsed = parseUriTemplate(template);
+  if (parsed.unbalancedAt !== undefined) {
+    return { message: `URI template '${template}' has an unmatched '${template[parsed.unbalancedAt]}' at character ${parsed.unbalancedAt + 1}` };
+  }
+  if (parsed.expressions.length === 0) {
+    return { message: `URI template '${template}' has no {variables}`, hint: 'a URI without variables belongs under resources' };
+  }
+  const seen = new Set<string>();
+  for (const expression of parsed.expressions) {
+    const badName = expression.names.find((n) => !TEMPLATE_VARIABLE.test(n));
+    if (badName !== undefined) {
+      return { message: `URI template '${template}': '${expression.text}' is not a well-formed expression`, hint: 'variable names use A–Z a–z 0–9 _ (and . between them)' };
+    }
+    // The runtime's matcher serves `{name}` and `{+name}` (see src/runtime/uri-template.ts).
+    if ((expression.operator !== '' && expression.operator !== '+') || expression.names.length !== 1 || /[*:]/.test(expression.text)) {
+      return { message: `URI template '${template}': '${expression.text}' is not supported`, hint: 'the generated server matches {name} and {+name} expressions' };
+    }
+    const name = expression.names[0]!;
+    if (seen.has(name)) return { message: `URI template '${template}' uses {${name}} twice` };
+    seen.add(name);
+  }
+  return undefined;
+}
+
+/** RFC 9110 field-name token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+
+const SUBSCHEMA_KEYWORDS = new Set([
+  'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'items',
+  'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema',
+]);
+const SUBSCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SUBSCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']);
+
+/** Calls `visit` for every schema object under `schema`, with its pointer. */
+function forEachSchema(schema: unknown, pointer: string, visit: (schema: JsonObject, pointer: string) => void): void {
+  if (!isObject(schema)) return;
+  visit(schema, pointer);
+  for (const [key, child] of Object.entries(schema)) {
+    const at = joinPointer(pointer, key);
+    if (SUBSCHEMA_KEYWORDS.has(key) && isObject(child)) forEachSchema(child, at, visit);
+    else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(child)) child.forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
+    else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) for (const [name, c] of Object.entries(child)) forEachSchema(c, joinPointer(at, name), visit);
+  }
+}
+
+/** Pointers of property schemas reachable from the root through `properties` alone. */
+function isPropertyChain(pointer: string): boolean {
+  const segments = parsePointer(pointer);
+  if (segments.length === 0 || segments.length % 2 !== 0) return false;
+  return segments.every((s, i) => i % 2 === 1 || s === 'properties');
+}
+
+export interface SchemaCheck {
+  problems: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+/** Checks one bundled tool schema: object root, `x-mcp-header` rules, and that it compiles. */
+export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'inputSchema' | 'outputSchema'): SchemaCheck {
+  const problems: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const at = (pointer: string, message: string, hint?: string, part?: 'key'): Diagnostic => {
+    const origin = bundled.originOf(pointer);
+    return diagnosticAt(origin.file.doc, origin.pointer, message, hint, part);
+  };
+  const schema = bundled.schema;
+
+  // A `type` written in the manifest is already checked against the manifest schema.
+  if (raw.type === undefined && schema.type !== 'object') {
+    problems.push(
+      schema.type === undefined
+        ? at('', `${key} must describe an object: its root needs 'type: object'`, 'tool arguments and structured results are JSON objects')
+        : at('/type', `${key} must describe an object, not ${JSON.stringify(schema.type)}`, 'tool arguments and structured results are JSON objects'),
+    );
+  }
+
+  const headers = new Map<string, string>();
+  forEachSchema(schema, '', (sub, pointer) => {
+    if (!Object.hasOwn(sub, 'x-mcp-header')) return;
+    const header = sub['x-mcp-header'];
+    const headerPointer = joinPointer(pointer, 'x-mcp-header');
+    if (key !== 'inputSchema') {
+      problems.push(at(headerPointer, 'x-mcp-header only applies to inputSchema properties'));
+      return;
+    }
+    if (!isPropertyChain(pointer)) {
+      problems.push(at(headerPointer, 'x-mcp-header must sit on a property reached from the root through properties alone', 'not inside $defs, items, allOf/anyOf/oneOf or a $ref target: clients reject such tools'));
+      return;
+    }
+    if (typeof header !== 'string' || !HEADER_NAME.test(header)) {
+      problems.push(at(headerPointer, `x-mcp-header ${JSON.stringify(header)} is not a valid header name`, "use letters, digits and - (an HTTP token: no spaces, no ':'), like Region"));
+      return;
+    }
+    const property = parsePointer(pointer).filter((_, i) => i % 2 === 1).join('.');
+    const earlier = headers.get(header.toLowerCase());
+    if (earlier !== undefined) {
+      problems.push(at(headerPointer, `x-mcp-header '${header}' is already used by property '${earlier}'`, 'header names are case-insensitive, so each must differ in more than case'));
+    } else {
+      headers.set(header.toLowerCase(), property);
+    }
+    if (typeof sub.type !== 'string' || !HEADER_TYPES.has(sub.type)) {
+      problems.push(at(headerPointer, `x-mcp-header on property '${property}', which is not a string, number, integer or boolean`, "only primitive values can be mirrored into a header: declare 'type' on the property"));
+    }
+  });
+
+  if (problems.length === 0) {
+    const compiled = compileCheck(schema);
+    for (const error of compiled.schemaErrors) problems.push(at(error.instancePath, `${key} is not a valid JSON Schema: ${error.message ?? error.keyword}`));
+    if (compiled.failure) problems.push(at(compiled.failure.pointer, `${key} does not compile: ${compiled.failure.message}`));
+    for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`));
+  }
+  return { problems, warnings };
+}
+
+interface CompileResult {
+  schemaErrors: ErrorObject[];
+  failure?: { pointer: string; message: string };
+  warnings: { pointer: string; message: string }[];
+}
+
+/** Compiles with the same dialect and formats as the generated validators; collects ajv's strict-mode notes as warnings. */
+function compileCheck(schema: JsonObject): CompileResult {
+  const warnings: { pointer: string; message: string }[] = [];
+  const note = (message: unknown): void => {
+    const text = String(message);
+    // Extension keywords (`x-…`) are annotations by design.
+    if (/unknown keyword: "x-/.test(text)) return;
+    warnings.push({ pointer: pointerIn(text), message: text.replace(/^strict mode: /, '') });
+  };
+  const options = {
+    allErrors: true,
+    strict: 'log' as const,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    logger: { log: () => undefined, warn: note, error: note },
+  };
+  const ajv = isDraft07(schema) ? new AjvDraft07.default(options) : new Ajv2020.default(options);
+  addFormats.default(ajv);
+  ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
+  if (!ajv.validateSchema(schema)) return { schemaErrors: ajv.errors ?? [], warnings };
+  try {
+    ajv.compile(schema);
+    return { schemaErrors: [], warnings };
+  } catch (error) {
+    const message = error instanceof RangeError ? 'its references loop without ever describing a value' : (error as Error).message;
+    return { schemaErrors: [], failure: { pointer: pointerIn(message), message }, warnings };
+  }
+}
+
+/** ajv names places as `#/properties/x`, sometimes with a `"…"` around it; '' when it names none. */
+function pointerIn(message: string): string {
+  const match = /(?:at path|in schema at|schema at) "?#?(\/[^"\s]*)"?/.exec(message) ?? /"#(\/[^"]*)"/.exec(message);
+  if (!match?.[1]) return '';
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,478 @@
+/**
+ * The `$ref` sandbox and bundler for manifest schemas. A tool schema may refer to the manifest's
+ * shared `$defs` (`#/$defs/X`) and to schema files next to the manifest (`./schemas/x.json`,
+ * optionally `#/pointer`). Every definition a tool schema reaches is copied into that schema's own
+ * `$defs` (or `definitions` for draft-07) and its `$ref`s rewritten, so each schema on the wire is
+ * self-contained. Files must stay inside the manifest's folder (after resolving symlinks) unless the
+ * user opts out; the network is never used.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Diagnostic } from './diagnostics.js';
+import { diagnosticAt, formatOf, joinPointer, parsePointer, parseSource } from './yaml-positions.js';
+import type { SourceDocument } from './yaml-positions.js';
+
+/** Limits that keep hostile or runaway input from exhausting memory or the stack. */
+export const REF_LIMITS = {
+  /** Nesting of schema objects plus `$ref` hops along one path. */
+  maxDepth: 200,
+  /** Schema and data nodes copied into one bundled schema. */
+  maxNodesPerSchema: 100_000,
+  /** Schema files read through `$ref`. */
+  maxFiles: 200,
+  /** Bytes of one schema file, and of all of them together. */
+  maxFileBytes: 4 * 1024 * 1024,
+  maxTotalBytes: 16 * 1024 * 1024,
+};
+
+export const DIALECT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+const DRAFT_07 = new Set(['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema']);
+
+export function isDraft07(schema: unknown): boolean {
+  return isObject(schema) && typeof schema.$schema === 'string' && DRAFT_07.has(schema.$schema);
+}
+
+/** A document schemas can live in: the manifest itself or a referenced file. */
+export interface SchemaFile {
+  /** Absolute path as written (not symlink-resolved); relative refs resolve against its folder. */
+  readonly path: string;
+  readonly doc: SourceDocument;
+}
+
+/** Where a piece of a bundled schema came from, to point diagnostics at the user's text. */
+export interface Origin {
+  file: SchemaFile;
+  pointer: string;
+}
+
+export interface BundledSchema {
+  schema: { [key: string]: unknown };
+  /** Maps a JSON pointer inside the bundled schema back to the user's file and pointer. */
+  originOf(pointer: string): Origin;
+}
+
+type JsonObject = { [key: string]: unknown };
+
+/** Keywords whose value is one schema. */
+const SCHEMA_KEYWORDS = new Set([
+  'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'items',
+  'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema',
+]);
+/** Keywords whose value is an array of schemas. */
+const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+/** Keywords whose value maps names to schemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']);
+/** json-schema-to-typescript copies these into generated code verbatim: schemas are data, never code. */
+const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
+/** Ways of naming a schema other than by file and pointer; the bundler could not keep them meaningful. */
+const UNSUPPORTED_KEYWORDS = new Set(['$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
+/** Keys that may differ between a root `$ref` and its target without blocking inlining (the root's win). */
+const ANNOTATION_KEYWORDS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'default', 'readOnly', 'writeOnly']);
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
+  let value = root;
+  for (const segment of parsePointer(pointer)) {
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < value.length) {
+      value = value[Number(segment)];
+    } else if (isObject(value) && Object.hasOwn(value, segment)) {
+      value = value[segment];
+    } else {
+      return { found: false, value: undefined };
+    }
+  }
+  return { found: true, value };
+}
+
+function isWithin(pointer: string, base: string): boolean {
+  return pointer === base || pointer.startsWith(base + '/');
+}
+
+/** A JSON pointer as a URI fragment: percent-encodes what RFC 3986 does not allow there. */
+function fragmentOf(pointer: string): string {
+  return '#' + pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c));
+}
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * Reads schema files for one manifest and bundles its tool schemas. Problems and warnings
+ * accumulate; nothing is thrown for user mistakes.
+ */
+export class SchemaBundler {
+  readonly problems: Diagnostic[] = [];
+  readonly warnings: Diagnostic[] = [];
+  private readonly files = new Map<string, Promise<SchemaFile | undefined>>();
+  private totalBytes = 0;
+  private readonly rootDir: Promise<string>;
+
+  constructor(
+    private readonly manifest: SchemaFile,
+    private readonly options: { allowOutside: boolean; displayDir: string },
+  ) {
+    const dir = path.dirname(manifest.path);
+    this.rootDir = realpath(dir).catch(() => dir);
+  }
+
+  /**
+   * Bundles the schema at `pointer` in the manifest. `local` is where `#/…` refs look first
+   * (the tool schema itself, as in plain JSON Schema) before falling back to the manifest, whose
+   * `$defs` are shared.
+   */
+  async bundle(pointer: string): Promise<BundledSchema> {
+    const job = new BundleJob(this, { file: this.manifest, pointer });
+    return job.run();
+  }
+
+  /** Resolves one `$ref` found at `at`; reports and returns undefined when it cannot be followed. */
+  async resolve(ref: unknown, at: Origin, toolRoot: Origin): Promise<Origin | undefined> {
+    const refPointer = joinPointer(at.pointer, '$ref');
+    const fail = (message: string, hint?: string): undefined => {
+      this.problems.push(diagnosticAt(at.file.doc, refPointer, message, hint));
+      return undefined;
+    };
+    if (typeof ref !== 'string') return fail('$ref must be a string');
+    const hash = ref.indexOf('#');
+    const location = hash < 0 ? ref : ref.slice(0, hash);
+    let fragment = hash < 0 ? '' : ref.slice(hash + 1);
+    try {
+      fragment = decodeURIComponent(fragment);
+    } catch {
+      return fail(`$ref '${ref}' has a malformed percent-encoding`);
+    }
+    if (fragment !== '' && !fragment.startsWith('/')) {
+      return fail(`$ref '${ref}' uses an anchor, which is not supported`, 'refer to definitions by JSON pointer, like #/$defs/Name');
+    }
+
+    if (location === '') {
+      // `#/…` inside an inline tool schema means the schema itself first, then the manifest.
+      if (at.file === this.manifest && isWithin(at.pointer, toolRoot.pointer) && toolRoot.file === this.manifest) {
+        const local = joinPointerRaw(toolRoot.pointer, fragment);
+        if (fragment !== '' && valueAt(this.manifest.doc.value, local).found) return { file: this.manifest, pointer: local };
+      }
+      if (!valueAt(at.file.doc.value, fragment).found) {
+        return fail(`$ref '${ref}' points to nothing`, at.file === this.manifest ? 'shared schemas live under $defs at the top of the manifest' : undefined);
+      }
+      return { file: at.file, pointer: fragment };
+    }
+
+    if (/^https?:/i.test(location)) {
+      return fail(`$ref '${ref}' points to the network, which mcp-gen never reads`, 'save the schema next to the manifest and refer to it by relative path, like ./schemas/name.json');
+    }
+    if (SCHEME.test(location) && !/^[A-Za-z]:[\\/]/.test(location)) {
+      return fail(`$ref '${ref}' uses an unsupported URI scheme`, 'refer to schema files by relative path, like ./schemas/name.json');
+    }
+    let relative: string;
+    try {
+      relative = decodeURIComponent(location);
+    } catch {
+      return fail(`$ref '${ref}' has a malformed percent-encoding`);
+    }
+    const target = path.resolve(path.dirname(at.file.path), relative);
+    const rootDir = await this.rootDir;
+    const outsideHint = 'keep schema files inside the manifest folder, or pass --allow-outside-refs';
+    if (!this.options.allowOutside && !isInside(target, path.dirname(this.manifest.path)) && !isInside(target, rootDir)) {
+      return fail(`$ref '${ref}' leaves the manifest's folder`, outsideHint);
+    }
+    let real: string;
+    try {
+      real = await realpath(target);
+    } catch {
+      return fail(`$ref '${ref}' points to a file that does not exist`);
+    }
+    if (!this.options.allowOutside && !isInside(real, rootDir)) {
+      return fail(`$ref '${ref}' leaves the manifest's folder through a symbolic link`, outsideHint);
+    }
+    const file = await this.load(target, real, (message, hint) => fail(message.replace('%REF%', `'${ref}'`), hint));
+    if (!file) return undefined;
+    if (!valueAt(file.doc.value, fragment).found) {
+      return fail(`$ref '${ref}' points to nothing in ${file.doc.file}`);
+    }
+    return { file, pointer: fragment };
+  }
+
+  private load(target: string, real: string, fail: (message: string, hint?: string) => undefined): Promise<SchemaFile | undefined> {
+    const cached = this.files.get(real);
+    if (cached) return cached;
+    const loading = (async (): Promise<SchemaFile | undefined> => {
+      if (this.files.size > REF_LIMITS.maxFiles) return fail(`$ref %REF%: more than ${REF_LIMITS.maxFiles} schema files`);
+      const info = await stat(real);
+      if (!info.isFile()) return fail('$ref %REF% does not name a file');
+      if (info.size > REF_LIMITS.maxFileBytes) return fail(`$ref %REF% names a file larger than ${REF_LIMITS.maxFileBytes} bytes`);
+      this.totalBytes += info.size;
+      if (this.totalBytes > REF_LIMITS.maxTotalBytes) return fail(`$ref %REF%: schema files exceed ${REF_LIMITS.maxTotalBytes} bytes in total`);
+      const text = await readFile(real, 'utf8');
+      const display = toDisplayPath(path.join(this.options.displayDir, path.relative(path.dirname(this.manifest.path), target)));
+      const parsed = parseSource(text, display, formatOf(target));
+      this.problems.push(...parsed.problems);
+      this.warnings.push(...parsed.warnings);
+      return parsed.document ? { path: target, doc: parsed.document } : undefined;
+    })();
+    this.files.set(real, loading);
+    return loading;
+  }
+}
+
+function isInside(target: string, dir: string): boolean {
+  const relative = path.relative(dir, target);
+  return relative === '' || (relative !== '..' && !relative.startsWith('..' + path.sep) && !path.isAbsolute(relative));
+}
+
+function toDisplayPath(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** Appends an already-escaped pointer to a base pointer. */
+function joinPointerRaw(base: string, pointer: string): string {
+  return pointer === '' ? base : base + pointer;
+}
+
+/** One bundled schema in the making. */
+class BundleJob {
+  private readonly defsKey: '$defs' | 'definitions';
+  /** Target (`file\0pointer`) → the name of its bundled definition. */
+  private readonly names = new Map<string, string>();
+  private readonly usedNames = new Set<string>();
+  private readonly defs = new Map<string, { schema: unknown; origin: Origin }>();
+  private nodes = 0;
+  private tooLarge = false;
+
+  constructor(
+    private readonly bundler: SchemaBundler,
+    private readonly root: Origin,
+  ) {
+    const value = valueAt(root.file.doc.value, root.pointer).value;
+    this.defsKey = isDraft07(value) ? 'definitions' : '$defs';
+    if (isObject(value)) {
+      for (const key of ['$defs', 'definitions']) {
+        const own = value[key];
+        if (isObject(own)) for (const name of Object.keys(own)) this.usedNames.add(name);
+      }
+    }
+  }
+
+  async run(): Promise<BundledSchema> {
+    const rootValue = valueAt(this.root.file.doc.value, this.root.pointer).value;
+    const rootKeyOrigins = new Map<string, Origin>();
+    const inlined = await this.inlineRootRef(rootValue, rootKeyOrigins);
+    const schema = inlined ?? (await this.copy(rootValue, this.root, 0));
+
+    if (!isObject(schema)) return { schema: {}, originOf: () => this.root };
+    if (this.defs.size > 0) {
+      const own = isObject(schema[this.defsKey]) ? schema[this.defsKey] as JsonObject : {};
+      const bundled: JsonObject = { ...own };
+      for (const name of [...this.defs.keys()].sort()) bundled[name] = this.defs.get(name)!.schema;
+      schema[this.defsKey] = bundled;
+    }
+
+    const defOrigins = new Map([...this.defs].map(([name, def]) => [name, def.origin]));
+    const root = this.root;
+    const defsKey = this.defsKey;
+    return {
+      schema,
+      originOf(pointer: string): Origin {
+        const segments = parsePointer(pointer);
+        if (segments[0] === defsKey && segments[1] !== undefined) {
+          const origin = defOrigins.get(segments[1]);
+          if (origin) return { file: origin.file, pointer: joinPointer(origin.pointer, ...segments.slice(2)) };
+        }
+        const base = (segments[0] !== undefined ? rootKeyOrigins.get(segments[0]) : undefined) ?? root;
+        return { file: base.file, pointer: base.pointer + pointer };
+      },
+    };
+  }
+
+  /**
+   * A root that is only a `$ref` (plus annotations) becomes a copy of its target, so the wire
+   * schema shows `type: object` at its root as MCP requires. Undefined when that does not apply.
+   */
+  private async inlineRootRef(rootValue: unknown, keyOrigins: Map<string, Origin>): Promise<JsonObject | undefined> {
+    if (!isObject(rootValue) || typeof rootValue.$ref !== 'string') return undefined;
+    const target = await this.bundler.resolve(rootValue.$ref, this.root, this.root);
+    if (!target) return undefined;
+    const targetValue = valueAt(target.file.doc.value, target.pointer).value;
+    const siblings = Object.keys(rootValue).filter((k) => k !== '$ref' && k !== '$schema');
+    const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
+    if (!inlinable) return undefined;
+    const { $ref: _ref, ...rest } = rootValue;
+    const fromRoot = (await this.copy(rest, this.root, 0)) as JsonObject;
+    const fromTarget = (await this.copy(targetValue, target, 1)) as JsonObject;
+    const merged: JsonObject = {};
+    const dialect = fromRoot.$schema ?? (target.pointer === '' ? targetValue.$schema : undefined);
+    if (dialect !== undefined) merged.$schema = dialect;
+    for (const [key, value] of Object.entries(fromTarget)) {
+      const rootWins = Object.hasOwn(fromRoot, key);
+      merged[key] = rootWins ? fromRoot[key] : value;
+      keyOrigins.set(key, rootWins ? this.root : target);
+    }
+    for (const [key, value] of Object.entries(fromRoot)) if (!Object.hasOwn(merged, key)) merged[key] = value;
+    return merged;
+  }
+
+  private nameFor(target: Origin): { name: string; isNew: boolean } {
+    const key = `${target.file.path}\0${target.pointer}`;
+    const known = this.names.get(key);
+    if (known !== undefined) return { name: known, isNew: false };
+    const segments = parsePointer(target.pointer);
+    const natural = segments.length > 0 ? segments[segments.length - 1]! : path.basename(target.file.path).replace(/\.(json|ya?ml)$/i, '');
+    const base = natural.replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
+    let name = base;
+    for (let n = 2; this.usedNames.has(name); n++) name = `${base}_${n}`;
+    this.usedNames.add(name);
+    this.names.set(key, name);
+    return { name, isNew: true };
+  }
+
+  private budget(at: Origin): boolean {
+    this.nodes += 1;
+    if (this.nodes > REF_LIMITS.maxNodesPerSchema) {
+      if (!this.tooLarge) {
+        this.tooLarge = true;
+        this.bundler.problems.push(diagnosticAt(this.root.file.doc, this.root.pointer, `schema is too large: more than ${REF_LIMITS.maxNodesPerSchema} nodes after bundling its references`));
+      }
+      return false;
+    }
+    return true;
+  }
+
+  /** Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code. */
+  private async copy(value: unknown, at: Origin, depth: number): Promise<unknown> {
+    if (!this.budget(at)) return {};
+    if (depth > REF_LIMITS.maxDepth) {
+      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `schema nests deeper than ${REF_LIMITS.maxDepth} levels`));
+      return {};
+    }
+    if (!isObject(value)) return this.copyData(value, at, depth);
+    const doc = at.file.doc;
+    // Outside the root, every `$ref` is rewritten to a bundled definition, so the copy's own
+    // definitions and dialect are dead weight there.
+    const bundledCopy = !(at.file === this.root.file && isWithin(at.pointer, this.root.pointer));
+    const out: JsonObject = {};
+    for (const [key, child] of Object.entries(value)) {
+      const childAt = { file: at.file, pointer: joinPointer(at.pointer, key) };
+      if (CODE_KEYWORDS.has(key)) {
+        this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, `'${key}' ignored: schemas are data, never code`, 'describe the type with JSON Schema keywords instead', 'key'));
+        continue;
+      }
+      if (UNSUPPORTED_KEYWORDS.has(key)) {
+        this.bundler.problems.push(diagnosticAt(doc, childAt.pointer, `'${key}' is not supported`, 'refer to schemas by file path and JSON pointer, like #/$defs/Name', 'key'));
+        continue;
+      }
+      if (key === '$id') {
+        if (!(bundledCopy && at.pointer === '')) {
+          this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, "'$id' dropped: references resolve by file path, and each tool schema is bundled on its own", undefined, 'key'));
+        }
+        continue;
+      }
+      if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) continue;
+      if (key === '$ref') {
+        const target = await this.bundler.resolve(child, at, this.root);
+        if (!target) {
+          out.$ref = child;
+          continue;
+        }
+        if (target.file === this.root.file && isWithin(target.pointer, this.root.pointer)) {
+          out.$ref = fragmentOf(target.pointer.slice(this.root.pointer.length));
+          continue;
+        }
+        const { name, isNew } = this.nameFor(target);
+        out.$ref = `#/${this.defsKey}/${name}`;
+        if (isNew) {
+          const targetValue = valueAt(target.file.doc.value, target.pointer).value;
+          // Reserve the slot before copying so that recursion through this target ends here.
+          this.defs.set(name, { schema: {}, origin: target });
+          this.defs.set(name, { schema: await this.copy(targetValue, target, depth + 1), origin: target });
+        }
+        continue;
+      }
+      if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
+      if (SCHEMA_KEYWORDS.has(key) && (isObject(child) || typeof child === 'boolean')) {
+        out[key] = await this.copy(child, childAt, depth + 1);
+      } else if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(child)) {
+        const items: unknown[] = [];
+        for (const [i, item] of child.entries()) items.push(await this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
+        out[key] = items;
+      } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) {
+        const entries: JsonObject = {};
+        for (const [name, sub] of Object.entries(child)) {
+          const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
+          if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
+          // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
+          entries[name] = isObject(sub) || typeof sub === 'boolean' ? await this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1);
+        }
+        out[key] = entries;
+      } else {
+        out[key] = this.copyData(child, childAt, depth + 1);
+      }
+    }
+    return out;
+  }
+
+  /** Copies plain data (enum values, defaults, examples, extension keywords) without interpreting it. */
+  private copyData(value: unknown, at: Origin, depth: number): unknown {
+    if (value === null || typeof value !== 'object') return value;
+    if (!this.budget(at)) return null;
+    if (depth > REF_LIMITS.maxDepth) {
+      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `value nests deeper than ${REF_LIMITS.maxDepth} levels`));
+      return null;
+    }
+    if (Array.isArray(value)) return value.map((item, i) => this.copyData(item, { file: at.file, pointer: joinPointer(at.pointer, i) }, depth + 1));
+    const out: JsonObject = {};
+    for (const [key, child] of Object.entries(value as JsonObject)) out[key] = this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1);
+    return out;
+  }
+
+  private checkPattern(pattern: string, at: Origin, part: 'value' | 'key' = 'value'): void {
+    const risky = catastrophicPattern(pattern);
+    if (risky) {
+      this.bundler.warnings.push(
+        diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' may take exponential time on some inputs: ${risky}`, 'avoid a quantified group that itself contains a quantifier, like (a+)+', part),
+      );
+    }
+  }
+}
+
+/**
+ * Spots the classic shape of catastrophic backtracking: a group repeated by an unbounded
+ * quantifier whose body also has an unbounded quantifier, as in `(a+)+` or `(\w*x?)*`.
+ * A heuristic: it does not prove a pattern safe, and it warns rather than rejects.
+ */
+export function catastrophicPattern(pattern: string): string | undefined {
+  // For each open group: whether an unbounded quantifier appeared inside it.
+  const stack: boolean[] = [];
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      i += 1;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+    } else if (c === '(') {
+      stack.push(false);
+    } else if (c === ')') {
+      const innerUnbounded = stack.pop() ?? false;
+      const quantifier = unboundedQuantifierAt(pattern, i + 1);
+      if (innerUnbounded && quantifier) return `the group ending at character ${i + 1} repeats a repeated part`;
+      if ((innerUnbounded || quantifier) && stack.length > 0) stack[stack.length - 1] = true;
+    } else if (unboundedQuantifierAt(pattern, i) && stack.length > 0) {
+      stack[stack.length - 1] = true;
+    }
+  }
+  return undefined;
+}
+
+/** True when an unbounded quantifier (`*`, `+`, `{n,}`) starts at `i`. */
+function unboundedQuantifierAt(pattern: string, i: number): boolean {
+  const c = pattern[i];
+  if (c === '*' || c === '+') return true;
+  return c === '{' && /^\{\d+,\}/.test(pattern.slice(i));
+}

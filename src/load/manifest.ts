@@ -1,0 +1,121 @@
+/**
+ * Reads a server manifest (YAML or JSON), validates it against schema/manifest.schema.json and the
+ * protocol's rules, bundles every tool schema, and hands the result to the model builder. All
+ * problems are collected and thrown together as one InputError; warnings come back beside the model.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildServiceModel } from '../model/service.js';
+import type { ManifestDocument, Renaming } from '../model/service.js';
+import type { ServiceModel } from '../model/service-model.js';
+import { InputError, inputProblem } from './diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
+import { checkManifestRules, checkToolSchema } from './manifest-checks.js';
+import { SchemaBundler } from './manifest-refs.js';
+import type { SchemaFile } from './manifest-refs.js';
+import { validateAgainstManifestSchema } from './manifest-schema.js';
+import { diagnosticAt, formatOf, joinPointer, parseSource } from './yaml-positions.js';
+
+export interface LoadManifestOptions {
+  /** Let `$ref` reach files outside the manifest's folder (`--allow-outside-refs`). */
+  allowOutside?: boolean;
+  /** How messages name the manifest; defaults to `manifestPath` as given. */
+  displayPath?: string;
+}
+
+export interface LoadedManifest {
+  model: ServiceModel;
+  /** Things worth telling the user that do not stop generation (renamed identifiers, risky patterns). */
+  warnings: Diagnostic[];
+}
+
+/** A manifest larger than this is not a manifest. */
+const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+type JsonObject = { [key: string]: unknown };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export async function loadManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<LoadedManifest> {
+  const display = options.displayPath ?? manifestPath;
+  let text: string;
+  try {
+    text = await readFile(manifestPath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw inputProblem(display, code === 'ENOENT' ? 'manifest not found' : `cannot read manifest: ${(error as Error).message}`);
+  }
+  if (text.length > MAX_MANIFEST_BYTES) throw inputProblem(display, `manifest is larger than ${MAX_MANIFEST_BYTES} bytes`);
+
+  const parsed = parseSource(text, display, formatOf(manifestPath));
+  const warnings = [...parsed.warnings];
+  if (!parsed.document) throw new InputError(parsed.problems);
+  const doc = parsed.document;
+  const problems: Diagnostic[] = [...parsed.problems];
+  if (!isObject(doc.value)) {
+    throw new InputError([diagnosticAt(doc, '', 'a manifest is a mapping with at least a `server` entry', 'start with `server: { name: my-server, version: 1.0.0 }`')]);
+  }
+  const raw = doc.value;
+
+  problems.push(...validateAgainstManifestSchema(doc));
+  problems.push(...checkManifestRules(doc));
+
+  const manifestFile: SchemaFile = { path: path.resolve(manifestPath), doc };
+  const bundler = new SchemaBundler(manifestFile, {
+    allowOutside: options.allowOutside ?? false,
+    displayDir: path.dirname(display),
+  });
+
+  // Shared definitions are checked even when no tool uses them, so a broken one never hides.
+  if (isObject(raw.$defs)) {
+    for (const name of Object.keys(raw.$defs)) await bundler.bundle(joinPointer('/$defs', name));
+  }
+  const tools = Array.isArray(raw.tools) ? raw.tools : [];
+  const bundledTools: unknown[] = [];
+  for (const [index, tool] of tools.entries()) {
+    if (!isObject(tool)) {
+      bundledTools.push(tool);
+      continue;
+    }
+    const bundledTool: JsonObject = { ...tool };
+    for (const key of ['inputSchema', 'outputSchema'] as const) {
+      if (!isObject(tool[key])) continue;
+      const pointer = joinPointer('/tools', index, key);
+      const bundled = await bundler.bundle(pointer);
+      const check = checkToolSchema(bundled, tool[key] as JsonObject, key);
+      problems.push(...check.problems);
+      warnings.push(...check.warnings);
+      bundledTool[key] = bundled.schema;
+    }
+    bundledTools.push(bundledTool);
+  }
+  problems.push(...bundler.problems);
+  warnings.push(...bundler.warnings);
+
+  if (problems.length > 0) throw new InputError(sortDiagnostics(dedupe(problems), display));
+
+  const manifest = { ...raw, tools: bundledTools } as unknown as ManifestDocument;
+  if (!Array.isArray(raw.tools)) delete (manifest as { tools?: unknown }).tools;
+  const { model, renamings } = buildServiceModel(manifest, display);
+  warnings.push(...renamings.map((r: Renaming) => diagnosticAt(doc, joinPointer('', r.collection, r.index, 'name'), `identifier clash: ${r.message}`, 'rename one of them if the suffix is unwelcome')));
+  return { model, warnings: sortDiagnostics(dedupe(warnings), display) };
+}
+
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}\0${d.line}\0${d.column}\0${d.pointer}\0${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The manifest first, then other files by name; within a file, by position. */
+function sortDiagnostics(diagnostics: Diagnostic[], manifest: string): Diagnostic[] {
+  const byFile = (a: string, b: string): number =>
+    a === b ? 0 : a === manifest ? -1 : b === manifest ? 1 : a < b ? -1 : 1;
+  return [...diagnostics].sort((a, b) => byFile(a.file, b.file) || a.line - b.line || a.column - b.column);
+}

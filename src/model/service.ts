@@ -1,0 +1,199 @@
+/**
+ * Manifest → ServiceModel. Input is a manifest that the loader has already validated, with every
+ * tool schema bundled (self-contained); this module only shapes the IR and assigns identifiers.
+ */
+import { assignNames } from '../printer/names.js';
+import type { AssignedName } from '../printer/names.js';
+import type {
+  Identifiers,
+  PromptArgumentModel,
+  PromptModel,
+  ResourceModel,
+  ResourceTemplateModel,
+  ServiceModel,
+  ToolModel,
+} from './service-model.js';
+
+type JsonObject = { [key: string]: unknown };
+
+/** The stateful revisions a generated server can negotiate, newest first. */
+export const MANIFEST_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+/** A validated manifest, as the loader hands it over (tool schemas already bundled). */
+export interface ManifestDocument {
+  server: { name: string; version: string; title?: string; instructions?: string };
+  protocol?: { versions?: string[] };
+  tools?: ManifestTool[];
+  resources?: JsonObject[];
+  resourceTemplates?: JsonObject[];
+  prompts?: ManifestPrompt[];
+}
+
+export interface ManifestTool extends JsonObject {
+  name: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+}
+
+export interface ManifestPrompt extends JsonObject {
+  name: string;
+  arguments?: { name: string; description?: string; required?: boolean; title?: string }[];
+}
+
+/** An identifier that differs from its natural form because another name took it first. */
+export interface Renaming {
+  collection: 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+  index: number;
+  message: string;
+}
+
+const TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta'];
+const RESOURCE_KEYS = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'];
+const TEMPLATE_KEYS = ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta'];
+const PROMPT_KEYS = ['name', 'title', 'description', 'arguments', 'icons', '_meta'];
+const PROMPT_ARGUMENT_KEYS = ['name', 'title', 'description', 'required'];
+
+/** Copies the listed keys that are present, in the listed order: the wire shape never depends on input key order. */
+function pick(source: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
+
+function ids(assigned: AssignedName | undefined, wire: string): Identifiers {
+  if (!assigned) throw new Error(`no identifier assigned to '${wire}'`);
+  return { pascal: assigned.pascal, camel: assigned.camel };
+}
+
+/** A `{…}` expression of an RFC 6570 template. */
+export interface UriTemplateExpression {
+  /** Offset of `{` in the template. */
+  offset: number;
+  operator: string;
+  /** Variable names, without `*` or `:n` modifiers. */
+  names: string[];
+  text: string;
+}
+
+export interface ParsedUriTemplate {
+  expressions: UriTemplateExpression[];
+  /** Offset of a stray `{` or `}`, when there is one. */
+  unbalancedAt?: number;
+}
+
+/** Splits a URI template into its expressions; checking them is up to the caller. */
+export function parseUriTemplate(template: string): ParsedUriTemplate {
+  const expressions: UriTemplateExpression[] = [];
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i];
+    if (c === '}') return { expressions, unbalancedAt: i };
+    if (c !== '{') continue;
+    const end = template.indexOf('}', i);
+    const nested = template.indexOf('{', i + 1);
+    if (end < 0 || (nested >= 0 && nested < end)) return { expressions, unbalancedAt: i };
+    const body = template.slice(i + 1, end);
+    const operator = /^[+#./;?&=,!@|]/.test(body) ? body[0]! : '';
+    const names = body
+      .slice(operator.length)
+      .split(',')
+      .map((spec) => spec.replace(/(\*|:[0-9]*)$/, ''));
+    expressions.push({ offset: i, operator, names, text: template.slice(i, end + 1) });
+    i = end;
+  }
+  return { expressions };
+}
+
+/** Variable names in order of first appearance. */
+export function uriTemplateVariables(template: string): string[] {
+  const names = parseUriTemplate(template).expressions.flatMap((e) => e.names);
+  return [...new Set(names)];
+}
+
+export function buildServiceModel(doc: ManifestDocument, source: string): { model: ServiceModel; renamings: Renaming[] } {
+  const renamings: Renaming[] = [];
+  const noteRenamings = (collection: Renaming['collection'], names: string[], assigned: Map<string, AssignedName>): void => {
+    names.forEach((name, index) => {
+      const because = assigned.get(name)?.renamedBecause;
+      if (because) renamings.push({ collection, index, message: because });
+    });
+  };
+
+  const tools = doc.tools ?? [];
+  const toolNames = tools.map((t) => t.name);
+  const toolIds = assignNames(toolNames);
+  noteRenamings('tools', toolNames, toolIds);
+
+  const resources = doc.resources ?? [];
+  const templates = doc.resourceTemplates ?? [];
+  // Resources and templates share one namespace: their handlers sit side by side.
+  const resourceNames = resources.map((r) => String(r.name));
+  const templateNames = templates.map((t) => String(t.name));
+  const resourceIds = assignNames([...resourceNames, ...templateNames]);
+  noteRenamings('resources', resourceNames, resourceIds);
+  noteRenamings('resourceTemplates', templateNames, resourceIds);
+
+  const prompts = doc.prompts ?? [];
+  const promptNames = prompts.map((p) => p.name);
+  const promptIds = assignNames(promptNames);
+  noteRenamings('prompts', promptNames, promptIds);
+
+  const requested = new Set(doc.protocol?.versions ?? MANIFEST_PROTOCOL_VERSIONS);
+  const model: ServiceModel = {
+    server: pick(doc.server, ['name', 'version', 'title', 'instructions']) as ServiceModel['server'],
+    protocolVersions: MANIFEST_PROTOCOL_VERSIONS.filter((v) => requested.has(v)),
+    tools: tools.map((tool): ToolModel => {
+      const model: ToolModel = {
+        name: tool.name,
+        ids: ids(toolIds.get(tool.name), tool.name),
+        inputSchema: tool.inputSchema,
+        wire: pick(tool, TOOL_KEYS),
+      };
+      if (tool.outputSchema) model.outputSchema = tool.outputSchema;
+      const headers = mirroredHeaders(tool.inputSchema);
+      if (headers.length > 0) model.headers = headers;
+      return model;
+    }),
+    resources: resources.map((resource): ResourceModel => ({
+      uri: String(resource.uri),
+      name: String(resource.name),
+      ids: ids(resourceIds.get(String(resource.name)), String(resource.name)),
+      wire: pick(resource, RESOURCE_KEYS),
+    })),
+    resourceTemplates: templates.map((template): ResourceTemplateModel => ({
+      uriTemplate: String(template.uriTemplate),
+      name: String(template.name),
+      ids: ids(resourceIds.get(String(template.name)), String(template.name)),
+      variables: uriTemplateVariables(String(template.uriTemplate)),
+      wire: pick(template, TEMPLATE_KEYS),
+    })),
+    prompts: prompts.map((prompt): PromptModel => {
+      const args = prompt.arguments ?? [];
+      const wire = pick(prompt, PROMPT_KEYS);
+      if (prompt.arguments) wire.arguments = args.map((a) => pick(a, PROMPT_ARGUMENT_KEYS));
+      return {
+        name: prompt.name,
+        ids: ids(promptIds.get(prompt.name), prompt.name),
+        arguments: args.map((a): PromptArgumentModel => ({
+          name: a.name,
+          required: a.required === true,
+          ...(a.description !== undefined ? { description: a.description } : {}),
+        })),
+        wire,
+      };
+    }),
+    source,
+  };
+  return { model, renamings };
+}
+
+/** `x-mcp-header` on top-level input properties, in property order. */
+function mirroredHeaders(inputSchema: JsonObject): { property: string; header: string }[] {
+  const properties = inputSchema.properties;
+  if (typeof properties !== 'object' || properties === null) return [];
+  const headers: { property: string; header: string }[] = [];
+  for (const [property, schema] of Object.entries(properties as JsonObject)) {
+    const header = (schema as JsonObject | null)?.['x-mcp-header'];
+    if (typeof header === 'string') headers.push({ property, header });
+  }
+  return headers;
+}
