@@ -1,0 +1,131 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Diagnostic } from './diagnostics.js';
+import { inputProblem } from './diagnostics.js';
+import { downloadText, OFFLINE_HINT, readIfPresent, storeInCache } from './spec-fetch.js';
+import { parseJsonDocument } from './spec-json.js';
+import { normalizeSpecDocument, type SpecDialect } from './spec-normalize.js';
+import type { JsonSchema } from './spec-walk.js';
+
+export type { SpecDialect } from './spec-normalize.js';
+export type { JsonSchema, SchemaObject } from './spec-walk.js';
+
+/** Every published MCP schema revision mcp-gen knows by name, oldest first. */
+export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'] as const;
+export type KnownRevision = (typeof KNOWN_REVISIONS)[number];
+
+export const SPEC_RAW_BASE_URL = 'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema';
+
+/** A protocol schema, loaded and normalized: the only shape later phases ever see. */
+export interface LoadedSpec {
+  /** `2025-06-18`, `draft`, …: the revision name, also used in doc links. */
+  revision: string;
+  dialect: SpecDialect;
+  /** Where the text came from, as diagnostics show it: a path or a URL. */
+  source: string;
+  /** Definition name → schema, in document order. Refs read `#/$defs/<Name>…` in every dialect. */
+  defs: Record<string, JsonSchema>;
+  /** Things ignored on the way (codegen keywords, a stale cache); the CLI prints them. */
+  warnings: Diagnostic[];
+}
+
+export interface ResolveSpecOptions {
+  /** A folder laid out as `<dir>/<revision>/schema.json` (CLI `--spec-dir`); else `MCP_SPEC_DIR`. */
+  specDir?: string;
+  /** mcp-gen's cache root; else `MCP_GEN_CACHE_DIR`, else `$XDG_CACHE_HOME/mcp-gen` or `~/.cache/mcp-gen`. */
+  cacheDir?: string;
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** The revision a file or URL holds, when its path does not say (`…/2025-06-18/schema.json` does). */
+  revision?: string;
+}
+
+export function isKnownRevision(name: string): name is KnownRevision {
+  return (KNOWN_REVISIONS as readonly string[]).includes(name);
+}
+
+export function specUrl(revision: KnownRevision): string {
+  return `${SPEC_RAW_BASE_URL}/${revision}/schema.json`;
+}
+
+/**
+ * Loads a protocol schema named by revision (`2025-06-18`), file path or http(s) URL.
+ * Revisions come from the spec dir when one is configured, else from the user cache, else from
+ * the official repository (then cached). Every failure is an InputError naming the input.
+ */
+export async function resolveSpec(input: string, opts: ResolveSpecOptions = {}): Promise<LoadedSpec> {
+  const fetchImpl = opts.fetch ?? globalThis.fetch;
+  if (isKnownRevision(input)) return loadRevision(input, opts, fetchImpl);
+
+  if (/^https?:\/\//i.test(input)) {
+    const revision = revisionFor(input, opts);
+    return fromText(await downloadText(input, fetchImpl), input, revision, []);
+  }
+
+  const text = await readIfPresent(input);
+  if (text === undefined) {
+    if (looksLikePath(input)) throw inputProblem(input, 'no such file');
+    throw inputProblem(input, `unknown revision ${JSON.stringify(input)}`, `known revisions: ${KNOWN_REVISIONS.join(', ')}; or give a file path or an http(s) URL`);
+  }
+  return fromText(text, input, revisionFor(input, opts), []);
+}
+
+async function loadRevision(revision: KnownRevision, opts: ResolveSpecOptions, fetchImpl: typeof fetch): Promise<LoadedSpec> {
+  const specDir = opts.specDir ?? nonEmpty(process.env['MCP_SPEC_DIR']);
+  if (specDir !== undefined) {
+    const path = join(specDir, revision, 'schema.json');
+    const text = await readIfPresent(path);
+    if (text === undefined) throw inputProblem(path, `no schema for revision ${revision} in the spec dir`, `expected ${join(specDir, '<revision>', 'schema.json')}`);
+    return fromText(text, path, revision, []);
+  }
+
+  const cachePath = join(cacheRoot(opts), 'spec', revision, 'schema.json');
+  const cached = await readIfPresent(cachePath);
+  // Dated revisions never change once published; the draft does, so it is refreshed when possible.
+  if (cached !== undefined && revision !== 'draft') return fromText(cached, cachePath, revision, []);
+
+  const url = specUrl(revision);
+  let text: string;
+  try {
+    text = await downloadText(url, fetchImpl);
+  } catch (error) {
+    if (cached === undefined) throw error;
+    const stale: Diagnostic = { file: url, line: 0, column: 0, pointer: '', message: 'could not refresh the draft schema; using the cached copy', hint: OFFLINE_HINT };
+    return fromText(cached, cachePath, revision, [stale]);
+  }
+  // Parse before caching: a captive portal's HTML must not poison the cache.
+  const loaded = fromText(text, url, revision, []);
+  const cacheFailure = await storeInCache(cachePath, text);
+  if (cacheFailure) loaded.warnings.push(...cacheFailure.diagnostics);
+  return loaded;
+}
+
+function fromText(text: string, source: string, revision: string, warnings: Diagnostic[]): LoadedSpec {
+  const normalized = normalizeSpecDocument(parseJsonDocument(text, source), source);
+  return { revision, dialect: normalized.dialect, source, defs: normalized.defs, warnings: [...warnings, ...normalized.warnings] };
+}
+
+/** The revision of a file or URL: the explicit option, else a revision-like segment of its path. */
+function revisionFor(input: string, opts: ResolveSpecOptions): string {
+  if (opts.revision !== undefined) return opts.revision;
+  const segments = input.split(/[/\\]/).reverse();
+  const found = segments.find((s) => isKnownRevision(s) || /^\d{4}-\d{2}-\d{2}$/.test(s));
+  if (found !== undefined) return found;
+  throw inputProblem(input, 'cannot tell which protocol revision this schema is', 'keep it in a folder named after its revision (…/2025-06-18/schema.json) or pass the revision explicitly');
+}
+
+function cacheRoot(opts: ResolveSpecOptions): string {
+  return (
+    opts.cacheDir ??
+    nonEmpty(process.env['MCP_GEN_CACHE_DIR']) ??
+    join(nonEmpty(process.env['XDG_CACHE_HOME']) ?? join(homedir(), '.cache'), 'mcp-gen')
+  );
+}
+
+function looksLikePath(input: string): boolean {
+  return /[/\\]/.test(input) || /\.json$/i.test(input) || input.startsWith('.');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
