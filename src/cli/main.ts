@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { InputError } from '../load/diagnostics.js';
+import { runServer } from './server-command.js';
+import { runSelf } from './self-command.js';
+import { runTypes } from './types-command.js';
+import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, type Console } from './output.js';
+
+/** mcp-gen's own version, read from package.json (two levels up from both src/cli and dist/cli). */
+export function toolVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+/** Runs the CLI and returns the exit code; never calls process.exit, so tests can call it. */
+export async function main(argv: readonly string[], io: Console = processConsole): Promise<number> {
+  let exitCode = EXIT_OK;
+  const program = new Command('mcp-gen')
+    .description('Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers.')
+    .version(toolVersion())
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .showHelpAfterError();
+
+  program
+    .command('types')
+    .description('Generate protocol types and standalone validators for one MCP schema revision.')
+    .requiredOption('--spec <revision|path|url>', 'a revision name (2024-11-05 … 2026-07-28, draft), a schema.json path, or an http(s) URL')
+    .option('-o, --out <dir>', 'output folder', 'mcp-protocol')
+    .addOption(new Option('--docs <mode>', 'documentation comments: the schema text, a link to the spec, or none').choices(['full', 'link', 'none']).default('full'))
+    .option('--spec-dir <dir>', 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else download)')
+    .option('--cache-dir <dir>', 'where downloaded schemas are kept (default: $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen)')
+    .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
+    .action(async (options) => {
+      exitCode = await runTypes(options, io);
+    });
+
+  program
+    .command('server')
+    .description('Generate a typed MCP server from a manifest: types, validators, handler skeletons and a runtime.')
+    .argument('<manifest>', 'the server manifest (YAML or JSON)')
+    .option('-o, --out <dir>', 'output folder', 'mcp-server')
+    .option('--force', 'overwrite user-owned files (handlers, main.ts) with fresh skeletons')
+    .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .option('--debug-ir', 'print the intermediate representation as JSON and write nothing')
+    .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
+    .action(async (manifest: string, options) => {
+      exitCode = await runServer(manifest, options, io);
+    });
+
+  program
+    .command('regenerate-self', { hidden: true })
+    .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR.")
+    .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .action(async (options) => {
+      exitCode = await runSelf(options, io);
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with code 0.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_INPUT;
+    }
+    if (error instanceof InputError) {
+      printInputError(io, error);
+      return EXIT_INPUT;
+    }
+    io.err(`internal error in mcp-gen (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT_DRIFT;
+  }
+}

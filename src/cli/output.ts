@@ -1,0 +1,56 @@
+import { formatDiagnostic, InputError, type Diagnostic } from '../load/diagnostics.js';
+import type { WriteReport } from '../write/writer.js';
+
+/** Everything the CLI prints goes through here: results to stdout, problems to stderr. */
+export interface Console {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const processConsole: Console = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Exit codes: 0 done, 1 `--check` found drift (or an internal error), 2 bad input. */
+export const EXIT_OK = 0;
+export const EXIT_DRIFT = 1;
+export const EXIT_INPUT = 2;
+
+export function printWarnings(io: Console, warnings: readonly Diagnostic[]): void {
+  for (const warning of warnings) io.err(`warning: ${formatDiagnostic(warning)}`);
+}
+
+export function printInputError(io: Console, error: InputError): void {
+  const count = error.diagnostics.length;
+  for (const d of error.diagnostics) io.err(`error: ${formatDiagnostic(d)}`);
+  io.err(`${count} problem${count === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+/** Prints what a write did (or, with --check, what it would do) and returns the exit code. */
+export function printReport(io: Console, outDir: string, report: WriteReport, check: boolean): number {
+  if (check) {
+    const problems = [
+      ...report.stale.map((p) => `stale: ${outDir}/${p}`),
+      ...report.missing.map((p) => `missing: ${outDir}/${p}`),
+      ...report.extra.map((p) => `extra: ${outDir}/${p}`),
+    ];
+    for (const line of problems) io.err(line);
+    if (problems.length > 0) {
+      io.err(`${outDir}: ${problems.length} file${problems.length === 1 ? '' : 's'} out of date; run the same command without --check.`);
+      return EXIT_DRIFT;
+    }
+    io.out(`${outDir}: up to date.`);
+    return EXIT_OK;
+  }
+  const parts = [
+    ['created', report.created.length],
+    ['updated', report.updated.length],
+    ['unchanged', report.unchanged.length],
+    ['merged into user files', report.merged.length],
+    ['user files kept', report.kept.length],
+    ['deleted', report.deleted.length],
+  ] as const;
+  io.out(`${outDir}: ${parts.filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`).join(', ') || 'nothing to do'}.`);
+  return EXIT_OK;
+}

@@ -1,0 +1,75 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { planServer } from '../emit/server/index.js';
+import { loadManifest } from '../load/manifest.js';
+import type { BannerOptions } from '../write/render.js';
+import { displayPath, writeOutput } from '../write/writer.js';
+import { toolVersion } from './main.js';
+import { printReport, printWarnings, type Console } from './output.js';
+import { PACKAGE_ROOT } from './paths.js';
+
+export interface ServerOptions {
+  out: string;
+  force?: boolean;
+  allowOutsideRefs?: boolean;
+  debugIr?: boolean;
+  check?: boolean;
+  versionBanner: boolean;
+}
+
+/**
+ * The runtime copied into every server: `src/runtime/*.ts` and its README as they ship with
+ * mcp-gen, plus the envelope validators mcp-gen generated for it (`generated/runtime/`).
+ */
+export async function readRuntimeSources(): Promise<Record<string, string>> {
+  const sources: Record<string, string> = {};
+  const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
+  for (const name of (await readdir(runtimeDir)).sort()) {
+    if (name.endsWith('.ts') || name === 'README.md') sources[name] = await readFile(join(runtimeDir, name), 'utf8');
+  }
+  for (const name of ['request-validators.js', 'request-validators.d.ts']) {
+    sources[name] = await readFile(join(PACKAGE_ROOT, 'generated', 'runtime', name), 'utf8');
+  }
+  return sources;
+}
+
+/** manifest → model → planned files → output folder. Shared by `mcp-gen server` and regenerate-self. */
+export async function generateServer(
+  manifest: string,
+  options: Omit<ServerOptions, 'versionBanner' | 'debugIr'> & { banner: BannerOptions },
+  io: Console,
+): Promise<number> {
+  const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
+  printWarnings(io, warnings);
+  const plan = await planServer(model, { runtimeSources: await readRuntimeSources() });
+  for (const warning of plan.warnings) io.err(`warning: ${warning}`);
+  const report = await writeOutput(options.out, plan.files, {
+    banner: options.banner,
+    check: options.check === true,
+    force: options.force === true,
+  });
+  const code = printReport(io, displayPath(options.out), report, options.check === true);
+  for (const note of plan.notes) io.err(`note: ${note}`);
+  return code;
+}
+
+export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {
+  if (options.debugIr) {
+    const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
+    printWarnings(io, warnings);
+    io.out(JSON.stringify(model, null, 2));
+    return 0;
+  }
+  return generateServer(
+    manifest,
+    {
+      ...options,
+      banner: {
+        ...(options.versionBanner ? { version: toolVersion() } : {}),
+        // Relative to the working directory: an absolute path would make the bytes machine-specific.
+        command: `mcp-gen server ${displayPath(resolve(manifest))}`,
+      },
+    },
+    io,
+  );
+}
