@@ -4,11 +4,14 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
+import { listenHttp, type HttpListener, type HttpOptions } from './http.js';
 import { ServerCore } from './server.js';
 import { serveStdio } from './stdio.js';
 
 export type * from './api.js';
 export { McpError } from './errors.js';
+export { InMemoryEventStore, type EventStore } from './event-store.js';
+export type { HttpListener, HttpOptions } from './http.js';
 export { RUNTIME_PROTOCOL_VERSIONS } from './server.js';
 
 export interface McpServer {
@@ -17,6 +20,8 @@ export interface McpServer {
    * Resolves when the input ends and every in-flight request has been answered.
    */
   serveStdio(io?: { input: Readable; output: Writable }): Promise<void>;
+  /** Serves Streamable HTTP clients, each in its own session, until `close` is called. */
+  listenHttp(options?: HttpOptions): Promise<HttpListener>;
 }
 
 /** Checks the definition against the handlers (throws on a missing handler) and precomputes the wire payloads. */
@@ -28,5 +33,6 @@ export function createServer(
   const core = new ServerCore(definition, handlers, options);
   return {
     serveStdio: (io) => serveStdio(core, io),
+    listenHttp: (httpOptions) => listenHttp(core, httpOptions ?? {}),
   };
 }
