@@ -28,6 +28,7 @@ export async function main(argv: readonly string[], io: Console = processConsole
     .requiredOption('--spec <revision|path|url>', 'a revision name (2024-11-05 … 2026-07-28, draft), a schema.json path, or an http(s) URL')
     .option('-o, --out <dir>', 'output folder', 'mcp-protocol')
     .addOption(new Option('--docs <mode>', 'documentation comments: the schema text, a link to the spec, or none').choices(['full', 'link', 'none']).default('full'))
+    .option('--revision <name>', 'the revision a schema path or URL holds, when its folder name does not say (used in doc links)')
     .option('--spec-dir <dir>', 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else download)')
     .option('--cache-dir <dir>', 'where downloaded schemas are kept (default: $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen)')
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')

@@ -9,6 +9,7 @@ export interface TypesOptions {
   spec: string;
   out: string;
   docs: 'full' | 'link' | 'none';
+  revision?: string;
   specDir?: string;
   cacheDir?: string;
   check?: boolean;
@@ -17,6 +18,7 @@ export interface TypesOptions {
 
 export async function runTypes(options: TypesOptions, io: Console): Promise<number> {
   const spec = await resolveSpec(options.spec, {
+    ...(options.revision !== undefined ? { revision: options.revision } : {}),
     ...(options.specDir !== undefined ? { specDir: options.specDir } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
   });
