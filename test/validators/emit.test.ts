@@ -212,6 +212,23 @@ describe('hostile schemas are data, never code', () => {
   }
 });
 
+describe('an $id cannot close the comment ajv puts it in', () => {
+  it('runs no code from an $id, in a nested schema or at the root', async () => {
+    const id = 'https://example.com/x*/globalThis.owned = 1;/*';
+    const roots = [{ $defs: { A: { $id: id, type: 'string' } } }, { $id: id, $defs: { A: { type: 'string' } } }];
+    for (const [index, root] of roots.entries()) {
+      for (const ref of ['#/$defs/A', '#']) {
+        const { js } = emitValidators({ root, dialect: '2020-12', entries: [{ exportName: 'validateA', ref, typeName: 'A' }] });
+        expect(js).not.toContain('sourceURL');
+        const { validateA } = await importEmitted(dir, `id-${index}-${ref.length}`, js);
+        validateA!('x');
+        validateA!(1);
+        expect((globalThis as Record<string, unknown>)['owned']).toBeUndefined();
+      }
+    }
+  });
+});
+
 describe('tables', () => {
   it('map wire keys to validators on a frozen object with no prototype', async () => {
     const root = { $defs: { A: { type: 'string' }, B: { type: 'number' } } };

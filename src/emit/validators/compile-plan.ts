@@ -9,8 +9,8 @@ import { isObject, rewriteSchema, setOwn, stripAnnotations, type Json, type Json
  * anchor. Anything else is compiled as the one document it is.
  */
 export interface CompilePlan {
-  /** Schemas to add to ajv, each carrying its `$id`. */
-  schemas: JsonObject[];
+  /** Schemas to add to ajv, with the key each is added under. */
+  schemas: { key: string; schema: JsonObject }[];
   /** The ajv key to compile for a JSON pointer into the original document. */
   target(ref: string): string;
 }
@@ -31,10 +31,9 @@ export function planCompilation(input: object): CompilePlan {
   return splittable(root) ? splitPlan(root) : wholePlan(root);
 }
 
+/** The document as it is, under a fixed key (its own `$id`, if any, stays in charge of resolving refs). */
 function wholePlan(root: JsonObject): CompilePlan {
-  if (typeof root['$id'] !== 'string') root['$id'] = ROOT_ID;
-  const id = root['$id'];
-  return { schemas: [root], target: (ref) => id + existingPointer(root, ref) };
+  return { schemas: [{ key: ROOT_ID, schema: root }], target: (ref) => ROOT_ID + existingPointer(root, ref) };
 }
 
 function splittable(root: JsonObject): boolean {
@@ -76,12 +75,12 @@ function splitPlan(root: JsonObject): CompilePlan {
       return node;
     });
 
-  const schemas: JsonObject[] = [];
+  const schemas: { key: string; schema: JsonObject }[] = [];
   const remainder: JsonObject = {};
   for (const [key, value] of Object.entries(root)) {
     if (!(DEFINITION_KEYWORDS as readonly string[]).includes(key)) setOwn(remainder, key, value);
   }
-  schemas.push({ ...(rewriteRefs(remainder) as JsonObject), $id: ROOT_ID });
+  schemas.push({ key: ROOT_ID, schema: { ...(rewriteRefs(remainder) as JsonObject), $id: ROOT_ID } });
   for (const keyword of DEFINITION_KEYWORDS) {
     const defs = root[keyword];
     if (!isObject(defs)) continue;
@@ -89,7 +88,7 @@ function splitPlan(root: JsonObject): CompilePlan {
       const rewritten = rewriteRefs(schema);
       const id = definitionId(keyword, name);
       // A boolean schema cannot carry an $id; `allOf` gives it one without changing its verdicts.
-      schemas.push(isObject(rewritten) ? { ...rewritten, $id: id } : { $id: id, allOf: [rewritten] });
+      schemas.push({ key: id, schema: isObject(rewritten) ? { ...rewritten, $id: id } : { $id: id, allOf: [rewritten] } });
     }
   }
 

@@ -62,13 +62,13 @@ export function emitValidators(o: EmitValidatorsOptions): EmittedValidators {
   const plan = planCompilation(o.root);
   const warnings: string[] = [];
   const ajv = createAjv(o.dialect, { standalone: true, warnings });
-  for (const schema of plan.schemas) ajv.addSchema(schema);
+  for (const { key, schema } of plan.schemas) ajv.addSchema(schema, key);
 
   const refs: Record<string, string> = {};
   for (const entry of o.entries) refs[entry.exportName] = plan.target(entry.ref);
   const raw = o.entries.length > 0 ? standaloneCode(ajv, refs) : '';
 
-  const body = protectProtoKeys(raw.replace(/^"use strict";/, ''));
+  const body = protectProtoKeys(removeSourceUrls(raw.replace(/^"use strict";/, '')));
   const tables = (o.extraExports ?? []).map(tableCode).join('');
   const js = inlineRuntimeDependencies(body) + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`);
   return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings };
@@ -93,6 +93,20 @@ function checkExportNames(o: EmitValidatorsOptions): void {
       }
     }
   }
+}
+
+/** ajv's `/*# sourceURL="<$id>" *\/` comment, the id printed as a JSON string. */
+const SOURCE_URL_COMMENT = /\/\*# sourceURL="(?:[^"\\]|\\.)*" \*\//g;
+
+/**
+ * ajv marks each function compiled from a schema with an `$id` by a comment holding that id as a
+ * JSON string, which does not escape `*\/`: an `$id` like `x*\/code();/*` would close the comment
+ * and run as code. The comments only serve `eval`ed code, so they all go.
+ */
+function removeSourceUrls(code: string): string {
+  const cleaned = code.replace(SOURCE_URL_COMMENT, '');
+  if (cleaned.includes('/*# sourceURL="')) throw new Error('emitValidators: a sourceURL comment in ajv output could not be removed');
+  return cleaned;
 }
 
 /**

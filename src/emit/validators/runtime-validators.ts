@@ -1,0 +1,101 @@
+import type { PlannedFile } from '../../write/planned-file.js';
+import { emitValidators, type ValidatorEntry } from './index.js';
+
+/**
+ * The envelope validators the server runtime checks incoming messages with, compiled from the
+ * 2025-11-25 schema (the newest stateful revision). Its request and notification definitions are
+ * whole JSON-RPC messages (`jsonrpc`, `id`, `method`, `params`), so no wrapper schema is needed.
+ *
+ * `generated/runtime/request-validators.js` exports:
+ * - `requestValidators`: keyed by method, for the client→server requests and notifications the
+ *   runtime handles (what `ServerDefinition.requestValidators` takes);
+ * - `resultValidators`: keyed by the method of a server→client request, validating the `result`
+ *   member of the client's response to it (sampling, elicitation, roots).
+ * Its .d.ts declares its own `Validator<T>`, structurally the one in src/runtime/api.ts, so the
+ * pair can sit anywhere without importing the runtime.
+ */
+
+/** Client→server methods the runtime dispatches, in the order they are listed. */
+export const RUNTIME_CLIENT_METHODS: readonly string[] = [
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+];
+
+/** Server→client requests whose results the runtime checks. */
+export const RUNTIME_SERVER_REQUEST_METHODS: readonly string[] = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
+
+export const RUNTIME_VALIDATORS_PATH = 'runtime/request-validators';
+
+type Definitions = Record<string, { properties?: { method?: { const?: unknown } }; anyOf?: { $ref?: string }[] }>;
+
+/** Plans `runtime/request-validators.js` and `.d.ts` (paths relative to the repository's `generated/`). */
+export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
+  const defs = (schemaDoc as { $defs?: Definitions; definitions?: Definitions }).$defs ??
+    (schemaDoc as { definitions?: Definitions }).definitions;
+  if (!defs) throw new Error('planRuntimeValidators: the schema has no definitions');
+
+  const clientMessages = byMethod(defs, [...unionMembers(defs, 'ClientRequest'), ...unionMembers(defs, 'ClientNotification')]);
+  const serverRequests = byMethod(defs, unionMembers(defs, 'ServerRequest'));
+  const clientResults = new Set(unionMembers(defs, 'ClientResult'));
+
+  const requestRows = RUNTIME_CLIENT_METHODS.map((method) => [method, definitionFor(clientMessages, method)] as const);
+  const resultRows = RUNTIME_SERVER_REQUEST_METHODS.map((method) => {
+    const result = definitionFor(serverRequests, method).replace(/Request$/, 'Result');
+    if (!clientResults.has(result)) throw new Error(`planRuntimeValidators: ${result} is not a ClientResult`);
+    return [method, result] as const;
+  });
+
+  const entries: ValidatorEntry[] = [];
+  for (const name of [...requestRows, ...resultRows].map(([, definition]) => definition)) {
+    if (!entries.some((e) => e.typeName === name)) entries.push({ exportName: `validate${name}`, ref: `#/$defs/${name}`, typeName: name });
+  }
+  const { js, dts } = emitValidators({
+    root: schemaDoc,
+    dialect: String((schemaDoc as { $schema?: unknown }).$schema).includes('draft-07') ? 'draft-07' : '2020-12',
+    entries,
+    extraExports: [
+      { exportName: 'requestValidators', entries: requestRows.map(([method, definition]) => [method, `validate${definition}`]) },
+      { exportName: 'resultValidators', entries: resultRows.map(([method, definition]) => [method, `validate${definition}`]) },
+    ],
+  });
+  return [
+    { path: `${RUNTIME_VALIDATORS_PATH}.js`, content: js, owner: 'generated', format: 'javascript' },
+    { path: `${RUNTIME_VALIDATORS_PATH}.d.ts`, content: dts, owner: 'generated', format: 'typescript' },
+  ];
+}
+
+function unionMembers(defs: Definitions, union: string): string[] {
+  const members = defs[union]?.anyOf;
+  if (!members) throw new Error(`planRuntimeValidators: the schema has no ${union} union`);
+  return members.map((m) => (m.$ref ?? '').replace(/^#\/(\$defs|definitions)\//, ''));
+}
+
+function byMethod(defs: Definitions, names: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const name of names) {
+    const method = defs[name]?.properties?.method?.const;
+    if (typeof method === 'string') map.set(method, name);
+  }
+  return map;
+}
+
+function definitionFor(map: ReadonlyMap<string, string>, method: string): string {
+  const name = map.get(method);
+  if (name === undefined) throw new Error(`planRuntimeValidators: no definition for ${method}`);
+  return name;
+}
