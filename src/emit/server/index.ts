@@ -1,0 +1,112 @@
+import type { ServiceModel } from '../../model/service-model.js';
+import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
+import { emitValidators, type Dialect } from '../validators/index.js';
+import { toolTypeNames } from './naming.js';
+import { projectFiles } from './project-files.js';
+import { embedAt, defineOwn, type SchemaObject } from './schema-walk.js';
+import { serverFile } from './server-file.js';
+import { TYPES_MODULE, typesFile } from './types-file.js';
+import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.js';
+
+export interface ServerInputs {
+  /**
+   * The runtime, copied into `generated/runtime/`: every `src/runtime/*.ts` by file name, plus
+   * `request-validators.js` and `request-validators.d.ts` (mcp-gen's generated envelope
+   * validators). The CLI reads them; emitters never touch the file system.
+   */
+  runtimeSources: Readonly<Record<string, string>>;
+}
+
+export interface ServerPlan {
+  files: PlannedFile[];
+  /**
+   * Things the user should hear about, e.g. a tool that left the manifest but still has a handler.
+   * Filled while the writer runs the merge hooks, so print it after `writeOutput`.
+   */
+  notes: string[];
+  /** What ajv warned about while compiling the tools' validators (e.g. an unknown format). */
+  warnings: string[];
+}
+
+/** Runtime files generated code imports directly; the plan refuses to go on without them. */
+const REQUIRED_RUNTIME = ['index.ts', 'api.ts', 'request-validators.js', 'request-validators.d.ts'];
+
+const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
+  [/^[a-z][a-z0-9-]*(\.d)?\.ts$/, 'typescript'],
+  [/^[a-z][a-z0-9-]*\.js$/, 'javascript'],
+  [/^README\.md$/, 'markdown'],
+];
+
+/**
+ * Everything `mcp-gen server` writes:
+ * - `generated/` (rewritten on every run): the runtime, `types.ts` (tool, resource and prompt types
+ *   and the `Handlers` type), `validators.js`/`.d.ts` (the tools' schemas, ajv standalone) and
+ *   `server.ts` (the definition and a typed `createServer`);
+ * - user-owned, created once: `handlers/tools/<tool>.ts`, `handlers/index.ts`,
+ *   `handlers/{resources,resource-templates,prompts}.ts`, `main.ts`, `package.json`,
+ *   `tsconfig.json`, `.gitignore`.
+ */
+export async function planServer(model: ServiceModel, inputs: ServerInputs): Promise<ServerPlan> {
+  const notes: string[] = [];
+  const toolNames = toolTypeNames(model);
+  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources)];
+
+  files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
+
+  let warnings: string[] = [];
+  let validatorsModule: string | undefined;
+  if (model.tools.length > 0) {
+    const dialect = dialectOf(model);
+    const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
+    const schemas: SchemaObject = {};
+    const entries = [];
+    for (const tool of model.tools) {
+      const names = toolNames.get(tool.name);
+      if (!names) continue;
+      const pairs: [string, string, SchemaObject | undefined][] = [
+        [names.input, names.validateInput, tool.inputSchema],
+        [names.output ?? '', names.validateOutput ?? '', tool.outputSchema],
+      ];
+      for (const [typeName, exportName, schema] of pairs) {
+        if (schema === undefined) continue;
+        defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
+        entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
+      }
+    }
+    const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
+    warnings = emitted.warnings;
+    validatorsModule = './validators.js';
+    files.push(
+      { path: 'generated/validators.js', owner: 'generated', format: 'javascript', content: emitted.js },
+      { path: 'generated/validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
+    );
+  }
+  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validatorsModule) });
+
+  files.push(...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model));
+  return { files, notes, warnings };
+}
+
+function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] {
+  const missing = REQUIRED_RUNTIME.filter((name) => !Object.hasOwn(sources, name));
+  if (missing.length > 0) throw new Error(`planServer: runtimeSources lacks ${missing.join(', ')}`);
+  return Object.keys(sources)
+    .sort()
+    .map((name) => {
+      const format = RUNTIME_FORMATS.find(([pattern]) => pattern.test(name))?.[1];
+      if (format === undefined) throw new Error(`planServer: unexpected runtime file name ${JSON.stringify(name)}`);
+      return { path: `generated/runtime/${name}`, owner: 'generated', format, content: sources[name] as string };
+    });
+}
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+/**
+ * Tool schemas are 2020-12 unless they say otherwise (MCP's default). A manifest whose schemas all
+ * declare draft-07 gets draft-07 validators.
+ */
+function dialectOf(model: ServiceModel): Dialect {
+  const declared = model.tools.flatMap((t) => [t.inputSchema, t.outputSchema]).filter((s) => s !== undefined);
+  const allDraft07 = declared.every((s) => typeof s['$schema'] === 'string' && DRAFT_07.test(s['$schema']));
+  return allDraft07 ? 'draft-07' : '2020-12';
+}

@@ -1,0 +1,42 @@
+import type { ServiceModel } from '../../model/service-model.js';
+import { stringLiteral } from '../../printer/escape.js';
+
+/** Names of the types and validators generated for one tool. */
+export interface ToolTypeNames {
+  input: string;
+  /** Undefined when the tool declares no outputSchema. */
+  output: string | undefined;
+  validateInput: string;
+  validateOutput: string | undefined;
+}
+
+/**
+ * `GetWeatherInput`, `validateGetWeatherInput`, …, from the identifiers the model assigned. Every
+ * type name ends in `Input` or `Output` and definition types add `_<Key>` (see types-file.ts), so
+ * the two kinds never meet, whatever the tools are called.
+ */
+export function toolTypeNames(model: ServiceModel): Map<string, ToolTypeNames> {
+  const names = new Map<string, ToolTypeNames>();
+  for (const tool of model.tools) {
+    const p = tool.ids.pascal;
+    const hasOutput = tool.outputSchema !== undefined;
+    names.set(tool.name, {
+      input: `${p}Input`,
+      output: hasOutput ? `${p}Output` : undefined,
+      validateInput: `validate${p}Input`,
+      validateOutput: hasOutput ? `validate${p}Output` : undefined,
+    });
+  }
+  return names;
+}
+
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * A property name for an object literal or type written from a wire name. `__proto__` is computed,
+ * since in an object literal a plain or quoted `__proto__` key sets the prototype instead.
+ */
+export function propertyKey(wire: string): string {
+  if (wire === '__proto__') return `[${stringLiteral(wire)}]`;
+  return PLAIN_KEY.test(wire) ? wire : stringLiteral(wire);
+}

@@ -1,0 +1,81 @@
+import type { ServiceModel } from '../../model/service-model.js';
+import type { PlannedFile } from '../../write/planned-file.js';
+import { render } from './templates.js';
+
+/**
+ * Versions the generated project builds with: the ones mcp-gen itself is built and tested with
+ * (a test keeps them equal to mcp-gen's own devDependencies).
+ */
+export const BUILD_DEPENDENCIES = { '@types/node': '20.19.43', typescript: '5.9.3' } as const;
+
+/** An npm package name from the server name: lowercase, URL-safe, or `mcp-server` when nothing is left. */
+export function packageName(serverName: string): string {
+  const name = serverName
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[-._~]+|[-._~]+$/g, '')
+    .slice(0, 200);
+  return name === '' ? 'mcp-server' : name;
+}
+
+/** package.json, tsconfig.json, .gitignore and main.ts: the project around the generated code. */
+export function projectFiles(model: ServiceModel): PlannedFile[] {
+  const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
+  const packageJson = {
+    name: packageName(model.server.name),
+    version,
+    private: true,
+    type: 'module',
+    scripts: {
+      build: 'tsc -p tsconfig.json',
+      start: 'tsc -p tsconfig.json && node build/main.js',
+      'start:http': 'tsc -p tsconfig.json && node build/main.js --http',
+    },
+    engines: { node: '>=20' },
+    devDependencies: { ...BUILD_DEPENDENCIES },
+  };
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2023'],
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      verbatimModuleSyntax: true,
+      noUnusedLocals: true,
+      skipLibCheck: true,
+      types: ['node'],
+      // The validators are plain JavaScript (ajv standalone) typed by a .d.ts beside them: tsc
+      // copies them into build/ without checking them.
+      allowJs: true,
+      checkJs: false,
+      rootDir: '.',
+      outDir: 'build',
+      incremental: true,
+      tsBuildInfoFile: 'build/.tsbuildinfo',
+    },
+    include: ['**/*.ts', 'generated/**/*.js'],
+    exclude: ['build', 'node_modules'],
+  };
+  const serverTitle = model.server.title ?? model.server.name;
+  return [
+    { path: 'package.json', owner: 'user', format: 'json', content: JSON.stringify(packageJson, null, 2) },
+    { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(tsconfig, null, 2) },
+    { path: '.gitignore', owner: 'user', format: 'none', content: 'build/\nnode_modules/\n' },
+    {
+      path: 'main.ts',
+      owner: 'user',
+      format: 'typescript',
+      content: render('main.ts.hbs', {
+        doc: [
+          `Starts the MCP server ${JSON.stringify(serverTitle)}.`,
+          '',
+          'Serves stdio by default; with `--http` it serves Streamable HTTP at',
+          '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
+        ].join('\n'),
+      }),
+    },
+  ];
+}

@@ -1,0 +1,80 @@
+import type { ServiceModel } from '../../model/service-model.js';
+import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { SourceFile } from '../../printer/source-file.js';
+import type { ToolTypeNames } from './naming.js';
+
+/** The runtime's one entry module, relative to `generated/`. */
+const RUNTIME = './runtime/index.js';
+
+/**
+ * The capabilities a manifest implies: each feature only when the manifest has something for it,
+ * logging always (handlers can log through their context), completions where there are prompt
+ * arguments or template variables to complete.
+ */
+export function capabilities(model: ServiceModel): Record<string, object> {
+  const caps: Record<string, object> = {};
+  if (model.tools.length > 0) caps['tools'] = {};
+  if (model.resources.length > 0 || model.resourceTemplates.length > 0) caps['resources'] = {};
+  if (model.prompts.length > 0) caps['prompts'] = {};
+  caps['logging'] = {};
+  if (model.prompts.length > 0 || model.resourceTemplates.length > 0) caps['completions'] = {};
+  return caps;
+}
+
+/**
+ * `generated/server.ts`: the `ServerDefinition` (every wire payload precomputed as data, embedded
+ * with `JSON.parse`) and a `createServer` typed with the manifest's `Handlers`.
+ */
+export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, validatorsModule: string | undefined): string {
+  const file = new SourceFile('generated/server.ts');
+  const type = (name: string): string => file.importType(name, RUNTIME);
+  const validator = (name: string): string => file.importValue(name, validatorsModule as string);
+
+  const bindings = model.tools.map((tool) => {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const output = names.validateOutput === undefined ? '' : `, validateOutput: ${validator(names.validateOutput)}`;
+    const name = stringLiteral(tool.name);
+    return `    [${name}, { name: ${name}, validateInput: ${validator(names.validateInput)}${output} }],\n`;
+  });
+
+  const { name, version, title, instructions } = model.server;
+  const serverInfo = title === undefined ? { name, version } : { name, version, title };
+  file.push(
+    // The runtime's createServer is imported under another name, since this module exports its own.
+    `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n\n`,
+  );
+  const requestValidators = file.importValue('requestValidators', './runtime/request-validators.js');
+  file.importType('Handlers', './types.js');
+  file.push(
+    jsdoc('Everything the runtime needs to know about this server, computed from the manifest.'),
+    `export const definition: ${type('ServerDefinition')} = {\n`,
+    `  serverInfo: ${jsonValueExpression(serverInfo)},\n`,
+    instructions === undefined ? '' : `  instructions: ${stringLiteral(instructions)},\n`,
+    `  protocolVersions: ${jsonValueExpression(model.protocolVersions)},\n`,
+    `  capabilities: ${jsonValueExpression(capabilities(model))},\n`,
+    `  tools: ${jsonValueExpression(model.tools.map((t) => t.wire))},\n`,
+    // Object.fromEntries makes own properties, so a tool named `__proto__` is just a key.
+    `  toolBindings: Object.fromEntries([\n${bindings.join('')}  ]),\n`,
+    `  resources: ${jsonValueExpression(model.resources.map((r) => r.wire))},\n`,
+    `  resourceTemplates: ${jsonValueExpression(model.resourceTemplates.map((t) => t.wire))},\n`,
+    `  prompts: ${jsonValueExpression(model.prompts.map((p) => p.wire))},\n`,
+    `  requestValidators: ${requestValidators},\n`,
+    '};\n\n',
+    jsdoc([
+      'Creates the server from your handlers; start it with `serveStdio()` or `listenHttp(…)`.',
+      'Throws when a handler the manifest needs is missing.',
+    ]),
+    `export function createServer(handlers: Handlers, options?: ${type('ServerOptions')}): ${type('McpServer')} {\n`,
+    ...(model.resourceTemplates.length === 0
+      ? ['  return createRuntimeServer(definition, handlers, options);\n']
+      : [
+          '  // Template handlers here name their variables; the runtime\'s take any record of them, and it\n',
+          '  // always passes every variable of the matched template.\n',
+          `  const resourceTemplates: Record<string, (uri: string, variables: any, context: ${type('RequestContext')}) => ${type('ResourceReadResult')} | Promise<${type('ResourceReadResult')}>> =\n`,
+          '    handlers.resourceTemplates;\n',
+          '  return createRuntimeServer(definition, { ...handlers, resourceTemplates }, options);\n',
+        ]),
+    '}\n',
+  );
+  return file.toString();
+}

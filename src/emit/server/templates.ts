@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import Handlebars from 'handlebars';
+import { jsdoc, stringLiteral } from '../../printer/escape.js';
+import { isSafeIdentifier } from '../../printer/names.js';
+import { propertyKey } from './naming.js';
+
+/**
+ * The user-owned skeletons are Handlebars templates in `templates/` (shipped with the package).
+ * Templates print nothing on their own: `noEscape` turns off HTML escaping, which means nothing
+ * for TypeScript, and every value goes through one of the helpers below, each of which makes one
+ * kind of token safe. `strict` makes a missing value an error instead of an empty string.
+ */
+
+/** The helpers a template may call with a value; anything else is rejected at compile time. */
+export const VALUE_HELPERS = {
+  /** A string literal. */
+  'ts-string': (value: unknown): string => stringLiteral(requireString(value, 'ts-string')),
+  /** An identifier; refuses anything that is not one (or is reserved). */
+  'ts-ident': (value: unknown): string => {
+    const name = requireString(value, 'ts-ident');
+    if (!isSafeIdentifier(name)) throw new Error(`template: ${JSON.stringify(name)} is not a safe identifier`);
+    return name;
+  },
+  /** A property name in an object literal or type (quoted or computed when needed). */
+  'ts-key': (value: unknown): string => propertyKey(requireString(value, 'ts-key')),
+  /** A `/** … *\/` block ending in a newline, or nothing for empty text; `indent="  "` indents it. */
+  jsdoc: (value: unknown, options: Handlebars.HelperOptions): string => {
+    const indent: unknown = options.hash['indent'] ?? '';
+    if (typeof indent !== 'string' || !/^ *$/.test(indent)) throw new Error('template: jsdoc indent must be spaces');
+    return jsdoc(requireString(value, 'jsdoc'), indent);
+  },
+} as const;
+
+function requireString(value: unknown, helper: string): string {
+  if (typeof value !== 'string') throw new Error(`template: ${helper} needs a string, got ${typeof value}`);
+  return value;
+}
+
+/** Where the templates live: `templates/` at the package root, from both `src/` and `dist/`. */
+export const TEMPLATE_DIR = new URL('../../../templates/', import.meta.url);
+
+let environment: typeof Handlebars | undefined;
+
+function templates(): typeof Handlebars {
+  if (environment) return environment;
+  const env = Handlebars.create();
+  for (const [name, helper] of Object.entries(VALUE_HELPERS)) env.registerHelper(name, helper);
+  // Partials are the `*.hbs` files without a second extension (`resource-entry.hbs`).
+  for (const file of readdirSync(TEMPLATE_DIR).sort()) {
+    if (/^[a-z-]+\.hbs$/.test(file)) env.registerPartial(file.slice(0, -'.hbs'.length), compileTemplate(env, file));
+  }
+  environment = env;
+  return env;
+}
+
+function compileTemplate(env: typeof Handlebars, file: string): Handlebars.TemplateDelegate {
+  const source = readFileSync(new URL(file, TEMPLATE_DIR), 'utf8');
+  return env.compile(source, {
+    noEscape: true,
+    strict: true,
+    knownHelpersOnly: true,
+    knownHelpers: Object.fromEntries(Object.keys(VALUE_HELPERS).map((name) => [name, true])),
+  });
+}
+
+const compiled = new Map<string, Handlebars.TemplateDelegate>();
+
+/** Renders `templates/<name>` (e.g. `tool-handler.ts.hbs` or the partial `resource-entry.hbs`). */
+export function render(name: string, view: object): string {
+  const env = templates();
+  let template = compiled.get(name);
+  if (!template) compiled.set(name, (template = compileTemplate(env, name)));
+  return template(view);
+}

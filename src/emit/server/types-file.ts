@@ -1,0 +1,192 @@
+import { compile } from 'json-schema-to-typescript';
+import type { ServiceModel } from '../../model/service-model.js';
+import { commentText, jsdoc, stringLiteral } from '../../printer/escape.js';
+import { pascalCase } from '../../printer/names.js';
+import { SourceFile } from '../../printer/source-file.js';
+import { defineOwn, embedAt, isObject, mapSchema, type SchemaObject } from './schema-walk.js';
+import { propertyKey, toolTypeNames, type ToolTypeNames } from './naming.js';
+
+/**
+ * `generated/types.ts`: what user code is checked against. The keyed maps (`Tools["get_weather"]`,
+ * `ToolHandlers`, …) are the primary API; `GetWeatherInput`-style names are the same types under a
+ * convenient name.
+ */
+
+/** json-schema-to-typescript reads the name of every type it declares from this keyword (ours only). */
+const NAME_KEYWORD = 'x-mcp-gen-type-name';
+
+/** Keywords json-schema-to-typescript would act on that untrusted input must not control. */
+const STRIPPED = [
+  // Raw TypeScript, passed through as code.
+  'tsType',
+  'tsEnumNames',
+  // Names: every declared name comes from us, so none can clash with or shadow another.
+  'title',
+  '$id',
+  '$schema',
+  NAME_KEYWORD,
+];
+
+export const TYPES_MODULE = 'types';
+
+export async function typesFile(model: ServiceModel): Promise<string> {
+  const file = new SourceFile(`generated/${TYPES_MODULE}.ts`);
+  const toolNames = toolTypeNames(model);
+  file.push(await toolTypes(model, toolNames), '\n');
+
+  const api = (name: string): string => file.importType(name, './runtime/api.js');
+
+  file.push(
+    jsdoc([
+      'The handler of every tool, keyed by wire name. A handler gets the validated input and must return',
+      '`structuredContent` matching the tool\'s outputSchema, or an `isError: true` result.',
+    ]),
+    'export type ToolHandlers = {\n',
+    ...model.tools.map((tool) => {
+      const names = toolNames.get(tool.name) as ToolTypeNames;
+      const output = names.output ?? 'never';
+      return `  ${propertyKey(tool.name)}: ${api('ToolHandler')}<${names.input}, ${output}>;\n`;
+    }),
+    '};\n',
+  );
+
+  const sections: string[] = [`  tools: ToolHandlers;\n`];
+  if (model.resources.length > 0) {
+    file.push(
+      '\n',
+      jsdoc('The URI of every resource the server lists.'),
+      `export type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n\n`,
+      jsdoc('Reads each listed resource, keyed by URI.'),
+      'export type ResourceHandlers = {\n',
+      ...model.resources.map((r) => `  ${propertyKey(r.uri)}: ${api('ResourceHandler')};\n`),
+      '};\n',
+    );
+    sections.push('  resources: ResourceHandlers;\n');
+  }
+  if (model.resourceTemplates.length > 0) {
+    const context = api('RequestContext');
+    const result = api('ResourceReadResult');
+    file.push(
+      '\n',
+      jsdoc('Reads a resource whose URI matched a template; `variables` holds the values of its `{placeholders}`.'),
+      'export type ResourceTemplateHandler<Variables> = (\n',
+      '  uri: string,\n',
+      '  variables: Variables,\n',
+      `  context: ${context},\n`,
+      `) => ${result} | Promise<${result}>;\n\n`,
+      jsdoc('Reads resources by URI template, keyed by template.'),
+      'export type ResourceTemplateHandlers = {\n',
+      ...model.resourceTemplates.map((t) => {
+        const variables = [...new Set(t.variables)].map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
+        return `  ${propertyKey(t.uriTemplate)}: ResourceTemplateHandler<{ ${variables} }>;\n`;
+      }),
+      '};\n',
+    );
+    sections.push('  resourceTemplates: ResourceTemplateHandlers;\n');
+  }
+  if (model.prompts.length > 0) {
+    for (const prompt of model.prompts) {
+      file.push(
+        '\n',
+        jsdoc(`Arguments of the prompt ${JSON.stringify(prompt.name)}; the protocol sends them all as strings.`),
+        `export type ${prompt.ids.pascal}Arguments = {\n`,
+        ...prompt.arguments.map(
+          (a) => `${jsdoc(a.description ?? '', '  ')}  ${propertyKey(a.name)}${a.required ? '' : '?'}: string;\n`,
+        ),
+        '};\n',
+      );
+    }
+    file.push(
+      '\n',
+      jsdoc('Builds each prompt from its arguments, keyed by prompt name.'),
+      'export type PromptHandlers = {\n',
+      ...model.prompts.map((p) => `  ${propertyKey(p.name)}: ${api('PromptHandler')}<${p.ids.pascal}Arguments>;\n`),
+      '};\n',
+    );
+    sections.push('  prompts: PromptHandlers;\n');
+  }
+  if (model.prompts.length > 0 || model.resourceTemplates.length > 0) {
+    sections.push(
+      `${jsdoc('Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions.', '  ')}`,
+      `  complete?: NonNullable<${api('ServerHandlers')}['complete']>;\n`,
+    );
+  }
+  file.push('\n', jsdoc('Everything `createServer` needs from user code.'), 'export type Handlers = {\n', ...sections, '};\n');
+  return file.toString();
+}
+
+/**
+ * The `Tools` map and one named type per input and output schema, through json-schema-to-typescript.
+ * All schemas go into one document so that names are assigned once, without clashes: `Tools` is the
+ * root and each tool's schemas sit under `$defs` (their local `$ref`s rewritten to match).
+ */
+async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>): Promise<string> {
+  const defs: SchemaObject = {};
+  const properties: SchemaObject = {};
+  for (const tool of model.tools) {
+    const n = names.get(tool.name) as ToolTypeNames;
+    defineOwn(defs, n.input, typeSchema(tool.inputSchema, n.input));
+    const entry: SchemaObject = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['input', 'output'],
+      properties: {
+        input: { $ref: `#/$defs/${n.input}` },
+        // Our own tsType: tools without an outputSchema have no structured output at all.
+        output: tool.outputSchema && n.output ? { $ref: `#/$defs/${n.output}` } : { tsType: 'never' },
+      },
+    };
+    if (tool.outputSchema && n.output) defineOwn(defs, n.output, typeSchema(tool.outputSchema, n.output));
+    defineOwn(properties, tool.name, entry);
+  }
+  const root: SchemaObject = {
+    [NAME_KEYWORD]: 'Tools',
+    description: 'Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.',
+    type: 'object',
+    additionalProperties: false,
+    required: model.tools.map((t) => t.name),
+    properties,
+    $defs: defs,
+  };
+  const code = await compile(root as Parameters<typeof compile>[0], 'Tools', {
+    bannerComment: '',
+    format: false,
+    additionalProperties: true,
+    unknownAny: true,
+    strictIndexSignatures: false,
+    declareExternallyReferenced: true,
+    unreachableDefinitions: false,
+    // Every $ref is local (see embedAt); nothing is ever read from disk or the network.
+    $refOptions: { resolve: { external: false } },
+    customName: (schema) => {
+      const name = (schema as SchemaObject)[NAME_KEYWORD];
+      return typeof name === 'string' ? name : undefined;
+    },
+  });
+  // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
+  return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * A copy for type generation: embedded under `#/$defs/<name>`, without the keywords in STRIPPED,
+ * with comment text made safe, and with each `$defs` entry named `<name>_<Key>`.
+ */
+function typeSchema(schema: SchemaObject, name: string): SchemaObject {
+  const embedded = embedAt(schema, `/$defs/${name}`);
+  const named = mapSchema(embedded, (node, position) => {
+    for (const key of STRIPPED) delete node[key];
+    if (typeof node['description'] === 'string') node['description'] = commentText(node['description']);
+    // json-schema-to-typescript prints pattern keys in comments, escaping only the first `*/`.
+    if (isObject(node['patternProperties'])) {
+      const safe: SchemaObject = {};
+      for (const [k, v] of Object.entries(node['patternProperties'])) defineOwn(safe, commentText(k), v);
+      node['patternProperties'] = safe;
+    }
+    if (position.isDefinition) {
+      node[NAME_KEYWORD] = [name, ...position.definitions.map(pascalCase)].join('_');
+    }
+    return node;
+  }) as SchemaObject;
+  named[NAME_KEYWORD] = name;
+  return named;
+}

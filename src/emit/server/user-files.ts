@@ -1,0 +1,249 @@
+import type { ServiceModel, ToolModel } from '../../model/service-model.js';
+import type { PlannedFile } from '../../write/planned-file.js';
+import {
+  applyInsertions,
+  exportedObject,
+  importInsertion,
+  parse,
+  propertyInsertion,
+  propertyNames,
+  propertyObject,
+  topLevelNames,
+  type Insertion,
+} from './merge.js';
+import { propertyKey } from './naming.js';
+import { render } from './templates.js';
+
+/**
+ * The files the user owns: created once from `templates/`, never overwritten. When the manifest
+ * grows, their `merge` hooks add what is missing (a tool's import and registration, a resource's
+ * stub); when it shrinks, they report what the user may now delete.
+ */
+
+export const HANDLERS_INDEX = 'handlers/index.ts';
+
+export function toolHandlerPath(tool: ToolModel): string {
+  return `handlers/tools/${tool.ids.camel}.ts`;
+}
+
+function describe(wire: Record<string, unknown>): string {
+  const parts = [wire['title'], wire['description']].filter((v): v is string => typeof v === 'string' && v !== '');
+  return [...new Set(parts)].join('\n\n');
+}
+
+export function toolHandlerFile(tool: ToolModel): PlannedFile {
+  const path = toolHandlerPath(tool);
+  const about = describe(tool.wire);
+  return {
+    path,
+    owner: 'user',
+    format: 'typescript',
+    content: render('tool-handler.ts.hbs', {
+      doc: [`The tool ${JSON.stringify(tool.name)}.`, about].filter((s) => s !== '').join('\n\n'),
+      camel: tool.ids.camel,
+      name: tool.name,
+      message: `${tool.name} is not implemented yet: edit ${path}`,
+    }),
+  };
+}
+
+/** A group of non-tool handlers with its own user file (`handlers/resources.ts`, …). */
+interface Section {
+  /** Property of `Handlers`, and the name the section's file exports. */
+  property: 'resources' | 'resourceTemplates' | 'prompts';
+  path: string;
+  module: string;
+  template: string;
+  /** Partial rendering one entry; also used to add entries to an existing file. */
+  entryTemplate: string;
+  /** Key and view of each entry the manifest has. */
+  entries: { key: string; view: Record<string, string> }[];
+  /** `resource`, `resource template`, `prompt`: for messages. */
+  noun: string;
+}
+
+function sections(model: ServiceModel): Section[] {
+  const all: Section[] = [
+    {
+      property: 'resources',
+      path: 'handlers/resources.ts',
+      module: './resources.js',
+      template: 'resources.ts.hbs',
+      entryTemplate: 'resource-entry.hbs',
+      noun: 'resource',
+      entries: model.resources.map((r) => ({
+        key: r.uri,
+        view: {
+          uri: r.uri,
+          doc: describe(r.wire),
+          message: `resource ${r.uri} is not implemented yet: edit handlers/resources.ts`,
+        },
+      })),
+    },
+    {
+      property: 'resourceTemplates',
+      path: 'handlers/resource-templates.ts',
+      module: './resource-templates.js',
+      template: 'resource-templates.ts.hbs',
+      entryTemplate: 'resource-template-entry.hbs',
+      noun: 'resource template',
+      entries: model.resourceTemplates.map((t) => ({
+        key: t.uriTemplate,
+        view: {
+          uriTemplate: t.uriTemplate,
+          doc: describe(t.wire),
+          message: `resource template ${t.uriTemplate} is not implemented yet: edit handlers/resource-templates.ts`,
+        },
+      })),
+    },
+    {
+      property: 'prompts',
+      path: 'handlers/prompts.ts',
+      module: './prompts.js',
+      template: 'prompts.ts.hbs',
+      entryTemplate: 'prompt-entry.hbs',
+      noun: 'prompt',
+      entries: model.prompts.map((p) => ({
+        key: p.name,
+        view: {
+          name: p.name,
+          doc: describe(p.wire),
+          message: `prompt ${p.name} is not implemented yet: edit handlers/prompts.ts`,
+        },
+      })),
+    },
+  ];
+  return all.filter((s) => s.entries.length > 0);
+}
+
+/** Names the collector file binds itself; a tool handler imported there must not take one. */
+const INDEX_NAMES = ['Handlers', 'handlers', 'resources', 'resourceTemplates', 'prompts'];
+
+/** The name `tool`'s handler is imported under in handlers/index.ts: its camel id unless taken. */
+function localName(tool: ToolModel, taken: Set<string>): string {
+  let name = tool.ids.camel;
+  for (let n = 1; taken.has(name); n++) name = `${tool.ids.camel}Tool${n === 1 ? '' : n}`;
+  taken.add(name);
+  return name;
+}
+
+function toolModule(tool: ToolModel): string {
+  return `./tools/${tool.ids.camel}.js`;
+}
+
+export function handlersIndexFile(model: ServiceModel, notes: string[]): PlannedFile {
+  const taken = new Set([...INDEX_NAMES, ...model.tools.map((t) => t.ids.camel)]);
+  // A tool's own camel id is free for it unless the file itself uses the name.
+  const reserved = new Set(INDEX_NAMES);
+  const tools = model.tools.map((tool) => {
+    const local = reserved.has(tool.ids.camel) ? localName(tool, taken) : tool.ids.camel;
+    return { camel: tool.ids.camel, local, aliased: local !== tool.ids.camel, module: toolModule(tool), name: tool.name };
+  });
+  const present = sections(model).map((s) => ({ local: s.property, module: s.module }));
+  return {
+    path: HANDLERS_INDEX,
+    owner: 'user',
+    format: 'typescript',
+    content: render('handlers-index.ts.hbs', { tools, sections: present }),
+    merge: (existing) => mergeHandlersIndex(model, existing, notes),
+  };
+}
+
+function mergeHandlersIndex(model: ServiceModel, existing: string, notes: string[]): string | undefined {
+  const file = parse(existing);
+  const handlers = exportedObject(file, 'handlers');
+  const tools = handlers && propertyObject(handlers, 'tools');
+  if (!handlers || !tools) {
+    const missing = model.tools.map((t) => t.name);
+    notes.push(
+      `${HANDLERS_INDEX}: found no \`handlers = { tools: { … } }\` object to update; make sure it registers every tool (${missing.join(', ')}).`,
+    );
+    return undefined;
+  }
+  const registered = propertyNames(tools);
+  const wanted = new Set(model.tools.map((t) => t.name));
+  for (const name of registered) {
+    if (!wanted.has(name)) {
+      notes.push(
+        `tool ${JSON.stringify(name)} is no longer in the manifest: ${HANDLERS_INDEX} still registers it (a type error until you remove that line), and its handler file was left in place.`,
+      );
+    }
+  }
+
+  const taken = topLevelNames(file);
+  for (const name of INDEX_NAMES) taken.add(name);
+  const imports: string[] = [];
+  const toolEntries: string[] = [];
+  for (const tool of model.tools) {
+    if (registered.has(tool.name)) continue;
+    const local = localName(tool, taken);
+    imports.push(`import { ${tool.ids.camel === local ? local : `${tool.ids.camel} as ${local}`} } from ${quote(toolModule(tool))};`);
+    toolEntries.push(`${propertyKey(tool.name)}: ${local}`);
+  }
+  const sectionEntries: string[] = [];
+  const present = propertyNames(handlers);
+  for (const section of sections(model)) {
+    if (present.has(section.property)) continue;
+    if (!topLevelNames(file).has(section.property)) imports.push(`import { ${section.property} } from ${quote(section.module)};`);
+    sectionEntries.push(section.property);
+  }
+  const insertions = [
+    importInsertion(file, imports),
+    propertyInsertion(tools, toolEntries),
+    propertyInsertion(handlers, sectionEntries),
+  ].filter((i): i is Insertion => i !== undefined);
+  return insertions.length === 0 ? undefined : applyInsertions(existing, insertions);
+}
+
+/** Module specifiers are our own ASCII paths; single quotes match the rest of the file. */
+function quote(specifier: string): string {
+  return `'${specifier}'`;
+}
+
+export function sectionFiles(model: ServiceModel, notes: string[]): PlannedFile[] {
+  return sections(model).map((section) => ({
+    path: section.path,
+    owner: 'user',
+    format: 'typescript',
+    content: render(section.template, { [viewKey(section)]: section.entries.map((e) => e.view) }),
+    merge: (existing: string) => mergeSection(section, existing, notes),
+  }));
+}
+
+function viewKey(section: Section): string {
+  return section.property === 'resourceTemplates' ? 'templates' : section.property;
+}
+
+function mergeSection(section: Section, existing: string, notes: string[]): string | undefined {
+  const file = parse(existing);
+  const object = exportedObject(file, section.property);
+  if (!object) {
+    notes.push(
+      `${section.path}: found no \`${section.property} = { … }\` object to update; make sure it handles every ${section.noun} (${section.entries.map((e) => e.key).join(', ')}).`,
+    );
+    return undefined;
+  }
+  const present = propertyNames(object);
+  const wanted = new Set(section.entries.map((e) => e.key));
+  for (const key of present) {
+    if (!wanted.has(key)) {
+      notes.push(
+        `${section.noun} ${JSON.stringify(key)} is no longer in the manifest: ${section.path} still handles it (a type error until you remove it).`,
+      );
+    }
+  }
+  const added = section.entries
+    .filter((e) => !present.has(e.key))
+    .map((e) => entryText(render(section.entryTemplate, e.view)));
+  const insertion = propertyInsertion(object, added);
+  return insertion === undefined ? undefined : applyInsertions(existing, [insertion]);
+}
+
+/** A rendered entry partial (two-space indented, ending in `},\n`) as one property for propertyInsertion. */
+function entryText(rendered: string): string {
+  return rendered
+    .replace(/,\n$/, '')
+    .split('\n')
+    .map((line) => line.replace(/^ {2}/, ''))
+    .join('\n');
+}

@@ -1,0 +1,149 @@
+/**
+ * Shared helpers of the server-emitter tests: the runtime sources the CLI would pass, planning a
+ * manifest through the real writer, the one golden comparison, and a strict tsc program.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { expect } from 'vitest';
+import { planServer, type ServerPlan } from '../../src/emit/server/index.js';
+import { planRuntimeValidators } from '../../src/emit/validators/runtime-validators.js';
+import { loadManifest } from '../../src/load/manifest.js';
+import type { ServiceModel } from '../../src/model/service-model.js';
+import { writeOutput, type WriteReport } from '../../src/write/writer.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const specDir = process.env['MCP_SPEC_DIR'] ?? resolve(repoRoot, '../shared/mcp-spec');
+
+let cachedRuntime: Record<string, string> | undefined;
+
+/**
+ * What the CLI passes as `runtimeSources`: src/runtime as shipped, plus the envelope validators
+ * from the repository's generated/runtime/ (compiled from the spec here when that is not built).
+ */
+export function runtimeSources(): Record<string, string> {
+  if (cachedRuntime) return cachedRuntime;
+  const sources: Record<string, string> = {};
+  const runtimeDir = join(repoRoot, 'src', 'runtime');
+  for (const name of readdirSync(runtimeDir).sort()) {
+    if (name.endsWith('.ts') || name === 'README.md') sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
+  }
+  const generated = join(repoRoot, 'generated', 'runtime');
+  if (existsSync(join(generated, 'request-validators.js'))) {
+    for (const name of ['request-validators.js', 'request-validators.d.ts']) {
+      sources[name] = readFileSync(join(generated, name), 'utf8');
+    }
+  } else {
+    const schema = JSON.parse(readFileSync(join(specDir, '2025-11-25', 'schema.json'), 'utf8')) as object;
+    for (const file of planRuntimeValidators(schema)) sources[file.path.replace(/^runtime\//, '')] = file.content;
+  }
+  cachedRuntime = sources;
+  return sources;
+}
+
+export async function loadModel(manifest: string): Promise<ServiceModel> {
+  return (await loadManifest(manifest, { displayPath: relative(repoRoot, manifest) })).model;
+}
+
+export function plan(model: ServiceModel): Promise<ServerPlan> {
+  return planServer(model, { runtimeSources: runtimeSources() });
+}
+
+/** Writes a plan the way `mcp-gen server --no-version-banner` does. */
+export function write(dir: string, serverPlan: ServerPlan, manifest: string, options: { check?: boolean; force?: boolean } = {}): Promise<WriteReport> {
+  return writeOutput(dir, serverPlan.files, {
+    banner: { command: `mcp-gen server ${relative(repoRoot, manifest).split('\\').join('/')}` },
+    ...options,
+  });
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `mcp-gen-${prefix}-`));
+}
+
+/** Every file under `dir`, as posix paths relative to it, sorted; `skip` leaves folders out. */
+export function listFiles(dir: string, skip: (path: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  const walk = (sub: string): void => {
+    for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
+      const path = sub === '' ? entry.name : `${sub}/${entry.name}`;
+      if (skip(path)) continue;
+      if (entry.isDirectory()) walk(path);
+      else out.push(path);
+    }
+  };
+  if (existsSync(dir)) walk('');
+  return out.sort();
+}
+
+/** The runtime is compared with its sources elsewhere; goldens hold only what the emitter writes. */
+export const isRuntimeCopy = (path: string): boolean => path === 'generated/runtime';
+
+/**
+ * THE golden comparison: every file of `actualDir` (but the runtime copy) against
+ * test/server/golden/<name>/, byte for byte, listing missing and extra files too.
+ * `UPDATE_GOLDENS=1` rewrites the golden folder instead.
+ */
+export function expectGolden(name: string, actualDir: string): void {
+  const goldenDir = join(repoRoot, 'test', 'server', 'golden', name);
+  const actual = listFiles(actualDir, isRuntimeCopy);
+  if (process.env['UPDATE_GOLDENS'] === '1') {
+    rmSync(goldenDir, { recursive: true, force: true });
+    for (const path of actual) {
+      mkdirSync(dirname(join(goldenDir, path)), { recursive: true });
+      writeFileSync(join(goldenDir, path), readFileSync(join(actualDir, path)));
+    }
+    return;
+  }
+  const expected = listFiles(goldenDir);
+  expect(actual, `files of golden ${name} (UPDATE_GOLDENS=1 to accept)`).toEqual(expected);
+  for (const path of actual) {
+    const got = readFileSync(join(actualDir, path), 'utf8');
+    const want = readFileSync(join(goldenDir, path), 'utf8');
+    expect(got, `${name}/${path} differs from its golden (UPDATE_GOLDENS=1 to accept)`).toBe(want);
+  }
+}
+
+/** The flags the generated code promises to pass, on top of the generated tsconfig's. */
+export const STRICT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  lib: ['lib.es2023.d.ts'],
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  noUnusedLocals: true,
+  noImplicitOverride: true,
+  noFallthroughCasesInSwitch: true,
+  skipLibCheck: true,
+  types: ['node'],
+  typeRoots: [join(repoRoot, 'node_modules', '@types')],
+  noEmit: true,
+};
+
+/** Type-checks the TypeScript files of several projects in one program; returns formatted diagnostics. */
+export function typeCheck(projectDirs: readonly string[], extraFiles: Record<string, string> = {}): string[] {
+  const rootNames: string[] = [];
+  for (const dir of projectDirs) {
+    for (const path of listFiles(dir, (p) => p === 'build' || p === 'node_modules')) {
+      if (path.endsWith('.ts')) rootNames.push(join(dir, path));
+    }
+  }
+  const host = ts.createCompilerHost(STRICT_OPTIONS);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (file) => extraFiles[file] ?? readFile(file);
+  host.fileExists = (file) => file in extraFiles || fileExists(file);
+  const program = ts.createProgram([...rootNames, ...Object.keys(extraFiles)], STRICT_OPTIONS, host);
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  return diagnostics.map((d) => {
+    const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+    if (!d.file || d.start === undefined) return `TS${d.code}: ${message}`;
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${d.file.fileName}:${line + 1}:${character + 1}: TS${d.code}: ${message}`;
+  });
+}
