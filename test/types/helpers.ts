@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,13 +49,19 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   lib: ['lib.es2023.d.ts'],
   types: [],
+  // Only for the .d.ts of vitest when a fixture imports it; generated files are never .d.ts.
+  skipLibCheck: true,
   noEmit: true,
 };
 
-/** A fresh temp folder marked as an ES module package, with the given files written into it. */
+/**
+ * A fresh temp folder marked as an ES module package, with the given files written into it, and
+ * the repository's node_modules linked in so fixtures can import vitest's `expectTypeOf`.
+ */
 export function writeTempProject(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-types-'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -22,9 +22,11 @@ export async function emitProtocolTypes(model: ProtocolModel, options: ProtocolT
   const compiled = await compile(compilerInput(model, docs), ROOT_NAME, {
     bannerComment: '',
     format: false,
-    // Objects without `additionalProperties` are closed, as in the spec's schema.ts from which the
-    // JSON schema is generated; open objects say `additionalProperties: {}` and get an index signature.
-    additionalProperties: false,
+    // JSON Schema objects are open unless they say otherwise, and so are these types: an index
+    // signature wherever the schema allows unknown members. Types then accept exactly the messages
+    // the generated validators accept (the spec's examples carry such extras), like the official
+    // SDK's passthrough types. Misspelled optional members are the validators' job to catch.
+    additionalProperties: true,
     strictIndexSignatures: true,
     // The root object reaches every definition; jstt's unreachable pass would only add its own prose.
     unreachableDefinitions: false,
