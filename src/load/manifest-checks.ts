@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { parseUriTemplate } from '../model/service.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isDraft07 } from './manifest-refs.js';
+import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
@@ -169,7 +170,7 @@ export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'i
   const schema = bundled.schema;
 
   // A `type` written in the manifest is already checked against the manifest schema.
-  if (raw.type === undefined && schema.type !== 'object') {
+  if (raw.type === undefined && schema.type !== 'object' && bundled.complete) {
     problems.push(
       schema.type === undefined
         ? at('', `${key} must describe an object: its root needs 'type: object'`, 'tool arguments and structured results are JSON objects')
@@ -206,29 +207,47 @@ export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'i
     }
   });
 
-  if (problems.length === 0) {
+  if (problems.length === 0 && bundled.complete) {
     const compiled = compileCheck(schema);
-    for (const error of compiled.schemaErrors) problems.push(at(error.instancePath, `${key} is not a valid JSON Schema: ${error.message ?? error.keyword}`));
-    if (compiled.failure) problems.push(at(compiled.failure.pointer, `${key} does not compile: ${compiled.failure.message}`));
-    for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`));
+    // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
+    const explained = new Set<string>();
+    for (const error of compiled.schemaErrors) {
+      if (explained.has(error.instancePath)) continue;
+      explained.add(error.instancePath);
+      const keyword = parsePointer(error.instancePath).pop();
+      const subject = keyword === undefined ? '' : `'${keyword}' `;
+      problems.push(at(error.instancePath, `${key} is not a valid JSON Schema: ${subject}${error.message ?? `fails ${error.keyword}`}`));
+    }
+    if (compiled.failure) problems.push(at(compiled.failure.pointer, `${key} does not compile: ${compiled.failure.message}`, compiled.failure.hint));
+    for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`, warning.hint, 'key'));
   }
   return { problems, warnings };
 }
 
 interface CompileResult {
   schemaErrors: ErrorObject[];
-  failure?: { pointer: string; message: string };
-  warnings: { pointer: string; message: string }[];
+  failure?: { pointer: string; message: string; hint?: string };
+  warnings: { pointer: string; message: string; hint?: string }[];
 }
 
 /** Compiles with the same dialect and formats as the generated validators; collects ajv's strict-mode notes as warnings. */
 function compileCheck(schema: JsonObject): CompileResult {
-  const warnings: { pointer: string; message: string }[] = [];
+  const warnings: { pointer: string; message: string; hint?: string }[] = [];
   const note = (message: unknown): void => {
     const text = String(message);
+    const unknown = /unknown keyword: "([^"]*)"/.exec(text)?.[1];
+    if (unknown === undefined) {
+      warnings.push({ pointer: pointerIn(text), message: text.replace(/^strict mode: /, '') });
+      return;
+    }
     // Extension keywords (`x-…`) are annotations by design.
-    if (/unknown keyword: "x-/.test(text)) return;
-    warnings.push({ pointer: pointerIn(text), message: text.replace(/^strict mode: /, '') });
+    if (unknown.startsWith('x-')) return;
+    const near = closest(unknown, KEYWORDS);
+    warnings.push({
+      pointer: pointerOfKeyword(schema, unknown),
+      message: `unknown keyword '${unknown}' is ignored`,
+      hint: near ? `did you mean '${near}'?` : 'extension keywords should start with x-',
+    });
   };
   const options = {
     allErrors: true,
@@ -246,7 +265,13 @@ function compileCheck(schema: JsonObject): CompileResult {
     ajv.compile(schema);
     return { schemaErrors: [], warnings };
   } catch (error) {
-    const message = error instanceof RangeError ? 'its references loop without ever describing a value' : (error as Error).message;
+    if (error instanceof RangeError) return { schemaErrors: [], failure: { pointer: '', message: 'its references loop without ever describing a value' }, warnings };
+    const message = (error as Error).message;
+    const format = /unknown format "([^"]*)"/.exec(message)?.[1];
+    if (format !== undefined) {
+      const pointer = joinPointer(pointerIn(message), 'format');
+      return { schemaErrors: [], failure: { pointer, message: `unknown format '${format}'`, hint: 'known formats are those of ajv-formats (date, date-time, email, uri, uuid, …); use pattern for others' }, warnings };
+    }
     return { schemaErrors: [], failure: { pointer: pointerIn(message), message }, warnings };
   }
 }
@@ -261,3 +286,23 @@ function pointerIn(message: string): string {
     return '';
   }
 }
+
+/** The first schema object that uses `keyword`, as a pointer to that keyword. */
+function pointerOfKeyword(schema: JsonObject, keyword: string): string {
+  let found: string | undefined;
+  forEachSchema(schema, '', (sub, pointer) => {
+    if (found === undefined && Object.hasOwn(sub, keyword)) found = joinPointer(pointer, keyword);
+  });
+  return found ?? '';
+}
+
+const KEYWORDS = [
+  'type', 'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'enum', 'const',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength',
+  'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+  'patternProperties', 'propertyNames', 'dependentRequired', 'dependentSchemas', 'allOf', 'anyOf',
+  'oneOf', 'not', 'if', 'then', 'else', 'contains', 'minContains', 'maxContains', 'description',
+  'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'unevaluatedProperties',
+  'unevaluatedItems', '$ref', '$defs', 'definitions', '$comment', 'contentMediaType', 'contentEncoding',
+];
+

@@ -47,6 +47,8 @@ export interface Origin {
 
 export interface BundledSchema {
   schema: { [key: string]: unknown };
+  /** False when a reference could not be followed or a limit was hit; the problem is already reported. */
+  complete: boolean;
   /** Maps a JSON pointer inside the bundled schema back to the user's file and pointer. */
   originOf(pointer: string): Origin;
 }
@@ -71,6 +73,11 @@ const ANNOTATION_KEYWORDS = new Set(['title', 'description', '$comment', 'exampl
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `obj[key] = value` that stays a plain own property even for `__proto__`: keys are data. */
+function defineOwn(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
@@ -189,7 +196,7 @@ export class SchemaBundler {
     const file = await this.load(target, real, (message, hint) => fail(message.replace('%REF%', `'${ref}'`), hint));
     if (!file) return undefined;
     if (!valueAt(file.doc.value, fragment).found) {
-      return fail(`$ref '${ref}' points to nothing in ${file.doc.file}`);
+      return fail(`$ref '${ref}' points to nothing: the file has no ${fragment}`);
     }
     return { file, pointer: fragment };
   }
@@ -199,12 +206,18 @@ export class SchemaBundler {
     if (cached) return cached;
     const loading = (async (): Promise<SchemaFile | undefined> => {
       if (this.files.size > REF_LIMITS.maxFiles) return fail(`$ref %REF%: more than ${REF_LIMITS.maxFiles} schema files`);
-      const info = await stat(real);
-      if (!info.isFile()) return fail('$ref %REF% does not name a file');
-      if (info.size > REF_LIMITS.maxFileBytes) return fail(`$ref %REF% names a file larger than ${REF_LIMITS.maxFileBytes} bytes`);
+      let info: Awaited<ReturnType<typeof stat>>;
+      let text: string;
+      try {
+        info = await stat(real);
+        if (!info.isFile()) return fail('$ref %REF% does not name a file');
+        if (info.size > REF_LIMITS.maxFileBytes) return fail(`$ref %REF% names a file larger than ${REF_LIMITS.maxFileBytes} bytes`);
+        text = await readFile(real, 'utf8');
+      } catch (error) {
+        return fail(`$ref %REF%: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
       this.totalBytes += info.size;
       if (this.totalBytes > REF_LIMITS.maxTotalBytes) return fail(`$ref %REF%: schema files exceed ${REF_LIMITS.maxTotalBytes} bytes in total`);
-      const text = await readFile(real, 'utf8');
       const display = toDisplayPath(path.join(this.options.displayDir, path.relative(path.dirname(this.manifest.path), target)));
       const parsed = parseSource(text, display, formatOf(target));
       this.problems.push(...parsed.problems);
@@ -239,6 +252,7 @@ class BundleJob {
   private readonly defs = new Map<string, { schema: unknown; origin: Origin }>();
   private nodes = 0;
   private tooLarge = false;
+  private complete = true;
 
   constructor(
     private readonly bundler: SchemaBundler,
@@ -260,11 +274,11 @@ class BundleJob {
     const inlined = await this.inlineRootRef(rootValue, rootKeyOrigins);
     const schema = inlined ?? (await this.copy(rootValue, this.root, 0));
 
-    if (!isObject(schema)) return { schema: {}, originOf: () => this.root };
+    if (!isObject(schema)) return { schema: {}, complete: false, originOf: () => this.root };
     if (this.defs.size > 0) {
       const own = isObject(schema[this.defsKey]) ? schema[this.defsKey] as JsonObject : {};
       const bundled: JsonObject = { ...own };
-      for (const name of [...this.defs.keys()].sort()) bundled[name] = this.defs.get(name)!.schema;
+      for (const name of [...this.defs.keys()].sort()) defineOwn(bundled, name, this.defs.get(name)!.schema);
       schema[this.defsKey] = bundled;
     }
 
@@ -273,6 +287,7 @@ class BundleJob {
     const defsKey = this.defsKey;
     return {
       schema,
+      complete: this.complete && !this.tooLarge,
       originOf(pointer: string): Origin {
         const segments = parsePointer(pointer);
         if (segments[0] === defsKey && segments[1] !== undefined) {
@@ -292,7 +307,10 @@ class BundleJob {
   private async inlineRootRef(rootValue: unknown, keyOrigins: Map<string, Origin>): Promise<JsonObject | undefined> {
     if (!isObject(rootValue) || typeof rootValue.$ref !== 'string') return undefined;
     const target = await this.bundler.resolve(rootValue.$ref, this.root, this.root);
-    if (!target) return undefined;
+    if (!target) {
+      this.complete = false;
+      return undefined;
+    }
     const targetValue = valueAt(target.file.doc.value, target.pointer).value;
     const siblings = Object.keys(rootValue).filter((k) => k !== '$ref' && k !== '$schema');
     const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
@@ -305,10 +323,10 @@ class BundleJob {
     if (dialect !== undefined) merged.$schema = dialect;
     for (const [key, value] of Object.entries(fromTarget)) {
       const rootWins = Object.hasOwn(fromRoot, key);
-      merged[key] = rootWins ? fromRoot[key] : value;
+      defineOwn(merged, key, rootWins ? fromRoot[key] : value);
       keyOrigins.set(key, rootWins ? this.root : target);
     }
-    for (const [key, value] of Object.entries(fromRoot)) if (!Object.hasOwn(merged, key)) merged[key] = value;
+    for (const [key, value] of Object.entries(fromRoot)) if (!Object.hasOwn(merged, key)) defineOwn(merged, key, value);
     return merged;
   }
 
@@ -342,6 +360,7 @@ class BundleJob {
   private async copy(value: unknown, at: Origin, depth: number): Promise<unknown> {
     if (!this.budget(at)) return {};
     if (depth > REF_LIMITS.maxDepth) {
+      this.complete = false;
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `schema nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return {};
     }
@@ -371,6 +390,7 @@ class BundleJob {
       if (key === '$ref') {
         const target = await this.bundler.resolve(child, at, this.root);
         if (!target) {
+          this.complete = false;
           out.$ref = child;
           continue;
         }
@@ -390,22 +410,22 @@ class BundleJob {
       }
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
       if (SCHEMA_KEYWORDS.has(key) && (isObject(child) || typeof child === 'boolean')) {
-        out[key] = await this.copy(child, childAt, depth + 1);
+        defineOwn(out, key, await this.copy(child, childAt, depth + 1));
       } else if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(child)) {
         const items: unknown[] = [];
         for (const [i, item] of child.entries()) items.push(await this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
-        out[key] = items;
+        defineOwn(out, key, items);
       } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) {
         const entries: JsonObject = {};
         for (const [name, sub] of Object.entries(child)) {
           const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          entries[name] = isObject(sub) || typeof sub === 'boolean' ? await this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1);
+          defineOwn(entries, name, isObject(sub) || typeof sub === 'boolean' ? await this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
         }
-        out[key] = entries;
+        defineOwn(out, key, entries);
       } else {
-        out[key] = this.copyData(child, childAt, depth + 1);
+        defineOwn(out, key, this.copyData(child, childAt, depth + 1));
       }
     }
     return out;
@@ -416,16 +436,25 @@ class BundleJob {
     if (value === null || typeof value !== 'object') return value;
     if (!this.budget(at)) return null;
     if (depth > REF_LIMITS.maxDepth) {
+      this.complete = false;
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `value nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return null;
     }
     if (Array.isArray(value)) return value.map((item, i) => this.copyData(item, { file: at.file, pointer: joinPointer(at.pointer, i) }, depth + 1));
     const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value as JsonObject)) out[key] = this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1);
+    for (const [key, child] of Object.entries(value as JsonObject)) defineOwn(out, key, this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1));
     return out;
   }
 
   private checkPattern(pattern: string, at: Origin, part: 'value' | 'key' = 'value'): void {
+    try {
+      // ajv compiles patterns with the `u` flag.
+      new RegExp(pattern, 'u');
+    } catch (error) {
+      this.complete = false;
+      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`, undefined, part));
+      return;
+    }
     const risky = catastrophicPattern(pattern);
     if (risky) {
       this.bundler.warnings.push(
@@ -436,43 +465,94 @@ class BundleJob {
 }
 
 /**
- * Spots the classic shape of catastrophic backtracking: a group repeated by an unbounded
- * quantifier whose body also has an unbounded quantifier, as in `(a+)+` or `(\w*x?)*`.
- * A heuristic: it does not prove a pattern safe, and it warns rather than rejects.
+ * Spots the classic shape of catastrophic backtracking: a group repeated without bound whose body
+ * could itself be split many ways: every part of it repeated or optional, at least one part
+ * without bound, as in `(a+)+` or `(\w+\s?)*`. A mandatory part like the `-` in `(-[a-z]+)*` pins
+ * each round down, so that shape is left alone. A heuristic: it warns, it does not prove safety.
  */
 export function catastrophicPattern(pattern: string): string | undefined {
-  // For each open group: whether an unbounded quantifier appeared inside it.
-  const stack: boolean[] = [];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      i += 1;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-    } else if (c === '(') {
-      stack.push(false);
-    } else if (c === ')') {
-      const innerUnbounded = stack.pop() ?? false;
-      const quantifier = unboundedQuantifierAt(pattern, i + 1);
-      if (innerUnbounded && quantifier) return `the group ending at character ${i + 1} repeats a repeated part`;
-      if ((innerUnbounded || quantifier) && stack.length > 0) stack[stack.length - 1] = true;
-    } else if (unboundedQuantifierAt(pattern, i) && stack.length > 0) {
-      stack[stack.length - 1] = true;
-    }
+  let found: string | undefined;
+  const parser = new PatternParser(pattern, (end) => {
+    found ??= `the group ending at character ${end} repeats a part that repeats itself`;
+  });
+  try {
+    parser.alternatives();
+  } catch {
+    return undefined;
   }
-  return undefined;
+  return found;
 }
 
-/** True when an unbounded quantifier (`*`, `+`, `{n,}`) starts at `i`. */
-function unboundedQuantifierAt(pattern: string, i: number): boolean {
-  const c = pattern[i];
-  if (c === '*' || c === '+') return true;
-  return c === '{' && /^\{\d+,\}/.test(pattern.slice(i));
+interface Atom {
+  quantifier: 'none' | 'optional' | 'bounded' | 'unbounded';
+  /** For groups: whether some alternative of the body can be split many ways. */
+  splittable: boolean;
+}
+
+/** Just enough of a regex parser to see atoms, groups and quantifiers. */
+class PatternParser {
+  private i = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly onRisk: (end: number) => void,
+  ) {}
+
+  /** Parses alternatives up to `)` or the end; true when one of them is splittable. */
+  alternatives(): boolean {
+    let splittable = false;
+    for (;;) {
+      const atoms = this.sequence();
+      const freelyRepeated = atoms.every((a) => a.quantifier !== 'none' || a.splittable);
+      const unbounded = atoms.some((a) => a.quantifier === 'unbounded' || a.splittable);
+      if (atoms.length > 0 && freelyRepeated && unbounded) splittable = true;
+      if (this.source[this.i] !== '|') return splittable;
+      this.i += 1;
+    }
+  }
+
+  private sequence(): Atom[] {
+    const atoms: Atom[] = [];
+    while (this.i < this.source.length && this.source[this.i] !== '|' && this.source[this.i] !== ')') {
+      const c = this.source[this.i]!;
+      let splittable = false;
+      if (c === '(') {
+        this.i += 1;
+        const lookaround = /^\?(<?[=!])/.exec(this.source.slice(this.i));
+        if (this.source[this.i] === '?') this.i += /^\?<[A-Za-z]/.test(this.source.slice(this.i)) ? this.source.indexOf('>', this.i) - this.i + 1 : 2;
+        splittable = this.alternatives() && !lookaround;
+        if (this.source[this.i] !== ')') throw new Error('unbalanced');
+        this.i += 1;
+      } else if (c === '[') {
+        this.i += 1;
+        while (this.i < this.source.length && this.source[this.i] !== ']') this.i += this.source[this.i] === '\\' ? 2 : 1;
+        this.i += 1;
+      } else if (c === '\\') {
+        this.i += 2;
+      } else if (c === '^' || c === '$') {
+        this.i += 1;
+        atoms.push({ quantifier: 'none', splittable: false });
+        continue;
+      } else {
+        this.i += 1;
+      }
+      const groupEnd = this.i;
+      const atom: Atom = { quantifier: this.quantifier(), splittable };
+      if (atom.quantifier === 'unbounded' && atom.splittable) this.onRisk(groupEnd);
+      atoms.push(atom);
+    }
+    return atoms;
+  }
+
+  private quantifier(): Atom['quantifier'] {
+    const rest = this.source.slice(this.i);
+    const match = /^(?:[*+?]|\{(\d+)(,(\d*))?\})\??/.exec(rest);
+    if (!match) return 'none';
+    this.i += match[0].length;
+    const symbol = match[0][0];
+    if (symbol === '*' || symbol === '+') return 'unbounded';
+    if (symbol === '?') return 'optional';
+    if (match[2] !== undefined && match[3] === '') return 'unbounded';
+    return Number(match[3] ?? match[1]) > 1 || match[1] === '0' ? 'bounded' : 'none';
+  }
 }

@@ -101,7 +101,7 @@ function article(type: string): string {
 }
 
 /** The known name within edit distance 2 (or equal ignoring case), if any. */
-function closest(word: string, candidates: string[]): string | undefined {
+export function closest(word: string, candidates: string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of candidates) {

@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest';
+import { formatDiagnostic } from '../../src/load/diagnostics.js';
+import { brief, fixture, problemsOf } from './helpers.js';
+
+describe('a manifest with many mistakes', async () => {
+  const problems = await problemsOf(fixture('mistakes/manifest.yaml'), { displayPath: 'mistakes/manifest.yaml' });
+
+  test('reports every one of them at once, each at its line:column and pointer, in file order', () => {
+    const manifest = problems.filter((d) => d.file === 'mistakes/manifest.yaml').map(brief);
+    expect(manifest).toEqual([
+      "2:3 /server/version missing required property 'version'",
+      "3:3 /server/titel unknown property 'titel'",
+      "5:26 /protocol/versions/1 '2099-01-01' is not a supported protocol revision",
+      "6:1 /tool unknown property 'tool'",
+      "9:11 /tools/0/name 'get weather' is not a valid tool name",
+      '16:47 /tools/1/inputSchema/properties/region/x-mcp-header x-mcp-header "Region:Primary" is not a valid header name',
+      "18:50 /tools/1/inputSchema/properties/zoneAgain/x-mcp-header x-mcp-header 'ZONE' is already used by property 'zone'",
+      "19:48 /tools/1/inputSchema/properties/filters/x-mcp-header x-mcp-header on property 'filters', which is not a string, number, integer or boolean",
+      "20:11 /tools/2/name duplicate tool name 'lookup' (first at tools/1, line 12)",
+      "22:13 /tools/2/inputSchema/type 'string' must be 'object'",
+      "27:25 /tools/3/inputSchema/properties/escape/$ref $ref '../outside.json' leaves the manifest's folder",
+      "28:25 /tools/3/inputSchema/properties/remote/$ref $ref 'https://example.com/schema.json' points to the network, which mcp-gen never reads",
+      "29:26 /tools/3/inputSchema/properties/missing/$ref $ref '#/$defs/Nope' points to nothing",
+      "35:42 /tools/4/inputSchema/properties/count/minimum inputSchema is not a valid JSON Schema: 'minimum' must be number",
+      "39:10 /resources/0/uri 'not a uri' is not a valid URI",
+      "42:18 /resourceTemplates/0/uriTemplate URI template 'files://{path' has an unmatched '{' at character 9",
+      "48:15 /prompts/0/arguments/1/name duplicate argument name 'text' (first at prompts/0/arguments/0, line 47)",
+      "49:11 /prompts/1/name duplicate prompt name 'summarize' (first at prompts/0, line 45)",
+    ]);
+  });
+
+  test('a problem inside a referenced file points into that file, after the manifest problems', () => {
+    expect(problems.at(-1)).toEqual({
+      file: 'mistakes/schemas/item.json',
+      line: 5,
+      column: 24,
+      pointer: '/properties/owner/$ref',
+      message: "$ref '#/$defs/Missing' points to nothing",
+    });
+  });
+
+  test('hints say how to fix it', () => {
+    const hint = (pointer: string): string | undefined => problems.find((d) => d.pointer === pointer)?.hint;
+    expect(hint('/tools/0/name')).toBe('use 1–128 characters from A–Z a–z 0–9 _ . -');
+    expect(hint('/tool')).toBe("did you mean 'tools'?");
+    expect(hint('/server/titel')).toBe("did you mean 'title'?");
+    expect(hint('/tools/3/inputSchema/properties/escape/$ref')).toContain('--allow-outside-refs');
+    expect(formatDiagnostic(problems.find((d) => d.pointer === '/tools/0/name')!)).toBe(
+      "mistakes/manifest.yaml:9:11: 'get weather' is not a valid tool name (at /tools/0/name) — use 1–128 characters from A–Z a–z 0–9 _ . -",
+    );
+  });
+
+  test('a schema whose references failed is not also reported as failing to compile', () => {
+    expect(problems.filter((d) => d.pointer.startsWith('/tools/3/')).map((d) => d.message)).not.toContainEqual(expect.stringContaining('compile'));
+  });
+});
