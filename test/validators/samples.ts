@@ -93,6 +93,10 @@ export function mutations(defs: Definitions, schema: unknown, instance: unknown)
     const types = allowedTypes(defs, propertySchema);
     if (!types) continue;
     out.push({ description: `${name} of the wrong type`, value: { ...object, [name]: wrongTypeValue(types) } });
+    const format = resolve(defs, propertySchema)?.['format'];
+    if (typeof format === 'string' && format in FORMAT_SAMPLES) {
+      out.push({ description: `${name} not a ${format}`, value: { ...object, [name]: ' not valid %%' } });
+    }
   }
   return out;
 }
