@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { StdioPeer, PROTOCOL_VERSION } from './lib/client.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
 import { cpuSeconds, rssBytes } from './lib/proc.mjs';
-import { SERVERS } from './lib/servers.mjs';
+import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { median, percentile, formatTable } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 
@@ -67,6 +67,7 @@ const serverNames = flags.servers.split(',').filter((name) => name !== '');
 for (const name of serverNames) {
   if (SERVERS[name] === undefined) throw new Error(`unknown server ${name}; known: ${Object.keys(SERVERS).join(', ')}`);
 }
+if (serverNames.includes('ours')) buildOurs();
 const workload = loadWorkload();
 const TOOL_CASES = [
   ['get_weather', workload.cases.weather],

@@ -3,10 +3,12 @@
 // that the verification itself rejects near misses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StdioPeer } from '../../bench/lib/client.mjs';
-import { SERVERS } from '../../bench/lib/servers.mjs';
+import { SERVERS, buildOurs } from '../../bench/lib/servers.mjs';
 import { checkResult, checkToolList, loadWorkload, verifyPeer } from '../../bench/lib/workload.mjs';
 
 const workload = loadWorkload();
+// The generated server runs from its compiled output; compile it as the harness does.
+beforeAll(() => buildOurs());
 const weatherCase = workload.cases['weather']!;
 const searchCase = workload.cases['search']!;
 
