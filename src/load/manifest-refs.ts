@@ -312,7 +312,8 @@ class BundleJob {
       return undefined;
     }
     const targetValue = valueAt(target.file.doc.value, target.pointer).value;
-    const siblings = Object.keys(rootValue).filter((k) => k !== '$ref' && k !== '$schema');
+    // The target's own `$schema`, `$id` and definitions never reach the copy, so they cannot clash.
+    const siblings = Object.keys(rootValue).filter((k) => !['$ref', '$schema', '$id', '$defs', 'definitions'].includes(k));
     const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
     if (!inlinable) return undefined;
     const { $ref: _ref, ...rest } = rootValue;

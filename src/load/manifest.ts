@@ -3,7 +3,7 @@
  * protocol's rules, bundles every tool schema, and hands the result to the model builder. All
  * problems are collected and thrown together as one InputError; warnings come back beside the model.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildServiceModel } from '../model/service.js';
 import type { ManifestDocument, Renaming } from '../model/service.js';
@@ -42,12 +42,13 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
   const display = options.displayPath ?? manifestPath;
   let text: string;
   try {
+    if ((await stat(manifestPath)).size > MAX_MANIFEST_BYTES) throw inputProblem(display, `manifest is larger than ${MAX_MANIFEST_BYTES} bytes`);
     text = await readFile(manifestPath, 'utf8');
   } catch (error) {
+    if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw inputProblem(display, code === 'ENOENT' ? 'manifest not found' : `cannot read manifest: ${(error as Error).message}`);
   }
-  if (text.length > MAX_MANIFEST_BYTES) throw inputProblem(display, `manifest is larger than ${MAX_MANIFEST_BYTES} bytes`);
 
   const parsed = parseSource(text, display, formatOf(manifestPath));
   const warnings = [...parsed.warnings];

@@ -26,11 +26,12 @@ export interface ToolModel {
   inputSchema: { [key: string]: unknown };
   outputSchema?: { [key: string]: unknown };
   /**
-   * Top-level input properties marked `x-mcp-header: Name`, whose (primitive) value is mirrored
-   * into that HTTP header. Header names are unique case-insensitively within the tool. Absent
-   * when the tool has none.
+   * Input properties marked `x-mcp-header: Name`, whose (primitive) value clients mirror into the
+   * `Mcp-Param-Name` HTTP header. `path` holds the property names from the arguments object down
+   * (one name for a top-level property). Header names are unique case-insensitively within the
+   * tool. Absent when the tool has none.
    */
-  headers?: { property: string; header: string }[];
+  headers?: { path: string[]; header: string }[];
   /** The tools/list entry, exactly as sent (name, title, description, schemas, annotations, icons, _meta). */
   wire: { [key: string]: unknown };
 }

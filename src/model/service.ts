@@ -186,14 +186,16 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
   return { model, renamings };
 }
 
-/** `x-mcp-header` on top-level input properties, in property order. */
-function mirroredHeaders(inputSchema: JsonObject): { property: string; header: string }[] {
-  const properties = inputSchema.properties;
+/** `x-mcp-header` on input properties reached through `properties` alone, depth first in property order. */
+function mirroredHeaders(schema: JsonObject, path: string[] = []): { path: string[]; header: string }[] {
+  const properties = schema.properties;
   if (typeof properties !== 'object' || properties === null) return [];
-  const headers: { property: string; header: string }[] = [];
-  for (const [property, schema] of Object.entries(properties as JsonObject)) {
-    const header = (schema as JsonObject | null)?.['x-mcp-header'];
-    if (typeof header === 'string') headers.push({ property, header });
+  const headers: { path: string[]; header: string }[] = [];
+  for (const [property, sub] of Object.entries(properties as JsonObject)) {
+    if (typeof sub !== 'object' || sub === null) continue;
+    const header = (sub as JsonObject)['x-mcp-header'];
+    if (typeof header === 'string') headers.push({ path: [...path, property], header });
+    headers.push(...mirroredHeaders(sub as JsonObject, [...path, property]));
   }
   return headers;
 }

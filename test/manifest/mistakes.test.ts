@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatDiagnostic } from '../../src/load/diagnostics.js';
-import { brief, fixture, problemsOf } from './helpers.js';
+import { loadManifest } from '../../src/load/manifest.js';
+import { brief, fixture, problemsOf, tempProject } from './helpers.js';
 
 describe('a manifest with many mistakes', async () => {
   const problems = await problemsOf(fixture('mistakes/manifest.yaml'), { displayPath: 'mistakes/manifest.yaml' });
@@ -52,5 +54,53 @@ describe('a manifest with many mistakes', async () => {
 
   test('a schema whose references failed is not also reported as failing to compile', () => {
     expect(problems.filter((d) => d.pointer.startsWith('/tools/3/')).map((d) => d.message)).not.toContainEqual(expect.stringContaining('compile'));
+  });
+});
+
+describe('x-mcp-header placement', () => {
+  test('only on properties reached through properties alone, and only in inputSchema', async () => {
+    const root = await tempProject({
+      'manifest.yaml': [
+        'server: { name: s, version: "1" }',
+        'tools:',
+        '  - name: t',
+        '    inputSchema:',
+        '      type: object',
+        '      properties:',
+        '        nested: { type: object, properties: { id: { type: string, x-mcp-header: Id } } }',
+        '        list: { type: array, items: { type: string, x-mcp-header: Item } }',
+        "        shared: { $ref: '#/$defs/Shared' }",
+        '        choice: { anyOf: [{ type: string, x-mcp-header: Choice }] }',
+        '        bare: { x-mcp-header: Bare }',
+        '        empty: { type: string, x-mcp-header: "" }',
+        '    outputSchema:',
+        '      type: object',
+        '      properties:',
+        '        out: { type: string, x-mcp-header: Out }',
+        '$defs:',
+        '  Shared: { type: string, x-mcp-header: Shared }',
+        '',
+      ].join('\n'),
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    const placement = 'x-mcp-header must sit on a property reached from the root through properties alone';
+    expect(problems.map(brief)).toEqual([
+      `8:67 /tools/0/inputSchema/properties/list/items/x-mcp-header ${placement}`,
+      `10:57 /tools/0/inputSchema/properties/choice/anyOf/0/x-mcp-header ${placement}`,
+      "11:31 /tools/0/inputSchema/properties/bare/x-mcp-header x-mcp-header on property 'bare', which is not a string, number, integer or boolean",
+      '12:46 /tools/0/inputSchema/properties/empty/x-mcp-header x-mcp-header "" is not a valid header name',
+      '16:44 /tools/0/outputSchema/properties/out/x-mcp-header x-mcp-header only applies to inputSchema properties',
+      // Bundled into the tool's $defs, the shared definition is no longer reached through properties.
+      `18:41 /$defs/Shared/x-mcp-header ${placement}`,
+    ]);
+  });
+
+  test('a nested property reached through properties is fine, and headers are listed by path', async () => {
+    const root = await tempProject({
+      'manifest.yaml':
+        'server: { name: s, version: "1" }\ntools:\n  - name: t\n    inputSchema: { type: object, properties: { a: { type: object, properties: { id: { type: integer, x-mcp-header: Id } } } } }\n',
+    });
+    const { model } = await loadManifest(path.join(root, 'manifest.yaml'));
+    expect(model.tools[0]!.headers).toEqual([{ path: ['a', 'id'], header: 'Id' }]);
   });
 });

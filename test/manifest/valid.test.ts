@@ -47,7 +47,7 @@ describe('a valid manifest with shared $defs and external schema files', async (
       required: ['city'],
       $defs: { Units: units },
     });
-    expect(tool('get_forecast').headers).toEqual([{ property: 'city', header: 'City' }]);
+    expect(tool('get_forecast').headers).toEqual([{ path: ['city'], header: 'City' }]);
   });
 
   test('external files and their own definitions are bundled, definitions sorted by name', () => {
