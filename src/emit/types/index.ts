@@ -18,8 +18,8 @@ export interface ProtocolTypesOptions {
  */
 export async function emitProtocolTypes(model: ProtocolModel, options: ProtocolTypesOptions): Promise<string> {
   const docs = options.docs;
-  const identifiers = new Map(Object.values(model.definitions).map((d) => [d.name, d.identifier]));
-  const compiled = await compile(compilerInput(model, docs), ROOT_NAME, {
+  const input = compilerInput(model, docs);
+  const compiled = await compile(input.schema, ROOT_NAME, {
     bannerComment: '',
     format: false,
     // JSON Schema objects are open unless they say otherwise, and so are these types: an index
@@ -33,12 +33,13 @@ export async function emitProtocolTypes(model: ProtocolModel, options: ProtocolT
     ignoreMinAndMaxItems: true,
     unknownAny: true,
     declareExternallyReferenced: true,
-    customName: (_schema, definitionName) => (definitionName === undefined ? undefined : identifiers.get(definitionName)),
+    // $defs are keyed by identifier already; nothing else may be named.
+    customName: (_schema, definitionName) => definitionName,
     // The loader admits only local refs; never let the resolver touch files or the network anyway.
     $refOptions: { resolve: { file: false, http: false } },
   });
 
-  const scanned = scanDeclarations(compiled, { dropComments: docs !== 'full' });
+  const scanned = scanDeclarations(compiled, { dropComments: docs !== 'full', protoPlaceholder: input.protoPlaceholder });
   checkDeclarations(model, scanned.declarations.map((d) => d.name));
   const body = docs === 'link' ? withLinks(model, scanned.text, scanned.declarations) : scanned.text;
 

@@ -1,14 +1,15 @@
 /**
- * A scanner for the TypeScript declarations json-schema-to-typescript prints: it knows strings
- * and comments well enough to never cut inside one, finds top-level `export` declarations, and can
- * drop every comment. That is all the post-processing the compiler output needs.
+ * A scanner for the TypeScript declarations json-schema-to-typescript prints: it knows strings,
+ * comments and words well enough to never cut inside one. It finds top-level `export`
+ * declarations, can drop every comment, escapes U+2028/U+2029 inside string literals (the printer's
+ * rule for literals), and puts back the `__proto__` members the compiler needed a placeholder for.
  */
 
 export interface ScannedDeclaration {
   /** `interface`, `type`, … */
   kind: string;
   name: string;
-  /** Offset in the scanned output (after comment removal, when requested). */
+  /** Offset in the scanned output. */
   offset: number;
 }
 
@@ -17,20 +18,31 @@ export interface ScanResult {
   declarations: ScannedDeclaration[];
 }
 
-const DECLARATION = /^export\s+(?:declare\s+)?(interface|type|const|enum|class|function)\s+([A-Za-z_$][A-Za-z0-9_$]*)/;
+export interface ScanOptions {
+  dropComments: boolean;
+  /** A word to print as `"__proto__"` wherever it stands as a member name. */
+  protoPlaceholder?: string;
+}
 
-export function scanDeclarations(source: string, options: { dropComments: boolean }): ScanResult {
+const DECLARATION = /^export\s+(?:declare\s+)?(interface|type|const|enum|class|function)\s+([A-Za-z_$][A-Za-z0-9_$]*)/;
+const WORD_START = /[A-Za-z_$]/;
+const WORD = /[A-Za-z0-9_$]*/y;
+
+export function scanDeclarations(source: string, options: ScanOptions): ScanResult {
   let out = '';
+  const declarations: ScannedDeclaration[] = [];
   let depth = 0;
   let i = 0;
-  const declarations: ScannedDeclaration[] = [];
-  const atLineStart = (): boolean => out.length === 0 || out.endsWith('\n');
 
   while (i < source.length) {
     const c = source[i]!;
     if (c === '"' || c === "'" || c === '`') {
       const end = stringEnd(source, i);
-      out += source.slice(i, end);
+      const literal = source.slice(i, end);
+      out +=
+        options.protoPlaceholder !== undefined && literal.slice(1, -1) === options.protoPlaceholder
+          ? '"__proto__"'
+          : literal.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
       i = end;
       continue;
     }
@@ -43,28 +55,43 @@ export function scanDeclarations(source: string, options: { dropComments: boolea
         i = end;
         continue;
       }
-      // A comment alone on its lines goes with its indentation and line break.
-      const lineStart = out.lastIndexOf('\n') + 1;
-      const aloneOnLine = /^[ \t]*$/.test(out.slice(lineStart)) && /^[ \t]*(\r?\n|$)/.test(source.slice(end));
-      if (aloneOnLine) {
+      // A comment alone on its line goes together with its indentation and line break.
+      const indentation = trailingIndentation(out);
+      const rest = /^[ \t]*(?:\r?\n|$)/.exec(source.slice(end, end + 200));
+      const lineStart = out.length - indentation;
+      if (rest && (lineStart === 0 || out[lineStart - 1] === '\n')) {
         out = out.slice(0, lineStart);
-        const rest = /^[ \t]*(\r?\n)?/.exec(source.slice(end))!;
         i = end + rest[0].length;
       } else {
         i = end;
       }
       continue;
     }
+    if (WORD_START.test(c)) {
+      WORD.lastIndex = i + 1;
+      WORD.exec(source);
+      const word = source.slice(i, WORD.lastIndex);
+      if (word === 'export' && depth === 0 && (out.length === 0 || out.endsWith('\n'))) {
+        const match = DECLARATION.exec(source.slice(i, i + 300));
+        if (match) declarations.push({ kind: match[1]!, name: match[2]!, offset: out.length });
+      }
+      out += word === options.protoPlaceholder ? '"__proto__"' : word;
+      i = WORD.lastIndex;
+      continue;
+    }
     if (c === '{' || c === '(' || c === '[') depth++;
     else if (c === '}' || c === ')' || c === ']') depth--;
-    else if (c === 'e' && depth === 0 && atLineStart()) {
-      const match = DECLARATION.exec(source.slice(i, i + 200));
-      if (match) declarations.push({ kind: match[1]!, name: match[2]!, offset: out.length });
-    }
     out += c;
     i++;
   }
   return { text: out, declarations };
+}
+
+/** How many spaces and tabs end the text. */
+function trailingIndentation(text: string): number {
+  let n = 0;
+  while (n < text.length && (text[text.length - 1 - n] === ' ' || text[text.length - 1 - n] === '\t')) n++;
+  return n;
 }
 
 /** Offset just past the string literal that starts at `start`. */
@@ -72,9 +99,9 @@ function stringEnd(source: string, start: number): number {
   const quote = source[start];
   let i = start + 1;
   while (i < source.length) {
-    const c = source[i];
-    if (c === '\\') i += 2;
-    else if (c === quote) return i + 1;
+    const ch = source[i];
+    if (ch === '\\') i += 2;
+    else if (ch === quote) return i + 1;
     else i++;
   }
   return source.length;
