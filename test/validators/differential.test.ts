@@ -15,6 +15,19 @@ const dir = tempDir('validators-differential');
 afterAll(() => dir.remove());
 const examples = loadExamples();
 
+/**
+ * Size budgets for all definitions of a revision, unformatted (measured: 2024-11-05 234 kB,
+ * 2025-06-18 281 kB, 2025-11-25 515 kB, 2026-07-28 523 kB): about 20 % headroom.
+ */
+const SIZE_BUDGET: Record<string, number> = {
+  '2024-11-05': 285_000,
+  '2025-03-26': 290_000,
+  '2025-06-18': 340_000,
+  '2025-11-25': 620_000,
+  '2026-07-28': 630_000,
+  draft: 630_000,
+};
+
 /** Values of every JSON type, for any definition. */
 const JUNK: unknown[] = [null, true, 0, 1.5, -1, '', 'x', [], [{}], {}, { jsonrpc: '2.0' }];
 
@@ -59,6 +72,9 @@ describe.each(REVISIONS)('revision %s', (revisionName) => {
       entries: names.map((name) => ({ exportName: exportNameFor(name), ref: `#/${revision.defsKeyword}/${name}`, typeName: name })),
     });
     const generated = await importEmitted(dir, revisionName, js);
+    expect(js.length).toBeLessThan(SIZE_BUDGET[revisionName]!);
+    // Each definition is compiled once, however many validators reach it.
+    expect(js.match(/function validate\d+\(/g)).toHaveLength(names.length);
 
     const reference = createAjv(revision.dialect, { standalone: false });
     reference.addSchema(revision.root, 'reference');

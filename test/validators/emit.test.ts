@@ -105,6 +105,15 @@ describe('emitValidators emits only what entries reach', () => {
     expect(validateA!({ x: 1.5 })).toBe(false);
   });
 
+  it('reports what ajv warns about instead of printing it', () => {
+    const { warnings } = emitValidators({
+      root: { $defs: { X: { type: 'string', format: 'made-up' } } },
+      dialect: '2020-12',
+      entries: [{ exportName: 'validateX', ref: '#/$defs/X', typeName: 'X' }],
+    });
+    expect(warnings).toEqual([expect.stringContaining('unknown format "made-up" ignored')]);
+  });
+
   it('fails loudly on a ref that points nowhere', () => {
     expect(() =>
       emitValidators({ root: { $defs: {} }, dialect: '2020-12', entries: [{ exportName: 'validateX', ref: '#/$defs/X', typeName: 'X' }] }),

@@ -71,7 +71,8 @@ export function emitValidators(o: EmitValidatorsOptions): EmittedValidators {
   const body = protectProtoKeys(removeSourceUrls(raw.replace(/^"use strict";/, '')));
   const tables = (o.extraExports ?? []).map(tableCode).join('');
   const js = inlineRuntimeDependencies(body) + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`);
-  return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings };
+  // ajv compiles some schemas twice and then warns twice.
+  return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings: [...new Set(warnings)] };
 }
 
 function checkExportNames(o: EmitValidatorsOptions): void {
