@@ -112,7 +112,7 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 export class SchemaBundler {
   readonly problems: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
-  private readonly files = new Map<string, Promise<SchemaFile | undefined>>();
+  private readonly files = new Map<string, Promise<SchemaFile | string | undefined>>();
   private totalBytes = 0;
   private readonly rootDir: Promise<string>;
 
@@ -124,11 +124,7 @@ export class SchemaBundler {
     this.rootDir = realpath(dir).catch(() => dir);
   }
 
-  /**
-   * Bundles the schema at `pointer` in the manifest. `local` is where `#/…` refs look first
-   * (the tool schema itself, as in plain JSON Schema) before falling back to the manifest, whose
-   * `$defs` are shared.
-   */
+  /** Bundles the schema at `pointer` in the manifest into a self-contained copy. */
   async bundle(pointer: string): Promise<BundledSchema> {
     const job = new BundleJob(this, { file: this.manifest, pointer });
     return job.run();
@@ -155,10 +151,14 @@ export class SchemaBundler {
     }
 
     if (location === '') {
-      // `#/…` inside an inline tool schema means the schema itself first, then the manifest.
-      if (at.file === this.manifest && isWithin(at.pointer, toolRoot.pointer) && toolRoot.file === this.manifest) {
-        const local = joinPointerRaw(toolRoot.pointer, fragment);
-        if (fragment !== '' && valueAt(this.manifest.doc.value, local).found) return { file: this.manifest, pointer: local };
+      // Inside an inline tool schema, `#…` means the schema itself first (as in plain JSON
+      // Schema), then the manifest, whose `$defs` are shared.
+      if (at.file === this.manifest && toolRoot.file === this.manifest && isWithin(at.pointer, toolRoot.pointer)) {
+        const local = toolRoot.pointer + fragment;
+        if (valueAt(this.manifest.doc.value, local).found) return { file: this.manifest, pointer: local };
+      }
+      if (at.file === this.manifest && fragment === '') {
+        return fail(`$ref '${ref}' refers to the whole manifest`, 'refer to a shared schema, like #/$defs/Name');
       }
       if (!valueAt(at.file.doc.value, fragment).found) {
         return fail(`$ref '${ref}' points to nothing`, at.file === this.manifest ? 'shared schemas live under $defs at the top of the manifest' : undefined);
@@ -193,7 +193,8 @@ export class SchemaBundler {
     if (!this.options.allowOutside && !isInside(real, rootDir)) {
       return fail(`$ref '${ref}' leaves the manifest's folder through a symbolic link`, outsideHint);
     }
-    const file = await this.load(target, real, (message, hint) => fail(message.replace('%REF%', `'${ref}'`), hint));
+    const file = await this.load(target, real);
+    if (typeof file === 'string') return fail(`$ref '${ref}' ${file}`);
     if (!file) return undefined;
     if (!valueAt(file.doc.value, fragment).found) {
       return fail(`$ref '${ref}' points to nothing: the file has no ${fragment}`);
@@ -201,23 +202,26 @@ export class SchemaBundler {
     return { file, pointer: fragment };
   }
 
-  private load(target: string, real: string, fail: (message: string, hint?: string) => undefined): Promise<SchemaFile | undefined> {
+  /**
+   * Reads and parses a schema file once. A string explains why it cannot be used; undefined means
+   * it did not parse and its own problems are already reported.
+   */
+  private load(target: string, real: string): Promise<SchemaFile | string | undefined> {
     const cached = this.files.get(real);
     if (cached) return cached;
-    const loading = (async (): Promise<SchemaFile | undefined> => {
-      if (this.files.size > REF_LIMITS.maxFiles) return fail(`$ref %REF%: more than ${REF_LIMITS.maxFiles} schema files`);
-      let info: Awaited<ReturnType<typeof stat>>;
+    const loading = (async (): Promise<SchemaFile | string | undefined> => {
+      if (this.files.size > REF_LIMITS.maxFiles) return `would read more than ${REF_LIMITS.maxFiles} schema files`;
       let text: string;
       try {
-        info = await stat(real);
-        if (!info.isFile()) return fail('$ref %REF% does not name a file');
-        if (info.size > REF_LIMITS.maxFileBytes) return fail(`$ref %REF% names a file larger than ${REF_LIMITS.maxFileBytes} bytes`);
+        const info = await stat(real);
+        if (!info.isFile()) return 'does not name a file';
+        if (info.size > REF_LIMITS.maxFileBytes) return `names a file larger than ${REF_LIMITS.maxFileBytes} bytes`;
+        this.totalBytes += info.size;
+        if (this.totalBytes > REF_LIMITS.maxTotalBytes) return `would read more than ${REF_LIMITS.maxTotalBytes} bytes of schema files`;
         text = await readFile(real, 'utf8');
       } catch (error) {
-        return fail(`$ref %REF%: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
       }
-      this.totalBytes += info.size;
-      if (this.totalBytes > REF_LIMITS.maxTotalBytes) return fail(`$ref %REF%: schema files exceed ${REF_LIMITS.maxTotalBytes} bytes in total`);
       const display = toDisplayPath(path.join(this.options.displayDir, path.relative(path.dirname(this.manifest.path), target)));
       const parsed = parseSource(text, display, formatOf(target));
       this.problems.push(...parsed.problems);
@@ -236,11 +240,6 @@ function isInside(target: string, dir: string): boolean {
 
 function toDisplayPath(p: string): string {
   return p.split(path.sep).join('/');
-}
-
-/** Appends an already-escaped pointer to a base pointer. */
-function joinPointerRaw(base: string, pointer: string): string {
-  return pointer === '' ? base : base + pointer;
 }
 
 /** One bundled schema in the making. */
@@ -320,8 +319,8 @@ class BundleJob {
     const fromRoot = (await this.copy(rest, this.root, 0)) as JsonObject;
     const fromTarget = (await this.copy(targetValue, target, 1)) as JsonObject;
     const merged: JsonObject = {};
-    const dialect = fromRoot.$schema ?? (target.pointer === '' ? targetValue.$schema : undefined);
-    if (dialect !== undefined) merged.$schema = dialect;
+    // The dialect is the manifest's to say (a target file that disagrees gets a warning in copy()).
+    if (fromRoot.$schema !== undefined) merged.$schema = fromRoot.$schema;
     for (const [key, value] of Object.entries(fromTarget)) {
       const rootWins = Object.hasOwn(fromRoot, key);
       defineOwn(merged, key, rootWins ? fromRoot[key] : value);
@@ -386,6 +385,11 @@ class BundleJob {
           this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, "'$id' dropped: references resolve by file path, and each tool schema is bundled on its own", undefined, 'key'));
         }
         continue;
+      }
+      if (bundledCopy && key === '$schema' && at.pointer === '' && isDraft07(value) !== (this.defsKey === 'definitions')) {
+        this.bundler.warnings.push(
+          diagnosticAt(doc, childAt.pointer, `this file's dialect differs from the tool schema that uses it (${this.defsKey === 'definitions' ? 'draft-07' : '2020-12'}), which decides`, 'set $schema on the tool schema in the manifest, next to its $ref', 'key'),
+        );
       }
       if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) continue;
       if (key === '$ref') {

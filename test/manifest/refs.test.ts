@@ -186,6 +186,41 @@ describe('bundling', () => {
     expect(JSON.stringify(model.tools[0]!.wire.inputSchema)).toContain('"__proto__":{"type":"string"}');
   });
 
+  test("'#' inside a tool schema is the tool schema itself; refs into it stay local", async () => {
+    const root = await tempProject({
+      'manifest.yaml': oneTool("{ type: object, properties: { next: { $ref: '#' }, copy: { $ref: '#/properties/name' }, name: { type: string } } }"),
+    });
+    const { model } = await loadManifest(path.join(root, 'manifest.yaml'));
+    const schema = model.tools[0]!.inputSchema;
+    expect(schema).toEqual({
+      type: 'object',
+      properties: { next: { $ref: '#' }, copy: { $ref: '#/properties/name' }, name: { type: 'string' } },
+    });
+    const validate = new Ajv2020.default().compile(schema);
+    expect(validate({ name: 'a', next: { name: 'b', copy: 'c' } })).toBe(true);
+    expect(validate({ next: { copy: 1 } })).toBe(false);
+  });
+
+  test("'#' in a shared definition would mean the whole manifest, and is refused", async () => {
+    const root = await tempProject({
+      'manifest.yaml': `${oneTool("{ type: object, properties: { a: { $ref: '#/$defs/A' } } }")}$defs:\n  A: { type: array, items: { $ref: '#' } }\n`,
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map(brief)).toEqual(["6:36 /$defs/A/items/$ref $ref '#' refers to the whole manifest"]);
+  });
+
+  test('a referenced file in another dialect than the tool schema gets a warning', async () => {
+    const root = await tempProject({
+      'manifest.yaml': oneTool("{ $ref: './input.json' }"),
+      'input.json': '{\n  "$schema": "http://json-schema.org/draft-07/schema#",\n  "type": "object"\n}\n',
+    });
+    const { model, warnings } = await loadManifest(path.join(root, 'manifest.yaml'), { displayPath: 'manifest.yaml' });
+    expect(model.tools[0]!.inputSchema).toEqual({ type: 'object' });
+    expect(warnings.map((w) => `${w.file}:${w.line}:${w.column} ${w.message}`)).toEqual([
+      "input.json:2:3 this file's dialect differs from the tool schema that uses it (2020-12), which decides",
+    ]);
+  });
+
   test('depth is bounded', async () => {
     let nested = '{ "type": "string" }';
     for (let i = 0; i < 300; i++) nested = `{ "type": "object", "properties": { "n": ${nested} } }`;
