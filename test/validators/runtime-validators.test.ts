@@ -11,6 +11,8 @@ import {
   RUNTIME_SERVER_REQUEST_METHODS,
   planRuntimeValidators,
 } from '../../src/emit/validators/runtime-validators.js';
+import { createAjv } from '../../src/emit/validators/ajv-instance.js';
+import { generate } from './samples.js';
 import { importEmitted, loadRevision, repoRoot, tempDir, type ValidatorFn } from './support.js';
 
 type Table = Readonly<Record<string, ValidatorFn>>;
@@ -112,6 +114,37 @@ describe('envelopes (2025-11-25)', () => {
     expect(verdict(resultValidators, 'roots/list', { roots: [{ uri: 'not a uri' }] }).ok).toBe(false);
     expect(verdict(resultValidators, 'roots/list', {}).ok).toBe(false);
   });
+});
+
+describe('messages of older stateful revisions', () => {
+  // The runtime negotiates 2024-11-05 … 2025-11-25 but checks envelopes with 2025-11-25's schema:
+  // what an older client may send must still pass.
+  for (const name of ['2024-11-05', '2025-03-26', '2025-06-18'] as const) {
+    it(`${name}: messages valid there pass the 2025-11-25 envelopes`, () => {
+      const revision = loadRevision(name);
+      const reference = createAjv(revision.dialect, { standalone: false });
+      reference.addSchema(revision.root, 'old');
+      const failures: string[] = [];
+      let checked = 0;
+      for (const method of RUNTIME_CLIENT_METHODS) {
+        const definition = Object.keys(revision.defs).find(
+          (d) => (revision.defs[d] as { properties?: { method?: { const?: unknown } } }).properties?.method?.const === method,
+        )!;
+        const validateOld = reference.getSchema(`old#/${revision.defsKeyword}/${definition}`)!;
+        for (const full of [false, true]) {
+          // Before 2025-06-18 the definitions leave `jsonrpc` and `id` to JSONRPCRequest.
+          const body = generate(revision.defs, revision.defs[definition], { full }) as Record<string, unknown>;
+          if (!validateOld(body)) throw new Error(`sample for ${method} is not valid in ${name}: ${JSON.stringify(validateOld.errors)}`);
+          const message = { ...body, jsonrpc: '2.0', ...(method.startsWith('notifications/') ? {} : { id: 1 }) };
+          checked++;
+          const { ok, errors } = verdict(requestValidators, method, message);
+          if (!ok) failures.push(`${method} (full=${full}): ${JSON.stringify(errors)}`);
+        }
+      }
+      expect(checked).toBe(RUNTIME_CLIENT_METHODS.length * 2);
+      expect(failures).toEqual([]);
+    });
+  }
 });
 
 /** A transport that records what the official SDK client sends and answers each request. */
