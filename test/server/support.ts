@@ -78,17 +78,20 @@ export function listFiles(dir: string, skip: (path: string) => boolean = () => f
   return out.sort();
 }
 
-/** The runtime is compared with its sources elsewhere; goldens hold only what the emitter writes. */
-export const isRuntimeCopy = (path: string): boolean => path === 'generated/runtime';
+/**
+ * Goldens hold what the emitter writes, not the runtime copy (compared with its sources instead)
+ * nor the writer's ledger (which hashes that copy): a runtime change must not churn every golden.
+ */
+export const notInGolden = (path: string): boolean => path === 'generated/runtime' || path === '.mcp-gen-ledger.json';
 
 /**
- * THE golden comparison: every file of `actualDir` (but the runtime copy) against
- * test/server/golden/<name>/, byte for byte, listing missing and extra files too.
+ * THE golden comparison: every file of `actualDir` (but those `notInGolden` skips) against
+ * test/golden/server/<name>/, byte for byte, listing missing and extra files too.
  * `UPDATE_GOLDENS=1` rewrites the golden folder instead.
  */
 export function expectGolden(name: string, actualDir: string): void {
-  const goldenDir = join(repoRoot, 'test', 'server', 'golden', name);
-  const actual = listFiles(actualDir, isRuntimeCopy);
+  const goldenDir = join(repoRoot, 'test', 'golden', 'server', name);
+  const actual = listFiles(actualDir, notInGolden);
   if (process.env['UPDATE_GOLDENS'] === '1') {
     rmSync(goldenDir, { recursive: true, force: true });
     for (const path of actual) {

@@ -18,7 +18,7 @@ export interface ToolTypeNames {
 export function toolTypeNames(model: ServiceModel): Map<string, ToolTypeNames> {
   const names = new Map<string, ToolTypeNames>();
   for (const tool of model.tools) {
-    const p = tool.ids.pascal;
+    const p = typeBase(tool.ids.pascal);
     const hasOutput = tool.outputSchema !== undefined;
     names.set(tool.name, {
       input: `${p}Input`,
@@ -28,6 +28,15 @@ export function toolTypeNames(model: ServiceModel): Map<string, ToolTypeNames> {
     });
   }
   return names;
+}
+
+/**
+ * json-schema-to-typescript passes every name through its own normalizer, which capitalizes a
+ * letter that follows a digit (`_1abc` → `_1Abc`); names given to it must already look like that.
+ * Only letter case changes, and assigned identifiers are unique ignoring case, so nothing collides.
+ */
+export function typeBase(pascal: string): string {
+  return pascal.replace(/(\d)([a-z])/g, (_, digit: string, letter: string) => digit + letter.toUpperCase());
 }
 
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -27,9 +27,9 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
     private: true,
     type: 'module',
     scripts: {
-      build: 'tsc -p tsconfig.json',
-      start: 'tsc -p tsconfig.json && node build/main.js',
-      'start:http': 'tsc -p tsconfig.json && node build/main.js --http',
+      build: 'tsc -b',
+      start: 'tsc -b && node build/main.js',
+      'start:http': 'tsc -b && node build/main.js --http',
     },
     engines: { node: '>=20' },
     devDependencies: { ...BUILD_DEPENDENCIES },

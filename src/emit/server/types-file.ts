@@ -4,7 +4,7 @@ import { commentText, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { pascalCase } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
 import { defineOwn, embedAt, isObject, mapSchema, type SchemaObject } from './schema-walk.js';
-import { propertyKey, toolTypeNames, type ToolTypeNames } from './naming.js';
+import { propertyKey, toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
 
 /**
  * `generated/types.ts`: what user code is checked against. The keyed maps (`Tools["get_weather"]`,
@@ -163,6 +163,11 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
       return typeof name === 'string' ? name : undefined;
     },
   });
+  for (const name of ['Tools', ...[...names.values()].flatMap((n) => [n.input, n.output ?? n.input])]) {
+    if (!new RegExp(`^export (interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) {
+      throw new Error(`json-schema-to-typescript did not declare ${name} under that name`);
+    }
+  }
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
   return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
@@ -183,7 +188,7 @@ function typeSchema(schema: SchemaObject, name: string): SchemaObject {
       node['patternProperties'] = safe;
     }
     if (position.isDefinition) {
-      node[NAME_KEYWORD] = [name, ...position.definitions.map(pascalCase)].join('_');
+      node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
     }
     return node;
   }) as SchemaObject;

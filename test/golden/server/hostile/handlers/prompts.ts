@@ -1,0 +1,9 @@
+import type { PromptHandlers } from '../generated/types.js';
+
+/** Builds each prompt of the manifest from its arguments, keyed by prompt name. */
+export const prompts: PromptHandlers = {
+  /** *\/ export const pwn = 10; /* */
+  'say "hi" */ ${x}': async (args, context) => {
+    throw new Error('prompt say "hi" */ ${x} is not implemented yet: edit handlers/prompts.ts');
+  },
+};

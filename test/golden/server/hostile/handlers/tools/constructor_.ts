@@ -1,0 +1,20 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/**
+ * The tool "constructor".
+ *
+ * *\/ export const pwn = 3; /*
+ */
+export const constructor_: ToolHandlers['constructor'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: 'constructor is not implemented yet: edit handlers/tools/constructor_.ts',
+      },
+    ],
+  };
+};

@@ -1,0 +1,17 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/**
+ * The tool "get-user".
+ *
+ * Collides with get_user once converted
+ */
+export const getUser: ToolHandlers['get-user'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'get-user is not implemented yet: edit handlers/tools/getUser.ts' },
+    ],
+  };
+};

@@ -1,0 +1,13 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/** The tool "get_user". */
+export const getUser_2: ToolHandlers['get_user'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'get_user is not implemented yet: edit handlers/tools/getUser_2.ts' },
+    ],
+  };
+};

@@ -1,0 +1,17 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/**
+ * The tool "handlers".
+ *
+ * A tool named like the collector's own export
+ */
+export const handlers: ToolHandlers['handlers'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'handlers is not implemented yet: edit handlers/tools/handlers.ts' },
+    ],
+  };
+};

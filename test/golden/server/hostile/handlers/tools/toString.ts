@@ -1,0 +1,13 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/** The tool "toString". */
+export const toString: ToolHandlers['toString'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'toString is not implemented yet: edit handlers/tools/toString.ts' },
+    ],
+  };
+};

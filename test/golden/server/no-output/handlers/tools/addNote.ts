@@ -1,0 +1,17 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/**
+ * The tool "add_note".
+ *
+ * Stores a note.
+ */
+export const addNote: ToolHandlers['add_note'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'add_note is not implemented yet: edit handlers/tools/addNote.ts' },
+    ],
+  };
+};

@@ -1,0 +1,22 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/**
+ * The tool "get_weather".
+ *
+ * Current weather
+ *
+ * Current conditions at a location.
+ */
+export const getWeather: ToolHandlers['get_weather'] = async (input, context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications.
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: 'get_weather is not implemented yet: edit handlers/tools/getWeather.ts',
+      },
+    ],
+  };
+};

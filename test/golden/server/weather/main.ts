@@ -1,0 +1,34 @@
+/**
+ * Starts the MCP server "Weather".
+ *
+ * Serves stdio by default; with `--http` it serves Streamable HTTP at
+ * `http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).
+ */
+import { parseArgs } from 'node:util';
+import { createServer } from './generated/server.js';
+import { handlers } from './handlers/index.js';
+
+const { values } = parseArgs({
+  options: {
+    http: { type: 'boolean', default: false },
+    port: { type: 'string', default: '3000' },
+    host: { type: 'string', default: '127.0.0.1' },
+  },
+});
+
+// Stdout belongs to the protocol when serving stdio: everything else goes to stderr.
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+const server = createServer(handlers, { logger: log });
+
+if (values.http) {
+  const listening = await server.listenHttp({
+    port: Number(values.port),
+    host: values.host,
+    path: '/mcp',
+  });
+  log(`listening on ${listening.url}`);
+} else {
+  await server.serveStdio();
+}
