@@ -2,7 +2,7 @@ import { compile } from 'json-schema-to-typescript';
 import { BINDING_NAMES, type NotificationMethod, type ParamsPresence, type ProtocolModel, type RequestMethod } from '../../model/protocol.js';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
 import { compilerInput, ROOT_NAME, type DocsMode } from './compiler-input.js';
-import { scanDeclarations } from './scan.js';
+import { scanDeclarations, type ScannedDeclaration } from './scan.js';
 
 export type { DocsMode } from './compiler-input.js';
 
@@ -41,7 +41,7 @@ export async function emitProtocolTypes(model: ProtocolModel, options: ProtocolT
 
   const scanned = scanDeclarations(compiled, { dropComments: docs !== 'full', protoPlaceholder: input.protoPlaceholder });
   checkDeclarations(model, scanned.declarations.map((d) => d.name));
-  const body = docs === 'link' ? withLinks(model, scanned.text, scanned.declarations) : scanned.text;
+  const body = separated(scanned.text, scanned.declarations, docs === 'link' ? linkDoc(model) : () => '');
 
   const comment = (text: string): string => (docs === 'none' ? '' : jsdoc(text));
   return [
@@ -66,18 +66,25 @@ function checkDeclarations(model: ProtocolModel, declared: readonly string[]): v
   if (missing.length > 0) throw new Error(`json-schema-to-typescript did not declare ${missing.join(', ')} (${model.revision})`);
 }
 
-/** `--docs link`: the compiler's comments are gone; each definition gets a link to its spec section. */
-function withLinks(model: ProtocolModel, text: string, declarations: ReadonlyArray<{ name: string; offset: number }>): string {
-  const byIdentifier = new Map(Object.values(model.definitions).map((d) => [d.identifier, d]));
+/** A blank line before each top-level declaration, and the doc `docFor` gives it. */
+function separated(text: string, declarations: readonly ScannedDeclaration[], docFor: (name: string) => string): string {
   let result = '';
   let from = 0;
   for (const declaration of declarations) {
-    const definition = byIdentifier.get(declaration.name);
-    const doc = definition ? jsdoc(`@see ${definition.docUrl}`) : jsdoc(`Every definition of the ${model.revision} schema, by name.`);
-    result += text.slice(from, declaration.offset) + doc;
+    const blank = declaration.leadingOffset === 0 ? '' : '\n';
+    result += `${text.slice(from, declaration.leadingOffset)}${blank}${text.slice(declaration.leadingOffset, declaration.offset)}${docFor(declaration.name)}`;
     from = declaration.offset;
   }
   return result + text.slice(from);
+}
+
+/** `--docs link`: the compiler's comments are gone; each definition gets a link to its spec section. */
+function linkDoc(model: ProtocolModel): (name: string) => string {
+  const byIdentifier = new Map(Object.values(model.definitions).map((d) => [d.identifier, d]));
+  return (name) => {
+    const definition = byIdentifier.get(name);
+    return jsdoc(definition ? `@see ${definition.docUrl}` : `Every definition of the ${model.revision} schema, by name.`);
+  };
 }
 
 function constants(model: ProtocolModel, comment: (text: string) => string): string {

@@ -11,6 +11,8 @@ export interface ScannedDeclaration {
   name: string;
   /** Offset in the scanned output. */
   offset: number;
+  /** Where the comments right before the declaration start (`offset` when there are none). */
+  leadingOffset: number;
 }
 
 export interface ScanResult {
@@ -33,12 +35,15 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
   const declarations: ScannedDeclaration[] = [];
   let depth = 0;
   let i = 0;
+  // Start of the comments kept since the last token, if any: they belong to what follows.
+  let leading: number | undefined;
 
   while (i < source.length) {
     const c = source[i]!;
     if (c === '"' || c === "'" || c === '`') {
       const end = stringEnd(source, i);
       const literal = source.slice(i, end);
+      leading = undefined;
       out +=
         options.protoPlaceholder !== undefined && literal.slice(1, -1) === options.protoPlaceholder
           ? '"__proto__"'
@@ -51,7 +56,8 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
       const close = block ? source.indexOf('*/', i + 2) : source.indexOf('\n', i);
       const end = close === -1 ? source.length : block ? close + 2 : close;
       if (!options.dropComments) {
-        out += source.slice(i, end);
+        leading ??= out.length;
+        out += source.slice(i, end).replace(/[ \t]+$/gm, '');
         i = end;
         continue;
       }
@@ -73,14 +79,16 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
       const word = source.slice(i, WORD.lastIndex);
       if (word === 'export' && depth === 0 && (out.length === 0 || out.endsWith('\n'))) {
         const match = DECLARATION.exec(source.slice(i, i + 300));
-        if (match) declarations.push({ kind: match[1]!, name: match[2]!, offset: out.length });
+        if (match) declarations.push({ kind: match[1]!, name: match[2]!, offset: out.length, leadingOffset: leading ?? out.length });
       }
+      leading = undefined;
       out += word === options.protoPlaceholder ? '"__proto__"' : word;
       i = WORD.lastIndex;
       continue;
     }
     if (c === '{' || c === '(' || c === '[') depth++;
     else if (c === '}' || c === ')' || c === ']') depth--;
+    if (!/\s/.test(c)) leading = undefined;
     out += c;
     i++;
   }
