@@ -230,10 +230,41 @@ interface CompileResult {
   warnings: { pointer: string; message: string; hint?: string }[];
 }
 
+type Ajv = InstanceType<typeof Ajv2020.default> | InstanceType<typeof AjvDraft07.default>;
+
+/** Where the shared ajv instances send strict-mode notes; set only while one compile runs. */
+let noteSink: ((message: unknown) => void) | undefined;
+const compilers = new Map<'2020-12' | 'draft-07', Ajv>();
+
+/**
+ * One ajv per dialect for the whole process: building one compiles its meta-schema, which costs
+ * far more than checking a tool schema. Compiled schemas are removed again, so nothing piles up.
+ */
+function compilerFor(schema: JsonObject): Ajv {
+  const dialect = isDraft07(schema) ? 'draft-07' : '2020-12';
+  let ajv = compilers.get(dialect);
+  if (!ajv) {
+    const forward = (message: unknown): void => noteSink?.(message);
+    const options = {
+      allErrors: true,
+      strict: 'log' as const,
+      strictTypes: false,
+      strictTuples: false,
+      strictRequired: false,
+      logger: { log: () => undefined, warn: forward, error: forward },
+    };
+    ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
+    addFormats.default(ajv);
+    ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
+    compilers.set(dialect, ajv);
+  }
+  return ajv;
+}
+
 /** Compiles with the same dialect and formats as the generated validators; collects ajv's strict-mode notes as warnings. */
 function compileCheck(schema: JsonObject): CompileResult {
   const warnings: { pointer: string; message: string; hint?: string }[] = [];
-  const note = (message: unknown): void => {
+  noteSink = (message: unknown): void => {
     const text = String(message);
     const unknown = /unknown keyword: "([^"]*)"/.exec(text)?.[1];
     if (unknown === undefined) {
@@ -249,17 +280,16 @@ function compileCheck(schema: JsonObject): CompileResult {
       hint: near ? `did you mean '${near}'?` : 'extension keywords should start with x-',
     });
   };
-  const options = {
-    allErrors: true,
-    strict: 'log' as const,
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    logger: { log: () => undefined, warn: note, error: note },
-  };
-  const ajv = isDraft07(schema) ? new AjvDraft07.default(options) : new Ajv2020.default(options);
-  addFormats.default(ajv);
-  ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
+  const ajv = compilerFor(schema);
+  try {
+    return compileWith(ajv, schema, warnings);
+  } finally {
+    noteSink = undefined;
+    ajv.removeSchema(schema);
+  }
+}
+
+function compileWith(ajv: Ajv, schema: JsonObject, warnings: CompileResult['warnings']): CompileResult {
   if (!ajv.validateSchema(schema)) return { schemaErrors: ajv.errors ?? [], warnings };
   try {
     ajv.compile(schema);
