@@ -104,3 +104,57 @@ describe('x-mcp-header placement', () => {
     expect(model.tools[0]!.headers).toEqual([{ path: ['a', 'id'], header: 'Id' }]);
   });
 });
+
+describe('resources, templates and schemas that do not compile', () => {
+  test('URIs unique and valid; templates well-formed and servable', async () => {
+    const root = await tempProject({
+      'manifest.yaml': [
+        'server: { name: s, version: "1" }',
+        'resources:',
+        '  - { uri: "app://one", name: one }',
+        '  - { uri: "app://one", name: two }',
+        '  - { uri: "relative/path", name: three }',
+        'resourceTemplates:',
+        '  - { uriTemplate: "app://a/{id}/{+rest}", name: fine }',
+        '  - { uriTemplate: "app://b/{?query}", name: query }',
+        '  - { uriTemplate: "app://c/static", name: static }',
+        '  - { uriTemplate: "app://d/{id}/{id}", name: twice }',
+        '  - { uriTemplate: "app://e/{bad name}", name: spaced }',
+        '  - { uriTemplate: "app://f/id}", name: stray }',
+        '',
+      ].join('\n'),
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map(brief)).toEqual([
+      "4:12 /resources/1/uri duplicate resource URI 'app://one' (first at resources/0, line 3)",
+      "5:12 /resources/2/uri 'relative/path' is not a valid URI",
+      "8:20 /resourceTemplates/1/uriTemplate URI template 'app://b/{?query}': '{?query}' is not supported",
+      "9:20 /resourceTemplates/2/uriTemplate URI template 'app://c/static' has no {variables}",
+      "10:20 /resourceTemplates/3/uriTemplate URI template 'app://d/{id}/{id}' uses {id} twice",
+      "11:20 /resourceTemplates/4/uriTemplate URI template 'app://e/{bad name}': '{bad name}' is not a well-formed expression",
+      "12:20 /resourceTemplates/5/uriTemplate URI template 'app://f/id}' has an unmatched '}' at character 11",
+    ]);
+  });
+
+  test('an unknown format stops compilation and points at the format', async () => {
+    const root = await tempProject({
+      'manifest.yaml':
+        'server: { name: s, version: "1" }\ntools:\n  - name: t\n    inputSchema:\n      type: object\n      properties:\n        phone: { type: string, format: phone }\n',
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map(brief)).toEqual(["7:40 /tools/0/inputSchema/properties/phone/format inputSchema does not compile: unknown format 'phone'"]);
+  });
+
+  test('an invalid regular expression is reported with every other one', async () => {
+    const root = await tempProject({
+      'manifest.yaml':
+        "server: { name: s, version: \"1\" }\ntools:\n  - name: t\n    inputSchema:\n      type: object\n      properties:\n        a: { type: string, pattern: '([' }\n      patternProperties:\n        '(': { type: string }\n",
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map((d) => `${d.line}:${d.column} ${d.pointer}`)).toEqual([
+      '7:37 /tools/0/inputSchema/properties/a/pattern',
+      '9:9 /tools/0/inputSchema/patternProperties/(',
+    ]);
+    expect(problems[0]!.message).toMatch(/^pattern '\(\[' is not a valid regular expression: /);
+  });
+});
