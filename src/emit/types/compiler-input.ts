@@ -66,6 +66,7 @@ export function compilerInput(model: ProtocolModel, docs: DocsMode): CompilerInp
 
   return {
     schema: {
+      ...(docs === 'full' ? { description: rootDescription(model.revision) } : {}),
       $defs: defs,
       type: 'object',
       properties: Object.fromEntries(definitions.map((d) => [member(d.name), { $ref: `#/$defs/${d.identifier}` }])),
@@ -74,6 +75,10 @@ export function compilerInput(model: ProtocolModel, docs: DocsMode): CompilerInp
     },
     protoPlaceholder,
   };
+}
+
+export function rootDescription(revision: string): string {
+  return commentText(`Every definition of the ${revision} schema, by name.`);
 }
 
 /** Keywords that would make the compiler name an inline type or write a comment of its own. */

@@ -1,7 +1,7 @@
 import { compile } from 'json-schema-to-typescript';
 import { BINDING_NAMES, type NotificationMethod, type ParamsPresence, type ProtocolModel, type RequestMethod } from '../../model/protocol.js';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
-import { compilerInput, ROOT_NAME, type DocsMode } from './compiler-input.js';
+import { compilerInput, rootDescription, ROOT_NAME, type DocsMode } from './compiler-input.js';
 import { scanDeclarations, type ScannedDeclaration } from './scan.js';
 
 export type { DocsMode } from './compiler-input.js';
@@ -68,14 +68,17 @@ function checkDeclarations(model: ProtocolModel, declared: readonly string[]): v
 
 /** A blank line before each top-level declaration, and the doc `docFor` gives it. */
 function separated(text: string, declarations: readonly ScannedDeclaration[], docFor: (name: string) => string): string {
-  let result = '';
+  const parts: string[] = [];
   let from = 0;
   for (const declaration of declarations) {
-    const blank = declaration.leadingOffset === 0 ? '' : '\n';
-    result += `${text.slice(from, declaration.leadingOffset)}${blank}${text.slice(declaration.leadingOffset, declaration.offset)}${docFor(declaration.name)}`;
+    const before = text.slice(from, declaration.leadingOffset);
+    const tail = (text.slice(Math.max(0, from - 2), from) + before).slice(-2);
+    const blank = declaration.leadingOffset === 0 || tail === '\n\n' ? '' : '\n';
+    parts.push(before, blank, text.slice(declaration.leadingOffset, declaration.offset), docFor(declaration.name));
     from = declaration.offset;
   }
-  return result + text.slice(from);
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
 /** `--docs link`: the compiler's comments are gone; each definition gets a link to its spec section. */
@@ -83,7 +86,7 @@ function linkDoc(model: ProtocolModel): (name: string) => string {
   const byIdentifier = new Map(Object.values(model.definitions).map((d) => [d.identifier, d]));
   return (name) => {
     const definition = byIdentifier.get(name);
-    return jsdoc(definition ? `@see ${definition.docUrl}` : `Every definition of the ${model.revision} schema, by name.`);
+    return jsdoc(definition ? `@see ${definition.docUrl}` : rootDescription(model.revision));
   };
 }
 
