@@ -210,7 +210,7 @@ export class SchemaBundler {
     const cached = this.files.get(real);
     if (cached) return cached;
     const loading = (async (): Promise<SchemaFile | string | undefined> => {
-      if (this.files.size > REF_LIMITS.maxFiles) return `would read more than ${REF_LIMITS.maxFiles} schema files`;
+      if (this.files.size >= REF_LIMITS.maxFiles) return `would read more than ${REF_LIMITS.maxFiles} schema files`;
       let text: string;
       try {
         const info = await stat(real);

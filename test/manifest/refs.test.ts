@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import { describe, expect, test } from 'vitest';
 import { loadManifest } from '../../src/load/manifest.js';
+import { REF_LIMITS } from '../../src/load/manifest-refs.js';
 import { brief, problemsOf, tempProject } from './helpers.js';
 
 const server = 'server: { name: s, version: "1" }\n';
@@ -228,5 +229,50 @@ describe('bundling', () => {
     const problems = await problemsOf(path.join(root, 'manifest.yaml'));
     expect(problems.map((d) => d.message)).toEqual(['schema nests deeper than 200 levels']);
     expect(problems[0]!.file).toBe(path.join(root, 'deep.json'));
+  });
+
+  test('size is bounded: schema nodes per tool and files read', async () => {
+    const saved = { ...REF_LIMITS };
+    try {
+      REF_LIMITS.maxNodesPerSchema = 20;
+      const big = JSON.stringify({ type: 'object', properties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, { type: 'string' }])) });
+      let root = await tempProject({ 'manifest.yaml': oneTool("{ $ref: './big.json' }"), 'big.json': big });
+      expect((await problemsOf(path.join(root, 'manifest.yaml'))).map(brief)).toEqual([
+        '4:18 /tools/0/inputSchema schema is too large: more than 20 nodes after bundling its references',
+      ]);
+      Object.assign(REF_LIMITS, saved);
+
+      REF_LIMITS.maxFiles = 2;
+      const chain: Record<string, string> = { 'manifest.yaml': oneTool("{ type: object, properties: { a: { $ref: './s0.json' } } }") };
+      for (let i = 0; i < 5; i++) chain[`s${i}.json`] = JSON.stringify({ type: 'array', items: { $ref: `./s${i + 1}.json` } });
+      chain['s5.json'] = '{ "type": "string" }';
+      root = await tempProject(chain);
+      const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+      expect(problems.map((d) => d.message)).toEqual(["$ref './s2.json' would read more than 2 schema files"]);
+    } finally {
+      Object.assign(REF_LIMITS, saved);
+    }
+  });
+
+  test('YAML anchors and aliases resolve, and positions lead to the anchored text', async () => {
+    const root = await tempProject({
+      'manifest.yaml': [
+        'server: { name: s, version: "1" }',
+        'tools:',
+        '  - name: a',
+        '    inputSchema: &common',
+        '      type: object',
+        '      properties:',
+        '        id: { type: string, x-mcp-header: "bad header" }',
+        '  - name: b',
+        '    inputSchema: *common',
+        '',
+      ].join('\n'),
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map(brief)).toEqual([
+      '7:43 /tools/0/inputSchema/properties/id/x-mcp-header x-mcp-header "bad header" is not a valid header name',
+      '7:43 /tools/1/inputSchema/properties/id/x-mcp-header x-mcp-header "bad header" is not a valid header name',
+    ]);
   });
 });
