@@ -27,7 +27,7 @@ export async function planProtocolBindings(
   return {
     files: [
       { path: 'types.ts', content: types, owner: 'generated', format: 'typescript' },
-      { path: 'validators.js', content: validators.js, owner: 'generated', format: 'javascript' },
+      { path: 'validators.js', content: validators.js, owner: 'generated', format: 'none' },
       { path: 'validators.d.ts', content: validators.dts, owner: 'generated', format: 'typescript' },
     ],
     warnings: validators.warnings,

@@ -4,7 +4,10 @@
  */
 export type FileOwner = 'generated' | 'user';
 
-/** How the writer formats the content before writing. `none` writes it byte for byte. */
+/**
+ * How the writer formats the content before writing. `none` skips prettier (machine-laid-out code
+ * such as ajv's validators, where prettier costs seconds and adds bytes); the banner still goes on.
+ */
 export type FileFormat = 'typescript' | 'javascript' | 'json' | 'markdown' | 'none';
 
 export interface PlannedFile {

@@ -42,19 +42,15 @@ export function bannerText(options: BannerOptions): string {
   return `${BANNER_MARKER}${version}. DO NOT EDIT.${command}`;
 }
 
-/** The banner as a comment in the file's language, or undefined where the format has no comments. */
+/**
+ * The banner as a comment in the file's language (by extension, so machine-laid-out files that
+ * skip prettier still get one), or undefined where the language has no comments (JSON).
+ */
 function bannerComment(file: PlannedFile, options: BannerOptions): string | undefined {
   const text = bannerText(options).replace(/\*\//g, '*\\/');
-  switch (file.format) {
-    case 'typescript':
-    case 'javascript':
-      return `/* ${text} */\n`;
-    case 'markdown':
-      return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
-    case 'json':
-    case 'none':
-      return undefined;
-  }
+  if (/\.(?:[cm]?[jt]s|tsx|jsx)$/.test(file.path)) return `/* ${text} */\n`;
+  if (file.path.endsWith('.md')) return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
+  return undefined;
 }
 
 /** True when the text starts with an intact banner; only such files may ever be deleted. */

@@ -111,3 +111,12 @@ describe('writeOutput', () => {
     }
   });
 });
+
+describe('unformatted files', () => {
+  it('still carry the banner, chosen by extension', async () => {
+    const js = await renderFile({ path: 'v.js', content: 'export const a=1\n', owner: 'generated', format: 'none' }, banner);
+    expect(js).toBe(`/* ${bannerText(banner)} */\nexport const a=1\n`);
+    const md = await renderFile({ path: 'R.md', content: '# x\n', owner: 'generated', format: 'none' }, banner);
+    expect(md.startsWith('<!--')).toBe(true);
+  });
+});

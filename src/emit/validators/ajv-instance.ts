@@ -31,7 +31,7 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     logger: warnings
       ? { log: () => {}, warn: (...args: unknown[]) => warnings.push(args.map(String).join(' ')), error: () => {} }
       : false,
-    ...(options.standalone ? { code: { source: true, esm: true, lines: false, optimize: true } } : {}),
+    ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
   addFormats(ajv, { mode: 'full', keywords: false });

@@ -74,7 +74,7 @@ export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
     ],
   });
   return [
-    { path: `${RUNTIME_VALIDATORS_PATH}.js`, content: js, owner: 'generated', format: 'javascript' },
+    { path: `${RUNTIME_VALIDATORS_PATH}.js`, content: js, owner: 'generated', format: 'none' },
     { path: `${RUNTIME_VALIDATORS_PATH}.d.ts`, content: dts, owner: 'generated', format: 'typescript' },
   ];
 }
