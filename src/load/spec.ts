@@ -100,7 +100,11 @@ async function loadRevision(revision: KnownRevision, opts: ResolveSpecOptions, f
   return loaded;
 }
 
+/** The published schemas are under 300 kB; anything this large is not a protocol schema. */
+const MAX_SPEC_CHARS = 16 * 1024 * 1024;
+
 function fromText(text: string, source: string, revision: string, warnings: Diagnostic[]): LoadedSpec {
+  if (text.length > MAX_SPEC_CHARS) throw inputProblem(source, `too large for a protocol schema (${text.length} characters, at most ${MAX_SPEC_CHARS})`);
   const normalized = normalizeSpecDocument(parseJsonDocument(text, source), source);
   return { revision, dialect: normalized.dialect, source, defs: normalized.defs, warnings: [...warnings, ...normalized.warnings] };
 }

@@ -141,6 +141,13 @@ describe('resolveSpec by path or URL', () => {
     }
   });
 
+  it('refuses a document far larger than any protocol schema', async () => {
+    const path = join(tempDir(), 'schema.json');
+    writeFileSync(path, `{ "$defs": { "A": {} } }${' '.repeat(16 * 1024 * 1024)}`);
+    const error = await inputError(resolveSpec(path, { revision: '2025-06-18' }));
+    expect(error.diagnostics[0]!.message).toMatch(/^too large for a protocol schema/);
+  });
+
   it('asks for the revision when the path does not tell it', async () => {
     const path = join(tempDir(), 'schema.json');
     writeFileSync(path, '{ "$defs": { "A": { "type": "string" } } }');
