@@ -8,7 +8,7 @@ import type { ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parseUriTemplate } from '../model/service.js';
 import type { Diagnostic } from './diagnostics.js';
-import { isDraft07 } from './manifest-refs.js';
+import { isDraft07, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
@@ -128,22 +128,15 @@ function templateProblem(template: string): { message: string; hint?: string } |
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 
-const SUBSCHEMA_KEYWORDS = new Set([
-  'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'items',
-  'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema',
-]);
-const SUBSCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-const SUBSCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']);
-
 /** Calls `visit` for every schema object under `schema`, with its pointer. */
 function forEachSchema(schema: unknown, pointer: string, visit: (schema: JsonObject, pointer: string) => void): void {
   if (!isObject(schema)) return;
   visit(schema, pointer);
   for (const [key, child] of Object.entries(schema)) {
     const at = joinPointer(pointer, key);
-    if (SUBSCHEMA_KEYWORDS.has(key) && isObject(child)) forEachSchema(child, at, visit);
-    else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(child)) child.forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
-    else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) for (const [name, c] of Object.entries(child)) forEachSchema(c, joinPointer(at, name), visit);
+    if (SCHEMA_KEYWORDS.has(key) && isObject(child)) forEachSchema(child, at, visit);
+    else if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(child)) child.forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
+    else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) for (const [name, c] of Object.entries(child)) forEachSchema(c, joinPointer(at, name), visit);
   }
 }
 

@@ -25,7 +25,6 @@ export const REF_LIMITS = {
   maxTotalBytes: 16 * 1024 * 1024,
 };
 
-export const DIALECT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 const DRAFT_07 = new Set(['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema']);
 
 export function isDraft07(schema: unknown): boolean {
@@ -56,14 +55,14 @@ export interface BundledSchema {
 type JsonObject = { [key: string]: unknown };
 
 /** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = new Set([
+export const SCHEMA_KEYWORDS = new Set([
   'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'items',
   'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema',
 ]);
 /** Keywords whose value is an array of schemas. */
-const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+export const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 /** Keywords whose value maps names to schemas. */
-const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']);
+export const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']);
 /** json-schema-to-typescript copies these into generated code verbatim: schemas are data, never code. */
 const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
 /** Ways of naming a schema other than by file and pointer; the bundler could not keep them meaningful. */

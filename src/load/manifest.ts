@@ -97,8 +97,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
 
   if (problems.length > 0) throw new InputError(sortDiagnostics(dedupe(problems), display));
 
-  const manifest = { ...raw, tools: bundledTools } as unknown as ManifestDocument;
-  if (!Array.isArray(raw.tools)) delete (manifest as { tools?: unknown }).tools;
+  const manifest = (Array.isArray(raw.tools) ? { ...raw, tools: bundledTools } : raw) as unknown as ManifestDocument;
   const { model, renamings } = buildServiceModel(manifest, display);
   warnings.push(...renamings.map((r: Renaming) => diagnosticAt(doc, joinPointer('', r.collection, r.index, 'name'), `identifier clash: ${r.message}`, 'rename one of them if the suffix is unwelcome')));
   return { model, warnings: sortDiagnostics(dedupe(warnings), display) };
