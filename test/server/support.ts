@@ -128,6 +128,8 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
   noEmit: true,
 };
 
+const parsed = new Map<string, { text: string; sourceFile: ts.SourceFile }>();
+
 /** Type-checks the TypeScript files of several projects in one program; returns formatted diagnostics. */
 export function typeCheck(projectDirs: readonly string[], extraFiles: Record<string, string> = {}): string[] {
   const rootNames: string[] = [];
@@ -137,10 +139,24 @@ export function typeCheck(projectDirs: readonly string[], extraFiles: Record<str
     }
   }
   const host = ts.createCompilerHost(STRICT_OPTIONS);
+  // Parsed files are kept between calls (lib and @types/node dominate the time of a small program).
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, languageVersion, onError) => {
+    const text = extraFiles[file] ?? ts.sys.readFile(file);
+    if (text === undefined) return getSourceFile(file, languageVersion, onError);
+    const cached = parsed.get(file);
+    if (cached && cached.text === text) return cached.sourceFile;
+    const sourceFile = ts.createSourceFile(file, text, languageVersion);
+    parsed.set(file, { text, sourceFile });
+    return sourceFile;
+  };
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   host.readFile = (file) => extraFiles[file] ?? readFile(file);
   host.fileExists = (file) => file in extraFiles || fileExists(file);
+  const directoryExists = host.directoryExists?.bind(host);
+  host.directoryExists = (dir) =>
+    Object.keys(extraFiles).some((file) => file.startsWith(`${dir}/`)) || (directoryExists ? directoryExists(dir) : true);
   const program = ts.createProgram([...rootNames, ...Object.keys(extraFiles)], STRICT_OPTIONS, host);
   const diagnostics = ts.getPreEmitDiagnostics(program);
   return diagnostics.map((d) => {
