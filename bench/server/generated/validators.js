@@ -10,6 +10,7 @@ const schema19 = {
   $id: 'mcp-gen:defs/GetWeatherInput',
 };
 const func0 = Object.prototype.hasOwnProperty;
+
 function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -114,6 +115,7 @@ validate52.evaluated = {
   dynamicProps: false,
   dynamicItems: false,
 };
+
 export const validateGetWeatherOutput = validate53;
 const schema20 = {
   type: 'object',
@@ -125,6 +127,7 @@ const schema20 = {
   required: ['temperature', 'conditions', 'humidity'],
   $id: 'mcp-gen:defs/GetWeatherOutput',
 };
+
 function validate53(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -239,6 +242,7 @@ validate53.evaluated = {
   dynamicProps: false,
   dynamicItems: false,
 };
+
 export const validateSearchInput = validate54;
 const schema21 = {
   type: 'object',
@@ -246,6 +250,7 @@ const schema21 = {
   required: ['query'],
   $id: 'mcp-gen:defs/SearchInput',
 };
+
 function validate54(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -364,6 +369,7 @@ validate54.evaluated = {
   dynamicProps: false,
   dynamicItems: false,
 };
+
 export const validateSearchOutput = validate55;
 const schema22 = {
   type: 'object',
@@ -391,6 +397,7 @@ const schema22 = {
   required: ['query', 'total', 'results'],
   $id: 'mcp-gen:defs/SearchOutput',
 };
+
 function validate55(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},

@@ -18,6 +18,8 @@ export interface StdioStreams {
 }
 
 const BLANK = /^\s*$/;
+/** Characters gathered before a write is forced, even mid-chunk. */
+const FLUSH_THRESHOLD = 16 * 1024;
 
 /** Resolves when the input ends and every in-flight request has been answered. */
 export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
@@ -134,7 +136,9 @@ class StdioOutbound implements Outbound {
 
   private queue(text: string): void {
     this.queued = this.queued === '' ? text + '\n' : this.queued + text + '\n';
-    if (!this.holding && !this.scheduled) {
+    // Batching pays for small messages; joining big ones only costs copies.
+    if (this.queued.length >= FLUSH_THRESHOLD) this.flush();
+    else if (!this.holding && !this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flushSoon);
     }
