@@ -322,7 +322,16 @@ export class Session {
   }
 
   private toolFinished(context: Context, tool: ToolEntry, result: unknown): void {
-    if (this.settle(context)) context.out.respond(this.toolResultMessage(context.idText, tool, result));
+    if (!this.settle(context)) return;
+    let text: string;
+    try {
+      text = this.toolResultMessage(context.idText, tool, result);
+    } catch (error) {
+      // Only a broken validator gets here; on the async path a throw would be an unhandled rejection.
+      this.core.log(`Checking the result of tool ${tool.name} failed: ${stackOf(error)}`);
+      text = toolErrorMessage(context.idText, `Tool ${tool.name} returned a result that could not be checked`);
+    }
+    context.out.respond(text);
   }
 
   private toolFailed(context: Context, tool: ToolEntry, error: unknown): void {
@@ -552,7 +561,7 @@ export class Session {
     if (text === undefined) return Promise.reject(new Error(`${method} params must be serializable as JSON`));
     return new Promise<JsonObject>((resolve, reject) => {
       this.pendingClient.set(id, { method, context, resolve, reject });
-      context.outgoing.push(id);
+      (context.outgoing ??= []).push(id);
       context.out.emit(text);
     });
   }
@@ -603,6 +612,7 @@ export class Session {
 
   /** @internal Cancels the server→client requests a cancelled request was waiting for. */
   cancelOutgoing(context: Context, reason: string): void {
+    if (context.outgoing === undefined) return;
     for (const id of context.outgoing) {
       const pending = this.pendingClient.get(id);
       if (pending === undefined) continue;
@@ -610,7 +620,7 @@ export class Session {
       context.out.emit(notificationMessage('notifications/cancelled', { requestId: id, reason }));
       pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
     }
-    context.outgoing.length = 0;
+    context.outgoing = undefined;
   }
 }
 
@@ -623,8 +633,8 @@ class Context implements RequestContext {
   done = false;
   cancelled = false;
   tracked = false;
-  /** Ids of server→client requests sent on behalf of this request and not yet answered. */
-  readonly outgoing: number[] = [];
+  /** Ids of server→client requests sent on behalf of this request; made on first use. */
+  outgoing: number[] | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';
