@@ -42,7 +42,7 @@ describe('planRuntimeValidators', () => {
   it('plans the .js and .d.ts under runtime/, generated-owned', () => {
     const files = planRuntimeValidators(loadRevision('2025-11-25').root);
     expect(files.map((f) => [f.path, f.owner, f.format])).toEqual([
-      ['runtime/request-validators.js', 'generated', 'javascript'],
+      ['runtime/request-validators.js', 'generated', 'none'],
       ['runtime/request-validators.d.ts', 'generated', 'typescript'],
     ]);
   });
