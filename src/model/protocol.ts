@@ -124,8 +124,8 @@ export function definitionDocUrl(revision: string, name: string): string {
 
 export function buildProtocolModel(spec: LoadedSpec): ProtocolModel {
   const problems: Diagnostic[] = [];
-  const problem = (name: string, message: string, hint?: string, suffix = ''): void => {
-    problems.push({ file: spec.source, line: 0, column: 0, pointer: `/$defs/${pointerSegment(name)}${suffix}`, message, ...(hint ? { hint } : {}) });
+  const problem = (name: string, message: string, hint?: string): void => {
+    problems.push({ file: spec.source, line: 0, column: 0, pointer: `/$defs/${pointerSegment(name)}`, message, ...(hint ? { hint } : {}) });
   };
   const defs = spec.defs;
   const has = (name: string): boolean => Object.hasOwn(defs, name);
@@ -154,7 +154,8 @@ export function buildProtocolModel(spec: LoadedSpec): ProtocolModel {
     if (method === undefined || !name.endsWith('Request')) continue;
     const result = pairResult(name, method, has);
     if (result === undefined) {
-      problem(name, `no result type for request ${JSON.stringify(method)}: expected ${name.replace(/Request$/, 'Result')}`, 'add the pair to RESULT_EXCEPTIONS in src/model/protocol.ts');
+      const expected = Object.hasOwn(RESULT_EXCEPTIONS, method) ? `${RESULT_EXCEPTIONS[method]} or Result` : name.replace(/Request$/, 'Result');
+      problem(name, `no result type for request ${JSON.stringify(method)}: expected ${expected}`, 'add the pair to RESULT_EXCEPTIONS in src/model/protocol.ts');
       continue;
     }
     requests.push({ method, request: name, params: paramsPresence(defs[name]!), ...result });
@@ -162,10 +163,10 @@ export function buildProtocolModel(spec: LoadedSpec): ProtocolModel {
   requests.sort((a, b) => byCodeUnit(a.method, b.method) || byCodeUnit(a.request, b.request));
 
   const requestsIn = (union: UnionName): RequestMethod[] =>
-    methodsIn(union, unionMembers(union), defs, problem, (member, method) => {
+    methodsIn(union, unionMembers(union), defs, problem, (member) => {
       const entry = requests.find((r) => r.request === member);
       if (!entry) problem(union, `member ${member} of ${union} is not a request named …Request with a \`method\` const`);
-      return entry && entry.method === method ? entry : undefined;
+      return entry;
     });
   const notificationsIn = (union: UnionName): NotificationMethod[] =>
     methodsIn(union, unionMembers(union), defs, problem, (member, method) => ({ method, notification: member, params: paramsPresence(defs[member]!) }));
@@ -226,9 +227,9 @@ function methodsIn<T extends { method: string }>(
 }
 
 function pairResult(request: string, method: string, has: (name: string) => boolean): Pick<RequestMethod, 'result' | 'pairing'> | undefined {
-  const exception = RESULT_EXCEPTIONS[method];
-  if (exception !== undefined && Object.hasOwn(RESULT_EXCEPTIONS, method)) {
-    return { result: has(exception) ? exception : 'Result', pairing: 'exception' };
+  if (Object.hasOwn(RESULT_EXCEPTIONS, method)) {
+    const result = [RESULT_EXCEPTIONS[method]!, 'Result'].find(has);
+    return result === undefined ? undefined : { result, pairing: 'exception' };
   }
   const byName = request.replace(/Request$/, 'Result');
   return has(byName) ? { result: byName, pairing: 'by-name' } : undefined;
