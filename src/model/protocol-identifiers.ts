@@ -5,10 +5,10 @@ import { pascalCase } from '../printer/names.js';
  * own names (`CallToolRequest`, `JSONRPCMessage`, even `Error`) must survive exactly. Other names
  * (`get-weather`, `class`, `1abc`, `foo_bar`) get a derived PascalCase identifier.
  *
- * "Plain PascalCase" is also exactly what json-schema-to-typescript leaves alone when it turns a
- * name into a type name (it upper-cases the first letter and any letter after a digit, and drops
- * `_`), so the identifier chosen here is the one that appears in the output. Such names can
- * never be reserved words (those are all lower case); declaring `Error` in a module only shadows
+ * "Plain PascalCase" (letters and digits, starting upper case, no lower-case letter right after a
+ * digit) is also what json-schema-to-typescript leaves unchanged when it makes a type name, so
+ * the identifier chosen here is the one in the output; the emitter checks that anyway. Such names
+ * are never reserved words (those are all lower case); declaring `Error` in a module only shadows
  * the global inside that module, and the generated types file never needs the global.
  */
 const PLAIN_PASCAL_CASE = /^[A-Z](?:[A-Za-z]|[0-9]+(?![a-z]))*$/;
