@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { Console } from '../../src/cli/output.js';
+
+const SPEC_DIR = resolve(process.env['MCP_SPEC_DIR'] ?? resolve(import.meta.dirname, '../../../shared/mcp-spec'));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Console = { out: (l) => out.push(l), err: (l) => err.push(l) };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'mcp-gen-cli-'));
+}
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const name of (await readdir(dir, { recursive: true })).sort()) {
+    const path = join(dir, name);
+    try {
+      files[name] = await readFile(path, 'utf8');
+    } catch {
+      // a folder
+    }
+  }
+  return files;
+}
+
+describe('mcp-gen types: bad input', () => {
+  it.each([
+    ['an unknown revision', ['--spec', '2023-01-01'], /2023-01-01: unknown revision "2023-01-01" — known revisions: 2024-11-05/],
+    ['a missing file', ['--spec', './nope/schema.json'], /nope\/schema\.json: no such file/],
+  ])('%s: one line, exit 2, nothing written', async (_what, args, message) => {
+    const out = join(await tempDir(), 'out');
+    const result = await run('types', ...args, '-o', out, '--spec-dir', SPEC_DIR);
+    expect(result.code).toBe(2);
+    expect(result.err[0]).toMatch(message);
+    expect(result.err).toHaveLength(2); // the problem, then the "nothing was written" summary
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('invalid JSON names the file, line and column', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'schema.json'), '{\n  "$defs": {,}\n}\n');
+    const result = await run('types', '--spec', join(dir, 'schema.json'), '--revision', '2025-11-25', '-o', join(dir, 'out'));
+    expect(result.code).toBe(2);
+    expect(result.err[0]).toMatch(/schema\.json:2:13: invalid JSON/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('a schema with no definitions is refused', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'schema.json'), '{ "$schema": "https://json-schema.org/draft/2020-12/schema" }');
+    const result = await run('types', '--spec', join(dir, 'schema.json'), '--revision', 'custom', '-o', join(dir, 'out'));
+    expect(result.code).toBe(2);
+    expect(result.err[0]).toMatch(/schema\.json: .*definitions/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('an unknown --docs mode is a usage error, exit 2', async () => {
+    const result = await run('types', '--spec', '2025-11-25', '--docs', 'some');
+    expect(result.code).toBe(2);
+    expect(result.err.join('\n')).toMatch(/Allowed choices are full, link, none/);
+  });
+});
+
+describe('mcp-gen types: output', () => {
+  it('is byte-identical when generated twice, and --check then passes', async () => {
+    const a = await tempDir();
+    const b = await tempDir();
+    for (const dir of [a, b]) {
+      const result = await run('types', '--spec', '2024-11-05', '--spec-dir', SPEC_DIR, '-o', dir, '--docs', 'link');
+      expect(result.code).toBe(0);
+    }
+    const first = await snapshot(a);
+    expect(Object.keys(first)).toEqual(['.mcp-gen-ledger.json', 'types.ts', 'validators.d.ts', 'validators.js']);
+    expect(await snapshot(b)).toEqual(first);
+    expect((await run('types', '--spec', '2024-11-05', '--spec-dir', SPEC_DIR, '-o', a, '--docs', 'link', '--check')).code).toBe(0);
+  });
+
+  it('--check lists every stale, missing and extra file and exits 1', async () => {
+    const dir = await tempDir();
+    await run('types', '--spec', '2024-11-05', '--spec-dir', SPEC_DIR, '-o', dir, '--docs', 'none');
+    await writeFile(join(dir, 'types.ts'), '// edited by hand\n');
+    const before = await snapshot(dir);
+    const result = await run('types', '--spec', '2024-11-05', '--spec-dir', SPEC_DIR, '-o', dir, '--docs', 'none', '--check');
+    expect(result.code).toBe(1);
+    expect(result.err.some((l) => /^stale: .*types\.ts$/.test(l))).toBe(true);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it('every generated file starts with the banner, with or without the version', async () => {
+    const dir = await tempDir();
+    await run('types', '--spec', '2026-07-28', '--spec-dir', SPEC_DIR, '-o', dir, '--docs', 'none', '--no-version-banner');
+    for (const name of ['types.ts', 'validators.js', 'validators.d.ts']) {
+      const first = (await readFile(join(dir, name), 'utf8')).split('\n')[0];
+      expect(first).toBe('/* @generated by mcp-gen. DO NOT EDIT. Regenerate with: mcp-gen types --spec 2026-07-28 --docs none */');
+    }
+  });
+});
+
+describe('mcp-gen server: bad input', () => {
+  it('reports every problem with its position, exits 2 and writes nothing', async () => {
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'manifest.yaml'),
+      ['server:', '  name: demo', 'tools:', '  - name: "bad name"', '    inputSchema: { type: string }', ''].join('\n'),
+    );
+    const result = await run('server', join(dir, 'manifest.yaml'), '-o', join(dir, 'out'));
+    expect(result.code).toBe(2);
+    const problems = result.err.filter((l) => l.startsWith('error: '));
+    expect(problems.length).toBeGreaterThanOrEqual(3); // missing version, bad tool name, non-object inputSchema
+    for (const line of problems) expect(line).toMatch(/manifest\.yaml:\d+:\d+: .*\(at \/[^)]*\)/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+});
+
+describe('mcp-gen --help', () => {
+  it('lists the commands and exits 0', async () => {
+    const result = await run('--help');
+    expect(result.code).toBe(0);
+    expect(result.out.join('\n')).toMatch(/types[\s\S]*server/);
+    expect(result.out.join('\n')).not.toMatch(/regenerate-self/);
+  });
+});
