@@ -157,7 +157,9 @@ describe('stdio framing and JSON-RPC errors', () => {
     raw.sendJson({ jsonrpc: '2.0', id: first['id'], result: { action: 'maybe' } });
     const invalid = await raw.response(1);
     expect(invalid['result']['isError']).toBe(true);
-    expect(invalid['result']['content'][0]['text']).toMatch(/^Invalid elicitation\/create result from the client: \/result/);
+    expect(invalid['result']['content'][0]['text']).toBe(
+      'Invalid elicitation/create result from the client: /action must be equal to one of the allowed values (accept, cancel, decline)',
+    );
 
     raw.sendJson({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask_name', arguments: {} } });
     const second = await raw.waitFor((m) => m['method'] === 'elicitation/create' && m['id'] !== first['id']);

@@ -1,15 +1,18 @@
 /**
  * Spawned stdio servers cannot run TypeScript on Node 20, so the runtime and the fixtures are
  * transpiled (types stripped, no type-check: `tsc` covers that) into a private folder under
- * node_modules/.cache, where `ajv` still resolves from the repository's node_modules.
+ * node_modules/.cache, where `ajv` still resolves from the repository's node_modules; the generated
+ * envelope validators they import are copied beside them.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const folders = ['src/runtime', 'test/runtime/fixtures'];
+/** Plain JavaScript the fixtures import, copied as is. */
+const copiedFiles = ['generated/runtime/request-validators.js'];
 
 export interface TranspiledTree {
   root: string;
@@ -30,6 +33,10 @@ export function transpileRuntimeTree(): TranspiledTree {
       });
       writeFileSync(join(root, folder, name.replace(/\.ts$/, '.js')), output.outputText);
     }
+  }
+  for (const file of copiedFiles) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    copyFileSync(join(repoRoot, file), join(root, file));
   }
   writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
   return {
