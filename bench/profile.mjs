@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { StdioPeer } from './lib/client.mjs';
 import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
-import { repoRoot } from './lib/paths.mjs';
+import { formatProfile } from './lib/cpuprofile.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
 const [serverName = 'ours', caseName = 'weather', callsText = '50000'] = positionals;
@@ -40,37 +40,8 @@ try {
 
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error('the server wrote no profile (did it exit cleanly when stdin closed?)');
-  printProfile(JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')), Number(values.top));
+  const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8'));
+  process.stdout.write(formatProfile(profile, { top: Number(values.top), perCall: calls, title: `${serverName} ${caseName}: ${calls} calls` }));
 } finally {
   rmSync(profileDir, { recursive: true, force: true });
-}
-
-/** Self time per function and per file, from the profile's samples and time deltas. */
-function printProfile(profile, top) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfMicros = new Map();
-  for (let i = 0; i < profile.samples.length; i++) {
-    const id = profile.samples[i];
-    selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  }
-  const total = [...selfMicros.values()].reduce((a, b) => a + b, 0);
-  const byFunction = new Map();
-  const byFile = new Map();
-  for (const [id, micros] of selfMicros) {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const where = url === '' ? '' : path.relative(repoRoot, url.replace(/^file:\/\//, ''));
-    const fn = `${where || '(native)'}:${lineNumber + 1} ${functionName || '(anonymous)'}`;
-    byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros);
-    const fileKey = where || `(${functionName || 'native'})`;
-    byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + micros);
-  }
-  const show = (title, map) => {
-    process.stdout.write(`\n${title}\n`);
-    for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-      process.stdout.write(`${((100 * micros) / total).toFixed(1).padStart(5)}%  ${(micros / Math.max(calls, 1)).toFixed(2).padStart(7)} µs/call  ${key}\n`);
-    }
-  };
-  process.stdout.write(`${serverName} ${caseName}: ${calls} calls, ${(total / 1000).toFixed(0)} ms sampled on the main thread\n`);
-  show('self time by file', byFile);
-  show('self time by function', byFunction);
 }

@@ -8,7 +8,7 @@
 //
 // Every server is verified against workload.cases.json (exact results) before it is measured.
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir, cpus, totalmem } from 'node:os';
+import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -187,6 +187,7 @@ const PAIRS = [
 
 async function main() {
   const started = performance.now();
+  const loadAverageAtStart = loadavg();
   log(`servers: ${serverNames.join(', ')}; ${JSON.stringify(config)}`);
   /** @type {Record<string, Record<string, number>[]>} per server, per round, metric → value */
   const rounds = Object.fromEntries(serverNames.map((name) => [name, []]));
@@ -222,6 +223,9 @@ async function main() {
   const report = {
     date: new Date().toISOString(),
     machine: { nproc: cpus().length, cpu: cpus()[0]?.model, ramGiB: totalmem() / 2 ** 30, node: process.version },
+    // Other work on a shared machine shows up here; CPU per call is the figure least affected by it.
+    loadAverageAtStart,
+    loadAverageAtEnd: loadavg(),
     config,
     servers: Object.fromEntries(
       serverNames.map((name) => [name, { command: ['node', ...SERVERS[name].args.map((arg) => path.relative(repoRoot, arg))].join(' ') }]),

@@ -4,13 +4,23 @@ import { execFileSync } from 'node:child_process';
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
-/** utime + stime of the whole process (all threads), in seconds. */
-export function cpuSeconds(pid) {
+/** Fields 3… of /proc/<pid>/stat: fields[0] is field 3 (state), so field n is fields[n - 3]. */
+function statFields(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may contain spaces; fields after it start past the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state), so utime (field 14) is fields[11] and stime (15) fields[12].
+  // The command name (field 2) may contain spaces; the fields after it start past the last ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime + stime (fields 14, 15) of the whole process (all threads), in seconds. */
+export function cpuSeconds(pid) {
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** cutime + cstime (fields 16, 17): CPU of this process's children that have been waited for, in seconds. */
+export function childrenCpuSeconds() {
+  const fields = statFields('self');
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Resident set size (VmRSS) in bytes. */
