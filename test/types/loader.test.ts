@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/load/diagnostics.js';
 import { KNOWN_REVISIONS, resolveSpec, specUrl, type LoadedSpec } from '../../src/load/spec.js';
 import { specDir } from './helpers.js';
@@ -30,6 +30,19 @@ function servingText(text: string, calls: string[] = []): typeof fetch {
 }
 
 describe('resolveSpec by revision', () => {
+  // These tests decide where schemas come from; the caller's environment must not.
+  const saved = { spec: process.env['MCP_SPEC_DIR'], cache: process.env['MCP_GEN_CACHE_DIR'] };
+  beforeEach(() => {
+    delete process.env['MCP_SPEC_DIR'];
+    delete process.env['MCP_GEN_CACHE_DIR'];
+  });
+  afterEach(() => {
+    for (const [name, value] of [['MCP_SPEC_DIR', saved.spec], ['MCP_GEN_CACHE_DIR', saved.cache]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
   it('loads every known revision from the spec dir, normalized to $defs', async () => {
     for (const revision of KNOWN_REVISIONS) {
       const spec = await resolveSpec(revision, { specDir, fetch: offline });
@@ -40,6 +53,17 @@ describe('resolveSpec by revision', () => {
       expect(text).not.toContain('#/definitions/');
       expect(text).toContain('"$ref":"#/$defs/');
     }
+  });
+
+  it('reads MCP_SPEC_DIR and MCP_GEN_CACHE_DIR when no option says otherwise', async () => {
+    process.env['MCP_SPEC_DIR'] = specDir;
+    expect((await resolveSpec('2025-06-18', { fetch: offline })).source).toBe(join(specDir, '2025-06-18', 'schema.json'));
+    delete process.env['MCP_SPEC_DIR'];
+    const cacheDir = tempDir();
+    process.env['MCP_GEN_CACHE_DIR'] = cacheDir;
+    const text = readFileSync(join(specDir, '2025-06-18', 'schema.json'), 'utf8');
+    await resolveSpec('2025-06-18', { fetch: servingText(text) });
+    expect(readFileSync(join(cacheDir, 'spec', '2025-06-18', 'schema.json'), 'utf8')).toBe(text);
   });
 
   it('rejects an unknown revision and lists the known ones', async () => {
