@@ -1,0 +1,232 @@
+/**
+ * Tier 1: one emitter feature per test, on tiny hand-built models, with the exact text expected.
+ */
+import { describe, expect, it } from 'vitest';
+import { planServer } from '../../src/emit/server/index.js';
+import { applyInsertions, exportedObject, parse, propertyInsertion } from '../../src/emit/server/merge.js';
+import { propertyKey, typeBase } from '../../src/emit/server/naming.js';
+import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-files.js';
+import { embedAt, type SchemaObject } from '../../src/emit/server/schema-walk.js';
+import { capabilities } from '../../src/emit/server/server-file.js';
+import type { ServiceModel, ToolModel } from '../../src/model/service-model.js';
+import { runtimeSources } from './support.js';
+import rootPackage from '../../package.json' with { type: 'json' };
+
+function tool(name: string, pascal: string, inputSchema: SchemaObject, outputSchema?: SchemaObject): ToolModel {
+  const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
+  const wire = { name, inputSchema, ...(outputSchema ? { outputSchema } : {}) };
+  return { name, ids: { pascal, camel }, inputSchema, ...(outputSchema ? { outputSchema } : {}), wire };
+}
+
+function model(parts: Partial<ServiceModel>): ServiceModel {
+  return {
+    server: { name: 'tiny', version: '1.0.0' },
+    protocolVersions: ['2025-11-25'],
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    source: 'tiny.yaml',
+    ...parts,
+  };
+}
+
+async function file(m: ServiceModel, path: string): Promise<string> {
+  const plan = await planServer(m, { runtimeSources: runtimeSources() });
+  const found = plan.files.find((f) => f.path === path);
+  if (!found) throw new Error(`no ${path} planned`);
+  return found.content;
+}
+
+describe('property keys', () => {
+  it('are bare, quoted, or computed for __proto__', () => {
+    expect(propertyKey('get_weather')).toBe('get_weather');
+    expect(propertyKey('class')).toBe('class');
+    expect(propertyKey('get-user')).toBe('"get-user"');
+    expect(propertyKey('1abc')).toBe('"1abc"');
+    expect(propertyKey('a\u2028"b')).toBe('"a\\u2028\\"b"');
+    expect(propertyKey('__proto__')).toBe('["__proto__"]');
+  });
+
+  it('type names survive json-schema-to-typescript unchanged', () => {
+    expect(typeBase('_1abc')).toBe('_1Abc');
+    expect(typeBase('Sha256sum_2')).toBe('Sha256Sum_2');
+    expect(typeBase('GetWeather')).toBe('GetWeather');
+  });
+});
+
+describe('schema embedding', () => {
+  it('rewrites local $refs and nothing that only looks like one', () => {
+    const schema = {
+      $id: 'https://example.com/x',
+      type: 'object',
+      properties: {
+        $ref: { type: 'string' },
+        a: { $ref: '#/$defs/A' },
+        b: { const: { $ref: '#/not/a/ref' }, default: { $ref: '#' } },
+        self: { $ref: '#' },
+      },
+      $defs: { A: { items: [{ $ref: '#/$defs/A' }] } },
+    };
+    expect(embedAt(schema, '/$defs/X')).toEqual({
+      type: 'object',
+      properties: {
+        $ref: { type: 'string' },
+        a: { $ref: '#/$defs/X/$defs/A' },
+        b: { const: { $ref: '#/not/a/ref' }, default: { $ref: '#' } },
+        self: { $ref: '#/$defs/X' },
+      },
+      $defs: { A: { items: [{ $ref: '#/$defs/X/$defs/A' }] } },
+    });
+  });
+
+  it('refuses a $ref the loader should have bundled', () => {
+    expect(() => embedAt({ $ref: 'other.json#/x' }, '/$defs/X')).toThrow(/not local/);
+  });
+
+  it('keeps __proto__ keys as data', () => {
+    const schema = JSON.parse('{"properties":{"__proto__":{"type":"string"}},"const":{"__proto__":1}}') as SchemaObject;
+    const copy = embedAt(schema, '/$defs/X');
+    expect(Object.keys(copy['properties'] as object)).toEqual(['__proto__']);
+    expect(Object.keys(copy['const'] as object)).toEqual(['__proto__']);
+  });
+});
+
+describe('generated/types.ts', () => {
+  it('ignores tsType and tsEnumNames in schemas (raw TypeScript from input)', async () => {
+    const m = model({
+      tools: [
+        tool('t', 'T', {
+          type: 'object',
+          properties: {
+            raw: { type: 'string', tsType: 'string; export const pwn = 1' },
+            mode: { enum: ['a', 'b'], tsEnumNames: ['Pwn', 'Pwn2'] },
+          },
+        }),
+      ],
+    });
+    const types = await file(m, 'generated/types.ts');
+    expect(types).not.toContain('pwn');
+    expect(types).not.toContain('Pwn');
+    expect(types).toContain('raw?: string\n');
+    expect(types).toContain(`mode?: ("a" | "b")\n`);
+  });
+
+  it('names every type itself, never from titles or $ids', async () => {
+    const m = model({
+      tools: [
+        tool('t', 'T', { type: 'object', title: 'ToolHandlers', $id: 'Handlers', properties: { x: { $ref: '#/$defs/inner' } }, $defs: { inner: { title: 'Tools', type: 'string' } } }),
+      ],
+    });
+    const types = await file(m, 'generated/types.ts');
+    expect(types.match(/^export (interface|type) \w+/gm)?.sort()).toEqual([
+      'export interface TInput',
+      'export interface Tools',
+      'export type Handlers',
+      'export type TInput_Inner',
+      'export type ToolHandlers',
+    ]);
+  });
+
+  it('types tools without outputSchema as content-only (output never)', async () => {
+    const types = await file(model({ tools: [tool('ping', 'Ping', { type: 'object' })] }), 'generated/types.ts');
+    expect(types).toContain('output: never');
+    expect(types).toContain('  ping: ToolHandler<PingInput, never>;\n');
+  });
+
+  it('types prompt arguments and template variables by name', async () => {
+    const m = model({
+      prompts: [
+        {
+          name: 'p',
+          ids: { pascal: 'P', camel: 'p' },
+          arguments: [
+            { name: 'city', required: true },
+            { name: 'a-b', required: false, description: 'x */ y' },
+          ],
+          wire: { name: 'p' },
+        },
+      ],
+      resourceTemplates: [
+        { uriTemplate: 'x://{a}/{b}{?a}', name: 't', ids: { pascal: 'T', camel: 't' }, variables: ['a', 'b', 'a'], wire: {} },
+      ],
+    });
+    const types = await file(m, 'generated/types.ts');
+    expect(types).toContain('export type PArguments = {\n  city: string;\n  /** x *\\/ y */\n  "a-b"?: string;\n};\n');
+    expect(types).toContain(`  "x://{a}/{b}{?a}": ResourceTemplateHandler<{ readonly a: string; readonly b: string }>;\n`);
+  });
+});
+
+describe('generated/server.ts', () => {
+  const m = model({
+    server: { name: 'n', version: '1', title: "*/ it's", instructions: 'line\u2028break' },
+    tools: [
+      tool(
+        '__proto__',
+        'Proto',
+        JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as SchemaObject,
+        { type: 'object' },
+      ),
+    ],
+  });
+
+  it('embeds every payload with JSON.parse, never as an object literal', async () => {
+    const server = await file(m, 'generated/server.ts');
+    expect(server).toContain(`  serverInfo: JSON.parse("{\\"name\\":\\"n\\",\\"version\\":\\"1\\",\\"title\\":\\"*/ it's\\"}"),\n`);
+    expect(server).toContain('  instructions: "line\\u2028break",\n');
+    expect(server).toMatch(/ {2}tools: JSON\.parse\("\[\{\\"name\\":\\"__proto__\\",\\"inputSchema\\":\{\\"type\\":\\"object\\",\\"properties\\":\{\\"__proto__\\"/);
+    expect(server).toContain('    ["__proto__", { name: "__proto__", validateInput: validateProtoInput, validateOutput: validateProtoOutput }],\n');
+    expect(server).not.toMatch(/[\u2028\u2029]/);
+  });
+
+  it('derives capabilities from what the manifest has', () => {
+    expect(capabilities(model({}))).toEqual({ logging: {} });
+    expect(capabilities(m)).toEqual({ tools: {}, logging: {} });
+    const prompt = { name: 'p', ids: { pascal: 'P', camel: 'p' }, arguments: [], wire: {} };
+    const template = { uriTemplate: 'x://{a}', name: 't', ids: { pascal: 'T', camel: 't' }, variables: ['a'], wire: {} };
+    expect(capabilities(model({ prompts: [prompt] }))).toEqual({ prompts: {}, logging: {}, completions: {} });
+    expect(capabilities(model({ resourceTemplates: [template] }))).toEqual({ resources: {}, logging: {}, completions: {} });
+  });
+});
+
+describe('user-owned files', () => {
+  it('a tool stub compiles to a clear not-implemented tool error', async () => {
+    const stub = await file(model({ tools: [tool('get_weather', 'GetWeather', { type: 'object' })] }), 'handlers/tools/getWeather.ts');
+    expect(stub).toContain(`export const getWeather: ToolHandlers["get_weather"] = async (input, context) => {`);
+    expect(stub).toContain(`content: [{ type: 'text', text: "get_weather is not implemented yet: edit handlers/tools/getWeather.ts" }],`);
+    expect(stub).toContain('isError: true');
+  });
+
+  it('the project builds with the TypeScript mcp-gen itself uses', async () => {
+    const pkg = JSON.parse(await file(model({}), 'package.json')) as { devDependencies: Record<string, string>; scripts: Record<string, string> };
+    for (const [name, version] of Object.entries(BUILD_DEPENDENCIES)) {
+      expect(rootPackage.devDependencies[name as keyof typeof rootPackage.devDependencies]).toBe(version);
+    }
+    expect(pkg.devDependencies).toEqual(BUILD_DEPENDENCIES);
+    expect(pkg.scripts['build']).toBe('tsc -b');
+    expect(packageName('My Server!')).toBe('my-server');
+    expect(packageName('***')).toBe('mcp-server');
+  });
+});
+
+describe('merge insertions', () => {
+  const insert = (text: string, entries: string[]): string => {
+    const object = exportedObject(parse(text), 'x');
+    if (!object) throw new Error('no object');
+    const insertion = propertyInsertion(object, entries);
+    return insertion ? applyInsertions(text, [insertion]) : text;
+  };
+
+  it('go last after a trailing comma, first without one, inside an empty object', () => {
+    expect(insert('const x = {\n  a: 1,\n};\n', ['b: 2'])).toBe('const x = {\n  a: 1,\n  b: 2,\n};\n');
+    expect(insert('const x = {\n    a: 1\n};\n', ['b: 2'])).toBe('const x = {\n    b: 2,\n    a: 1\n};\n');
+    expect(insert('const x = {};\n', ['b: 2'])).toBe('const x = {\n  b: 2,\n};\n');
+    expect(insert('const x = { a: 1 } satisfies object;\n', ['b: 2'])).toBe('const x = {\n  b: 2, a: 1 } satisfies object;\n');
+  });
+
+  it('indent multi-line entries like their neighbours', () => {
+    expect(insert('const x = {\n\ta: 1,\n};\n', ['b: () => {\n  return 2;\n}'])).toBe(
+      'const x = {\n\ta: 1,\n\tb: () => {\n\t  return 2;\n\t},\n};\n',
+    );
+  });
+});
