@@ -6,6 +6,7 @@ import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerPlan } from '../../src/emit/server/index.js';
+import type { PlannedFile } from '../../src/write/planned-file.js';
 import { hasBanner, renderFile } from '../../src/write/render.js';
 import { expectGolden, listFiles, loadModel, plan, repoRoot, runtimeSources, tempDir, typeCheck, write } from './support.js';
 
@@ -51,24 +52,19 @@ describe('golden output', () => {
     }
   });
 
-  it('copies the runtime unchanged (only the banner and formatting of the writer added)', async () => {
+  it('copies the runtime unchanged (the writer adds only its banner and formatting)', async () => {
     const sources = runtimeSources();
     const copied = listFiles(join(outputs.weather, 'generated', 'runtime'));
     expect(copied).toEqual(Object.keys(sources).sort());
     for (const [name, original] of Object.entries(sources)) {
+      const planned = plans.weather.files.find((f) => f.path === `generated/runtime/${name}`);
       // mcp-gen's own banner on the envelope validators is dropped (its regenerate command is mcp-gen's).
       const source = hasBanner(original) ? original.slice(original.indexOf('\n') + 1) : original;
+      expect(planned?.content, name).toBe(source);
+      expect(planned?.format, name).toBe(name.endsWith('.js') ? 'none' : name.endsWith('.md') ? 'markdown' : 'typescript');
       const text = readFileSync(join(outputs.weather, 'generated', 'runtime', name), 'utf8');
-      if (name.endsWith('.js')) {
-        expect(text, name).toBe(source);
-      } else {
-        const format = name.endsWith('.md') ? 'markdown' : 'typescript';
-        const expected = await renderFile(
-          { path: name, content: source, owner: 'generated', format },
-          { command: `mcp-gen server ${CASES.weather}` },
-        );
-        expect(text, name).toBe(expected);
-      }
+      expect(text, name).toBe(await renderFile(planned as PlannedFile, { command: `mcp-gen server ${CASES.weather}` }));
+      expect(hasBanner(text), name).toBe(true);
     }
   });
 

@@ -6,7 +6,7 @@ import type {
   ServerDefinition,
   ServerOptions,
 } from './runtime/index.js';
-import { requestValidators } from './runtime/request-validators.js';
+import { requestValidators, resultValidators } from './runtime/request-validators.js';
 import type { Handlers } from './types.js';
 import {
   validateGetForecastInput,
@@ -56,6 +56,7 @@ export const definition: ServerDefinition = {
     '[{"name":"plan_outing","title":"Plan an outing","description":"Asks the model to plan an outdoor activity around the forecast.","arguments":[{"name":"location","description":"Where the outing takes place.","required":true},{"name":"activity","description":"What you want to do, e.g. hiking."}]}]',
   ),
   requestValidators: requestValidators,
+  resultValidators: resultValidators,
 };
 
 /**

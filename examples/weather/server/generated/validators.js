@@ -10,1096 +10,624 @@ function $ucs2length(s) {
 function $isDate(s) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;
-  const year = +m[1],
-    month = +m[2],
-    day = +m[3];
+  const year = +m[1], month = +m[2], day = +m[3];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days =
-    month === 2
-      ? leap
-        ? 29
-        : 28
-      : month === 4 || month === 6 || month === 9 || month === 11
-        ? 30
-        : 31;
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return month >= 1 && month <= 12 && day >= 1 && day <= days;
 }
 const $formatDate = { validate: $isDate };
+
 export const validateGetWeatherInput = validate52;
-const schema19 = {
-  type: 'object',
-  properties: {
-    location: { type: 'string', minLength: 1 },
-    units: { $ref: 'mcp-gen:defs/GetWeatherInput#/$defs/units' },
-  },
-  required: ['location'],
-  additionalProperties: false,
-  $defs: { units: { enum: ['celsius', 'fahrenheit'] } },
-  $id: 'mcp-gen:defs/GetWeatherInput',
-};
+const schema19 = {"type":"object","properties":{"location":{"type":"string","minLength":1},"units":{"$ref":"mcp-gen:defs/GetWeatherInput#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherInput"};
 const func0 = Object.prototype.hasOwnProperty;
 const func62 = $ucs2length;
-const schema20 = { enum: ['celsius', 'fahrenheit'] };
-function validate53(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate53.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data === 'celsius' || data === 'fahrenheit')) {
-    validate53.errors = [
-      {
-        instancePath,
-        schemaPath: '#/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema20.enum },
-        message: 'must be equal to one of the allowed values',
-      },
-    ];
-    return false;
-  }
-  validate53.errors = vErrors;
-  return errors === 0;
+const schema20 = {"enum":["celsius","fahrenheit"]};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate53.evaluated = { dynamicProps: false, dynamicItems: false };
-function validate52(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate52.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.location === undefined || !func0.call(data, 'location')) &&
-        (missing0 = 'location')
-      ) {
-        validate52.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 of Object.keys(data)) {
-          if (!(key0 === 'location' || key0 === 'units')) {
-            validate52.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.location !== undefined && func0.call(data, 'location')) {
-            let data0 = data.location;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (typeof data0 === 'string') {
-                if (func62(data0) < 1) {
-                  validate52.errors = [
-                    {
-                      instancePath: instancePath + '/location',
-                      schemaPath: '#/properties/location/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    },
-                  ];
-                  return false;
-                }
-              } else {
-                validate52.errors = [
-                  {
-                    instancePath: instancePath + '/location',
-                    schemaPath: '#/properties/location/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  },
-                ];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.units !== undefined && func0.call(data, 'units')) {
-              const _errs4 = errors;
-              if (
-                !validate53(data.units, {
-                  instancePath: instancePath + '/units',
-                  parentData: data,
-                  parentDataProperty: 'units',
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate52.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        },
-      ];
-      return false;
-    }
-  }
-  validate52.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+if(!((data === "celsius") || (data === "fahrenheit"))){
+validate53.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema20.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
+validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!((key0 === "location") || (key0 === "units"))){
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.location !== undefined && func0.call(data, "location")){
+let data0 = data.location;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func62(data0) < 1){
+validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.units !== undefined && func0.call(data, "units")){
+const _errs4 = errors;
+if(!(validate53(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 export const validateGetWeatherOutput = validate55;
-const schema21 = {
-  type: 'object',
-  properties: {
-    location: { type: 'string' },
-    temperature: { type: 'number' },
-    units: { $ref: 'mcp-gen:defs/GetWeatherOutput#/$defs/units' },
-    conditions: { $ref: 'mcp-gen:defs/GetWeatherOutput#/$defs/conditions' },
-    humidity: { type: 'integer', minimum: 0, maximum: 100 },
-  },
-  required: ['location', 'temperature', 'units', 'conditions', 'humidity'],
-  additionalProperties: false,
-  $defs: {
-    conditions: { enum: ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind'] },
-    units: { enum: ['celsius', 'fahrenheit'] },
-  },
-  $id: 'mcp-gen:defs/GetWeatherOutput',
-};
-const schema22 = { enum: ['celsius', 'fahrenheit'] };
-function validate56(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate56.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data === 'celsius' || data === 'fahrenheit')) {
-    validate56.errors = [
-      {
-        instancePath,
-        schemaPath: '#/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema22.enum },
-        message: 'must be equal to one of the allowed values',
-      },
-    ];
-    return false;
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
+const schema21 = {"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number"},"units":{"$ref":"mcp-gen:defs/GetWeatherOutput#/$defs/units"},"conditions":{"$ref":"mcp-gen:defs/GetWeatherOutput#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherOutput"};
+const schema22 = {"enum":["celsius","fahrenheit"]};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate56.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema23 = { enum: ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind'] };
-function validate58(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate58.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(
-    data === 'sunny' ||
-    data === 'cloudy' ||
-    data === 'rain' ||
-    data === 'snow' ||
-    data === 'fog' ||
-    data === 'wind'
-  )) {
-    validate58.errors = [
-      {
-        instancePath,
-        schemaPath: '#/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema23.enum },
-        message: 'must be equal to one of the allowed values',
-      },
-    ];
-    return false;
-  }
-  validate58.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate58.evaluated = { dynamicProps: false, dynamicItems: false };
-function validate55(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate55.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        ((data.location === undefined || !func0.call(data, 'location')) &&
-          (missing0 = 'location')) ||
-        ((data.temperature === undefined || !func0.call(data, 'temperature')) &&
-          (missing0 = 'temperature')) ||
-        ((data.units === undefined || !func0.call(data, 'units')) && (missing0 = 'units')) ||
-        ((data.conditions === undefined || !func0.call(data, 'conditions')) &&
-          (missing0 = 'conditions')) ||
-        ((data.humidity === undefined || !func0.call(data, 'humidity')) && (missing0 = 'humidity'))
-      ) {
-        validate55.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 of Object.keys(data)) {
-          if (!(
-            key0 === 'location' ||
-            key0 === 'temperature' ||
-            key0 === 'units' ||
-            key0 === 'conditions' ||
-            key0 === 'humidity'
-          )) {
-            validate55.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.location !== undefined && func0.call(data, 'location')) {
-            const _errs2 = errors;
-            if (typeof data.location !== 'string') {
-              validate55.errors = [
-                {
-                  instancePath: instancePath + '/location',
-                  schemaPath: '#/properties/location/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                },
-              ];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.temperature !== undefined && func0.call(data, 'temperature')) {
-              const _errs4 = errors;
-              if (!(typeof data.temperature == 'number')) {
-                validate55.errors = [
-                  {
-                    instancePath: instancePath + '/temperature',
-                    schemaPath: '#/properties/temperature/type',
-                    keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
-                  },
-                ];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.units !== undefined && func0.call(data, 'units')) {
-                const _errs6 = errors;
-                if (
-                  !validate56(data.units, {
-                    instancePath: instancePath + '/units',
-                    parentData: data,
-                    parentDataProperty: 'units',
-                    rootData,
-                    dynamicAnchors,
-                  })
-                ) {
-                  vErrors =
-                    vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.conditions !== undefined && func0.call(data, 'conditions')) {
-                  const _errs7 = errors;
-                  if (
-                    !validate58(data.conditions, {
-                      instancePath: instancePath + '/conditions',
-                      parentData: data,
-                      parentDataProperty: 'conditions',
-                      rootData,
-                      dynamicAnchors,
-                    })
-                  ) {
-                    vErrors =
-                      vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid0 = _errs7 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.humidity !== undefined && func0.call(data, 'humidity')) {
-                    let data4 = data.humidity;
-                    const _errs8 = errors;
-                    if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4))) {
-                      validate55.errors = [
-                        {
-                          instancePath: instancePath + '/humidity',
-                          schemaPath: '#/properties/humidity/type',
-                          keyword: 'type',
-                          params: { type: 'integer' },
-                          message: 'must be integer',
-                        },
-                      ];
-                      return false;
-                    }
-                    if (errors === _errs8) {
-                      if (typeof data4 == 'number') {
-                        if (data4 > 100 || isNaN(data4)) {
-                          validate55.errors = [
-                            {
-                              instancePath: instancePath + '/humidity',
-                              schemaPath: '#/properties/humidity/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 100 },
-                              message: 'must be <= 100',
-                            },
-                          ];
-                          return false;
-                        } else {
-                          if (data4 < 0 || isNaN(data4)) {
-                            validate55.errors = [
-                              {
-                                instancePath: instancePath + '/humidity',
-                                schemaPath: '#/properties/humidity/minimum',
-                                keyword: 'minimum',
-                                params: { comparison: '>=', limit: 0 },
-                                message: 'must be >= 0',
-                              },
-                            ];
-                            return false;
-                          }
-                        }
-                      }
-                    }
-                    var valid0 = _errs8 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate55.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        },
-      ];
-      return false;
-    }
-  }
-  validate55.errors = vErrors;
-  return errors === 0;
+if(!((data === "celsius") || (data === "fahrenheit"))){
+validate56.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema22.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
-validate55.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema23 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((((((data === "sunny") || (data === "cloudy")) || (data === "rain")) || (data === "snow")) || (data === "fog")) || (data === "wind"))){
+validate58.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema23.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.temperature === undefined) || (!(func0.call(data, "temperature")))) && (missing0 = "temperature"))) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.conditions === undefined) || (!(func0.call(data, "conditions")))) && (missing0 = "conditions"))) || (((data.humidity === undefined) || (!(func0.call(data, "humidity")))) && (missing0 = "humidity"))){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "location") || (key0 === "temperature")) || (key0 === "units")) || (key0 === "conditions")) || (key0 === "humidity"))){
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.location !== undefined && func0.call(data, "location")){
+const _errs2 = errors;
+if(typeof data.location !== "string"){
+validate55.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.temperature !== undefined && func0.call(data, "temperature")){
+const _errs4 = errors;
+if(!(typeof data.temperature == "number")){
+validate55.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.units !== undefined && func0.call(data, "units")){
+const _errs6 = errors;
+if(!(validate56(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.conditions !== undefined && func0.call(data, "conditions")){
+const _errs7 = errors;
+if(!(validate58(data.conditions, {instancePath:instancePath+"/conditions",parentData:data,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.humidity !== undefined && func0.call(data, "humidity")){
+let data4 = data.humidity;
+const _errs8 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data4 == "number"){
+if(data4 > 100 || isNaN(data4)){
+validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 export const validateGetForecastInput = validate60;
-const schema24 = {
-  type: 'object',
-  properties: {
-    location: { type: 'string', minLength: 1 },
-    days: { type: 'integer', minimum: 1, maximum: 7 },
-    units: { $ref: 'mcp-gen:defs/GetForecastInput#/$defs/units' },
-  },
-  required: ['location'],
-  additionalProperties: false,
-  $defs: { units: { enum: ['celsius', 'fahrenheit'] } },
-  $id: 'mcp-gen:defs/GetForecastInput',
-};
-const schema25 = { enum: ['celsius', 'fahrenheit'] };
-function validate61(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate61.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data === 'celsius' || data === 'fahrenheit')) {
-    validate61.errors = [
-      {
-        instancePath,
-        schemaPath: '#/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema25.enum },
-        message: 'must be equal to one of the allowed values',
-      },
-    ];
-    return false;
-  }
-  validate61.errors = vErrors;
-  return errors === 0;
+const schema24 = {"type":"object","properties":{"location":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7},"units":{"$ref":"mcp-gen:defs/GetForecastInput#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetForecastInput"};
+const schema25 = {"enum":["celsius","fahrenheit"]};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate61.evaluated = { dynamicProps: false, dynamicItems: false };
-function validate60(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate60.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.location === undefined || !func0.call(data, 'location')) &&
-        (missing0 = 'location')
-      ) {
-        validate60.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 of Object.keys(data)) {
-          if (!(key0 === 'location' || key0 === 'days' || key0 === 'units')) {
-            validate60.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.location !== undefined && func0.call(data, 'location')) {
-            let data0 = data.location;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (typeof data0 === 'string') {
-                if (func62(data0) < 1) {
-                  validate60.errors = [
-                    {
-                      instancePath: instancePath + '/location',
-                      schemaPath: '#/properties/location/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    },
-                  ];
-                  return false;
-                }
-              } else {
-                validate60.errors = [
-                  {
-                    instancePath: instancePath + '/location',
-                    schemaPath: '#/properties/location/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  },
-                ];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.days !== undefined && func0.call(data, 'days')) {
-              let data1 = data.days;
-              const _errs4 = errors;
-              if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1))) {
-                validate60.errors = [
-                  {
-                    instancePath: instancePath + '/days',
-                    schemaPath: '#/properties/days/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  },
-                ];
-                return false;
-              }
-              if (errors === _errs4) {
-                if (typeof data1 == 'number') {
-                  if (data1 > 7 || isNaN(data1)) {
-                    validate60.errors = [
-                      {
-                        instancePath: instancePath + '/days',
-                        schemaPath: '#/properties/days/maximum',
-                        keyword: 'maximum',
-                        params: { comparison: '<=', limit: 7 },
-                        message: 'must be <= 7',
-                      },
-                    ];
-                    return false;
-                  } else {
-                    if (data1 < 1 || isNaN(data1)) {
-                      validate60.errors = [
-                        {
-                          instancePath: instancePath + '/days',
-                          schemaPath: '#/properties/days/minimum',
-                          keyword: 'minimum',
-                          params: { comparison: '>=', limit: 1 },
-                          message: 'must be >= 1',
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.units !== undefined && func0.call(data, 'units')) {
-                const _errs6 = errors;
-                if (
-                  !validate61(data.units, {
-                    instancePath: instancePath + '/units',
-                    parentData: data,
-                    parentDataProperty: 'units',
-                    rootData,
-                    dynamicAnchors,
-                  })
-                ) {
-                  vErrors =
-                    vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate60.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        },
-      ];
-      return false;
-    }
-  }
-  validate60.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate60.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+if(!((data === "celsius") || (data === "fahrenheit"))){
+validate61.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema25.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
+validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!(((key0 === "location") || (key0 === "days")) || (key0 === "units"))){
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.location !== undefined && func0.call(data, "location")){
+let data0 = data.location;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func62(data0) < 1){
+validate60.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.days !== undefined && func0.call(data, "days")){
+let data1 = data.days;
+const _errs4 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 == "number"){
+if(data1 > 7 || isNaN(data1)){
+validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7},message:"must be <= 7"}];
+return false;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.units !== undefined && func0.call(data, "units")){
+const _errs6 = errors;
+if(!(validate61(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 export const validateGetForecastOutput = validate63;
-const schema26 = {
-  type: 'object',
-  properties: {
-    location: { type: 'string' },
-    units: { $ref: 'mcp-gen:defs/GetForecastOutput#/$defs/units' },
-    days: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          date: { type: 'string', format: 'date' },
-          high: { type: 'number' },
-          low: { type: 'number' },
-          conditions: { $ref: 'mcp-gen:defs/GetForecastOutput#/$defs/conditions' },
-        },
-        required: ['date', 'high', 'low', 'conditions'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['location', 'units', 'days'],
-  additionalProperties: false,
-  $defs: {
-    conditions: { enum: ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind'] },
-    units: { enum: ['celsius', 'fahrenheit'] },
-  },
-  $id: 'mcp-gen:defs/GetForecastOutput',
-};
-const schema27 = { enum: ['celsius', 'fahrenheit'] };
-function validate64(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate64.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data === 'celsius' || data === 'fahrenheit')) {
-    validate64.errors = [
-      {
-        instancePath,
-        schemaPath: '#/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema27.enum },
-        message: 'must be equal to one of the allowed values',
-      },
-    ];
-    return false;
-  }
-  validate64.errors = vErrors;
-  return errors === 0;
+const schema26 = {"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"mcp-gen:defs/GetForecastOutput#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"mcp-gen:defs/GetForecastOutput#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetForecastOutput"};
+const schema27 = {"enum":["celsius","fahrenheit"]};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate64.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema28 = { enum: ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind'] };
-function validate66(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(
-    data === 'sunny' ||
-    data === 'cloudy' ||
-    data === 'rain' ||
-    data === 'snow' ||
-    data === 'fog' ||
-    data === 'wind'
-  )) {
-    validate66.errors = [
-      {
-        instancePath,
-        schemaPath: '#/enum',
-        keyword: 'enum',
-        params: { allowedValues: schema28.enum },
-        message: 'must be equal to one of the allowed values',
-      },
-    ];
-    return false;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
 }
-validate66.evaluated = { dynamicProps: false, dynamicItems: false };
+if(!((data === "celsius") || (data === "fahrenheit"))){
+validate64.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema28 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!((((((data === "sunny") || (data === "cloudy")) || (data === "rain")) || (data === "snow")) || (data === "fog")) || (data === "wind"))){
+validate66.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema28.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 const formats0 = $formatDate;
-function validate63(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        ((data.location === undefined || !func0.call(data, 'location')) &&
-          (missing0 = 'location')) ||
-        ((data.units === undefined || !func0.call(data, 'units')) && (missing0 = 'units')) ||
-        ((data.days === undefined || !func0.call(data, 'days')) && (missing0 = 'days'))
-      ) {
-        validate63.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 of Object.keys(data)) {
-          if (!(key0 === 'location' || key0 === 'units' || key0 === 'days')) {
-            validate63.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.location !== undefined && func0.call(data, 'location')) {
-            const _errs2 = errors;
-            if (typeof data.location !== 'string') {
-              validate63.errors = [
-                {
-                  instancePath: instancePath + '/location',
-                  schemaPath: '#/properties/location/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                },
-              ];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.units !== undefined && func0.call(data, 'units')) {
-              const _errs4 = errors;
-              if (
-                !validate64(data.units, {
-                  instancePath: instancePath + '/units',
-                  parentData: data,
-                  parentDataProperty: 'units',
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.days !== undefined && func0.call(data, 'days')) {
-                let data2 = data.days;
-                const _errs5 = errors;
-                if (errors === _errs5) {
-                  if (Array.isArray(data2)) {
-                    var valid1 = true;
-                    const len0 = data2.length;
-                    for (let i0 = 0; i0 < len0; i0++) {
-                      let data3 = data2[i0];
-                      const _errs7 = errors;
-                      if (errors === _errs7) {
-                        if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-                          let missing1;
-                          if (
-                            ((data3.date === undefined || !func0.call(data3, 'date')) &&
-                              (missing1 = 'date')) ||
-                            ((data3.high === undefined || !func0.call(data3, 'high')) &&
-                              (missing1 = 'high')) ||
-                            ((data3.low === undefined || !func0.call(data3, 'low')) &&
-                              (missing1 = 'low')) ||
-                            ((data3.conditions === undefined || !func0.call(data3, 'conditions')) &&
-                              (missing1 = 'conditions'))
-                          ) {
-                            validate63.errors = [
-                              {
-                                instancePath: instancePath + '/days/' + i0,
-                                schemaPath: '#/properties/days/items/required',
-                                keyword: 'required',
-                                params: { missingProperty: missing1 },
-                                message: "must have required property '" + missing1 + "'",
-                              },
-                            ];
-                            return false;
-                          } else {
-                            const _errs9 = errors;
-                            for (const key1 of Object.keys(data3)) {
-                              if (!(
-                                key1 === 'date' ||
-                                key1 === 'high' ||
-                                key1 === 'low' ||
-                                key1 === 'conditions'
-                              )) {
-                                validate63.errors = [
-                                  {
-                                    instancePath: instancePath + '/days/' + i0,
-                                    schemaPath: '#/properties/days/items/additionalProperties',
-                                    keyword: 'additionalProperties',
-                                    params: { additionalProperty: key1 },
-                                    message: 'must NOT have additional properties',
-                                  },
-                                ];
-                                return false;
-                                break;
-                              }
-                            }
-                            if (_errs9 === errors) {
-                              if (data3.date !== undefined && func0.call(data3, 'date')) {
-                                let data4 = data3.date;
-                                const _errs10 = errors;
-                                if (errors === _errs10) {
-                                  if (errors === _errs10) {
-                                    if (typeof data4 === 'string') {
-                                      if (!formats0.validate(data4)) {
-                                        validate63.errors = [
-                                          {
-                                            instancePath: instancePath + '/days/' + i0 + '/date',
-                                            schemaPath:
-                                              '#/properties/days/items/properties/date/format',
-                                            keyword: 'format',
-                                            params: { format: 'date' },
-                                            message: 'must match format "' + 'date' + '"',
-                                          },
-                                        ];
-                                        return false;
-                                      }
-                                    } else {
-                                      validate63.errors = [
-                                        {
-                                          instancePath: instancePath + '/days/' + i0 + '/date',
-                                          schemaPath:
-                                            '#/properties/days/items/properties/date/type',
-                                          keyword: 'type',
-                                          params: { type: 'string' },
-                                          message: 'must be string',
-                                        },
-                                      ];
-                                      return false;
-                                    }
-                                  }
-                                }
-                                var valid2 = _errs10 === errors;
-                              } else {
-                                var valid2 = true;
-                              }
-                              if (valid2) {
-                                if (data3.high !== undefined && func0.call(data3, 'high')) {
-                                  const _errs12 = errors;
-                                  if (!(typeof data3.high == 'number')) {
-                                    validate63.errors = [
-                                      {
-                                        instancePath: instancePath + '/days/' + i0 + '/high',
-                                        schemaPath: '#/properties/days/items/properties/high/type',
-                                        keyword: 'type',
-                                        params: { type: 'number' },
-                                        message: 'must be number',
-                                      },
-                                    ];
-                                    return false;
-                                  }
-                                  var valid2 = _errs12 === errors;
-                                } else {
-                                  var valid2 = true;
-                                }
-                                if (valid2) {
-                                  if (data3.low !== undefined && func0.call(data3, 'low')) {
-                                    const _errs14 = errors;
-                                    if (!(typeof data3.low == 'number')) {
-                                      validate63.errors = [
-                                        {
-                                          instancePath: instancePath + '/days/' + i0 + '/low',
-                                          schemaPath: '#/properties/days/items/properties/low/type',
-                                          keyword: 'type',
-                                          params: { type: 'number' },
-                                          message: 'must be number',
-                                        },
-                                      ];
-                                      return false;
-                                    }
-                                    var valid2 = _errs14 === errors;
-                                  } else {
-                                    var valid2 = true;
-                                  }
-                                  if (valid2) {
-                                    if (
-                                      data3.conditions !== undefined &&
-                                      func0.call(data3, 'conditions')
-                                    ) {
-                                      const _errs16 = errors;
-                                      if (
-                                        !validate66(data3.conditions, {
-                                          instancePath:
-                                            instancePath + '/days/' + i0 + '/conditions',
-                                          parentData: data3,
-                                          parentDataProperty: 'conditions',
-                                          rootData,
-                                          dynamicAnchors,
-                                        })
-                                      ) {
-                                        vErrors =
-                                          vErrors === null
-                                            ? validate66.errors
-                                            : vErrors.concat(validate66.errors);
-                                        errors = vErrors.length;
-                                      }
-                                      var valid2 = _errs16 === errors;
-                                    } else {
-                                      var valid2 = true;
-                                    }
-                                  }
-                                }
-                              }
-                            }
-                          }
-                        } else {
-                          validate63.errors = [
-                            {
-                              instancePath: instancePath + '/days/' + i0,
-                              schemaPath: '#/properties/days/items/type',
-                              keyword: 'type',
-                              params: { type: 'object' },
-                              message: 'must be object',
-                            },
-                          ];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs7 === errors;
-                      if (!valid1) {
-                        break;
-                      }
-                    }
-                  } else {
-                    validate63.errors = [
-                      {
-                        instancePath: instancePath + '/days',
-                        schemaPath: '#/properties/days/type',
-                        keyword: 'type',
-                        params: { type: 'array' },
-                        message: 'must be array',
-                      },
-                    ];
-                    return false;
-                  }
-                }
-                var valid0 = _errs5 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate63.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        },
-      ];
-      return false;
-    }
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate63.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.days === undefined) || (!(func0.call(data, "days")))) && (missing0 = "days"))){
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!(((key0 === "location") || (key0 === "units")) || (key0 === "days"))){
+validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.location !== undefined && func0.call(data, "location")){
+const _errs2 = errors;
+if(typeof data.location !== "string"){
+validate63.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.units !== undefined && func0.call(data, "units")){
+const _errs4 = errors;
+if(!(validate64(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.days !== undefined && func0.call(data, "days")){
+let data2 = data.days;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs7 = errors;
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((((data3.date === undefined) || (!(func0.call(data3, "date")))) && (missing1 = "date")) || (((data3.high === undefined) || (!(func0.call(data3, "high")))) && (missing1 = "high"))) || (((data3.low === undefined) || (!(func0.call(data3, "low")))) && (missing1 = "low"))) || (((data3.conditions === undefined) || (!(func0.call(data3, "conditions")))) && (missing1 = "conditions"))){
+validate63.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs9 = errors;
+for(const key1 of Object.keys(data3)){
+if(!((((key1 === "date") || (key1 === "high")) || (key1 === "low")) || (key1 === "conditions"))){
+validate63.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs9 === errors){
+if(data3.date !== undefined && func0.call(data3, "date")){
+let data4 = data3.date;
+const _errs10 = errors;
+if(errors === _errs10){
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!(formats0.validate(data4))){
+validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.high !== undefined && func0.call(data3, "high")){
+const _errs12 = errors;
+if(!(typeof data3.high == "number")){
+validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid2 = _errs12 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.low !== undefined && func0.call(data3, "low")){
+const _errs14 = errors;
+if(!(typeof data3.low == "number")){
+validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.conditions !== undefined && func0.call(data3, "conditions")){
+const _errs16 = errors;
+if(!(validate66(data3.conditions, {instancePath:instancePath+"/days/" + i0+"/conditions",parentData:data3,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -355,8 +355,19 @@ export class Session {
   }
 
   private toolFinished(context: Context, tool: ToolEntry, result: unknown): void {
-    if (this.settle(context))
-      context.out.respond(this.toolResultMessage(context.idText, tool, result));
+    if (!this.settle(context)) return;
+    let text: string;
+    try {
+      text = this.toolResultMessage(context.idText, tool, result);
+    } catch (error) {
+      // Only a broken validator gets here; on the async path a throw would be an unhandled rejection.
+      this.core.log(`Checking the result of tool ${tool.name} failed: ${stackOf(error)}`);
+      text = toolErrorMessage(
+        context.idText,
+        `Tool ${tool.name} returned a result that could not be checked`,
+      );
+    }
+    context.out.respond(text);
   }
 
   private toolFailed(context: Context, tool: ToolEntry, error: unknown): void {
@@ -642,7 +653,7 @@ export class Session {
       return Promise.reject(new Error(`${method} params must be serializable as JSON`));
     return new Promise<JsonObject>((resolve, reject) => {
       this.pendingClient.set(id, { method, context, resolve, reject });
-      context.outgoing.push(id);
+      (context.outgoing ??= []).push(id);
       context.out.emit(text);
     });
   }
@@ -683,9 +694,13 @@ export class Session {
       pending.reject(new McpError(code, text, body['data']));
       return;
     }
-    // Keyed by the method the response answers: the only client→server message of that name.
-    const validate = this.core.validators.get(pending.method);
-    if (validate !== undefined && !validate(message)) {
+    const result = message['result'];
+    if (!isObject(result)) {
+      pending.reject(new Error(`Invalid ${pending.method} result from the client: not an object`));
+      return;
+    }
+    const validate = this.core.resultValidators.get(pending.method);
+    if (validate !== undefined && !validate(result)) {
       pending.reject(
         new Error(
           `Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`,
@@ -693,16 +708,12 @@ export class Session {
       );
       return;
     }
-    const result = message['result'];
-    if (!isObject(result)) {
-      pending.reject(new Error(`Invalid ${pending.method} result from the client: not an object`));
-      return;
-    }
     pending.resolve(result);
   }
 
   /** @internal Cancels the server→client requests a cancelled request was waiting for. */
   cancelOutgoing(context: Context, reason: string): void {
+    if (context.outgoing === undefined) return;
     for (const id of context.outgoing) {
       const pending = this.pendingClient.get(id);
       if (pending === undefined) continue;
@@ -710,7 +721,7 @@ export class Session {
       context.out.emit(notificationMessage('notifications/cancelled', { requestId: id, reason }));
       pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
     }
-    context.outgoing.length = 0;
+    context.outgoing = undefined;
   }
 }
 
@@ -723,8 +734,8 @@ class Context implements RequestContext {
   done = false;
   cancelled = false;
   tracked = false;
-  /** Ids of server→client requests sent on behalf of this request and not yet answered. */
-  readonly outgoing: number[] = [];
+  /** Ids of server→client requests sent on behalf of this request; made on first use. */
+  outgoing: number[] | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';

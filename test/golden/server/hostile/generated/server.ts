@@ -6,7 +6,7 @@ import type {
   ServerDefinition,
   ServerOptions,
 } from './runtime/index.js';
-import { requestValidators } from './runtime/request-validators.js';
+import { requestValidators, resultValidators } from './runtime/request-validators.js';
 import type { Handlers } from './types.js';
 import {
   validateClassInput,
@@ -84,6 +84,7 @@ export const definition: ServerDefinition = {
     '[{"name":"say \\"hi\\" */ ${x}","description":"*/ export const pwn = 10; /*","arguments":[{"name":"__proto__","description":"*/ export const pwn = 11; /*","required":true},{"name":"a-b"},{"name":"q\\"uote"}]}]',
   ),
   requestValidators: requestValidators,
+  resultValidators: resultValidators,
 };
 
 /**

@@ -7,208 +7,133 @@ function $ucs2length(s) {
   }
   return n;
 }
+
 export const validateAddNoteInput = validate52;
-const schema19 = {
-  type: 'object',
-  properties: {
-    text: { type: 'string', minLength: 1 },
-    tags: { type: 'array', items: { type: 'string' }, uniqueItems: true },
-  },
-  required: ['text'],
-  $id: 'mcp-gen:defs/AddNoteInput',
-};
+const schema19 = {"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"],"$id":"mcp-gen:defs/AddNoteInput"};
 const func0 = Object.prototype.hasOwnProperty;
 const func62 = $ucs2length;
-function validate52(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate52.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if ((data.text === undefined || !func0.call(data, 'text')) && (missing0 = 'text')) {
-        validate52.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
-        return false;
-      } else {
-        if (data.text !== undefined && func0.call(data, 'text')) {
-          let data0 = data.text;
-          const _errs1 = errors;
-          if (errors === _errs1) {
-            if (typeof data0 === 'string') {
-              if (func62(data0) < 1) {
-                validate52.errors = [
-                  {
-                    instancePath: instancePath + '/text',
-                    schemaPath: '#/properties/text/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  },
-                ];
-                return false;
-              }
-            } else {
-              validate52.errors = [
-                {
-                  instancePath: instancePath + '/text',
-                  schemaPath: '#/properties/text/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                },
-              ];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.tags !== undefined && func0.call(data, 'tags')) {
-            let data1 = data.tags;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (Array.isArray(data1)) {
-                var valid1 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs5 = errors;
-                  if (typeof data1[i0] !== 'string') {
-                    validate52.errors = [
-                      {
-                        instancePath: instancePath + '/tags/' + i0,
-                        schemaPath: '#/properties/tags/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      },
-                    ];
-                    return false;
-                  }
-                  var valid1 = _errs5 === errors;
-                  if (!valid1) {
-                    break;
-                  }
-                }
-                if (valid1) {
-                  let i1 = data1.length;
-                  let j0;
-                  if (i1 > 1) {
-                    const indices0 = {};
-                    for (; i1--;) {
-                      let item0 = data1[i1];
-                      if (typeof item0 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices0[item0] == 'number') {
-                        j0 = indices0[item0];
-                        validate52.errors = [
-                          {
-                            instancePath: instancePath + '/tags',
-                            schemaPath: '#/properties/tags/uniqueItems',
-                            keyword: 'uniqueItems',
-                            params: { i: i1, j: j0 },
-                            message:
-                              'must NOT have duplicate items (items ## ' +
-                              j0 +
-                              ' and ' +
-                              i1 +
-                              ' are identical)',
-                          },
-                        ];
-                        return false;
-                        break;
-                      }
-                      indices0[item0] = i1;
-                    }
-                  }
-                }
-              } else {
-                validate52.errors = [
-                  {
-                    instancePath: instancePath + '/tags',
-                    schemaPath: '#/properties/tags/type',
-                    keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
-                  },
-                ];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-        }
-      }
-    } else {
-      validate52.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        },
-      ];
-      return false;
-    }
-  }
-  validate52.errors = vErrors;
-  return errors === 0;
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate52.evaluated = {
-  props: { text: true, tags: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
+validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.text !== undefined && func0.call(data, "text")){
+let data0 = data.text;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func62(data0) < 1){
+validate52.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tags !== undefined && func0.call(data, "tags")){
+let data1 = data.tags;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+validate52.errors = [{instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+if(valid1){
+let i1 = data1.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data1[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate52.errors = [{instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+return false;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"text":true,"tags":true},"dynamicProps":false,"dynamicItems":false};
+
 export const validatePingInput = validate53;
-const schema20 = { type: 'object', $id: 'mcp-gen:defs/PingInput' };
-function validate53(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate53.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
-    validate53.errors = [
-      {
-        instancePath,
-        schemaPath: '#/type',
-        keyword: 'type',
-        params: { type: 'object' },
-        message: 'must be object',
-      },
-    ];
-    return false;
-  }
-  validate53.errors = vErrors;
-  return errors === 0;
+const schema20 = {"type":"object","$id":"mcp-gen:defs/PingInput"};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate53.evaluated = { dynamicProps: false, dynamicItems: false };
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};

@@ -6,7 +6,7 @@ import type {
   ServerDefinition,
   ServerOptions,
 } from './runtime/index.js';
-import { requestValidators } from './runtime/request-validators.js';
+import { requestValidators, resultValidators } from './runtime/request-validators.js';
 import type { Handlers } from './types.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
@@ -28,6 +28,7 @@ export const definition: ServerDefinition = {
     '[{"name":"summarize","description":"Summarize a page.","arguments":[{"name":"page","required":true},{"name":"style","description":"bullet points or prose"}]},{"name":"overview","description":"A prompt without arguments."}]',
   ),
   requestValidators: requestValidators,
+  resultValidators: resultValidators,
 };
 
 /**
