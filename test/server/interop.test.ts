@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tempDir } from './support.js';
+import { loadModel, plan, repoRoot, tempDir, write } from './support.js';
 
 const example = join(repoRoot, 'examples', 'weather', 'server');
 const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -59,13 +59,23 @@ export const getForecast: ToolHandlers['get_forecast'] = async (input) => ({
   return build(variant, join(work, 'variant-build'));
 }
 
+/** The hostile golden case, generated afresh, stubs untouched. */
+async function buildHostile(): Promise<string> {
+  const manifest = join(repoRoot, 'test', 'fixtures', 'server', 'hostile', 'manifest.yaml');
+  const project = join(work, 'hostile');
+  await write(project, await plan(await loadModel(manifest)), manifest);
+  return build(project, join(work, 'hostile-build'));
+}
+
 let exampleMain: string;
 let variantMain: string;
+let hostileMain: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   exampleMain = build(example, join(work, 'example-build'));
   variantMain = buildLyingVariant();
-}, 240_000);
+  hostileMain = await buildHostile();
+}, 300_000);
 
 afterAll(() => {
   for (const child of running) child.kill();
@@ -191,6 +201,39 @@ for (const [name, how] of Object.entries(transports)) {
     });
   });
 }
+
+describe('hostile names end to end (stdio, official SDK client)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect(transports['stdio'] as Connect, hostileMain);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('lists every tool under its wire name and reaches each stub, __proto__ and toString included', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(['__proto__', 'constructor', 'class', '1abc', 'get-user', 'get_user', 'toString', 'handlers', 'resources']);
+    for (const name of names) {
+      const args = name === '__proto__' ? JSON.parse('{"__proto__":"x"}') : name.startsWith('get') ? { id: '1' } : {};
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect(JSON.stringify(result.content), name).toContain(`${name} is not implemented yet: edit handlers/tools/`);
+    }
+  });
+
+  it('serves resources and prompts whose names are full of quotes and comment markers', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["file:///it's/*/$x?a=*/export/*", 'urn:__proto__']);
+    await expect(client.readResource({ uri: 'urn:__proto__' })).rejects.toThrow(/resource urn:__proto__ is not implemented yet/);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['say "hi" */ ${x}']);
+    await expect(client.getPrompt({ name: 'say "hi" */ ${x}', arguments: JSON.parse('{"__proto__":"v"}') })).rejects.toThrow(
+      /is not implemented yet: edit handlers\/prompts\.ts/,
+    );
+  });
+});
 
 describe('npm run -s example:weather', () => {
   it('builds silently and speaks nothing but JSON-RPC on stdout', async () => {
