@@ -140,6 +140,28 @@ describe('Streamable HTTP transport rules', () => {
     expect(big.status).toBe(413);
   });
 
+  it('refuses an oversized chunked body and survives a client that aborts mid-body', async () => {
+    const small = new URL((await listen({ maxBodyBytes: 1024 })).url);
+    const send = (body: string[], abort: boolean) =>
+      new Promise<number | 'aborted'>((resolve) => {
+        const req = httpRequest(
+          { host: small.hostname, port: small.port, path: small.pathname, method: 'POST', headers: { 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
+        req.on('error', () => resolve('aborted'));
+        for (const part of body) req.write(part);
+        if (abort) setTimeout(() => req.destroy(), 20);
+        else req.end();
+      });
+    expect(await send(['{"padding":"', 'x'.repeat(800), 'x'.repeat(800), '"}'], false)).toBe(413);
+    expect(await send(['{"jsonrpc":"2.0",'], true)).toBe('aborted');
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    expect((await post(small.href, init)).status).toBe(200);
+  });
+
   it('answers invalid JSON-RPC with 400, JSON-RPC errors with 200, and keeps the session', async () => {
     const session = await openSession(url);
     const notObject = await post(url, '42', { session });
