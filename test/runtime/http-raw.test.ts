@@ -223,6 +223,30 @@ describe('Streamable HTTP transport rules', () => {
     expect(((await plain.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe('done after 2 steps');
   });
 
+  it('refuses server requests when the client does not accept SSE', async () => {
+    const response = await post(
+      url,
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'x', version: '1' } } },
+    );
+    const session = response.headers.get('mcp-session-id')!;
+    const call = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_name', arguments: {} } }, { session, accept: 'application/json' });
+    expect(await call.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [{ type: 'text', text: 'elicitation/create: the client cannot receive server requests on this HTTP request (it does not accept text/event-stream)' }],
+        isError: true,
+      },
+    });
+  });
+
+  it('issues no session when initialize fails', async () => {
+    const response = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 7, capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  });
+
   it('ends a cancelled request stream without a response', async () => {
     const session = await openSession(url);
     const pending = post(url, { jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'slow', arguments: { steps: 1, ms: 30_000 } } }, { session });
