@@ -30,7 +30,7 @@ beforeAll(async () => {
     outputs[name] = join(work, name);
     await write(outputs[name], plans[name], path);
   }
-});
+}, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -106,5 +106,5 @@ describe('generated code compiles', () => {
     }
     projects.push(join(repoRoot, 'examples', 'weather', 'server'));
     expect(typeCheck(projects)).toEqual([]);
-  });
+  }, 300_000);
 });

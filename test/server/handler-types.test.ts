@@ -28,7 +28,7 @@ export const handler: ToolHandlers['${tool}'] = async (input) => {
 
 const good = `{ structuredContent: { location: 'Oslo', temperature: 12.5, units: 'celsius', conditions: 'rain', humidity: 80 } }`;
 
-describe('handler types', () => {
+describe('handler types', { timeout: 180_000 }, () => {
   it('accept a result that matches the outputSchema', () => {
     expect(check(weatherTools, weather(good))).toEqual([]);
   });

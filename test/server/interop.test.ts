@@ -206,7 +206,7 @@ describe('hostile names end to end (stdio, official SDK client)', () => {
   let client: Client;
   beforeAll(async () => {
     client = await connect(transports['stdio'] as Connect, hostileMain);
-  });
+  }, 120_000);
   afterAll(async () => {
     await client?.close();
   });

@@ -161,7 +161,7 @@ export const handlers: Handlers = {
     const third = await generate(V2);
     expect(third.report.merged).toEqual([]);
     expect(third.plan.notes).toEqual([]);
-  });
+  }, 300_000);
 
   it('reports, and leaves alone, a collector it cannot find its way in', async () => {
     edit('handlers/index.ts', `export { handlers } from './somewhere-else.js';\n`);

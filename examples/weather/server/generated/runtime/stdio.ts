@@ -5,7 +5,8 @@
  *
  * Writes are batched: every response produced while one input chunk is processed goes out in a
  * single `write` at the end of that chunk; messages produced later (async handlers) are gathered
- * until the promise reactions running at the time have settled (`process.nextTick`). When the output pipe is full, input is paused until it drains.
+ * until the promise reactions running at the time have settled (`process.nextTick`). When the
+ * output pipe is full, input is paused until it drains.
  */
 import type { Readable, Writable } from 'node:stream';
 import { PARSE_ERROR_MESSAGE } from './jsonrpc.js';
