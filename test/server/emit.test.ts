@@ -55,6 +55,16 @@ describe('property keys', () => {
   });
 });
 
+describe('identifiers', () => {
+  it('are checked before they are printed', async () => {
+    const bad = tool('x', 'X', { type: 'object' });
+    bad.ids.camel = 'x/../../evil';
+    await expect(planServer(model({ tools: [bad] }), { runtimeSources: runtimeSources() })).rejects.toThrow(/not a safe identifier/);
+    bad.ids.camel = 'class';
+    await expect(planServer(model({ tools: [bad] }), { runtimeSources: runtimeSources() })).rejects.toThrow(/not a safe identifier/);
+  });
+});
+
 describe('schema embedding', () => {
   it('rewrites local $refs and nothing that only looks like one', () => {
     const schema = {
