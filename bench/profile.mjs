@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Where a bench server spends its CPU: runs it under `node --cpu-prof`, drives one tool case with
-// 32 calls in flight, then prints self time by function and by file from the V8 profile.
+// 32 calls in flight (or --in-flight N), then prints self time by function and by file.
 //
-//   node bench/profile.mjs <floor|sdk|ours> <weather|search> [calls] [--top N]
+//   node bench/profile.mjs <floor|sdk|ours> <weather|search> [calls] [--in-flight N] [--top N]
 //
 // With 0 calls it profiles start-up: spawn, initialize, the verification calls, exit.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
 import { formatProfile } from './lib/cpuprofile.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, 'in-flight': { type: 'string', default: '32' } } });
 const [serverName = 'ours', caseName = 'weather', callsText = '50000'] = positionals;
 const server = SERVERS[serverName];
 const workload = loadWorkload();
@@ -35,7 +35,7 @@ try {
   const worker = async () => {
     while (next++ < calls) await peer.callTool(testCase.tool, testCase.args);
   };
-  await Promise.all(Array.from({ length: 32 }, worker));
+  await Promise.all(Array.from({ length: Number(values['in-flight']) }, worker));
   await peer.close();
 
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));

@@ -235,12 +235,14 @@ async function main() {
   for (const [metric] of REPORTED) {
     // Paired: a ratio per round (per turn of spawns for cold starts), then the median of the ratios.
     const samples = (name) => (metric === 'coldStartMs' ? coldStarts[name] : rounds[name].map((r) => r[metric]));
-    const entry = { median: {}, ratios: {} };
+    const entry = { median: {}, ratios: {}, ratioRanges: {} };
     for (const name of serverNames) entry.median[name] = median(samples(name));
     for (const [a, b] of PAIRS) {
       if (rounds[a] === undefined || rounds[b] === undefined) continue;
       const bSamples = samples(b);
-      entry.ratios[`${a}/${b}`] = median(samples(a).map((value, i) => value / bSamples[i]));
+      const ratios = samples(a).map((value, i) => value / bSamples[i]);
+      entry.ratios[`${a}/${b}`] = median(ratios);
+      entry.ratioRanges[`${a}/${b}`] = [Math.min(...ratios), Math.max(...ratios)];
     }
     summary[metric] = entry;
   }

@@ -21,25 +21,39 @@ function formatNumber(value) {
   return value.toFixed(2);
 }
 
+function formatRatio(ratio) {
+  return Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '–';
+}
+
 /**
- * A Markdown table: the median of each server, the paired ratios, and for ours/floor the issue's
- * target with a verdict (lower is better for every targeted metric).
+ * A Markdown table: the median of each server, the paired ratios (median over rounds), the spread of
+ * ours/floor over rounds, and the issue's target with a verdict (lower is better for every targeted
+ * metric).
  */
 export function formatTable(reported, summary, serverNames, pairs) {
   const usedPairs = pairs.filter(([a, b]) => serverNames.includes(a) && serverNames.includes(b));
-  const header = ['metric', ...serverNames, ...usedPairs.map(([a, b]) => `${a}/${b}`), 'target ours/floor'];
+  const withRange = serverNames.includes('ours') && serverNames.includes('floor');
+  const header = [
+    'metric',
+    ...serverNames,
+    ...usedPairs.map(([a, b]) => `${a}/${b}`),
+    ...(withRange ? ['ours/floor range'] : []),
+    'target ours/floor',
+  ];
   const rows = reported.map(([metric, label, target]) => {
     const entry = summary[metric];
     const ratio = entry.ratios['ours/floor'];
     let verdict = '';
     if (target !== undefined) {
       verdict = `≤ ${target}`;
-      if (ratio !== undefined) verdict += ratio <= target ? ' met' : ' MISSED';
+      // A window too short for the 10 ms CPU clock gives 0 or ∞: no verdict then.
+      if (ratio !== undefined && Number.isFinite(ratio) && ratio > 0) verdict += ratio <= target ? ' met' : ' MISSED';
     }
     return [
       label,
       ...serverNames.map((name) => formatNumber(entry.median[name])),
-      ...usedPairs.map(([a, b]) => `${entry.ratios[`${a}/${b}`].toFixed(2)}x`),
+      ...usedPairs.map(([a, b]) => formatRatio(entry.ratios[`${a}/${b}`])),
+      ...(withRange ? [entry.ratioRanges['ours/floor'].map(formatRatio).join(' – ')] : []),
       verdict,
     ];
   });
