@@ -266,6 +266,7 @@ async function main() {
   writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(formatTable(REPORTED, summary, serverNames, PAIRS) + '\n');
   log(`\n${config.rounds} rounds in ${report.durationSeconds.toFixed(0)} s; JSON written to ${outFile}`);
+  if (flags.quick) log('--quick is a smoke test: its windows are too short for the 10 ms CPU clock, so its ratios mean nothing.');
 }
 
 await main();
