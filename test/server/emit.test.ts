@@ -9,7 +9,10 @@ import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-f
 import { embedAt, type SchemaObject } from '../../src/emit/server/schema-walk.js';
 import { capabilities } from '../../src/emit/server/server-file.js';
 import type { ServiceModel, ToolModel } from '../../src/model/service-model.js';
-import { runtimeSources } from './support.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runtimeSources, tempDir } from './support.js';
 import rootPackage from '../../package.json' with { type: 'json' };
 
 function tool(name: string, pascal: string, inputSchema: SchemaObject, outputSchema?: SchemaObject): ToolModel {
@@ -164,6 +167,43 @@ describe('generated/types.ts', () => {
     const types = await file(m, 'generated/types.ts');
     expect(types).toContain('export type PArguments = {\n  city: string;\n  /** x *\\/ y */\n  "a-b"?: string;\n};\n');
     expect(types).toContain(`  "x://{a}/{b}{?a}": ResourceTemplateHandler<{ readonly a: string; readonly b: string }>;\n`);
+  });
+});
+
+describe('generated/validators.js', () => {
+  async function importValidators(m: ServiceModel): Promise<Record<string, (data: unknown) => boolean>> {
+    const dir = tempDir('server-validators');
+    try {
+      writeFileSync(join(dir, 'validators.mjs'), await file(m, 'generated/validators.js'));
+      return (await import(pathToFileURL(join(dir, 'validators.mjs')).href)) as Record<string, (data: unknown) => boolean>;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('follow draft-07 when every tool schema declares it', async () => {
+    const draft07 = tool('pair', 'Pair', {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { pair: { $ref: '#/definitions/pair' } },
+      definitions: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false } },
+    });
+    const v = await importValidators(model({ tools: [draft07] }));
+    expect(v['validatePairInput']?.({ pair: ['a', 1] })).toBe(true);
+    expect(v['validatePairInput']?.({ pair: ['a', 'b'] })).toBe(false);
+    expect(v['validatePairInput']?.({ pair: ['a', 1, true] })).toBe(false);
+  });
+
+  it('follow 2020-12 otherwise', async () => {
+    const tuple = tool('pair', 'Pair', {
+      type: 'object',
+      properties: { pair: { $ref: '#/$defs/pair' } },
+      $defs: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false } },
+    });
+    const v = await importValidators(model({ tools: [tuple] }));
+    expect(v['validatePairInput']?.({ pair: ['a', 1] })).toBe(true);
+    expect(v['validatePairInput']?.({ pair: ['a', 'b'] })).toBe(false);
+    expect(v['validatePairInput']?.({ pair: ['a', 1, true] })).toBe(false);
   });
 });
 
