@@ -206,6 +206,14 @@ export interface ServerDefinition {
    * A request that fails its validator is answered with -32602 (invalid params).
    */
   requestValidators: Readonly<Record<string, Validator<unknown>>>;
+  /**
+   * Validators of the `result` objects clients send back for the server's own requests, keyed by
+   * the request's method (`elicitation/create`, `sampling/createMessage`, `roots/list`); the
+   * `resultValidators` export of `generated/runtime/request-validators.js`. A result that fails
+   * rejects the handler's `elicit`/`sample`/`listRoots` promise. Optional: without it results are
+   * only checked to be objects.
+   */
+  resultValidators?: Readonly<Record<string, Validator<unknown>>>;
 }
 
 /** User code, keyed by wire name. Generated code narrows this with the exact types. */

@@ -57,6 +57,7 @@ export class ServerCore {
   readonly versions: readonly string[];
   readonly initializeResults: ReadonlyMap<string, string>;
   readonly validators: ReadonlyMap<string, Validator<unknown>>;
+  readonly resultValidators: ReadonlyMap<string, Validator<unknown>>;
   readonly tools: ReadonlyMap<string, ToolEntry>;
   readonly resources: ReadonlyMap<string, ResourceHandler>;
   readonly templates: readonly TemplateEntry[];
@@ -99,6 +100,7 @@ export class ServerCore {
     }
     this.initializeResults = results;
     this.validators = new Map(Object.entries(definition.requestValidators));
+    this.resultValidators = new Map(Object.entries(definition.resultValidators ?? {}));
 
     const capabilities = definition.capabilities;
     this.hasTools = isObject(capabilities['tools']);

@@ -694,19 +694,18 @@ export class Session {
       pending.reject(new McpError(code, text, body['data']));
       return;
     }
-    // Keyed by the method the response answers: the only client→server message of that name.
-    const validate = this.core.validators.get(pending.method);
-    if (validate !== undefined && !validate(message)) {
+    const result = message['result'];
+    if (!isObject(result)) {
+      pending.reject(new Error(`Invalid ${pending.method} result from the client: not an object`));
+      return;
+    }
+    const validate = this.core.resultValidators.get(pending.method);
+    if (validate !== undefined && !validate(result)) {
       pending.reject(
         new Error(
           `Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`,
         ),
       );
-      return;
-    }
-    const result = message['result'];
-    if (!isObject(result)) {
-      pending.reject(new Error(`Invalid ${pending.method} result from the client: not an object`));
       return;
     }
     pending.resolve(result);

@@ -5,7 +5,8 @@
  *
  * Writes are batched: every response produced while one input chunk is processed goes out in a
  * single `write` at the end of that chunk; messages produced later (async handlers) are gathered
- * until the next `setImmediate`. When the output pipe is full, input is paused until it drains.
+ * until the promise reactions running at the time have settled (`process.nextTick`). When the
+ * output pipe is full, input is paused until it drains.
  */
 import type { Readable, Writable } from 'node:stream';
 import { PARSE_ERROR_MESSAGE } from './jsonrpc.js';
@@ -140,7 +141,9 @@ class StdioOutbound implements Outbound {
     if (this.queued.length >= FLUSH_THRESHOLD) this.flush();
     else if (!this.holding && !this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.flushSoon);
+      // After the current run of promise reactions: batches the answers of handlers that finish
+      // together, without waiting for the next event-loop phase.
+      process.nextTick(this.flushSoon);
     }
   }
 
