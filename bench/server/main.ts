@@ -23,11 +23,12 @@ const log = (line: string): void => {
 const server = createServer(handlers, { logger: log });
 
 if (values.http) {
-  const listening = await server.listenHttp({
-    port: Number(values.port),
-    host: values.host,
-    path: '/mcp',
-  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    log(`--port must be a number from 0 to 65535 (0: any free port), not ${values.port}`);
+    process.exit(2);
+  }
+  const listening = await server.listenHttp({ port, host: values.host, path: '/mcp' });
   log(`listening on ${listening.url}`);
 } else {
   await server.serveStdio();
