@@ -136,9 +136,34 @@ describe('generated/types.ts', () => {
       'export interface TInput',
       'export interface Tools',
       'export type Handlers',
-      'export type TInput_Inner',
+      'export type Inner',
       'export type ToolHandlers',
     ]);
+  });
+
+  it('gives a definition held identically by every schema one type, named after its key', async () => {
+    const units = { enum: ['c', 'f'] };
+    const m = model({
+      tools: [
+        tool('a', 'A', { type: 'object', properties: { u: { $ref: '#/$defs/units' }, n: { $ref: '#/$defs/node' } }, $defs: { units, node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } } }),
+        tool('b', 'B', { type: 'object', properties: { u: { $ref: '#/$defs/units' }, t: { $ref: '#/$defs/Tools' } }, $defs: { units, Tools: { type: 'string' } } }, {
+          type: 'object',
+          properties: { u: { $ref: '#/$defs/units' } },
+          $defs: { units: { enum: ['k'] } },
+        }),
+      ],
+    });
+    const types = await file(m, 'generated/types.ts');
+    const declared = types.match(/^export (?:interface|type) \w+/gm)?.map((d) => d.split(' ')[2]).sort();
+    // `units` differs in B's output: one type per schema. `node` refers to itself: per schema.
+    // `Tools` is shared but its name is taken: Def_Tools.
+    expect(declared).toEqual(['AInput', 'AInput_Node', 'AInput_Units', 'BInput', 'BInput_Units', 'BOutput', 'BOutput_Units', 'Def_Tools', 'Handlers', 'ToolHandlers', 'Tools']);
+    expect(types).toContain('t?: Def_Tools');
+
+    const same = model({ tools: [tool('a', 'A', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } }), tool('b', 'B', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } })] });
+    const sharedTypes = await file(same, 'generated/types.ts');
+    expect(sharedTypes).toContain('export type Units = ("c" | "f")');
+    expect(sharedTypes.match(/u\?: Units\n/g)).toHaveLength(2);
   });
 
   it('types tools without outputSchema as content-only (output never)', async () => {

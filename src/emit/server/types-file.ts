@@ -123,9 +123,20 @@ export async function typesFile(model: ServiceModel): Promise<string> {
 async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>): Promise<string> {
   const defs: SchemaObject = {};
   const properties: SchemaObject = {};
+  const taken = new Set([
+    ...FIXED_NAMES,
+    ...[...names.values()].flatMap((n) => [n.input, n.output ?? n.input]),
+    ...model.prompts.map((p) => `${p.ids.pascal}Arguments`),
+  ]);
+  const shared = sharedDefinitions(model, taken);
+  for (const definition of shared.values()) {
+    const schema = mapSchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
+    schema[NAME_KEYWORD] = definition.name;
+    defineOwn(defs, definition.name, schema);
+  }
   for (const tool of model.tools) {
     const n = names.get(tool.name) as ToolTypeNames;
-    defineOwn(defs, n.input, typeSchema(tool.inputSchema, n.input));
+    defineOwn(defs, n.input, typeSchema(tool.inputSchema, n.input, shared));
     const entry: SchemaObject = {
       type: 'object',
       additionalProperties: false,
@@ -136,7 +147,7 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
         output: tool.outputSchema && n.output ? { $ref: `#/$defs/${n.output}` } : { tsType: 'never' },
       },
     };
-    if (tool.outputSchema && n.output) defineOwn(defs, n.output, typeSchema(tool.outputSchema, n.output));
+    if (tool.outputSchema && n.output) defineOwn(defs, n.output, typeSchema(tool.outputSchema, n.output, shared));
     defineOwn(properties, tool.name, entry);
   }
   const root: SchemaObject = {
@@ -172,20 +183,113 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
   return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/** Names types.ts declares or imports besides the schema types. */
+const FIXED_NAMES = [
+  'Tools',
+  'ToolHandlers',
+  'ResourceUri',
+  'ResourceHandlers',
+  'ResourceTemplateHandler',
+  'ResourceTemplateHandlers',
+  'PromptHandlers',
+  'Handlers',
+  'ToolHandler',
+  'ResourceHandler',
+  'PromptHandler',
+  'RequestContext',
+  'ResourceReadResult',
+  'ServerHandlers',
+];
+
+interface SharedDefinition {
+  name: string;
+  schema: SchemaObject;
+}
+
 /**
- * A copy for type generation: embedded under `#/$defs/<name>`, without the keywords in STRIPPED,
- * with comment text made safe, and with each `$defs` entry named `<name>_<Key>`.
+ * The loader copies each shared manifest definition into every tool schema that uses it. A
+ * definition held identically by every schema that has it, and referring to nothing, becomes one
+ * type named after its key (`Units`; `Def_Units` if that name is taken) instead of one per schema
+ * (`GetWeatherInput_Units`, `GetForecastInput_Units`, …).
  */
-function typeSchema(schema: SchemaObject, name: string): SchemaObject {
+function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string, SharedDefinition> {
+  const canonicalByKey = new Map<string, string | null>();
+  const firstByKey = new Map<string, SchemaObject>();
+  for (const schema of model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema]))) {
+    for (const keyword of ['$defs', 'definitions']) {
+      const definitions = schema[keyword];
+      if (!isObject(definitions)) continue;
+      for (const [key, definition] of Object.entries(definitions)) {
+        const text = isObject(definition) && !refersToAnything(definition) ? canonical(definition) : null;
+        if (!canonicalByKey.has(key)) {
+          canonicalByKey.set(key, text);
+          if (isObject(definition)) firstByKey.set(key, definition);
+        } else if (canonicalByKey.get(key) !== text) {
+          canonicalByKey.set(key, null);
+        }
+      }
+    }
+  }
+  const shared = new Map<string, SharedDefinition>();
+  for (const key of [...canonicalByKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const schema = firstByKey.get(key);
+    if (canonicalByKey.get(key) === null || schema === undefined) continue;
+    const base = typeBase(pascalCase(key));
+    const name = [base, `Def_${base}`].find((n) => !taken.has(n));
+    if (name === undefined) continue;
+    taken.add(name);
+    shared.set(key, { name, schema });
+  }
+  return shared;
+}
+
+function refersToAnything(schema: SchemaObject): boolean {
+  let refers = false;
+  mapSchema(schema, (node) => {
+    if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$recursiveRef'] !== undefined) refers = true;
+    return node;
+  });
+  return refers;
+}
+
+/** JSON with object keys sorted, so equal schemas give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Removes what json-schema-to-typescript must not act on and makes comment text safe. */
+function stripForTypes(node: SchemaObject): SchemaObject {
+  for (const key of STRIPPED) delete node[key];
+  if (typeof node['description'] === 'string') node['description'] = commentText(node['description']);
+  // json-schema-to-typescript prints pattern keys in comments, escaping only the first `*/`.
+  if (isObject(node['patternProperties'])) {
+    const safe: SchemaObject = {};
+    for (const [k, v] of Object.entries(node['patternProperties'])) defineOwn(safe, commentText(k), v);
+    node['patternProperties'] = safe;
+  }
+  return node;
+}
+
+/**
+ * A copy for type generation: embedded under `#/$defs/<name>`, stripped (see stripForTypes), each
+ * `$defs` entry named `<name>_<Key>`, and references to shared definitions pointed at those.
+ */
+function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
   const embedded = embedAt(schema, `/$defs/${name}`);
+  const ownDefinition = new RegExp(`^#/\\$defs/${name.replace(/\$/g, '\\$')}/(?:\\$defs|definitions)/([^/]+)$`);
   const named = mapSchema(embedded, (node, position) => {
-    for (const key of STRIPPED) delete node[key];
-    if (typeof node['description'] === 'string') node['description'] = commentText(node['description']);
-    // json-schema-to-typescript prints pattern keys in comments, escaping only the first `*/`.
-    if (isObject(node['patternProperties'])) {
-      const safe: SchemaObject = {};
-      for (const [k, v] of Object.entries(node['patternProperties'])) defineOwn(safe, commentText(k), v);
-      node['patternProperties'] = safe;
+    stripForTypes(node);
+    const ref = node['$ref'];
+    const match = typeof ref === 'string' ? ownDefinition.exec(ref) : null;
+    if (match) {
+      const key = decodeURIComponent(match[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+      const definition = shared.get(key);
+      if (definition) node['$ref'] = `#/$defs/${definition.name}`;
     }
     if (position.isDefinition) {
       node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');

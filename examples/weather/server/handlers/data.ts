@@ -1,3 +1,5 @@
+import type { Conditions, Units } from '../generated/types.js';
+
 /**
  * The example's whole "weather service": a fixed list of stations and readings computed from the
  * location name, so every run answers the same without any network.
@@ -16,9 +18,8 @@ export const STATIONS: readonly Station[] = [
   { id: 'sgp', name: 'Singapore', latitude: 1.35, longitude: 103.82 },
 ];
 
-export const CONDITIONS = ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind'] as const;
-export type Conditions = (typeof CONDITIONS)[number];
-export type Units = 'celsius' | 'fahrenheit';
+/** Every value of the manifest's `conditions` enum (`Conditions` is generated from it). */
+const CONDITIONS: readonly Conditions[] = ['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind'];
 
 /** A small stable hash (FNV-1a) of the location, so the same place always gets the same weather. */
 function seed(text: string): number {

@@ -11,7 +11,7 @@ import type {
 /**
  * *\/ export const pwn = 12; /*
  */
-export type ConstructorOutput_WeirdKeyWithSlash = string;
+export type WeirdKeyWithSlash = string;
 
 /**
  * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
@@ -88,7 +88,7 @@ export interface ConstructorInput {
     | undefined;
 }
 export interface ConstructorOutput {
-  echo: ConstructorOutput_WeirdKeyWithSlash;
+  echo: WeirdKeyWithSlash;
   nested?: {
     inner?: string;
     [k: string]: unknown;

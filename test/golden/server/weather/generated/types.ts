@@ -11,21 +11,8 @@ import type {
 /**
  * Temperature units.
  */
-export type GetWeatherInput_Units = 'celsius' | 'fahrenheit';
-/**
- * Temperature units.
- */
-export type GetWeatherOutput_Units = 'celsius' | 'fahrenheit';
-export type GetWeatherOutput_Conditions = 'sunny' | 'cloudy' | 'rain' | 'snow' | 'fog' | 'wind';
-/**
- * Temperature units.
- */
-export type GetForecastInput_Units = 'celsius' | 'fahrenheit';
-/**
- * Temperature units.
- */
-export type GetForecastOutput_Units = 'celsius' | 'fahrenheit';
-export type GetForecastOutput_Conditions = 'sunny' | 'cloudy' | 'rain' | 'snow' | 'fog' | 'wind';
+export type Units = 'celsius' | 'fahrenheit';
+export type Conditions = 'sunny' | 'cloudy' | 'rain' | 'snow' | 'fog' | 'wind';
 
 /**
  * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
@@ -45,7 +32,7 @@ export interface GetWeatherInput {
    * City name, e.g. Lisbon.
    */
   location: string;
-  units?: GetWeatherInput_Units;
+  units?: Units;
 }
 export interface GetWeatherOutput {
   location: string;
@@ -53,8 +40,8 @@ export interface GetWeatherOutput {
    * Air temperature in the requested units.
    */
   temperature: number;
-  units: GetWeatherOutput_Units;
-  conditions: GetWeatherOutput_Conditions;
+  units: Units;
+  conditions: Conditions;
   /**
    * Relative humidity in percent.
    */
@@ -63,16 +50,16 @@ export interface GetWeatherOutput {
 export interface GetForecastInput {
   location: string;
   days?: number;
-  units?: GetForecastInput_Units;
+  units?: Units;
 }
 export interface GetForecastOutput {
   location: string;
-  units: GetForecastOutput_Units;
+  units: Units;
   days: {
     date: string;
     high: number;
     low: number;
-    conditions: GetForecastOutput_Conditions;
+    conditions: Conditions;
   }[];
 }
 
