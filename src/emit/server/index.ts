@@ -2,8 +2,8 @@ import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
 import { isSafeIdentifier } from '../../printer/names.js';
 import { hasBanner } from '../../write/render.js';
-import { emitValidators, type Dialect } from '../validators/index.js';
-import { toolTypeNames } from './naming.js';
+import { emitValidators, type Dialect, type ValidatorEntry } from '../validators/index.js';
+import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { embedAt, defineOwn, type SchemaObject } from './schema-walk.js';
 import { serverFile } from './server-file.js';
@@ -58,39 +58,41 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
 
-  let warnings: string[] = [];
-  let validatorsModule: string | undefined;
-  if (model.tools.length > 0) {
-    const dialect = dialectOf(model);
-    const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
-    const schemas: SchemaObject = {};
-    const entries = [];
-    for (const tool of model.tools) {
-      const names = toolNames.get(tool.name);
-      if (!names) continue;
-      const pairs: [string, string, SchemaObject | undefined][] = [
-        [names.input, names.validateInput, tool.inputSchema],
-        [names.output ?? '', names.validateOutput ?? '', tool.outputSchema],
-      ];
-      for (const [typeName, exportName, schema] of pairs) {
-        if (schema === undefined) continue;
-        defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
-        entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
-      }
-    }
-    const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
-    warnings = emitted.warnings;
-    validatorsModule = './validators.js';
-    files.push(
+  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames) : undefined;
+  if (validators) files.push(...validators.files);
+  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validators && './validators.js') });
+
+  files.push(...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model));
+  return { files, notes, warnings: validators?.warnings ?? [] };
+}
+
+/**
+ * `generated/validators.js` and its `.d.ts`: every tool's input and output schema, embedded under
+ * one root (local `$ref`s rewritten to match) and compiled to ajv standalone code.
+ */
+function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeNames>): { files: PlannedFile[]; warnings: string[] } {
+  const dialect = dialectOf(model);
+  const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
+  const schemas: SchemaObject = {};
+  const entries: ValidatorEntry[] = [];
+  for (const tool of model.tools) {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const add = (typeName: string, exportName: string, schema: SchemaObject): void => {
+      defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
+      entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
+    };
+    add(names.input, names.validateInput, tool.inputSchema);
+    if (tool.outputSchema && names.output && names.validateOutput) add(names.output, names.validateOutput, tool.outputSchema);
+  }
+  const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
+  return {
+    files: [
       // Laid out by ajv already; prettier would only make it bigger and slower to write.
       { path: 'generated/validators.js', owner: 'generated', format: 'none', content: emitted.js },
       { path: 'generated/validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
-    );
-  }
-  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validatorsModule) });
-
-  files.push(...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model));
-  return { files, notes, warnings };
+    ],
+    warnings: emitted.warnings,
+  };
 }
 
 /**
