@@ -67,15 +67,7 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       'Throws when a handler the manifest needs is missing.',
     ]),
     `export function createServer(handlers: Handlers, options?: ${type('ServerOptions')}): ${type('McpServer')} {\n`,
-    ...(model.resourceTemplates.length === 0
-      ? ['  return createRuntimeServer(definition, handlers, options);\n']
-      : [
-          '  // Template handlers here name their variables; the runtime\'s take any record of them, and it\n',
-          '  // always passes every variable of the matched template.\n',
-          `  const resourceTemplates: Record<string, (uri: string, variables: any, context: ${type('RequestContext')}) => ${type('ResourceReadResult')} | Promise<${type('ResourceReadResult')}>> =\n`,
-          '    handlers.resourceTemplates;\n',
-          '  return createRuntimeServer(definition, { ...handlers, resourceTemplates }, options);\n',
-        ]),
+    '  return createRuntimeServer(definition, handlers, options);\n',
     '}\n',
   );
   return file.toString();

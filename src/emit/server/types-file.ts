@@ -64,21 +64,14 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     sections.push('  resources: ResourceHandlers;\n');
   }
   if (model.resourceTemplates.length > 0) {
-    const context = api('RequestContext');
-    const result = api('ResourceReadResult');
+    const handler = api('ResourceTemplateHandler');
     file.push(
       '\n',
-      jsdoc('Reads a resource whose URI matched a template; `variables` holds the values of its `{placeholders}`.'),
-      'export type ResourceTemplateHandler<Variables> = (\n',
-      '  uri: string,\n',
-      '  variables: Variables,\n',
-      `  context: ${context},\n`,
-      `) => ${result} | Promise<${result}>;\n\n`,
-      jsdoc('Reads resources by URI template, keyed by template.'),
+      jsdoc('Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`.'),
       'export type ResourceTemplateHandlers = {\n',
       ...model.resourceTemplates.map((t) => {
         const variables = [...new Set(t.variables)].map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
-        return `  ${propertyKey(t.uriTemplate)}: ResourceTemplateHandler<{ ${variables} }>;\n`;
+        return `  ${propertyKey(t.uriTemplate)}: ${handler}<{ ${variables} }>;\n`;
       }),
       '};\n',
     );

@@ -162,10 +162,15 @@ export type ResourceHandler = (
   uri: string,
   context: RequestContext,
 ) => ResourceReadResult | Promise<ResourceReadResult>;
-/** `variables` holds the values matched from the template's `{name}` placeholders. */
-export type ResourceTemplateHandler = (
+/**
+ * `variables` holds the values matched from the template's `{name}` placeholders; generated code
+ * narrows it to the template's own variable names.
+ */
+export type ResourceTemplateHandler<
+  Variables extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
+> = (
   uri: string,
-  variables: Record<string, string>,
+  variables: Variables,
   context: RequestContext,
 ) => ResourceReadResult | Promise<ResourceReadResult>;
 
@@ -226,7 +231,7 @@ export interface ServerHandlers {
   /** Keyed by resource URI. */
   resources?: Record<string, ResourceHandler>;
   /** Keyed by URI template. */
-  resourceTemplates?: Record<string, ResourceTemplateHandler>;
+  resourceTemplates?: Record<string, ResourceTemplateHandler<any>>;
   /** Keyed by prompt name. */
   prompts?: Record<string, PromptHandler<any>>;
   /** `completion/complete`; when absent, completions answer with no values. */
