@@ -15,14 +15,15 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StdioPeer, PROTOCOL_VERSION } from './lib/client.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
-import { cpuSeconds, rssBytes } from './lib/proc.mjs';
+import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { median, percentile, formatTable } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 
-const FULL = { rounds: 5, warmup: 1000, seqWeather: 8000, c32Weather: 60000, seqSearch: 4000, c32Search: 4000, coldSpawns: 8, memCalls: 10000 };
+const FULL = { rounds: 5, warmup: 3000, seqWeather: 12000, c32Weather: 60000, seqSearch: 4000, c32Search: 4000, coldSpawns: 8, memCalls: 10000 };
 const QUICK = { rounds: 1, warmup: 100, seqWeather: 200, c32Weather: 500, seqSearch: 100, c32Search: 200, coldSpawns: 2, memCalls: 500 };
 const IN_FLIGHT = 32;
+const SLICES = 4;
 
 const { values: flags } = parseArgs({
   options: {
@@ -95,9 +96,9 @@ function expectStructured(result) {
 
 /**
  * Runs `calls` tool calls with `inFlight` outstanding at a time, timing each call and reading the
- * server's CPU time around the whole window.
+ * server's CPU time around the whole slice.
  */
-async function window(peer, testCase, calls, inFlight) {
+async function slice(peer, testCase, calls, inFlight) {
   const latencies = new Float64Array(calls);
   let next = 0;
   const worker = async () => {
@@ -109,11 +110,28 @@ async function window(peer, testCase, calls, inFlight) {
       expectStructured(result);
     }
   };
-  const cpuBefore = cpuSeconds(peer.pid);
+  const cpuBefore = cpuTimes(peer.pid);
   const started = performance.now();
   await Promise.all(Array.from({ length: Math.min(inFlight, calls) }, worker));
   const elapsedMs = performance.now() - started;
-  const cpu = cpuSeconds(peer.pid) - cpuBefore;
+  const cpuAfter = cpuTimes(peer.pid);
+  return { calls, latencies, elapsedMs, userSeconds: cpuAfter.user - cpuBefore.user, systemSeconds: cpuAfter.system - cpuBefore.system };
+}
+
+/** The figures of one window from its slices. */
+function windowMetrics(slices) {
+  const total = (key) => slices.reduce((sum, s) => sum + s[key], 0);
+  const calls = total('calls');
+  const user = total('userSeconds');
+  const system = total('systemSeconds');
+  const cpu = user + system;
+  const elapsedMs = total('elapsedMs');
+  const latencies = new Float64Array(calls);
+  let offset = 0;
+  for (const s of slices) {
+    latencies.set(s.latencies, offset);
+    offset += s.calls;
+  }
   latencies.sort();
   return {
     calls,
@@ -121,6 +139,8 @@ async function window(peer, testCase, calls, inFlight) {
     p50Us: percentile(latencies, 0.5) * 1000,
     p99Us: percentile(latencies, 0.99) * 1000,
     callsPerSec: (calls * 1000) / elapsedMs,
+    userCpuPerCallUs: (user * 1e6) / calls,
+    systemCpuPerCallUs: (system * 1e6) / calls,
     serverCpuSeconds: cpu,
   };
 }
@@ -132,8 +152,9 @@ function rotate(names, by) {
 
 /**
  * One round. Cold starts first, spawned in turn; then all servers run at once and every timed
- * window is taken on each of them in turn, so the windows compared with each other are seconds
- * apart. Per server: idle memory, verification, warm-up, the timed windows, memory after.
+ * window is taken on each of them in turn, slice by slice, so the measurements compared with each
+ * other are close in time. Per server: idle memory, verification, warm-up, the timed windows,
+ * memory after.
  */
 async function round(order, coldStarts) {
   for (let spawn = 0; spawn < config.coldSpawns; spawn++) {
@@ -153,17 +174,28 @@ async function round(order, coldStarts) {
     for (const name of order) metrics[name].rssIdleMiB = rssBytes(peers[name].pid) / 2 ** 20;
     for (const name of order) await verifyPeer(peers[name], workload);
     for (const [, testCase] of TOOL_CASES) {
-      for (const name of order) await window(peers[name], testCase, config.warmup, IN_FLIGHT);
+      // Warm both paths the windows take: one call at a time and many in flight.
+      for (const name of order) {
+        await slice(peers[name], testCase, config.warmup, 1);
+        await slice(peers[name], testCase, config.warmup, IN_FLIGHT);
+      }
     }
-    const callsMade = { get_weather: 1 + config.warmup, search: 1 + config.warmup };
+    const callsMade = { get_weather: 1 + 2 * config.warmup, search: 1 + 2 * config.warmup };
     for (const [tool, testCase] of TOOL_CASES) {
       for (const [mode, calls, inFlight] of [
         ['seq', tool === 'search' ? config.seqSearch : config.seqWeather, 1],
         ['c32', tool === 'search' ? config.c32Search : config.c32Weather, IN_FLIGHT],
       ]) {
+        // The window is cut in slices and the servers take turns slice by slice, so a burst of
+        // other work on the machine lands on all of them rather than on one.
+        const slices = Object.fromEntries(order.map((name) => [name, []]));
+        const perSlice = Math.ceil(calls / SLICES);
+        for (let done = 0, turn = 0; done < calls; done += perSlice, turn++) {
+          const size = Math.min(perSlice, calls - done);
+          for (const name of rotate(order, turn)) slices[name].push(await slice(peers[name], testCase, size, inFlight));
+        }
         for (const name of order) {
-          const result = await window(peers[name], testCase, calls, inFlight);
-          for (const [key, value] of Object.entries(result)) metrics[name][`${tool}.${mode}.${key}`] = value;
+          for (const [key, value] of Object.entries(windowMetrics(slices[name]))) metrics[name][`${tool}.${mode}.${key}`] = value;
         }
         callsMade[tool] += calls;
       }
@@ -172,7 +204,7 @@ async function round(order, coldStarts) {
     for (const name of order) {
       for (const [tool, testCase] of TOOL_CASES) {
         const remaining = config.memCalls - callsMade[tool];
-        if (remaining > 0) await window(peers[name], testCase, remaining, IN_FLIGHT);
+        if (remaining > 0) await slice(peers[name], testCase, remaining, IN_FLIGHT);
       }
       metrics[name].rssAfterMiB = rssBytes(peers[name].pid) / 2 ** 20;
     }

@@ -11,10 +11,16 @@ function statFields(pid) {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** utime + stime (fields 14, 15) of the whole process (all threads), in seconds. */
-export function cpuSeconds(pid) {
+/** utime and stime (fields 14, 15) of the whole process (all threads), in seconds. */
+export function cpuTimes(pid) {
   const fields = statFields(pid);
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND, system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND };
+}
+
+/** utime + stime of the whole process (all threads), in seconds. */
+export function cpuSeconds(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }
 
 /** cutime + cstime (fields 16, 17): CPU of this process's children that have been waited for, in seconds. */
