@@ -235,7 +235,7 @@ const REPORTED = [
   ['search.c32.callsPerSec', 'search 32 in flight: calls/s'],
   ['coldStartMs', 'cold start (spawn → initialize answer) ms', 1.3],
   ['rssIdleMiB', 'RSS idle after initialize MiB', 1.2],
-  ['rssAfterMiB', `RSS after ${config.memCalls} calls of each tool MiB`, 1.2],
+  ['rssAfterMiB', `RSS after the windows (≥ ${config.memCalls} calls of each tool) MiB`, 1.2],
 ];
 const PAIRS = [
   ['ours', 'floor'],
