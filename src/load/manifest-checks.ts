@@ -8,17 +8,14 @@ import type { ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parseUriTemplate } from '../model/service.js';
 import type { Diagnostic } from './diagnostics.js';
-import { isDraft07, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './manifest-refs.js';
+import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
+import { isSchemaObject as isObject, subschemaSlot } from './schema-keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
 type JsonObject = { [key: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function entries(value: unknown): [number, JsonObject][] {
   if (!Array.isArray(value)) return [];
@@ -134,9 +131,10 @@ function forEachSchema(schema: unknown, pointer: string, visit: (schema: JsonObj
   visit(schema, pointer);
   for (const [key, child] of Object.entries(schema)) {
     const at = joinPointer(pointer, key);
-    if (SCHEMA_KEYWORDS.has(key) && isObject(child)) forEachSchema(child, at, visit);
-    else if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(child)) child.forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
-    else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) for (const [name, c] of Object.entries(child)) forEachSchema(c, joinPointer(at, name), visit);
+    const slot = subschemaSlot(key, child);
+    if (slot === 'one') forEachSchema(child, at, visit);
+    else if (slot === 'list') (child as unknown[]).forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
+    else if (slot === 'map') for (const [name, c] of Object.entries(child as JsonObject)) forEachSchema(c, joinPointer(at, name), visit);
   }
 }
 

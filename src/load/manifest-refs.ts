@@ -9,6 +9,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
+import { defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from './schema-keywords.js';
 import { diagnosticAt, formatOf, joinPointer, parsePointer, parseSource } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -54,30 +55,12 @@ export interface BundledSchema {
 
 type JsonObject = { [key: string]: unknown };
 
-/** Keywords whose value is one schema. */
-export const SCHEMA_KEYWORDS = new Set([
-  'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'items',
-  'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema',
-]);
-/** Keywords whose value is an array of schemas. */
-export const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-/** Keywords whose value maps names to schemas. */
-export const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']);
 /** json-schema-to-typescript copies these into generated code verbatim: schemas are data, never code. */
 const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
 /** Ways of naming a schema other than by file and pointer; the bundler could not keep them meaningful. */
 const UNSUPPORTED_KEYWORDS = new Set(['$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
 /** Keys that may differ between a root `$ref` and its target without blocking inlining (the root's win). */
 const ANNOTATION_KEYWORDS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'default', 'readOnly', 'writeOnly']);
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `obj[key] = value` that stays a plain own property even for `__proto__`: keys are data. */
-function defineOwn(obj: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
   let value = root;
@@ -413,19 +396,20 @@ class BundleJob {
         continue;
       }
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
-      if (SCHEMA_KEYWORDS.has(key) && (isObject(child) || typeof child === 'boolean')) {
+      const slot = subschemaSlot(key, child);
+      if (slot === 'one') {
         defineOwn(out, key, await this.copy(child, childAt, depth + 1));
-      } else if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(child)) {
+      } else if (slot === 'list') {
         const items: unknown[] = [];
-        for (const [i, item] of child.entries()) items.push(await this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
+        for (const [i, item] of (child as unknown[]).entries()) items.push(await this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
         defineOwn(out, key, items);
-      } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(child)) {
+      } else if (slot === 'map') {
         const entries: JsonObject = {};
-        for (const [name, sub] of Object.entries(child)) {
+        for (const [name, sub] of Object.entries(child as JsonObject)) {
           const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          defineOwn(entries, name, isObject(sub) || typeof sub === 'boolean' ? await this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
+          defineOwn(entries, name, isSubschema(sub) ? await this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
         }
         defineOwn(out, key, entries);
       } else {

@@ -1,32 +1,12 @@
 /**
- * Schema-aware copying. Only subschema positions are visited, so data (`enum`, `const`, `default`,
- * `examples`) and property *names* are never mistaken for keywords: a property called `$ref` or
- * `title` stays a property.
+ * Schema-aware copying. Only the subschema positions schema-keywords.ts names are visited, so data
+ * (`enum`, `const`, `default`, `examples`) and property *names* are never mistaken for keywords: a
+ * property called `$ref` or `title` stays a property.
  */
+import { defineOwn, isSchemaObject, pointerSegment, subschemaSlot, type SchemaObject } from '../../load/schema-keywords.js';
 
-export type SchemaObject = { [key: string]: unknown };
-
-/** Keywords whose value is one subschema. */
-const SCHEMA_VALUED = new Set([
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'contentSchema',
-  'else',
-  'if',
-  'items',
-  'not',
-  'propertyNames',
-  'then',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-]);
-
-/** Keywords whose value is an array of subschemas (`items` too, in its draft-07 tuple form). */
-const SCHEMA_ARRAY_VALUED = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAP_VALUED = new Set(['$defs', 'definitions', 'dependentSchemas', 'patternProperties', 'properties']);
+// The names this module's importers know them by.
+export { defineOwn, isSchemaObject as isObject, type SchemaObject };
 
 /** Where a node sits. */
 export interface SchemaPosition {
@@ -45,7 +25,8 @@ const ROOT: SchemaPosition = { pointer: '', definitions: [], isDefinition: false
 
 /** A deep copy of `schema` with `visit` applied at every subschema position. */
 export function mapSchema(schema: unknown, visit: SchemaVisitor, position: SchemaPosition = ROOT): unknown {
-  if (!isObject(schema)) return schema;
+  // Not a schema object: a boolean schema, or data in a list or map slot (a `dependencies` array).
+  if (!isSchemaObject(schema)) return structuredClone(schema);
   const out: SchemaObject = {};
   for (const [key, value] of Object.entries(schema)) {
     defineOwn(out, key, mapKeyword(key, value, visit, position));
@@ -54,34 +35,28 @@ export function mapSchema(schema: unknown, visit: SchemaVisitor, position: Schem
 }
 
 function mapKeyword(key: string, value: unknown, visit: SchemaVisitor, parent: SchemaPosition): unknown {
-  const pointer = `${parent.pointer}/${pointerToken(key)}`;
+  const pointer = `${parent.pointer}/${pointerSegment(key)}`;
   const at = (suffix: string, isDefinition = false, name?: string): SchemaPosition => ({
     pointer: `${pointer}/${suffix}`,
     definitions: name === undefined ? parent.definitions : [...parent.definitions, name],
     isDefinition,
   });
-  if (SCHEMA_ARRAY_VALUED.has(key) && Array.isArray(value)) {
-    return value.map((item, i) => mapSchema(item, visit, at(String(i))));
+  switch (subschemaSlot(key, value)) {
+    case 'list':
+      return (value as unknown[]).map((item, i) => mapSchema(item, visit, at(String(i))));
+    case 'one':
+      return mapSchema(value, visit, { pointer, definitions: parent.definitions, isDefinition: false });
+    case 'map': {
+      const definitions = key === '$defs' || key === 'definitions';
+      const out: SchemaObject = {};
+      for (const [name, v] of Object.entries(value as SchemaObject)) {
+        defineOwn(out, name, mapSchema(v, visit, at(pointerSegment(name), definitions, definitions ? name : undefined)));
+      }
+      return out;
+    }
+    default:
+      return structuredClone(value);
   }
-  if (SCHEMA_VALUED.has(key)) {
-    return mapSchema(value, visit, { pointer, definitions: parent.definitions, isDefinition: false });
-  }
-  if (SCHEMA_MAP_VALUED.has(key)) {
-    const definitions = key === '$defs' || key === 'definitions';
-    return mapEntries(value, (k, v) => mapSchema(v, visit, at(pointerToken(k), definitions, definitions ? k : undefined)));
-  }
-  // draft-07 `dependencies`: each value is a subschema or an array of property names.
-  if (key === 'dependencies') {
-    return mapEntries(value, (k, v) => (Array.isArray(v) ? [...v] : mapSchema(v, visit, at(pointerToken(k)))));
-  }
-  return structuredClone(value);
-}
-
-function mapEntries(value: unknown, f: (key: string, value: unknown) => unknown): unknown {
-  if (!isObject(value)) return structuredClone(value);
-  const out: SchemaObject = {};
-  for (const [key, v] of Object.entries(value)) defineOwn(out, key, f(key, v));
-  return out;
 }
 
 /**
@@ -103,18 +78,4 @@ export function embedAt(schema: SchemaObject, pointer: string): SchemaObject {
   delete copy['$id'];
   delete copy['$schema'];
   return copy;
-}
-
-export function isObject(value: unknown): value is SchemaObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Plain assignment would turn a `__proto__` key into a prototype change. */
-export function defineOwn(target: SchemaObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** RFC 6901 escaping of one reference token. */
-export function pointerToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
