@@ -8,7 +8,16 @@
 //   node bench/generate.mjs [--runs N] [--out file.json]
 //   node bench/generate.mjs --profile <revision> [--top N]   where one revision's time goes
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,7 +39,8 @@ const { values: flags } = parseArgs({
   },
 });
 const runs = Number(flags.runs);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${flags.runs}`);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error(`--runs must be a positive integer, got ${flags.runs}`);
 const outFile = flags.out ?? path.join(repoRoot, 'bench', 'results', 'generate.json');
 
 const cli = path.join(repoRoot, 'bin', 'mcp-gen.js');
@@ -38,7 +48,10 @@ if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) {
   throw new Error('the CLI is not compiled: run `npm run build` first');
 }
 // The official schemas come from the shared folder, never from the network.
-const specEnv = { ...process.env, MCP_SPEC_DIR: process.env.MCP_SPEC_DIR ?? path.join(repoRoot, '..', 'shared', 'mcp-spec') };
+const specEnv = {
+  ...process.env,
+  MCP_SPEC_DIR: process.env.MCP_SPEC_DIR ?? path.join(repoRoot, '..', 'shared', 'mcp-spec'),
+};
 
 function generate(revision, outDir, nodeFlags = []) {
   execFileSync(process.execPath, [...nodeFlags, cli, 'types', '--spec', revision, '-o', outDir], {
@@ -64,7 +77,9 @@ function profileOne(revision, scratch) {
   generate(revision, path.join(scratch, 'out'), ['--cpu-prof', '--cpu-prof-dir', profileDir]);
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8'));
-  process.stdout.write(formatProfile(profile, { top: Number(flags.top), title: `mcp-gen types --spec ${revision}` }));
+  process.stdout.write(
+    formatProfile(profile, { top: Number(flags.top), title: `mcp-gen types --spec ${revision}` }),
+  );
 }
 
 function benchmark(scratch) {
@@ -78,17 +93,27 @@ function benchmark(scratch) {
       const cpuBefore = childrenCpuSeconds();
       const started = performance.now();
       generate(revision, outDir);
-      perRevision[revision] = { wallSeconds: (performance.now() - started) / 1000, cpuSeconds: childrenCpuSeconds() - cpuBefore };
+      perRevision[revision] = {
+        wallSeconds: (performance.now() - started) / 1000,
+        cpuSeconds: childrenCpuSeconds() - cpuBefore,
+      };
       if (run === 0) output[revision] = folderBytes(outDir);
     }
     const sum = (key) => Object.values(perRevision).reduce((total, r) => total + r[key], 0);
     results.push({ wallSeconds: sum('wallSeconds'), cpuSeconds: sum('cpuSeconds'), perRevision });
-    process.stderr.write(`run ${run + 1}/${runs}: ${sum('wallSeconds').toFixed(2)} s wall, ${sum('cpuSeconds').toFixed(2)} s CPU for ${REVISIONS.length} revisions\n`);
+    process.stderr.write(
+      `run ${run + 1}/${runs}: ${sum('wallSeconds').toFixed(2)} s wall, ${sum('cpuSeconds').toFixed(2)} s CPU for ${REVISIONS.length} revisions\n`,
+    );
   }
   const medianOf = (pick) => median(results.map(pick));
   const report = {
     date: new Date().toISOString(),
-    machine: { nproc: cpus().length, cpu: cpus()[0]?.model, ramGiB: totalmem() / 2 ** 30, node: process.version },
+    machine: {
+      nproc: cpus().length,
+      cpu: cpus()[0]?.model,
+      ramGiB: totalmem() / 2 ** 30,
+      node: process.version,
+    },
     // Other work on a shared machine shows up here; CPU per call is the figure least affected by it.
     loadAverageAtStart,
     loadAverageAtEnd: loadavg(),
@@ -101,7 +126,10 @@ function benchmark(scratch) {
       perRevision: Object.fromEntries(
         REVISIONS.map((rev) => [
           rev,
-          { wallSeconds: medianOf((r) => r.perRevision[rev].wallSeconds), cpuSeconds: medianOf((r) => r.perRevision[rev].cpuSeconds) },
+          {
+            wallSeconds: medianOf((r) => r.perRevision[rev].wallSeconds),
+            cpuSeconds: medianOf((r) => r.perRevision[rev].cpuSeconds),
+          },
         ]),
       ),
     },
@@ -111,14 +139,22 @@ function benchmark(scratch) {
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
 
-  const lines = ['| revision | wall s | CPU s | files | bytes |', '| --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| revision | wall s | CPU s | files | bytes |',
+    '| --- | --- | --- | --- | --- |',
+  ];
   for (const rev of REVISIONS) {
     const { wallSeconds, cpuSeconds } = report.median.perRevision[rev];
-    lines.push(`| ${rev} | ${wallSeconds.toFixed(2)} | ${cpuSeconds.toFixed(2)} | ${output[rev].files} | ${output[rev].bytes} |`);
+    lines.push(
+      `| ${rev} | ${wallSeconds.toFixed(2)} | ${cpuSeconds.toFixed(2)} | ${output[rev].files} | ${output[rev].bytes} |`,
+    );
   }
   const { wallSeconds, cpuSeconds } = report.median;
   lines.push(`| **all six** | **${wallSeconds.toFixed(2)}** | **${cpuSeconds.toFixed(2)}** | | |`);
-  lines.push('', `Target < ${TARGET_SECONDS} s for all six: ${wallSeconds < TARGET_SECONDS ? 'met' : 'MISSED'} (wall), ${cpuSeconds < TARGET_SECONDS ? 'met' : 'MISSED'} (CPU).`);
+  lines.push(
+    '',
+    `Target < ${TARGET_SECONDS} s for all six: ${wallSeconds < TARGET_SECONDS ? 'met' : 'MISSED'} (wall), ${cpuSeconds < TARGET_SECONDS ? 'met' : 'MISSED'} (CPU).`,
+  );
   process.stdout.write(lines.join('\n') + '\n');
   process.stderr.write(`JSON written to ${outFile}\n`);
 }

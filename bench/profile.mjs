@@ -14,21 +14,40 @@ import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
 import { formatProfile } from './lib/cpuprofile.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, 'in-flight': { type: 'string', default: '32' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    top: { type: 'string', default: '25' },
+    'in-flight': { type: 'string', default: '32' },
+  },
+});
 const [serverName = 'ours', caseName = 'weather', callsText = '50000'] = positionals;
 const server = SERVERS[serverName];
 const workload = loadWorkload();
 const testCase = workload.cases[caseName];
 if (server === undefined || testCase === undefined) {
-  throw new Error(`usage: node bench/profile.mjs <${Object.keys(SERVERS).join('|')}> <${Object.keys(workload.cases).join('|')}> [calls]`);
+  throw new Error(
+    `usage: node bench/profile.mjs <${Object.keys(SERVERS).join('|')}> <${Object.keys(workload.cases).join('|')}> [calls]`,
+  );
 }
 const calls = Number(callsText);
-if (!Number.isInteger(calls) || calls < 0) throw new Error(`calls must be a whole number, got ${callsText}`);
+if (!Number.isInteger(calls) || calls < 0)
+  throw new Error(`calls must be a whole number, got ${callsText}`);
 if (serverName === 'ours') buildOurs();
 
 const profileDir = mkdtempSync(path.join(tmpdir(), 'mcp-gen-profile-'));
 try {
-  const peer = new StdioPeer({ ...server, args: ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir, ...server.args] });
+  const peer = new StdioPeer({
+    ...server,
+    args: [
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '100',
+      '--cpu-prof-dir',
+      profileDir,
+      ...server.args,
+    ],
+  });
   await peer.initialize();
   await verifyPeer(peer, workload);
   let next = 0;
@@ -39,9 +58,16 @@ try {
   await peer.close();
 
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
-  if (file === undefined) throw new Error('the server wrote no profile (did it exit cleanly when stdin closed?)');
+  if (file === undefined)
+    throw new Error('the server wrote no profile (did it exit cleanly when stdin closed?)');
   const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8'));
-  process.stdout.write(formatProfile(profile, { top: Number(values.top), perCall: calls, title: `${serverName} ${caseName}: ${calls} calls` }));
+  process.stdout.write(
+    formatProfile(profile, {
+      top: Number(values.top),
+      perCall: calls,
+      title: `${serverName} ${caseName}: ${calls} calls`,
+    }),
+  );
 } finally {
   rmSync(profileDir, { recursive: true, force: true });
 }

@@ -20,8 +20,26 @@ import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { median, percentile, formatTable } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 
-const FULL = { rounds: 5, warmup: 3000, seqWeather: 12000, c32Weather: 60000, seqSearch: 4000, c32Search: 4000, coldSpawns: 8, memCalls: 10000 };
-const QUICK = { rounds: 1, warmup: 100, seqWeather: 200, c32Weather: 500, seqSearch: 100, c32Search: 200, coldSpawns: 2, memCalls: 500 };
+const FULL = {
+  rounds: 5,
+  warmup: 3000,
+  seqWeather: 12000,
+  c32Weather: 60000,
+  seqSearch: 4000,
+  c32Search: 4000,
+  coldSpawns: 8,
+  memCalls: 10000,
+};
+const QUICK = {
+  rounds: 1,
+  warmup: 100,
+  seqWeather: 200,
+  c32Weather: 500,
+  seqSearch: 100,
+  c32Search: 200,
+  coldSpawns: 2,
+  memCalls: 500,
+};
 const IN_FLIGHT = 32;
 const SLICES = 4;
 
@@ -46,7 +64,8 @@ const count = (flag, fallback) => {
   const raw = flags[flag] ?? process.env[`MCP_BENCH_${flag.toUpperCase().replace('-', '_')}`];
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} must be a positive integer, got ${raw}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${flag} must be a positive integer, got ${raw}`);
   return value;
 };
 const config = {
@@ -62,11 +81,15 @@ const config = {
   protocolVersion: PROTOCOL_VERSION,
 };
 const outFile =
-  flags.out ?? (flags.quick ? path.join(tmpdir(), 'mcp-gen-bench-quick.json') : path.join(repoRoot, 'bench', 'results', 'servers.json'));
+  flags.out ??
+  (flags.quick
+    ? path.join(tmpdir(), 'mcp-gen-bench-quick.json')
+    : path.join(repoRoot, 'bench', 'results', 'servers.json'));
 
 const serverNames = flags.servers.split(',').filter((name) => name !== '');
 for (const name of serverNames) {
-  if (SERVERS[name] === undefined) throw new Error(`unknown server ${name}; known: ${Object.keys(SERVERS).join(', ')}`);
+  if (SERVERS[name] === undefined)
+    throw new Error(`unknown server ${name}; known: ${Object.keys(SERVERS).join(', ')}`);
 }
 if (serverNames.includes('ours')) buildOurs();
 const workload = loadWorkload();
@@ -115,7 +138,13 @@ async function slice(peer, testCase, calls, inFlight) {
   await Promise.all(Array.from({ length: Math.min(inFlight, calls) }, worker));
   const elapsedMs = performance.now() - started;
   const cpuAfter = cpuTimes(peer.pid);
-  return { calls, latencies, elapsedMs, userSeconds: cpuAfter.user - cpuBefore.user, systemSeconds: cpuAfter.system - cpuBefore.system };
+  return {
+    calls,
+    latencies,
+    elapsedMs,
+    userSeconds: cpuAfter.user - cpuBefore.user,
+    systemSeconds: cpuAfter.system - cpuBefore.system,
+  };
 }
 
 /** The figures of one window from its slices. */
@@ -192,10 +221,12 @@ async function round(order, coldStarts) {
         const perSlice = Math.ceil(calls / SLICES);
         for (let done = 0, turn = 0; done < calls; done += perSlice, turn++) {
           const size = Math.min(perSlice, calls - done);
-          for (const name of rotate(order, turn)) slices[name].push(await slice(peers[name], testCase, size, inFlight));
+          for (const name of rotate(order, turn))
+            slices[name].push(await slice(peers[name], testCase, size, inFlight));
         }
         for (const name of order) {
-          for (const [key, value] of Object.entries(windowMetrics(slices[name]))) metrics[name][`${tool}.${mode}.${key}`] = value;
+          for (const [key, value] of Object.entries(windowMetrics(slices[name])))
+            metrics[name][`${tool}.${mode}.${key}`] = value;
         }
         callsMade[tool] += calls;
       }
@@ -266,7 +297,8 @@ async function main() {
   const summary = {};
   for (const [metric] of REPORTED) {
     // Paired: a ratio per round (per turn of spawns for cold starts), then the median of the ratios.
-    const samples = (name) => (metric === 'coldStartMs' ? coldStarts[name] : rounds[name].map((r) => r[metric]));
+    const samples = (name) =>
+      metric === 'coldStartMs' ? coldStarts[name] : rounds[name].map((r) => r[metric]);
     const entry = { median: {}, ratios: {}, ratioRanges: {} };
     for (const name of serverNames) entry.median[name] = median(samples(name));
     for (const [a, b] of PAIRS) {
@@ -281,13 +313,25 @@ async function main() {
 
   const report = {
     date: new Date().toISOString(),
-    machine: { nproc: cpus().length, cpu: cpus()[0]?.model, ramGiB: totalmem() / 2 ** 30, node: process.version },
+    machine: {
+      nproc: cpus().length,
+      cpu: cpus()[0]?.model,
+      ramGiB: totalmem() / 2 ** 30,
+      node: process.version,
+    },
     // Other work on a shared machine shows up here; CPU per call is the figure least affected by it.
     loadAverageAtStart,
     loadAverageAtEnd: loadavg(),
     config,
     servers: Object.fromEntries(
-      serverNames.map((name) => [name, { command: ['node', ...SERVERS[name].args.map((arg) => path.relative(repoRoot, arg))].join(' ') }]),
+      serverNames.map((name) => [
+        name,
+        {
+          command: ['node', ...SERVERS[name].args.map((arg) => path.relative(repoRoot, arg))].join(
+            ' ',
+          ),
+        },
+      ]),
     ),
     summary,
     rounds,
@@ -297,8 +341,13 @@ async function main() {
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(formatTable(REPORTED, summary, serverNames, PAIRS) + '\n');
-  log(`\n${config.rounds} rounds in ${report.durationSeconds.toFixed(0)} s; JSON written to ${outFile}`);
-  if (flags.quick) log('--quick is a smoke test: its windows are too short for the 10 ms CPU clock, so its ratios mean nothing.');
+  log(
+    `\n${config.rounds} rounds in ${report.durationSeconds.toFixed(0)} s; JSON written to ${outFile}`,
+  );
+  if (flags.quick)
+    log(
+      '--quick is a smoke test: its windows are too short for the 10 ms CPU clock, so its ratios mean nothing.',
+    );
 }
 
 await main();

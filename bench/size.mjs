@@ -11,13 +11,18 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from './lib/paths.mjs';
 
-const folder = path.resolve(repoRoot, process.argv[2] ?? path.join('examples', 'weather', 'server'));
+const folder = path.resolve(
+  repoRoot,
+  process.argv[2] ?? path.join('examples', 'weather', 'server'),
+);
 const generated = path.join(folder, 'generated');
 if (!existsSync(generated)) throw new Error(`${folder} has no generated/ folder`);
 
 // Compile the server as its package.json does, so the shipped JavaScript can be measured too.
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', path.join(folder, 'tsconfig.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [tsc, '-p', path.join(folder, 'tsconfig.json')], {
+  stdio: 'inherit',
+});
 
 function files(dir, keep) {
   if (!existsSync(dir)) return [];
@@ -29,7 +34,11 @@ function files(dir, keep) {
 function measure(paths) {
   const contents = paths.map((file) => readFileSync(file));
   const bytes = contents.reduce((sum, buffer) => sum + buffer.length, 0);
-  return { files: paths.length, bytes, gzipBytes: gzipSync(Buffer.concat(contents), { level: 9 }).length };
+  return {
+    files: paths.length,
+    bytes,
+    gzipBytes: gzipSync(Buffer.concat(contents), { level: 9 }).length,
+  };
 }
 
 const isValidator = (name) => /validators\.(js|d\.ts)$/.test(name);
@@ -38,14 +47,29 @@ const isJs = (name) => name.endsWith('.js');
 const built = path.join(folder, 'build', 'generated');
 
 const rows = [
-  ['runtime code, generated TypeScript', measure(files(path.join(generated, 'runtime'), (n) => isCode(n) && !isValidator(n)))],
-  ['runtime request validators (.js + .d.ts)', measure(files(path.join(generated, 'runtime'), isValidator))],
-  ['tool validators, generated (validators.js + .d.ts)', measure(files(generated, (n) => isValidator(n)).filter((f) => path.dirname(f) === generated))],
+  [
+    'runtime code, generated TypeScript',
+    measure(files(path.join(generated, 'runtime'), (n) => isCode(n) && !isValidator(n))),
+  ],
+  [
+    'runtime request validators (.js + .d.ts)',
+    measure(files(path.join(generated, 'runtime'), isValidator)),
+  ],
+  [
+    'tool validators, generated (validators.js + .d.ts)',
+    measure(files(generated, (n) => isValidator(n)).filter((f) => path.dirname(f) === generated)),
+  ],
   ['everything under generated/', measure(files(generated, () => true))],
   ['runtime, shipped JS after tsc', measure(files(path.join(built, 'runtime'), isJs))],
   ['runtime + tool validators, shipped JS after tsc', measure(files(built, isJs))],
 ];
 
-const lines = [`Generated output of ${path.relative(repoRoot, folder)}:`, '', '| part | files | bytes | gzip -9 bytes |', '| --- | --- | --- | --- |'];
-for (const [label, size] of rows) lines.push(`| ${label} | ${size.files} | ${size.bytes} | ${size.gzipBytes} |`);
+const lines = [
+  `Generated output of ${path.relative(repoRoot, folder)}:`,
+  '',
+  '| part | files | bytes | gzip -9 bytes |',
+  '| --- | --- | --- | --- |',
+];
+for (const [label, size] of rows)
+  lines.push(`| ${label} | ${size.files} | ${size.bytes} | ${size.gzipBytes} |`);
 process.stdout.write(lines.join('\n') + '\n');

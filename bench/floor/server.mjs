@@ -30,7 +30,10 @@ function answer(request) {
       const handler = handlers[params.name];
       if (handler === undefined) return undefined;
       const structuredContent = handler(params.arguments);
-      return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
+        structuredContent,
+      };
     }
     default:
       return undefined;
@@ -42,7 +45,11 @@ function handle(line) {
   if (message.id === undefined) return; // notifications need no answer
   const result = answer(message);
   if (result === undefined) {
-    send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Unknown method or tool' } });
+    send({
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: -32601, message: 'Unknown method or tool' },
+    });
   } else {
     send({ jsonrpc: '2.0', id: message.id, result });
   }

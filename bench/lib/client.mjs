@@ -23,7 +23,9 @@ export class StdioPeer {
       this.child.once('exit', (code, signal) => resolve({ code, signal }));
       this.child.once('error', (error) => resolve({ code: null, signal: error.message }));
     });
-    this.exited.then(({ code, signal }) => this.failAll(new Error(`server exited (${code ?? signal})${this.stderrTail()}`)));
+    this.exited.then(({ code, signal }) =>
+      this.failAll(new Error(`server exited (${code ?? signal})${this.stderrTail()}`)),
+    );
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (text) => {
       this.stderr = (this.stderr + text).slice(-4000);
@@ -44,7 +46,8 @@ export class StdioPeer {
       let newline;
       while ((newline = chunk.indexOf(10, start)) !== -1) {
         parts.push(chunk.subarray(start, newline));
-        const line = parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
+        const line =
+          parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
         parts = [];
         start = newline + 1;
         if (line.length > 0) this.onLine(line);
@@ -64,7 +67,8 @@ export class StdioPeer {
     const waiter = this.waiting.get(message.id);
     if (waiter === undefined) return; // server notifications and requests are not part of the workload
     this.waiting.delete(message.id);
-    if (message.error !== undefined) waiter.reject(new Error(`JSON-RPC error ${JSON.stringify(message.error)}`));
+    if (message.error !== undefined)
+      waiter.reject(new Error(`JSON-RPC error ${JSON.stringify(message.error)}`));
     else waiter.resolve(message.result);
   }
 
@@ -83,7 +87,11 @@ export class StdioPeer {
   }
 
   notify(method, params) {
-    this.child.stdin.write(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }) + '\n');
+    this.child.stdin.write(
+      JSON.stringify(
+        params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
+      ) + '\n',
+    );
   }
 
   /** initialize + notifications/initialized; resolves with the initialize result. */

@@ -25,7 +25,9 @@ export function formatProfile(profile, { top, perCall, title }) {
     byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + micros);
   }
   const amount = (micros) =>
-    perCall === undefined ? `${(micros / 1000).toFixed(1).padStart(8)} ms` : `${(micros / Math.max(perCall, 1)).toFixed(2).padStart(8)} µs/call`;
+    perCall === undefined
+      ? `${(micros / 1000).toFixed(1).padStart(8)} ms`
+      : `${(micros / Math.max(perCall, 1)).toFixed(2).padStart(8)} µs/call`;
   const lines = [`${title}: ${(total / 1000).toFixed(0)} ms sampled on the main thread`];
   for (const [heading, map] of [
     ['self time by file', byFile],

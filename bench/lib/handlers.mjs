@@ -1,7 +1,15 @@
 // The workload's two tools, as plain functions shared by the floor and SDK servers. Each call builds
 // a fresh result from its arguments (formulas and key order from the workload README).
 
-const CONDITIONS = ['Sunny', 'Partly cloudy', 'Overcast', 'Light rain', 'Thunderstorms', 'Fog', 'Snow'];
+const CONDITIONS = [
+  'Sunny',
+  'Partly cloudy',
+  'Overcast',
+  'Light rain',
+  'Thunderstorms',
+  'Fog',
+  'Snow',
+];
 const TAGS = ['protocol', 'json-rpc', 'stdio', 'http', 'schema', 'tools', 'server', 'client'];
 
 /** @param {{ location: string, units?: 'celsius' | 'fahrenheit' }} args */
@@ -25,7 +33,13 @@ export function search({ query, limit }) {
       title: 'Result ' + (i + 1) + ' for ' + query,
       url: 'https://example.com/docs/' + i + '?q=' + query.length,
       snippet:
-        'This document discusses ' + query + ' in section ' + i + '; it matched ' + (n - i) + ' terms of the query.',
+        'This document discusses ' +
+        query +
+        ' in section ' +
+        i +
+        '; it matched ' +
+        (n - i) +
+        ' terms of the query.',
       score: 1 - i / 64,
       rank: i + 1,
       tags: [TAGS[i % 8], TAGS[(i + 3) % 8], TAGS[(i + 5) % 8]],

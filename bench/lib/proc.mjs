@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+const CLOCK_TICKS_PER_SECOND = Number(
+  execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim(),
+);
 
 /** Fields 3… of /proc/<pid>/stat: fields[0] is field 3 (state), so field n is fields[n - 3]. */
 function statFields(pid) {
@@ -14,7 +16,10 @@ function statFields(pid) {
 /** utime and stime (fields 14, 15) of the whole process (all threads), in seconds. */
 export function cpuTimes(pid) {
   const fields = statFields(pid);
-  return { user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND, system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND };
+  return {
+    user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND,
+    system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND,
+  };
 }
 
 /** utime + stime of the whole process (all threads), in seconds. */

@@ -47,7 +47,8 @@ export function formatTable(reported, summary, serverNames, pairs) {
     if (target !== undefined) {
       verdict = `≤ ${target}`;
       // A window too short for the 10 ms CPU clock gives 0 or ∞: no verdict then.
-      if (ratio !== undefined && Number.isFinite(ratio) && ratio > 0) verdict += ratio <= target ? ' met' : ' MISSED';
+      if (ratio !== undefined && Number.isFinite(ratio) && ratio > 0)
+        verdict += ratio <= target ? ' met' : ' MISSED';
     }
     return [
       label,

@@ -10,6 +10,13 @@ export interface Workload {
 }
 
 export declare function loadWorkload(dir?: string): Workload;
-export declare function checkResult(caseName: string, testCase: WorkloadCase, result: unknown): void;
+export declare function checkResult(
+  caseName: string,
+  testCase: WorkloadCase,
+  result: unknown,
+): void;
 export declare function checkToolList(workload: Workload, listed: unknown[]): void;
-export declare function verifyPeer(peer: import('./client.mjs').StdioPeer, workload: Workload): Promise<void>;
+export declare function verifyPeer(
+  peer: import('./client.mjs').StdioPeer,
+  workload: Workload,
+): Promise<void>;

@@ -18,9 +18,13 @@ export function loadWorkload(dir = benchDataDir) {
  */
 export function checkResult(caseName, testCase, result) {
   if (!isDeepStrictEqual(result, testCase.expected)) {
-    throw new Error(`${caseName}: result differs from the expected one:\n${JSON.stringify(result).slice(0, 600)}`);
+    throw new Error(
+      `${caseName}: result differs from the expected one:\n${JSON.stringify(result).slice(0, 600)}`,
+    );
   }
-  if (JSON.stringify(result.structuredContent) !== JSON.stringify(testCase.expected.structuredContent)) {
+  if (
+    JSON.stringify(result.structuredContent) !== JSON.stringify(testCase.expected.structuredContent)
+  ) {
     throw new Error(`${caseName}: structuredContent keys are not in the specified order`);
   }
 }
@@ -42,11 +46,14 @@ export function checkToolList(workload, listed) {
     if (actual === undefined) throw new Error(`tools/list lacks ${tool.name}`);
     for (const key of ['inputSchema', 'outputSchema']) {
       if (!isDeepStrictEqual(shapeOf(actual[key]), shapeOf(tool[key]))) {
-        throw new Error(`tools/list: ${tool.name}.${key} differs from the workload's: ${JSON.stringify(actual[key])}`);
+        throw new Error(
+          `tools/list: ${tool.name}.${key} differs from the workload's: ${JSON.stringify(actual[key])}`,
+        );
       }
     }
   }
-  if (listed.length !== workload.tools.length) throw new Error(`tools/list has ${listed.length} tools, expected ${workload.tools.length}`);
+  if (listed.length !== workload.tools.length)
+    throw new Error(`tools/list has ${listed.length} tools, expected ${workload.tools.length}`);
 }
 
 /** Lists the tools and calls every case once on an initialized peer; throws on any difference. */

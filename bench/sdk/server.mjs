@@ -8,7 +8,10 @@ import { getWeather, search } from '../lib/handlers.mjs';
 const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' });
 
 function structured(structuredContent) {
-  return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
+    structuredContent,
+  };
 }
 
 server.registerTool(

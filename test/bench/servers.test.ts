@@ -28,14 +28,25 @@ describe.each(Object.keys(SERVERS))('bench server %s', (name) => {
 
   it('computes results from the arguments (not a replayed answer)', async () => {
     // Values worked out by hand from the README's formulas.
-    const oslo = (await peer.callTool('get_weather', { location: 'Oslo', units: 'fahrenheit' })) as {
+    const oslo = (await peer.callTool('get_weather', {
+      location: 'Oslo',
+      units: 'fahrenheit',
+    })) as {
       structuredContent: unknown;
     };
     // c = 12 + 4 % 17 + 0.5 = 16.5 → 61.7 °F; conditions[4 % 7] = Thunderstorms; 'O' = 79 → 40 + 29.
-    expect(oslo.structuredContent).toEqual({ temperature: (16.5 * 9) / 5 + 32, conditions: 'Thunderstorms', humidity: 69 });
+    expect(oslo.structuredContent).toEqual({
+      temperature: (16.5 * 9) / 5 + 32,
+      conditions: 'Thunderstorms',
+      humidity: 69,
+    });
 
     const few = (await peer.callTool('search', { query: 'ab', limit: 2 })) as {
-      structuredContent: { query: string; total: number; results: { docId: string; snippet: string; score: number; tags: string[] }[] };
+      structuredContent: {
+        query: string;
+        total: number;
+        results: { docId: string; snippet: string; score: number; tags: string[] }[];
+      };
     };
     expect(few.structuredContent.total).toBe(2);
     expect(few.structuredContent.results.map((r) => r.docId)).toEqual(['doc-0-2', 'doc-1-2']);
@@ -52,7 +63,9 @@ describe('result verification', () => {
 
   it('accepts the expected result', () => {
     expect(() => checkResult('weather', weatherCase, structuredClone(expected))).not.toThrow();
-    expect(() => checkResult('search', searchCase, structuredClone(searchCase.expected))).not.toThrow();
+    expect(() =>
+      checkResult('search', searchCase, structuredClone(searchCase.expected)),
+    ).not.toThrow();
   });
 
   it('rejects a different value, an extra field, and keys out of order', () => {
@@ -60,17 +73,26 @@ describe('result verification', () => {
     wrongValue.structuredContent['humidity'] = 74;
     expect(() => checkResult('weather', weatherCase, wrongValue)).toThrow(/differs/);
 
-    expect(() => checkResult('weather', weatherCase, { ...structuredClone(expected), isError: false })).toThrow(/differs/);
+    expect(() =>
+      checkResult('weather', weatherCase, { ...structuredClone(expected), isError: false }),
+    ).toThrow(/differs/);
 
     const { temperature, conditions, humidity } = expected.structuredContent;
-    const reordered = { ...structuredClone(expected), structuredContent: { humidity, conditions, temperature } };
+    const reordered = {
+      ...structuredClone(expected),
+      structuredContent: { humidity, conditions, temperature },
+    };
     expect(() => checkResult('weather', weatherCase, reordered)).toThrow(/order/);
   });
 
   it('rejects a tool list that misses a tool or changes a schema', () => {
     expect(() => checkToolList(workload, workload.tools.slice(1))).toThrow(/lacks get_weather/);
     const renamed = structuredClone(workload.tools);
-    renamed[0]!.inputSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    renamed[0]!.inputSchema = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    };
     expect(() => checkToolList(workload, renamed)).toThrow(/differs/);
   });
 });

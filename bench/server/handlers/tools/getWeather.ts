@@ -1,6 +1,14 @@
 import type { ToolHandlers } from '../../generated/types.js';
 
-const CONDITIONS = ['Sunny', 'Partly cloudy', 'Overcast', 'Light rain', 'Thunderstorms', 'Fog', 'Snow'];
+const CONDITIONS = [
+  'Sunny',
+  'Partly cloudy',
+  'Overcast',
+  'Light rain',
+  'Thunderstorms',
+  'Fog',
+  'Snow',
+];
 
 /**
  * The tool "get_weather".
