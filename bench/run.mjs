@@ -245,8 +245,8 @@ async function round(order, coldStarts) {
   }
 }
 
-// The metrics reported, how they compare (lower or higher is better), and the target for
-// ours/floor where it sets one.
+// The metrics reported, with the target for ours/floor where it sets one (lower is better
+// for every targeted metric).
 const REPORTED = [
   ['get_weather.seq.cpuPerCallUs', 'get_weather sequential: server CPU µs/call', 1.3],
   ['get_weather.c32.cpuPerCallUs', 'get_weather 32 in flight: server CPU µs/call', 1.3],
