@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostics.js';
 import { InputError } from './diagnostics.js';
-import { isSchemaObject, mapSchema, pointerSegment, SchemaTooDeepError, type JsonSchema, type SchemaObject } from './spec-walk.js';
+import { isSchemaObject, pointerSegment, type SchemaObject } from './schema-keywords.js';
+import { mapSchema, SchemaTooDeepError, type JsonSchema } from './spec-walk.js';
 
 /**
  * Draft-07 `definitions` versus 2020-12 `$defs` is settled here and nowhere else: every later phase

@@ -5,7 +5,6 @@
  */
 import { isSchemaObject, isSubschema, pointerSegment, subschemaSlot, type SchemaObject } from './schema-keywords.js';
 
-export { isSchemaObject, pointerSegment, type SchemaObject };
 export type JsonSchema = SchemaObject | boolean;
 
 /** Schemas nested deeper than this are refused: no real protocol schema comes close. */

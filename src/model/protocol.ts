@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../load/diagnostics.js';
 import { InputError } from '../load/diagnostics.js';
 import type { JsonSchema, LoadedSpec, SpecDialect } from '../load/spec.js';
-import { isSchemaObject, pointerSegment, type SchemaObject } from '../load/spec-walk.js';
+import { isSchemaObject, pointerSegment, type SchemaObject } from '../load/schema-keywords.js';
 import { assignDefinitionIdentifiers, byCodeUnit } from './protocol-identifiers.js';
 
 export { BINDING_NAMES } from './protocol-identifiers.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapSchema as copyForServer, type SchemaObject } from '../../src/emit/server/schema-walk.js';
+import type { SchemaObject } from '../../src/load/schema-keywords.js';
+import { mapSchema as copyForServer } from '../../src/emit/server/schema-walk.js';
 import { rewriteSchema, type Json, type JsonObject } from '../../src/emit/validators/schema-walk.js';
 import { subschemaSlot } from '../../src/load/schema-keywords.js';
 import { mapSchema as mapSpecSchema } from '../../src/load/spec-walk.js';

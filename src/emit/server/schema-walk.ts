@@ -5,8 +5,6 @@
  */
 import { defineOwn, isSchemaObject, pointerSegment, subschemaSlot, type SchemaObject } from '../../load/schema-keywords.js';
 
-// The names this module's importers know them by.
-export { defineOwn, isSchemaObject as isObject, type SchemaObject };
 
 /** Where a node sits. */
 export interface SchemaPosition {

@@ -3,7 +3,8 @@ import type { ServiceModel } from '../../model/service-model.js';
 import { commentText, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { pascalCase } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { defineOwn, embedAt, isObject, mapSchema, type SchemaObject } from './schema-walk.js';
+import { defineOwn, isSchemaObject, type SchemaObject } from '../../load/schema-keywords.js';
+import { embedAt, mapSchema } from './schema-walk.js';
 import { propertyKey, toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
 
 /**
@@ -211,12 +212,12 @@ function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string,
   for (const schema of model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema]))) {
     for (const keyword of ['$defs', 'definitions']) {
       const definitions = schema[keyword];
-      if (!isObject(definitions)) continue;
+      if (!isSchemaObject(definitions)) continue;
       for (const [key, definition] of Object.entries(definitions)) {
-        const text = isObject(definition) && !refersToAnything(definition) ? canonical(definition) : null;
+        const text = isSchemaObject(definition) && !refersToAnything(definition) ? canonical(definition) : null;
         if (!canonicalByKey.has(key)) {
           canonicalByKey.set(key, text);
-          if (isObject(definition)) firstByKey.set(key, definition);
+          if (isSchemaObject(definition)) firstByKey.set(key, definition);
         } else if (canonicalByKey.get(key) !== text) {
           canonicalByKey.set(key, null);
         }
@@ -248,7 +249,7 @@ function refersToAnything(schema: SchemaObject): boolean {
 /** JSON with object keys sorted, so equal schemas give equal text. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) {
+  if (isSchemaObject(value)) {
     const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
   }
@@ -260,7 +261,7 @@ function stripForTypes(node: SchemaObject): SchemaObject {
   for (const key of STRIPPED) delete node[key];
   if (typeof node['description'] === 'string') node['description'] = commentText(node['description']);
   // json-schema-to-typescript prints pattern keys in comments, escaping only the first `*/`.
-  if (isObject(node['patternProperties'])) {
+  if (isSchemaObject(node['patternProperties'])) {
     const safe: SchemaObject = {};
     for (const [k, v] of Object.entries(node['patternProperties'])) defineOwn(safe, commentText(k), v);
     node['patternProperties'] = safe;

@@ -1,5 +1,6 @@
 import type { JsonSchema, SchemaObject } from '../../load/spec.js';
-import { isSchemaObject, mapSchema } from '../../load/spec-walk.js';
+import { isSchemaObject } from '../../load/schema-keywords.js';
+import { mapSchema } from '../../load/spec-walk.js';
 import { BINDING_NAMES, type ProtocolModel } from '../../model/protocol.js';
 import { commentText } from '../../printer/escape.js';
 

@@ -1,4 +1,5 @@
-import { isObject, rewriteSchema, setOwn, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
+import { defineOwn, isSchemaObject } from '../../load/schema-keywords.js';
+import { rewriteSchema, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
 
 /**
  * How a schema document is handed to ajv. Compiled by JSON pointer into one big document, ajv
@@ -25,7 +26,7 @@ const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 export function planCompilation(input: object): CompilePlan {
   const root = stripAnnotations(input as Json);
-  if (!isObject(root)) throw new Error('emitValidators: the schema root must be an object');
+  if (!isSchemaObject(root)) throw new Error('emitValidators: the schema root must be an object');
   delete root['$schema']; // the dialect option decides, not the document
 
   return splittable(root) ? splitPlan(root) : wholePlan(root);
@@ -38,7 +39,7 @@ function wholePlan(root: JsonObject): CompilePlan {
 
 function splittable(root: JsonObject): boolean {
   let ok = true;
-  const names = DEFINITION_KEYWORDS.flatMap((k) => (isObject(root[k]) ? Object.keys(root[k]) : []));
+  const names = DEFINITION_KEYWORDS.flatMap((k) => (isSchemaObject(root[k]) ? Object.keys(root[k]) : []));
   if (!names.every((n) => PLAIN_NAME.test(n))) return false;
   rewriteSchema(root, (node) => {
     if (SCOPE_KEYWORDS.some((k) => Object.prototype.hasOwnProperty.call(node, k))) ok = false;
@@ -56,7 +57,7 @@ function definitionOf(root: JsonObject, ref: string): { keyword: string; name: s
   const keyword = m[1] as string;
   const name = decodePointerToken(m[2] as string);
   const defs = root[keyword];
-  if (!isObject(defs) || !Object.prototype.hasOwnProperty.call(defs, name)) return undefined;
+  if (!isSchemaObject(defs) || !Object.prototype.hasOwnProperty.call(defs, name)) return undefined;
   return { keyword, name, rest: m[3] ?? '' };
 }
 
@@ -78,17 +79,17 @@ function splitPlan(root: JsonObject): CompilePlan {
   const schemas: { key: string; schema: JsonObject }[] = [];
   const remainder: JsonObject = {};
   for (const [key, value] of Object.entries(root)) {
-    if (!(DEFINITION_KEYWORDS as readonly string[]).includes(key)) setOwn(remainder, key, value);
+    if (!(DEFINITION_KEYWORDS as readonly string[]).includes(key)) defineOwn(remainder, key, value);
   }
   schemas.push({ key: ROOT_ID, schema: { ...(rewriteRefs(remainder) as JsonObject), $id: ROOT_ID } });
   for (const keyword of DEFINITION_KEYWORDS) {
     const defs = root[keyword];
-    if (!isObject(defs)) continue;
+    if (!isSchemaObject(defs)) continue;
     for (const [name, schema] of Object.entries(defs)) {
       const rewritten = rewriteRefs(schema);
       const id = definitionId(keyword, name);
       // A boolean schema cannot carry an $id; `allOf` gives it one without changing its verdicts.
-      schemas.push({ key: id, schema: isObject(rewritten) ? { ...rewritten, $id: id } : { $id: id, allOf: [rewritten] } });
+      schemas.push({ key: id, schema: isSchemaObject(rewritten) ? { ...rewritten, $id: id } : { $id: id, allOf: [rewritten] } });
     }
   }
 

@@ -5,8 +5,6 @@
  */
 import { defineOwn, isSchemaObject, subschemaSlot } from '../../load/schema-keywords.js';
 
-// The names this module's importers know them by.
-export { defineOwn as setOwn, isSchemaObject as isObject };
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
