@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Every module specifier in a file: static imports/exports and dynamic import() calls. */
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*['"]([^'"]+)['"]/g)) found.push(match[1]!);
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) found.push(match[1]!);
+  for (const match of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(match[1]!);
+  for (const match of text.matchAll(/\brequire\s*\(/g)) found.push(`require at ${match.index}`);
+  return found;
+}
+
+describe('the runtime copied into every generated server', () => {
+  const files = [
+    ...readdirSync(join(ROOT, 'src/runtime')).filter((f) => f.endsWith('.ts')).map((f) => join('src/runtime', f)),
+    ...readdirSync(join(ROOT, 'generated/runtime')).filter((f) => /\.(js|ts)$/.test(f)).map((f) => join('generated/runtime', f)),
+  ];
+
+  it('has files to check', () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  it.each(files)('%s imports nothing but node:* built-ins and its own siblings', (file) => {
+    const found = specifiers(readFileSync(join(ROOT, file), 'utf8'));
+    const offending = found.filter((s) => !s.startsWith('node:') && !/^\.\/[\w.-]+\.js$/.test(s));
+    expect(offending).toEqual([]);
+  });
+
+  it('the check itself catches a package import, a parent import and require', () => {
+    const bad = "import x from 'ajv';\nimport { y } from '../src/y.js';\nconst z = require('fs');\n";
+    expect(specifiers(bad).filter((s) => !s.startsWith('node:') && !/^\.\/[\w.-]+\.js$/.test(s))).toHaveLength(3);
+  });
+});
