@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../load/diagnostics.js';
-import { runServer } from './server-command.js';
-import { runSelf } from './self-command.js';
-import { runTypes } from './types-command.js';
 import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, type Console } from './output.js';
 
 /** mcp-gen's own version, read from package.json (two levels up from both src/cli and dist/cli). */
@@ -34,6 +31,8 @@ export async function main(argv: readonly string[], io: Console = processConsole
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (options) => {
+      // Each command loads its own phases: `types` never pays for ts-morph and handlebars.
+      const { runTypes } = await import('./types-command.js');
       exitCode = await runTypes(options, io);
     });
 
@@ -48,6 +47,7 @@ export async function main(argv: readonly string[], io: Console = processConsole
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (manifest: string, options) => {
+      const { runServer } = await import('./server-command.js');
       exitCode = await runServer(manifest, options, io);
     });
 
@@ -56,6 +56,7 @@ export async function main(argv: readonly string[], io: Console = processConsole
     .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR.")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .action(async (options) => {
+      const { runSelf } = await import('./self-command.js');
       exitCode = await runSelf(options, io);
     });
 

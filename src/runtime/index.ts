@@ -4,7 +4,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
-import { listenHttp, type HttpListener, type HttpOptions } from './http.js';
+import type { HttpListener, HttpOptions } from './http.js';
 import { ServerCore } from './server.js';
 import { serveStdio } from './stdio.js';
 
@@ -33,6 +33,7 @@ export function createServer(
   const core = new ServerCore(definition, handlers, options);
   return {
     serveStdio: (io) => serveStdio(core, io),
-    listenHttp: (httpOptions) => listenHttp(core, httpOptions ?? {}),
+    // Loaded on first use: a stdio server never pays for node:http and node:crypto at start-up.
+    listenHttp: async (httpOptions) => (await import('./http.js')).listenHttp(core, httpOptions ?? {}),
   };
 }
