@@ -52,7 +52,7 @@ const rows = [
     measure(files(path.join(generated, 'runtime'), (n) => isCode(n) && !isValidator(n))),
   ],
   [
-    'runtime request validators (.js + .d.ts)',
+    'runtime envelope validators (request + result modules, .js + .d.ts)',
     measure(files(path.join(generated, 'runtime'), isValidator)),
   ],
   [

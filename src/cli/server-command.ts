@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planServer } from '../emit/server/index.js';
 import { loadManifest } from '../load/manifest.js';
@@ -21,14 +21,15 @@ export interface ServerOptions {
  * The runtime copied into every server: `src/runtime/*.ts` and its README as they ship with
  * mcp-gen, plus the envelope validators mcp-gen generated for it (`generated/runtime/`).
  */
-export async function readRuntimeSources(): Promise<Record<string, string>> {
+export function readRuntimeSources(): Record<string, string> {
   const sources: Record<string, string> = {};
   const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
-  for (const name of (await readdir(runtimeDir)).sort()) {
-    if (name.endsWith('.ts') || name === 'README.md') sources[name] = await readFile(join(runtimeDir, name), 'utf8');
+  for (const name of readdirSync(runtimeDir).sort()) {
+    if (name.endsWith('.ts') || name === 'README.md') sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
   }
-  for (const name of ['request-validators.js', 'request-validators.d.ts']) {
-    sources[name] = await readFile(join(PACKAGE_ROOT, 'generated', 'runtime', name), 'utf8');
+  const validatorsDir = join(PACKAGE_ROOT, 'generated', 'runtime');
+  for (const name of readdirSync(validatorsDir).sort()) {
+    if (/\.(?:js|d\.ts)$/.test(name)) sources[name] = readFileSync(join(validatorsDir, name), 'utf8');
   }
   return sources;
 }
@@ -41,7 +42,7 @@ export async function generateServer(
 ): Promise<number> {
   const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
   printWarnings(io, warnings);
-  const plan = await planServer(model, { runtimeSources: await readRuntimeSources() });
+  const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const report = await writeOutput(options.out, plan.files, {
     banner: options.banner,

@@ -216,13 +216,18 @@ export interface ServerDefinition {
   requestValidators: Readonly<Record<string, Validator<unknown>>>;
   /**
    * Validators of the `result` objects clients send back for the server's own requests, keyed by
-   * the request's method (`elicitation/create`, `sampling/createMessage`, `roots/list`); the
-   * `resultValidators` export of `generated/runtime/request-validators.js`. A result that fails
-   * rejects the handler's `elicit`/`sample`/`listRoots` promise. Optional: without it results are
-   * only checked to be objects.
+   * the request's method (`elicitation/create`, `sampling/createMessage`, `roots/list`): the
+   * `resultValidators` export of `generated/runtime/result-validators.js`, or a function that loads
+   * it. Generated code passes a dynamic import, so a server that never asks its client anything
+   * never parses them (they are over a third of the envelope validators' code). A result that
+   * fails rejects the handler's `elicit`/`sample`/`listRoots` promise. Optional: without it
+   * results are only checked to be objects.
    */
-  resultValidators?: Readonly<Record<string, Validator<unknown>>>;
+  resultValidators?: ValidatorTable | (() => Promise<ValidatorTable>);
 }
+
+/** Validators keyed by method. */
+export type ValidatorTable = Readonly<Record<string, Validator<unknown>>>;
 
 /** User code, keyed by wire name. Generated code narrows this with the exact types. */
 export interface ServerHandlers {

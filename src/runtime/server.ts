@@ -51,7 +51,6 @@ export class ServerCore {
   readonly versions: readonly string[];
   readonly initializeResults: ReadonlyMap<string, string>;
   readonly validators: ReadonlyMap<string, Validator<unknown>>;
-  readonly resultValidators: ReadonlyMap<string, Validator<unknown>>;
   readonly tools: ReadonlyMap<string, ToolEntry>;
   readonly resources: ReadonlyMap<string, ResourceHandler>;
   readonly templates: readonly TemplateEntry[];
@@ -60,6 +59,7 @@ export class ServerCore {
   readonly resourcePages: ListPages;
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
+  private resultValidatorsLoading: Promise<ReadonlyMap<string, Validator<unknown>>> | undefined;
   readonly hasTools: boolean;
   readonly hasResources: boolean;
   readonly hasResourceSubscribe: boolean;
@@ -92,7 +92,6 @@ export class ServerCore {
     }
     this.initializeResults = results;
     this.validators = new Map(Object.entries(definition.requestValidators));
-    this.resultValidators = new Map(Object.entries(definition.resultValidators ?? {}));
 
     const capabilities = definition.capabilities;
     this.hasTools = isObject(capabilities['tools']);
@@ -121,6 +120,15 @@ export class ServerCore {
     this.resourcePages = paginate('resources', definition.resources, pageSize);
     this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
     this.promptPages = paginate('prompts', definition.prompts, pageSize);
+  }
+
+  /** The result validators, loaded on the first server→client request and kept. */
+  resultValidators(): Promise<ReadonlyMap<string, Validator<unknown>>> {
+    const source = this.definition.resultValidators;
+    this.resultValidatorsLoading ??= Promise.resolve(typeof source === 'function' ? source() : (source ?? {})).then(
+      (table) => new Map(Object.entries(table)),
+    );
+    return this.resultValidatorsLoading;
   }
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { expect } from 'vitest';
 import { planServer, type ServerPlan } from '../../src/emit/server/index.js';
-import { planRuntimeValidators } from '../../src/emit/validators/runtime-validators.js';
+import { readRuntimeSources } from '../../src/cli/server-command.js';
 import { loadManifest } from '../../src/load/manifest.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { writeOutput, type WriteReport } from '../../src/write/writer.js';
@@ -19,28 +19,10 @@ export const specDir = process.env['MCP_SPEC_DIR'] ?? resolve(repoRoot, '../shar
 
 let cachedRuntime: Record<string, string> | undefined;
 
-/**
- * What the CLI passes as `runtimeSources`: src/runtime as shipped, plus the envelope validators
- * from the repository's generated/runtime/ (compiled from the spec here when that is not built).
- */
+/** What the CLI passes as `runtimeSources`, read once per test file. */
 export function runtimeSources(): Record<string, string> {
-  if (cachedRuntime) return cachedRuntime;
-  const sources: Record<string, string> = {};
-  const runtimeDir = join(repoRoot, 'src', 'runtime');
-  for (const name of readdirSync(runtimeDir).sort()) {
-    if (name.endsWith('.ts') || name === 'README.md') sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
-  }
-  const generated = join(repoRoot, 'generated', 'runtime');
-  if (existsSync(join(generated, 'request-validators.js'))) {
-    for (const name of ['request-validators.js', 'request-validators.d.ts']) {
-      sources[name] = readFileSync(join(generated, name), 'utf8');
-    }
-  } else {
-    const schema = JSON.parse(readFileSync(join(specDir, '2025-11-25', 'schema.json'), 'utf8')) as object;
-    for (const file of planRuntimeValidators(schema)) sources[file.path.replace(/^runtime\//, '')] = file.content;
-  }
-  cachedRuntime = sources;
-  return sources;
+  cachedRuntime ??= readRuntimeSources();
+  return cachedRuntime;
 }
 
 export async function loadModel(manifest: string): Promise<ServiceModel> {

@@ -14,7 +14,7 @@ import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.j
 export interface ServerInputs {
   /**
    * The runtime, copied into `generated/runtime/`: every `src/runtime/*.ts` by file name, plus
-   * `request-validators.js` and `request-validators.d.ts` (mcp-gen's generated envelope
+   * `request-validators.{js,d.ts}` and `result-validators.{js,d.ts}` (mcp-gen's generated envelope
    * validators). The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
@@ -32,7 +32,14 @@ export interface ServerPlan {
 }
 
 /** Runtime files generated code imports directly; the plan refuses to go on without them. */
-const REQUIRED_RUNTIME = ['index.ts', 'api.ts', 'request-validators.js', 'request-validators.d.ts'];
+const REQUIRED_RUNTIME = [
+  'index.ts',
+  'api.ts',
+  'request-validators.js',
+  'request-validators.d.ts',
+  'result-validators.js',
+  'result-validators.d.ts',
+];
 
 const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
   [/^[a-z][a-z0-9-]*(\.d)?\.ts$/, 'typescript'],

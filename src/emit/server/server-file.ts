@@ -44,7 +44,6 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n\n`,
   );
   const requestValidators = file.importValue('requestValidators', './runtime/request-validators.js');
-  const resultValidators = file.importValue('resultValidators', './runtime/request-validators.js');
   file.importType('Handlers', './types.js');
   file.push(
     jsdoc('Everything the runtime needs to know about this server, computed from the manifest.'),
@@ -60,7 +59,8 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `  resourceTemplates: ${jsonValueExpression(model.resourceTemplates.map((t) => t.wire))},\n`,
     `  prompts: ${jsonValueExpression(model.prompts.map((p) => p.wire))},\n`,
     `  requestValidators: ${requestValidators},\n`,
-    `  resultValidators: ${resultValidators},\n`,
+    // Loaded on the first request the server sends its client: most servers never send one.
+    "  resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),\n",
     '};\n\n',
     jsdoc([
       'Creates the server from your handlers; start it with `serveStdio()` or `listenHttp(…)`.',

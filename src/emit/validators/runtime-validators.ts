@@ -6,13 +6,14 @@ import { emitValidators, type ValidatorEntry } from './index.js';
  * 2025-11-25 schema (the newest stateful revision). Its request and notification definitions are
  * whole JSON-RPC messages (`jsonrpc`, `id`, `method`, `params`), so no wrapper schema is needed.
  *
- * `generated/runtime/request-validators.js` exports:
- * - `requestValidators`: keyed by method, for the client→server requests and notifications the
- *   runtime handles (what `ServerDefinition.requestValidators` takes);
- * - `resultValidators`: keyed by the method of a server→client request, validating the `result`
- *   member of the client's response to it (sampling, elicitation, roots).
- * Its .d.ts declares its own `Validator<T>`, structurally the one in src/runtime/api.ts, so the
- * pair can sit anywhere without importing the runtime.
+ * Two modules, so a server loads only what it uses (the second is over a third of the code):
+ * - `generated/runtime/request-validators.js` exports `requestValidators`: keyed by method, for the
+ *   client→server requests and notifications the runtime handles (`ServerDefinition.requestValidators`);
+ * - `generated/runtime/result-validators.js` exports `resultValidators`: keyed by the method of a
+ *   server→client request, validating the `result` of the client's response to it (sampling,
+ *   elicitation, roots); the runtime loads it on the first such request.
+ * Each .d.ts declares its own `Validator<T>`, structurally the one in src/runtime/api.ts, so the
+ * files can sit anywhere without importing the runtime.
  */
 
 /** Client→server methods the runtime dispatches, in the order they are listed. */
@@ -39,11 +40,12 @@ export const RUNTIME_CLIENT_METHODS: readonly string[] = [
 /** Server→client requests whose results the runtime checks. */
 export const RUNTIME_SERVER_REQUEST_METHODS: readonly string[] = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
 
-export const RUNTIME_VALIDATORS_PATH = 'runtime/request-validators';
+export const REQUEST_VALIDATORS_PATH = 'runtime/request-validators';
+export const RESULT_VALIDATORS_PATH = 'runtime/result-validators';
 
 type Definitions = Record<string, { properties?: { method?: { const?: unknown } }; anyOf?: { $ref?: string }[] }>;
 
-/** Plans `runtime/request-validators.js` and `.d.ts` (paths relative to the repository's `generated/`). */
+/** Plans `runtime/{request,result}-validators.{js,d.ts}` (paths relative to the repository's `generated/`). */
 export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
   const defs = (schemaDoc as { $defs?: Definitions; definitions?: Definitions }).$defs ??
     (schemaDoc as { definitions?: Definitions }).definitions;
@@ -60,22 +62,26 @@ export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
     return [method, result] as const;
   });
 
-  const entries: ValidatorEntry[] = [];
-  for (const name of [...requestRows, ...resultRows].map(([, definition]) => definition)) {
-    if (!entries.some((e) => e.typeName === name)) entries.push({ exportName: `validate${name}`, ref: `#/$defs/${name}`, typeName: name });
-  }
-  const { js, dts } = emitValidators({
-    root: schemaDoc,
-    dialect: String((schemaDoc as { $schema?: unknown }).$schema).includes('draft-07') ? 'draft-07' : '2020-12',
-    entries,
-    extraExports: [
-      { exportName: 'requestValidators', entries: requestRows.map(([method, definition]) => [method, `validate${definition}`]) },
-      { exportName: 'resultValidators', entries: resultRows.map(([method, definition]) => [method, `validate${definition}`]) },
-    ],
-  });
+  const dialect = String((schemaDoc as { $schema?: unknown }).$schema).includes('draft-07') ? 'draft-07' : '2020-12';
+  const module = (path: string, exportName: string, rows: readonly (readonly [string, string])[]): PlannedFile[] => {
+    const entries: ValidatorEntry[] = [];
+    for (const [, name] of rows) {
+      if (!entries.some((e) => e.typeName === name)) entries.push({ exportName: `validate${name}`, ref: `#/$defs/${name}`, typeName: name });
+    }
+    const { js, dts } = emitValidators({
+      root: schemaDoc,
+      dialect,
+      entries,
+      extraExports: [{ exportName, entries: rows.map(([method, definition]) => [method, `validate${definition}`]) }],
+    });
+    return [
+      { path: `${path}.js`, content: js, owner: 'generated', format: 'none' },
+      { path: `${path}.d.ts`, content: dts, owner: 'generated', format: 'typescript' },
+    ];
+  };
   return [
-    { path: `${RUNTIME_VALIDATORS_PATH}.js`, content: js, owner: 'generated', format: 'none' },
-    { path: `${RUNTIME_VALIDATORS_PATH}.d.ts`, content: dts, owner: 'generated', format: 'typescript' },
+    ...module(REQUEST_VALIDATORS_PATH, 'requestValidators', requestRows),
+    ...module(RESULT_VALIDATORS_PATH, 'resultValidators', resultRows),
   ];
 }
 

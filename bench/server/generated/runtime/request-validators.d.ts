@@ -65,15 +65,6 @@ export declare const validateProgressNotification: Validator<unknown>;
 /** Validates `#/$defs/RootsListChangedNotification`. */
 export declare const validateRootsListChangedNotification: Validator<unknown>;
 
-/** Validates `#/$defs/CreateMessageResult`. */
-export declare const validateCreateMessageResult: Validator<unknown>;
-
-/** Validates `#/$defs/ElicitResult`. */
-export declare const validateElicitResult: Validator<unknown>;
-
-/** Validates `#/$defs/ListRootsResult`. */
-export declare const validateListRootsResult: Validator<unknown>;
-
 export declare const requestValidators: {
   readonly initialize: Validator<unknown>;
   readonly ping: Validator<unknown>;
@@ -92,10 +83,4 @@ export declare const requestValidators: {
   readonly 'notifications/cancelled': Validator<unknown>;
   readonly 'notifications/progress': Validator<unknown>;
   readonly 'notifications/roots/list_changed': Validator<unknown>;
-};
-
-export declare const resultValidators: {
-  readonly 'sampling/createMessage': Validator<unknown>;
-  readonly 'elicitation/create': Validator<unknown>;
-  readonly 'roots/list': Validator<unknown>;
 };

@@ -79,6 +79,8 @@ const STATE_CLOSED = 3;
 interface PendingClientRequest {
   readonly method: string;
   readonly context: Context;
+  /** Loading starts when the request is sent, so the table is usually ready when the answer comes. */
+  readonly validators: Promise<ReadonlyMap<string, Validator<unknown>>>;
   readonly resolve: (result: JsonObject) => void;
   readonly reject: (error: Error) => void;
 }
@@ -652,7 +654,13 @@ export class Session {
     if (text === undefined)
       return Promise.reject(new Error(`${method} params must be serializable as JSON`));
     return new Promise<JsonObject>((resolve, reject) => {
-      this.pendingClient.set(id, { method, context, resolve, reject });
+      this.pendingClient.set(id, {
+        method,
+        context,
+        validators: this.core.resultValidators(),
+        resolve,
+        reject,
+      });
       (context.outgoing ??= []).push(id);
       context.out.emit(text);
     });
@@ -699,16 +707,22 @@ export class Session {
       pending.reject(new Error(`Invalid ${pending.method} result from the client: not an object`));
       return;
     }
-    const validate = this.core.resultValidators.get(pending.method);
-    if (validate !== undefined && !validate(result)) {
-      pending.reject(
-        new Error(
-          `Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`,
-        ),
-      );
-      return;
-    }
-    pending.resolve(result);
+    pending.validators.then(
+      (validators) => {
+        const validate = validators.get(pending.method);
+        if (validate !== undefined && !validate(result)) {
+          pending.reject(
+            new Error(
+              `Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`,
+            ),
+          );
+        } else {
+          pending.resolve(result);
+        }
+      },
+      (error: unknown) =>
+        pending.reject(new Error(`Could not load the result validators: ${String(error)}`)),
+    );
   }
 
   /** @internal Cancels the server→client requests a cancelled request was waiting for. */

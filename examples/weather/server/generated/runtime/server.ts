@@ -57,7 +57,6 @@ export class ServerCore {
   readonly versions: readonly string[];
   readonly initializeResults: ReadonlyMap<string, string>;
   readonly validators: ReadonlyMap<string, Validator<unknown>>;
-  readonly resultValidators: ReadonlyMap<string, Validator<unknown>>;
   readonly tools: ReadonlyMap<string, ToolEntry>;
   readonly resources: ReadonlyMap<string, ResourceHandler>;
   readonly templates: readonly TemplateEntry[];
@@ -66,6 +65,7 @@ export class ServerCore {
   readonly resourcePages: ListPages;
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
+  private resultValidatorsLoading: Promise<ReadonlyMap<string, Validator<unknown>>> | undefined;
   readonly hasTools: boolean;
   readonly hasResources: boolean;
   readonly hasResourceSubscribe: boolean;
@@ -100,7 +100,6 @@ export class ServerCore {
     }
     this.initializeResults = results;
     this.validators = new Map(Object.entries(definition.requestValidators));
-    this.resultValidators = new Map(Object.entries(definition.resultValidators ?? {}));
 
     const capabilities = definition.capabilities;
     this.hasTools = isObject(capabilities['tools']);
@@ -132,6 +131,15 @@ export class ServerCore {
     this.resourcePages = paginate('resources', definition.resources, pageSize);
     this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
     this.promptPages = paginate('prompts', definition.prompts, pageSize);
+  }
+
+  /** The result validators, loaded on the first server→client request and kept. */
+  resultValidators(): Promise<ReadonlyMap<string, Validator<unknown>>> {
+    const source = this.definition.resultValidators;
+    this.resultValidatorsLoading ??= Promise.resolve(
+      typeof source === 'function' ? source() : (source ?? {}),
+    ).then((table) => new Map(Object.entries(table)));
+    return this.resultValidatorsLoading;
   }
 }
 
