@@ -245,7 +245,8 @@ function compilerFor(schema: JsonObject): Ajv {
       logger: { log: () => undefined, warn: forward, error: forward },
     };
     ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
-    addFormats.default(ajv);
+    // As in src/emit/validators/ajv-instance.ts: the formats, not ajv-formats' formatMinimum/… keywords.
+    addFormats.default(ajv, { mode: 'full', keywords: false });
     ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
     compilers.set(dialect, ajv);
   }

@@ -89,6 +89,16 @@ describe('warnings that do not stop generation', () => {
     expect(warnings[2]!.hint).toBe("did you mean 'maximum'?");
   });
 
+  test("ajv-formats' own keywords are unknown, as in the generated validators, which ignore them", async () => {
+    const root = await tempProject({
+      'manifest.yaml': `${server}tools:\n  - name: t\n    inputSchema: { type: object, properties: { d: { type: string, format: date, formatMinimum: '2020-01-01' } } }\n`,
+    });
+    const { warnings } = await loadManifest(path.join(root, 'manifest.yaml'));
+    expect(warnings.map(brief)).toEqual([
+      "4:81 /tools/0/inputSchema/properties/d/formatMinimum inputSchema: unknown keyword 'formatMinimum' is ignored",
+    ]);
+  });
+
   test('tsEnumNames in a shared definition is stripped from every schema that uses it', async () => {
     const root = await tempProject({
       'manifest.yaml': `${server}tools:\n  - name: t\n    inputSchema: { type: object, properties: { e: { $ref: '#/$defs/E' } } }\n$defs:\n  E: { enum: [1, 2], tsEnumNames: [One, Two] }\n`,
