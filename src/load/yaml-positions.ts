@@ -6,6 +6,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
+import { locateJsonSyntaxError } from './spec-json.js';
 
 export type SourceFormat = 'yaml' | 'json';
 
@@ -68,11 +69,9 @@ export function parseSource(text: string, file: string, format: SourceFormat): P
     try {
       JSON.parse(source);
     } catch (error) {
-      const message = (error as Error).message;
-      const offset = /position (\d+)/.exec(message)?.[1];
-      problems.push(
-        problem(offset === undefined ? undefined : Number(offset), `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/s, '')}`),
-      );
+      // V8's message names a position only sometimes (not for input that ends too early).
+      const { offset } = locateJsonSyntaxError(source);
+      problems.push(problem(offset, `invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/s, '')}`));
     }
   }
   for (const error of doc.errors) {

@@ -37,6 +37,14 @@ describe('JSON manifests', () => {
     expect(problems[0]).toMatchObject({ file: 'manifest.json', line: 3, column: 1, pointer: '' });
     expect(problems[0]!.message).toMatch(/^invalid JSON: /);
   });
+
+  test('JSON that ends too early is reported at its end, not without a position', async () => {
+    const root = await tempProject({ 'manifest.json': '{\n  "server": { "name": "x", "version": "1" },\n  "tools": [\n' });
+    const problems = await problemsOf(path.join(root, 'manifest.json'), { displayPath: 'manifest.json' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: 'manifest.json', line: 4, column: 1, pointer: '' });
+    expect(problems[0]!.message).toMatch(/^invalid JSON: /);
+  });
 });
 
 describe('YAML syntax errors', () => {
