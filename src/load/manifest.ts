@@ -14,6 +14,7 @@ import { checkManifestRules, checkToolSchema } from './manifest-checks.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
+import { isSchemaObject as isObject, type SchemaObject } from './schema-keywords.js';
 import { diagnosticAt, formatOf, joinPointer, parseSource } from './yaml-positions.js';
 
 export interface LoadManifestOptions {
@@ -31,12 +32,6 @@ export interface LoadedManifest {
 
 /** A manifest larger than this is not a manifest. */
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
-
-type JsonObject = { [key: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export async function loadManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<LoadedManifest> {
   const display = options.displayPath ?? manifestPath;
@@ -80,12 +75,12 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
       bundledTools.push(tool);
       continue;
     }
-    const bundledTool: JsonObject = { ...tool };
+    const bundledTool: SchemaObject = { ...tool };
     for (const key of ['inputSchema', 'outputSchema'] as const) {
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
       const bundled = await bundler.bundle(pointer);
-      const check = checkToolSchema(bundled, tool[key] as JsonObject, key);
+      const check = checkToolSchema(bundled, tool[key] as SchemaObject, key);
       problems.push(...check.problems);
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;

@@ -6,6 +6,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
+import { pointerSegment } from './schema-keywords.js';
 import { locateJsonSyntaxError } from './spec-json.js';
 
 export type SourceFormat = 'yaml' | 'json';
@@ -138,7 +139,7 @@ export function parsePointer(pointer: string): string[] {
 }
 
 export function joinPointer(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return base + segments.map((s) => '/' + pointerSegment(String(s))).join('');
 }
 
 /** A problem at the node `pointer` of `doc`. */
