@@ -33,7 +33,12 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${where}: ${d.message}${pointer}${hint}`;
 }
 
+/** A problem with no line and column: about a whole input, or a place named by pointer alone. */
+export function unplacedDiagnostic(file: string, pointer: string, message: string, hint?: string): Diagnostic {
+  return { file, line: 0, column: 0, pointer, message, ...(hint ? { hint } : {}) };
+}
+
 /** Shorthand for a problem that concerns a whole input (missing file, bad JSON with no position). */
 export function inputProblem(file: string, message: string, hint?: string): InputError {
-  return new InputError([{ file, line: 0, column: 0, pointer: '', message, ...(hint ? { hint } : {}) }]);
+  return new InputError([unplacedDiagnostic(file, '', message, hint)]);
 }

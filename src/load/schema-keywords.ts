@@ -62,3 +62,12 @@ export function defineOwn(target: SchemaObject, key: string, value: unknown): vo
 export function pointerSegment(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+/** A segment of a `#/…` ref back to its key: percent-decoded, then RFC 6901; undefined when malformed. */
+export function refSegmentKey(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+  } catch {
+    return undefined;
+  }
+}

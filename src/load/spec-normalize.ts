@@ -1,6 +1,6 @@
 import type { Diagnostic } from './diagnostics.js';
-import { InputError } from './diagnostics.js';
-import { isSchemaObject, pointerSegment, type SchemaObject } from './schema-keywords.js';
+import { InputError, unplacedDiagnostic } from './diagnostics.js';
+import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from './schema-keywords.js';
 import { mapSchema, SchemaTooDeepError, type JsonSchema } from './spec-walk.js';
 
 /**
@@ -29,14 +29,7 @@ const DIALECT_URIS: ReadonlyArray<readonly [RegExp, SpecDialect]> = [
 ];
 
 export function normalizeSpecDocument(document: unknown, file: string): NormalizedSpec {
-  const problem = (pointer: string, message: string, hint?: string): Diagnostic => ({
-    file,
-    line: 0,
-    column: 0,
-    pointer,
-    message,
-    ...(hint ? { hint } : {}),
-  });
+  const problem = (pointer: string, message: string, hint?: string): Diagnostic => unplacedDiagnostic(file, pointer, message, hint);
 
   if (!isSchemaObject(document)) {
     throw new InputError([problem('', 'a protocol schema must be a JSON object')]);
@@ -118,15 +111,7 @@ function rewriteRef(ref: unknown, names: ReadonlySet<string>): string | { messag
   if (typeof ref !== 'string') return { message: '`$ref` must be a string' };
   const match = /^#\/(?:\$defs|definitions)\/([^/]*)(\/.*)?$/.exec(ref);
   if (!match) return { message: `unsupported $ref ${JSON.stringify(ref)}` };
-  const name = decodePointerSegment(match[1]!);
+  const name = refSegmentKey(match[1]!);
   if (name === undefined || !names.has(name)) return { message: `$ref ${JSON.stringify(ref)} names no definition` };
   return `#/$defs/${match[1]}${match[2] ?? ''}`;
-}
-
-function decodePointerSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
-import { inputProblem } from './diagnostics.js';
+import { inputProblem, unplacedDiagnostic } from './diagnostics.js';
 import { downloadText, OFFLINE_HINT, readIfPresent, storeInCache } from './spec-fetch.js';
 import { parseJsonDocument } from './spec-json.js';
 import { normalizeSpecDocument, type SpecDialect } from './spec-normalize.js';
@@ -91,7 +91,7 @@ async function loadRevision(revision: KnownRevision, opts: ResolveSpecOptions, f
     text = await downloadText(url, fetchImpl);
   } catch (error) {
     if (cached === undefined) throw error;
-    const stale: Diagnostic = { file: url, line: 0, column: 0, pointer: '', message: 'could not refresh the draft schema; using the cached copy', hint: OFFLINE_HINT };
+    const stale = unplacedDiagnostic(url, '', 'could not refresh the draft schema; using the cached copy', OFFLINE_HINT);
     return fromText(cached, cachePath, revision, [stale]);
   }
   // Parse before caching: a captive portal's HTML must not poison the cache.

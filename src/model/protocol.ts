@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../load/diagnostics.js';
-import { InputError } from '../load/diagnostics.js';
+import { InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import type { JsonSchema, LoadedSpec, SpecDialect } from '../load/spec.js';
-import { isSchemaObject, pointerSegment, type SchemaObject } from '../load/schema-keywords.js';
+import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from '../load/schema-keywords.js';
 import { assignDefinitionIdentifiers, byCodeUnit } from './protocol-identifiers.js';
 
 export { BINDING_NAMES } from './protocol-identifiers.js';
@@ -125,7 +125,7 @@ export function definitionDocUrl(revision: string, name: string): string {
 export function buildProtocolModel(spec: LoadedSpec): ProtocolModel {
   const problems: Diagnostic[] = [];
   const problem = (name: string, message: string, hint?: string): void => {
-    problems.push({ file: spec.source, line: 0, column: 0, pointer: `/$defs/${pointerSegment(name)}`, message, ...(hint ? { hint } : {}) });
+    problems.push(unplacedDiagnostic(spec.source, `/$defs/${pointerSegment(name)}`, message, hint));
   };
   const defs = spec.defs;
   const has = (name: string): boolean => Object.hasOwn(defs, name);
@@ -238,7 +238,7 @@ function pairResult(request: string, method: string, has: (name: string) => bool
 function refName(schema: unknown): string | undefined {
   if (!isSchemaObject(schema) || typeof schema['$ref'] !== 'string') return undefined;
   const match = /^#\/\$defs\/([^/]+)$/.exec(schema['$ref']);
-  return match ? decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+  return match ? refSegmentKey(match[1]!) : undefined;
 }
 
 function property(schema: JsonSchema | undefined, name: string): SchemaObject | undefined {
