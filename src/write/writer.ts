@@ -61,32 +61,32 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-async function readLedger(outDir: string): Promise<Ledger | undefined> {
+/** The ledger on disk: its exact text (for --check) and the files it lists, if it is mcp-gen's. */
+async function readLedger(outDir: string): Promise<{ text: string | undefined; files: string[] }> {
   const text = await readIfExists(join(outDir, LEDGER_FILE));
-  if (text === undefined) return undefined;
+  if (text === undefined) return { text, files: [] };
   try {
     const parsed = JSON.parse(text) as Ledger;
-    return parsed.generator === 'mcp-gen' && typeof parsed.files === 'object' ? parsed : undefined;
+    const isOurs = parsed.generator === 'mcp-gen' && typeof parsed.files === 'object';
+    return { text, files: isOurs ? Object.keys(parsed.files).sort() : [] };
   } catch {
-    return undefined;
+    return { text, files: [] };
   }
 }
 
-/** Final text of every file this run would write, keyed by path, in sorted order. */
+/**
+ * Final text of every file this run writes, keyed by path in sorted order, and the hash of each
+ * generated one for the ledger.
+ */
 async function plan(
   outDir: string,
   files: readonly PlannedFile[],
   options: WriteOptions,
   report: WriteReport,
-): Promise<Map<string, string>> {
-  const seen = new Set<string>();
-  for (const file of files) {
-    assertSafePath(file.path);
-    if (seen.has(file.path)) throw new Error(`two planned files share the path ${file.path}`);
-    seen.add(file.path);
-  }
+): Promise<{ texts: Map<string, string>; hashes: Record<string, string> }> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const out = new Map<string, string>();
+  const texts = new Map<string, string>();
+  const hashes: Record<string, string> = {};
   for (const file of sorted) {
     const existing = await readIfExists(join(outDir, file.path));
     if (file.owner === 'user' && existing !== undefined && !options.force) {
@@ -96,7 +96,7 @@ async function plan(
         continue;
       }
       // Merged user code keeps the user's formatting: written as the hook returns it.
-      out.set(file.path, merged);
+      texts.set(file.path, merged);
       report.merged.push(file.path);
       continue;
     }
@@ -104,12 +104,13 @@ async function plan(
     if (existing === undefined) report.created.push(file.path);
     else if (existing === text) report.unchanged.push(file.path);
     else report.updated.push(file.path);
-    out.set(file.path, text);
+    texts.set(file.path, text);
+    if (file.owner === 'generated') hashes[file.path] = sha256(text);
   }
-  return out;
+  return { texts, hashes };
 }
 
-export function emptyReport(): WriteReport {
+function emptyReport(): WriteReport {
   return { created: [], updated: [], unchanged: [], merged: [], kept: [], deleted: [], stale: [], missing: [], extra: [] };
 }
 
@@ -118,20 +119,23 @@ export async function writeOutput(
   files: readonly PlannedFile[],
   options: WriteOptions,
 ): Promise<WriteReport> {
+  const planned = new Set<string>();
+  for (const file of files) {
+    assertSafePath(file.path);
+    if (planned.has(file.path)) throw new Error(`two planned files share the path ${file.path}`);
+    planned.add(file.path);
+  }
   const root = resolve(outDir);
   const report = emptyReport();
-  const rendered = await plan(root, files, options, report);
-
-  const generated = files.filter((f) => f.owner === 'generated').map((f) => f.path);
-  const ledger: Ledger = { generator: 'mcp-gen', files: {} };
-  for (const path of [...generated].sort()) ledger.files[path] = sha256(rendered.get(path) ?? '');
+  const { texts, hashes } = await plan(root, files, options, report);
+  const ledger: Ledger = { generator: 'mcp-gen', files: hashes };
   const ledgerText = `${JSON.stringify(ledger, null, 2)}\n`;
 
-  // Files an earlier run generated that this one does not: deleted only if the banner is intact.
+  // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
   const previous = await readLedger(root);
   const orphans: string[] = [];
-  for (const path of Object.keys(previous?.files ?? {}).sort()) {
-    if (rendered.has(path) || generated.includes(path)) continue;
+  for (const path of previous.files) {
+    if (planned.has(path)) continue;
     assertSafePath(path);
     const text = await readIfExists(join(root, path));
     if (text !== undefined && hasBanner(text)) orphans.push(path);
@@ -141,25 +145,25 @@ export async function writeOutput(
     report.missing.push(...report.created);
     report.stale.push(...report.updated, ...report.merged);
     report.extra.push(...orphans);
-    const onDiskLedger = await readIfExists(join(root, LEDGER_FILE));
-    if (onDiskLedger !== ledgerText && report.missing.length + report.stale.length === 0) {
+    if (previous.text !== ledgerText && report.missing.length + report.stale.length === 0) {
       report.stale.push(LEDGER_FILE);
     }
     return report;
   }
 
-  const changed = [...rendered].filter(([path]) => !report.unchanged.includes(path));
+  const unchanged = new Set(report.unchanged);
+  const writes = [...[...texts].filter(([path]) => !unchanged.has(path)), [LEDGER_FILE, ledgerText] as const];
   await mkdir(dirname(root), { recursive: true });
   const staging = await mkdtemp(join(dirname(root), `.mcp-gen-staging-`));
   try {
-    for (const [path, text] of [...changed, [LEDGER_FILE, ledgerText] as const]) {
+    for (const [path, text] of writes) {
       const target = join(staging, ...path.split('/'));
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, text, 'utf8');
     }
     // Everything is on disk beside the output; now move it in, one rename per file.
     await mkdir(root, { recursive: true });
-    for (const [path] of [...changed, [LEDGER_FILE, ''] as const]) {
+    for (const [path] of writes) {
       const target = join(root, ...path.split('/'));
       await mkdir(dirname(target), { recursive: true });
       await rename(join(staging, ...path.split('/')), target);

@@ -95,6 +95,16 @@ describe('writeOutput', () => {
     expect(await readFile(join(dir, 'b.ts'), 'utf8')).toBe('// the user took this file over\n');
   });
 
+  it('never deletes a file this run still plans, even one that became user-owned', async () => {
+    const dir = await tempDir();
+    await writeOutput(dir, [gen('a.ts', 'export {};')], { banner });
+    const before = await readFile(join(dir, 'a.ts'), 'utf8');
+    const report = await writeOutput(dir, [user('a.ts', 'export {};')], { banner });
+    expect(report.kept).toEqual(['a.ts']);
+    expect(report.deleted).toEqual([]);
+    expect(await readFile(join(dir, 'a.ts'), 'utf8')).toBe(before);
+  });
+
   it('leaves the output untouched when rendering fails', async () => {
     const dir = await tempDir();
     await writeOutput(dir, [gen('a.ts', 'export const a = 1;')], { banner });
