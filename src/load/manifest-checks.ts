@@ -22,27 +22,27 @@ function entries(value: unknown): [number, JsonObject][] {
   return [...value.entries()].filter((e): e is [number, JsonObject] => isObject(e[1]));
 }
 
-/** Reports every repeat of `field` among `items` (entries of the list at `base`) after its first use. */
-function checkUnique(
-  doc: SourceDocument,
-  items: [number, JsonObject][],
-  base: string,
-  field: string,
-  what: string,
-  hint?: string,
-): Diagnostic[] {
-  const first = new Map<string, number>();
+/** A string value in the manifest, and how a message names the entry it belongs to. */
+interface Place {
+  pointer: string;
+  where: string;
+  value: unknown;
+}
+
+/** The `field` of each entry of the list at `base`, each named by its entry (`tools/3`). */
+function fieldPlaces(items: [number, JsonObject][], base: string, field: string): Place[] {
+  return items.map(([index, item]) => ({ pointer: joinPointer(base, index, field), where: joinPointer(base, index).slice(1), value: item[field] }));
+}
+
+/** Reports every repeat of a value among `places` after its first use. */
+function checkUnique(doc: SourceDocument, places: Place[], what: string, hint?: string): Diagnostic[] {
+  const first = new Map<string, Place>();
   const problems: Diagnostic[] = [];
-  for (const [index, item] of items) {
-    const value = item[field];
-    if (typeof value !== 'string') continue;
-    const earlier = first.get(value);
-    if (earlier === undefined) {
-      first.set(value, index);
-      continue;
-    }
-    const line = doc.locate(joinPointer(base, earlier, field)).line;
-    problems.push(diagnosticAt(doc, joinPointer(base, index, field), `duplicate ${what} '${value}' (first at ${base.slice(1)}/${earlier}, line ${line})`, hint));
+  for (const place of places) {
+    if (typeof place.value !== 'string') continue;
+    const earlier = first.get(place.value);
+    if (earlier === undefined) first.set(place.value, place);
+    else problems.push(diagnosticAt(doc, place.pointer, `duplicate ${what} '${place.value}' (first at ${earlier.where}, line ${doc.locate(earlier.pointer).line})`, hint));
   }
   return problems;
 }
@@ -56,10 +56,10 @@ export function checkManifestRules(doc: SourceDocument): Diagnostic[] {
   const problems: Diagnostic[] = [];
 
   const tools = entries(raw.tools);
-  problems.push(...checkUnique(doc, tools, '/tools', 'name', 'tool name', 'tool names identify tools in tools/call, so each must be unique'));
+  problems.push(...checkUnique(doc, fieldPlaces(tools, '/tools', 'name'), 'tool name', 'tool names identify tools in tools/call, so each must be unique'));
 
   const resources = entries(raw.resources);
-  problems.push(...checkUnique(doc, resources, '/resources', 'uri', 'resource URI'));
+  problems.push(...checkUnique(doc, fieldPlaces(resources, '/resources', 'uri'), 'resource URI'));
   for (const [index, resource] of resources) {
     const uri = resource.uri;
     if (typeof uri === 'string' && uri !== '' && !(URI.test(uri) && URL.canParse(uri))) {
@@ -68,7 +68,7 @@ export function checkManifestRules(doc: SourceDocument): Diagnostic[] {
   }
 
   const templates = entries(raw.resourceTemplates);
-  problems.push(...checkUnique(doc, templates, '/resourceTemplates', 'uriTemplate', 'URI template'));
+  problems.push(...checkUnique(doc, fieldPlaces(templates, '/resourceTemplates', 'uriTemplate'), 'URI template'));
   for (const [index, template] of templates) {
     if (typeof template.uriTemplate !== 'string') continue;
     const problem = templateProblem(template.uriTemplate);
@@ -76,22 +76,15 @@ export function checkManifestRules(doc: SourceDocument): Diagnostic[] {
   }
 
   // Resource and template names become handler identifiers side by side: one namespace.
-  const named = [
-    ...resources.map(([i, r]) => ({ pointer: joinPointer('/resources', i, 'name'), name: r.name })),
-    ...templates.map(([i, t]) => ({ pointer: joinPointer('/resourceTemplates', i, 'name'), name: t.name })),
-  ];
-  const firstName = new Map<string, string>();
-  for (const { pointer, name } of named) {
-    if (typeof name !== 'string') continue;
-    const earlier = firstName.get(name);
-    if (earlier === undefined) firstName.set(name, pointer);
-    else problems.push(diagnosticAt(doc, pointer, `duplicate resource name '${name}' (first at ${earlier.slice(1)}, line ${doc.locate(earlier).line})`, 'resource and resource template names name their handlers, so each must be unique'));
-  }
+  const names = [...fieldPlaces(resources, '/resources', 'name'), ...fieldPlaces(templates, '/resourceTemplates', 'name')];
+  problems.push(
+    ...checkUnique(doc, names.map((place) => ({ ...place, where: place.pointer.slice(1) })), 'resource name', 'resource and resource template names name their handlers, so each must be unique'),
+  );
 
   const prompts = entries(raw.prompts);
-  problems.push(...checkUnique(doc, prompts, '/prompts', 'name', 'prompt name'));
+  problems.push(...checkUnique(doc, fieldPlaces(prompts, '/prompts', 'name'), 'prompt name'));
   for (const [index, prompt] of prompts) {
-    problems.push(...checkUnique(doc, entries(prompt.arguments), joinPointer('/prompts', index, 'arguments'), 'name', 'argument name'));
+    problems.push(...checkUnique(doc, fieldPlaces(entries(prompt.arguments), joinPointer('/prompts', index, 'arguments'), 'name'), 'argument name'));
   }
   return problems;
 }
