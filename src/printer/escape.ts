@@ -5,7 +5,12 @@
 
 /** A string literal for TS/JS source. JSON.stringify leaves U+2028/U+2029 raw; escape them too. */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return escapeLineSeparators(JSON.stringify(value));
+}
+
+/** U+2028/U+2029 as escapes, also for string literals another tool printed with JSON.stringify. */
+export function escapeLineSeparators(code: string): string {
+  return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /**

@@ -1,3 +1,5 @@
+import { stringLiteral } from './escape.js';
+
 /**
  * Identifier assignment: one deterministic pass over wire names sorted by code unit, against a
  * reserved-word table, with a collision suffix that input can never produce.
@@ -19,13 +21,23 @@ const RESERVED = new Set([
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export function isReserved(name: string): boolean {
-  return RESERVED.has(name);
-}
-
 /** True when `name` can be written as a bare identifier (and is not reserved). */
 export function isSafeIdentifier(name: string): boolean {
   return IDENTIFIER.test(name) && !RESERVED.has(name);
+}
+
+/** Orders strings by UTF-16 code unit: the same everywhere, whatever the locale. */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A property name for an object literal or type written from a wire name. `__proto__` is computed,
+ * since in an object literal a plain or quoted `__proto__` key sets the prototype instead.
+ */
+export function propertyKey(wire: string): string {
+  if (wire === '__proto__') return `[${stringLiteral(wire)}]`;
+  return IDENTIFIER.test(wire) ? wire : stringLiteral(wire);
 }
 
 /** Splits a wire name into alphanumeric words, also at lower→upper case changes. */
@@ -47,7 +59,10 @@ export function pascalCase(wire: string): string {
 
 /** `get_weather` → `getWeather`. */
 export function camelCase(wire: string): string {
-  const pascal = pascalCase(wire);
+  return camelFromPascal(pascalCase(wire));
+}
+
+function camelFromPascal(pascal: string): string {
   if (pascal.startsWith('_')) return pascal;
   const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
   return RESERVED.has(camel) ? `${camel}_` : camel;
@@ -71,7 +86,7 @@ export interface AssignedName {
 export function assignNames(wireNames: readonly string[], taken: readonly string[] = []): Map<string, AssignedName> {
   const used = new Set(taken.map((t) => t.toLowerCase()));
   const result = new Map<string, AssignedName>();
-  const sorted = [...new Set(wireNames)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...new Set(wireNames)].sort(byCodeUnit);
   for (const wire of sorted) {
     const base = pascalCase(wire);
     let pascal = base;
@@ -81,8 +96,7 @@ export function assignNames(wireNames: readonly string[], taken: readonly string
       pascal = `${base}_${n}`;
     }
     used.add(pascal.toLowerCase());
-    const camel = pascal.startsWith('_') ? pascal : pascal.charAt(0).toLowerCase() + pascal.slice(1);
-    const entry: AssignedName = { wire, pascal, camel: RESERVED.has(camel) ? `${camel}_` : camel };
+    const entry: AssignedName = { wire, pascal, camel: camelFromPascal(pascal) };
     if (pascal !== base) {
       const other = sorted.find((w) => w !== wire && pascalCase(w).toLowerCase() === base.toLowerCase());
       entry.renamedBecause = `'${wire}' would be named ${base}, like '${other ?? base}'; it is named ${pascal} instead`;

@@ -1,4 +1,5 @@
-import { isSafeIdentifier } from './names.js';
+import { stringLiteral } from './escape.js';
+import { byCodeUnit, isSafeIdentifier } from './names.js';
 
 /**
  * One generated source file. Code is appended as text; imports are declared as symbols and printed
@@ -8,8 +9,6 @@ export class SourceFile {
   private readonly valueImports = new Map<string, Set<string>>();
   private readonly typeImports = new Map<string, Set<string>>();
   private readonly chunks: string[] = [];
-
-  constructor(readonly path: string) {}
 
   /** Declares `import { name } from from`; returns the name to use in code. */
   importValue(name: string, from: string): string {
@@ -41,14 +40,10 @@ export class SourceFile {
     for (const from of modules) {
       const types = [...(this.typeImports.get(from) ?? [])].filter((n) => !this.valueImports.get(from)?.has(n));
       const values = [...(this.valueImports.get(from) ?? [])];
-      if (types.length > 0) lines.push(`import type { ${types.sort(byCodeUnit).join(', ')} } from ${JSON.stringify(from)};`);
-      if (values.length > 0) lines.push(`import { ${values.sort(byCodeUnit).join(', ')} } from ${JSON.stringify(from)};`);
+      if (types.length > 0) lines.push(`import type { ${types.sort(byCodeUnit).join(', ')} } from ${stringLiteral(from)};`);
+      if (values.length > 0) lines.push(`import { ${values.sort(byCodeUnit).join(', ')} } from ${stringLiteral(from)};`);
     }
     const head = lines.length > 0 ? `${lines.join('\n')}\n\n` : '';
     return head + this.chunks.join('');
   }
-}
-
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -57,7 +57,7 @@ describe('names', () => {
 
 describe('SourceFile', () => {
   it('prints sorted imports, type-only imports separately, only what was declared', () => {
-    const file = new SourceFile('x.ts');
+    const file = new SourceFile();
     file.importValue('b', './z.js');
     file.importType('T', './z.js');
     file.importValue('a', './z.js');

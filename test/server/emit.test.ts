@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { planServer } from '../../src/emit/server/index.js';
 import { applyInsertions, exportedObject, parse, propertyInsertion } from '../../src/emit/server/merge.js';
-import { propertyKey, typeBase } from '../../src/emit/server/naming.js';
+import { typeBase } from '../../src/emit/server/naming.js';
+import { propertyKey } from '../../src/printer/names.js';
 import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-files.js';
 import type { SchemaObject } from '../../src/load/schema-keywords.js';
 import { embedAt } from '../../src/emit/server/schema-walk.js';

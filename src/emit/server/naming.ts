@@ -1,5 +1,4 @@
 import type { ServiceModel } from '../../model/service-model.js';
-import { stringLiteral } from '../../printer/escape.js';
 
 /** Names of the types and validators generated for one tool. */
 export interface ToolTypeNames {
@@ -37,15 +36,4 @@ export function toolTypeNames(model: ServiceModel): Map<string, ToolTypeNames> {
  */
 export function typeBase(pascal: string): string {
   return pascal.replace(/(\d)([a-z])/g, (_, digit: string, letter: string) => digit + letter.toUpperCase());
-}
-
-const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * A property name for an object literal or type written from a wire name. `__proto__` is computed,
- * since in an object literal a plain or quoted `__proto__` key sets the prototype instead.
- */
-export function propertyKey(wire: string): string {
-  if (wire === '__proto__') return `[${stringLiteral(wire)}]`;
-  return PLAIN_KEY.test(wire) ? wire : stringLiteral(wire);
 }

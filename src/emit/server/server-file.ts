@@ -26,7 +26,7 @@ export function capabilities(model: ServiceModel): Record<string, object> {
  * with `JSON.parse`) and a `createServer` typed with the manifest's `Handlers`.
  */
 export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, validatorsModule: string | undefined): string {
-  const file = new SourceFile('generated/server.ts');
+  const file = new SourceFile();
   const type = (name: string): string => file.importType(name, RUNTIME);
   const validator = (name: string): string => file.importValue(name, validatorsModule as string);
 

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
-import { isSafeIdentifier } from '../../printer/names.js';
-import { propertyKey } from './naming.js';
+import { isSafeIdentifier, propertyKey } from '../../printer/names.js';
 
 /**
  * The user-owned skeletons are Handlebars templates in `templates/` (shipped with the package).

@@ -1,11 +1,11 @@
 import { compile } from 'json-schema-to-typescript';
 import type { ServiceModel } from '../../model/service-model.js';
-import { commentText, jsdoc, stringLiteral } from '../../printer/escape.js';
-import { pascalCase } from '../../printer/names.js';
+import { commentText, escapeLineSeparators, jsdoc, stringLiteral } from '../../printer/escape.js';
+import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
 import { defineOwn, isSchemaObject, type SchemaObject } from '../../load/schema-keywords.js';
 import { embedAt, mapSchema } from './schema-walk.js';
-import { propertyKey, toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
+import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
 
 /**
  * `generated/types.ts`: what user code is checked against. The keyed maps (`Tools["get_weather"]`,
@@ -31,7 +31,7 @@ const STRIPPED = [
 export const TYPES_MODULE = 'types';
 
 export async function typesFile(model: ServiceModel): Promise<string> {
-  const file = new SourceFile(`generated/${TYPES_MODULE}.ts`);
+  const file = new SourceFile();
   const toolNames = toolTypeNames(model);
   file.push(await toolTypes(model, toolNames), '\n');
 
@@ -174,7 +174,7 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
     }
   }
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return escapeLineSeparators(code);
 }
 
 /** Names types.ts declares or imports besides the schema types. */
@@ -225,7 +225,7 @@ function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string,
     }
   }
   const shared = new Map<string, SharedDefinition>();
-  for (const key of [...canonicalByKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const key of [...canonicalByKey.keys()].sort(byCodeUnit)) {
     const schema = firstByKey.get(key);
     if (canonicalByKey.get(key) === null || schema === undefined) continue;
     const base = typeBase(pascalCase(key));
@@ -250,7 +250,7 @@ function refersToAnything(schema: SchemaObject): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (isSchemaObject(value)) {
-    const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const keys = Object.keys(value).sort(byCodeUnit);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

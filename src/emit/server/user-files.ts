@@ -11,7 +11,7 @@ import {
   topLevelNames,
   type Insertion,
 } from './merge.js';
-import { propertyKey } from './naming.js';
+import { propertyKey } from '../../printer/names.js';
 import { render } from './templates.js';
 
 /**

@@ -1,6 +1,7 @@
 import { compile } from 'json-schema-to-typescript';
 import { BINDING_NAMES, type NotificationMethod, type ParamsPresence, type ProtocolModel, type RequestMethod } from '../../model/protocol.js';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
+import { propertyKey } from '../../printer/names.js';
 import { compilerInput, rootDescription, ROOT_NAME, type DocsMode } from './compiler-input.js';
 import { scanDeclarations, type ScannedDeclaration } from './scan.js';
 
@@ -126,8 +127,4 @@ function methodMaps(model: ProtocolModel, comment: (text: string) => string): st
     methodType(BINDING_NAMES.clientNotificationMethod, BINDING_NAMES.clientNotifications),
     methodType(BINDING_NAMES.serverNotificationMethod, BINDING_NAMES.serverNotifications),
   ].join('');
-}
-
-function propertyKey(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
 }

@@ -4,6 +4,7 @@
  * declarations, can drop every comment, escapes U+2028/U+2029 inside string literals (the printer's
  * rule for literals), and puts back the `__proto__` members the compiler needed a placeholder for.
  */
+import { escapeLineSeparators } from '../../printer/escape.js';
 
 export interface ScannedDeclaration {
   /** `interface`, `type`, … */
@@ -47,7 +48,7 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
       out +=
         options.protoPlaceholder !== undefined && literal.slice(1, -1) === options.protoPlaceholder
           ? '"__proto__"'
-          : literal.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+          : escapeLineSeparators(literal);
       i = end;
       continue;
     }
