@@ -1,3 +1,4 @@
+import { pointerSegment } from '../load/schema-keywords.js';
 import type { ProtocolModel } from '../model/protocol.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { emitProtocolTypes, type DocsMode } from './types/index.js';
@@ -19,7 +20,7 @@ export async function planProtocolBindings(
     dialect: model.dialect,
     entries: definitions.map((d) => ({
       exportName: `validate${d.identifier}`,
-      ref: `#/$defs/${encodePointerSegment(d.name)}`,
+      ref: `#/$defs/${pointerSegment(d.name)}`,
       typeName: d.identifier,
     })),
     typesModule: './types.js',
@@ -32,8 +33,4 @@ export async function planProtocolBindings(
     ],
     warnings: validators.warnings,
   };
-}
-
-function encodePointerSegment(name: string): string {
-  return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
