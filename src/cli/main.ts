@@ -1,13 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../load/diagnostics.js';
 import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, type Console } from './output.js';
-
-/** mcp-gen's own version, read from package.json (two levels up from both src/cli and dist/cli). */
-export function toolVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
-}
+import { toolVersion } from './paths.js';
 
 /** Runs the CLI and returns the exit code; never calls process.exit, so tests can call it. */
 export async function main(argv: readonly string[], io: Console = processConsole): Promise<number> {

@@ -1,8 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import type { BannerOptions } from '../write/render.js';
 
 /** The mcp-gen package root (two levels up from both src/cli and dist/cli). */
 export const PACKAGE_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+
+/** mcp-gen's own version, from its package.json. */
+export function toolVersion(): string {
+  const text = readFileSync(resolve(PACKAGE_ROOT, 'package.json'), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+/** The banner of a command's output: the command to regenerate it, and the version unless --no-version-banner. */
+export function commandBanner(command: string, versionBanner: boolean): BannerOptions {
+  return versionBanner ? { version: toolVersion(), command } : { command };
+}
 
 /** `MCP_SPEC_DIR`, else `<package root>/../shared/mcp-spec`, where this project keeps the official schemas. */
 export function defaultSpecDir(): string {

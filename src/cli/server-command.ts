@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planServer } from '../emit/server/index.js';
 import { loadManifest } from '../load/manifest.js';
+import type { ServiceModel } from '../model/service-model.js';
 import type { BannerOptions } from '../write/render.js';
 import { displayPath, writeOutput } from '../write/writer.js';
-import { toolVersion } from './main.js';
-import { printReport, printWarnings, type Console } from './output.js';
-import { PACKAGE_ROOT } from './paths.js';
+import { EXIT_OK, printReport, printWarnings, type Console } from './output.js';
+import { commandBanner, PACKAGE_ROOT } from './paths.js';
 
 export interface ServerOptions {
   out: string;
@@ -34,43 +34,34 @@ export function readRuntimeSources(): Record<string, string> {
   return sources;
 }
 
+async function loadModel(manifest: string, allowOutsideRefs: boolean | undefined, io: Console): Promise<ServiceModel> {
+  const { model, warnings } = await loadManifest(manifest, { allowOutside: allowOutsideRefs === true });
+  printWarnings(io, warnings);
+  return model;
+}
+
 /** manifest → model → planned files → output folder. Shared by `mcp-gen server` and regenerate-self. */
 export async function generateServer(
   manifest: string,
   options: Omit<ServerOptions, 'versionBanner' | 'debugIr'> & { banner: BannerOptions },
   io: Console,
 ): Promise<number> {
-  const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
-  printWarnings(io, warnings);
+  const model = await loadModel(manifest, options.allowOutsideRefs, io);
   const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const report = await writeOutput(options.out, plan.files, {
-    banner: options.banner,
-    check: options.check === true,
-    force: options.force === true,
-  });
-  const code = printReport(io, displayPath(options.out), report, options.check === true);
+  const check = options.check === true;
+  const report = await writeOutput(options.out, plan.files, { banner: options.banner, check, force: options.force === true });
+  const code = printReport(io, displayPath(options.out), report, check);
   for (const note of plan.notes) io.err(`note: ${note}`);
   return code;
 }
 
 export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {
   if (options.debugIr) {
-    const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
-    printWarnings(io, warnings);
-    io.out(JSON.stringify(model, null, 2));
-    return 0;
+    io.out(JSON.stringify(await loadModel(manifest, options.allowOutsideRefs, io), null, 2));
+    return EXIT_OK;
   }
-  return generateServer(
-    manifest,
-    {
-      ...options,
-      banner: {
-        ...(options.versionBanner ? { version: toolVersion() } : {}),
-        // Relative to the working directory: an absolute path would make the bytes machine-specific.
-        command: `mcp-gen server ${displayPath(resolve(manifest))}`,
-      },
-    },
-    io,
-  );
+  // Relative to the working directory: an absolute path would make the bytes machine-specific.
+  const banner = commandBanner(`mcp-gen server ${displayPath(resolve(manifest))}`, options.versionBanner);
+  return generateServer(manifest, { ...options, banner }, io);
 }

@@ -1,9 +1,10 @@
 import { planProtocolBindings } from '../emit/protocol-bindings.js';
-import { resolveSpec } from '../load/spec.js';
+import { resolveSpec, type LoadedSpec } from '../load/spec.js';
 import { buildProtocolModel } from '../model/protocol.js';
+import type { BannerOptions } from '../write/render.js';
 import { writeOutput, displayPath } from '../write/writer.js';
-import { toolVersion } from './main.js';
 import { printReport, printWarnings, type Console } from './output.js';
+import { commandBanner } from './paths.js';
 
 export interface TypesOptions {
   spec: string;
@@ -16,22 +17,31 @@ export interface TypesOptions {
   versionBanner: boolean;
 }
 
+/** spec → model → planned files → output folder. Shared by `mcp-gen types` and regenerate-self. */
+export async function generateTypes(
+  spec: LoadedSpec,
+  options: Pick<TypesOptions, 'out' | 'docs' | 'check'> & { banner: BannerOptions },
+  io: Console,
+): Promise<number> {
+  printWarnings(io, spec.warnings);
+  const { files, warnings } = await planProtocolBindings(buildProtocolModel(spec), {
+    docs: options.docs,
+  });
+  for (const warning of warnings) io.err(`warning: ${warning}`);
+  const check = options.check === true;
+  const report = await writeOutput(options.out, files, { banner: options.banner, check });
+  return printReport(io, displayPath(options.out), report, check);
+}
+
 export async function runTypes(options: TypesOptions, io: Console): Promise<number> {
   const spec = await resolveSpec(options.spec, {
     ...(options.revision !== undefined ? { revision: options.revision } : {}),
     ...(options.specDir !== undefined ? { specDir: options.specDir } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
   });
-  printWarnings(io, spec.warnings);
-  const model = buildProtocolModel(spec);
-  const { files, warnings } = await planProtocolBindings(model, { docs: options.docs });
-  for (const warning of warnings) io.err(`warning: ${warning}`);
-  const report = await writeOutput(options.out, files, {
-    banner: {
-      ...(options.versionBanner ? { version: toolVersion() } : {}),
-      command: `mcp-gen types --spec ${model.revision} --docs ${options.docs}`,
-    },
-    check: options.check === true,
-  });
-  return printReport(io, displayPath(options.out), report, options.check === true);
+  const banner = commandBanner(
+    `mcp-gen types --spec ${spec.revision} --docs ${options.docs}`,
+    options.versionBanner,
+  );
+  return generateTypes(spec, { ...options, banner }, io);
 }
