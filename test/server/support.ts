@@ -13,6 +13,7 @@ import { readRuntimeSources } from '../../src/cli/server-command.js';
 import { loadManifest } from '../../src/load/manifest.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { writeOutput, type WriteReport } from '../../src/write/writer.js';
+import { STRICT_OPTIONS as STRICT_TYPES_OPTIONS } from '../types/helpers.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const specDir = process.env['MCP_SPEC_DIR'] ?? resolve(repoRoot, '../shared/mcp-spec');
@@ -91,23 +92,11 @@ export function expectGolden(name: string, actualDir: string): void {
   }
 }
 
-/** The flags the generated code promises to pass, on top of the generated tsconfig's. */
-export const STRICT_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  lib: ['lib.es2023.d.ts'],
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  verbatimModuleSyntax: true,
-  noUnusedLocals: true,
-  noImplicitOverride: true,
-  noFallthroughCasesInSwitch: true,
-  skipLibCheck: true,
+/** The strict flags protocol types are checked with, plus @types/node: server code uses node:*. */
+const STRICT_OPTIONS: ts.CompilerOptions = {
+  ...STRICT_TYPES_OPTIONS,
   types: ['node'],
   typeRoots: [join(repoRoot, 'node_modules', '@types')],
-  noEmit: true,
 };
 
 const parsed = new Map<string, { text: string; sourceFile: ts.SourceFile }>();
