@@ -1,9 +1,9 @@
-import { compile } from 'json-schema-to-typescript';
 import type { ServiceModel } from '../../model/service-model.js';
 import { commentText, escapeLineSeparators, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
 import { defineOwn, isSchemaObject, type SchemaObject } from '../../load/schema-keywords.js';
+import { compileTypes } from '../types/compile-types.js';
 import { embedAt, mapSchema } from './schema-walk.js';
 import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
 
@@ -153,16 +153,8 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
     properties,
     $defs: defs,
   };
-  const code = await compile(root as Parameters<typeof compile>[0], 'Tools', {
-    bannerComment: '',
-    format: false,
-    additionalProperties: true,
-    unknownAny: true,
+  const code = await compileTypes(root, 'Tools', {
     strictIndexSignatures: false,
-    declareExternallyReferenced: true,
-    unreachableDefinitions: false,
-    // Every $ref is local (see embedAt); nothing is ever read from disk or the network.
-    $refOptions: { resolve: { external: false } },
     customName: (schema) => {
       const name = (schema as SchemaObject)[NAME_KEYWORD];
       return typeof name === 'string' ? name : undefined;

@@ -1,7 +1,7 @@
-import { compile } from 'json-schema-to-typescript';
 import { BINDING_NAMES, type NotificationMethod, type ParamsPresence, type ProtocolModel, type RequestMethod } from '../../model/protocol.js';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
+import { compileTypes } from './compile-types.js';
 import { compilerInput, rootDescription, ROOT_NAME, type DocsMode } from './compiler-input.js';
 import { scanDeclarations, type ScannedDeclaration } from './scan.js';
 
@@ -20,24 +20,15 @@ export interface ProtocolTypesOptions {
 export async function emitProtocolTypes(model: ProtocolModel, options: ProtocolTypesOptions): Promise<string> {
   const docs = options.docs;
   const input = compilerInput(model, docs);
-  const compiled = await compile(input.schema, ROOT_NAME, {
-    bannerComment: '',
-    format: false,
-    // JSON Schema objects are open unless they say otherwise, and so are these types: an index
-    // signature wherever the schema allows unknown members. Types then accept exactly the messages
-    // the generated validators accept (the spec's examples carry such extras), like the official
-    // SDK's passthrough types. Misspelled optional members are the validators' job to catch.
-    additionalProperties: true,
+  // JSON Schema objects are open unless they say otherwise, and so are these types: an index
+  // signature wherever the schema allows unknown members. Types then accept exactly the messages
+  // the generated validators accept (the spec's examples carry such extras), like the official
+  // SDK's passthrough types. Misspelled optional members are the validators' job to catch.
+  const compiled = await compileTypes(input.schema, ROOT_NAME, {
     strictIndexSignatures: true,
-    // The root object reaches every definition; jstt's unreachable pass would only add its own prose.
-    unreachableDefinitions: false,
     ignoreMinAndMaxItems: true,
-    unknownAny: true,
-    declareExternallyReferenced: true,
     // $defs are keyed by identifier already; nothing else may be named.
     customName: (_schema, definitionName) => definitionName,
-    // The loader admits only local refs; never let the resolver touch files or the network anyway.
-    $refOptions: { resolve: { file: false, http: false } },
   });
 
   const scanned = scanDeclarations(compiled, { dropComments: docs !== 'full', protoPlaceholder: input.protoPlaceholder });
