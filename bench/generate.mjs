@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Generation-time benchmark: how long the CLI takes to generate the protocol bindings (types and
-// validators, formatted) of all six published revisions, as a user runs it:
+// validators, formatted) of all six revisions (five published and the draft), as a user runs it:
 // `mcp-gen types --spec <rev> -o <dir>` once per revision. The figure is the median over runs of the
 // total for the six, in wall-clock seconds and in CPU seconds of the CLI processes (the stable figure
 // on a shared machine). Needs the compiled CLI (`npm run build`).
@@ -8,17 +8,8 @@
 //   node bench/generate.mjs [--runs N] [--out file.json]
 //   node bench/generate.mjs --profile <revision> [--top N]   where one revision's time goes
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
-import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +17,7 @@ import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { childrenCpuSeconds } from './lib/proc.mjs';
 import { formatProfile } from './lib/cpuprofile.mjs';
+import { machine, writeReport } from './lib/report.mjs';
 
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'];
 const TARGET_SECONDS = 20;
@@ -108,13 +100,8 @@ function benchmark(scratch) {
   const medianOf = (pick) => median(results.map(pick));
   const report = {
     date: new Date().toISOString(),
-    machine: {
-      nproc: cpus().length,
-      cpu: cpus()[0]?.model,
-      ramGiB: totalmem() / 2 ** 30,
-      node: process.version,
-    },
-    // Other work on a shared machine shows up here; CPU per call is the figure least affected by it.
+    machine: machine(),
+    // Other work on a shared machine shows up here; CPU seconds are the figure least affected by it.
     loadAverageAtStart,
     loadAverageAtEnd: loadavg(),
     command: 'node bin/mcp-gen.js types --spec <revision> -o <dir>',
@@ -136,8 +123,7 @@ function benchmark(scratch) {
     outputSize: output,
     results,
   };
-  mkdirSync(path.dirname(outFile), { recursive: true });
-  writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
+  writeReport(outFile, report);
 
   const lines = [
     '| revision | wall s | CPU s | files | bytes |',

@@ -7,8 +7,7 @@
 //   node bench/run.mjs [--quick] [--rounds N] [--servers floor,sdk,ours] [--out file.json]
 //
 // Every server is verified against workload.cases.json (exact results) before it is measured.
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +18,7 @@ import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { median, percentile, formatTable } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { machine, writeReport } from './lib/report.mjs';
 
 const FULL = {
   rounds: 5,
@@ -313,12 +313,7 @@ async function main() {
 
   const report = {
     date: new Date().toISOString(),
-    machine: {
-      nproc: cpus().length,
-      cpu: cpus()[0]?.model,
-      ramGiB: totalmem() / 2 ** 30,
-      node: process.version,
-    },
+    machine: machine(),
     // Other work on a shared machine shows up here; CPU per call is the figure least affected by it.
     loadAverageAtStart,
     loadAverageAtEnd: loadavg(),
@@ -338,8 +333,7 @@ async function main() {
     coldStarts,
     durationSeconds: (performance.now() - started) / 1000,
   };
-  mkdirSync(path.dirname(outFile), { recursive: true });
-  writeFileSync(outFile, JSON.stringify(report, null, 2) + '\n');
+  writeReport(outFile, report);
   process.stdout.write(formatTable(REPORTED, summary, serverNames, PAIRS) + '\n');
   log(
     `\n${config.rounds} rounds in ${report.durationSeconds.toFixed(0)} s; JSON written to ${outFile}`,

@@ -4,12 +4,11 @@
 // gzipped. Defaults to the weather example.
 //
 //   node bench/size.mjs [server folder, default examples/weather/server]
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from './lib/paths.mjs';
+import { compileServer } from './lib/servers.mjs';
 
 const folder = path.resolve(
   repoRoot,
@@ -18,11 +17,8 @@ const folder = path.resolve(
 const generated = path.join(folder, 'generated');
 if (!existsSync(generated)) throw new Error(`${folder} has no generated/ folder`);
 
-// Compile the server as its package.json does, so the shipped JavaScript can be measured too.
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', path.join(folder, 'tsconfig.json')], {
-  stdio: 'inherit',
-});
+// Compiled, so the shipped JavaScript can be measured too.
+compileServer(folder);
 
 function files(dir, keep) {
   if (!existsSync(dir)) return [];

@@ -1,7 +1,6 @@
 export declare const PROTOCOL_VERSION: string;
 
 export interface ServerCommand {
-  name?: string;
   command: string;
   args: string[];
   cwd?: string;

@@ -22,12 +22,6 @@ export function cpuTimes(pid) {
   };
 }
 
-/** utime + stime of the whole process (all threads), in seconds. */
-export function cpuSeconds(pid) {
-  const { user, system } = cpuTimes(pid);
-  return user + system;
-}
-
 /** cutime + cstime (fields 16, 17): CPU of this process's children that have been waited for, in seconds. */
 export function childrenCpuSeconds() {
   const fields = statFields('self');
@@ -41,5 +35,3 @@ export function rssBytes(pid) {
   if (match === null) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(match[1]) * 1024;
 }
-
-export const cpuResolutionSeconds = 1 / CLOCK_TICKS_PER_SECOND;

@@ -1,4 +1,5 @@
 import type { ServerCommand } from './client.mjs';
 
-export declare const SERVERS: Record<string, ServerCommand & { name: string }>;
+export declare const SERVERS: Record<string, ServerCommand>;
+export declare function compileServer(folder: string): void;
 export declare function buildOurs(): void;
