@@ -2,7 +2,7 @@ import type { ServiceModel } from '../../model/service-model.js';
 import { commentText, escapeLineSeparators, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { defineOwn, isSchemaObject, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../load/schema-keywords.js';
 import { compileTypes } from '../types/compile-types.js';
 import { embedAt, mapSchema } from './schema-walk.js';
 import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
@@ -272,11 +272,9 @@ function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<stri
     stripForTypes(node);
     const ref = node['$ref'];
     const match = typeof ref === 'string' ? ownDefinition.exec(ref) : null;
-    if (match) {
-      const key = decodeURIComponent(match[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
-      const definition = shared.get(key);
-      if (definition) node['$ref'] = `#/$defs/${definition.name}`;
-    }
+    const key = match ? refSegmentKey(match[1] as string) : undefined;
+    const definition = key === undefined ? undefined : shared.get(key);
+    if (definition) node['$ref'] = `#/$defs/${definition.name}`;
     if (position.isDefinition) {
       node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
     }

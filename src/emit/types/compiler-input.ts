@@ -1,5 +1,5 @@
 import type { JsonSchema, SchemaObject } from '../../load/spec.js';
-import { isSchemaObject } from '../../load/schema-keywords.js';
+import { isSchemaObject, refSegmentKey } from '../../load/schema-keywords.js';
 import { mapSchema } from '../../load/spec-walk.js';
 import { BINDING_NAMES, type ProtocolModel } from '../../model/protocol.js';
 import { commentText } from '../../printer/escape.js';
@@ -89,8 +89,8 @@ const NAMING_OR_COMMENTING = new Set(['title', '$id', 'id', '$schema', 'minItems
 function refToIdentifier(ref: string, identifiers: ReadonlyMap<string, string>): string {
   const match = /^#\/\$defs\/([^/]*)(\/.*)?$/.exec(ref);
   if (!match) return ref;
-  const name = decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~');
-  const identifier = identifiers.get(name);
+  const name = refSegmentKey(match[1]!);
+  const identifier = name === undefined ? undefined : identifiers.get(name);
   return identifier === undefined ? ref : `#/$defs/${identifier}${match[2] ?? ''}`;
 }
 
