@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { BannerOptions } from '../write/render.js';
 
 /** The mcp-gen package root (two levels up from both src/cli and dist/cli). */
@@ -15,6 +15,12 @@ export function toolVersion(): string {
 /** The banner of a command's output: the command to regenerate it, and the version unless --no-version-banner. */
 export function commandBanner(command: string, versionBanner: boolean): BannerOptions {
   return versionBanner ? { version: toolVersion(), command } : { command };
+}
+
+/** Path of `target` relative to the working directory, posix-style, for messages. */
+export function displayPath(target: string): string {
+  const rel = relative(process.cwd(), target);
+  return (rel === '' ? '.' : rel).split(sep).join('/');
 }
 
 /** `MCP_SPEC_DIR`, else `<package root>/../shared/mcp-spec`, where this project keeps the official schemas. */

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planRuntimeValidators } from '../emit/validators/runtime-validators.js';
 import { KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
-import { displayPath, writeOutput } from '../write/writer.js';
+import { writeOutput } from '../write/writer.js';
 import { EXIT_DRIFT, EXIT_OK, printReport, type Console } from './output.js';
-import { defaultSpecDir, PACKAGE_ROOT } from './paths.js';
+import { defaultSpecDir, displayPath, PACKAGE_ROOT } from './paths.js';
 import { generateServer } from './server-command.js';
 import { generateTypes } from './types-command.js';
 

@@ -4,9 +4,9 @@ import { planServer } from '../emit/server/index.js';
 import { loadManifest } from '../load/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { BannerOptions } from '../write/render.js';
-import { displayPath, writeOutput } from '../write/writer.js';
+import { writeOutput } from '../write/writer.js';
 import { EXIT_OK, printReport, printWarnings, type Console } from './output.js';
-import { commandBanner, PACKAGE_ROOT } from './paths.js';
+import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
 
 export interface ServerOptions {
   out: string;

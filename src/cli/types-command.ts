@@ -2,9 +2,9 @@ import { planProtocolBindings } from '../emit/protocol-bindings.js';
 import { resolveSpec, type LoadedSpec } from '../load/spec.js';
 import { buildProtocolModel } from '../model/protocol.js';
 import type { BannerOptions } from '../write/render.js';
-import { writeOutput, displayPath } from '../write/writer.js';
+import { writeOutput } from '../write/writer.js';
 import { printReport, printWarnings, type Console } from './output.js';
-import { commandBanner } from './paths.js';
+import { commandBanner, displayPath } from './paths.js';
 
 export interface TypesOptions {
   spec: string;

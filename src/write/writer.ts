@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, posix, relative, resolve, sep } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import type { PlannedFile } from './planned-file.js';
 import { hasBanner, renderFile, type BannerOptions } from './render.js';
 
@@ -176,10 +176,4 @@ export async function writeOutput(
     report.deleted.push(path);
   }
   return report;
-}
-
-/** Path of `target` relative to the working directory, posix-style, for messages. */
-export function displayPath(target: string): string {
-  const rel = relative(process.cwd(), target);
-  return (rel === '' ? '.' : rel).split(sep).join('/');
 }
