@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
+import { defaultSpecDir } from '../../src/cli/paths.js';
 
-const SPEC_DIR = resolve(process.env['MCP_SPEC_DIR'] ?? resolve(import.meta.dirname, '../../../shared/mcp-spec'));
+const SPEC_DIR = defaultSpecDir();
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
