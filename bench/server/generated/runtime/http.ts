@@ -57,6 +57,7 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const ACCEPTS_JSON = /application\/json|application\/\*|\*\/\*/;
 
 interface SessionEntry {
   readonly session: Session;
@@ -197,7 +198,7 @@ class HttpTransport {
     }
     const accept = req.headers.accept ?? '';
     const acceptsSse = accept.includes('text/event-stream');
-    const acceptsJson = accept === '' || /application\/json|application\/\*|\*\/\*/.test(accept);
+    const acceptsJson = accept === '' || ACCEPTS_JSON.test(accept);
     if (!acceptsJson && !acceptsSse) {
       sendError(
         res,
@@ -259,16 +260,8 @@ class HttpTransport {
       // initialize always opens a new session; its id is issued only if initialization succeeds.
       entry = { session: new Session(this.core, randomUUID()), lastActive: 0, openRequests: 0 };
     } else {
-      const sessionId = req.headers['mcp-session-id'];
-      if (typeof sessionId !== 'string') {
-        sendError(res, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
-        return;
-      }
-      entry = this.sessions.get(sessionId);
-      if (entry === undefined) {
-        sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
-        return;
-      }
+      entry = this.sessionOf(req, res);
+      if (entry === undefined) return;
       const version = req.headers['mcp-protocol-version'];
       if (
         version !== undefined &&
@@ -305,19 +298,23 @@ class HttpTransport {
   }
 
   private delete(req: IncomingMessage, res: ServerResponse): void {
+    const entry = this.sessionOf(req, res);
+    if (entry === undefined) return;
+    this.sessions.delete(entry.session.id!);
+    entry.session.close(true);
+    res.writeHead(204).end();
+  }
+
+  /** The session named by the request's `Mcp-Session-Id`; undefined once the refusal is sent. */
+  private sessionOf(req: IncomingMessage, res: ServerResponse): SessionEntry | undefined {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') {
       sendError(res, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
-      return;
+      return undefined;
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined) {
-      sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
-      return;
-    }
-    this.sessions.delete(sessionId);
-    entry.session.close(true);
-    res.writeHead(204).end();
+    if (entry === undefined) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
+    return entry;
   }
 }
 
@@ -471,8 +468,9 @@ function isInitializeRequest(message: unknown): boolean {
   );
 }
 
+/** A bind address or URL hostname naming this machine (`::1` as bound, `[::1]` as in a URL). */
 function isLoopbackName(host: string): boolean {
-  return host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === '[::1]';
+  return host === '::1' || LOOPBACK_HOSTS.includes(host);
 }
 
 function mediaType(header: string): string {

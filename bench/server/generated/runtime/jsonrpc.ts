@@ -3,7 +3,7 @@
  * JSON-RPC 2.0 wire helpers. Responses are built as strings around pre-serialized parts so a
  * result is stringified exactly once and each message is written with a single call.
  */
-import type { ValidationIssue } from './api.js';
+import type { JsonObject, ValidationIssue } from './api.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -53,14 +53,13 @@ export function errorMessage(
   );
 }
 
-export function notificationMessage(method: string, params: unknown): string {
-  return (
-    '{"jsonrpc":"2.0","method":' +
-    JSON.stringify(method) +
-    ',"params":' +
-    JSON.stringify(params) +
-    '}'
-  );
+export function notificationMessage(method: string, paramsJson: string): string {
+  return '{"jsonrpc":"2.0","method":' + JSON.stringify(method) + ',"params":' + paramsJson + '}';
+}
+
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** JSON text of `value`, or undefined when it cannot be serialized (cycles, BigInt, functions). */

@@ -16,6 +16,7 @@ import type {
   ToolHandler,
   Validator,
 } from './api.js';
+import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
 /** The protocol revisions this runtime speaks, newest first. */
@@ -66,12 +67,8 @@ export class ServerCore {
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
   private resultValidatorsLoading: Promise<ReadonlyMap<string, Validator<unknown>>> | undefined;
-  readonly hasTools: boolean;
-  readonly hasResources: boolean;
-  readonly hasResourceSubscribe: boolean;
-  readonly hasPrompts: boolean;
+  /** `notifications/message` is sent only when the server declares the logging capability. */
   readonly hasLogging: boolean;
-  readonly hasCompletions: boolean;
   /** Request methods answered after initialization; anything else is -32601. */
   readonly supportedMethods: ReadonlySet<string>;
 
@@ -102,21 +99,18 @@ export class ServerCore {
     this.validators = new Map(Object.entries(definition.requestValidators));
 
     const capabilities = definition.capabilities;
-    this.hasTools = isObject(capabilities['tools']);
-    this.hasResources = isObject(capabilities['resources']);
-    this.hasResourceSubscribe =
-      this.hasResources && (capabilities['resources'] as JsonObject)['subscribe'] === true;
-    this.hasPrompts = isObject(capabilities['prompts']);
+    const resources = capabilities['resources'];
     this.hasLogging = isObject(capabilities['logging']);
-    this.hasCompletions = isObject(capabilities['completions']) || handlers.complete !== undefined;
     const methods = ['ping'];
-    if (this.hasTools) methods.push('tools/list', 'tools/call');
-    if (this.hasResources)
+    if (isObject(capabilities['tools'])) methods.push('tools/list', 'tools/call');
+    if (isObject(resources))
       methods.push('resources/list', 'resources/templates/list', 'resources/read');
-    if (this.hasResourceSubscribe) methods.push('resources/subscribe', 'resources/unsubscribe');
-    if (this.hasPrompts) methods.push('prompts/list', 'prompts/get');
+    if (isObject(resources) && resources['subscribe'] === true)
+      methods.push('resources/subscribe', 'resources/unsubscribe');
+    if (isObject(capabilities['prompts'])) methods.push('prompts/list', 'prompts/get');
     if (this.hasLogging) methods.push('logging/setLevel');
-    if (this.hasCompletions) methods.push('completion/complete');
+    if (isObject(capabilities['completions']) || handlers.complete !== undefined)
+      methods.push('completion/complete');
     this.supportedMethods = new Set(methods);
 
     this.tools = indexTools(definition, handlers);
@@ -141,10 +135,6 @@ export class ServerCore {
     ).then((table) => new Map(Object.entries(table)));
     return this.resultValidatorsLoading;
   }
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {

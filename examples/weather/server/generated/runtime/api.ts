@@ -112,7 +112,10 @@ export interface ToolErrorResult {
  * will map the same calls onto its input-required flow without changing handler code.
  */
 export interface RequestContext {
-  /** Aborted when the client cancels the request or the connection goes away. */
+  /**
+   * Aborted when the client cancels the request, or on HTTP when the POST carrying it disconnects
+   * or its session ends. On stdio, handlers still running when the input ends are left to finish.
+   */
   readonly signal: AbortSignal;
   /** The negotiated protocol revision, e.g. `2025-11-25`. */
   readonly protocolVersion: string;
@@ -122,7 +125,10 @@ export interface RequestContext {
   readonly meta: JsonObject | undefined;
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends `notifications/message` when `level` passes the client's `logging/setLevel` filter. */
+  /**
+   * Sends `notifications/message` when the server declares the logging capability and `level`
+   * passes the client's `logging/setLevel` filter.
+   */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** `elicitation/create`; rejects when the client did not declare the elicitation capability. */
   elicit(params: ElicitParams): Promise<ElicitResult>;

@@ -23,6 +23,7 @@ import {
   describeIssues,
   errorMessage,
   idJson,
+  isObject,
   isRequestId,
   jsonOrUndefined,
   notificationMessage,
@@ -73,8 +74,7 @@ const EMPTY_PARAMS: JsonObject = Object.freeze({});
 
 const STATE_NEW = 0;
 const STATE_INITIALIZED = 1;
-const STATE_READY = 2;
-const STATE_CLOSED = 3;
+const STATE_CLOSED = 2;
 
 interface PendingClientRequest {
   readonly method: string;
@@ -105,7 +105,7 @@ export class Session {
   }
 
   get initialized(): boolean {
-    return this.state === STATE_INITIALIZED || this.state === STATE_READY;
+    return this.state === STATE_INITIALIZED;
   }
 
   /** True while a handler is running or a server→client request awaits its answer. */
@@ -305,10 +305,8 @@ export class Session {
       );
       return;
     }
-    if (method === 'notifications/initialized') {
-      if (this.state === STATE_INITIALIZED) this.state = STATE_READY;
-      return;
-    }
+    // Only checked: requests are served from the initialize response on, initialized or not.
+    if (method === 'notifications/initialized') return;
     const params = paramsOf(message);
     const requestId = params['requestId'];
     if (!isRequestId(requestId)) return;
@@ -615,7 +613,7 @@ export class Session {
     const params: JsonObject = { progressToken: token, progress };
     if (total !== undefined) params['total'] = total;
     if (message !== undefined) params['message'] = message;
-    context.out.emit(notificationMessage('notifications/progress', params));
+    context.out.emit(notificationMessage('notifications/progress', JSON.stringify(params)));
     return RESOLVED;
   }
 
@@ -634,7 +632,7 @@ export class Session {
     const text = jsonOrUndefined(params);
     if (text === undefined)
       return Promise.reject(new Error('Log data must be serializable as JSON'));
-    context.out.emit('{"jsonrpc":"2.0","method":"notifications/message","params":' + text + '}');
+    context.out.emit(notificationMessage('notifications/message', text));
     return RESOLVED;
   }
 
@@ -732,7 +730,9 @@ export class Session {
       const pending = this.pendingClient.get(id);
       if (pending === undefined) continue;
       this.pendingClient.delete(id);
-      context.out.emit(notificationMessage('notifications/cancelled', { requestId: id, reason }));
+      context.out.emit(
+        notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason })),
+      );
       pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
     }
     context.outgoing = undefined;
@@ -930,10 +930,6 @@ function completionResult(value: unknown): string {
     completion['hasMore'] = values.length > MAX_COMPLETION_VALUES || value['hasMore'] === true;
   }
   return JSON.stringify({ completion });
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function paramsOf(message: JsonObject): JsonObject {
