@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { parseUriTemplate } from '../model/service.js';
+import { parseUriTemplate } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';

@@ -1,4 +1,4 @@
-import { pascalCase } from '../printer/names.js';
+import { byCodeUnit, pascalCase } from '../printer/names.js';
 
 /**
  * Definition names become type names unchanged whenever they already are plain PascalCase: MCP's
@@ -57,6 +57,3 @@ export function assignDefinitionIdentifiers(names: readonly string[]): Map<strin
   return result;
 }
 
-export function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -2,7 +2,8 @@ import type { Diagnostic } from '../load/diagnostics.js';
 import { InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import type { JsonSchema, LoadedSpec, SpecDialect } from '../load/spec.js';
 import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from '../load/schema-keywords.js';
-import { assignDefinitionIdentifiers, byCodeUnit } from './protocol-identifiers.js';
+import { byCodeUnit } from '../printer/names.js';
+import { assignDefinitionIdentifiers } from './protocol-identifiers.js';
 
 export { BINDING_NAMES } from './protocol-identifiers.js';
 
