@@ -39,10 +39,10 @@ const cli = path.join(repoRoot, 'bin', 'mcp-gen.js');
 if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) {
   throw new Error('the CLI is not compiled: run `npm run build` first');
 }
-// The official schemas come from the shared folder, never from the network.
+// The official schemas come from the repository's copy, never from the network.
 const specEnv = {
   ...process.env,
-  MCP_SPEC_DIR: process.env.MCP_SPEC_DIR ?? path.join(repoRoot, '..', 'shared', 'mcp-spec'),
+  MCP_SPEC_DIR: process.env.MCP_SPEC_DIR ?? path.join(repoRoot, 'schema', 'mcp-spec'),
 };
 
 function generate(revision, outDir, nodeFlags = []) {

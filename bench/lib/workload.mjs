@@ -1,4 +1,4 @@
-// The workload's specification, read from the shared folder, and the checks that keep the benchmark
+// The workload's specification, read from bench/workload/, and the checks that keep the benchmark
 // honest: a server whose tools or results differ from the specification fails before any timing.
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';

@@ -20,7 +20,7 @@ export async function main(argv: readonly string[], io: Console = processConsole
     .option('-o, --out <dir>', 'output folder', 'mcp-protocol')
     .addOption(new Option('--docs <mode>', 'documentation comments: the schema text, a link to the spec, or none').choices(['full', 'link', 'none']).default('full'))
     .option('--revision <name>', 'the revision a schema path or URL holds, when its folder name does not say (used in doc links)')
-    .option('--spec-dir <dir>', 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else download)')
+    .option('--spec-dir <dir>', 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else the schemas shipped with mcp-gen)')
     .option('--cache-dir <dir>', 'where downloaded schemas are kept (default: $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen)')
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
@@ -47,7 +47,7 @@ export async function main(argv: readonly string[], io: Console = processConsole
 
   program
     .command('regenerate-self', { hidden: true })
-    .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR.")
+    .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .action(async (options) => {
       const { runSelf } = await import('./self-command.js');

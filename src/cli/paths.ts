@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative, resolve, sep } from 'node:path';
+import { BUNDLED_SPEC_DIR } from '../load/spec.js';
 import type { BannerOptions } from '../write/render.js';
 
 /** The mcp-gen package root (two levels up from both src/cli and dist/cli). */
@@ -23,7 +24,7 @@ export function displayPath(target: string): string {
   return (rel === '' ? '.' : rel).split(sep).join('/');
 }
 
-/** `MCP_SPEC_DIR`, else `<package root>/../shared/mcp-spec`, where this project keeps the official schemas. */
+/** `MCP_SPEC_DIR`, else the schemas shipped in the package, so revision names work offline. */
 export function defaultSpecDir(): string {
-  return resolve(process.env['MCP_SPEC_DIR'] ?? resolve(PACKAGE_ROOT, '../shared/mcp-spec'));
+  return resolve(process.env['MCP_SPEC_DIR'] ?? BUNDLED_SPEC_DIR);
 }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planRuntimeValidators } from '../emit/validators/runtime-validators.js';
 import { KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
@@ -20,7 +19,6 @@ const RUNTIME_REVISION = '2025-11-25';
 /**
  * Regenerates (or with --check, verifies) everything mcp-gen generates for itself: the protocol
  * bindings of every revision, the runtime's envelope validators, the example and bench servers.
- * Without the spec folder only the servers are checked, and it says so.
  */
 export async function runSelf(options: { check?: boolean }, io: Console): Promise<number> {
   const check = options.check === true;
@@ -31,19 +29,15 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   };
 
   const specDir = defaultSpecDir();
-  if (existsSync(specDir)) {
-    for (const revision of KNOWN_REVISIONS) {
-      const out = join(PACKAGE_ROOT, 'generated', 'protocol', revision);
-      record(await generateTypes(await resolveSpec(revision, { specDir }), { out, docs: 'link', banner, check }, io));
-    }
-    const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
-    // The planned paths already start with runtime/.
-    const out = join(PACKAGE_ROOT, 'generated');
-    const files = planRuntimeValidators({ $defs: runtimeSpec.defs });
-    record(printReport(io, displayPath(out), await writeOutput(out, files, { banner, check }), check));
-  } else {
-    io.err(`skipped the protocol bindings: no MCP spec folder at ${specDir} (set MCP_SPEC_DIR to check them).`);
+  for (const revision of KNOWN_REVISIONS) {
+    const out = join(PACKAGE_ROOT, 'generated', 'protocol', revision);
+    record(await generateTypes(await resolveSpec(revision, { specDir }), { out, docs: 'link', banner, check }, io));
   }
+  const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
+  // The planned paths already start with runtime/.
+  const out = join(PACKAGE_ROOT, 'generated');
+  const files = planRuntimeValidators({ $defs: runtimeSpec.defs });
+  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner, check }), check));
 
   for (const server of OWN_SERVERS) {
     const code = await generateServer(

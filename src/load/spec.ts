@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from './diagnostics.js';
 import { inputProblem, unplacedDiagnostic } from './diagnostics.js';
 import { downloadText, OFFLINE_HINT, readIfPresent, storeInCache } from './spec-fetch.js';
@@ -14,6 +15,9 @@ export type { SchemaObject } from './schema-keywords.js';
 /** Every published MCP schema revision mcp-gen knows by name, oldest first. */
 export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'] as const;
 export type KnownRevision = (typeof KNOWN_REVISIONS)[number];
+
+/** The official schemas shipped in the package (`schema/mcp-spec/`), two levels up from src/load and dist/load. */
+export const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../schema/mcp-spec/', import.meta.url));
 
 export const SPEC_RAW_BASE_URL = 'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema';
 
@@ -33,6 +37,11 @@ export interface LoadedSpec {
 export interface ResolveSpecOptions {
   /** A folder laid out as `<dir>/<revision>/schema.json` (CLI `--spec-dir`); else `MCP_SPEC_DIR`. */
   specDir?: string;
+  /**
+   * The package's own copies, used when no spec dir is configured, so revision names work offline;
+   * `false` skips them (the draft is a snapshot: give its URL for the newest).
+   */
+  bundledDir?: string | false;
   /** mcp-gen's cache root; else `MCP_GEN_CACHE_DIR`, else `$XDG_CACHE_HOME/mcp-gen` or `~/.cache/mcp-gen`. */
   cacheDir?: string;
   /** Injected for tests; defaults to the global fetch. */
@@ -51,8 +60,8 @@ export function specUrl(revision: KnownRevision): string {
 
 /**
  * Loads a protocol schema named by revision (`2025-06-18`), file path or http(s) URL.
- * Revisions come from the spec dir when one is configured, else from the user cache, else from
- * the official repository (then cached). Every failure is an InputError naming the input.
+ * Revisions come from the spec dir when one is configured, else from the copies shipped in the
+ * package, else from the user cache, else from the official repository (then cached). Every failure is an InputError naming the input.
  */
 export async function resolveSpec(input: string, opts: ResolveSpecOptions = {}): Promise<LoadedSpec> {
   const fetchImpl = opts.fetch ?? globalThis.fetch;
@@ -78,6 +87,12 @@ async function loadRevision(revision: KnownRevision, opts: ResolveSpecOptions, f
     const text = await readIfPresent(path);
     if (text === undefined) throw inputProblem(path, `no schema for revision ${revision} in the spec dir`, `expected ${join(specDir, '<revision>', 'schema.json')}`);
     return fromText(text, path, revision, []);
+  }
+  const bundledDir = opts.bundledDir ?? BUNDLED_SPEC_DIR;
+  if (bundledDir !== false) {
+    const path = join(bundledDir, revision, 'schema.json');
+    const text = await readIfPresent(path);
+    if (text !== undefined) return fromText(text, path, revision, []);
   }
 
   const cachePath = join(cacheRoot(opts), 'spec', revision, 'schema.json');

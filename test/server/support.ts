@@ -10,13 +10,14 @@ import ts from 'typescript';
 import { expect } from 'vitest';
 import { planServer, type ServerPlan } from '../../src/emit/server/index.js';
 import { readRuntimeSources } from '../../src/cli/server-command.js';
+import { defaultSpecDir } from '../../src/cli/paths.js';
 import { loadManifest } from '../../src/load/manifest.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { writeOutput, type WriteReport } from '../../src/write/writer.js';
 import { STRICT_OPTIONS as STRICT_TYPES_OPTIONS } from '../types/helpers.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const specDir = process.env['MCP_SPEC_DIR'] ?? resolve(repoRoot, '../shared/mcp-spec');
+export const specDir = defaultSpecDir();
 
 let cachedRuntime: Record<string, string> | undefined;
 

@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { defaultSpecDir } from '../../src/cli/paths.js';
 import { emitProtocolTypes, type DocsMode } from '../../src/emit/types/index.js';
 import { resolveSpec, type KnownRevision } from '../../src/load/spec.js';
 import { buildProtocolModel, type ProtocolModel } from '../../src/model/protocol.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The official schemas and examples, never copied into the repository. */
-export const specDir = process.env['MCP_SPEC_DIR'] ?? resolve(repoRoot, '..', 'shared', 'mcp-spec');
+/** The official schemas and examples, as committed in the repository (or `MCP_SPEC_DIR`). */
+export const specDir = defaultSpecDir();
 
 const models = new Map<string, Promise<ProtocolModel>>();
 

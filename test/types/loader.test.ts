@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/load/diagnostics.js';
-import { KNOWN_REVISIONS, resolveSpec, specUrl, type LoadedSpec } from '../../src/load/spec.js';
+import { BUNDLED_SPEC_DIR, KNOWN_REVISIONS, resolveSpec, specUrl, type LoadedSpec } from '../../src/load/spec.js';
 import { specDir } from './helpers.js';
 
 function tempDir(): string {
@@ -62,7 +62,7 @@ describe('resolveSpec by revision', () => {
     const cacheDir = tempDir();
     process.env['MCP_GEN_CACHE_DIR'] = cacheDir;
     const text = readFileSync(join(specDir, '2025-06-18', 'schema.json'), 'utf8');
-    await resolveSpec('2025-06-18', { fetch: servingText(text) });
+    await resolveSpec('2025-06-18', { bundledDir: false, fetch: servingText(text) });
     expect(readFileSync(join(cacheDir, 'spec', '2025-06-18', 'schema.json'), 'utf8')).toBe(text);
   });
 
@@ -78,21 +78,29 @@ describe('resolveSpec by revision', () => {
     expect(error.diagnostics[0]!.file).toBe(join(empty, '2025-06-18', 'schema.json'));
   });
 
+  it('with no spec dir, revision names come from the copies shipped in the package, offline', async () => {
+    for (const revision of KNOWN_REVISIONS) {
+      const spec = await resolveSpec(revision, { cacheDir: tempDir(), fetch: offline });
+      expect(spec.source).toBe(join(BUNDLED_SPEC_DIR, revision, 'schema.json'));
+      expect(spec.warnings).toEqual([]);
+    }
+  });
+
   it('downloads into the cache, then reads the cache without the network', async () => {
     const cacheDir = tempDir();
     const text = readFileSync(join(specDir, '2025-03-26', 'schema.json'), 'utf8');
     const calls: string[] = [];
-    const first = await resolveSpec('2025-03-26', { cacheDir, fetch: servingText(text, calls) });
+    const first = await resolveSpec('2025-03-26', { bundledDir: false, cacheDir, fetch: servingText(text, calls) });
     expect(calls).toEqual([specUrl('2025-03-26')]);
     expect(calls[0]).toBe('https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/2025-03-26/schema.json');
     expect(readFileSync(join(cacheDir, 'spec', '2025-03-26', 'schema.json'), 'utf8')).toBe(text);
-    const second = await resolveSpec('2025-03-26', { cacheDir, fetch: offline });
+    const second = await resolveSpec('2025-03-26', { bundledDir: false, cacheDir, fetch: offline });
     expect(second.defs).toEqual(first.defs);
     expect(second.source).toBe(join(cacheDir, 'spec', '2025-03-26', 'schema.json'));
   });
 
   it('offline with nothing cached: a clear error that names the URL and the way out', async () => {
-    const error = await inputError(resolveSpec('2025-11-25', { cacheDir: tempDir(), fetch: offline }));
+    const error = await inputError(resolveSpec('2025-11-25', { bundledDir: false, cacheDir: tempDir(), fetch: offline }));
     const [problem] = error.diagnostics;
     expect(problem!.file).toBe(specUrl('2025-11-25'));
     expect(problem!.message).toContain('could not download the schema');
@@ -104,22 +112,22 @@ describe('resolveSpec by revision', () => {
     const cacheDir = tempDir();
     mkdirSync(join(cacheDir, 'spec', 'draft'), { recursive: true });
     writeFileSync(join(cacheDir, 'spec', 'draft', 'schema.json'), readFileSync(join(specDir, 'draft', 'schema.json')));
-    const spec = await resolveSpec('draft', { cacheDir, fetch: offline });
+    const spec = await resolveSpec('draft', { bundledDir: false, cacheDir, fetch: offline });
     expect(spec.revision).toBe('draft');
     expect(spec.warnings.map((w) => w.message)).toEqual(['could not refresh the draft schema; using the cached copy']);
   });
 
   it('does not cache a download that is not a schema', async () => {
     const cacheDir = tempDir();
-    const error = await inputError(resolveSpec('2025-06-18', { cacheDir, fetch: servingText('<html>portal</html>') }));
+    const error = await inputError(resolveSpec('2025-06-18', { bundledDir: false, cacheDir, fetch: servingText('<html>portal</html>') }));
     expect(error.diagnostics[0]!.message).toMatch(/^invalid JSON/);
-    const retry = await inputError(resolveSpec('2025-06-18', { cacheDir, fetch: offline }));
+    const retry = await inputError(resolveSpec('2025-06-18', { bundledDir: false, cacheDir, fetch: offline }));
     expect(retry.diagnostics[0]!.message).toContain('could not download');
   });
 
   it('reports an HTTP error status', async () => {
     const notFound: typeof fetch = () => Promise.resolve(new Response('nope', { status: 404, statusText: 'Not Found' }));
-    const error = await inputError(resolveSpec('2025-06-18', { cacheDir: tempDir(), fetch: notFound }));
+    const error = await inputError(resolveSpec('2025-06-18', { bundledDir: false, cacheDir: tempDir(), fetch: notFound }));
     expect(error.diagnostics[0]!.message).toBe('could not download the schema: HTTP 404 Not Found');
   });
 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Dialect } from '../../src/emit/validators/index.js';
+import { defaultSpecDir } from '../../src/cli/paths.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -15,10 +16,10 @@ export type Revision = (typeof REVISIONS)[number];
 
 /** The spec folder; a missing one is an error, never a reason to skip. */
 export function specDir(): string {
-  const dir = process.env['MCP_SPEC_DIR'] ?? resolve(repoRoot, '../shared/mcp-spec');
+  const dir = defaultSpecDir();
   if (!existsSync(join(dir, '2025-11-25', 'schema.json'))) {
     throw new Error(
-      `MCP spec not found at ${dir}: set MCP_SPEC_DIR to the folder holding <revision>/schema.json (CI always has it)`,
+      `MCP spec not found at ${dir}: set MCP_SPEC_DIR to the folder holding <revision>/schema.json (the repository has it under schema/mcp-spec)`,
     );
   }
   return dir;
