@@ -11,6 +11,7 @@ import { generateTypes } from './types-command.js';
 const OWN_SERVERS = [
   { manifest: 'examples/weather/manifest.yaml', out: 'examples/weather/server' },
   { manifest: 'bench/server/manifest.yaml', out: 'bench/server' },
+  { manifest: 'examples/conformance/manifest.yaml', out: 'examples/conformance/server' },
 ] as const;
 
 /** The revision the runtime's envelope validators are compiled from: the newest stateful one. */
