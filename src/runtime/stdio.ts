@@ -8,9 +8,10 @@
  * output pipe is full, input is paused until it drains.
  */
 import type { Readable, Writable } from 'node:stream';
-import { PARSE_ERROR_MESSAGE } from './jsonrpc.js';
+import { PARSE_ERROR_MESSAGE, idJson, isObject, isRequestId } from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import { Session, type Outbound } from './session.js';
+import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
 
 export interface StdioStreams {
   input: Readable;
@@ -27,6 +28,33 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const output = io?.output ?? process.stdout;
   const session = new Session(core, undefined);
   const writer = new StdioOutbound(input, output, core.log);
+  session.standalone = writer;
+  /** Running 2026-07-28 requests by id, so `notifications/cancelled` reaches them. */
+  const stateless = new Map<string | number, Session>();
+
+  /** A 2026-07-28 request: checked, then served by a session of its own; its results gain `resultType`. */
+  const receiveStateless = (message: { [key: string]: unknown }): void => {
+    const id = message['id'];
+    const method = message['method'];
+    if (typeof method !== 'string' || !isRequestId(id)) return;
+    const checked = checkStateless(core, message, undefined);
+    if ('status' in checked) {
+      writer.respond(checked.text);
+      return;
+    }
+    const one = Session.stateless(core, checked);
+    const idText = idJson(id);
+    stateless.set(id, one);
+    one.receive(message, {
+      canEmit: true,
+      respond: (text) => {
+        stateless.delete(id);
+        writer.respond(withResultFields(text, idText, method));
+      },
+      emit: (text) => writer.emit(text),
+      abandon: () => stateless.delete(id),
+    });
+  };
 
   const receiveLine = (line: string): void => {
     let message: unknown;
@@ -35,6 +63,14 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
     } catch {
       if (!BLANK.test(line)) writer.respond(PARSE_ERROR_MESSAGE);
       return;
+    }
+    if (isObject(message) && !Array.isArray(message) && !session.initialized && isStatelessMessage(message, undefined)) {
+      receiveStateless(message);
+      return;
+    }
+    if (isObject(message) && message['method'] === 'notifications/cancelled' && isObject(message['params'])) {
+      const target = message['params']['requestId'];
+      if (isRequestId(target)) stateless.get(target)?.receive(message, writer);
     }
     session.receive(message, writer);
   };
