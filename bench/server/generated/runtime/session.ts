@@ -589,7 +589,15 @@ export class Session {
         return;
       }
     }
-    out.respond(errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }));
+    // 2026-07-28 (SEP-2164) says invalid params; the stateful revisions use -32002.
+    out.respond(
+      errorMessage(
+        idText,
+        this.stateless ? INVALID_PARAMS : RESOURCE_NOT_FOUND,
+        `Resource not found: ${uri}`,
+        { uri },
+      ),
+    );
   }
 
   private getPrompt(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
