@@ -90,6 +90,8 @@ interface SessionEntry {
   /** The session's live streams by id (POST streams until their response is written, the GET stream). */
   readonly streams: Map<string, SseStream>;
   standalone: SseStream | undefined;
+  /** When the session was last written to the session store. */
+  savedAt: number;
 }
 
 /**
@@ -356,6 +358,7 @@ class HttpTransport {
         openRequests: 0,
         streams: new Map(),
         standalone: undefined,
+        savedAt: 0,
       };
     } else {
       entry = await this.sessionOf(req, res);
@@ -553,19 +556,27 @@ class HttpTransport {
       return undefined;
     }
     let entry = this.sessions.get(sessionId);
-    if (entry === undefined && this.sessionStore !== undefined) {
-      // A session another process began: rebuild it here from the shared store.
+    if (this.sessionStore !== undefined) {
+      // The store is the truth when shared: a session another process began is rebuilt here, and
+      // one another process ended (DELETE, expiry) is ended here too.
       const snapshot = await this.sessionStore.load(sessionId);
       entry = this.sessions.get(sessionId);
-      if (entry === undefined && snapshot !== undefined) {
+      if (snapshot === undefined && entry !== undefined) {
+        this.sessions.delete(sessionId);
+        this.endSession(entry);
+        entry = undefined;
+      } else if (entry === undefined && snapshot !== undefined) {
         entry = {
           session: Session.restore(this.core, sessionId, snapshot),
           lastActive: Date.now(),
           openRequests: 0,
           streams: new Map(),
           standalone: undefined,
+          savedAt: Date.now(),
         };
         this.sessions.set(sessionId, entry);
+      } else if (entry !== undefined && Date.now() - entry.savedAt > this.idleTimeout / 2) {
+        await this.saveSession(entry); // keeps the shared record from expiring while in use
       }
     }
     if (entry === undefined) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
@@ -574,6 +585,7 @@ class HttpTransport {
 
   private async saveSession(entry: SessionEntry): Promise<void> {
     if (this.sessionStore === undefined) return;
+    entry.savedAt = Date.now();
     await this.sessionStore.save(entry.session.id!, entry.session.snapshot(), this.idleTimeout);
   }
 
