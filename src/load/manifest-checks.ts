@@ -144,7 +144,12 @@ export interface SchemaCheck {
 }
 
 /** Checks one bundled tool schema: object root, `x-mcp-header` rules, and that it compiles. */
-export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'inputSchema' | 'outputSchema'): SchemaCheck {
+export function checkToolSchema(
+  bundled: BundledSchema,
+  raw: JsonObject,
+  key: 'inputSchema' | 'outputSchema',
+  options: { anyOutput?: boolean } = {},
+): SchemaCheck {
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   const at = (pointer: string, message: string, hint?: string, part?: 'key'): Diagnostic => {
@@ -153,12 +158,16 @@ export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'i
   };
   const schema = bundled.schema;
 
-  // A `type` written in the manifest is already checked against the manifest schema.
-  if (raw.type === undefined && schema.type !== 'object' && bundled.complete) {
+  // inputSchema's `type` is checked by the manifest schema; outputSchema's depends on the revisions.
+  const objectRequired = key === 'inputSchema' || !options.anyOutput;
+  if (objectRequired && schema.type !== 'object' && bundled.complete && !(key === 'inputSchema' && raw.type !== undefined)) {
+    const hint = key === 'outputSchema'
+      ? 'structured results are JSON objects before 2026-07-28; serve 2026-07-28 (protocol.versions) for other outputs'
+      : 'tool arguments and structured results are JSON objects';
     problems.push(
-      schema.type === undefined
-        ? at('', `${key} must describe an object: its root needs 'type: object'`, 'tool arguments and structured results are JSON objects')
-        : at('/type', `${key} must describe an object, not ${JSON.stringify(schema.type)}`, 'tool arguments and structured results are JSON objects'),
+      schema.type === undefined || raw.type === undefined
+        ? at('', `${key} must describe an object: its root needs 'type: object'`, hint)
+        : at('/type', `${key} must describe an object, not ${JSON.stringify(schema.type)}`, hint),
     );
   }
 

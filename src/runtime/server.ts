@@ -44,6 +44,11 @@ export interface ToolEntry {
   readonly handler: ToolHandler<unknown, unknown>;
   readonly validateInput: Validator<unknown>;
   readonly validateOutput: Validator<unknown> | undefined;
+  /**
+   * False when the outputSchema's root is not an object schema (allowed from 2026-07-28 on). Sessions
+   * on older revisions then see the tool without its outputSchema, and its results as text only.
+   */
+  readonly objectOutput: boolean;
 }
 
 export interface TemplateEntry {
@@ -87,6 +92,8 @@ export class ServerCore {
   readonly templates: readonly TemplateEntry[];
   readonly prompts: ReadonlyMap<string, PromptEntry>;
   readonly toolPages: ListPages;
+  /** `toolPages` as the stateful revisions see them: outputSchemas they cannot express left out. */
+  readonly statefulToolPages: ListPages;
   readonly resourcePages: ListPages;
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
@@ -151,6 +158,8 @@ export class ServerCore {
     const pageSize = definition.pageSize ?? 100;
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
     this.toolPages = paginate('tools', definition.tools, pageSize);
+    const statefulTools = definition.tools.map((tool) => (hasObjectOutput(tool) ? tool : withoutOutputSchema(tool)));
+    this.statefulToolPages = statefulTools.every((tool, i) => tool === definition.tools[i]) ? this.toolPages : paginate('tools', statefulTools, pageSize);
     this.resourcePages = paginate('resources', definition.resources, pageSize);
     this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
     this.promptPages = paginate('prompts', definition.prompts, pageSize);
@@ -213,9 +222,21 @@ function indexTools(definition: ServerDefinition, handlers: ServerHandlers): Map
       handler: handler as ToolHandler<unknown, unknown>,
       validateInput: binding.validateInput,
       validateOutput: binding.validateOutput,
+      objectOutput: hasObjectOutput(tool),
     });
   }
   return tools;
+}
+
+/** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
+function hasObjectOutput(tool: JsonObject): boolean {
+  const schema = tool['outputSchema'];
+  return schema === undefined || (isObject(schema) && schema['type'] === 'object');
+}
+
+function withoutOutputSchema(tool: JsonObject): JsonObject {
+  const { outputSchema: _dropped, ...rest } = tool;
+  return rest;
 }
 
 function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[]> {

@@ -161,7 +161,7 @@ describe('hostile HTTP', () => {
         const sent: Record<string, string> = {};
         for (const [name, value] of Object.entries(headers)) if (value !== '') sent[name] = value;
         // Never cut a GET stream short of its end: a valid one stays open, so only refused GETs are sent.
-        if (verb === 'GET' && sent['mcp-session-id'] === session && !sent['last-event-id']) delete sent['mcp-session-id'];
+        if (verb === 'GET' && sent['mcp-session-id'] === session && !sent['last-event-id']?.trim()) delete sent['mcp-session-id'];
         if (verb === 'DELETE' && sent['mcp-session-id'] === session) sent['mcp-session-id'] = 'unknown';
         const reply = await send(verb, sent, verb === 'POST' ? text : undefined);
         expect(reply.status).toBeLessThan(500);

@@ -192,4 +192,25 @@ describe('2026-07-28 on the shared endpoint', () => {
     });
     abort.abort();
   });
+
+  it('serves a non-object outputSchema to 2026-07-28, and older sessions a tool and results their schema allows', async () => {
+    const list = await call(url, 'tools/list', { _meta: meta() });
+    expect(list.body.result.tools.find((t: { name: string }) => t.name === 'cities').outputSchema).toEqual({ type: 'array', items: { type: 'string' } });
+    const modern = await call(url, 'tools/call', { name: 'cities', _meta: meta() });
+    expect(modern.body.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: '["Tokyo","Delhi"]' }], structuredContent: ['Tokyo', 'Delhi'] });
+
+    const post = (body: unknown, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify(body),
+      });
+    const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    const tools = ((await (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, session)).json()) as { result: { tools: { name: string; outputSchema?: unknown }[] } }).result.tools;
+    expect(tools.find((t) => t.name === 'cities')).toEqual({ name: 'cities', description: 'A list, as structured output', inputSchema: { type: 'object' } });
+    expect(tools.find((t) => t.name === 'get_weather')!.outputSchema).toBeDefined();
+    const old = (await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'cities' } }, session)).json()) as { result: unknown };
+    expect(old.result).toEqual({ content: [{ type: 'text', text: '["Tokyo","Delhi"]' }] });
+  });
 });

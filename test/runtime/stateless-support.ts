@@ -14,6 +14,9 @@ const regionInput = {
   required: ['region'],
 };
 
+/** 2026-07-28 allows any JSON Schema as outputSchema; older sessions must never see this one. */
+const citiesOutput = { type: 'array', items: { type: 'string' } };
+
 export const REVISION = '2026-07-28';
 
 export function statelessDefinition(): ServerDefinition {
@@ -26,11 +29,17 @@ export function statelessDefinition(): ServerDefinition {
       ...base.tools,
       { name: 'region', description: 'Echoes its region', inputSchema: regionInput },
       { name: 'poll', description: 'Closes its stream early, then finishes', inputSchema: { type: 'object' } },
+      { name: 'cities', description: 'A list, as structured output', inputSchema: { type: 'object' }, outputSchema: citiesOutput },
     ],
     toolBindings: {
       ...base.toolBindings,
       region: { name: 'region', validateInput: ajv.compile(regionInput) as Validator<unknown> },
       poll: { name: 'poll', validateInput: ajv.compile({ type: 'object' }) as Validator<unknown> },
+      cities: {
+        name: 'cities',
+        validateInput: ajv.compile({ type: 'object' }) as Validator<unknown>,
+        validateOutput: ajv.compile(citiesOutput) as Validator<unknown>,
+      },
     },
   };
 }
@@ -39,6 +48,7 @@ export const statelessHandlers: ServerHandlers = {
   ...handlers,
   tools: {
     ...handlers.tools,
+    cities: () => ({ structuredContent: ['Tokyo', 'Delhi'] }),
     poll: async (_input: unknown, context) => {
       await context.progress(1, 3);
       context.closeStream(100);

@@ -335,7 +335,12 @@ export class Session {
           this.callTool(id, idText, params, out);
           return;
         case 'tools/list':
-          return listPage(this.core.toolPages, idText, params, out);
+          return listPage(
+            this.stateless ? this.core.toolPages : this.core.statefulToolPages,
+            idText,
+            params,
+            out,
+          );
         case 'ping':
           out.respond(resultMessage(idText, '{}'));
           return;
@@ -529,6 +534,8 @@ export class Session {
         );
       }
     }
+    if (!tool.objectOutput && !this.stateless && structured !== undefined)
+      return this.textOnlyResult(idText, tool, result);
     if (result['content'] === undefined) {
       if (structured === undefined) {
         return this.toolRefused(
@@ -560,6 +567,27 @@ export class Session {
     if (json === undefined)
       return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
     return resultMessage(idText, json);
+  }
+
+  /**
+   * A revision before 2026-07-28 allows only objects as structuredContent: a tool whose output is
+   * another JSON value is answered with the value's JSON as text (or the handler's own content).
+   */
+  private textOnlyResult(idText: string, tool: ToolEntry, result: JsonObject): string {
+    const { structuredContent, ...rest } = result;
+    if (rest['content'] === undefined) {
+      const json = jsonOrUndefined(structuredContent);
+      if (json === undefined)
+        return this.toolRefused(
+          idText,
+          `Tool ${tool.name} returned structured content that is not JSON`,
+        );
+      rest['content'] = [{ type: 'text', text: json }];
+    }
+    const text = jsonOrUndefined(rest);
+    return text === undefined
+      ? this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`)
+      : resultMessage(idText, text);
   }
 
   private toolRefused(idText: string, message: string): string {

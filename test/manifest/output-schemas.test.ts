@@ -1,0 +1,35 @@
+/**
+ * 2026-07-28 allows any JSON Schema as a tool's outputSchema. The manifest accepts one when the
+ * server serves that revision (the default), and refuses it, positioned, when protocol.versions
+ * leaves 2026-07-28 out.
+ */
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadManifest } from '../../src/load/manifest.js';
+import { brief, problemsOf, tempProject } from './helpers.js';
+
+const manifest = (versions: string) => `server: { name: lists, version: 1.0.0 }
+${versions}
+tools:
+  - name: top_cities
+    description: The largest cities.
+    inputSchema: { type: object }
+    outputSchema:
+      type: array
+      items: { type: string }
+`;
+
+describe('a non-object outputSchema', () => {
+  test('is accepted when the server serves 2026-07-28 (the default)', async () => {
+    const dir = await tempProject({ 'manifest.yaml': manifest('') });
+    const { model } = await loadManifest(path.join(dir, 'manifest.yaml'));
+    expect(model.protocolVersions[0]).toBe('2026-07-28');
+    expect(model.tools[0]!.outputSchema).toMatchObject({ type: 'array' });
+  });
+
+  test('is refused at its type when protocol.versions leaves 2026-07-28 out', async () => {
+    const dir = await tempProject({ 'manifest.yaml': manifest('protocol: { versions: [2025-11-25] }') });
+    const problems = await problemsOf(path.join(dir, 'manifest.yaml'), { displayPath: 'manifest.yaml' });
+    expect(problems.map(brief)).toEqual(['8:13 /tools/0/outputSchema/type outputSchema must describe an object, not "array"']);
+  });
+});
