@@ -1,11 +1,8 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { addStandardFormats } from '../../load/extra-formats.js';
 
 export type Dialect = 'draft-07' | '2020-12';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /**
  * The validation semantics every validator of ours has, whether generated or run in-process (the
@@ -17,7 +14,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  *   answering -32602 or a tool error needs one precise reason, not a list.
  * - `ownProperties: true`: `properties`/`required` look at own properties only, so a property
  *   named `constructor`, `toString` or `__proto__` is judged on the data, not on Object.prototype.
- * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords.
+ * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords, plus the
+ *   standard formats it lacks (iri, iri-reference, idn-email, idn-hostname: src/load/extra-formats.ts).
  */
 export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[] }): Ajv {
   const warnings = options.warnings;
@@ -34,6 +32,6 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
-  addFormats(ajv, { mode: 'full', keywords: false });
+  addStandardFormats(ajv);
   return ajv;
 }

@@ -6,14 +6,9 @@
  * The helpers are kept as source text (not as functions serialized with `toString()`), so the
  * emitted bytes never depend on how this file was compiled.
  */
+import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatHelper } from '../../load/extra-formats.js';
 
-interface Helper {
-  /** Top-level binding the helper's code declares; `$`-prefixed so it cannot meet ajv's names. */
-  name: string;
-  /** Helpers whose bindings this one uses. */
-  uses: readonly string[];
-  code: string;
-}
+type Helper = FormatHelper;
 
 const HELPERS: readonly Helper[] = [
   {
@@ -205,7 +200,9 @@ const HELPERS: readonly Helper[] = [
   },
 ];
 
-const BY_NAME = new Map(HELPERS.map((h) => [h.name, h]));
+/** Ours, then the checkers of the standard formats ajv-formats lacks (used by ours, so after them). */
+const ALL_HELPERS: readonly Helper[] = [...HELPERS, ...EXTRA_FORMAT_HELPERS];
+const BY_NAME = new Map(ALL_HELPERS.map((h) => [h.name, h]));
 
 /** ajv-formats' "full" formats that are functions or objects (regex formats are inlined by ajv). */
 const FORMAT_HELPERS: Readonly<Record<string, string>> = {
@@ -221,6 +218,7 @@ const FORMAT_HELPERS: Readonly<Record<string, string>> = {
   int64: '$formatInt64',
   float: '$formatAnyNumber',
   double: '$formatAnyNumber',
+  ...EXTRA_FORMATS,
 };
 
 /** Names of the format helpers, for tests that hold them against ajv-formats. */
@@ -277,7 +275,7 @@ function helperCode(names: ReadonlySet<string>): string {
     helper.uses.forEach(visit);
   };
   names.forEach(visit);
-  return HELPERS.filter((h) => closure.has(h.name))
+  return ALL_HELPERS.filter((h) => closure.has(h.name))
     .map((h) => `${h.code}\n`)
     .join('');
 }
