@@ -3,8 +3,8 @@
  * `iri-reference`, `idn-email`, `idn-hostname`. They are standard, so they are validated, by the
  * small checkers below, written for this project. Each is kept as source text, because the same
  * text is both emitted into generated validators (src/emit/validators/inline-helpers.ts) and, via
- * `new Function` over that constant text (never input), run in-process by the manifest check and
- * the differential tests: the two can never disagree.
+ * `new Function` over that constant text (never input), run in-process by the ajv the differential
+ * tests hold the generated validators against.
  *
  * - `idn-hostname` (RFC 5890/5891, simplified): labels of letters, marks, digits and `-`, split at
  *   `.` or the ideographic full stops, each 1–63 code points, no leading mark or hyphen, no trailing
@@ -111,31 +111,19 @@ export const EXTRA_FORMATS: Readonly<Record<string, string>> = {
   'idn-hostname': '$formatIdnHostname',
 };
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-type FormatFn = (s: string) => boolean;
-let inProcess: Record<string, FormatFn> | undefined;
+export type FormatCheck = (s: string) => boolean;
 
 /**
- * The checkers as functions, from the very text that is emitted. `$formatUri` and `$isIPv6` (the
- * generated validators' own) are stood in for by ajv-formats' `uri` and `ipv6`, which the
- * differential tests hold equal to them.
+ * ajv-formats' full set (without its non-standard formatMinimum/… keywords) plus the four formats
+ * above, checked by `checks` (see inProcessFormats in src/emit/validators/inline-helpers.ts). The
+ * manifest check only compiles schemas and never runs a format, so it may pass stand-ins.
  */
-function checkers(): Record<string, FormatFn> {
-  if (inProcess) return inProcess;
-  const uri = fullFormats.uri as FormatFn;
-  const ipv6 = fullFormats.ipv6 as RegExp;
-  const body = [
-    ...EXTRA_FORMAT_HELPERS.map((h) => h.code),
-    `return { ${Object.entries(EXTRA_FORMATS).map(([format, helper]) => `${JSON.stringify(format)}: ${helper}`).join(', ')} };`,
-  ].join('\n');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own constant source text, never input.
-  const make = new Function('$formatUri', '$isIPv6', body) as (uri: FormatFn, ipv6: FormatFn) => Record<string, FormatFn>;
-  inProcess = make(uri, (s) => ipv6.test(s));
-  return inProcess;
-}
-
-/** ajv-formats' full set plus the four formats above, on any ajv instance. */
-export function addStandardFormats(ajv: Parameters<typeof addFormatsModule.default>[0]): void {
+export function addStandardFormats(ajv: Parameters<typeof addFormatsModule.default>[0], checks: Readonly<Record<string, FormatCheck>>): void {
+  // ajv-formats is CommonJS; under NodeNext its default import is the module object.
   (addFormatsModule as unknown as typeof addFormatsModule.default)(ajv, { mode: 'full', keywords: false });
-  for (const [format, check] of Object.entries(checkers())) ajv.addFormat(format, check);
+  for (const format of Object.keys(EXTRA_FORMATS)) {
+    const check = checks[format];
+    if (check === undefined) throw new Error(`no checker for format ${format}`);
+    ajv.addFormat(format, check);
+  }
 }

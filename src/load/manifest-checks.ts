@@ -7,7 +7,7 @@ import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { parseUriTemplate } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
-import { addStandardFormats } from './extra-formats.js';
+import { addStandardFormats, EXTRA_FORMATS } from './extra-formats.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
@@ -254,7 +254,7 @@ function compilerFor(schema: JsonObject): Ajv {
     };
     ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
     // As in src/emit/validators/ajv-instance.ts: every standard format, no formatMinimum/… keywords.
-    addStandardFormats(ajv);
+    addStandardFormats(ajv, COMPILE_ONLY_FORMATS);
     ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
     compilers.set(dialect, ajv);
   }
@@ -325,6 +325,9 @@ function pointerOfKeyword(schema: JsonObject, keyword: string): string {
   });
   return found ?? '';
 }
+
+/** Schemas are only compiled here, never run: the extra formats need to be known, not checked. */
+const COMPILE_ONLY_FORMATS = Object.fromEntries(Object.keys(EXTRA_FORMATS).map((format) => [format, () => true]));
 
 /** `$schema` values the checks and the generated validators understand (exactly; no fetching). */
 const SUPPORTED_DIALECTS = new Set([

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addStandardFormats } from '../../load/extra-formats.js';
+import { inProcessFormats } from './inline-helpers.js';
 
 export type Dialect = 'draft-07' | '2020-12';
 
@@ -32,6 +33,6 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
-  addStandardFormats(ajv);
+  addStandardFormats(ajv, inProcessFormats());
   return ajv;
 }

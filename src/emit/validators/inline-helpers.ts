@@ -6,7 +6,7 @@
  * The helpers are kept as source text (not as functions serialized with `toString()`), so the
  * emitted bytes never depend on how this file was compiled.
  */
-import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatHelper } from '../../load/extra-formats.js';
+import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatCheck, type FormatHelper } from '../../load/extra-formats.js';
 
 type Helper = FormatHelper;
 
@@ -221,8 +221,8 @@ const FORMAT_HELPERS: Readonly<Record<string, string>> = {
   ...EXTRA_FORMATS,
 };
 
-/** Names of the format helpers, for tests that hold them against ajv-formats. */
-export const INLINE_FORMAT_NAMES: readonly string[] = Object.keys(FORMAT_HELPERS);
+/** Names of the format helpers standing in for ajv-formats' own, for tests that hold them against it. */
+export const INLINE_FORMAT_NAMES: readonly string[] = Object.keys(FORMAT_HELPERS).filter((f) => !Object.hasOwn(EXTRA_FORMATS, f));
 
 /** `require("module")` followed by `.prop` and `["prop"]` accesses, as ajv prints them. */
 const REQUIRE_EXPRESSION = /require\(("(?:[^"\\]|\\.)*")\)((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])*)/g;
@@ -278,4 +278,18 @@ function helperCode(names: ReadonlySet<string>): string {
   return ALL_HELPERS.filter((h) => closure.has(h.name))
     .map((h) => `${h.code}\n`)
     .join('');
+}
+
+let inProcess: Record<string, FormatCheck> | undefined;
+
+/**
+ * The checkers of the formats ajv-formats lacks, as functions made from the very text that is
+ * emitted (our own constant source, never input), for in-process ajv: the two cannot disagree.
+ */
+export function inProcessFormats(): Readonly<Record<string, FormatCheck>> {
+  if (inProcess) return inProcess;
+  const entries = Object.entries(EXTRA_FORMATS).map(([format, helper]) => `${JSON.stringify(format)}: ${helper}`);
+  const body = `${helperCode(new Set(Object.values(EXTRA_FORMATS)))}return { ${entries.join(', ')} };`;
+  inProcess = new Function(body)() as Record<string, FormatCheck>;
+  return inProcess;
 }
