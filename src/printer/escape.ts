@@ -3,14 +3,22 @@
  * manifest or live server says passes through here before it touches a file.
  */
 
-/** A string literal for TS/JS source. JSON.stringify leaves U+2028/U+2029 raw; escape them too. */
+/**
+ * A string literal for TS/JS source. JSON.stringify escapes C0 controls but leaves U+2028/U+2029,
+ * C1 controls, bidi and zero-width characters raw; those are escaped too (same value, visible).
+ */
 export function stringLiteral(value: string): string {
-  return escapeLineSeparators(JSON.stringify(value));
+  return escapeInvisible(JSON.stringify(value));
 }
 
-/** U+2028/U+2029 as escapes, also for string literals another tool printed with JSON.stringify. */
-export function escapeLineSeparators(code: string): string {
-  return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+/**
+ * Every invisible, direction-changing or line-separating character of code another tool printed
+ * (json-schema-to-typescript, ajv) as a `\uXXXX` escape. In generated code such characters can only
+ * stand in string, template or regex literals, where the escape means the same character, or in
+ * comments, where it shows what was there. CR is left alone: it only ever ends a line.
+ */
+export function escapeInvisible(code: string): string {
+  return code.replace(INVISIBLE_IN_CODE, visibleEscape);
 }
 
 /**
@@ -28,6 +36,7 @@ export function jsonValueExpression(value: unknown): string {
  * characters and the BOM, and the line/paragraph separators.
  */
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const INVISIBLE_IN_CODE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** `\u202E`: a code unit written out visibly, in a form that is also a valid JSON/JS escape. */
 function visibleEscape(ch: string): string {

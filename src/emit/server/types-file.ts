@@ -1,5 +1,5 @@
 import type { ServiceModel } from '../../model/service-model.js';
-import { escapeLineSeparators, jsdoc, stringLiteral } from '../../printer/escape.js';
+import { escapeInvisible, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
 import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../load/schema-keywords.js';
@@ -161,7 +161,7 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
     }
   }
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  return escapeLineSeparators(code);
+  return escapeInvisible(code);
 }
 
 /** Names types.ts declares or imports besides the schema types. */

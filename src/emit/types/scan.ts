@@ -4,7 +4,7 @@
  * declarations, can drop every comment, escapes U+2028/U+2029 inside string literals (the printer's
  * rule for literals), and puts back the member names the compiler needed a placeholder for.
  */
-import { escapeLineSeparators, stringLiteral } from '../../printer/escape.js';
+import { escapeInvisible, stringLiteral } from '../../printer/escape.js';
 
 export interface ScannedDeclaration {
   /** `interface`, `type`, … */
@@ -46,7 +46,7 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
       const literal = source.slice(i, end);
       leading = undefined;
       const hidden = options.placeholders?.get(literal.slice(1, -1));
-      out += hidden !== undefined ? stringLiteral(hidden) : escapeLineSeparators(literal);
+      out += hidden !== undefined ? stringLiteral(hidden) : escapeInvisible(literal);
       i = end;
       continue;
     }
