@@ -193,7 +193,7 @@ describe('hostile schemas are data, never code', () => {
       const reference = createAjv('2020-12', { standalone: false });
       // ajv skips `__proto__` members; emitValidators rewrites them (protoMembersForAjv), and so
       // must the in-process reference to judge alike.
-      reference.addSchema(protoMembersForAjv(root) as object, 'hostile');
+      reference.addSchema(protoMembersForAjv(root as Parameters<typeof protoMembersForAjv>[0]) as object, 'hostile');
       const validateReference = reference.getSchema('hostile#/$defs/Evil')!;
       const withProto = (extra: Record<string, unknown>): unknown => Object.assign(JSON.parse('{"__proto__": "a"}'), extra);
       const samples: unknown[] = [
