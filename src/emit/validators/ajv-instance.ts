@@ -17,6 +17,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  *   answering -32602 or a tool error needs one precise reason, not a list.
  * - `ownProperties: true`: `properties`/`required` look at own properties only, so a property
  *   named `constructor`, `toString` or `__proto__` is judged on the data, not on Object.prototype.
+ * - `strictNumbers: true`: `number` and `integer` accept finite numbers only. JSON text such as
+ *   `1e400` parses to Infinity, which JSON cannot carry back out (it serializes as `null`).
  * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords.
  */
 export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[] }): Ajv {
@@ -26,6 +28,7 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     allErrors: false,
     messages: true,
     ownProperties: true,
+    strictNumbers: true,
     inlineRefs: false,
     validateFormats: true,
     logger: warnings

@@ -24,8 +24,9 @@ return false;
 }
 else {
 if(data.constructor !== undefined && func0.call(data, "constructor")){
+let data0 = data.constructor;
 const _errs1 = errors;
-if(!(typeof data.constructor == "number")){
+if(!((typeof data0 == "number") && (isFinite(data0)))){
 validate52.errors = [{instancePath:instancePath+"/constructor",schemaPath:"#/properties/constructor/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -297,7 +298,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["1"] !== undefined && func0.call(data, "1")){
 let data0 = data["1"];
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate58.errors = [{instancePath:instancePath+"/1",schemaPath:"#/properties/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
