@@ -152,3 +152,20 @@ describe('finding 8: errors quote at most a bounded piece of the input', () => {
     }
   });
 });
+
+describe('finding 9: a pattern that backtracks catastrophically', () => {
+  it('answers a crafted argument and the next request promptly, over stdio and HTTP', async () => {
+    const evil = 'a'.repeat(30_000) + '!';
+    const started = performance.now();
+    const refused = stdio.callTool(901, 'match', { s: evil });
+    const next = stdio.callTool(902, 'echo', { text: 'still here' });
+    expect(toolText(await refused)).toBe('Invalid arguments for tool match: /s must match pattern "^(a+)+$"');
+    expect(toolText(await next)).toBe('still here');
+    const overHttp = await http.callTool(903, 'match', { s: evil });
+    expect(toolText(overHttp.json)).toBe('Invalid arguments for tool match: /s must match pattern "^(a+)+$"');
+    expect(toolText((await http.callTool(904, 'echo', { text: 'still here' })).json)).toBe('still here');
+    // With RegExp, 30 001 characters against ^(a+)+$ would not finish in this lifetime.
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(toolText(await stdio.callTool(905, 'match', { s: 'aaaa' }))).toBe('matched 4 characters');
+  });
+});

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
 
 export type Dialect = 'draft-07' | '2020-12';
 
@@ -19,8 +20,19 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  *   named `constructor`, `toString` or `__proto__` is judged on the data, not on Object.prototype.
  * - `strictNumbers: true`: `number` and `integer` accept finite numbers only. JSON text such as
  *   `1e400` parses to Infinity, which JSON cannot carry back out (it serializes as `null`).
+ * - generated (standalone) validators match `pattern`s in linear time (linear-pattern.ts); the
+ *   in-process reference keeps RegExp, so the differential tests hold the two against each other.
  * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords.
  */
+/**
+ * The `code.regExp` engine of generated validators: ajv calls it to check each pattern while
+ * compiling, and prints its `code` wherever the validator builds a pattern. inline-helpers.ts turns
+ * that `require` into the linear-time matcher of linear-pattern.ts.
+ */
+const linearRegExp = Object.assign((pattern: string, flags: string) => new RegExp(pattern, flags), {
+  code: `require(${JSON.stringify(LINEAR_PATTERN_MODULE)}).default`,
+});
+
 export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[] }): Ajv {
   const warnings = options.warnings;
   const opts: Options = {
@@ -34,7 +46,7 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     logger: warnings
       ? { log: () => {}, warn: (...args: unknown[]) => warnings.push(args.map(String).join(' ')), error: () => {} }
       : false,
-    ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
+    ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true, regExp: linearRegExp } } : {}),
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
   addFormats(ajv, { mode: 'full', keywords: false });

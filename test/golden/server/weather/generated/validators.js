@@ -20,7 +20,7 @@ const $formatDate = { validate: $isDate };
 export const validateGetWeatherInput = validate52;
 const schema19 = {"type":"object","properties":{"location":{"type":"string","minLength":1},"units":{"$ref":"mcp-gen:defs/GetWeatherInput#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherInput"};
 const func0 = Object.prototype.hasOwnProperty;
-const func62 = $ucs2length;
+const func65 = $ucs2length;
 const schema20 = {"enum":["celsius","fahrenheit"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -76,7 +76,7 @@ let data0 = data.location;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func62(data0) < 1){
+if(func65(data0) < 1){
 validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -339,7 +339,7 @@ let data0 = data.location;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func62(data0) < 1){
+if(func65(data0) < 1){
 validate60.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
