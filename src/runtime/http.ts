@@ -27,6 +27,7 @@ import {
   idJson,
   isObject,
   isRequestId,
+  quote,
 } from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import type { SessionStore } from './session-store.js';
@@ -210,12 +211,12 @@ class HttpTransport {
       return;
     }
     if (!this.hostAllowed(req.headers.host)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Host ${req.headers.host ?? '(missing)'} is not allowed`);
+      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`);
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.originAllowed(origin)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`);
+      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
     }
     if (req.method === 'POST') this.post(req, res);
@@ -223,7 +224,7 @@ class HttpTransport {
     else if (req.method === 'DELETE') void this.delete(req, res).catch((error: unknown) => this.failed(res, error));
     else {
       res.setHeader('allow', 'GET, POST, DELETE');
-      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${req.method ?? ''}`);
+      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
     }
   }
 
@@ -310,7 +311,7 @@ class HttpTransport {
       return;
     }
     if (version !== undefined && !this.core.statefulVersions.includes(version)) {
-      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(version)}`);
       return;
     }
     let entry: SessionEntry | undefined;
@@ -386,7 +387,7 @@ class HttpTransport {
     }
     const rawVersion = req.headers['mcp-protocol-version'];
     if (rawVersion !== undefined && (typeof rawVersion !== 'string' || !this.core.statefulVersions.includes(rawVersion.trim()))) {
-      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${String(rawVersion)}`);
+      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(String(rawVersion))}`);
       return;
     }
     const entry = await this.sessionOf(req, res);

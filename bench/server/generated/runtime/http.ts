@@ -28,6 +28,7 @@ import {
   idJson,
   isObject,
   isRequestId,
+  quote,
 } from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import type { SessionStore } from './session-store.js';
@@ -216,13 +217,13 @@ class HttpTransport {
         res,
         403,
         TRANSPORT_ERROR,
-        `Forbidden: Host ${req.headers.host ?? '(missing)'} is not allowed`,
+        `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`,
       );
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.originAllowed(origin)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`);
+      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
     }
     if (req.method === 'POST') this.post(req, res);
@@ -232,7 +233,7 @@ class HttpTransport {
       void this.delete(req, res).catch((error: unknown) => this.failed(res, error));
     else {
       res.setHeader('allow', 'GET, POST, DELETE');
-      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${req.method ?? ''}`);
+      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
     }
   }
 
@@ -345,7 +346,7 @@ class HttpTransport {
         res,
         400,
         TRANSPORT_ERROR,
-        `Bad Request: unsupported MCP-Protocol-Version ${version}`,
+        `Bad Request: unsupported MCP-Protocol-Version ${quote(version)}`,
       );
       return;
     }
@@ -454,7 +455,7 @@ class HttpTransport {
         res,
         400,
         TRANSPORT_ERROR,
-        `Bad Request: unsupported MCP-Protocol-Version ${String(rawVersion)}`,
+        `Bad Request: unsupported MCP-Protocol-Version ${quote(String(rawVersion))}`,
       );
       return;
     }

@@ -7,9 +7,13 @@ import type {
   ToolHandler,
 } from './runtime/api.js';
 
-export type JsonSchema202012ToolInput = {
-  [k: string]: unknown;
-} & JsonSchema202012ToolInput1;
+export type JsonSchema202012ToolInput = (
+  | {
+      [k: string]: unknown;
+    }
+  | (string | number | boolean | null | unknown[])
+) &
+  JsonSchema202012ToolInput1;
 
 /**
  * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
