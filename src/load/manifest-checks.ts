@@ -280,8 +280,8 @@ function compileCheck(schema: JsonObject): CompileResult {
       warnings.push({ pointer: pointerIn(text), message: text.replace(/^strict mode: /, '') });
       return;
     }
-    // Extension keywords (`x-…`) are annotations by design.
-    if (unknown.startsWith('x-')) return;
+    // Extension keywords (`x-…`) are annotations by design; `$anchor` is kept verbatim (manifest-refs.ts).
+    if (unknown.startsWith('x-') || unknown === '$anchor') return;
     const near = closest(unknown, KEYWORDS);
     warnings.push({
       pointer: pointerOfKeyword(schema, unknown),
