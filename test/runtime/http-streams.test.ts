@@ -116,7 +116,8 @@ describe('Streamable HTTP streams', () => {
     const lastId = first.filter((e) => e.id !== undefined).at(-1)!.id!;
     await new Promise((resolve) => setTimeout(resolve, 120));
     const resumed = await events(await get(url, session, { 'last-event-id': lastId })).rest();
-    const later = resumed.map((e) => JSON.parse(e.data!));
+    expect(resumed.at(-1)).toEqual({ retry: '1000' });
+    const later = resumed.filter((e) => e.data).map((e) => JSON.parse(e.data!));
     const all = [...seen, ...later];
     expect(all.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress)).toEqual([1, 2, 3]);
     expect(all.filter((m) => m.id === 7)).toEqual([{ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'polled' }] } }]);

@@ -77,7 +77,7 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const DEFAULT_MAX_IN_FLIGHT = 64;
 const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
-/** The reconnection delay suggested when an idle standalone stream is closed. */
+/** The reconnection delay suggested when an idle standalone stream is closed, or a resumed stream ends here. */
 const IDLE_STREAM_RETRY_MS = 1000;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -507,9 +507,10 @@ class HttpTransport {
     res.writeHead(200, sseHeaders(entry.session.id));
     const live = entry.streams.get(streamId);
     if (live === undefined) {
-      // The stream is complete (or lives in another process): what was stored is all there is.
+      // The stream is complete, or lives in another process: send what is stored and end with a
+      // retry hint, so a client still missing its response resumes again for the rest.
       for (const event of missed) res.write(event);
-      res.end();
+      res.end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`);
       return;
     }
     // A stream has one connection: the new one takes over. The replay runs in the stream's write
