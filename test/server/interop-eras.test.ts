@@ -68,6 +68,26 @@ function modernClient(): ModernClient {
   return new ModernClient({ name: 'mcp-gen-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 }
 
+/** The part of both SDKs' clients the checks use. */
+interface ToolClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
+}
+
+async function callEveryTool(client: ToolClient): Promise<void> {
+  for (const call of CALLS) {
+    const result = await client.callTool({ name: call.name, arguments: call.arguments });
+    expect([call.name, result['isError'] ?? false]).toEqual([call.name, false]);
+    expect(result['structuredContent']).toMatchObject(call.expect);
+  }
+}
+
+async function listAndCallEveryTool(client: ToolClient): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name)).toEqual(CALLS.map((c) => c.name));
+  await callEveryTool(client);
+}
+
 describe('one endpoint, both eras', () => {
   it('SDK 1.x (2025-11-25, session) calls every tool', async () => {
     const client = new LegacyClient({ name: 'mcp-gen-legacy', version: '1.0.0' });
@@ -75,13 +95,7 @@ describe('one endpoint, both eras', () => {
     await client.connect(transport);
     expect(client.getServerVersion()?.name).toBe('weather');
     expect(transport.sessionId).toBeTruthy();
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(CALLS.map((c) => c.name));
-    for (const call of CALLS) {
-      const result = await client.callTool({ name: call.name, arguments: call.arguments });
-      expect([call.name, result.isError ?? false]).toEqual([call.name, false]);
-      expect(result.structuredContent).toMatchObject(call.expect);
-    }
+    await listAndCallEveryTool(client);
     await client.close();
   });
 
@@ -90,13 +104,7 @@ describe('one endpoint, both eras', () => {
     await client.connect(new ModernHttpTransport(url, { fetch: capturingFetch }));
     expect(client.getProtocolEra()).toBe('modern');
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(CALLS.map((c) => c.name));
-    for (const call of CALLS) {
-      const result = await client.callTool({ name: call.name, arguments: call.arguments });
-      expect([call.name, result.isError ?? false]).toEqual([call.name, false]);
-      expect(result.structuredContent).toMatchObject(call.expect);
-    }
+    await listAndCallEveryTool(client);
     const calls = captured.filter((c) => c.method === 'tools/call');
     expect(calls.map((c) => [c.name, c.version, c.session, c.status])).toEqual(CALLS.map((c) => [c.name, '2026-07-28', null, 200]));
     expect(captured.every((c) => c.method !== null)).toBe(true);
@@ -119,11 +127,7 @@ describe('one endpoint, both eras', () => {
     const client = modernClient();
     await client.connect(new ModernStdioTransport({ command: process.execPath, args: [main], stderr: 'pipe' }));
     expect(client.getProtocolEra()).toBe('modern');
-    for (const call of CALLS) {
-      const result = await client.callTool({ name: call.name, arguments: call.arguments });
-      expect([call.name, result.isError ?? false]).toEqual([call.name, false]);
-      expect(result.structuredContent).toMatchObject(call.expect);
-    }
+    await callEveryTool(client);
     await client.close();
   });
 });
