@@ -16,6 +16,7 @@ import {
   SESSION_NOT_FOUND,
   TRANSPORT_ERROR,
   errorMessage,
+  quote,
 } from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
@@ -140,19 +141,19 @@ class HttpTransport {
       return;
     }
     if (!this.hostAllowed(req.headers.host)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Host ${req.headers.host ?? '(missing)'} is not allowed`);
+      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`);
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.originAllowed(origin)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`);
+      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
     }
     if (req.method === 'POST') this.post(req, res);
     else if (req.method === 'DELETE') this.delete(req, res);
     else {
       res.setHeader('allow', 'POST, DELETE');
-      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${req.method ?? ''}`);
+      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
     }
   }
 
@@ -232,7 +233,7 @@ class HttpTransport {
       if (entry === undefined) return;
       const version = req.headers['mcp-protocol-version'];
       if (version !== undefined && (typeof version !== 'string' || !this.core.versions.includes(version))) {
-        sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${String(version)}`);
+        sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(String(version))}`);
         return;
       }
     }

@@ -8,9 +8,12 @@
  */
 import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatCheck, type FormatHelper } from '../../load/extra-formats.js';
 
+import { LINEAR_PATTERN_MODULE, LINEAR_PATTERN_NAME, LINEAR_PATTERN_SOURCE } from './linear-pattern.js';
+
 type Helper = FormatHelper;
 
 const HELPERS: readonly Helper[] = [
+  { name: LINEAR_PATTERN_NAME, uses: [], code: LINEAR_PATTERN_SOURCE },
   {
     name: '$ucs2length',
     uses: [],
@@ -236,6 +239,7 @@ function accessPath(accessors: string): string[] {
 function helperFor(module: string, path: readonly string[]): string | undefined {
   const [first, second, ...rest] = path;
   if (rest.length > 0) return undefined;
+  if (module === LINEAR_PATTERN_MODULE && first === 'default' && second === undefined) return LINEAR_PATTERN_NAME;
   if (module === 'ajv/dist/runtime/ucs2length' && first === 'default' && second === undefined) return '$ucs2length';
   if (module === 'ajv/dist/runtime/equal' && first === 'default' && second === undefined) return '$deepEqual';
   if (module === 'ajv/dist/runtime/validation_error' && first === 'default' && second === undefined) {

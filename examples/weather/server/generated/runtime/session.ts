@@ -23,10 +23,13 @@ import {
   describeIssues,
   errorMessage,
   idJson,
+  idProblem,
   isObject,
   isRequestId,
   jsonOrUndefined,
   notificationMessage,
+  quote,
+  quoteValue,
   resultMessage,
   type RequestId,
 } from './jsonrpc.js';
@@ -186,7 +189,7 @@ export class Session {
         this.notification(method, message);
         return NO_RESPONSE;
       }
-      if (!isRequestId(id)) return invalid(out, NULL_ID, 'id must be a string or an integer');
+      if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));
       this.request(method, id, message, out);
       return RESPONSE_PENDING;
     }
@@ -196,7 +199,7 @@ export class Session {
         return NO_RESPONSE;
       }
       if (id === null && 'error' in message) {
-        this.core.log(`The client reported an error: ${jsonOrUndefined(message['error'])}`);
+        this.core.log(`The client reported an error: ${quoteValue(message['error'])}`);
         return NO_RESPONSE;
       }
     }
@@ -225,7 +228,7 @@ export class Session {
         return;
       }
       if (!this.core.supportedMethods.has(method)) {
-        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
+        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
         return;
       }
       const validate = this.core.validators.get(method);
@@ -260,7 +263,7 @@ export class Session {
         case 'logging/setLevel':
           return this.setLogLevel(idText, params, out);
       }
-      out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
+      out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
     } catch (error) {
       this.core.log(`Internal error handling ${method}: ${stackOf(error)}`);
       out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error'));
@@ -278,7 +281,12 @@ export class Session {
       out.respond(
         errorMessage(idText, INVALID_PARAMS, 'Unsupported protocol version', {
           supported: this.core.versions,
-          requested: requested ?? null,
+          requested:
+            requested === undefined
+              ? null
+              : typeof requested === 'object' && requested !== null
+                ? quoteValue(requested)
+                : requested,
         }),
       );
       return;
@@ -322,7 +330,7 @@ export class Session {
     const name = params['name'];
     const tool = typeof name === 'string' ? this.core.tools.get(name) : undefined;
     if (tool === undefined) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown tool: ${String(name)}`));
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown tool: ${quoteValue(name)}`));
       return;
     }
     const args = params['arguments'] === undefined ? {} : params['arguments'];
@@ -400,14 +408,23 @@ export class Session {
         : resultMessage(idText, json);
     }
     const structured = result['structuredContent'];
+    // Judged as it will be sent: JSON.stringify turns NaN and Infinity into null, drops undefined
+    // and functions and calls toJSON, so the check runs on the JSON text read back, not on the object.
+    const structuredJson = structured === undefined ? undefined : jsonOrUndefined(structured);
+    if (structured !== undefined && structuredJson === undefined) {
+      return this.toolRefused(
+        idText,
+        `Tool ${tool.name} returned structured content that is not JSON`,
+      );
+    }
     if (tool.validateOutput !== undefined) {
-      if (structured === undefined) {
+      if (structuredJson === undefined) {
         return this.toolRefused(
           idText,
           `Tool ${tool.name} declares an outputSchema but returned no structured content`,
         );
       }
-      if (!tool.validateOutput(structured)) {
+      if (!tool.validateOutput(JSON.parse(structuredJson))) {
         return this.toolRefused(
           idText,
           `Tool ${tool.name} returned structured content that does not match its outputSchema: ${describeIssues(tool.validateOutput.errors)}`,
@@ -415,36 +432,47 @@ export class Session {
       }
     }
     if (result['content'] === undefined) {
-      if (structured === undefined) {
+      if (structuredJson === undefined) {
         return this.toolRefused(
           idText,
           `Tool ${tool.name} returned neither content nor structuredContent`,
         );
       }
-      // The text block is the JSON of the structured content: stringify once, use it twice.
-      const json = jsonOrUndefined(structured);
-      if (json === undefined)
-        return this.toolRefused(
-          idText,
-          `Tool ${tool.name} returned structured content that is not JSON`,
-        );
       const meta = result['_meta'] === undefined ? '' : jsonOrUndefined(result['_meta']);
       if (meta === undefined)
         return this.toolRefused(idText, `Tool ${tool.name} returned a _meta that is not JSON`);
+      // The text block is the JSON of the structured content: stringify once, use it twice.
       return (
         '{"jsonrpc":"2.0","id":' +
         idText +
         ',"result":{"content":[{"type":"text","text":' +
-        JSON.stringify(json) +
+        JSON.stringify(structuredJson) +
         '}],"structuredContent":' +
-        json +
+        structuredJson +
         (meta === '' ? '}}' : ',"_meta":' + meta + '}}')
       );
     }
-    const json = jsonOrUndefined(result);
-    if (json === undefined)
+    if (structuredJson === undefined) {
+      const json = jsonOrUndefined(result);
+      if (json === undefined)
+        return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
+      return resultMessage(idText, json);
+    }
+    // The checked text is the one sent: the rest of the result around it, never stringified twice.
+    // Prototype-free, so a handler's own "__proto__" key stays a key.
+    const rest = Object.create(null) as JsonObject;
+    for (const key of Object.keys(result)) if (key !== 'structuredContent') rest[key] = result[key];
+    const restJson = jsonOrUndefined(rest);
+    if (restJson === undefined)
       return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
-    return resultMessage(idText, json);
+    return resultMessage(
+      idText,
+      restJson.slice(0, -1) +
+        (restJson === '{}' ? '' : ',') +
+        '"structuredContent":' +
+        structuredJson +
+        '}',
+    );
   }
 
   private toolRefused(idText: string, message: string): string {
@@ -474,14 +502,18 @@ export class Session {
         return;
       }
     }
-    out.respond(errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }));
+    out.respond(
+      errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${quote(uri)}`, {
+        uri: quote(uri),
+      }),
+    );
   }
 
   private getPrompt(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
     const name = params['name'];
     const prompt = typeof name === 'string' ? this.core.prompts.get(name) : undefined;
     if (prompt === undefined) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${String(name)}`));
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${quoteValue(name)}`));
       return;
     }
     const args = isObject(params['arguments']) ? params['arguments'] : {};
@@ -491,7 +523,7 @@ export class Session {
           errorMessage(
             idText,
             INVALID_PARAMS,
-            `Missing required argument ${required} for prompt ${String(name)}`,
+            `Missing required argument ${required} for prompt ${quoteValue(name)}`,
           ),
         );
         return;
@@ -515,7 +547,11 @@ export class Session {
     const threshold = LOG_LEVELS.indexOf(params['level'] as LoggingLevel);
     if (threshold === -1) {
       out.respond(
-        errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${String(params['level'])}`),
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          `Unknown logging level: ${quoteValue(params['level'])}`,
+        ),
       );
       return;
     }
@@ -687,7 +723,7 @@ export class Session {
   private clientResponse(id: RequestId, message: JsonObject): void {
     const pending = typeof id === 'number' ? this.pendingClient.get(id) : undefined;
     if (pending === undefined) {
-      this.core.log(`Ignoring a response to unknown request id ${idJson(id)}`);
+      this.core.log(`Ignoring a response to unknown request id ${quote(idJson(id))}`);
       return;
     }
     this.pendingClient.delete(id as number);
