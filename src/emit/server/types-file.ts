@@ -155,13 +155,20 @@ async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>)
       return typeof name === 'string' ? name : undefined;
     },
   });
-  for (const name of ['Tools', ...[...names.values()].flatMap((n) => [n.input, n.output ?? n.input])]) {
-    if (!new RegExp(`^export (interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) {
-      throw new Error(`json-schema-to-typescript did not declare ${name} under that name`);
-    }
+  // One pass over the declarations (a regular expression per name was quadratic in the tool count).
+  const declared = new Set([...code.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]));
+  if (!declared.has('Tools')) throw new Error('json-schema-to-typescript did not declare Tools');
+  // A schema whose type comes out as `unknown` (say `allOf: [true]`) is printed inline, not
+  // declared; its name then stands for what `Tools` holds.
+  const aliases: string[] = [];
+  for (const tool of model.tools) {
+    const n = names.get(tool.name) as ToolTypeNames;
+    const key = stringLiteral(tool.name);
+    if (!declared.has(n.input)) aliases.push(`export type ${n.input} = Tools[${key}]["input"];\n`);
+    if (n.output && !declared.has(n.output)) aliases.push(`export type ${n.output} = Tools[${key}]["output"];\n`);
   }
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  return escapeInvisible(code);
+  return escapeInvisible(code) + aliases.join('');
 }
 
 /** Names types.ts declares or imports besides the schema types. */

@@ -23,6 +23,7 @@ import {
   MISSING_CAPABILITY,
   NULL_ID,
   RESOURCE_NOT_FOUND,
+  TOO_MANY_REQUESTS,
   describeIssues,
   errorMessage,
   idJson,
@@ -191,11 +192,6 @@ export class Session {
     return this.state === STATE_INITIALIZED;
   }
 
-  /** Requests whose handler is still running. */
-  get runningCount(): number {
-    return this.inFlight.size;
-  }
-
   /** True while a handler is running or a server→client request awaits its answer. */
   get busy(): boolean {
     return this.inFlight.size > 0 || this.pendingClient.size > 0;
@@ -309,6 +305,27 @@ export class Session {
             idText,
             INVALID_REQUEST,
             'Server not initialized: the first request must be initialize',
+          ),
+        );
+        return;
+      }
+      if (this.inFlight.has(id)) {
+        // Answers are matched by id: a second request with the id of a running one could not be told apart.
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            `Invalid Request: id ${quote(idText)} is already used by a request in flight`,
+          ),
+        );
+        return;
+      }
+      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
+        out.respond(
+          errorMessage(
+            idText,
+            TOO_MANY_REQUESTS,
+            `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`,
           ),
         );
         return;
@@ -464,6 +481,7 @@ export class Session {
       return;
     }
     const context = new Context(this, id, idText, metaOf(params), out);
+    context.toolName = tool.name;
     let result: unknown;
     try {
       result = tool.handler(args, context);
@@ -763,12 +781,35 @@ export class Session {
   private track(context: Context): void {
     context.tracked = true;
     this.inFlight.set(context.id, context);
+    const timeout = this.core.limits.handlerTimeoutMs;
+    if (timeout > 0) {
+      context.timer = setTimeout(this.expire, timeout, context);
+      context.timer.unref();
+    }
   }
+
+  /** `limits.handlerTimeoutMs` passed: the handler is cancelled and its request answered with an error. */
+  private readonly expire = (context: Context): void => {
+    if (context.done || context.cancelled) return;
+    const reason = `did not finish within ${this.core.limits.handlerTimeoutMs} ms`;
+    context.cancel(`The request timed out: the handler ${reason}`, true);
+    this.settle(context);
+    const name = context.toolName;
+    this.core.log(
+      `${name === undefined ? 'A handler' : `Tool ${name}`} ${reason}; its request was answered with an error`,
+    );
+    context.out.respond(
+      name === undefined
+        ? errorMessage(context.idText, INTERNAL_ERROR, `Request timed out: the handler ${reason}`)
+        : toolErrorMessage(context.idText, `Tool ${name} ${reason}`),
+    );
+  };
 
   /** Marks the request finished; false when it was cancelled and must not be answered. */
   private settle(context: Context): boolean {
     if (context.done) return false;
     context.done = true;
+    if (context.timer !== undefined) clearTimeout(context.timer);
     if (context.tracked) {
       if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
       if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
@@ -1004,6 +1045,9 @@ export class Session {
     );
     const context = new Context(this, id, idText, metaOf(params), out);
     this.track(context);
+    // A listen stream lasts as long as the client wants: the handler timeout does not apply.
+    clearTimeout(context.timer);
+    context.timer = undefined;
     const meta = { [META_SUBSCRIPTION_ID]: id };
     out.emit(
       notificationMessage(
@@ -1136,6 +1180,10 @@ class Context implements RequestContext {
   outgoing: number[] | undefined = undefined;
   /** Input requests made without a key, for their default keys. */
   inputCount = 0;
+  /** Set for tools/call: a timeout is then answered as a tool error. */
+  toolName: string | undefined = undefined;
+  /** The handler timeout, while an async handler runs. */
+  timer: NodeJS.Timeout | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';
@@ -1182,13 +1230,13 @@ class Context implements RequestContext {
     if (!this.done && !this.cancelled) this.out.closeStream?.(retryMs);
   }
 
-  /** No response will be sent; the handler sees its signal abort. */
-  cancel(reason: string): void {
+  /** The handler sees its signal abort; no response will be sent unless `answered` (a timeout answers itself). */
+  cancel(reason: string, answered = false): void {
     if (this.cancelled || this.done) return;
     this.cancelled = true;
     this.cancelReason = reason;
     this.session.cancelOutgoing(this, reason);
-    this.out.abandon();
+    if (!answered) this.out.abandon();
     this.controller?.abort(new Error(reason));
   }
 

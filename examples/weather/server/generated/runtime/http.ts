@@ -28,9 +28,11 @@ import {
   idJson,
   isObject,
   isRequestId,
+  nestsDeeperThan,
   quote,
+  tooDeepMessage,
 } from './jsonrpc.js';
-import type { ServerCore } from './server.js';
+import { DEFAULT_HTTP_LIMITS, type ServerCore } from './server.js';
 import type { SessionStore } from './session-store.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
 import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
@@ -52,16 +54,30 @@ export interface HttpOptions {
    * names when bound to a loopback address; no check otherwise.
    */
   allowedHosts?: string[];
-  /** Larger POST bodies get 413. Default 4 MiB. */
+  /** Larger POST bodies get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
   maxBodyBytes?: number;
   /** Sessions without traffic or running work for this long are ended. Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
+  /** Open sessions at most; one more `initialize` gets 503 until one ends. Default 1000. */
+  maxSessions?: number;
+  /** Bytes of request line and headers; more gets 431 (node:http). Default 16 KiB. */
+  maxHeaderBytes?: number;
+  /** Time to receive a request's headers; slower gets 408 and the connection closed (slowloris). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included; slower gets 408. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this long. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /**
+   * Called for every request to the endpoint, after the Host and Origin checks and before anything
+   * else: false (or a promise of false) answers 401. Put your authentication here, e.g. check an
+   * `Authorization: Bearer …` header. Default: everyone is allowed.
+   */
+  authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
   /** Stores SSE events and gives them ids, for resumption. Default: an `InMemoryEventStore`. */
   eventStore?: EventStore;
   /** Shares sessions between processes (e.g. Redis). Default: none, sessions stay in this process. */
   sessionStore?: SessionStore;
-  /** Requests one session may have running at once; more get 429. Default 64. */
-  maxInFlightPerSession?: number;
   /** A standalone GET stream without an event for this long is closed (the client reconnects). Default 5 minutes. */
   idleStreamTimeoutMs?: number;
 }
@@ -73,9 +89,7 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
-const DEFAULT_MAX_IN_FLIGHT = 64;
 const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
 /** The reconnection delay suggested when an idle standalone stream is closed, or a resumed stream ends here. */
 const IDLE_STREAM_RETRY_MS = 1000;
@@ -133,7 +147,8 @@ class HttpTransport {
   private readonly allowedHosts: ReadonlySet<string> | undefined;
   private readonly maxBodyBytes: number;
   private readonly idleTimeout: number;
-  private readonly maxInFlight: number;
+  private readonly maxSessions: number;
+  private readonly authorize: HttpOptions['authorize'];
   private readonly idleStreamTimeout: number;
   private readonly eventStore: EventStore;
   private readonly sessionStore: SessionStore | undefined;
@@ -152,13 +167,29 @@ class HttpTransport {
     } else if (isLoopbackName(this.host)) {
       this.allowedHosts = new Set(LOOPBACK_HOSTS);
     }
-    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
-    this.maxInFlight = options.maxInFlightPerSession ?? DEFAULT_MAX_IN_FLIGHT;
+    this.maxSessions = options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions;
+    this.authorize = options.authorize;
     this.idleStreamTimeout = options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT;
     this.eventStore = options.eventStore ?? new InMemoryEventStore();
     this.sessionStore = options.sessionStore;
-    this.server = createServer((req, res) => this.handle(req, res));
+    const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
+    this.server = createServer(
+      {
+        maxHeaderSize: options.maxHeaderBytes ?? DEFAULT_HTTP_LIMITS.maxHeaderBytes,
+        headersTimeout,
+        requestTimeout,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
+        // node:http enforces the two timeouts only when it checks its connections: often enough.
+        connectionsCheckingInterval: Math.max(
+          10,
+          Math.min(headersTimeout, requestTimeout, 30_000) / 4,
+        ),
+      },
+      (req, res) => this.handle(req, res),
+    );
   }
 
   listen(port: number): Promise<HttpListener> {
@@ -226,6 +257,32 @@ class HttpTransport {
       sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
     }
+    if (this.authorize === undefined) this.route(req, res);
+    else {
+      const allow = (allowed: boolean): void => {
+        if (allowed === true) this.route(req, res);
+        else sendError(res, 401, TRANSPORT_ERROR, 'Unauthorized');
+      };
+      try {
+        const verdict = this.authorize(req);
+        if (typeof verdict === 'boolean') allow(verdict);
+        else
+          verdict.then(allow, (error: unknown) => {
+            this.core.log(
+              `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+            );
+            sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
+          });
+      } catch (error) {
+        this.core.log(
+          `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
+      }
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST') this.post(req, res);
     else if (req.method === 'GET')
       void this.get(req, res).catch((error: unknown) => this.failed(res, error));
@@ -327,6 +384,11 @@ class HttpTransport {
   }
 
   private async receive(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const maxDepth = this.core.limits.maxDepth;
+    if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
+      send(res, 400, tooDeepMessage(maxDepth));
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(body);
@@ -352,6 +414,16 @@ class HttpTransport {
     }
     let entry: SessionEntry | undefined;
     if (isInitializeRequest(message)) {
+      if (this.sessions.size >= this.maxSessions) {
+        res.setHeader('retry-after', '60');
+        sendError(
+          res,
+          503,
+          TRANSPORT_ERROR,
+          `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`,
+        );
+        return;
+      }
       // initialize always opens a new session; its id is issued only if initialization succeeds.
       entry = {
         session: new Session(this.core, newSessionId()),
@@ -364,16 +436,6 @@ class HttpTransport {
     } else {
       entry = await this.sessionOf(req, res);
       if (entry === undefined) return;
-      if (entry.session.runningCount >= this.maxInFlight) {
-        res.setHeader('retry-after', '1');
-        sendError(
-          res,
-          429,
-          TRANSPORT_ERROR,
-          `Too Many Requests: at most ${this.maxInFlight} requests may run at once in a session`,
-        );
-        return;
-      }
     }
     const session = entry.session;
     const opened = entry;
