@@ -120,7 +120,7 @@ describe('runtime fuzzing', () => {
           const init = await post('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}', '');
           const session = init.headers.get('mcp-session-id')!;
           await init.text();
-          const answers: Promise<{ status: number; text: string; kind: string }>[] = [];
+          const answers: Promise<{ status: number; text: string; kind: string; sse: boolean }>[] = [];
           for (const c of cases) {
             const answer = post(c.body, session).then(async (r) => ({ status: r.status, text: await r.text(), kind: c.kind, sse: r.headers.get('content-type') === 'text/event-stream' }));
             answers.push(answer);
