@@ -171,6 +171,16 @@ export function checkToolSchema(
     );
   }
 
+  // `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once.
+  const anchors = new Map<string, string>();
+  forEachSchema(schema, '', (sub, pointer) => {
+    const anchor = sub['$anchor'];
+    if (typeof anchor !== 'string') return;
+    const first = anchors.get(anchor);
+    if (first === undefined) anchors.set(anchor, pointer);
+    else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
+  });
+
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
   forEachSchema(schema, '', (sub, pointer) => {

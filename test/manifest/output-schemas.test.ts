@@ -33,3 +33,27 @@ describe('a non-object outputSchema', () => {
     expect(problems.map(brief)).toEqual(['8:13 /tools/0/outputSchema/type outputSchema must describe an object, not "array"']);
   });
 });
+
+describe('$anchor', () => {
+  test('is kept verbatim, and a name used twice in one tool schema is a positioned problem', async () => {
+    const anchors = (second: string) => `server: { name: anchors, version: 1.0.0 }
+tools:
+  - name: t
+    description: Anchored.
+    inputSchema:
+      type: object
+      $defs:
+        a: { $anchor: first, type: string }
+        b: { $anchor: ${second}, type: number }
+      properties:
+        a: { $ref: '#/$defs/a' }
+        b: { $ref: '#/$defs/b' }
+`;
+    const ok = await tempProject({ 'manifest.yaml': anchors('second') });
+    const { model } = await loadManifest(path.join(ok, 'manifest.yaml'));
+    expect(model.tools[0]!.wire['inputSchema']).toMatchObject({ $defs: { a: { $anchor: 'first' }, b: { $anchor: 'second' } } });
+    const twice = await tempProject({ 'manifest.yaml': anchors('first') });
+    const problems = await problemsOf(path.join(twice, 'manifest.yaml'), { displayPath: 'manifest.yaml' });
+    expect(problems.map(brief)).toEqual(["9:23 /tools/0/inputSchema/$defs/b/$anchor duplicate $anchor 'first' (first at /$defs/a)"]);
+  });
+});
