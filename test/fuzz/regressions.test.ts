@@ -44,6 +44,15 @@ const REGRESSIONS: Record<string, Record<string, unknown>> = {
       },
     ],
   },
+  // Seed 145, case 33: an input schema that admits no value (`allOf: [false]`) is typed `never`, and
+  // ToolHandler<never, …> fit no handler type of the runtime: server.ts did not compile.
+  'a tool whose input schema admits nothing': {
+    server,
+    tools: [
+      { name: 'never', inputSchema: { type: 'object', allOf: [false] } },
+      { name: 'nothing', inputSchema: { type: 'object', not: {} }, outputSchema: { allOf: [false], type: 'object' } },
+    ],
+  },
 };
 
 describe('generator fuzz regressions', () => {
