@@ -53,6 +53,21 @@ const REGRESSIONS: Record<string, Record<string, unknown>> = {
       { name: 'nothing', inputSchema: { type: 'object', not: {} }, outputSchema: { allOf: [false], type: 'object' } },
     ],
   },
+  // Seed 241, case 11: `{}` is valid, but TypeScript sees the inherited `hasOwnProperty` of an
+  // object literal and refused it for a type with an optional `hasOwnProperty?: …` member.
+  'optional properties named after Object members accept objects without them': {
+    server,
+    tools: [
+      {
+        name: 'GET_USER',
+        inputSchema: {
+          type: 'object',
+          properties: Object.fromEntries(['hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'].map((n) => [n, { type: 'string' }])),
+          required: ['valueOf'],
+        },
+      },
+    ],
+  },
 };
 
 describe('generator fuzz regressions', () => {

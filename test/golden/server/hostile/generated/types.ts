@@ -58,7 +58,7 @@ export interface ProtoInput {
    * *\/ export const pwn = 2; /*
    */
   __proto__: string;
-  constructor?: number;
+  constructor?: number | Object['constructor'];
   'a"b'?: string;
   'back\\slash'?: string;
   /**
