@@ -63,8 +63,12 @@ const REGRESSIONS: Record<string, Record<string, unknown>> = {
         inputSchema: {
           type: 'object',
           properties: Object.fromEntries(['hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'].map((n) => [n, { type: 'string' }])),
-          required: ['valueOf'],
         },
+      },
+      {
+        name: 'required_one',
+        inputSchema: { type: 'object', properties: { toString: { type: 'string' }, valueOf: { type: 'number' } }, required: ['valueOf'] },
+        outputSchema: { type: 'object', properties: { constructor: { type: 'boolean' } } },
       },
     ],
   },
