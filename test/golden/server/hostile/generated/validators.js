@@ -203,8 +203,10 @@ function $linearPattern(source, flags) {
 }
 
 export const validateProtoInput = validate52;
-const schema19 = JSON.parse("{\"type\":\"object\",\"properties\":{\"__proto__\":{\"type\":\"string\"},\"constructor\":{\"type\":\"number\"},\"a\\\"b\":{\"type\":\"string\"},\"back\\\\slash\":{\"type\":\"string\"},\"$ref\":{\"type\":\"string\"},\"line\u2028sep\":{\"type\":\"boolean\"}},\"required\":[\"__proto__\"],\"$id\":\"mcp-gen:defs/ProtoInput\"}");
+const schema19 = JSON.parse("{\"type\":\"object\",\"properties\":{\"constructor\":{\"type\":\"number\"},\"a\\\"b\":{\"type\":\"string\"},\"back\\\\slash\":{\"type\":\"string\"},\"$ref\":{\"type\":\"string\"},\"line\u2028sep\":{\"type\":\"boolean\"}},\"required\":[\"__proto__\"],\"patternProperties\":{\"^__proto__$\":{\"type\":\"string\"}},\"$id\":\"mcp-gen:defs/ProtoInput\"}");
 const func0 = Object.prototype.hasOwnProperty;
+const func1 = $linearPattern;
+const pattern3 = func1("^__proto__$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -285,6 +287,23 @@ var valid0 = _errs9 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+var props0 = {};
+props0.constructor = true;
+props0["a\"b"] = true;
+props0["back\\slash"] = true;
+props0.$ref = true;
+props0["line\u2028sep"] = true;
+for(const key0 of Object.keys(data)){
+if(pattern3.test(key0)){
+if(typeof data[key0] !== "string"){
+validate52.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5E__proto__%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+props0[key0] = true;
+}
+}
+}
 }
 }
 }
@@ -297,14 +316,14 @@ return false;
 }
 }
 validate52.errors = vErrors;
+evaluated0.props = props0;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"constructor":true,"a\"b":true,"back\\slash":true,"$ref":true,"line\u2028sep":true},"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateConstructorInput = validate53;
 const schema20 = {"type":"object","properties":{"mode":{"enum":["*/","\"","\\","${x}","a\u2028b","`tick`"]},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}},"$id":"mcp-gen:defs/ConstructorInput"};
-const func1 = $linearPattern;
-const pattern3 = func1("^x-*/ */ export const pwn = 5; /*", "u");
+const pattern4 = func1("^x-*/ */ export const pwn = 5; /*", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -348,7 +367,7 @@ var props0 = {};
 props0.mode = true;
 props0.fixed = true;
 for(const key0 of Object.keys(data)){
-if(pattern3.test(key0)){
+if(pattern4.test(key0)){
 if(typeof data[key0] !== "string"){
 validate53.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5Ex-*~1%20*~1%20export%20const%20pwn%20%3D%205%3B%20~1*/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
