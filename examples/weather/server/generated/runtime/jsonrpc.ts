@@ -14,6 +14,8 @@ export const INTERNAL_ERROR = -32603;
 export const RESOURCE_NOT_FOUND = -32002;
 /** Transport-level refusals (HTTP 400/403/406/413/415), following the official SDK's choice. */
 export const TRANSPORT_ERROR = -32000;
+/** A request beyond `limits.maxInFlight`: the server is busy, the client may retry. */
+export const TOO_MANY_REQUESTS = -32000;
 /** HTTP 404 for an unknown or expired `Mcp-Session-Id`. */
 export const SESSION_NOT_FOUND = -32001;
 
@@ -103,6 +105,48 @@ export function jsonOrUndefined(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * True when `text` nests arrays and objects deeper than `max`. Strings are skipped with indexOf,
+ * so the cost follows the number of brackets and quotes, not the length of string values.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Find the closing quote: one not preceded by an odd run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return false;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export function tooDeepMessage(max: number): string {
+  return errorMessage(
+    NULL_ID,
+    INVALID_REQUEST,
+    `Invalid Request: the message nests deeper than ${max} levels`,
+  );
+}
+
+export function tooLargeMessage(max: number): string {
+  return errorMessage(
+    NULL_ID,
+    INVALID_REQUEST,
+    `Invalid Request: the message is larger than ${max} bytes`,
+  );
 }
 
 export const PARSE_ERROR_MESSAGE = errorMessage(

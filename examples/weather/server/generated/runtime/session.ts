@@ -20,6 +20,7 @@ import {
   METHOD_NOT_FOUND,
   NULL_ID,
   RESOURCE_NOT_FOUND,
+  TOO_MANY_REQUESTS,
   describeIssues,
   errorMessage,
   idJson,
@@ -100,6 +101,8 @@ export class Session {
   private readonly inFlight = new Map<RequestId, Context>();
   private readonly pendingClient = new Map<number, PendingClientRequest>();
   private lastOutgoingId = 0;
+  /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
+  asyncStarted = 0;
   private idleWaiters: (() => void)[] = [];
 
   constructor(core: ServerCore, id: string | undefined) {
@@ -227,6 +230,27 @@ export class Session {
         );
         return;
       }
+      if (this.inFlight.has(id)) {
+        // Answers are matched by id: a second request with the id of a running one could not be told apart.
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            `Invalid Request: id ${quote(idText)} is already used by a request in flight`,
+          ),
+        );
+        return;
+      }
+      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
+        out.respond(
+          errorMessage(
+            idText,
+            TOO_MANY_REQUESTS,
+            `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`,
+          ),
+        );
+        return;
+      }
       if (!this.core.supportedMethods.has(method)) {
         out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
         return;
@@ -344,6 +368,7 @@ export class Session {
       return;
     }
     const context = new Context(this, id, idText, metaOf(params), out);
+    context.toolName = tool.name;
     let result: unknown;
     try {
       result = tool.handler(args, context);
@@ -617,13 +642,37 @@ export class Session {
   // ---- in-flight bookkeeping -----------------------------------------------------------------
 
   private track(context: Context): void {
+    this.asyncStarted++;
     context.tracked = true;
     this.inFlight.set(context.id, context);
+    const timeout = this.core.limits.handlerTimeoutMs;
+    if (timeout > 0) {
+      context.timer = setTimeout(this.expire, timeout, context);
+      context.timer.unref();
+    }
   }
+
+  /** `limits.handlerTimeoutMs` passed: the handler is cancelled and its request answered with an error. */
+  private readonly expire = (context: Context): void => {
+    if (context.done || context.cancelled) return;
+    const reason = `did not finish within ${this.core.limits.handlerTimeoutMs} ms`;
+    context.cancel(`The request timed out: the handler ${reason}`, true);
+    this.settle(context);
+    const name = context.toolName;
+    this.core.log(
+      `${name === undefined ? 'A handler' : `Tool ${name}`} ${reason}; its request was answered with an error`,
+    );
+    context.out.respond(
+      name === undefined
+        ? errorMessage(context.idText, INTERNAL_ERROR, `Request timed out: the handler ${reason}`)
+        : toolErrorMessage(context.idText, `Tool ${name} ${reason}`),
+    );
+  };
 
   /** Marks the request finished; false when it was cancelled and must not be answered. */
   private settle(context: Context): boolean {
     context.done = true;
+    if (context.timer !== undefined) clearTimeout(context.timer);
     if (context.tracked) {
       if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
       if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
@@ -786,6 +835,10 @@ class Context implements RequestContext {
   tracked = false;
   /** Ids of server→client requests sent on behalf of this request; made on first use. */
   outgoing: number[] | undefined = undefined;
+  /** Set for tools/call: a timeout is then answered as a tool error. */
+  toolName: string | undefined = undefined;
+  /** The handler timeout, while an async handler runs. */
+  timer: NodeJS.Timeout | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';
@@ -820,13 +873,13 @@ class Context implements RequestContext {
     return this.session.id;
   }
 
-  /** No response will be sent; the handler sees its signal abort. */
-  cancel(reason: string): void {
+  /** The handler sees its signal abort; no response will be sent unless `answered` (a timeout answers itself). */
+  cancel(reason: string, answered = false): void {
     if (this.cancelled || this.done) return;
     this.cancelled = true;
     this.cancelReason = reason;
     this.session.cancelOutgoing(this, reason);
-    this.out.abandon();
+    if (!answered) this.out.abandon();
     this.controller?.abort(new Error(reason));
   }
 
