@@ -243,53 +243,68 @@ export interface TestInputRequiredResultCapabilitiesInput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  test_simple_text: ToolHandler<TestSimpleTextInput, never>;
-  test_image_content: ToolHandler<TestImageContentInput, never>;
-  test_audio_content: ToolHandler<TestAudioContentInput, never>;
-  test_embedded_resource: ToolHandler<TestEmbeddedResourceInput, never>;
-  test_multiple_content_types: ToolHandler<TestMultipleContentTypesInput, never>;
-  test_tool_with_logging: ToolHandler<TestToolWithLoggingInput, never>;
-  test_error_handling: ToolHandler<TestErrorHandlingInput, never>;
-  test_tool_with_progress: ToolHandler<TestToolWithProgressInput, never>;
-  test_sampling: ToolHandler<TestSamplingInput, never>;
-  test_elicitation: ToolHandler<TestElicitationInput, never>;
-  test_elicitation_sep1034_defaults: ToolHandler<TestElicitationSep1034DefaultsInput, never>;
-  test_elicitation_sep1330_enums: ToolHandler<TestElicitationSep1330EnumsInput, never>;
-  json_schema_2020_12_tool: ToolHandler<JsonSchema202012ToolInput, never>;
-  test_reconnection: ToolHandler<TestReconnectionInput, never>;
-  test_missing_capability: ToolHandler<TestMissingCapabilityInput, never>;
-  test_streaming_elicitation: ToolHandler<TestStreamingElicitationInput, never>;
-  test_logging_tool: ToolHandler<TestLoggingToolInput, never>;
-  test_trigger_tool_change: ToolHandler<TestTriggerToolChangeInput, never>;
-  test_trigger_prompt_change: ToolHandler<TestTriggerPromptChangeInput, never>;
-  test_custom_header: ToolHandler<TestCustomHeaderInput, never>;
-  test_input_required_result_elicitation: ToolHandler<
-    TestInputRequiredResultElicitationInput,
+  test_simple_text: ToolHandler<InputOrUnknown<TestSimpleTextInput>, never>;
+  test_image_content: ToolHandler<InputOrUnknown<TestImageContentInput>, never>;
+  test_audio_content: ToolHandler<InputOrUnknown<TestAudioContentInput>, never>;
+  test_embedded_resource: ToolHandler<InputOrUnknown<TestEmbeddedResourceInput>, never>;
+  test_multiple_content_types: ToolHandler<InputOrUnknown<TestMultipleContentTypesInput>, never>;
+  test_tool_with_logging: ToolHandler<InputOrUnknown<TestToolWithLoggingInput>, never>;
+  test_error_handling: ToolHandler<InputOrUnknown<TestErrorHandlingInput>, never>;
+  test_tool_with_progress: ToolHandler<InputOrUnknown<TestToolWithProgressInput>, never>;
+  test_sampling: ToolHandler<InputOrUnknown<TestSamplingInput>, never>;
+  test_elicitation: ToolHandler<InputOrUnknown<TestElicitationInput>, never>;
+  test_elicitation_sep1034_defaults: ToolHandler<
+    InputOrUnknown<TestElicitationSep1034DefaultsInput>,
     never
   >;
-  test_input_required_result_sampling: ToolHandler<TestInputRequiredResultSamplingInput, never>;
-  test_input_required_result_list_roots: ToolHandler<TestInputRequiredResultListRootsInput, never>;
+  test_elicitation_sep1330_enums: ToolHandler<
+    InputOrUnknown<TestElicitationSep1330EnumsInput>,
+    never
+  >;
+  json_schema_2020_12_tool: ToolHandler<InputOrUnknown<JsonSchema202012ToolInput>, never>;
+  test_reconnection: ToolHandler<InputOrUnknown<TestReconnectionInput>, never>;
+  test_missing_capability: ToolHandler<InputOrUnknown<TestMissingCapabilityInput>, never>;
+  test_streaming_elicitation: ToolHandler<InputOrUnknown<TestStreamingElicitationInput>, never>;
+  test_logging_tool: ToolHandler<InputOrUnknown<TestLoggingToolInput>, never>;
+  test_trigger_tool_change: ToolHandler<InputOrUnknown<TestTriggerToolChangeInput>, never>;
+  test_trigger_prompt_change: ToolHandler<InputOrUnknown<TestTriggerPromptChangeInput>, never>;
+  test_custom_header: ToolHandler<InputOrUnknown<TestCustomHeaderInput>, never>;
+  test_input_required_result_elicitation: ToolHandler<
+    InputOrUnknown<TestInputRequiredResultElicitationInput>,
+    never
+  >;
+  test_input_required_result_sampling: ToolHandler<
+    InputOrUnknown<TestInputRequiredResultSamplingInput>,
+    never
+  >;
+  test_input_required_result_list_roots: ToolHandler<
+    InputOrUnknown<TestInputRequiredResultListRootsInput>,
+    never
+  >;
   test_input_required_result_request_state: ToolHandler<
-    TestInputRequiredResultRequestStateInput,
+    InputOrUnknown<TestInputRequiredResultRequestStateInput>,
     never
   >;
   test_input_required_result_multiple_inputs: ToolHandler<
-    TestInputRequiredResultMultipleInputsInput,
+    InputOrUnknown<TestInputRequiredResultMultipleInputsInput>,
     never
   >;
   test_input_required_result_multi_round: ToolHandler<
-    TestInputRequiredResultMultiRoundInput,
+    InputOrUnknown<TestInputRequiredResultMultiRoundInput>,
     never
   >;
   test_input_required_result_tampered_state: ToolHandler<
-    TestInputRequiredResultTamperedStateInput,
+    InputOrUnknown<TestInputRequiredResultTamperedStateInput>,
     never
   >;
   test_input_required_result_capabilities: ToolHandler<
-    TestInputRequiredResultCapabilitiesInput,
+    InputOrUnknown<TestInputRequiredResultCapabilitiesInput>,
     never
   >;
 };
+
+/** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
+type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
 
 /** The URI of every resource the server lists. */
 export type ResourceUri = 'test://static-text' | 'test://static-binary' | 'test://watched-resource';
