@@ -107,12 +107,12 @@ async function paramHeaders(mirrors: NonNullable<ClientToolBinding['headers']>, 
 }
 
 /** Every page of a list method, concatenated. */
-export async function listAll(session: ClientSession, method: string, field: string): Promise<JsonObject[]> {
+export async function listAll(session: ClientSession, method: string, field: string, options: RequestOptions = {}): Promise<JsonObject[]> {
   const items: JsonObject[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const result = await session.request(method, cursor === undefined ? {} : { cursor });
+    const result = await session.request(method, cursor === undefined ? {} : { cursor }, options);
     const page = result[field];
     if (Array.isArray(page)) for (const item of page) if (typeof item === 'object' && item !== null && !Array.isArray(item)) items.push(item as JsonObject);
     const next = result['nextCursor'];
