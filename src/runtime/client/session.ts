@@ -307,8 +307,8 @@ export class ClientSession {
       if (options.timeoutMs !== undefined) timer = setTimeout(() => cancel(new RequestTimeoutError(method, options.timeoutMs as number)), options.timeoutMs);
       this.transport.send(text, info).catch((error: Error) => {
         if (error instanceof SessionExpiredError && method !== 'initialize' && !this.stateless && this.pending.has(id)) {
-          // The server forgot us: a new session, then the same request again.
-          this.pending.get(id)?.reject(error);
+          // The server forgot us: a new session, then the same request again (with a new id).
+          finish();
           this.renewSession().then(
             () => this.exchange(method, params, options).then(resolve, reject),
             reject,

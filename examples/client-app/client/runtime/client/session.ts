@@ -375,8 +375,8 @@ export class ClientSession {
           !this.stateless &&
           this.pending.has(id)
         ) {
-          // The server forgot us: a new session, then the same request again.
-          this.pending.get(id)?.reject(error);
+          // The server forgot us: a new session, then the same request again (with a new id).
+          finish();
           this.renewSession().then(
             () => this.exchange(method, params, options).then(resolve, reject),
             reject,
