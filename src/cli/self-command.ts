@@ -18,6 +18,7 @@ const OWN_SERVERS = [
 const OWN_CLIENTS = [
   { manifest: 'examples/weather/manifest.yaml', out: 'examples/client-app/client' },
   { manifest: 'bench/server/manifest.yaml', out: 'bench/client/client' },
+  { manifest: 'examples/conformance-client/manifest.yaml', out: 'examples/conformance-client/client' },
 ] as const;
 
 /** The revision the runtime's envelope validators are compiled from: the newest stateful one. */

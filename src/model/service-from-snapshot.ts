@@ -5,6 +5,7 @@
  * failing the whole client. Identifiers are assigned by the same naming as for manifests.
  */
 import type { ServerSnapshot } from '../load/introspect.js';
+import { headerMirrors } from '../runtime/client/headers.js';
 import { buildServiceModel, type ManifestPrompt, type ManifestTool } from './service.js';
 import type { ServiceModel } from './service-model.js';
 
@@ -39,7 +40,8 @@ export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string): {
   const tools = named<ManifestTool>('tool', snapshot.tools, 'name', (tool) => {
     if (!isObject(tool['inputSchema'])) return 'its inputSchema is not an object';
     if (tool['outputSchema'] !== undefined && !isObject(tool['outputSchema'])) return 'its outputSchema is not an object';
-    return headerProblem(tool['inputSchema']);
+    const mirrors = headerMirrors(tool['inputSchema']);
+    return 'problem' in mirrors ? mirrors.problem : undefined;
   });
   const prompts = named<ManifestPrompt>('prompt', snapshot.prompts, 'name', (prompt) => {
     const args = prompt['arguments'];
@@ -68,34 +70,3 @@ export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string): {
   return { model, warnings };
 }
 
-/**
- * Why a tool's `x-mcp-header` annotations are invalid, if they are: each must be a non-empty string
- * of visible ASCII without `:`, unique ignoring case, on a property of primitive type.
- */
-export function headerProblem(inputSchema: JsonObject): string | undefined {
-  const seen = new Set<string>();
-  const walk = (schema: JsonObject, path: string): string | undefined => {
-    const properties = schema['properties'];
-    if (!isObject(properties)) return undefined;
-    for (const [property, sub] of Object.entries(properties)) {
-      if (!isObject(sub)) continue;
-      const where = `${path}/${property}`;
-      if ('x-mcp-header' in sub) {
-        const header = sub['x-mcp-header'];
-        if (typeof header !== 'string' || !/^[\x21-\x39\x3b-\x7e]+$/.test(header)) {
-          return `x-mcp-header ${JSON.stringify(header)} at ${where} is not a non-empty ASCII name without spaces and ':'`;
-        }
-        if (seen.has(header.toLowerCase())) return `x-mcp-header ${JSON.stringify(header)} at ${where} is used twice`;
-        seen.add(header.toLowerCase());
-        const type = sub['type'];
-        if (!(typeof type === 'string' && ['string', 'number', 'integer', 'boolean'].includes(type))) {
-          return `x-mcp-header ${JSON.stringify(header)} at ${where} is on a property that is not a string, number or boolean`;
-        }
-      }
-      const nested = walk(sub, where);
-      if (nested !== undefined) return nested;
-    }
-    return undefined;
-  };
-  return walk(inputSchema, '');
-}

@@ -95,6 +95,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  callTool<K extends keyof ToolCalls>(name: K, ...args: Parameters<ToolCalls[K]>): ReturnType<ToolCalls[K]>;\n',
     `  /** Every tool the server lists now (all pages), as it describes them. */\n  listTools(options?: ${callOptions}): Promise<P.Tool[]>;\n`,
     `  /** Any request of the protocol, typed by its method. */\n  request<M extends keyof P.ClientRequests>(method: M, params: P.ClientRequests[M]['params'], options?: ${callOptions}): Promise<P.ClientRequests[M]['result']>;\n`,
+    `  /** The protocol session underneath, for tools known only at run time and other requests the methods above do not cover. */\n  readonly session: ${type('ClientSession')};\n`,
     '  close(): Promise<void>;\n',
     '}\n\n',
   );
@@ -141,6 +142,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  });\n',
     '  const client = {\n',
     '    server: session.server,\n',
+    '    session,\n',
     '    tools,\n',
     '    prompts,\n',
     '    resources: Object.freeze({\n',

@@ -12,6 +12,7 @@ import { Buffer } from 'node:buffer';
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
+import { headerValue } from './headers.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
 export interface HttpClientOptions {
@@ -106,6 +107,11 @@ export class StreamableHttpTransport implements ClientTransport {
     // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
     if (isAnswerTo(message, info.id) || (status >= 200 && status < 300 && message !== undefined)) {
       this.receive(message);
+      return;
+    }
+    // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
+    if (info.id !== undefined && isAnswerTo(message, null) && typeof (message as { error?: unknown }).error === 'object') {
+      this.receive({ ...(message as object), id: info.id });
       return;
     }
     if (status >= 200 && status < 300) return;
@@ -252,23 +258,6 @@ export class LegacySseTransport implements ClientTransport {
   }
 }
 
-/**
- * A header value for `Mcp-Param-*` / `Mcp-Name`: as is when it is visible ASCII (and spaces inside),
- * otherwise `=?base64?<UTF-8 as base64>?=`.
- */
-export function headerValue(value: string): string {
-  const plain = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !value.startsWith('=?base64?');
-  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
-}
-
-/** The `Mcp-Param-*` value of one argument, or undefined when the header is to be left out (null, absent, not primitive). */
-export function paramHeaderValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return headerValue(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return undefined;
-}
-
 function exchange(url: URL, method: string, headers: OutgoingHttpHeaders, body: string | undefined, timeoutMs?: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -369,7 +358,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isAnswerTo(message: unknown, id: string | number | undefined): boolean {
+function isAnswerTo(message: unknown, id: string | number | null | undefined): boolean {
   if (id === undefined || typeof message !== 'object' || message === null) return false;
   const m = message as { id?: unknown; method?: unknown };
   return m.method === undefined && m.id === id;

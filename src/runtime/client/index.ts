@@ -4,6 +4,7 @@
  */
 import type { JsonObject, Validator } from '../api.js';
 import { OutputValidationError, ToolError } from './errors.js';
+import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import { ClientSession, type ClientHandlers, type RequestOptions, type ServerIdentity } from './session.js';
 import type { StdioServerParameters } from './stdio.js';
 import type { ClientTransport } from './transport.js';
@@ -14,6 +15,7 @@ export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';
 export type { ClientHandlers, RequestOptions, ServerIdentity, SessionOptions } from './session.js';
 export type { StdioServerParameters } from './stdio.js';
+export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
@@ -74,7 +76,20 @@ export interface ClientToolBinding {
   /** Present exactly when the tool declares an outputSchema. */
   readonly validateOutput?: Validator<unknown>;
   /** Arguments mirrored into `Mcp-Param-<header>` (HTTP). */
-  readonly headers?: readonly { readonly path: readonly string[]; readonly header: string }[];
+  readonly headers?: readonly HeaderMirror[];
+}
+
+/**
+ * A binding for a tool known only at run time (from tools/list): its header mirrors, or why it must
+ * not be called (invalid `x-mcp-header`). Output is not validated: there is no precompiled validator.
+ */
+export function bindListedTool(tool: JsonObject): { binding: ClientToolBinding } | { problem: string } {
+  const name = tool['name'];
+  if (typeof name !== 'string') return { problem: 'the tool has no name' };
+  const input = tool['inputSchema'];
+  const mirrors = typeof input === 'object' && input !== null && !Array.isArray(input) ? headerMirrors(input as JsonObject) : { mirrors: [] };
+  if ('problem' in mirrors) return { problem: `tool ${JSON.stringify(name)}: ${mirrors.problem}` };
+  return { binding: mirrors.mirrors.length > 0 ? { name, headers: mirrors.mirrors } : { name } };
 }
 
 /**
@@ -83,7 +98,7 @@ export interface ClientToolBinding {
  */
 export async function callTool(session: ClientSession, binding: ClientToolBinding, input: unknown, options: CallOptions = {}): Promise<unknown> {
   const request: RequestOptions = { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress };
-  if (binding.headers !== undefined && binding.headers.length > 0) request.headers = await paramHeaders(binding.headers, input);
+  if (binding.headers !== undefined && binding.headers.length > 0) request.headers = paramHeaders(binding.headers, input);
   const result = await session.request('tools/call', { name: binding.name, arguments: input ?? {} }, request);
   if (result['isError'] === true) throw new ToolError(binding.name, result);
   const validate = binding.validateOutput;
@@ -92,18 +107,6 @@ export async function callTool(session: ClientSession, binding: ClientToolBindin
   const output = result['structuredContent'];
   if (!validate(output)) throw new OutputValidationError(binding.name, result, validate.errors);
   return output;
-}
-
-async function paramHeaders(mirrors: NonNullable<ClientToolBinding['headers']>, input: unknown): Promise<Record<string, string>> {
-  const { paramHeaderValue } = await import('./http.js');
-  const headers: Record<string, string> = {};
-  for (const { path, header } of mirrors) {
-    let value: unknown = input;
-    for (const key of path) value = typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as JsonObject)[key] : undefined;
-    const text = paramHeaderValue(value);
-    if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = text;
-  }
-  return headers;
 }
 
 /** Every page of a list method, concatenated. */

@@ -5,6 +5,7 @@
  */
 import type { JsonObject, Validator } from '../api.js';
 import { OutputValidationError, ToolError } from './errors.js';
+import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import {
   ClientSession,
   type ClientHandlers,
@@ -20,6 +21,7 @@ export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';
 export type { ClientHandlers, RequestOptions, ServerIdentity, SessionOptions } from './session.js';
 export type { StdioServerParameters } from './stdio.js';
+export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
@@ -83,7 +85,25 @@ export interface ClientToolBinding {
   /** Present exactly when the tool declares an outputSchema. */
   readonly validateOutput?: Validator<unknown>;
   /** Arguments mirrored into `Mcp-Param-<header>` (HTTP). */
-  readonly headers?: readonly { readonly path: readonly string[]; readonly header: string }[];
+  readonly headers?: readonly HeaderMirror[];
+}
+
+/**
+ * A binding for a tool known only at run time (from tools/list): its header mirrors, or why it must
+ * not be called (invalid `x-mcp-header`). Output is not validated: there is no precompiled validator.
+ */
+export function bindListedTool(
+  tool: JsonObject,
+): { binding: ClientToolBinding } | { problem: string } {
+  const name = tool['name'];
+  if (typeof name !== 'string') return { problem: 'the tool has no name' };
+  const input = tool['inputSchema'];
+  const mirrors =
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? headerMirrors(input as JsonObject)
+      : { mirrors: [] };
+  if ('problem' in mirrors) return { problem: `tool ${JSON.stringify(name)}: ${mirrors.problem}` };
+  return { binding: mirrors.mirrors.length > 0 ? { name, headers: mirrors.mirrors } : { name } };
 }
 
 /**
@@ -102,7 +122,7 @@ export async function callTool(
     onProgress: options.onProgress,
   };
   if (binding.headers !== undefined && binding.headers.length > 0)
-    request.headers = await paramHeaders(binding.headers, input);
+    request.headers = paramHeaders(binding.headers, input);
   const result = await session.request(
     'tools/call',
     { name: binding.name, arguments: input ?? {} },
@@ -116,25 +136,6 @@ export async function callTool(
   const output = result['structuredContent'];
   if (!validate(output)) throw new OutputValidationError(binding.name, result, validate.errors);
   return output;
-}
-
-async function paramHeaders(
-  mirrors: NonNullable<ClientToolBinding['headers']>,
-  input: unknown,
-): Promise<Record<string, string>> {
-  const { paramHeaderValue } = await import('./http.js');
-  const headers: Record<string, string> = {};
-  for (const { path, header } of mirrors) {
-    let value: unknown = input;
-    for (const key of path)
-      value =
-        typeof value === 'object' && value !== null && Object.hasOwn(value, key)
-          ? (value as JsonObject)[key]
-          : undefined;
-    const text = paramHeaderValue(value);
-    if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = text;
-  }
-  return headers;
 }
 
 /** Every page of a list method, concatenated. */

@@ -140,14 +140,23 @@ export class ClientSession {
   /** `server/discover` at 2026-07-28; false when the server does not speak it. */
   private async discover(): Promise<boolean> {
     this.transport.setProtocolVersion(STATELESS_REVISION);
-    let result: JsonObject;
-    try {
-      result = await this.exchange('server/discover', this.withMeta({}, STATELESS_REVISION), {
-        timeoutMs: 10_000,
-      });
-    } catch (error) {
-      if (this.closedError) throw error;
-      return false;
+    let result: JsonObject | undefined;
+    // A server may refuse the first request with -32022 naming the versions it speaks: that is
+    // negotiation, and the same request is sent again once.
+    for (let attempt = 0; result === undefined; attempt++) {
+      try {
+        result = await this.exchange('server/discover', this.withMeta({}, STATELESS_REVISION), {
+          timeoutMs: 10_000,
+        });
+      } catch (error) {
+        if (this.closedError) throw error;
+        const supported =
+          error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION
+            ? (error.data as { supported?: unknown } | undefined)?.supported
+            : undefined;
+        if (attempt > 0 || !Array.isArray(supported) || !supported.includes(STATELESS_REVISION))
+          return false;
+      }
     }
     const supported = result['supportedVersions'];
     if (!Array.isArray(supported) || !supported.includes(STATELESS_REVISION)) return false;
