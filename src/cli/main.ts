@@ -1,10 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '../load/diagnostics.js';
-import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, type Console } from './output.js';
+import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, terminalConsole, type Console } from './output.js';
 import { toolVersion } from './paths.js';
 
 /** Runs the CLI and returns the exit code; never calls process.exit, so tests can call it. */
-export async function main(argv: readonly string[], io: Console = processConsole): Promise<number> {
+export async function main(argv: readonly string[], rawIo: Console = processConsole): Promise<number> {
+  const io = terminalConsole(rawIo);
   let exitCode = EXIT_OK;
   const program = new Command('mcp-gen')
     .description('Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers.')

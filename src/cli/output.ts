@@ -1,7 +1,11 @@
 import { formatDiagnostic, InputError, type Diagnostic } from '../load/diagnostics.js';
+import { terminalText } from '../printer/escape.js';
 import type { WriteReport } from '../write/writer.js';
 
-/** Everything the CLI prints goes through here: results to stdout, problems to stderr. */
+/**
+ * Everything the CLI prints goes through here: results to stdout, problems to stderr. Text quoted
+ * from input can hold control and bidi characters, so main() wraps it in terminalConsole.
+ */
 export interface Console {
   out(line: string): void;
   err(line: string): void;
@@ -11,6 +15,11 @@ export const processConsole: Console = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
+
+/** `io` with every line passed through the terminal sink; main() prints through nothing else. */
+export function terminalConsole(io: Console): Console {
+  return { out: (line) => io.out(terminalText(line)), err: (line) => io.err(terminalText(line)) };
+}
 
 /** Exit codes: 0 done, 1 `--check` found drift (or an internal error), 2 bad input. */
 export const EXIT_OK = 0;

@@ -5,9 +5,9 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
 import { parseUriTemplate } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
+import { addStandardFormats, EXTRA_FORMATS } from './extra-formats.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
@@ -163,7 +163,22 @@ export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'i
   }
 
   const headers = new Map<string, string>();
+  let unsupportedDialect = false;
   forEachSchema(schema, '', (sub, pointer) => {
+    // ajv would look an unknown `$schema` up as a meta-schema it does not have; nothing is ever
+    // fetched. (The manifest schema already reports a root `$schema` written in the manifest.)
+    if (Object.hasOwn(sub, '$schema') && !SUPPORTED_DIALECTS.has(sub['$schema'] as string)) {
+      unsupportedDialect = true;
+      if (pointer !== '' || raw['$schema'] === undefined) {
+        problems.push(
+          at(
+            joinPointer(pointer, '$schema'),
+            `unsupported JSON Schema dialect ${JSON.stringify(sub['$schema'])}; mcp-gen knows draft-07 and 2020-12 and never fetches a meta-schema`,
+            `use ${[...SUPPORTED_DIALECTS].map((d) => `'${d}'`).join(' or ')}, or leave $schema out (2020-12)`,
+          ),
+        );
+      }
+    }
     if (!Object.hasOwn(sub, 'x-mcp-header')) return;
     const header = sub['x-mcp-header'];
     const headerPointer = joinPointer(pointer, 'x-mcp-header');
@@ -191,7 +206,7 @@ export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'i
     }
   });
 
-  if (problems.length === 0 && bundled.complete) {
+  if (problems.length === 0 && !unsupportedDialect && bundled.complete) {
     const compiled = compileCheck(schema);
     // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
     const explained = new Set<string>();
@@ -238,8 +253,8 @@ function compilerFor(schema: JsonObject): Ajv {
       logger: { log: () => undefined, warn: forward, error: forward },
     };
     ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
-    // As in src/emit/validators/ajv-instance.ts: the formats, not ajv-formats' formatMinimum/… keywords.
-    addFormats.default(ajv, { mode: 'full', keywords: false });
+    // As in src/emit/validators/ajv-instance.ts: every standard format, no formatMinimum/… keywords.
+    addStandardFormats(ajv, COMPILE_ONLY_FORMATS);
     ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
     compilers.set(dialect, ajv);
   }
@@ -285,7 +300,7 @@ function compileWith(ajv: Ajv, schema: JsonObject, warnings: CompileResult['warn
     const format = /unknown format "([^"]*)"/.exec(message)?.[1];
     if (format !== undefined) {
       const pointer = joinPointer(pointerIn(message), 'format');
-      return { schemaErrors: [], failure: { pointer, message: `unknown format '${format}'`, hint: 'known formats are those of ajv-formats (date, date-time, email, uri, uuid, …); use pattern for others' }, warnings };
+      return { schemaErrors: [], failure: { pointer, message: `unknown format '${format}'`, hint: 'known formats are the standard ones (date, date-time, email, idn-email, uri, iri, uuid, …) and ajv-formats\' extras; use pattern for others' }, warnings };
     }
     return { schemaErrors: [], failure: { pointer: pointerIn(message), message }, warnings };
   }
@@ -310,6 +325,16 @@ function pointerOfKeyword(schema: JsonObject, keyword: string): string {
   });
   return found ?? '';
 }
+
+/** Schemas are only compiled here, never run: the extra formats need to be known, not checked. */
+const COMPILE_ONLY_FORMATS = Object.fromEntries(Object.keys(EXTRA_FORMATS).map((format) => [format, () => true]));
+
+/** `$schema` values the checks and the generated validators understand (exactly; no fetching). */
+const SUPPORTED_DIALECTS = new Set([
+  'https://json-schema.org/draft/2020-12/schema',
+  'http://json-schema.org/draft-07/schema#',
+  'http://json-schema.org/draft-07/schema',
+]);
 
 const KEYWORDS = [
   'type', 'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'enum', 'const',

@@ -19,6 +19,11 @@ export const REF_LIMITS = {
   maxDepth: 200,
   /** Schema and data nodes copied into one bundled schema. */
   maxNodesPerSchema: 100_000,
+  /**
+   * The same over every schema of the manifest together: generation time and memory grow with it
+   * (about a minute and 1 GB at this bound), so a runaway manifest stops here with a clear error.
+   */
+  maxNodesPerManifest: 200_000,
   /** Schema files read through `$ref`. */
   maxFiles: 200,
   /** Bytes of one schema file, and of all of them together. */
@@ -96,6 +101,9 @@ export class SchemaBundler {
   readonly warnings: Diagnostic[] = [];
   private readonly files = new Map<string, Promise<SchemaFile | string | undefined>>();
   private totalBytes = 0;
+  /** Nodes copied by every bundle job so far (REF_LIMITS.maxNodesPerManifest). */
+  totalNodes = 0;
+  manifestTooLarge = false;
   private readonly rootDir: Promise<string>;
 
   constructor(
@@ -328,6 +336,17 @@ class BundleJob {
 
   private budget(at: Origin): boolean {
     this.nodes += 1;
+    this.bundler.totalNodes += 1;
+    if (this.bundler.totalNodes > REF_LIMITS.maxNodesPerManifest) {
+      if (!this.bundler.manifestTooLarge) {
+        this.bundler.manifestTooLarge = true;
+        this.bundler.problems.push(
+          diagnosticAt(this.root.file.doc, this.root.pointer, `the manifest's schemas are too large: more than ${REF_LIMITS.maxNodesPerManifest} nodes together after bundling (this schema went past it)`, 'split the server, or share definitions through $defs instead of repeating them'),
+        );
+      }
+      this.complete = false;
+      return false;
+    }
     if (this.nodes > REF_LIMITS.maxNodesPerSchema) {
       if (!this.tooLarge) {
         this.tooLarge = true;

@@ -2,6 +2,7 @@
  * Manifest → ServiceModel. Input is a manifest that the loader has already validated, with every
  * tool schema bundled (self-contained); this module only shapes the IR and assigns identifiers.
  */
+import { as2020 } from '../load/draft07.js';
 import { uriTemplateVariables } from '../load/uri-template.js';
 import { assignNames } from '../printer/names.js';
 import type { AssignedName } from '../printer/names.js';
@@ -102,10 +103,11 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       const model: ToolModel = {
         name: tool.name,
         ids: ids(toolIds.get(tool.name), tool.name),
-        inputSchema: tool.inputSchema,
+        // One dialect from here on (the wire keeps what the user wrote).
+        inputSchema: as2020(tool.inputSchema),
         wire: pick(tool, TOOL_KEYS),
       };
-      if (tool.outputSchema) model.outputSchema = tool.outputSchema;
+      if (tool.outputSchema) model.outputSchema = as2020(tool.outputSchema);
       const headers = mirroredHeaders(tool.inputSchema);
       if (headers.length > 0) model.headers = headers;
       return model;

@@ -3,14 +3,22 @@
  * manifest or live server says passes through here before it touches a file.
  */
 
-/** A string literal for TS/JS source. JSON.stringify leaves U+2028/U+2029 raw; escape them too. */
+/**
+ * A string literal for TS/JS source. JSON.stringify escapes C0 controls but leaves U+2028/U+2029,
+ * C1 controls, bidi and zero-width characters raw; those are escaped too (same value, visible).
+ */
 export function stringLiteral(value: string): string {
-  return escapeLineSeparators(JSON.stringify(value));
+  return escapeInvisible(JSON.stringify(value));
 }
 
-/** U+2028/U+2029 as escapes, also for string literals another tool printed with JSON.stringify. */
-export function escapeLineSeparators(code: string): string {
-  return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+/**
+ * Every invisible, direction-changing or line-separating character of code another tool printed
+ * (json-schema-to-typescript, ajv) as a `\uXXXX` escape. In generated code such characters can only
+ * stand in string, template or regex literals, where the escape means the same character, or in
+ * comments, where it shows what was there. CR is left alone: it only ever ends a line.
+ */
+export function escapeInvisible(code: string): string {
+  return code.replace(INVISIBLE_IN_CODE, visibleEscape);
 }
 
 /**
@@ -21,12 +29,53 @@ export function jsonValueExpression(value: unknown): string {
   return `JSON.parse(${stringLiteral(JSON.stringify(value))})`;
 }
 
-/** Text safe inside a block comment: no `*\/` terminator, no line breaks the TS scanner honours. */
+/**
+ * Characters that must never reach a comment or a terminal raw: C0 and C1 controls (NUL included,
+ * tab and line feed excepted), DEL, bidirectional overrides, embeddings, isolates and marks (the
+ * "Trojan Source" class: code that reads differently from what the compiler sees), zero-width
+ * characters and the BOM, and the line/paragraph separators.
+ */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const INVISIBLE_IN_CODE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** `\u202E`: a code unit written out visibly, in a form that is also a valid JSON/JS escape. */
+function visibleEscape(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Words that make a comment act on the tools reading the file: TypeScript's `@ts-ignore`,
+ * `@ts-nocheck`, `@ts-expect-error`, `@ts-check` and the `@jsx…` pragmas (honoured anywhere in a
+ * line), and lines that start like a triple-slash directive or a linter/coverage switch. Their
+ * leading character is replaced or escaped, so the text stays readable but inert.
+ */
+const PRAGMA = /@(?=ts-|jsx)/gi;
+const DIRECTIVE_LINE = /^([\s*]*)(\/\/\/|<reference|<amd-|eslint-|prettier-ignore|istanbul |c8 |v8 |jshint|jscs|tslint:)/i;
+
+/**
+ * THE sink for untrusted text inside a block comment of generated or skeleton code: no `*\/`
+ * terminator, no line breaks the TS scanner honours other than `\n`, no invisible or
+ * direction-changing characters (written as `\uXXXX`), and no directive a tool would obey.
+ */
 export function commentText(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/[\u2028\u2029]/g, '\n')
-    .replace(/\*\//g, '*\\/');
+    .replace(INVISIBLE, visibleEscape)
+    .replace(/\*\//g, '*\\/')
+    .replace(PRAGMA, '\uFF20')
+    .split('\n')
+    .map((line) => line.replace(DIRECTIVE_LINE, '$1\\$2'))
+    .join('\n');
+}
+
+/**
+ * THE sink for text printed to a terminal (diagnostics, reports, `--debug-ir`): every control,
+ * bidi and zero-width character but line feed and tab becomes a visible `\uXXXX`, so input can
+ * neither hide nor reorder what the user reads, nor send escape sequences to the terminal.
+ */
+export function terminalText(text: string): string {
+  return text.replace(INVISIBLE, visibleEscape);
 }
 
 /**

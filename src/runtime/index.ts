@@ -12,7 +12,7 @@ export type * from './api.js';
 export { McpError } from './errors.js';
 export { InMemoryEventStore, type EventStore } from './event-store.js';
 export type { HttpListener, HttpOptions } from './http.js';
-export { RUNTIME_PROTOCOL_VERSIONS } from './server.js';
+export { DEFAULT_HTTP_LIMITS, DEFAULT_LIMITS, RUNTIME_PROTOCOL_VERSIONS } from './server.js';
 
 export interface McpServer {
   /**

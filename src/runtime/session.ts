@@ -19,13 +19,17 @@ import {
   METHOD_NOT_FOUND,
   NULL_ID,
   RESOURCE_NOT_FOUND,
+  TOO_MANY_REQUESTS,
   describeIssues,
   errorMessage,
   idJson,
+  idProblem,
   isObject,
   isRequestId,
   jsonOrUndefined,
   notificationMessage,
+  quote,
+  quoteValue,
   resultMessage,
   type RequestId,
 } from './jsonrpc.js';
@@ -170,7 +174,7 @@ export class Session {
         this.notification(method, message);
         return NO_RESPONSE;
       }
-      if (!isRequestId(id)) return invalid(out, NULL_ID, 'id must be a string or an integer');
+      if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));
       this.request(method, id, message, out);
       return RESPONSE_PENDING;
     }
@@ -180,7 +184,7 @@ export class Session {
         return NO_RESPONSE;
       }
       if (id === null && 'error' in message) {
-        this.core.log(`The client reported an error: ${jsonOrUndefined(message['error'])}`);
+        this.core.log(`The client reported an error: ${quoteValue(message['error'])}`);
         return NO_RESPONSE;
       }
     }
@@ -198,8 +202,19 @@ export class Session {
         out.respond(errorMessage(idText, INVALID_REQUEST, 'Server not initialized: the first request must be initialize'));
         return;
       }
+      if (this.inFlight.has(id)) {
+        // Answers are matched by id: a second request with the id of a running one could not be told apart.
+        out.respond(errorMessage(idText, INVALID_REQUEST, `Invalid Request: id ${quote(idText)} is already used by a request in flight`));
+        return;
+      }
+      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
+        out.respond(
+          errorMessage(idText, TOO_MANY_REQUESTS, `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`),
+        );
+        return;
+      }
       if (!this.core.supportedMethods.has(method)) {
-        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
+        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
         return;
       }
       const validate = this.core.validators.get(method);
@@ -234,7 +249,7 @@ export class Session {
         case 'logging/setLevel':
           return this.setLogLevel(idText, params, out);
       }
-      out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
+      out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
     } catch (error) {
       this.core.log(`Internal error handling ${method}: ${stackOf(error)}`);
       out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error'));
@@ -252,7 +267,7 @@ export class Session {
       out.respond(
         errorMessage(idText, INVALID_PARAMS, 'Unsupported protocol version', {
           supported: this.core.versions,
-          requested: requested ?? null,
+          requested: requested === undefined ? null : typeof requested === 'object' && requested !== null ? quoteValue(requested) : requested,
         }),
       );
       return;
@@ -292,7 +307,7 @@ export class Session {
     const name = params['name'];
     const tool = typeof name === 'string' ? this.core.tools.get(name) : undefined;
     if (tool === undefined) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown tool: ${String(name)}`));
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown tool: ${quoteValue(name)}`));
       return;
     }
     const args = params['arguments'] === undefined ? {} : params['arguments'];
@@ -303,6 +318,7 @@ export class Session {
       return;
     }
     const context = new Context(this, id, idText, metaOf(params), out);
+    context.toolName = tool.name;
     let result: unknown;
     try {
       result = tool.handler(args, context);
@@ -356,11 +372,17 @@ export class Session {
         : resultMessage(idText, json);
     }
     const structured = result['structuredContent'];
+    // Judged as it will be sent: JSON.stringify turns NaN and Infinity into null, drops undefined
+    // and functions and calls toJSON, so the check runs on the JSON text read back, not on the object.
+    const structuredJson = structured === undefined ? undefined : jsonOrUndefined(structured);
+    if (structured !== undefined && structuredJson === undefined) {
+      return this.toolRefused(idText, `Tool ${tool.name} returned structured content that is not JSON`);
+    }
     if (tool.validateOutput !== undefined) {
-      if (structured === undefined) {
+      if (structuredJson === undefined) {
         return this.toolRefused(idText, `Tool ${tool.name} declares an outputSchema but returned no structured content`);
       }
-      if (!tool.validateOutput(structured)) {
+      if (!tool.validateOutput(JSON.parse(structuredJson))) {
         return this.toolRefused(
           idText,
           `Tool ${tool.name} returned structured content that does not match its outputSchema: ${describeIssues(tool.validateOutput.errors)}`,
@@ -368,27 +390,34 @@ export class Session {
       }
     }
     if (result['content'] === undefined) {
-      if (structured === undefined) {
+      if (structuredJson === undefined) {
         return this.toolRefused(idText, `Tool ${tool.name} returned neither content nor structuredContent`);
       }
-      // The text block is the JSON of the structured content: stringify once, use it twice.
-      const json = jsonOrUndefined(structured);
-      if (json === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned structured content that is not JSON`);
       const meta = result['_meta'] === undefined ? '' : jsonOrUndefined(result['_meta']);
       if (meta === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned a _meta that is not JSON`);
+      // The text block is the JSON of the structured content: stringify once, use it twice.
       return (
         '{"jsonrpc":"2.0","id":' +
         idText +
         ',"result":{"content":[{"type":"text","text":' +
-        JSON.stringify(json) +
+        JSON.stringify(structuredJson) +
         '}],"structuredContent":' +
-        json +
+        structuredJson +
         (meta === '' ? '}}' : ',"_meta":' + meta + '}}')
       );
     }
-    const json = jsonOrUndefined(result);
-    if (json === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
-    return resultMessage(idText, json);
+    if (structuredJson === undefined) {
+      const json = jsonOrUndefined(result);
+      if (json === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
+      return resultMessage(idText, json);
+    }
+    // The checked text is the one sent: the rest of the result around it, never stringified twice.
+    // Prototype-free, so a handler's own "__proto__" key stays a key.
+    const rest = Object.create(null) as JsonObject;
+    for (const key of Object.keys(result)) if (key !== 'structuredContent') rest[key] = result[key];
+    const restJson = jsonOrUndefined(rest);
+    if (restJson === undefined) return this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`);
+    return resultMessage(idText, restJson.slice(0, -1) + (restJson === '{}' ? '' : ',') + '"structuredContent":' + structuredJson + '}');
   }
 
   private toolRefused(idText: string, message: string): string {
@@ -418,20 +447,20 @@ export class Session {
         return;
       }
     }
-    out.respond(errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }));
+    out.respond(errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${quote(uri)}`, { uri: quote(uri) }));
   }
 
   private getPrompt(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
     const name = params['name'];
     const prompt = typeof name === 'string' ? this.core.prompts.get(name) : undefined;
     if (prompt === undefined) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${String(name)}`));
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${quoteValue(name)}`));
       return;
     }
     const args = isObject(params['arguments']) ? params['arguments'] : {};
     for (const required of prompt.requiredArguments) {
       if (args[required] === undefined) {
-        out.respond(errorMessage(idText, INVALID_PARAMS, `Missing required argument ${required} for prompt ${String(name)}`));
+        out.respond(errorMessage(idText, INVALID_PARAMS, `Missing required argument ${required} for prompt ${quoteValue(name)}`));
         return;
       }
     }
@@ -452,7 +481,7 @@ export class Session {
   private setLogLevel(idText: string, params: JsonObject, out: Outbound): void {
     const threshold = LOG_LEVELS.indexOf(params['level'] as LoggingLevel);
     if (threshold === -1) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${String(params['level'])}`));
+      out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${quoteValue(params['level'])}`));
       return;
     }
     this.logThreshold = threshold;
@@ -508,11 +537,32 @@ export class Session {
   private track(context: Context): void {
     context.tracked = true;
     this.inFlight.set(context.id, context);
+    const timeout = this.core.limits.handlerTimeoutMs;
+    if (timeout > 0) {
+      context.timer = setTimeout(this.expire, timeout, context);
+      context.timer.unref();
+    }
   }
+
+  /** `limits.handlerTimeoutMs` passed: the handler is cancelled and its request answered with an error. */
+  private readonly expire = (context: Context): void => {
+    if (context.done || context.cancelled) return;
+    const reason = `did not finish within ${this.core.limits.handlerTimeoutMs} ms`;
+    context.cancel(`The request timed out: the handler ${reason}`, true);
+    this.settle(context);
+    const name = context.toolName;
+    this.core.log(`${name === undefined ? 'A handler' : `Tool ${name}`} ${reason}; its request was answered with an error`);
+    context.out.respond(
+      name === undefined
+        ? errorMessage(context.idText, INTERNAL_ERROR, `Request timed out: the handler ${reason}`)
+        : toolErrorMessage(context.idText, `Tool ${name} ${reason}`),
+    );
+  };
 
   /** Marks the request finished; false when it was cancelled and must not be answered. */
   private settle(context: Context): boolean {
     context.done = true;
+    if (context.timer !== undefined) clearTimeout(context.timer);
     if (context.tracked) {
       if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
       if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
@@ -584,7 +634,7 @@ export class Session {
   private clientResponse(id: RequestId, message: JsonObject): void {
     const pending = typeof id === 'number' ? this.pendingClient.get(id) : undefined;
     if (pending === undefined) {
-      this.core.log(`Ignoring a response to unknown request id ${idJson(id)}`);
+      this.core.log(`Ignoring a response to unknown request id ${quote(idJson(id))}`);
       return;
     }
     this.pendingClient.delete(id as number);
@@ -639,6 +689,10 @@ class Context implements RequestContext {
   tracked = false;
   /** Ids of server→client requests sent on behalf of this request; made on first use. */
   outgoing: number[] | undefined = undefined;
+  /** Set for tools/call: a timeout is then answered as a tool error. */
+  toolName: string | undefined = undefined;
+  /** The handler timeout, while an async handler runs. */
+  timer: NodeJS.Timeout | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';
@@ -667,13 +721,13 @@ class Context implements RequestContext {
     return this.session.id;
   }
 
-  /** No response will be sent; the handler sees its signal abort. */
-  cancel(reason: string): void {
+  /** The handler sees its signal abort; no response will be sent unless `answered` (a timeout answers itself). */
+  cancel(reason: string, answered = false): void {
     if (this.cancelled || this.done) return;
     this.cancelled = true;
     this.cancelReason = reason;
     this.session.cancelOutgoing(this, reason);
-    this.out.abandon();
+    if (!answered) this.out.abandon();
     this.controller?.abort(new Error(reason));
   }
 

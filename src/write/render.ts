@@ -62,7 +62,9 @@ export function hasBanner(text: string): boolean {
 export async function renderFile(file: PlannedFile, banner: BannerOptions): Promise<string> {
   let text = file.content.replace(/\r\n?/g, '\n');
   if (file.format !== 'none') {
-    text = await format(text, { ...PRETTIER_OPTIONS, parser: PARSERS[file.format] });
+    // The file name only tells prettier's TypeScript parser the file is not JSX; without it, it
+    // guesses with a regular expression that takes quadratic time on large files.
+    text = await format(text, { ...PRETTIER_OPTIONS, parser: PARSERS[file.format], filepath: file.path });
   }
   if (!text.endsWith('\n')) text += '\n';
   if (file.owner === 'generated') {

@@ -161,7 +161,8 @@ describe('bundling', () => {
       ].join('\n'),
     });
     const { model } = await loadManifest(path.join(root, 'manifest.yaml'));
-    const schema = model.tools[0]!.inputSchema;
+    // The wire keeps the user's dialect...
+    const schema = (model.tools[0]!.wire as { inputSchema: object }).inputSchema;
     expect(schema).toEqual({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
@@ -171,6 +172,17 @@ describe('bundling', () => {
     const validate = new AjvDraft07.default().compile(schema);
     expect(validate({ pair: ['a', 1] })).toBe(true);
     expect(validate({ pair: ['a', 'b'] })).toBe(false);
+    // ...and the schema types and validators are made from is its 2020-12 equivalent (one dialect
+    // for the whole manifest, whatever it mixes; issue 6 fuzzing).
+    const converted = model.tools[0]!.inputSchema;
+    expect(converted).toEqual({
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/definitions/N' }] } },
+      definitions: { N: { type: 'number' } },
+    });
+    const validate2020 = new Ajv2020.default({ strict: false }).compile(converted);
+    expect(validate2020({ pair: ['a', 1] })).toBe(true);
+    expect(validate2020({ pair: ['a', 'b'] })).toBe(false);
   });
 
   test('hostile property names stay data: __proto__ and constructor survive as own keys', async () => {

@@ -105,7 +105,7 @@ if(data0.priority !== undefined && func0.call(data0, "priority")){
 let data3 = data0.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate21.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -383,7 +383,7 @@ if(data0.priority !== undefined && func0.call(data0, "priority")){
 let data3 = data0.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate27.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -512,7 +512,7 @@ if(data0.priority !== undefined && func0.call(data0, "priority")){
 let data3 = data0.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate30.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -738,7 +738,7 @@ if(data0.priority !== undefined && func0.call(data0, "priority")){
 let data3 = data0.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate33.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -991,7 +991,7 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 ;
 let vErrors = null;
 let errors = 0;
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema16.type},message:"must be string,integer"}];
 return false;
 }
@@ -1261,7 +1261,7 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
 ;
 let vErrors = null;
 let errors = 0;
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,integer"}];
 return false;
 }
@@ -1311,8 +1311,9 @@ return false;
 }
 else {
 if(data1.progress !== undefined && func0.call(data1, "progress")){
+let data2 = data1.progress;
 const _errs5 = errors;
-if(!(typeof data1.progress == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate47.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -1335,8 +1336,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
+let data4 = data1.total;
 const _errs8 = errors;
-if(!(typeof data1.total == "number")){
+if(!((typeof data4 == "number") && (isFinite(data4)))){
 validate47.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -3296,7 +3298,7 @@ if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate101.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -3486,7 +3488,7 @@ if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 let data0 = data.costPriority;
 const _errs1 = errors;
 if(errors === _errs1){
-if(typeof data0 == "number"){
+if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
 validate108.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3543,7 +3545,7 @@ if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePrio
 let data3 = data.intelligencePriority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate108.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3570,7 +3572,7 @@ if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 let data4 = data.speedPriority;
 const _errs8 = errors;
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1 || isNaN(data4)){
 validate108.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3666,7 +3668,7 @@ if(valid1){
 if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 let data3 = data1.maxTokens;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate102.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -3778,8 +3780,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.temperature !== undefined && func0.call(data1, "temperature")){
+let data11 = data1.temperature;
 const _errs22 = errors;
-if(!(typeof data1.temperature == "number")){
+if(!((typeof data11 == "number") && (isFinite(data11)))){
 validate102.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4326,7 +4329,7 @@ else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate126.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -5019,7 +5022,7 @@ if(data0.priority !== undefined && func0.call(data0, "priority")){
 let data3 = data0.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate146.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -5268,7 +5271,7 @@ if(data0.priority !== undefined && func0.call(data0, "priority")){
 let data3 = data0.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate150.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -5342,7 +5345,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate150.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }

@@ -100,7 +100,7 @@ if(data.priority !== undefined && func0.call(data, "priority")){
 let data2 = data.priority;
 const _errs4 = errors;
 if(errors === _errs4){
-if(typeof data2 == "number"){
+if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1 || isNaN(data2)){
 validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -894,7 +894,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
 ;
 let vErrors = null;
 let errors = 0;
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema17.type},message:"must be string,integer"}];
 return false;
 }
@@ -1164,7 +1164,7 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
 ;
 let vErrors = null;
 let errors = 0;
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema22.type},message:"must be string,integer"}];
 return false;
 }
@@ -1226,8 +1226,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.progress !== undefined && func0.call(data1, "progress")){
+let data3 = data1.progress;
 const _errs7 = errors;
-if(!(typeof data1.progress == "number")){
+if(!((typeof data3 == "number") && (isFinite(data3)))){
 validate50.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -1250,8 +1251,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
+let data5 = data1.total;
 const _errs10 = errors;
-if(!(typeof data1.total == "number")){
+if(!((typeof data5 == "number") && (isFinite(data5)))){
 validate50.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -3221,7 +3223,7 @@ if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate105.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -3420,7 +3422,7 @@ if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 let data0 = data.costPriority;
 const _errs1 = errors;
 if(errors === _errs1){
-if(typeof data0 == "number"){
+if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
 validate113.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3477,7 +3479,7 @@ if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePrio
 let data3 = data.intelligencePriority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate113.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3504,7 +3506,7 @@ if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 let data4 = data.speedPriority;
 const _errs8 = errors;
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1 || isNaN(data4)){
 validate113.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3600,7 +3602,7 @@ if(valid1){
 if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 let data3 = data1.maxTokens;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate106.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -3712,8 +3714,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.temperature !== undefined && func0.call(data1, "temperature")){
+let data11 = data1.temperature;
 const _errs22 = errors;
-if(!(typeof data1.temperature == "number")){
+if(!((typeof data11 == "number") && (isFinite(data11)))){
 validate106.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4612,7 +4615,7 @@ else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate144.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -5456,7 +5459,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data4 = data.size;
 const _errs8 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 validate166.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }

@@ -112,7 +112,7 @@ if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -867,7 +867,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data5 = data.size;
 const _errs11 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 validate39.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -1348,7 +1348,7 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
 ;
 let vErrors = null;
 let errors = 0;
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,integer"}];
 return false;
 }
@@ -1636,7 +1636,7 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
 ;
 let vErrors = null;
 let errors = 0;
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema26.type},message:"must be string,integer"}];
 return false;
 }
@@ -1698,8 +1698,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.progress !== undefined && func0.call(data1, "progress")){
+let data3 = data1.progress;
 const _errs7 = errors;
-if(!(typeof data1.progress == "number")){
+if(!((typeof data3 == "number") && (isFinite(data3)))){
 validate57.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -1722,8 +1723,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
+let data5 = data1.total;
 const _errs10 = errors;
-if(!(typeof data1.total == "number")){
+if(!((typeof data5 == "number") && (isFinite(data5)))){
 validate57.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -3715,7 +3717,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 of Object.keys(data2)){
 let data3 = data2[key0];
 const _errs9 = errors;
-if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
+if(((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))) && (typeof data3 !== "boolean")){
 validate112.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema50.properties.content.additionalProperties.type},message:"must be string,integer,boolean"}];
 return false;
 }
@@ -3876,7 +3878,7 @@ if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate114.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4077,7 +4079,7 @@ if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 let data0 = data.costPriority;
 const _errs1 = errors;
 if(errors === _errs1){
-if(typeof data0 == "number"){
+if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
 validate122.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -4134,7 +4136,7 @@ if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePrio
 let data3 = data.intelligencePriority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate122.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -4161,7 +4163,7 @@ if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 let data4 = data.speedPriority;
 const _errs8 = errors;
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1 || isNaN(data4)){
 validate122.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -4257,7 +4259,7 @@ if(valid1){
 if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 let data3 = data1.maxTokens;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate115.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4369,8 +4371,9 @@ var valid1 = true;
 }
 if(valid1){
 if(data1.temperature !== undefined && func0.call(data1, "temperature")){
+let data11 = data1.temperature;
 const _errs22 = errors;
-if(!(typeof data1.temperature == "number")){
+if(!((typeof data11 == "number") && (isFinite(data11)))){
 validate115.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4476,7 +4479,7 @@ if(valid0){
 if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data2 = data.maxLength;
 const _errs5 = errors;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 validate129.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4489,7 +4492,7 @@ if(valid0){
 if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data3 = data.minLength;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate129.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4570,8 +4573,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.maximum !== undefined && func0.call(data, "maximum")){
+let data1 = data.maximum;
 const _errs3 = errors;
-if(!(typeof data.maximum == "number")){
+if(!((typeof data1 == "number") && (isFinite(data1)))){
 validate131.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4582,8 +4586,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.minimum !== undefined && func0.call(data, "minimum")){
+let data2 = data.minimum;
 const _errs5 = errors;
-if(!(typeof data.minimum == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate131.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -5475,7 +5480,7 @@ else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate148.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -6459,7 +6464,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data5 = data.size;
 const _errs11 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }

@@ -127,7 +127,7 @@ if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate52.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -555,7 +555,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema26.type},message:"must be string,integer"}];
 return false;
 }
@@ -578,7 +578,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema28.type},message:"must be string,integer"}];
 return false;
 }
@@ -604,7 +604,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined && func0.call(data, "ttl")){
 let data0 = data.ttl;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate66.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -1261,7 +1261,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate78.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -2052,7 +2052,7 @@ if(valid0){
 if(data.pollInterval !== undefined && func0.call(data, "pollInterval")){
 let data2 = data.pollInterval;
 const _errs5 = errors;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 validate95.errors = [{instancePath:instancePath+"/pollInterval",schemaPath:"#/properties/pollInterval/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -2101,7 +2101,7 @@ if(valid0){
 if(data.ttl !== undefined && func0.call(data, "ttl")){
 let data6 = data.ttl;
 const _errs12 = errors;
-if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
 validate95.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: schema41.properties.ttl.type},message:"must be integer,null"}];
 return false;
 }
@@ -2797,8 +2797,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.progress !== undefined && func0.call(data, "progress")){
+let data2 = data.progress;
 const _errs6 = errors;
-if(!(typeof data.progress == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate111.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -2821,8 +2822,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.total !== undefined && func0.call(data, "total")){
+let data4 = data.total;
 const _errs9 = errors;
-if(!(typeof data.total == "number")){
+if(!((typeof data4 == "number") && (isFinite(data4)))){
 validate111.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -7150,7 +7152,7 @@ errors++;
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 const _errs15 = errors;
-if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
+if(((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))) && (typeof data3 !== "boolean")){
 const err2 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema93.properties.content.additionalProperties.anyOf[1].type},message:"must be string,integer,boolean"};
 if(vErrors === null){
 vErrors = [err2];
@@ -7434,7 +7436,7 @@ if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate249.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -7766,7 +7768,7 @@ if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 let data0 = data.costPriority;
 const _errs1 = errors;
 if(errors === _errs1){
-if(typeof data0 == "number"){
+if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
 validate263.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -7823,7 +7825,7 @@ if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePrio
 let data3 = data.intelligencePriority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate263.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -7850,7 +7852,7 @@ if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 let data4 = data.speedPriority;
 const _errs8 = errors;
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1 || isNaN(data4)){
 validate263.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -8495,7 +8497,7 @@ if(valid0){
 if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 let data3 = data.maxTokens;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate252.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -8619,8 +8621,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.temperature !== undefined && func0.call(data, "temperature")){
+let data12 = data.temperature;
 const _errs23 = errors;
-if(!(typeof data.temperature == "number")){
+if(!((typeof data12 == "number") && (isFinite(data12)))){
 validate252.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -9082,7 +9085,7 @@ if(valid0){
 if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate291.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9095,7 +9098,7 @@ if(valid0){
 if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data4 = data.minLength;
 const _errs9 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 validate291.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9173,8 +9176,9 @@ return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
+let data0 = data.default;
 const _errs1 = errors;
-if(!(typeof data.default == "number")){
+if(!((typeof data0 == "number") && (isFinite(data0)))){
 validate293.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -9197,8 +9201,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.maximum !== undefined && func0.call(data, "maximum")){
+let data2 = data.maximum;
 const _errs5 = errors;
-if(!(typeof data.maximum == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate293.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -9209,8 +9214,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.minimum !== undefined && func0.call(data, "minimum")){
+let data3 = data.minimum;
 const _errs7 = errors;
-if(!(typeof data.minimum == "number")){
+if(!((typeof data3 == "number") && (isFinite(data3)))){
 validate293.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -9676,7 +9682,7 @@ if(valid0){
 if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data7 = data.maxItems;
 const _errs15 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate300.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9689,7 +9695,7 @@ if(valid0){
 if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data8 = data.minItems;
 const _errs17 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 validate300.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9896,7 +9902,7 @@ if(valid0){
 if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data8 = data.maxItems;
 const _errs17 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 validate302.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9909,7 +9915,7 @@ if(valid0){
 if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data9 = data.minItems;
 const _errs19 = errors;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 validate302.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -10969,7 +10975,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate319.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -12836,7 +12842,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate360.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -15312,7 +15318,7 @@ else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs5 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate438.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }

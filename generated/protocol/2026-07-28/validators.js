@@ -127,7 +127,7 @@ if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate52.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -905,12 +905,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data3 = data.ttlMs;
 const _errs6 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate63.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate63.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -952,7 +952,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema31.type},message:"must be string,integer"}];
 return false;
 }
@@ -1029,7 +1029,7 @@ items0 = true;
 }
 }
 const _errs5 = errors;
-if(((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))) && (typeof data !== "boolean")){
+if(((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))) && (typeof data !== "boolean")){
 const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: schema36.anyOf[2].type},message:"must be string,integer,boolean"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1327,7 +1327,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema38.type},message:"must be string,integer"}];
 return false;
 }
@@ -1856,7 +1856,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs12 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate114.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -3000,7 +3000,7 @@ errors++;
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
 const _errs12 = errors;
-if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))) && (typeof data2 !== "boolean")){
+if(((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))) && (typeof data2 !== "boolean")){
 const err2 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema53.properties.content.additionalProperties.anyOf[1].type},message:"must be string,integer,boolean"};
 if(vErrors === null){
 vErrors = [err2];
@@ -3744,7 +3744,7 @@ if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 let data0 = data.costPriority;
 const _errs1 = errors;
 if(errors === _errs1){
-if(typeof data0 == "number"){
+if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
 validate170.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3801,7 +3801,7 @@ if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePrio
 let data3 = data.intelligencePriority;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data3 == "number"){
+if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 validate170.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -3828,7 +3828,7 @@ if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 let data4 = data.speedPriority;
 const _errs8 = errors;
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1 || isNaN(data4)){
 validate170.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
@@ -4235,7 +4235,7 @@ if(valid0){
 if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 let data1 = data.maxTokens;
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate158.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4342,8 +4342,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.temperature !== undefined && func0.call(data, "temperature")){
+let data9 = data.temperature;
 const _errs16 = errors;
-if(!(typeof data.temperature == "number")){
+if(!((typeof data9 == "number") && (isFinite(data9)))){
 validate158.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4618,7 +4619,7 @@ if(valid0){
 if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate191.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4631,7 +4632,7 @@ if(valid0){
 if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data4 = data.minLength;
 const _errs9 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 validate191.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -4709,8 +4710,9 @@ return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
+let data0 = data.default;
 const _errs1 = errors;
-if(!(typeof data.default == "number")){
+if(!((typeof data0 == "number") && (isFinite(data0)))){
 validate193.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4733,8 +4735,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.maximum !== undefined && func0.call(data, "maximum")){
+let data2 = data.maximum;
 const _errs5 = errors;
-if(!(typeof data.maximum == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate193.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -4745,8 +4748,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.minimum !== undefined && func0.call(data, "minimum")){
+let data3 = data.minimum;
 const _errs7 = errors;
-if(!(typeof data.minimum == "number")){
+if(!((typeof data3 == "number") && (isFinite(data3)))){
 validate193.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -5212,7 +5216,7 @@ if(valid0){
 if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data7 = data.maxItems;
 const _errs15 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate200.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -5225,7 +5229,7 @@ if(valid0){
 if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data8 = data.minItems;
 const _errs17 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 validate200.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -5432,7 +5436,7 @@ if(valid0){
 if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data8 = data.maxItems;
 const _errs17 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 validate202.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -5445,7 +5449,7 @@ if(valid0){
 if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data9 = data.minItems;
 const _errs19 = errors;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 validate202.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -8806,7 +8810,7 @@ if(valid1){
 if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs6 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 validate287.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9318,12 +9322,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data7 = data.ttlMs;
 const _errs13 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate293.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
-if(typeof data7 == "number"){
+if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
 validate293.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -9622,7 +9626,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate312.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -9990,7 +9994,7 @@ return false;
 else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate323.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -10220,7 +10224,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate331.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -10283,7 +10287,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate332.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -10346,7 +10350,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate333.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -11275,12 +11279,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 validate353.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
-if(typeof data6 == "number"){
+if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate353.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -11659,12 +11663,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 validate364.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
-if(typeof data6 == "number"){
+if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate364.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -11887,7 +11891,7 @@ if(valid0){
 if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs12 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 validate376.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -12057,12 +12061,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 validate374.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
-if(typeof data6 == "number"){
+if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate374.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -12281,12 +12285,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 validate384.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
-if(typeof data6 == "number"){
+if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate384.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -12573,7 +12577,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate395.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -12655,7 +12659,7 @@ else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs5 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate396.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -13128,7 +13132,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate411.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -13216,8 +13220,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.progress !== undefined && func0.call(data, "progress")){
+let data2 = data.progress;
 const _errs4 = errors;
-if(!(typeof data.progress == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate413.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -13240,8 +13245,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.total !== undefined && func0.call(data, "total")){
+let data4 = data.total;
 const _errs7 = errors;
-if(!(typeof data.total == "number")){
+if(!((typeof data4 == "number") && (isFinite(data4)))){
 validate413.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -13590,12 +13596,12 @@ if(valid0){
 if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data5 = data.ttlMs;
 const _errs12 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 validate419.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
-if(typeof data5 == "number"){
+if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 validate419.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
@@ -15217,7 +15223,7 @@ else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs5 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate479.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }

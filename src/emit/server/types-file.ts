@@ -1,9 +1,9 @@
 import type { ServiceModel } from '../../model/service-model.js';
-import { commentText, escapeLineSeparators, jsdoc, stringLiteral } from '../../printer/escape.js';
+import { escapeInvisible, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
 import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../load/schema-keywords.js';
-import { compileTypes } from '../types/compile-types.js';
+import { compileTypes, OWN_TS_TYPE } from '../types/compile-types.js';
 import { embedAt, mapSchema } from './schema-walk.js';
 import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
 
@@ -16,17 +16,11 @@ import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
 /** json-schema-to-typescript reads the name of every type it declares from this keyword (ours only). */
 const NAME_KEYWORD = 'x-mcp-gen-type-name';
 
-/** Keywords json-schema-to-typescript would act on that untrusted input must not control. */
-const STRIPPED = [
-  // Raw TypeScript, passed through as code.
-  'tsType',
-  'tsEnumNames',
-  // Names: every declared name comes from us, so none can clash with or shadow another.
-  'title',
-  '$id',
-  '$schema',
-  NAME_KEYWORD,
-];
+/**
+ * Our naming keyword, which input must not set: every declared name comes from us, so none can
+ * clash with or shadow another. (compileTypes drops every other keyword the compiler must not see.)
+ */
+const STRIPPED = [NAME_KEYWORD];
 
 export const TYPES_MODULE = 'types';
 
@@ -142,8 +136,8 @@ export async function toolTypes(model: ServiceModel, names: Map<string, ToolType
       required: ['input', 'output'],
       properties: {
         input: { $ref: `#/$defs/${n.input}` },
-        // Our own tsType: tools without an outputSchema have no structured output at all.
-        output: tool.outputSchema && n.output ? { $ref: `#/$defs/${n.output}` } : { tsType: 'never' },
+        // Our own type: tools without an outputSchema have no structured output at all.
+        output: tool.outputSchema && n.output ? { $ref: `#/$defs/${n.output}` } : { [OWN_TS_TYPE]: 'never' },
       },
     };
     if (tool.outputSchema && n.output) defineOwn(defs, n.output, typeSchema(tool.outputSchema, n.output, shared));
@@ -160,18 +154,26 @@ export async function toolTypes(model: ServiceModel, names: Map<string, ToolType
   };
   const code = await compileTypes(root, 'Tools', {
     strictIndexSignatures: false,
+    keepKeywords: [NAME_KEYWORD],
     customName: (schema) => {
       const name = (schema as SchemaObject)[NAME_KEYWORD];
       return typeof name === 'string' ? name : undefined;
     },
   });
-  for (const name of ['Tools', ...[...names.values()].flatMap((n) => [n.input, n.output ?? n.input])]) {
-    if (!new RegExp(`^export (interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) {
-      throw new Error(`json-schema-to-typescript did not declare ${name} under that name`);
-    }
+  // One pass over the declarations (a regular expression per name was quadratic in the tool count).
+  const declared = new Set([...code.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]));
+  if (!declared.has('Tools')) throw new Error('json-schema-to-typescript did not declare Tools');
+  // A schema whose type comes out as `unknown` (say `allOf: [true]`) is printed inline, not
+  // declared; its name then stands for what `Tools` holds.
+  const aliases: string[] = [];
+  for (const tool of model.tools) {
+    const n = names.get(tool.name) as ToolTypeNames;
+    const key = stringLiteral(tool.name);
+    if (!declared.has(n.input)) aliases.push(`export type ${n.input} = Tools[${key}]["input"];\n`);
+    if (n.output && !declared.has(n.output)) aliases.push(`export type ${n.output} = Tools[${key}]["output"];\n`);
   }
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  return escapeLineSeparators(code);
+  return escapeInvisible(code) + aliases.join('');
 }
 
 /** Names types.ts declares or imports besides the schema types. */
@@ -253,16 +255,9 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Removes what json-schema-to-typescript must not act on and makes comment text safe. */
+/** Removes the naming keyword from input (see STRIPPED). */
 function stripForTypes(node: SchemaObject): SchemaObject {
   for (const key of STRIPPED) delete node[key];
-  if (typeof node['description'] === 'string') node['description'] = commentText(node['description']);
-  // json-schema-to-typescript prints pattern keys in comments, escaping only the first `*/`.
-  if (isSchemaObject(node['patternProperties'])) {
-    const safe: SchemaObject = {};
-    for (const [k, v] of Object.entries(node['patternProperties'])) defineOwn(safe, commentText(k), v);
-    node['patternProperties'] = safe;
-  }
   return node;
 }
 

@@ -24,14 +24,14 @@ export async function emitProtocolTypes(model: ProtocolModel, options: ProtocolT
   // signature wherever the schema allows unknown members. Types then accept exactly the messages
   // the generated validators accept (the spec's examples carry such extras), like the official
   // SDK's passthrough types. Misspelled optional members are the validators' job to catch.
-  const compiled = await compileTypes(input.schema, ROOT_NAME, {
+  const compiled = await compileTypes(input, ROOT_NAME, {
     strictIndexSignatures: true,
     ignoreMinAndMaxItems: true,
     // $defs are keyed by identifier already; nothing else may be named.
     customName: (_schema, definitionName) => definitionName,
   });
 
-  const scanned = scanDeclarations(compiled, { dropComments: docs !== 'full', protoPlaceholder: input.protoPlaceholder });
+  const scanned = scanDeclarations(compiled, { dropComments: docs !== 'full' });
   checkDeclarations(model, scanned.declarations.map((d) => d.name));
   const body = separated(scanned.text, scanned.declarations, docs === 'link' ? linkDoc(model) : () => '');
 

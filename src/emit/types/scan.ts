@@ -2,9 +2,9 @@
  * A scanner for the TypeScript declarations json-schema-to-typescript prints: it knows strings,
  * comments and words well enough to never cut inside one. It finds top-level `export`
  * declarations, can drop every comment, escapes U+2028/U+2029 inside string literals (the printer's
- * rule for literals), and puts back the `__proto__` members the compiler needed a placeholder for.
+ * rule for literals), and puts back the member names the compiler needed a placeholder for.
  */
-import { escapeLineSeparators } from '../../printer/escape.js';
+import { escapeInvisible, stringLiteral } from '../../printer/escape.js';
 
 export interface ScannedDeclaration {
   /** `interface`, `type`, … */
@@ -23,8 +23,8 @@ export interface ScanResult {
 
 export interface ScanOptions {
   dropComments: boolean;
-  /** A word to print as `"__proto__"` wherever it stands as a member name. */
-  protoPlaceholder?: string;
+  /** Placeholder words to print as the string literal of the name they stand for (in comments: the name). */
+  placeholders?: ReadonlyMap<string, string>;
 }
 
 const DECLARATION = /^export\s+(?:declare\s+)?(interface|type|const|enum|class|function)\s+([A-Za-z_$][A-Za-z0-9_$]*)/;
@@ -45,10 +45,8 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
       const end = stringEnd(source, i);
       const literal = source.slice(i, end);
       leading = undefined;
-      out +=
-        options.protoPlaceholder !== undefined && literal.slice(1, -1) === options.protoPlaceholder
-          ? '"__proto__"'
-          : escapeLineSeparators(literal);
+      const hidden = options.placeholders?.get(literal.slice(1, -1));
+      out += hidden !== undefined ? stringLiteral(hidden) : escapeInvisible(literal);
       i = end;
       continue;
     }
@@ -58,7 +56,8 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
       const end = close === -1 ? source.length : block ? close + 2 : close;
       if (!options.dropComments) {
         leading ??= out.length;
-        out += source.slice(i, end).replace(/[ \t]+$/gm, '');
+        const comment = source.slice(i, end).replace(/[ \t]+$/gm, '');
+        out += options.placeholders ? comment.replace(/\bmcpgen_key_\d+\b/g, (word) => options.placeholders?.get(word) ?? word) : comment;
         i = end;
         continue;
       }
@@ -83,7 +82,8 @@ export function scanDeclarations(source: string, options: ScanOptions): ScanResu
         if (match) declarations.push({ kind: match[1]!, name: match[2]!, offset: out.length, leadingOffset: leading ?? out.length });
       }
       leading = undefined;
-      out += word === options.protoPlaceholder ? '"__proto__"' : word;
+      const hidden = options.placeholders?.get(word);
+      out += hidden !== undefined ? stringLiteral(hidden) : word;
       i = WORD.lastIndex;
       continue;
     }

@@ -1,11 +1,19 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { addStandardFormats } from '../../load/extra-formats.js';
+import { inProcessFormats } from './inline-helpers.js';
+import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
 
 export type Dialect = 'draft-07' | '2020-12';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+/**
+ * The `code.regExp` engine of generated validators: ajv calls it to check each pattern while
+ * compiling, and prints its `code` wherever the validator builds a pattern. inline-helpers.ts turns
+ * that `require` into the linear-time matcher of linear-pattern.ts.
+ */
+const linearRegExp = Object.assign((pattern: string, flags: string) => new RegExp(pattern, flags), {
+  code: `require(${JSON.stringify(LINEAR_PATTERN_MODULE)}).default`,
+});
 
 /**
  * The validation semantics every validator of ours has, whether generated or run in-process (the
@@ -17,7 +25,12 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
  *   answering -32602 or a tool error needs one precise reason, not a list.
  * - `ownProperties: true`: `properties`/`required` look at own properties only, so a property
  *   named `constructor`, `toString` or `__proto__` is judged on the data, not on Object.prototype.
- * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords.
+ * - `strictNumbers: true`: `number` and `integer` accept finite numbers only. JSON text such as
+ *   `1e400` parses to Infinity, which JSON cannot carry back out (it serializes as `null`).
+ * - generated (standalone) validators match `pattern`s in linear time (linear-pattern.ts); the
+ *   in-process reference keeps RegExp, so the differential tests hold the two against each other.
+ * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords, plus the
+ *   standard formats it lacks (iri, iri-reference, idn-email, idn-hostname: src/load/extra-formats.ts).
  */
 export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[] }): Ajv {
   const warnings = options.warnings;
@@ -26,14 +39,15 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     allErrors: false,
     messages: true,
     ownProperties: true,
+    strictNumbers: true,
     inlineRefs: false,
     validateFormats: true,
     logger: warnings
       ? { log: () => {}, warn: (...args: unknown[]) => warnings.push(args.map(String).join(' ')), error: () => {} }
       : false,
-    ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
+    ...(options.standalone ? { code: { source: true, esm: true, lines: true, optimize: true, regExp: linearRegExp } } : {}),
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
-  addFormats(ajv, { mode: 'full', keywords: false });
+  addStandardFormats(ajv, inProcessFormats());
   return ajv;
 }

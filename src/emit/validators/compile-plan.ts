@@ -1,5 +1,5 @@
 import { defineOwn, isSchemaObject } from '../../load/schema-keywords.js';
-import { rewriteSchema, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
+import { protoMembersForAjv, rewriteSchema, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
 
 /**
  * How a schema document is handed to ajv. Compiled by JSON pointer into one big document, ajv
@@ -25,7 +25,7 @@ const SCOPE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$rec
 const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 export function planCompilation(input: object): CompilePlan {
-  const root = stripAnnotations(input as Json);
+  const root = protoMembersForAjv(stripAnnotations(input as Json));
   if (!isSchemaObject(root)) throw new Error('emitValidators: the schema root must be an object');
   delete root['$schema']; // the dialect option decides, not the document
 

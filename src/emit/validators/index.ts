@@ -1,5 +1,5 @@
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { escapeInvisible, jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { isSafeIdentifier } from '../../printer/names.js';
 import { createAjv, type Dialect } from './ajv-instance.js';
 import { inlineRuntimeDependencies } from './inline-helpers.js';
@@ -70,7 +70,7 @@ export function emitValidators(o: EmitValidatorsOptions): EmittedValidators {
 
   const body = protectProtoKeys(removeSourceUrls(raw.replace(/^"use strict";/, '')));
   const tables = (o.extraExports ?? []).map(tableCode).join('');
-  const js = inlineRuntimeDependencies(body) + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`);
+  const js = escapeInvisible(inlineRuntimeDependencies(body) + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`));
   // ajv compiles some schemas twice and then warns twice.
   return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings: [...new Set(warnings)] };
 }

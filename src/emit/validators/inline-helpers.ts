@@ -6,16 +6,14 @@
  * The helpers are kept as source text (not as functions serialized with `toString()`), so the
  * emitted bytes never depend on how this file was compiled.
  */
+import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatCheck, type FormatHelper } from '../../load/extra-formats.js';
 
-interface Helper {
-  /** Top-level binding the helper's code declares; `$`-prefixed so it cannot meet ajv's names. */
-  name: string;
-  /** Helpers whose bindings this one uses. */
-  uses: readonly string[];
-  code: string;
-}
+import { LINEAR_PATTERN_MODULE, LINEAR_PATTERN_NAME, LINEAR_PATTERN_SOURCE } from './linear-pattern.js';
+
+type Helper = FormatHelper;
 
 const HELPERS: readonly Helper[] = [
+  { name: LINEAR_PATTERN_NAME, uses: [], code: LINEAR_PATTERN_SOURCE },
   {
     name: '$ucs2length',
     uses: [],
@@ -205,7 +203,9 @@ const HELPERS: readonly Helper[] = [
   },
 ];
 
-const BY_NAME = new Map(HELPERS.map((h) => [h.name, h]));
+/** Ours, then the checkers of the standard formats ajv-formats lacks (used by ours, so after them). */
+const ALL_HELPERS: readonly Helper[] = [...HELPERS, ...EXTRA_FORMAT_HELPERS];
+const BY_NAME = new Map(ALL_HELPERS.map((h) => [h.name, h]));
 
 /** ajv-formats' "full" formats that are functions or objects (regex formats are inlined by ajv). */
 const FORMAT_HELPERS: Readonly<Record<string, string>> = {
@@ -221,10 +221,11 @@ const FORMAT_HELPERS: Readonly<Record<string, string>> = {
   int64: '$formatInt64',
   float: '$formatAnyNumber',
   double: '$formatAnyNumber',
+  ...EXTRA_FORMATS,
 };
 
-/** Names of the format helpers, for tests that hold them against ajv-formats. */
-export const INLINE_FORMAT_NAMES: readonly string[] = Object.keys(FORMAT_HELPERS);
+/** Names of the format helpers standing in for ajv-formats' own, for tests that hold them against it. */
+export const INLINE_FORMAT_NAMES: readonly string[] = Object.keys(FORMAT_HELPERS).filter((f) => !Object.hasOwn(EXTRA_FORMATS, f));
 
 /** `require("module")` followed by `.prop` and `["prop"]` accesses, as ajv prints them. */
 const REQUIRE_EXPRESSION = /require\(("(?:[^"\\]|\\.)*")\)((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])*)/g;
@@ -238,6 +239,7 @@ function accessPath(accessors: string): string[] {
 function helperFor(module: string, path: readonly string[]): string | undefined {
   const [first, second, ...rest] = path;
   if (rest.length > 0) return undefined;
+  if (module === LINEAR_PATTERN_MODULE && first === 'default' && second === undefined) return LINEAR_PATTERN_NAME;
   if (module === 'ajv/dist/runtime/ucs2length' && first === 'default' && second === undefined) return '$ucs2length';
   if (module === 'ajv/dist/runtime/equal' && first === 'default' && second === undefined) return '$deepEqual';
   if (module === 'ajv/dist/runtime/validation_error' && first === 'default' && second === undefined) {
@@ -277,7 +279,21 @@ function helperCode(names: ReadonlySet<string>): string {
     helper.uses.forEach(visit);
   };
   names.forEach(visit);
-  return HELPERS.filter((h) => closure.has(h.name))
+  return ALL_HELPERS.filter((h) => closure.has(h.name))
     .map((h) => `${h.code}\n`)
     .join('');
+}
+
+let inProcess: Record<string, FormatCheck> | undefined;
+
+/**
+ * The checkers of the formats ajv-formats lacks, as functions made from the very text that is
+ * emitted (our own constant source, never input), for in-process ajv: the two cannot disagree.
+ */
+export function inProcessFormats(): Readonly<Record<string, FormatCheck>> {
+  if (inProcess) return inProcess;
+  const entries = Object.entries(EXTRA_FORMATS).map(([format, helper]) => `${JSON.stringify(format)}: ${helper}`);
+  const body = `${helperCode(new Set(Object.values(EXTRA_FORMATS)))}return { ${entries.join(', ')} };`;
+  inProcess = new Function(body)() as Record<string, FormatCheck>;
+  return inProcess;
 }

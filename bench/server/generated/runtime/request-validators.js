@@ -53,7 +53,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema20.type},message:"must be string,integer"}];
 return false;
 }
@@ -76,7 +76,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema22.type},message:"must be string,integer"}];
 return false;
 }
@@ -1153,7 +1153,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined && func0.call(data, "ttl")){
 let data0 = data.ttl;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 validate79.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -3310,8 +3310,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.progress !== undefined && func0.call(data, "progress")){
+let data2 = data.progress;
 const _errs6 = errors;
-if(!(typeof data.progress == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate135.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -3334,8 +3335,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.total !== undefined && func0.call(data, "total")){
+let data4 = data.total;
 const _errs9 = errors;
-if(!(typeof data.total == "number")){
+if(!((typeof data4 == "number") && (isFinite(data4)))){
 validate135.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }

@@ -20,7 +20,15 @@ const { values } = parseArgs({
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-const server = createServer(handlers, { logger: log });
+
+// What one client may make the server do. These are the defaults (generated/runtime/README.md).
+const limits = {
+  maxMessageBytes: 4 * 1024 * 1024, // largest message: a stdio line or an HTTP body
+  maxDepth: 64, // deepest nesting of arrays and objects in a message
+  maxInFlight: 64, // handlers running at once per stdio connection or HTTP session
+  handlerTimeoutMs: 5 * 60 * 1000, // a slower handler is cancelled and its request answered with an error
+};
+const server = createServer(handlers, { logger: log, limits });
 
 if (values.http) {
   const port = Number(values.port);
@@ -28,7 +36,18 @@ if (values.http) {
     log(`--port must be a number from 0 to 65535 (0: any free port), not ${values.port}`);
     process.exit(2);
   }
-  const listening = await server.listenHttp({ port, host: values.host, path: '/mcp' });
+  const listening = await server.listenHttp({
+    port,
+    // Loopback only by default. Binding elsewhere? Read "Security" in mcp-gen's README first.
+    host: values.host,
+    path: '/mcp',
+    maxSessions: 1000, // open sessions at most; more initialize requests get 503
+    sessionIdleTimeoutMs: 30 * 60 * 1000, // a session without requests for this long ends
+    maxHeaderBytes: 16 * 1024, // request line and headers; more gets 431
+    headersTimeoutMs: 10_000, // headers must arrive within this (slowloris); else 408
+    requestTimeoutMs: 30_000, // the whole request must arrive within this; else 408
+    keepAliveTimeoutMs: 5_000, // an idle keep-alive connection is closed after this
+  });
   log(`listening on ${listening.url}`);
 } else {
   await server.serveStdio();

@@ -11,14 +11,18 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EventStore } from './event-store.js';
+
 import {
   NULL_ID,
   PARSE_ERROR_MESSAGE,
   SESSION_NOT_FOUND,
   TRANSPORT_ERROR,
   errorMessage,
+  nestsDeeperThan,
+  quote,
+  tooDeepMessage,
 } from './jsonrpc.js';
-import type { ServerCore } from './server.js';
+import { DEFAULT_HTTP_LIMITS, type ServerCore } from './server.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
 
 export interface HttpOptions {
@@ -38,12 +42,28 @@ export interface HttpOptions {
    * names when bound to a loopback address; no check otherwise.
    */
   allowedHosts?: string[];
-  /** Larger POST bodies get 413. Default 4 MiB. */
+  /** Larger POST bodies get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
   maxBodyBytes?: number;
   /** Sessions without traffic or running work for this long are ended. Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
+  /** Open sessions at most; one more `initialize` gets 503 until one ends. Default 1000. */
+  maxSessions?: number;
+  /** Bytes of request line and headers; more gets 431 (node:http). Default 16 KiB. */
+  maxHeaderBytes?: number;
+  /** Time to receive a request's headers; slower gets 408 and the connection closed (slowloris). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included; slower gets 408. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this long. Default 5 s. */
+  keepAliveTimeoutMs?: number;
   /** Stores SSE events and gives them ids, for resumption; see event-store.ts. */
   eventStore?: EventStore;
+  /**
+   * Called for every request to the endpoint, after the Host and Origin checks and before anything
+   * else: false (or a promise of false) answers 401. Put your authentication here, e.g. check an
+   * `Authorization: Bearer …` header. Default: everyone is allowed.
+   */
+  authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
 }
 
 export interface HttpListener {
@@ -53,7 +73,6 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -77,6 +96,8 @@ class HttpTransport {
   private readonly allowedHosts: ReadonlySet<string> | undefined;
   private readonly maxBodyBytes: number;
   private readonly idleTimeout: number;
+  private readonly maxSessions: number;
+  private readonly authorize: HttpOptions['authorize'];
   private readonly eventStore: EventStore | undefined;
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly server: Server;
@@ -93,10 +114,27 @@ class HttpTransport {
     } else if (isLoopbackName(this.host)) {
       this.allowedHosts = new Set(LOOPBACK_HOSTS);
     }
-    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
+    this.maxSessions = options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions;
     this.eventStore = options.eventStore;
-    this.server = createServer((req, res) => this.handle(req, res));
+    this.authorize = options.authorize;
+    const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
+    this.server = createServer(
+      {
+        maxHeaderSize: options.maxHeaderBytes ?? DEFAULT_HTTP_LIMITS.maxHeaderBytes,
+        headersTimeout,
+        requestTimeout,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
+        // node:http enforces the two timeouts only when it checks its connections: often enough.
+        connectionsCheckingInterval: Math.max(
+          10,
+          Math.min(headersTimeout, requestTimeout, 30_000) / 4,
+        ),
+      },
+      (req, res) => this.handle(req, res),
+    );
   }
 
   listen(port: number): Promise<HttpListener> {
@@ -146,20 +184,46 @@ class HttpTransport {
         res,
         403,
         TRANSPORT_ERROR,
-        `Forbidden: Host ${req.headers.host ?? '(missing)'} is not allowed`,
+        `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`,
       );
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.originAllowed(origin)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`);
+      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
     }
+    if (this.authorize === undefined) this.route(req, res);
+    else {
+      const allow = (allowed: boolean): void => {
+        if (allowed === true) this.route(req, res);
+        else sendError(res, 401, TRANSPORT_ERROR, 'Unauthorized');
+      };
+      try {
+        const verdict = this.authorize(req);
+        if (typeof verdict === 'boolean') allow(verdict);
+        else
+          verdict.then(allow, (error: unknown) => {
+            this.core.log(
+              `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+            );
+            sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
+          });
+      } catch (error) {
+        this.core.log(
+          `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
+      }
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST') this.post(req, res);
     else if (req.method === 'DELETE') this.delete(req, res);
     else {
       res.setHeader('allow', 'POST, DELETE');
-      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${req.method ?? ''}`);
+      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
     }
   }
 
@@ -248,6 +312,11 @@ class HttpTransport {
     acceptsJson: boolean,
     acceptsSse: boolean,
   ): void {
+    const maxDepth = this.core.limits.maxDepth;
+    if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
+      send(res, 400, tooDeepMessage(maxDepth));
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(body);
@@ -257,6 +326,16 @@ class HttpTransport {
     }
     let entry: SessionEntry | undefined;
     if (isInitializeRequest(message)) {
+      if (this.sessions.size >= this.maxSessions) {
+        res.setHeader('retry-after', '60');
+        sendError(
+          res,
+          503,
+          TRANSPORT_ERROR,
+          `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`,
+        );
+        return;
+      }
       // initialize always opens a new session; its id is issued only if initialization succeeds.
       entry = { session: new Session(this.core, randomUUID()), lastActive: 0, openRequests: 0 };
     } else {
@@ -271,7 +350,7 @@ class HttpTransport {
           res,
           400,
           TRANSPORT_ERROR,
-          `Bad Request: unsupported MCP-Protocol-Version ${String(version)}`,
+          `Bad Request: unsupported MCP-Protocol-Version ${quote(String(version))}`,
         );
         return;
       }

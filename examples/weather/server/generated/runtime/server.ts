@@ -12,12 +12,30 @@ import type {
   ResourceTemplateHandler,
   ServerDefinition,
   ServerHandlers,
+  ServerLimits,
   ServerOptions,
   ToolHandler,
   Validator,
 } from './api.js';
 import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
+
+/** The limits a server has unless its options say otherwise (documented in README.md). */
+export const DEFAULT_LIMITS: Readonly<Required<ServerLimits>> = Object.freeze({
+  maxMessageBytes: 4 * 1024 * 1024,
+  maxDepth: 64,
+  maxInFlight: 64,
+  handlerTimeoutMs: 5 * 60 * 1000,
+});
+
+/** Defaults of the HTTP limits in `HttpOptions` (here, so reading them does not load node:http). */
+export const DEFAULT_HTTP_LIMITS = Object.freeze({
+  maxSessions: 1000,
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+});
 
 /** The protocol revisions this runtime speaks, newest first. */
 export const RUNTIME_PROTOCOL_VERSIONS: readonly string[] = [
@@ -54,6 +72,7 @@ export class ServerCore {
   readonly definition: ServerDefinition;
   readonly handlers: ServerHandlers;
   readonly log: (line: string) => void;
+  readonly limits: Readonly<Required<ServerLimits>>;
   /** Revisions both this runtime and the definition support, newest first. */
   readonly versions: readonly string[];
   readonly initializeResults: ReadonlyMap<string, string>;
@@ -76,6 +95,7 @@ export class ServerCore {
     this.definition = definition;
     this.handlers = handlers;
     this.log = options.logger ?? ((line) => process.stderr.write(line + '\n'));
+    this.limits = checkLimits(options.limits);
 
     this.versions = definition.protocolVersions.filter((v) =>
       RUNTIME_PROTOCOL_VERSIONS.includes(v),
@@ -135,6 +155,21 @@ export class ServerCore {
     ).then((table) => new Map(Object.entries(table)));
     return this.resultValidatorsLoading;
   }
+}
+
+function checkLimits(given: ServerLimits | undefined): Readonly<Required<ServerLimits>> {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ServerLimits)[]) {
+    const value = given?.[key];
+    if (value === undefined) continue;
+    const least = key === 'handlerTimeoutMs' ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < least)
+      throw new Error(
+        `limits.${key} must be an integer of at least ${least}, got ${String(value)}`,
+      );
+    limits[key] = value;
+  }
+  return Object.freeze(limits);
 }
 
 function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {

@@ -9,7 +9,13 @@
  * output pipe is full, input is paused until it drains.
  */
 import type { Readable, Writable } from 'node:stream';
-import { PARSE_ERROR_MESSAGE } from './jsonrpc.js';
+import { Buffer } from 'node:buffer';
+import {
+  PARSE_ERROR_MESSAGE,
+  nestsDeeperThan,
+  tooDeepMessage,
+  tooLargeMessage,
+} from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import { Session, type Outbound } from './session.js';
 
@@ -28,8 +34,21 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const output = io?.output ?? process.stdout;
   const session = new Session(core, undefined);
   const writer = new StdioOutbound(input, output, core.log);
+  const { maxMessageBytes, maxDepth } = core.limits;
+  // A UTF-16 code unit is 1 to 3 bytes of UTF-8: only long lines need counting.
+  const tooLarge = (text: string): boolean =>
+    text.length > maxMessageBytes ||
+    (text.length * 3 > maxMessageBytes && Buffer.byteLength(text) > maxMessageBytes);
 
   const receiveLine = (line: string): void => {
+    if (tooLarge(line)) {
+      writer.respond(tooLargeMessage(maxMessageBytes));
+      return;
+    }
+    if (line.length > maxDepth && nestsDeeperThan(line, maxDepth)) {
+      writer.respond(tooDeepMessage(maxDepth));
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -42,16 +61,32 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
 
   return new Promise((resolve) => {
     let partial = '';
+    let partialBytes = 0;
+    // Set while the rest of an oversized line is skipped: it is never held in memory.
+    let dropping = false;
     let ended = false;
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
       let newline = chunk.indexOf('\n');
       if (newline === -1) {
-        partial += chunk;
+        if (dropping) return;
+        partialBytes += Buffer.byteLength(chunk);
+        if (partialBytes > maxMessageBytes) {
+          dropping = true;
+          partial = '';
+        } else {
+          partial += chunk;
+        }
         return;
       }
       writer.hold();
-      receiveLine(partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline));
+      if (dropping) {
+        dropping = false;
+        writer.respond(tooLargeMessage(maxMessageBytes));
+      } else {
+        receiveLine(partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline));
+      }
+      partialBytes = 0;
       let start = newline + 1;
       newline = chunk.indexOf('\n', start);
       while (newline !== -1) {
@@ -60,13 +95,21 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
         newline = chunk.indexOf('\n', start);
       }
       partial = start < chunk.length ? chunk.slice(start) : '';
+      if (partial !== '') {
+        partialBytes = Buffer.byteLength(partial);
+        if (partialBytes > maxMessageBytes) {
+          dropping = true;
+          partial = '';
+        }
+      }
       writer.release();
     });
     const finish = (): void => {
       if (ended) return;
       ended = true;
       writer.inputEnded = true;
-      if (partial !== '') receiveLine(partial);
+      if (dropping) writer.respond(tooLargeMessage(maxMessageBytes));
+      else if (partial !== '') receiveLine(partial);
       // Nobody can answer a server→client request any more; running handlers may still finish.
       session.close(false);
       void session.whenIdle().then(() => writer.finish(resolve));

@@ -11,7 +11,7 @@ function $ucs2length(s) {
 export const validateAddNoteInput = validate52;
 const schema19 = {"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"],"$id":"mcp-gen:defs/AddNoteInput"};
 const func0 = Object.prototype.hasOwnProperty;
-const func62 = $ucs2length;
+const func65 = $ucs2length;
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -37,7 +37,7 @@ let data0 = data.text;
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func62(data0) < 1){
+if(func65(data0) < 1){
 validate52.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }

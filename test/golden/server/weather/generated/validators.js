@@ -20,7 +20,7 @@ const $formatDate = { validate: $isDate };
 export const validateGetWeatherInput = validate52;
 const schema19 = {"type":"object","properties":{"location":{"type":"string","minLength":1},"units":{"$ref":"mcp-gen:defs/GetWeatherInput#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherInput"};
 const func0 = Object.prototype.hasOwnProperty;
-const func62 = $ucs2length;
+const func65 = $ucs2length;
 const schema20 = {"enum":["celsius","fahrenheit"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -76,7 +76,7 @@ let data0 = data.location;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func62(data0) < 1){
+if(func65(data0) < 1){
 validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -203,8 +203,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.temperature !== undefined && func0.call(data, "temperature")){
+let data1 = data.temperature;
 const _errs4 = errors;
-if(!(typeof data.temperature == "number")){
+if(!((typeof data1 == "number") && (isFinite(data1)))){
 validate55.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -241,12 +242,12 @@ if(valid0){
 if(data.humidity !== undefined && func0.call(data, "humidity")){
 let data4 = data.humidity;
 const _errs8 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100 || isNaN(data4)){
 validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
@@ -338,7 +339,7 @@ let data0 = data.location;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func62(data0) < 1){
+if(func65(data0) < 1){
 validate60.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -357,12 +358,12 @@ if(valid0){
 if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 const _errs4 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
-if(typeof data1 == "number"){
+if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 7 || isNaN(data1)){
 validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7},message:"must be <= 7"}];
 return false;
@@ -556,8 +557,9 @@ var valid2 = true;
 }
 if(valid2){
 if(data3.high !== undefined && func0.call(data3, "high")){
+let data5 = data3.high;
 const _errs12 = errors;
-if(!(typeof data3.high == "number")){
+if(!((typeof data5 == "number") && (isFinite(data5)))){
 validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -568,8 +570,9 @@ var valid2 = true;
 }
 if(valid2){
 if(data3.low !== undefined && func0.call(data3, "low")){
+let data6 = data3.low;
 const _errs14 = errors;
-if(!(typeof data3.low == "number")){
+if(!((typeof data6 == "number") && (isFinite(data6)))){
 validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }

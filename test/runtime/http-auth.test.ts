@@ -1,0 +1,57 @@
+// The `authorize` hook of listenHttp: authentication in front of the MCP endpoint (README, Security).
+import { afterAll, describe, expect, it } from 'vitest';
+import { createServer, type HttpListener } from '../../src/runtime/index.js';
+import { buildDefinition, handlers } from './fixtures/demo-server.js';
+
+const listeners: HttpListener[] = [];
+afterAll(async () => {
+  await Promise.all(listeners.map((l) => l.close()));
+});
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
+
+function post(url: string, token?: string): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+  return fetch(url, { method: 'POST', headers, body: initialize });
+}
+
+describe('listenHttp authorize', () => {
+  it.each([
+    ['sync', (token: string | undefined) => token === 'Bearer s3cret'],
+    ['async', async (token: string | undefined) => token === 'Bearer s3cret'],
+  ])('answers 401 unless the %s hook allows the request', async (_kind, check) => {
+    const logs: string[] = [];
+    const listener = await createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }).listenHttp({
+      authorize: (req) => check(req.headers.authorization),
+    });
+    listeners.push(listener);
+    const refused = await post(listener.url);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized' } });
+    expect((await post(listener.url, 'wrong')).status).toBe(401);
+    const allowed = await post(listener.url, 's3cret');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('mcp-session-id')).toBeTruthy();
+  });
+
+  it('answers 500 when the hook throws, and keeps serving', async () => {
+    const logs: string[] = [];
+    let calls = 0;
+    const listener = await createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }).listenHttp({
+      authorize: () => {
+        if (++calls === 1) throw new Error('auth backend down');
+        return true;
+      },
+    });
+    listeners.push(listener);
+    expect((await post(listener.url)).status).toBe(500);
+    expect(logs.join('\n')).toContain('auth backend down');
+    expect((await post(listener.url)).status).toBe(200);
+  });
+});
