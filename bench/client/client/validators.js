@@ -24,8 +24,9 @@ return false;
 }
 else {
 if(data.temperature !== undefined && func0.call(data, "temperature")){
+let data0 = data.temperature;
 const _errs1 = errors;
-if(!(typeof data.temperature == "number")){
+if(!((typeof data0 == "number") && (isFinite(data0)))){
 validate52.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -48,8 +49,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.humidity !== undefined && func0.call(data, "humidity")){
+let data2 = data.humidity;
 const _errs5 = errors;
-if(!(typeof data.humidity == "number")){
+if(!((typeof data2 == "number") && (isFinite(data2)))){
 validate52.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -109,7 +111,7 @@ if(valid0){
 if(data.total !== undefined && func0.call(data, "total")){
 let data1 = data.total;
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 validate53.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
@@ -186,8 +188,9 @@ var valid2 = true;
 }
 if(valid2){
 if(data3.score !== undefined && func0.call(data3, "score")){
+let data8 = data3.score;
 const _errs17 = errors;
-if(!(typeof data3.score == "number")){
+if(!((typeof data8 == "number") && (isFinite(data8)))){
 validate53.errors = [{instancePath:instancePath+"/results/" + i0+"/score",schemaPath:"#/properties/results/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -200,7 +203,7 @@ if(valid2){
 if(data3.rank !== undefined && func0.call(data3, "rank")){
 let data9 = data3.rank;
 const _errs19 = errors;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 validate53.errors = [{instancePath:instancePath+"/results/" + i0+"/rank",schemaPath:"#/properties/results/items/properties/rank/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }

@@ -96,8 +96,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.temperature !== undefined && func0.call(data, "temperature")){
+let data1 = data.temperature;
 const _errs4 = errors;
-if(!(typeof data.temperature == "number")){
+if(!((typeof data1 == "number") && (isFinite(data1)))){
 validate52.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -134,12 +135,12 @@ if(valid0){
 if(data.humidity !== undefined && func0.call(data, "humidity")){
 let data4 = data.humidity;
 const _errs8 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 validate52.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
-if(typeof data4 == "number"){
+if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100 || isNaN(data4)){
 validate52.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
@@ -323,8 +324,9 @@ var valid2 = true;
 }
 if(valid2){
 if(data3.high !== undefined && func0.call(data3, "high")){
+let data5 = data3.high;
 const _errs12 = errors;
-if(!(typeof data3.high == "number")){
+if(!((typeof data5 == "number") && (isFinite(data5)))){
 validate57.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
@@ -335,8 +337,9 @@ var valid2 = true;
 }
 if(valid2){
 if(data3.low !== undefined && func0.call(data3, "low")){
+let data6 = data3.low;
 const _errs14 = errors;
-if(!(typeof data3.low == "number")){
+if(!((typeof data6 == "number") && (isFinite(data6)))){
 validate57.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }

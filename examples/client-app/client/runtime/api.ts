@@ -257,4 +257,28 @@ export interface ServerHandlers {
 export interface ServerOptions {
   /** Where diagnostics go; the stdio transport must never write them to stdout. Default: stderr. */
   logger?: (line: string) => void;
+  /** Bounds on what one client may make the server do; every field has a default (`DEFAULT_LIMITS`). */
+  limits?: ServerLimits;
+}
+
+/** Limits of both transports. HTTP adds its own in `HttpOptions`. */
+export interface ServerLimits {
+  /**
+   * The largest message, in bytes of UTF-8: a longer stdio line is dropped and answered with
+   * -32600 (id null); on HTTP it is the default of `maxBodyBytes` (413). Default 4 MiB.
+   */
+  maxMessageBytes?: number;
+  /** The deepest nesting of arrays and objects in a message; deeper gets -32600 (id null). Default 64. */
+  maxDepth?: number;
+  /**
+   * Requests whose handlers may run at once on one stdio connection or HTTP session; a request
+   * beyond that is answered -32000 at once (ping is always answered). Default 64.
+   */
+  maxInFlight?: number;
+  /**
+   * A handler still running after this long is cancelled (its signal aborts) and its request is
+   * answered with an error: a tool with `isError: true`, anything else with -32603. 0 disables it.
+   * Default 5 minutes.
+   */
+  handlerTimeoutMs?: number;
 }

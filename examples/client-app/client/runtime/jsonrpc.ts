@@ -14,14 +14,28 @@ export const INTERNAL_ERROR = -32603;
 export const RESOURCE_NOT_FOUND = -32002;
 /** Transport-level refusals (HTTP 400/403/406/413/415), following the official SDK's choice. */
 export const TRANSPORT_ERROR = -32000;
+/** A request beyond `limits.maxInFlight`: the server is busy, the client may retry. */
+export const TOO_MANY_REQUESTS = -32000;
 /** HTTP 404 for an unknown or expired `Mcp-Session-Id`. */
 export const SESSION_NOT_FOUND = -32001;
 
 /** MCP request ids are strings or integers; `null` is not allowed. */
 export type RequestId = string | number;
 
+/**
+ * Integer ids must be safe integers: beyond ±(2^53 - 1) JSON.parse has already rounded the id
+ * (9007199254740993 reads as 9007199254740992), and an answer with the rounded id would be one
+ * the client cannot correlate. Such a request is refused (-32600, id null) instead.
+ */
 export function isRequestId(id: unknown): id is RequestId {
-  return typeof id === 'string' || Number.isInteger(id);
+  return typeof id === 'string' || Number.isSafeInteger(id);
+}
+
+/** Why `id` is not a request id, for the -32600 message. */
+export function idProblem(id: unknown): string {
+  return typeof id === 'number' && Number.isInteger(id)
+    ? 'id must be a string or an integer from -(2^53 - 1) to 2^53 - 1 (larger integers lose precision)'
+    : 'id must be a string or an integer';
 }
 
 /** The id as JSON text, ready to splice into a response. */
@@ -30,6 +44,27 @@ export function idJson(id: RequestId): string {
 }
 
 export const NULL_ID = 'null';
+
+/**
+ * The longest piece of client input (in UTF-16 code units) that an error message, error data or a
+ * log line quotes: method, tool, prompt and logging-level names, URIs, property names, headers.
+ * Every such quote goes through `quote`, so no answer grows with what the client sent.
+ */
+export const MAX_QUOTED_LENGTH = 200;
+
+/** `text` cut to `MAX_QUOTED_LENGTH`, saying how long it was; never splits a surrogate pair. */
+export function quote(text: string): string {
+  if (text.length <= MAX_QUOTED_LENGTH) return text;
+  let end = MAX_QUOTED_LENGTH;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/** Any client value quoted as text: strings as they are, others as JSON, then cut by `quote`. */
+export function quoteValue(value: unknown): string {
+  return quote(typeof value === 'string' ? value : (jsonOrUndefined(value) ?? String(value)));
+}
 
 export function resultMessage(idText: string, resultJson: string): string {
   return '{"jsonrpc":"2.0","id":' + idText + ',"result":' + resultJson + '}';
@@ -72,6 +107,48 @@ export function jsonOrUndefined(value: unknown): string | undefined {
   }
 }
 
+/**
+ * True when `text` nests arrays and objects deeper than `max`. Strings are skipped with indexOf,
+ * so the cost follows the number of brackets and quotes, not the length of string values.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Find the closing quote: one not preceded by an odd run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return false;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export function tooDeepMessage(max: number): string {
+  return errorMessage(
+    NULL_ID,
+    INVALID_REQUEST,
+    `Invalid Request: the message nests deeper than ${max} levels`,
+  );
+}
+
+export function tooLargeMessage(max: number): string {
+  return errorMessage(
+    NULL_ID,
+    INVALID_REQUEST,
+    `Invalid Request: the message is larger than ${max} bytes`,
+  );
+}
+
 export const PARSE_ERROR_MESSAGE = errorMessage(
   NULL_ID,
   PARSE_ERROR,
@@ -105,10 +182,11 @@ function describeIssue(issue: ValidationIssue): string {
       issue.keyword === 'additionalProperties' &&
       typeof params['additionalProperty'] === 'string'
     ) {
-      text += ` ('${params['additionalProperty']}')`;
+      text += ` ('${quote(params['additionalProperty'])}')`;
     }
   }
-  return issue.instancePath === '' ? text : issue.instancePath + ' ' + text;
+  // The path is made of the client's property names.
+  return issue.instancePath === '' ? text : quote(issue.instancePath) + ' ' + text;
 }
 
 function displayValue(value: unknown): string {
