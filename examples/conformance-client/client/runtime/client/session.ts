@@ -160,12 +160,7 @@ export class ClientSession {
     }
     const supported = result['supportedVersions'];
     if (!Array.isArray(supported) || !supported.includes(STATELESS_REVISION)) return false;
-    this.identity = {
-      protocolVersion: STATELESS_REVISION,
-      capabilities: isObject(result['capabilities']) ? result['capabilities'] : {},
-      serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : undefined,
-      instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
-    };
+    this.identity = identity(STATELESS_REVISION, result);
     return true;
   }
 
@@ -198,12 +193,7 @@ export class ClientSession {
         `The server chose protocol version ${JSON.stringify(version)}, which this client does not speak (${versions.join(', ')})`,
       );
     }
-    this.identity = {
-      protocolVersion: version,
-      capabilities: isObject(result['capabilities']) ? result['capabilities'] : {},
-      serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : undefined,
-      instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
-    };
+    this.identity = identity(version, result);
     this.transport.setProtocolVersion(version);
     await this.transport.send(notificationMessage('notifications/initialized', '{}'), {
       method: 'notifications/initialized',
@@ -511,6 +501,16 @@ export class ClientSession {
     for (const controller of this.serving.values()) controller.abort(this.closedError);
     this.serving.clear();
   }
+}
+
+/** What a discover or initialize result says about the server. */
+function identity(protocolVersion: string, result: JsonObject): ServerIdentity {
+  return {
+    protocolVersion,
+    capabilities: isObject(result['capabilities']) ? result['capabilities'] : {},
+    serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : undefined,
+    instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
+  };
 }
 
 function abortReason(signal: AbortSignal): Error {
