@@ -150,3 +150,51 @@ export async function callAll(client: Client) {
     expect(results['prompt'].messages[0].content.text).toBe('Review Dune');
   }, 120_000);
 });
+
+describe('an @modelcontextprotocol/server 2.x endpoint serving both eras', () => {
+  let child: ChildProcess | undefined;
+  let url = '';
+  beforeAll(async () => {
+    child = spawn(process.execPath, [join(repoRoot, 'test/client/fixtures/sdk2-server.mjs')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let log = '';
+      child!.stderr!.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+        const match = /listening on (\S+)/.exec(log);
+        if (match) resolve(match[1]!);
+      });
+      child!.once('exit', () => reject(new Error(`the SDK 2.x server exited:\n${log}`)));
+    });
+  }, 30_000);
+  afterAll(() => {
+    child?.kill();
+  });
+
+  it('generates over 2026-07-28 and calls with typed, validated outputs in both eras', async () => {
+    const { dir, run: cli } = await generate(['--from-url', url]);
+    expect(cli.code, cli.err).toBe(0);
+    expect(cli.err).toContain('speaks 2026-07-28');
+    const usage = `import { expectTypeOf } from 'vitest';
+import type { Client } from './client/client.js';
+import type * as P from './client/protocol.js';
+export async function callAll(client: Client) {
+  const converted = await client.tools.convert({ value: 100, to: 'fahrenheit' });
+  expectTypeOf(converted.unit).toEqualTypeOf<'celsius' | 'fahrenheit'>();
+  expectTypeOf(converted.steps).toEqualTypeOf<string[]>();
+  const greeting = await client.tools.greet({ name: 'Ann' });
+  expectTypeOf(greeting).toEqualTypeOf<P.CallToolResult>();
+  // @ts-expect-error to is an enum
+  if (false as boolean) await client.tools.convert({ value: 1, to: 'kelvin' });
+  return { converted, greeting, version: client.server.protocolVersion };
+}
+`;
+    expect(describeDiagnostics(checkWith(dir, { 'usage.ts': usage }))).toBe('');
+    const modern = await run(dir, { url });
+    expect(modern['version']).toBe('2026-07-28');
+    expect(modern['converted']).toEqual({ value: 212, unit: 'fahrenheit', steps: ['read', 'convert'] });
+    expect(modern['greeting'].content[0].text).toBe('Hello, Ann');
+    const legacy = await run(dir, { url, protocolVersions: ['2025-11-25'] });
+    expect(legacy['version']).toBe('2025-11-25');
+    expect(legacy['converted']).toEqual(modern['converted']);
+  }, 120_000);
+});
