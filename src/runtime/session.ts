@@ -91,6 +91,8 @@ export class Session {
   private readonly inFlight = new Map<RequestId, Context>();
   private readonly pendingClient = new Map<number, PendingClientRequest>();
   private lastOutgoingId = 0;
+  /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
+  asyncStarted = 0;
   private idleWaiters: (() => void)[] = [];
 
   constructor(core: ServerCore, id: string | undefined) {
@@ -535,6 +537,7 @@ export class Session {
   // ---- in-flight bookkeeping -----------------------------------------------------------------
 
   private track(context: Context): void {
+    this.asyncStarted++;
     context.tracked = true;
     this.inFlight.set(context.id, context);
     const timeout = this.core.limits.handlerTimeoutMs;

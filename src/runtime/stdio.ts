@@ -60,7 +60,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
     let ended = false;
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
-      let newline = chunk.indexOf('\n');
+      const newline = chunk.indexOf('\n');
       if (newline === -1) {
         if (dropping) return;
         partialBytes += Buffer.byteLength(chunk);
@@ -73,16 +73,38 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
         return;
       }
       writer.hold();
+      const started = session.asyncStarted;
       if (dropping) {
         dropping = false;
         writer.respond(tooLargeMessage(maxMessageBytes));
       } else {
         receiveLine(partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline));
       }
+      partial = '';
       partialBytes = 0;
-      let start = newline + 1;
-      newline = chunk.indexOf('\n', start);
+      consume(chunk, newline + 1, started);
+    });
+
+    /**
+     * The lines of `chunk` from `start` on. After a line whose handler returned a promise, the rest
+     * waits for one microtask turn (input paused), so that handler's answer is built and written
+     * before the next handler runs. Otherwise the results of every request of a chunk (dozens when
+     * a client pipelines calls) are alive at once, survive V8's young-generation collections and
+     * make it grow its heap: 1.2x the RSS of a synchronous server after 10k `search` calls.
+     */
+    const consume = (chunk: string, start: number, started: number): void => {
+      let newline = chunk.indexOf('\n', start);
       while (newline !== -1) {
+        if (session.asyncStarted !== started) {
+          if (!writer.inputHeld) {
+            writer.inputHeld = true;
+            input.pause();
+          }
+          const from = start;
+          const now = session.asyncStarted;
+          queueMicrotask(() => consume(chunk, from, now));
+          return;
+        }
         receiveLine(chunk.slice(start, newline));
         start = newline + 1;
         newline = chunk.indexOf('\n', start);
@@ -96,9 +118,20 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
         }
       }
       writer.release();
-    });
+      if (writer.inputHeld) {
+        writer.inputHeld = false;
+        if (finishPending) finish();
+        else if (!writer.awaitingDrain && !ended) input.resume();
+      }
+    };
+    let finishPending = false;
     const finish = (): void => {
       if (ended) return;
+      if (writer.inputHeld) {
+        // The rest of a chunk is still being read: end after it.
+        finishPending = true;
+        return;
+      }
       ended = true;
       writer.inputEnded = true;
       if (dropping) writer.respond(tooLargeMessage(maxMessageBytes));
@@ -125,14 +158,17 @@ class StdioOutbound implements Outbound {
   private holding = false;
   private scheduled = false;
   private broken = false;
-  private awaitingDrain = false;
+  /** Input is paused until the output drains. */
+  awaitingDrain = false;
+  /** Input is paused while the rest of a chunk is read (see `consume`); drain must not resume it. */
+  inputHeld = false;
   private readonly flushSoon = (): void => {
     this.scheduled = false;
     this.flush();
   };
   private readonly resumeInput = (): void => {
     this.awaitingDrain = false;
-    if (!this.inputEnded) this.input.resume();
+    if (!this.inputEnded && !this.inputHeld) this.input.resume();
   };
 
   constructor(input: Readable, output: Writable, log: (line: string) => void) {

@@ -44,6 +44,34 @@ const REGRESSIONS: Record<string, Record<string, unknown>> = {
       },
     ],
   },
+  // Seed 145, case 33: an input schema that admits no value (`allOf: [false]`) is typed `never`, and
+  // ToolHandler<never, …> fit no handler type of the runtime: server.ts did not compile.
+  'a tool whose input schema admits nothing': {
+    server,
+    tools: [
+      { name: 'never', inputSchema: { type: 'object', allOf: [false] } },
+      { name: 'nothing', inputSchema: { type: 'object', not: {} }, outputSchema: { allOf: [false], type: 'object' } },
+    ],
+  },
+  // Seed 241, case 11: `{}` is valid, but TypeScript sees the inherited `hasOwnProperty` of an
+  // object literal and refused it for a type with an optional `hasOwnProperty?: …` member.
+  'optional properties named after Object members accept objects without them': {
+    server,
+    tools: [
+      {
+        name: 'GET_USER',
+        inputSchema: {
+          type: 'object',
+          properties: Object.fromEntries(['hasOwnProperty', 'toString', 'valueOf', 'constructor', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'].map((n) => [n, { type: 'string' }])),
+        },
+      },
+      {
+        name: 'required_one',
+        inputSchema: { type: 'object', properties: { toString: { type: 'string' }, valueOf: { type: 'number' } }, required: ['valueOf'] },
+        outputSchema: { type: 'object', properties: { constructor: { type: 'boolean' } } },
+      },
+    ],
+  },
 };
 
 describe('generator fuzz regressions', () => {

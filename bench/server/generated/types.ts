@@ -64,9 +64,12 @@ export interface SearchOutput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  get_weather: ToolHandler<GetWeatherInput, GetWeatherOutput>;
-  search: ToolHandler<SearchInput, SearchOutput>;
+  get_weather: ToolHandler<InputOrUnknown<GetWeatherInput>, GetWeatherOutput>;
+  search: ToolHandler<InputOrUnknown<SearchInput>, SearchOutput>;
 };
+
+/** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
+type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
 
 /** Everything `createServer` needs from user code. */
 export type Handlers = {

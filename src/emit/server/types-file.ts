@@ -40,10 +40,19 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     ...model.tools.map((tool) => {
       const names = toolNames.get(tool.name) as ToolTypeNames;
       const output = names.output ?? 'never';
-      return `  ${propertyKey(tool.name)}: ${api('ToolHandler')}<${names.input}, ${output}>;\n`;
+      return `  ${propertyKey(tool.name)}: ${api('ToolHandler')}<InputOrUnknown<${names.input}>, ${output}>;\n`;
     }),
     '};\n',
   );
+  if (model.tools.length > 0) {
+    file.push(
+      '\n',
+      // An input schema may admit no value at all (`allOf: [false]`): its type is `never`, which no
+      // handler type the runtime takes accepts; such a handler is never called (issue 6 fuzzing).
+      jsdoc("A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called)."),
+      'type InputOrUnknown<T> = [T] extends [never] ? unknown : T;\n',
+    );
+  }
 
   const sections: string[] = [`  tools: ToolHandlers;\n`];
   if (model.resources.length > 0) {
@@ -179,6 +188,7 @@ export async function toolTypes(model: ServiceModel, names: Map<string, ToolType
 /** Names types.ts declares or imports besides the schema types. */
 const FIXED_NAMES = [
   'Tools',
+  'InputOrUnknown',
   'ToolHandlers',
   'ResourceUri',
   'ResourceHandlers',

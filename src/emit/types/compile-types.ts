@@ -105,8 +105,12 @@ export function compilerSafe(schema: SchemaObject, keep: ReadonlySet<string>): S
       if (key === 'description') {
         if (typeof value === 'string') out[key] = commentText(value);
       } else if ((key === 'properties' || key === '$defs' || key === 'definitions') && isSchemaObject(value)) {
+        const required = key === 'properties' && Array.isArray(node['required']) ? node['required'] : [];
         const renamed: SchemaObject = {};
-        for (const [name, sub] of Object.entries(value)) defineOwn(renamed, hide(name), sub);
+        for (const [name, sub] of Object.entries(value)) {
+          const inherited = key === 'properties' && TS_OBJECT_MEMBERS.has(name) && !required.includes(name);
+          defineOwn(renamed, hide(name), inherited ? orInherited(name, sub) : sub);
+        }
         out[key] = renamed;
       } else if (key === 'patternProperties' && isSchemaObject(value)) {
         // The pattern is only printed in a comment; it still must not be a prototype name.
@@ -170,6 +174,19 @@ function mapEverySchema(schema: unknown, visit: (node: SchemaObject) => SchemaOb
     }
   }
   return out;
+}
+
+/**
+ * Members TypeScript's `Object` interface declares. An object literal without such a member still
+ * has it, inherited, in TypeScript's eyes: `{}` is not a `{ toString?: string }`. An optional
+ * property of that name is therefore typed to admit the inherited member too (which is also what
+ * reading it gives when it is absent), or values the validators accept would not type-check.
+ */
+const TS_OBJECT_MEMBERS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+
+function orInherited(name: string, sub: unknown): SchemaObject {
+  const description = isSchemaObject(sub) && typeof sub['description'] === 'string' ? { description: sub['description'] } : {};
+  return { ...description, anyOf: [sub, { [OWN_TS_TYPE]: `Object[${JSON.stringify(name)}]` }] };
 }
 
 function isPrimitive(value: unknown): boolean {

@@ -58,7 +58,7 @@ export interface ProtoInput {
    * *\/ export const pwn = 2; /*
    */
   __proto__: string;
-  constructor?: number;
+  constructor?: number | Object['constructor'];
   'a"b'?: string;
   'back\\slash'?: string;
   /**
@@ -136,16 +136,19 @@ export interface ResourcesInput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  ['__proto__']: ToolHandler<ProtoInput, never>;
-  constructor: ToolHandler<ConstructorInput, ConstructorOutput>;
-  class: ToolHandler<ClassInput, never>;
-  '1abc': ToolHandler<_1AbcInput, _1AbcOutput>;
-  'get-user': ToolHandler<GetUserInput, GetUserOutput>;
-  get_user: ToolHandler<GetUser_2Input, GetUser_2Output>;
-  toString: ToolHandler<ToStringInput, never>;
-  handlers: ToolHandler<HandlersInput, never>;
-  resources: ToolHandler<ResourcesInput, never>;
+  ['__proto__']: ToolHandler<InputOrUnknown<ProtoInput>, never>;
+  constructor: ToolHandler<InputOrUnknown<ConstructorInput>, ConstructorOutput>;
+  class: ToolHandler<InputOrUnknown<ClassInput>, never>;
+  '1abc': ToolHandler<InputOrUnknown<_1AbcInput>, _1AbcOutput>;
+  'get-user': ToolHandler<InputOrUnknown<GetUserInput>, GetUserOutput>;
+  get_user: ToolHandler<InputOrUnknown<GetUser_2Input>, GetUser_2Output>;
+  toString: ToolHandler<InputOrUnknown<ToStringInput>, never>;
+  handlers: ToolHandler<InputOrUnknown<HandlersInput>, never>;
+  resources: ToolHandler<InputOrUnknown<ResourcesInput>, never>;
 };
+
+/** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
+type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
 
 /** The URI of every resource the server lists. */
 export type ResourceUri = "file:///it's/*/$x?a=*/export/*" | 'urn:__proto__';

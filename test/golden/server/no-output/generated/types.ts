@@ -28,9 +28,12 @@ export interface PingInput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  add_note: ToolHandler<AddNoteInput, never>;
-  ping: ToolHandler<PingInput, never>;
+  add_note: ToolHandler<InputOrUnknown<AddNoteInput>, never>;
+  ping: ToolHandler<InputOrUnknown<PingInput>, never>;
 };
+
+/** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
+type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
 
 /** Everything `createServer` needs from user code. */
 export type Handlers = {

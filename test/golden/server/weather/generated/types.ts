@@ -67,9 +67,12 @@ export interface GetForecastOutput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  get_weather: ToolHandler<GetWeatherInput, GetWeatherOutput>;
-  get_forecast: ToolHandler<GetForecastInput, GetForecastOutput>;
+  get_weather: ToolHandler<InputOrUnknown<GetWeatherInput>, GetWeatherOutput>;
+  get_forecast: ToolHandler<InputOrUnknown<GetForecastInput>, GetForecastOutput>;
 };
+
+/** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
+type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
 
 /** The URI of every resource the server lists. */
 export type ResourceUri = 'weather://stations';
