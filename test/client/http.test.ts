@@ -194,3 +194,43 @@ describe('the stateless revision 2026-07-28', () => {
     expect(new Set(posts.map((s) => s.body?.id)).size).toBe(3);
   });
 });
+
+describe('introspection over HTTP (mcp-gen client --from-url)', () => {
+  it('sends --header on every request and reads every page of tools, prompts, resources and templates', async () => {
+    const seen: Seen[] = [];
+    const pages: Record<string, [string, unknown[]][]> = {
+      'tools/list': [
+        ['tools', [{ name: 'first', inputSchema: { type: 'object' } }]],
+        ['tools', [{ name: 'second', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }]],
+      ],
+      'prompts/list': [['prompts', [{ name: 'p1' }]], ['prompts', [{ name: 'p2', arguments: [{ name: 'a', required: true }] }]]],
+      'resources/list': [['resources', [{ uri: 'file:///a', name: 'a' }]], ['resources', [{ uri: 'file:///b', name: 'b' }]]],
+      'resources/templates/list': [['resourceTemplates', [{ uriTemplate: 'file:///{x}', name: 't' }]]],
+    };
+    const url = await listen((req, body, res) => {
+      seen.push({ method: req.method ?? '', headers: req.headers, body, at: Date.now() });
+      if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+      if (body.method === 'initialize') {
+        return json(res, 200, result(body.id, { ...initializeResult(body.params.protocolVersion), capabilities: { tools: {}, prompts: {}, resources: {} } }));
+      }
+      if (body.id === undefined) return void res.writeHead(202).end();
+      const list = pages[body.method];
+      if (list === undefined) return json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'no' } });
+      const index = body.params?.cursor === undefined ? 0 : Number(body.params.cursor);
+      const [field, items] = list[index]!;
+      return json(res, 200, result(body.id, { [field]: items, ...(index + 1 < list.length ? { nextCursor: String(index + 1) } : {}) }));
+    });
+    const { dir, run } = await generate(['--from-url', url, '--header', 'Authorization: Bearer secret', '--header', 'X-Tenant: t1']);
+    expect(run.code, run.err).toBe(0);
+    const posts = seen.filter((s) => s.method === 'POST');
+    expect(posts.length).toBeGreaterThan(8);
+    for (const post of posts) {
+      expect(post.headers['authorization']).toBe('Bearer secret');
+      expect(post.headers['x-tenant']).toBe('t1');
+    }
+    const { readFileSync } = await import('node:fs');
+    const client = readFileSync(`${dir}/client/client.ts`, 'utf8');
+    for (const name of ['readonly first:', 'readonly second:', 'readonly p1:', 'readonly p2:', 'readonly t:']) expect(client).toContain(name);
+    expect(readFileSync(`${dir}/client/types.ts`, 'utf8')).toContain("export type ResourceUri = 'file:///a' | 'file:///b';");
+  }, 60_000);
+});
