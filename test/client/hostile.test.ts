@@ -84,6 +84,11 @@ export const start = () => connect({ url: 'http://127.0.0.1:1/mcp' });
       }
     }
 
+    // Control, bidi and line-separator characters never appear raw (the printer's sink escapes them).
+    for (const file of ['client.ts', 'types.ts', 'validators.js', 'validators.d.ts']) {
+      expect(read(dir, `client/${file}`), file).not.toMatch(/[\u0000-\u0008\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    }
+
     const module = await importClient(dir);
     expect(Object.keys(module).sort()).toEqual(
       ['ConnectionClosedError', 'McpError', 'OutputValidationError', 'RequestTimeoutError', 'ToolError', 'connect'].sort(),
