@@ -114,3 +114,20 @@ describe('against the generated weather server over Streamable HTTP', () => {
     await client.close();
   });
 });
+
+describe('introspection over stdio (mcp-gen client --from-command)', () => {
+  it('passes --env to the server and splits the command line like a shell', async () => {
+    const { dir, run } = await generate(['--from-command', `'${process.execPath}' "${liar}"`, '--env', 'LIST_AS=from_env', '--env', 'UNUSED=a=b']);
+    expect(run.code, run.err).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(join(dir, 'client', 'client.ts'), 'utf8')).toContain('readonly fromEnv:');
+  }, 60_000);
+
+  it('reports a server that cannot be started as bad input (exit 2), writing nothing', async () => {
+    const { dir, run } = await generate(['--from-command', 'no-such-command-mcp-gen --x']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('cannot connect');
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(dir, 'client'))).toBe(false);
+  }, 60_000);
+});
