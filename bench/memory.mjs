@@ -5,7 +5,9 @@
 // after the warm-up (target: within 10%). A benchmark, not a test: run it on a quiet machine.
 //
 //   node bench/memory.mjs [--calls 100000] [--warmup 10000] [--arg-bytes 16384] [--in-flight 8]
-//                         [--transports stdio,http] [--out bench/results/memory.json]
+//                         [--transports stdio,http] [--server ours|floor] [--out bench/results/memory.json]
+//
+// `--server floor` (stdio only) runs the hand-written floor server instead, as a baseline.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ const { values: flags } = parseArgs({
     'arg-bytes': { type: 'string', default: '16384' },
     'in-flight': { type: 'string', default: '8' },
     transports: { type: 'string', default: 'stdio,http' },
+    server: { type: 'string', default: 'ours' },
     out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'memory.json') },
   },
 });
@@ -60,7 +63,7 @@ async function drive(call, pid) {
 }
 
 async function overStdio() {
-  const peer = new StdioPeer(SERVERS.ours);
+  const peer = new StdioPeer(SERVERS[flags.server]);
   try {
     await peer.initialize();
     return await drive((i) => peer.callTool('get_weather', argsFor(i)), peer.pid);
@@ -99,7 +102,10 @@ async function overHttp() {
 }
 
 buildOurs();
-const report = { machine: machine(), date: new Date().toISOString(), config: { calls, warmup, every, argBytes, inFlight }, transports: {} };
+if (!(flags.server in SERVERS) || (flags.server !== 'ours' && flags.transports !== 'stdio')) {
+  throw new Error('--server is ours, or floor / sdk with --transports stdio');
+}
+const report = { machine: machine(), date: new Date().toISOString(), server: flags.server, config: { calls, warmup, every, argBytes, inFlight }, transports: {} };
 for (const transport of flags.transports.split(',')) {
   const run = transport === 'http' ? await overHttp() : await overStdio();
   const atWarmup = run.samples.find((s) => s.calls >= warmup);

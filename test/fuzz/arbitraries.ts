@@ -16,7 +16,7 @@ const HOSTILE_TEXT = ['*/ export const pwn = 1; /*', '@ts-nocheck', '\n * @ts-ig
 const anyString = fc.string({ unit: 'binary', maxLength: 8 });
 
 const toolName = fc.oneof(
-  { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/) },
+  { weight: 6, arbitrary: fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/) },
   { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES, ...RESERVED, ...COLLIDING) },
   { weight: 1, arbitrary: anyString },
 );
@@ -148,6 +148,18 @@ function toolSchema(dialect: Dialect): fc.Arbitrary<Record<string, unknown>> {
     // Most roots say `type: object`, as MCP requires; some do not, and must be refused with a position.
     if (Math.abs(JSON.stringify(root).length % 11) !== 0) root['type'] = 'object';
     if (dialect === 'draft-07') root['$schema'] = 'http://json-schema.org/draft-07/schema#';
+    // Most refs should land: the root defines every name refs may use, unless it says otherwise;
+    // `Rec` refers to itself (a recursive type).
+    if (JSON.stringify(root).length % 5 !== 0) {
+      const key = dialect === 'draft-07' ? 'definitions' : '$defs';
+      const defs = (typeof root[key] === 'object' && root[key] !== null ? root[key] : {}) as Record<string, unknown>;
+      for (const name of DEF_NAMES) {
+        if (Object.hasOwn(defs, name)) continue;
+        const value = name === 'Rec' ? { type: 'object', properties: { next: { $ref: `#/${key}/Rec` } } } : { type: 'string' };
+        Object.defineProperty(defs, name, { value, enumerable: true, writable: true, configurable: true });
+      }
+      root[key] = defs;
+    }
     return root;
   });
 }

@@ -12,9 +12,9 @@ import { manifestArbitrary } from './arbitraries.js';
 import { checkBatch } from './oracle.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261126);
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 48);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 32);
 /** Manifests compiled in one tsc program. */
-const BATCH = 48;
+const BATCH = 32;
 
 describe('generator fuzzing', () => {
   it(`${RUNS} random manifests (seed ${SEED}): rejected with positions, or strict, inert and consistent output`, async () => {

@@ -72,6 +72,12 @@ const REGRESSIONS: Record<string, Record<string, unknown>> = {
       },
     ],
   },
+  // Seed 1336, case 6: json-schema-to-typescript throws on minItems > maxItems (an array no value
+  // meets, but a valid schema): "internal error".
+  'array bounds no array meets': {
+    server,
+    tools: [{ name: 't', inputSchema: { type: 'object', properties: { a: { type: 'array', minItems: 3, maxItems: 1 } } } }],
+  },
 };
 
 describe('generator fuzz regressions', () => {

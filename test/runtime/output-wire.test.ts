@@ -57,6 +57,13 @@ describe('output enforcement judges the serialized structuredContent', () => {
     expect(refusal(response)).toBe('Tool t returned structured content that does not match its outputSchema: /count must be integer');
   });
 
+  it('refuses Infinity even when the validator itself lets it through (sent as null)', async () => {
+    // This test's ajv is not strict about numbers: Infinity passes its integer check.
+    expect(ajv.compile({ type: 'integer' })(Infinity)).toBe(true);
+    const response = await callWith({ structuredContent: { value: 1, count: Infinity } });
+    expect(refusal(response)).toBe('Tool t returned structured content that does not match its outputSchema: /count must be integer');
+  });
+
   it('sends exactly the checked text, beside content and _meta', async () => {
     const response = await callWith({ content: [{ type: 'text', text: 'x' }], structuredContent: { value: [1, 'a'], count: 3 }, _meta: { m: 1 } });
     expect(response['result']).toEqual({ content: [{ type: 'text', text: 'x' }], _meta: { m: 1 }, structuredContent: { value: [1, 'a'], count: 3 } });

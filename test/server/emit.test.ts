@@ -171,7 +171,7 @@ describe('generated/types.ts', () => {
   it('types tools without outputSchema as content-only (output never)', async () => {
     const types = await file(model({ tools: [tool('ping', 'Ping', { type: 'object' })] }), 'generated/types.ts');
     expect(types).toContain('output: never');
-    expect(types).toContain('  ping: ToolHandler<PingInput, never>;\n');
+    expect(types).toContain('  ping: ToolHandler<InputOrUnknown<PingInput>, never>;\n');
   });
 
   it('types prompt arguments and template variables by name', async () => {

@@ -135,6 +135,11 @@ export function compilerSafe(schema: SchemaObject, keep: ReadonlySet<string>): S
         out[key] = value;
       }
     }
+    // The compiler throws on bounds no array meets (minItems > maxItems); the type only widens without them.
+    if (typeof out['minItems'] === 'number' && typeof out['maxItems'] === 'number' && out['minItems'] > out['maxItems']) {
+      delete out['minItems'];
+      delete out['maxItems'];
+    }
     const ownTsType = (node as { [OWN_TS_TYPE]?: string })[OWN_TS_TYPE];
     if (ownTsType !== undefined) return { ...out, tsType: ownTsType };
     out = tupleForCompiler(out);

@@ -433,8 +433,10 @@ export class Session {
         : resultMessage(idText, json);
     }
     const structured = result['structuredContent'];
-    // Judged as it will be sent: JSON.stringify turns NaN and Infinity into null, drops undefined
-    // and functions and calls toJSON, so the check runs on the JSON text read back, not on the object.
+    // Judged as it will be sent. Plain data (what JSON.parse could have made) is sent as it is and
+    // checked as it is; anything JSON.stringify would change (NaN and Infinity become null,
+    // undefined and functions vanish, toJSON such as a Date's runs) is checked on its JSON text
+    // read back. Reading back every result would cost a parse per call.
     const structuredJson = structured === undefined ? undefined : jsonOrUndefined(structured);
     if (structured !== undefined && structuredJson === undefined) {
       return this.toolRefused(
@@ -449,7 +451,9 @@ export class Session {
           `Tool ${tool.name} declares an outputSchema but returned no structured content`,
         );
       }
-      if (!tool.validateOutput(JSON.parse(structuredJson))) {
+      if (
+        !tool.validateOutput(isPlainJson(structured, 0) ? structured : JSON.parse(structuredJson))
+      ) {
         return this.toolRefused(
           idText,
           `Tool ${tool.name} returned structured content that does not match its outputSchema: ${describeIssues(tool.validateOutput.errors)}`,
@@ -1019,6 +1023,37 @@ function completionResult(value: unknown): string {
     completion['hasMore'] = values.length > MAX_COMPLETION_VALUES || value['hasMore'] === true;
   }
   return JSON.stringify({ completion });
+}
+
+/** Deeper values are read back rather than walked (the walk recurses). */
+const MAX_PLAIN_DEPTH = 100;
+
+/**
+ * True when JSON.stringify gives back exactly this value: strings, finite numbers, booleans, null,
+ * arrays without holes and objects with only own enumerable keys, no toJSON, and the plain prototypes.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth > MAX_PLAIN_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value) || !isPlainJson(value[i], depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !isPlainJson((value as JsonObject)[key], depth + 1))
+      return false;
+  }
+  return true;
 }
 
 function paramsOf(message: JsonObject): JsonObject {
