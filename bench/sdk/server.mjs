@@ -1,58 +1,6 @@
 // The official SDK's server for the workload: McpServer + StdioServerTransport, the tools declared
 // with zod schemas equivalent to workload.tools.json, as an SDK user would write them.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
-import { getWeather, search } from '../lib/handlers.mjs';
+import { createWorkloadServer } from './tools.mjs';
 
-const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' });
-
-function structured(structuredContent) {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
-    structuredContent,
-  };
-}
-
-server.registerTool(
-  'get_weather',
-  {
-    description: 'Get current weather for a location',
-    inputSchema: {
-      location: z.string().describe('City name or zip code'),
-      units: z.enum(['celsius', 'fahrenheit']).optional().describe('Temperature units'),
-    },
-    outputSchema: { temperature: z.number(), conditions: z.string(), humidity: z.number() },
-  },
-  async (args) => structured(getWeather(args)),
-);
-
-server.registerTool(
-  'search',
-  {
-    description: 'Search the document index; returns up to 50 structured results',
-    inputSchema: {
-      query: z.string().describe('Search query'),
-      limit: z.number().int().min(1).max(50).optional().describe('Maximum number of results'),
-    },
-    outputSchema: {
-      query: z.string(),
-      total: z.number().int(),
-      results: z.array(
-        z.object({
-          docId: z.string(),
-          title: z.string(),
-          url: z.string(),
-          snippet: z.string(),
-          score: z.number(),
-          rank: z.number().int(),
-          tags: z.array(z.string()),
-          published: z.boolean(),
-        }),
-      ),
-    },
-  },
-  async (args) => structured(search(args)),
-);
-
-await server.connect(new StdioServerTransport());
+await createWorkloadServer().connect(new StdioServerTransport());

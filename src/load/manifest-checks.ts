@@ -144,7 +144,12 @@ export interface SchemaCheck {
 }
 
 /** Checks one bundled tool schema: object root, `x-mcp-header` rules, and that it compiles. */
-export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'inputSchema' | 'outputSchema'): SchemaCheck {
+export function checkToolSchema(
+  bundled: BundledSchema,
+  raw: JsonObject,
+  key: 'inputSchema' | 'outputSchema',
+  options: { anyOutput?: boolean } = {},
+): SchemaCheck {
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   const at = (pointer: string, message: string, hint?: string, part?: 'key'): Diagnostic => {
@@ -153,14 +158,28 @@ export function checkToolSchema(bundled: BundledSchema, raw: JsonObject, key: 'i
   };
   const schema = bundled.schema;
 
-  // A `type` written in the manifest is already checked against the manifest schema.
-  if (raw.type === undefined && schema.type !== 'object' && bundled.complete) {
+  // inputSchema's `type` is checked by the manifest schema; outputSchema's depends on the revisions.
+  const objectRequired = key === 'inputSchema' || !options.anyOutput;
+  if (objectRequired && schema.type !== 'object' && bundled.complete && !(key === 'inputSchema' && raw.type !== undefined)) {
+    const hint = key === 'outputSchema'
+      ? 'structured results are JSON objects before 2026-07-28; serve 2026-07-28 (protocol.versions) for other outputs'
+      : 'tool arguments and structured results are JSON objects';
     problems.push(
-      schema.type === undefined
-        ? at('', `${key} must describe an object: its root needs 'type: object'`, 'tool arguments and structured results are JSON objects')
-        : at('/type', `${key} must describe an object, not ${JSON.stringify(schema.type)}`, 'tool arguments and structured results are JSON objects'),
+      schema.type === undefined || raw.type === undefined
+        ? at('', `${key} must describe an object: its root needs 'type: object'`, hint)
+        : at('/type', `${key} must describe an object, not ${JSON.stringify(schema.type)}`, hint),
     );
   }
+
+  // `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once.
+  const anchors = new Map<string, string>();
+  forEachSchema(schema, '', (sub, pointer) => {
+    const anchor = sub['$anchor'];
+    if (typeof anchor !== 'string') return;
+    const first = anchors.get(anchor);
+    if (first === undefined) anchors.set(anchor, pointer);
+    else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
+  });
 
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
@@ -271,8 +290,8 @@ function compileCheck(schema: JsonObject): CompileResult {
       warnings.push({ pointer: pointerIn(text), message: text.replace(/^strict mode: /, '') });
       return;
     }
-    // Extension keywords (`x-…`) are annotations by design.
-    if (unknown.startsWith('x-')) return;
+    // Extension keywords (`x-…`) are annotations by design; `$anchor` is kept verbatim (manifest-refs.ts).
+    if (unknown.startsWith('x-') || unknown === '$anchor') return;
     const near = closest(unknown, KEYWORDS);
     warnings.push({
       pointer: pointerOfKeyword(schema, unknown),

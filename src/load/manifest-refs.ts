@@ -62,8 +62,12 @@ type JsonObject = { [key: string]: unknown };
 
 /** json-schema-to-typescript copies these into generated code verbatim: schemas are data, never code. */
 const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
-/** Ways of naming a schema other than by file and pointer; the bundler could not keep them meaningful. */
-const UNSUPPORTED_KEYWORDS = new Set(['$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
+/**
+ * Ways of naming a schema other than by file and pointer; the bundler could not keep them meaningful.
+ * A plain `$anchor` is kept as written (a `$ref` to an anchor is refused, so nothing depends on it):
+ * 2026-07-28 clients expect tool schemas verbatim, anchors included.
+ */
+const UNSUPPORTED_KEYWORDS = new Set(['$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
 /** Keys that may differ between a root `$ref` and its target without blocking inlining (the root's win). */
 const ANNOTATION_KEYWORDS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'default', 'readOnly', 'writeOnly']);
 

@@ -69,6 +69,9 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
     for (const name of Object.keys(raw.$defs)) await bundler.bundle(joinPointer('/$defs', name));
   }
   const tools = Array.isArray(raw.tools) ? raw.tools : [];
+  // 2026-07-28 (served unless protocol.versions leaves it out) allows any JSON Schema as outputSchema.
+  const versions = isObject(raw.protocol) ? raw.protocol['versions'] : undefined;
+  const servesStateless = !Array.isArray(versions) || versions.includes('2026-07-28');
   const bundledTools: unknown[] = [];
   for (const [index, tool] of tools.entries()) {
     if (!isObject(tool)) {
@@ -80,7 +83,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
       const bundled = await bundler.bundle(pointer);
-      const check = checkToolSchema(bundled, tool[key] as SchemaObject, key);
+      const check = checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless });
       problems.push(...check.problems);
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;

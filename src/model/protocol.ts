@@ -78,6 +78,11 @@ export interface RequestMethod {
   params: ParamsPresence;
   /** The result definition. */
   result: string;
+  /**
+   * Other results the revision allows, from its `<Result>Response` definition (2026-07-28:
+   * `tools/call`, `prompts/get` and `resources/read` may answer an `InputRequiredResult`).
+   */
+  alternatives: string[];
   /** `by-name`: FooRequest → FooResult; `exception`: listed in RESULT_EXCEPTIONS. */
   pairing: 'by-name' | 'exception';
 }
@@ -159,7 +164,7 @@ export function buildProtocolModel(spec: LoadedSpec): ProtocolModel {
       problem(name, `no result type for request ${JSON.stringify(method)}: expected ${expected}`, 'add the pair to RESULT_EXCEPTIONS in src/model/protocol.ts');
       continue;
     }
-    requests.push({ method, request: name, params: paramsPresence(defs[name]!), ...result });
+    requests.push({ method, request: name, params: paramsPresence(defs[name]!), ...result, alternatives: alternativeResults(defs, result.result) });
   }
   requests.sort((a, b) => byCodeUnit(a.method, b.method) || byCodeUnit(a.request, b.request));
 
@@ -225,6 +230,17 @@ function methodsIn<T extends { method: string }>(
     entries.set(method, entry);
   }
   return [...entries.values()].sort((a, b) => byCodeUnit(a.method, b.method));
+}
+
+/** The results a `<Result>Response` definition admits besides `result` itself (its `result` anyOf), sorted. */
+function alternativeResults(defs: Record<string, unknown>, result: string): string[] {
+  const response = defs[`${result}Response`];
+  const properties = isSchemaObject(response) ? response['properties'] : undefined;
+  const resultSchema = isSchemaObject(properties) ? properties['result'] : undefined;
+  const anyOf = isSchemaObject(resultSchema) ? resultSchema['anyOf'] : undefined;
+  if (!Array.isArray(anyOf)) return [];
+  const names = anyOf.map(refName).filter((n): n is string => n !== undefined && n !== result);
+  return [...new Set(names)].sort(byCodeUnit);
 }
 
 function pairResult(request: string, method: string, has: (name: string) => boolean): Pick<RequestMethod, 'result' | 'pairing'> | undefined {

@@ -70,6 +70,10 @@ export interface ServiceModel {
   server: { name: string; version: string; title?: string; instructions?: string };
   /** Revisions to serve, newest first. */
   protocolVersions: string[];
+  /** Advertise `listChanged` on tools, prompts and resources (manifest `protocol.listChanged`). */
+  listChanged: boolean;
+  /** Advertise `resources.subscribe` (manifest `protocol.subscribe`). */
+  subscribe: boolean;
   /** In manifest order (the order of tools/list). */
   tools: ToolModel[];
   resources: ResourceModel[];

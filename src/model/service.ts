@@ -19,12 +19,12 @@ import type {
 type JsonObject = { [key: string]: unknown };
 
 /** The stateful revisions a generated server can negotiate, newest first. */
-export const MANIFEST_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const MANIFEST_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** A validated manifest, as the loader hands it over (tool schemas already bundled). */
 export interface ManifestDocument {
   server: { name: string; version: string; title?: string; instructions?: string };
-  protocol?: { versions?: string[] };
+  protocol?: { versions?: string[]; listChanged?: boolean; subscribe?: boolean };
   tools?: ManifestTool[];
   resources?: JsonObject[];
   resourceTemplates?: JsonObject[];
@@ -99,6 +99,8 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
   const model: ServiceModel = {
     server: pick(doc.server, ['name', 'version', 'title', 'instructions']) as ServiceModel['server'],
     protocolVersions: MANIFEST_PROTOCOL_VERSIONS.filter((v) => requested.has(v)),
+    listChanged: doc.protocol?.listChanged === true,
+    subscribe: doc.protocol?.subscribe === true,
     tools: tools.map((tool): ToolModel => {
       const model: ToolModel = {
         name: tool.name,

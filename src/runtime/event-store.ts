@@ -1,11 +1,11 @@
 /**
- * The seam for resumable Streamable HTTP streams. When `listenHttp` gets an `eventStore`, every
- * SSE event is stored before it is written and carries the returned id as its `id:` field, so a
- * client that lost the stream can later resume it with `Last-Event-ID` (served by the GET stream,
- * which a later version adds). Implementations for a shared store (e.g. Redis) plug in here.
+ * The seam for resumable Streamable HTTP streams. Every SSE event of a session's streams is
+ * stored before it is written and carries the returned id as its `id:` field, so a client that
+ * lost a stream resumes it with `Last-Event-ID` on a GET and receives exactly the events it missed,
+ * of that stream only. Implementations for a shared store (Redis: redis-store.ts) plug in here.
  */
 export interface EventStore {
-  /** Persists one JSON-RPC message sent on stream `streamId`; resolves with its event id. */
+  /** Persists one JSON-RPC message (`''` for a priming event) sent on stream `streamId`; resolves with its event id. */
   storeEvent(streamId: string, message: string): Promise<string>;
   /**
    * Sends, in order, the events of the stream `lastEventId` belongs to that came after it;

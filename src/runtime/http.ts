@@ -1,28 +1,40 @@
 /**
- * Streamable HTTP server transport on `node:http`: one endpoint, POST for client messages,
- * DELETE to end a session, GET answered 405 (the standalone SSE stream comes later).
+ * Streamable HTTP server transport on `node:http`: one endpoint for POST (client messages), GET
+ * (the standalone SSE stream, or the resumption of any stream with `Last-Event-ID`) and DELETE
+ * (end a session). Both protocol eras share it: a POST without a session whose `_meta` or
+ * `MCP-Protocol-Version` names the stateless revision is served statelessly (stateless.ts).
  *
  * A POST carrying requests is answered with `application/json` unless a handler sends something
- * (progress, a log message, a server→client request) before its result and the client accepts
- * `text/event-stream`; from that first message on, the response is an SSE stream that ends with the
- * result. A POST carrying only notifications or responses gets 202.
+ * (progress, a log message, a server→client request) before its result; from that first message on
+ * the response is an SSE stream that ends with the result. Session streams are resumable: each
+ * starts with a priming event (an id and empty data), every event is stored first (EventStore) and
+ * carries its id, and a stream the client lost (or the server closed early with `retry:`, for
+ * polling) is resumed by a GET with `Last-Event-ID`, which replays what was missed and then carries
+ * the rest of that stream. Each message goes to exactly one stream: a request's own messages to its
+ * POST stream, notifications that belong to no request to the standalone GET stream.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { EventStore } from './event-store.js';
-
+import { InMemoryEventStore, type EventStore } from './event-store.js';
 import {
+  INVALID_REQUEST,
+  MISSING_CAPABILITY,
   NULL_ID,
   PARSE_ERROR_MESSAGE,
   SESSION_NOT_FOUND,
   TRANSPORT_ERROR,
   errorMessage,
+  idJson,
+  isObject,
+  isRequestId,
   nestsDeeperThan,
   quote,
   tooDeepMessage,
 } from './jsonrpc.js';
 import { DEFAULT_HTTP_LIMITS, type ServerCore } from './server.js';
+import type { SessionStore } from './session-store.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
+import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -55,14 +67,18 @@ export interface HttpOptions {
   requestTimeoutMs?: number;
   /** An idle keep-alive connection is closed after this long. Default 5 s. */
   keepAliveTimeoutMs?: number;
-  /** Stores SSE events and gives them ids, for resumption; see event-store.ts. */
-  eventStore?: EventStore;
   /**
    * Called for every request to the endpoint, after the Host and Origin checks and before anything
    * else: false (or a promise of false) answers 401. Put your authentication here, e.g. check an
    * `Authorization: Bearer …` header. Default: everyone is allowed.
    */
   authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
+  /** Stores SSE events and gives them ids, for resumption. Default: an `InMemoryEventStore`. */
+  eventStore?: EventStore;
+  /** Shares sessions between processes (e.g. Redis). Default: none, sessions stay in this process. */
+  sessionStore?: SessionStore;
+  /** A standalone GET stream without an event for this long is closed (the client reconnects). Default 5 minutes. */
+  idleStreamTimeoutMs?: number;
 }
 
 export interface HttpListener {
@@ -73,18 +89,53 @@ export interface HttpListener {
 }
 
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
+const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
+/** The reconnection delay suggested when an idle standalone stream is closed, or a resumed stream ends here. */
+const IDLE_STREAM_RETRY_MS = 1000;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ACCEPTS_JSON = /application\/json|application\/\*|\*\/\*/;
+const ACCEPTS_SSE = /text\/event-stream|text\/\*|\*\/\*/;
 
 interface SessionEntry {
   readonly session: Session;
   lastActive: number;
   openRequests: number;
+  /** The session's live streams by id (POST streams until their response is written, the GET stream). */
+  readonly streams: Map<string, SseStream>;
+  standalone: SseStream | undefined;
+  /** When the session was last written to the session store. */
+  savedAt: number;
+}
+
+/**
+ * One logical SSE stream of a session. Its connection (`res`) may come and go: the client may
+ * lose it, or the server may close it early for polling; events sent meanwhile are only stored,
+ * and a GET with `Last-Event-ID` attaches a new connection after replaying them.
+ */
+class SseStream {
+  readonly id: string;
+  res: ServerResponse | undefined = undefined;
+  /** The last message has been sent: end the connection after it. */
+  complete = false;
+  /** Store-then-write chain: events are written in order, each after its storage. */
+  chain: Promise<void> = Promise.resolve();
+  idleTimer: NodeJS.Timeout | undefined = undefined;
+  /** Events the last resumption replayed: their own write step must not send them again. */
+  replayed: Set<string> | undefined = undefined;
+
+  constructor(id: string) {
+    this.id = id;
+  }
 }
 
 export function listenHttp(core: ServerCore, options: HttpOptions): Promise<HttpListener> {
   return new HttpTransport(core, options).listen(options.port ?? 0);
+}
+
+/** A session id: 128 random bits from the CSPRNG, base64url (visible ASCII only). */
+function newSessionId(): string {
+  return randomBytes(16).toString('base64url');
 }
 
 class HttpTransport {
@@ -97,7 +148,9 @@ class HttpTransport {
   private readonly idleTimeout: number;
   private readonly maxSessions: number;
   private readonly authorize: HttpOptions['authorize'];
-  private readonly eventStore: EventStore | undefined;
+  private readonly idleStreamTimeout: number;
+  private readonly eventStore: EventStore;
+  private readonly sessionStore: SessionStore | undefined;
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly server: Server;
   private sweeper: NodeJS.Timeout | undefined;
@@ -115,8 +168,10 @@ class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
     this.maxSessions = options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions;
-    this.eventStore = options.eventStore;
     this.authorize = options.authorize;
+    this.idleStreamTimeout = options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT;
+    this.eventStore = options.eventStore ?? new InMemoryEventStore();
+    this.sessionStore = options.sessionStore;
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
     this.server = createServer(
@@ -149,7 +204,7 @@ class HttpTransport {
 
   private close(): Promise<void> {
     clearInterval(this.sweeper);
-    for (const entry of this.sessions.values()) entry.session.close(true);
+    for (const entry of this.sessions.values()) this.endSession(entry);
     this.sessions.clear();
     return new Promise((resolve) => {
       this.server.close(() => resolve());
@@ -157,12 +212,21 @@ class HttpTransport {
     });
   }
 
+  private endSession(entry: SessionEntry): void {
+    entry.session.close(true);
+    for (const stream of entry.streams.values()) {
+      clearTimeout(stream.idleTimer);
+      stream.res?.end();
+    }
+    entry.streams.clear();
+  }
+
   private sweep(): void {
     const cutoff = Date.now() - this.idleTimeout;
     for (const [id, entry] of this.sessions) {
       if (entry.lastActive < cutoff && entry.openRequests === 0 && !entry.session.busy) {
         this.sessions.delete(id);
-        entry.session.close(true);
+        this.endSession(entry);
       }
     }
   }
@@ -206,11 +270,19 @@ class HttpTransport {
 
   private route(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST') this.post(req, res);
-    else if (req.method === 'DELETE') this.delete(req, res);
+    else if (req.method === 'GET') void this.get(req, res).catch((error: unknown) => this.failed(res, error));
+    else if (req.method === 'DELETE') void this.delete(req, res).catch((error: unknown) => this.failed(res, error));
     else {
-      res.setHeader('allow', 'POST, DELETE');
+      res.setHeader('allow', 'GET, POST, DELETE');
       sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
     }
+  }
+
+  /** A store failed while serving a request: 500 if nothing was sent yet, otherwise drop the connection. */
+  private failed(res: ServerResponse, error: unknown): void {
+    this.core.log(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (!res.headersSent) sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
+    else res.destroy();
   }
 
   private hostAllowed(host: string | undefined): boolean {
@@ -232,6 +304,8 @@ class HttpTransport {
     }
   }
 
+  // ---- POST ------------------------------------------------------------------------------------
+
   private post(req: IncomingMessage, res: ServerResponse): void {
     const contentType = req.headers['content-type'];
     if (contentType === undefined || mediaType(contentType) !== 'application/json') {
@@ -239,10 +313,8 @@ class HttpTransport {
       return;
     }
     const accept = req.headers.accept ?? '';
-    const acceptsSse = accept.includes('text/event-stream');
-    const acceptsJson = accept === '' || ACCEPTS_JSON.test(accept);
-    if (!acceptsJson && !acceptsSse) {
-      sendError(res, 406, TRANSPORT_ERROR, 'Not Acceptable: accept application/json or text/event-stream');
+    if (!ACCEPTS_JSON.test(accept) || !ACCEPTS_SSE.test(accept)) {
+      sendError(res, 406, TRANSPORT_ERROR, 'Not Acceptable: Accept must list both application/json and text/event-stream');
       return;
     }
     if (Number(req.headers['content-length']) > this.maxBodyBytes) {
@@ -263,7 +335,8 @@ class HttpTransport {
       }
     });
     req.on('end', () => {
-      if (!refused) this.receive(req, res, Buffer.concat(chunks).toString('utf8'), acceptsJson, acceptsSse);
+      if (refused) return;
+      this.receive(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) => this.failed(res, error));
     });
   }
 
@@ -272,7 +345,7 @@ class HttpTransport {
     sendError(res, 413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`);
   }
 
-  private receive(req: IncomingMessage, res: ServerResponse, body: string, acceptsJson: boolean, acceptsSse: boolean): void {
+  private async receive(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
       send(res, 400, tooDeepMessage(maxDepth));
@@ -285,6 +358,17 @@ class HttpTransport {
       send(res, 400, PARSE_ERROR_MESSAGE);
       return;
     }
+    const sessionHeader = req.headers['mcp-session-id'];
+    const rawVersion = req.headers['mcp-protocol-version'];
+    const version = typeof rawVersion === 'string' ? rawVersion.trim() : undefined;
+    if (sessionHeader === undefined && isStatelessMessage(message, version)) {
+      this.receiveStateless(req, res, message);
+      return;
+    }
+    if (version !== undefined && !this.core.statefulVersions.includes(version)) {
+      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(version)}`);
+      return;
+    }
     let entry: SessionEntry | undefined;
     if (isInitializeRequest(message)) {
       if (this.sessions.size >= this.maxSessions) {
@@ -293,108 +377,332 @@ class HttpTransport {
         return;
       }
       // initialize always opens a new session; its id is issued only if initialization succeeds.
-      entry = { session: new Session(this.core, randomUUID()), lastActive: 0, openRequests: 0 };
+      entry = { session: new Session(this.core, newSessionId()), lastActive: 0, openRequests: 0, streams: new Map(), standalone: undefined, savedAt: 0 };
     } else {
-      entry = this.sessionOf(req, res);
+      entry = await this.sessionOf(req, res);
       if (entry === undefined) return;
-      const version = req.headers['mcp-protocol-version'];
-      if (version !== undefined && (typeof version !== 'string' || !this.core.versions.includes(version))) {
-        sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(String(version))}`);
-        return;
-      }
     }
     const session = entry.session;
-    const out = new HttpOutbound(res, acceptsJson, acceptsSse, this.eventStore, this.core.log);
+    const opened = entry;
+    const out = new HttpOutbound(res, this, entry);
     entry.lastActive = Date.now();
     entry.openRequests++;
-    const opened = entry;
     res.on('close', () => {
       opened.openRequests--;
       opened.lastActive = Date.now();
-      if (!out.finished) {
-        out.finished = true;
-        session.cancelOutbound(out);
-      }
+      if (!out.finished) out.disconnected();
     });
     const delivery = session.receive(message, out);
     if (session.id !== undefined && !this.sessions.has(session.id) && session.initialized) {
       this.sessions.set(session.id, entry);
       out.sessionId = session.id;
+      await this.saveSession(entry);
+    } else if (this.sessionStore !== undefined && changesSession(message)) {
+      await this.saveSession(entry);
     }
     out.received(delivery);
   }
 
-  private delete(req: IncomingMessage, res: ServerResponse): void {
-    const entry = this.sessionOf(req, res);
+  /** A 2026-07-28 request: checked, then served by a session of its own that ends with it. */
+  private receiveStateless(req: IncomingMessage, res: ServerResponse, message: unknown): void {
+    if (!isObject(message)) {
+      send(res, 400, errorMessage(NULL_ID, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message must be an object (batches are not part of 2026-07-28)'));
+      return;
+    }
+    const id = message['id'];
+    if (typeof message['method'] !== 'string' || id === undefined) {
+      // Notifications and responses mean nothing without a session.
+      res.writeHead(202).end();
+      return;
+    }
+    const checked = checkStateless(this.core, message, req.headers);
+    if ('status' in checked) {
+      send(res, checked.status, checked.text);
+      return;
+    }
+    const session = Session.stateless(this.core, checked);
+    const idText = isRequestId(id) ? idJson(id) : NULL_ID;
+    const out = new HttpOutbound(res, this, undefined);
+    out.transform = (text) => withResultFields(text, idText, message['method'] as string);
+    res.on('close', () => {
+      if (!out.finished) {
+        out.finished = true;
+        session.cancelOutbound(out);
+      }
+    });
+    out.received(session.receive(message, out));
+  }
+
+  // ---- GET: the standalone stream, or the resumption of a stream -----------------------------
+
+  private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!ACCEPTS_SSE.test(req.headers.accept ?? '')) {
+      sendError(res, 406, TRANSPORT_ERROR, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
+      return;
+    }
+    const rawVersion = req.headers['mcp-protocol-version'];
+    if (rawVersion !== undefined && (typeof rawVersion !== 'string' || !this.core.statefulVersions.includes(rawVersion.trim()))) {
+      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(String(rawVersion))}`);
+      return;
+    }
+    const entry = await this.sessionOf(req, res);
+    if (entry === undefined) return;
+    entry.lastActive = Date.now();
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && lastEventId !== '') {
+      await this.resume(entry, lastEventId, res);
+      return;
+    }
+    if (entry.standalone?.res !== undefined) {
+      sendError(res, 409, TRANSPORT_ERROR, 'Conflict: this session already has a standalone stream');
+      return;
+    }
+    const stream = entry.standalone ?? this.newStream(entry);
+    entry.standalone = stream;
+    this.attach(entry, stream, res);
+    this.prime(stream);
+    entry.session.standalone = new StandaloneOutbound(this, stream);
+    this.touchIdle(entry, stream);
+  }
+
+  /** Replays what the client missed on the stream `lastEventId` belongs to, then carries the rest of it. */
+  private async resume(entry: SessionEntry, lastEventId: string, res: ServerResponse): Promise<void> {
+    const missed: string[] = [];
+    const streamId = await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
+      missed.push(sseEvent(eventId, message === '' ? undefined : message));
+    });
+    // Event ids are unique per session; a stream of another session is never replayed.
+    if (streamId === undefined || !streamId.startsWith(entry.session.id! + '/')) {
+      sendError(res, 400, TRANSPORT_ERROR, 'Bad Request: Last-Event-ID names no stream of this session');
+      return;
+    }
+    res.writeHead(200, sseHeaders(entry.session.id));
+    const live = entry.streams.get(streamId);
+    if (live === undefined) {
+      // The stream is complete, or lives in another process: send what is stored and end with a
+      // retry hint, so a client still missing its response resumes again for the rest.
+      for (const event of missed) res.write(event);
+      res.end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`);
+      return;
+    }
+    // A stream has one connection: the new one takes over. The replay runs in the stream's write
+    // chain, so events queued meanwhile are written after it, and the ones it replayed are skipped.
+    const previous = live.res;
+    live.res = undefined;
+    previous?.end();
+    live.chain = live.chain.then(async () => {
+      const replayed = new Set<string>();
+      await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
+        replayed.add(eventId);
+        res.write(sseEvent(eventId, message === '' ? undefined : message));
+      });
+      live.replayed = replayed;
+      live.res = res;
+    });
+    res.on('close', () => {
+      if (live.res === res) live.res = undefined;
+    });
+    if (live === entry.standalone) {
+      entry.session.standalone = new StandaloneOutbound(this, live);
+      this.touchIdle(entry, live);
+    }
+  }
+
+  // ---- DELETE ----------------------------------------------------------------------------------
+
+  private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const entry = await this.sessionOf(req, res);
     if (entry === undefined) return;
     this.sessions.delete(entry.session.id!);
-    entry.session.close(true);
+    this.endSession(entry);
+    await this.sessionStore?.delete(entry.session.id!);
     res.writeHead(204).end();
   }
 
   /** The session named by the request's `Mcp-Session-Id`; undefined once the refusal is sent. */
-  private sessionOf(req: IncomingMessage, res: ServerResponse): SessionEntry | undefined {
+  private async sessionOf(req: IncomingMessage, res: ServerResponse): Promise<SessionEntry | undefined> {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') {
       sendError(res, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const entry = this.sessions.get(sessionId);
+    let entry = this.sessions.get(sessionId);
+    if (this.sessionStore !== undefined) {
+      // The store is the truth when shared: a session another process began is rebuilt here, and
+      // one another process ended (DELETE, expiry) is ended here too.
+      const snapshot = await this.sessionStore.load(sessionId);
+      entry = this.sessions.get(sessionId);
+      if (snapshot === undefined && entry !== undefined) {
+        this.sessions.delete(sessionId);
+        this.endSession(entry);
+        entry = undefined;
+      } else if (entry === undefined && snapshot !== undefined) {
+        entry = { session: Session.restore(this.core, sessionId, snapshot), lastActive: Date.now(), openRequests: 0, streams: new Map(), standalone: undefined, savedAt: Date.now() };
+        this.sessions.set(sessionId, entry);
+      } else if (entry !== undefined && Date.now() - entry.savedAt > this.idleTimeout / 2) {
+        await this.saveSession(entry); // keeps the shared record from expiring while in use
+      }
+    }
     if (entry === undefined) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
     return entry;
+  }
+
+  private async saveSession(entry: SessionEntry): Promise<void> {
+    if (this.sessionStore === undefined) return;
+    entry.savedAt = Date.now();
+    await this.sessionStore.save(entry.session.id!, entry.session.snapshot(), this.idleTimeout);
+  }
+
+  // ---- streams ---------------------------------------------------------------------------------
+
+  /** @internal A new logical stream of the session; its id names the session, so replay can check it. */
+  newStream(entry: SessionEntry): SseStream {
+    const stream = new SseStream(`${entry.session.id!}/${randomBytes(9).toString('base64url')}`);
+    entry.streams.set(stream.id, stream);
+    return stream;
+  }
+
+  /** @internal */
+  attach(entry: SessionEntry, stream: SseStream, res: ServerResponse): void {
+    if (!res.headersSent) res.writeHead(200, sseHeaders(entry.session.id));
+    stream.res = res;
+    res.on('close', () => {
+      if (stream.res === res) stream.res = undefined;
+    });
+  }
+
+  /** @internal The priming event: an id the client can resume from, before any message. */
+  prime(stream: SseStream): void {
+    this.queue(stream, '');
+  }
+
+  /** @internal Stores the message, then writes it with its id if the stream has a connection. */
+  queue(stream: SseStream, message: string): void {
+    const stored = this.eventStore.storeEvent(stream.id, message);
+    stream.chain = stream.chain
+      .then(() => stored)
+      .then(
+        (eventId) => {
+          if (stream.replayed?.has(eventId) !== true) stream.res?.write(sseEvent(eventId, message === '' ? undefined : message));
+        },
+        (error: unknown) => {
+          this.core.log(`The event store failed; ending the stream: ${error instanceof Error ? error.message : String(error)}`);
+          stream.res?.destroy();
+        },
+      );
+  }
+
+  /** @internal The stream's last message is queued: end its connection after it and forget it. */
+  finish(entry: SessionEntry, stream: SseStream): void {
+    stream.complete = true;
+    void stream.chain.then(() => {
+      entry.streams.delete(stream.id);
+      stream.res?.end();
+      stream.res = undefined;
+    });
+  }
+
+  /** @internal Polling: tell the client when to come back, and close the connection (not the stream). */
+  poll(stream: SseStream, retryMs: number): void {
+    stream.chain = stream.chain.then(() => {
+      const res = stream.res;
+      stream.res = undefined;
+      res?.end(`retry: ${Math.max(0, Math.floor(retryMs))}\n\n`);
+    });
+  }
+
+  /** Closes a standalone stream that has been quiet too long; the client reconnects after the retry delay. */
+  touchIdle(entry: SessionEntry, stream: SseStream): void {
+    clearTimeout(stream.idleTimer);
+    stream.idleTimer = setTimeout(() => {
+      if (entry.standalone === stream && stream.res !== undefined) this.poll(stream, IDLE_STREAM_RETRY_MS);
+    }, this.idleStreamTimeout);
+    stream.idleTimer.unref();
+  }
+}
+
+/** The standalone stream as the session sees it: where notifications that belong to no request go. */
+class StandaloneOutbound implements Outbound {
+  readonly canEmit = true;
+  private readonly transport: HttpTransport;
+  private readonly stream: SseStream;
+
+  constructor(transport: HttpTransport, stream: SseStream) {
+    this.transport = transport;
+    this.stream = stream;
+  }
+
+  respond(): void {}
+  abandon(): void {}
+
+  emit(text: string): void {
+    this.transport.queue(this.stream, text);
   }
 }
 
 /**
  * One POST's answer channel. Answers produced while `Session.receive` runs are held until it
  * returns, so the status (400 for a message that is not JSON-RPC) and the session header of a new
- * session can still be set.
+ * session can still be set. In a session, an SSE answer is a resumable stream; a stateless answer
+ * (no session) is a plain SSE stream without ids.
  */
 class HttpOutbound implements Outbound {
-  readonly canEmit: boolean;
+  readonly canEmit = true;
   finished = false;
   sessionId: string | undefined = undefined;
+  /** Stateless requests: adds `resultType` and the cache fields to results. */
+  transform: ((text: string) => string) | undefined = undefined;
   private readonly res: ServerResponse;
-  private readonly acceptsJson: boolean;
-  private readonly eventStore: EventStore | undefined;
-  private readonly log: (line: string) => void;
+  private readonly transport: HttpTransport;
+  /** Undefined for a stateless request. */
+  private readonly entry: SessionEntry | undefined;
   private receiving = true;
   private held: string | undefined = undefined;
   private heldAbandon = false;
-  private streaming = false;
-  private streamId = '';
-  private storing: Promise<void> = Promise.resolve();
+  private stream: SseStream | undefined = undefined;
+  private plainStreaming = false;
 
-  constructor(
-    res: ServerResponse,
-    acceptsJson: boolean,
-    acceptsSse: boolean,
-    eventStore: EventStore | undefined,
-    log: (line: string) => void,
-  ) {
+  constructor(res: ServerResponse, transport: HttpTransport, entry: SessionEntry | undefined) {
     this.res = res;
-    this.acceptsJson = acceptsJson;
-    this.canEmit = acceptsSse;
-    this.eventStore = eventStore;
-    this.log = log;
+    this.transport = transport;
+    this.entry = entry;
+  }
+
+  private get streaming(): boolean {
+    return this.stream !== undefined || this.plainStreaming;
   }
 
   respond(text: string): void {
     if (this.finished) return;
-    if (this.receiving && !this.streaming) this.held = text;
-    else this.deliver(text, 200);
+    const final = this.transform === undefined ? text : this.transform(text);
+    if (this.receiving && !this.streaming) this.held = final;
+    else this.deliver(final, statusOf(final));
   }
 
   emit(text: string): void {
-    if (this.finished || !this.canEmit) return;
+    if (this.finished) return;
     if (!this.streaming) this.startStream();
-    this.writeEvent(text);
+    this.write(text);
   }
 
   abandon(): void {
     if (this.finished) return;
     if (this.receiving && !this.streaming) this.heldAbandon = true;
     else this.finishAbandoned();
+  }
+
+  closeStream(retryMs: number): void {
+    if (this.finished || this.entry === undefined) return;
+    if (!this.streaming) this.startStream();
+    this.transport.poll(this.stream!, retryMs);
+  }
+
+  /** The client closed the connection before the response was complete. */
+  disconnected(): void {
+    // A resumable stream lives on: its events are stored until the client resumes it.
+    if (this.stream !== undefined) return;
+    this.finished = true;
+    this.entry?.session.cancelOutbound(this);
   }
 
   /** `Session.receive` returned: send what it produced synchronously. */
@@ -405,7 +713,7 @@ class HttpOutbound implements Outbound {
       this.finished = true;
       this.res.writeHead(202).end();
     } else if (this.held !== undefined) {
-      this.deliver(this.held, delivery === INVALID_MESSAGE ? 400 : 200);
+      this.deliver(this.held, delivery === INVALID_MESSAGE ? 400 : statusOf(this.held));
     } else if (this.heldAbandon) {
       this.finishAbandoned();
     }
@@ -413,65 +721,66 @@ class HttpOutbound implements Outbound {
 
   private deliver(text: string, status: number): void {
     this.finished = true;
-    if (!this.streaming && this.acceptsJson) {
+    if (!this.streaming) {
       const headers = this.sessionId === undefined ? JSON_HEADERS : { ...JSON_HEADERS, 'mcp-session-id': this.sessionId };
       this.res.writeHead(status, headers).end(text);
       return;
     }
-    if (!this.streaming) this.startStream();
-    this.writeEvent(text);
+    this.write(text);
     this.endStream();
   }
 
-  /** A cancelled request gets no response: an SSE stream that ends without one, or 202 without SSE. */
+  /** A cancelled request gets no response: an SSE stream that ends without one. */
   private finishAbandoned(): void {
     this.finished = true;
-    if (this.streaming) this.endStream();
-    else if (this.canEmit) {
-      this.startStream();
-      this.endStream();
-    } else {
-      this.res.writeHead(202).end();
-    }
+    if (!this.streaming) this.startStream();
+    this.endStream();
   }
 
   private startStream(): void {
-    this.streaming = true;
-    const headers: Record<string, string> = {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    };
-    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
-    this.res.writeHead(200, headers);
-    if (this.eventStore !== undefined) this.streamId = randomUUID();
-  }
-
-  private writeEvent(text: string): void {
-    const store = this.eventStore;
-    if (store === undefined) {
-      this.res.write('event: message\ndata: ' + text + '\n\n');
+    if (this.entry === undefined) {
+      this.plainStreaming = true;
+      this.res.writeHead(200, sseHeaders(undefined));
       return;
     }
-    // Stored before written, in order, so an event id never reaches the client ahead of its storage.
-    const stored = store.storeEvent(this.streamId, text);
-    this.storing = this.storing
-      .then(() => stored)
-      .then(
-        (eventId) => {
-          this.res.write('id: ' + eventId + '\nevent: message\ndata: ' + text + '\n\n');
-        },
-        (error: unknown) => {
-          this.log(`The event store failed; ending the stream: ${error instanceof Error ? error.message : String(error)}`);
-          this.res.destroy();
-        },
-      );
+    this.stream = this.transport.newStream(this.entry);
+    this.transport.attach(this.entry, this.stream, this.res);
+    this.transport.prime(this.stream);
+  }
+
+  private write(text: string): void {
+    if (this.stream !== undefined) this.transport.queue(this.stream, text);
+    else this.res.write('event: message\ndata: ' + text + '\n\n');
   }
 
   private endStream(): void {
-    if (this.eventStore === undefined) this.res.end();
-    else void this.storing.then(() => this.res.end());
+    if (this.stream !== undefined) this.transport.finish(this.entry!, this.stream);
+    else this.res.end();
   }
+}
+
+function sseHeaders(sessionId: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  return headers;
+}
+
+/** An SSE event with an id; without a message it is a priming event (empty data). */
+function sseEvent(eventId: string, message: string | undefined): string {
+  return message === undefined ? 'id: ' + eventId + '\ndata: \n\n' : 'id: ' + eventId + '\nevent: message\ndata: ' + message + '\n\n';
+}
+
+/** The HTTP status of a JSON response: the 2026-07-28 error codes that the spec maps to 400/404. */
+function statusOf(text: string): number {
+  const marker = text.indexOf(',"error":{"code":');
+  if (marker === -1) return 200;
+  const code = Number.parseInt(text.slice(marker + 17, marker + 24), 10);
+  if (code === MISSING_CAPABILITY) return 400;
+  return 200;
 }
 
 function send(res: ServerResponse, status: number, body: string): void {
@@ -484,6 +793,12 @@ function sendError(res: ServerResponse, status: number, code: number, message: s
 
 function isInitializeRequest(message: unknown): boolean {
   return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
+}
+
+/** Requests after which a shared session's snapshot must be saved again. */
+function changesSession(message: unknown): boolean {
+  const method = isObject(message) ? message['method'] : undefined;
+  return method === 'logging/setLevel' || method === 'resources/subscribe' || method === 'resources/unsubscribe';
 }
 
 /** A bind address or URL hostname naming this machine (`::1` as bound, `[::1]` as in a URL). */

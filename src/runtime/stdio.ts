@@ -9,9 +9,10 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { Buffer } from 'node:buffer';
-import { PARSE_ERROR_MESSAGE, nestsDeeperThan, tooDeepMessage, tooLargeMessage } from './jsonrpc.js';
+import { PARSE_ERROR_MESSAGE, idJson, isObject, isRequestId, nestsDeeperThan, tooDeepMessage, tooLargeMessage } from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import { Session, type Outbound } from './session.js';
+import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
 
 export interface StdioStreams {
   input: Readable;
@@ -28,6 +29,33 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const output = io?.output ?? process.stdout;
   const session = new Session(core, undefined);
   const writer = new StdioOutbound(input, output, core.log);
+  session.standalone = writer;
+  /** Running 2026-07-28 requests by id, so `notifications/cancelled` reaches them. */
+  const stateless = new Map<string | number, Session>();
+
+  /** A 2026-07-28 request: checked, then served by a session of its own; its results gain `resultType`. */
+  const receiveStateless = (message: { [key: string]: unknown }): void => {
+    const id = message['id'];
+    const method = message['method'];
+    if (typeof method !== 'string' || !isRequestId(id)) return;
+    const checked = checkStateless(core, message, undefined);
+    if ('status' in checked) {
+      writer.respond(checked.text);
+      return;
+    }
+    const one = Session.stateless(core, checked);
+    const idText = idJson(id);
+    stateless.set(id, one);
+    one.receive(message, {
+      canEmit: true,
+      respond: (text) => {
+        stateless.delete(id);
+        writer.respond(withResultFields(text, idText, method));
+      },
+      emit: (text) => writer.emit(text),
+      abandon: () => stateless.delete(id),
+    });
+  };
   const { maxMessageBytes, maxDepth } = core.limits;
   // A UTF-16 code unit is 1 to 3 bytes of UTF-8: only long lines need counting.
   const tooLarge = (text: string): boolean =>
@@ -48,6 +76,14 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
     } catch {
       if (!BLANK.test(line)) writer.respond(PARSE_ERROR_MESSAGE);
       return;
+    }
+    if (isObject(message) && !Array.isArray(message) && !session.initialized && isStatelessMessage(message, undefined)) {
+      receiveStateless(message);
+      return;
+    }
+    if (isObject(message) && message['method'] === 'notifications/cancelled' && isObject(message['params'])) {
+      const target = message['params']['requestId'];
+      if (isRequestId(target)) stateless.get(target)?.receive(message, writer);
     }
     session.receive(message, writer);
   };

@@ -112,7 +112,7 @@ describe('runtime fuzzing', () => {
       const post = (body: string | Uint8Array, session: string): Promise<Response> =>
         fetch(listener.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-session-id': session },
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session },
           body: bytesOf(body),
         });
       await fc.assert(
@@ -120,9 +120,9 @@ describe('runtime fuzzing', () => {
           const init = await post('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}', '');
           const session = init.headers.get('mcp-session-id')!;
           await init.text();
-          const answers: Promise<{ status: number; text: string; kind: string }>[] = [];
+          const answers: Promise<{ status: number; text: string; kind: string; sse: boolean }>[] = [];
           for (const c of cases) {
-            const answer = post(c.body, session).then(async (r) => ({ status: r.status, text: await r.text(), kind: c.kind }));
+            const answer = post(c.body, session).then(async (r) => ({ status: r.status, text: await r.text(), kind: c.kind, sse: r.headers.get('content-type') === 'text/event-stream' }));
             answers.push(answer);
             // A slow request runs while the next cases are sent; the others are answered first.
             if (c.slow) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -130,13 +130,16 @@ describe('runtime fuzzing', () => {
           }
           const settled = await Promise.all(answers);
           const responses: Message[] = [];
-          for (const { status, text, kind } of settled) {
+          for (const { status, text, kind, sse } of settled) {
             if (status === 202) {
               expect(text).toBe('');
               continue;
             }
             expect([200, 400], `${kind}: ${text.slice(0, 200)}`).toContain(status);
-            const message = JSON.parse(text) as Message | Message[];
+            // A handler that reports before its result answers on an SSE stream: its responses count.
+            const message = sse
+              ? (text.split('\n').filter((l) => l.startsWith('data: ') && l !== 'data: ').map((l) => JSON.parse(l.slice(6)) as Message).filter((m) => m['method'] === undefined))
+              : (JSON.parse(text) as Message | Message[]);
             responses.push(...(Array.isArray(message) ? message : [message]));
             // 400 only for what is not a JSON-RPC message at all.
             if (status === 400) expect([-32700, -32600]).toContain((message as Message)['error']?.['code']);

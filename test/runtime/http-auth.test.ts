@@ -16,7 +16,7 @@ const initialize = JSON.stringify({
 });
 
 function post(url: string, token?: string): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
   return fetch(url, { method: 'POST', headers, body: initialize });
 }

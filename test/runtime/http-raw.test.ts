@@ -55,7 +55,7 @@ async function openSession(url: string, protocolVersion = '2025-11-25'): Promise
 function sseMessages(body: string): Record<string, any>[] {
   return body
     .split('\n')
-    .filter((line) => line.startsWith('data: '))
+    .filter((line) => line.startsWith('data: ') && line !== 'data: ') // not the priming event
     .map((line) => JSON.parse(line.slice(6)) as Record<string, any>);
 }
 
@@ -127,11 +127,18 @@ describe('Streamable HTTP transport rules', () => {
   });
 
   it('checks method, media types, body size and JSON', async () => {
-    expect((await fetch(url)).status).toBe(405);
+    const put = await fetch(url, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST, DELETE');
+    // A GET is an SSE stream: without text/event-stream in Accept there is nothing to serve.
+    expect((await fetch(url, { headers: { accept: 'application/json' } })).status).toBe(406);
     expect((await fetch(url.replace('/mcp', '/other'), { method: 'POST' })).status).toBe(404);
     const wrongType = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
     expect(wrongType.status).toBe(415);
     expect((await post(url, '{}', { accept: 'text/html' })).status).toBe(406);
+    // A POST must accept both answers the server may choose.
+    expect((await post(url, '{}', { accept: 'application/json' })).status).toBe(406);
+    expect((await post(url, '{}', { accept: 'text/event-stream' })).status).toBe(406);
     const garbage = await post(url, '{not json');
     expect(garbage.status).toBe(400);
     expect(((await garbage.json()) as { error: { code: number } }).error.code).toBe(-32700);
@@ -145,7 +152,7 @@ describe('Streamable HTTP transport rules', () => {
     const send = (body: string[], abort: boolean) =>
       new Promise<number | 'aborted'>((resolve) => {
         const req = httpRequest(
-          { host: small.hostname, port: small.port, path: small.pathname, method: 'POST', headers: { 'content-type': 'application/json' } },
+          { host: small.hostname, port: small.port, path: small.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: BOTH } },
           (res) => {
             res.resume();
             resolve(res.statusCode!);
@@ -203,7 +210,7 @@ describe('Streamable HTTP transport rules', () => {
     expect((await post(url, ping, { session, headers: { 'mcp-protocol-version': '1999-01-01' } })).status).toBe(400);
   });
 
-  it('streams SSE when the handler emits before its result, JSON when the client does not accept SSE', async () => {
+  it('streams SSE when the handler emits before its result, and refuses a client that does not accept SSE', async () => {
     const session = await openSession(url);
     const call = { jsonrpc: '2.0', id: 's', method: 'tools/call', params: { name: 'slow', arguments: { steps: 2, ms: 1 }, _meta: { progressToken: 'p' } } };
     const streamed = await post(url, call, { session });
@@ -219,25 +226,27 @@ describe('Streamable HTTP transport rules', () => {
       'response s',
     ]);
     const plain = await post(url, call, { session, accept: 'application/json' });
-    expect(plain.headers.get('content-type')).toBe('application/json');
-    expect(((await plain.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe('done after 2 steps');
+    expect(plain.status).toBe(406);
+    expect(((await plain.json()) as { error: { code: number } }).error.code).toBe(-32000);
   });
 
-  it('refuses server requests when the client does not accept SSE', async () => {
+  it('sends server requests on the POST stream of the request that made them', async () => {
     const response = await post(
       url,
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'x', version: '1' } } },
     );
     const session = response.headers.get('mcp-session-id')!;
-    const call = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_name', arguments: {} } }, { session, accept: 'application/json' });
-    expect(await call.json()).toEqual({
-      jsonrpc: '2.0',
-      id: 1,
-      result: {
-        content: [{ type: 'text', text: 'elicitation/create: the client cannot receive server requests on this HTTP request (it does not accept text/event-stream)' }],
-        isError: true,
-      },
-    });
+    const call = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask_name', arguments: {} } }, { session });
+    expect(call.headers.get('content-type')).toBe('text/event-stream');
+    const reader = call.body!.getReader();
+    let text = '';
+    while (!text.includes('elicitation/create')) text += new TextDecoder().decode((await reader.read()).value);
+    const ask = sseMessages(text).find((m) => m['method'] === 'elicitation/create')!;
+    const answer = await post(url, { jsonrpc: '2.0', id: ask['id'], result: { action: 'accept', content: { name: 'Ada' } } }, { session });
+    expect(answer.status).toBe(202);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    const final = sseMessages(text).find((m) => m['id'] === 1 && m['result'] !== undefined)!;
+    expect(final['result']['content'][0]['text']).toBe('Hello, Ada');
   });
 
   it('issues no session when initialize fails', async () => {
@@ -275,7 +284,9 @@ describe('Streamable HTTP transport rules', () => {
     const response = await post(resumable, { jsonrpc: '2.0', id: 'e', method: 'tools/call', params: { name: 'slow', arguments: { steps: 1, ms: 1 } } }, { session });
     const body = await response.text();
     const ids = body.split('\n').filter((l) => l.startsWith('id: ')).map((l) => l.slice(4));
-    expect(ids).toHaveLength(3);
+    // The priming event (an id and empty data) comes first, then every message with its id.
+    expect(body.startsWith(`id: ${ids[0]}\ndata: \n\n`)).toBe(true);
+    expect(ids).toHaveLength(4);
     const replayed: string[] = [];
     const streamId = await store.replayEventsAfter(ids[0]!, (id, message) => {
       replayed.push(id);

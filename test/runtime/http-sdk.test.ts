@@ -28,7 +28,8 @@ describe('Streamable HTTP server driven by the official SDK client', () => {
   defineSdkSuite(target);
 
   it('issued a session id at initialize and logs refused output to the server logger', () => {
-    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // 128 random bits, base64url: visible ASCII only.
+    expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(serverLog.some((line) => line.includes('/temperature must be number'))).toBe(true);
   });
 

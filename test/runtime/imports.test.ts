@@ -37,4 +37,12 @@ describe('the runtime copied into every generated server', () => {
     const bad = "import x from 'ajv';\nimport { y } from '../src/y.js';\nconst z = require('fs');\n";
     expect(specifiers(bad).filter((s) => !isAllowed(s))).toHaveLength(3);
   });
+
+  it('loads a package only in redis-store.ts, by a computed name, and nothing loads redis-store.ts but main.ts on --redis', () => {
+    const computed = files.filter((file) => /\bimport\s*\(\s*[A-Za-z_$]/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(computed.map((f) => f.replace(/^.*\//, ''))).toEqual(['redis-store.ts']);
+    const importers = files.filter((file) => readFileSync(join(ROOT, file), 'utf8').includes('redis-store.js'));
+    expect(importers).toEqual([]);
+    expect(readFileSync(join(ROOT, 'templates/main.ts.hbs'), 'utf8')).toContain("import('./generated/runtime/redis-store.js')");
+  });
 });

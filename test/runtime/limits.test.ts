@@ -188,7 +188,7 @@ describe('limits over HTTP', () => {
       });
     const started = performance.now();
     const headersNeverEnd = slow(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nX-Slow: 1\r\n`);
-    const bodyNeverEnds = slow(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
+    const bodyNeverEnds = slow(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
     const client = new HttpSession(url.href);
     await client.initialize();
     expect(toolText((await client.callTool(1, 'echo', { text: 'served' })).json)).toBe('served');

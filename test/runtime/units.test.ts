@@ -85,7 +85,7 @@ describe('createServer checks the definition', () => {
   });
 
   it('throws when no protocol version is one the runtime speaks', () => {
-    expect(() => createServer({ ...definition(), protocolVersions: ['2026-07-28'] }, handlers)).toThrow(/None of the definition's protocol versions/);
+    expect(() => createServer({ ...definition(), protocolVersions: ['2099-01-01'] }, handlers)).toThrow(/None of the definition's protocol versions/);
   });
 
   it('serializes list pages once, with a cursor on every page but the last', () => {

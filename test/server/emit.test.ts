@@ -27,6 +27,8 @@ function model(parts: Partial<ServiceModel>): ServiceModel {
   return {
     server: { name: 'tiny', version: '1.0.0' },
     protocolVersions: ['2025-11-25'],
+    listChanged: false,
+    subscribe: false,
     tools: [],
     resources: [],
     resourceTemplates: [],

@@ -4,7 +4,7 @@
  * outputSchema itself. A variant whose handlers lie about their output (one through `as any`, one
  * with a property the schema forbids, which TypeScript lets through) must be refused by the runtime.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,25 +12,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel, plan, repoRoot, tempDir, write } from './support.js';
+import { build, loadModel, plan, repoRoot, startHttpServer, tempDir, write } from './support.js';
 
 const example = join(repoRoot, 'examples', 'weather', 'server');
-const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const work = tempDir('server-interop');
 const running: ChildProcess[] = [];
-
-/**
- * Builds a project with its own tsconfig into `outDir` (never into the repository). Copies in the
- * temp folder have no node_modules above them, hence the explicit type roots.
- */
-function build(project: string, outDir: string): string {
-  const args = [tsc, '-p', project, '--outDir', outDir, '--tsBuildInfoFile', join(outDir, '.tsbuildinfo')];
-  args.push('--typeRoots', join(repoRoot, 'node_modules', '@types'));
-  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
-  expect(result.stdout + result.stderr, `tsc -p ${project}`).toBe('');
-  expect(result.status).toBe(0);
-  return join(outDir, 'main.js');
-}
 
 /** A copy of the example whose handlers return what their outputSchema forbids. */
 function buildLyingVariant(): string {
@@ -82,22 +68,7 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Starts `main.js --http --port 0` and resolves with the URL it prints on stderr. */
-function startHttp(main: string): Promise<URL> {
-  const child = spawn(process.execPath, [main, '--http', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-      if (match) resolve(new URL(match[1] as string));
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}${stdout}`)));
-  });
-}
+const startHttp = (main: string): Promise<URL> => startHttpServer(main, running);
 
 type Connect = (main: string) => Promise<Transport>;
 

@@ -2,6 +2,7 @@
  * Shared helpers of the server-emitter tests: the runtime sources the CLI would pass, planning a
  * manifest through the real writer, the one golden comparison, and a strict tsc program.
  */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -138,3 +139,36 @@ export function typeCheck(projectDirs: readonly string[], extraFiles: Record<str
     return `${d.file.fileName}:${line + 1}:${character + 1}: TS${d.code}: ${message}`;
   });
 }
+
+const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/**
+ * Builds a project with its own tsconfig into `outDir` (never into the repository). Copies in the
+ * temp folder have no node_modules above them, hence the explicit type roots.
+ */
+export function build(project: string, outDir: string): string {
+  const args = [tsc, '-p', project, '--outDir', outDir, '--tsBuildInfoFile', join(outDir, '.tsbuildinfo')];
+  args.push('--typeRoots', join(repoRoot, 'node_modules', '@types'));
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  expect(result.stdout + result.stderr, `tsc -p ${project}`).toBe('');
+  expect(result.status).toBe(0);
+  return join(outDir, 'main.js');
+}
+
+/** Starts `main.js --http --port 0` and resolves with the URL it prints on stderr. */
+export function startHttpServer(main: string, running: ChildProcess[], extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<URL> {
+  const child = spawn(process.execPath, [main, '--http', '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  running.push(child);
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match) resolve(new URL(match[1] as string));
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}${stdout}`)));
+  });
+}
+

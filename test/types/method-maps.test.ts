@@ -8,6 +8,8 @@ import { describeDiagnostics, typeCheck, typesFor, writeTempProject, type Compil
  */
 
 interface Case {
+  /** What `tools/call` answers: 2026-07-28 adds InputRequiredResult (its CallToolResultResponse says so). */
+  callResult: string;
   revision: KnownRevision;
   /** Valid tools/call params for the revision, as source text. */
   callParams: string;
@@ -20,9 +22,9 @@ interface Case {
 const META_2026 = `_meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }`;
 
 const CASES: Case[] = [
-  { revision: '2024-11-05', callParams: `{ name: 'get_weather', arguments: { city: 'Paris' } }`, listParams: `{ cursor: 'next' }`, serverRequests: true },
-  { revision: '2025-11-25', callParams: `{ name: 'get_weather', arguments: { city: 'Paris' } }`, listParams: `{ cursor: 'next' }`, serverRequests: true },
-  { revision: '2026-07-28', callParams: `{ name: 'get_weather', arguments: { city: 'Paris' }, ${META_2026} }`, listParams: `{ cursor: 'next', ${META_2026} }`, serverRequests: false },
+  { revision: '2024-11-05', callResult: 'CallToolResult', callParams: `{ name: 'get_weather', arguments: { city: 'Paris' } }`, listParams: `{ cursor: 'next' }`, serverRequests: true },
+  { revision: '2025-11-25', callResult: 'CallToolResult', callParams: `{ name: 'get_weather', arguments: { city: 'Paris' } }`, listParams: `{ cursor: 'next' }`, serverRequests: true },
+  { revision: '2026-07-28', callResult: 'CallToolResult | InputRequiredResult', callParams: `{ name: 'get_weather', arguments: { city: 'Paris' }, ${META_2026} }`, listParams: `{ cursor: 'next', ${META_2026} }`, serverRequests: false },
 ];
 
 function fixture(c: Case): string {
@@ -38,14 +40,14 @@ expectTypeOf<'sampling/createMessage'>().toExtend<ClientRequestMethod>();`
 expectTypeOf<'sampling/createMessage'>().toExtend<ServerRequestMethod>();`;
 
   return `import { expectTypeOf } from 'vitest';
-import type { CallToolRequest, CallToolResult, ClientNotificationMethod, ClientRequestMethod, ClientRequests, ListToolsResult, ServerRequestMethod } from '${types}';
+import type { CallToolRequest, CallToolResult, ${c.revision === '2026-07-28' ? 'InputRequiredResult, ' : ''}ClientNotificationMethod, ClientRequestMethod, ClientRequests, ListToolsResult, ServerRequestMethod } from '${types}';
 import { ErrorCode, JSONRPC_VERSION, LATEST_PROTOCOL_VERSION } from '${types}';
 
 declare function send<M extends ClientRequestMethod>(method: M, params: ClientRequests[M]['params']): Promise<ClientRequests[M]['result']>;
 
-expectTypeOf<ClientRequests['tools/call']['result']>().toEqualTypeOf<CallToolResult>();
+expectTypeOf<ClientRequests['tools/call']['result']>().toEqualTypeOf<${c.callResult}>();
 expectTypeOf<ClientRequests['tools/call']['params']>().toEqualTypeOf<CallToolRequest['params']>();
-expectTypeOf(send('tools/call', ${c.callParams})).resolves.toEqualTypeOf<CallToolResult>();
+expectTypeOf(send('tools/call', ${c.callParams})).resolves.toEqualTypeOf<${c.callResult}>();
 expectTypeOf(send('tools/list', ${c.listParams})).resolves.toEqualTypeOf<ListToolsResult>();
 expectTypeOf<'notifications/cancelled'>().toExtend<ClientNotificationMethod>();
 expectTypeOf<typeof LATEST_PROTOCOL_VERSION>().toEqualTypeOf<'${c.revision}'>();

@@ -87,8 +87,17 @@ describe('unions and method maps', () => {
   it('2024-11-05: the classic method maps', async () => {
     const model = await loadModel('2024-11-05');
     expect(model.serverRequests.map((r) => r.method)).toEqual(['ping', 'roots/list', 'sampling/createMessage']);
-    expect(model.clientRequests.find((r) => r.method === 'ping')).toEqual({ method: 'ping', request: 'PingRequest', params: 'optional', result: 'EmptyResult', pairing: 'exception' });
-    expect(model.clientRequests.find((r) => r.method === 'tools/call')).toEqual({ method: 'tools/call', request: 'CallToolRequest', params: 'required', result: 'CallToolResult', pairing: 'by-name' });
+    expect(model.clientRequests.find((r) => r.method === 'ping')).toEqual({ method: 'ping', request: 'PingRequest', params: 'optional', result: 'EmptyResult', pairing: 'exception', alternatives: [] });
+    expect(model.clientRequests.find((r) => r.method === 'tools/call')).toEqual({ method: 'tools/call', request: 'CallToolRequest', params: 'required', result: 'CallToolResult', pairing: 'by-name', alternatives: [] });
+  });
+
+  it('2026-07-28: tools/call, prompts/get and resources/read may answer an InputRequiredResult', async () => {
+    const model = await loadModel('2026-07-28');
+    const alternatives = (method: string) => model.clientRequests.find((r) => r.method === method)?.alternatives;
+    expect(alternatives('tools/call')).toEqual(['InputRequiredResult']);
+    expect(alternatives('prompts/get')).toEqual(['InputRequiredResult']);
+    expect(alternatives('resources/read')).toEqual(['InputRequiredResult']);
+    expect(alternatives('tools/list')).toEqual([]);
   });
 });
 

@@ -14,7 +14,9 @@ import { createServer as createRuntimeServer } from './runtime/index.js';
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"bench-mcp-gen","version":"1.0.0"}'),
-  protocolVersions: JSON.parse('["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]'),
+  protocolVersions: JSON.parse(
+    '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]',
+  ),
   capabilities: JSON.parse('{"tools":{},"logging":{}}'),
   tools: JSON.parse(
     '[{"name":"get_weather","description":"Get current weather for a location","inputSchema":{"type":"object","properties":{"location":{"type":"string","description":"City name or zip code"},"units":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature units"}},"required":["location"]},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"]}},{"name":"search","description":"Search the document index; returns up to 50 structured results","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search query"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"Maximum number of results"}},"required":["query"]},"outputSchema":{"type":"object","properties":{"query":{"type":"string"},"total":{"type":"integer"},"results":{"type":"array","items":{"type":"object","properties":{"docId":{"type":"string"},"title":{"type":"string"},"url":{"type":"string"},"snippet":{"type":"string"},"score":{"type":"number"},"rank":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},"published":{"type":"boolean"}},"required":["docId","title","url","snippet","score","rank","tags","published"]}}},"required":["query","total","results"]}}]',

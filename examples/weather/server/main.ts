@@ -3,6 +3,8 @@
  *
  * Serves stdio by default; with `--http` it serves Streamable HTTP at
  * `http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).
+ * With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable
+ * streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.
  */
 import { parseArgs } from 'node:util';
 import { createServer } from './generated/server.js';
@@ -13,6 +15,7 @@ const { values } = parseArgs({
     http: { type: 'boolean', default: false },
     port: { type: 'string', default: '3000' },
     host: { type: 'string', default: '127.0.0.1' },
+    redis: { type: 'string' },
   },
 });
 
@@ -28,7 +31,12 @@ const limits = {
   maxInFlight: 64, // handlers running at once per stdio connection or HTTP session
   handlerTimeoutMs: 5 * 60 * 1000, // a slower handler is cancelled and its request answered with an error
 };
-const server = createServer(handlers, { logger: log, limits });
+// Processes that share clients must sign 2026-07-28 request states with the same secret.
+const stateSecret = process.env['MCP_STATE_SECRET'];
+const server = createServer(
+  handlers,
+  stateSecret === undefined ? { logger: log, limits } : { logger: log, limits, stateSecret },
+);
 
 if (values.http) {
   const port = Number(values.port);
@@ -36,6 +44,14 @@ if (values.http) {
     log(`--port must be a number from 0 to 65535 (0: any free port), not ${values.port}`);
     process.exit(2);
   }
+  // With Redis, sessions and resumable streams are shared by every process using it.
+  const redisUrl = values.redis ?? process.env['MCP_REDIS_URL'];
+  const stores =
+    redisUrl === undefined
+      ? {}
+      : await (
+          await import('./generated/runtime/redis-store.js')
+        ).connectRedisStores(redisUrl, { log });
   const listening = await server.listenHttp({
     port,
     // Loopback only by default. Binding elsewhere? Read "Security" in mcp-gen's README first.
@@ -47,6 +63,7 @@ if (values.http) {
     headersTimeoutMs: 10_000, // headers must arrive within this (slowloris); else 408
     requestTimeoutMs: 30_000, // the whole request must arrive within this; else 408
     keepAliveTimeoutMs: 5_000, // an idle keep-alive connection is closed after this
+    ...stores,
   });
   log(`listening on ${listening.url}`);
 } else {

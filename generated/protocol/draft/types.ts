@@ -1553,10 +1553,16 @@ export interface UnsupportedProtocolVersionError {
 /** Requests the client sends, by method: their params and the result they are answered with. */
 export interface ClientRequests {
   'completion/complete': { params: CompleteRequest['params']; result: CompleteResult };
-  'prompts/get': { params: GetPromptRequest['params']; result: GetPromptResult };
+  'prompts/get': {
+    params: GetPromptRequest['params'];
+    result: GetPromptResult | InputRequiredResult;
+  };
   'prompts/list': { params: ListPromptsRequest['params']; result: ListPromptsResult };
   'resources/list': { params: ListResourcesRequest['params']; result: ListResourcesResult };
-  'resources/read': { params: ReadResourceRequest['params']; result: ReadResourceResult };
+  'resources/read': {
+    params: ReadResourceRequest['params'];
+    result: ReadResourceResult | InputRequiredResult;
+  };
   'resources/templates/list': {
     params: ListResourceTemplatesRequest['params'];
     result: ListResourceTemplatesResult;
@@ -1566,7 +1572,7 @@ export interface ClientRequests {
     params: SubscriptionsListenRequest['params'];
     result: SubscriptionsListenResult;
   };
-  'tools/call': { params: CallToolRequest['params']; result: CallToolResult };
+  'tools/call': { params: CallToolRequest['params']; result: CallToolResult | InputRequiredResult };
   'tools/list': { params: ListToolsRequest['params']; result: ListToolsResult };
 }
 /** Requests the server sends, by method: their params and the result they are answered with. */

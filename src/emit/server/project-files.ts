@@ -74,6 +74,8 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
           '',
           'Serves stdio by default; with `--http` it serves Streamable HTTP at',
           '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
+          'With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable',
+          'streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.',
         ].join('\n'),
       }),
     },

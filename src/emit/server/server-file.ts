@@ -13,9 +13,12 @@ const RUNTIME = './runtime/index.js';
  */
 export function capabilities(model: ServiceModel): Record<string, object> {
   const caps: Record<string, object> = {};
-  if (model.tools.length > 0) caps['tools'] = {};
-  if (model.resources.length > 0 || model.resourceTemplates.length > 0) caps['resources'] = {};
-  if (model.prompts.length > 0) caps['prompts'] = {};
+  const listChanged = model.listChanged ? { listChanged: true } : {};
+  if (model.tools.length > 0) caps['tools'] = listChanged;
+  if (model.resources.length > 0 || model.resourceTemplates.length > 0) {
+    caps['resources'] = model.subscribe ? { subscribe: true, ...listChanged } : listChanged;
+  }
+  if (model.prompts.length > 0) caps['prompts'] = listChanged;
   caps['logging'] = {};
   if (model.prompts.length > 0 || model.resourceTemplates.length > 0) caps['completions'] = {};
   return caps;

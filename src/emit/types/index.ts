@@ -101,7 +101,7 @@ function methodMaps(model: ProtocolModel, comment: (text: string) => string): st
   const requestMap = (name: string, methods: readonly RequestMethod[], who: string): string =>
     comment(`Requests the ${who} sends, by method: their params and the result they are answered with.`) +
     `export interface ${name} {\n${methods
-      .map((m) => `  ${stringLiteral(m.method)}: { params: ${params(m.request, m.params)}; result: ${id(m.result)} };\n`)
+      .map((m) => `  ${stringLiteral(m.method)}: { params: ${params(m.request, m.params)}; result: ${[m.result, ...m.alternatives].map(id).join(' | ')} };\n`)
       .join('')}}\n`;
   const notificationMap = (name: string, methods: readonly NotificationMethod[], who: string): string =>
     comment(`Notifications the ${who} sends, by method.`) +

@@ -4,7 +4,7 @@
  * built from the manifest and the user's handlers, then starts a transport.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
+import type { Notifier, ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
 import type { HttpListener, HttpOptions } from './http.js';
 import { ServerCore } from './server.js';
 import { serveStdio } from './stdio.js';
@@ -13,7 +13,14 @@ export type * from './api.js';
 export { McpError } from './errors.js';
 export { InMemoryEventStore, type EventStore } from './event-store.js';
 export type { HttpListener, HttpOptions } from './http.js';
-export { DEFAULT_HTTP_LIMITS, DEFAULT_LIMITS, RUNTIME_PROTOCOL_VERSIONS } from './server.js';
+export {
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_LIMITS,
+  RUNTIME_PROTOCOL_VERSIONS,
+  STATELESS_REVISION,
+} from './server.js';
+export type { SessionStore } from './session-store.js';
+export { InMemorySessionStore } from './session-store.js';
 
 export interface McpServer {
   /**
@@ -23,6 +30,8 @@ export interface McpServer {
   serveStdio(io?: { input: Readable; output: Writable }): Promise<void>;
   /** Serves Streamable HTTP clients, each in its own session, until `close` is called. */
   listenHttp(options?: HttpOptions): Promise<HttpListener>;
+  /** Announces list changes and resource updates to every listening client (as `context.notify`). */
+  readonly notify: Notifier;
 }
 
 /** Checks the definition against the handlers (throws on a missing handler) and precomputes the wire payloads. */
@@ -34,6 +43,7 @@ export function createServer(
   const core = new ServerCore(definition, handlers, options);
   return {
     serveStdio: (io) => serveStdio(core, io),
+    notify: core.notifier,
     // Loaded on first use: a stdio server never pays for node:http and node:crypto at start-up.
     listenHttp: async (httpOptions) =>
       (await import('./http.js')).listenHttp(core, httpOptions ?? {}),

@@ -7,8 +7,10 @@
 import type {
   ElicitParams,
   ElicitResult,
+  InputOptions,
   JsonObject,
   LoggingLevel,
+  Notifier,
   RequestContext,
   Validator,
 } from './api.js';
@@ -18,6 +20,7 @@ import {
   INVALID_PARAMS,
   INVALID_REQUEST,
   METHOD_NOT_FOUND,
+  MISSING_CAPABILITY,
   NULL_ID,
   RESOURCE_NOT_FOUND,
   TOO_MANY_REQUESTS,
@@ -34,7 +37,21 @@ import {
   resultMessage,
   type RequestId,
 } from './jsonrpc.js';
-import type { ListPages, ServerCore, ToolEntry } from './server.js';
+import {
+  STATELESS_REVISION,
+  type ChangeEvent,
+  type ListPages,
+  type ServerCore,
+  type ToolEntry,
+} from './server.js';
+import {
+  META_SUBSCRIPTION_ID,
+  listenFilterOffered,
+  openState,
+  sealState,
+  type InputState,
+  type StatelessMeta,
+} from './stateless.js';
 
 /**
  * Where the answers to the messages handed to `Session.receive` go. stdio has one for the whole
@@ -49,6 +66,8 @@ export interface Outbound {
   abandon(): void;
   /** False when server→client messages cannot reach the client this way (HTTP without SSE). */
   readonly canEmit: boolean;
+  /** Streamable HTTP polling: end the response stream now; later messages wait for the client to resume it. */
+  closeStream?(retryMs: number): void;
 }
 
 /** What `Session.receive` promises the transport. */
@@ -76,6 +95,17 @@ const MAX_COMPLETION_VALUES = 100;
 const RESOLVED: Promise<void> = Promise.resolve();
 const EMPTY_PARAMS: JsonObject = Object.freeze({});
 
+/** A handler waiting for input it will get in a later request: the promise that never settles. */
+const NEVER: Promise<never> = new Promise(() => undefined);
+
+/** What a Streamable HTTP session keeps across processes (see SessionStore in session-store.ts). */
+export interface SessionSnapshot {
+  protocolVersion: string;
+  clientCapabilities: JsonObject;
+  logThreshold: number;
+  subscriptions: string[];
+}
+
 const STATE_NEW = 0;
 const STATE_INITIALIZED = 1;
 const STATE_CLOSED = 2;
@@ -95,7 +125,9 @@ export class Session {
   readonly id: string | undefined;
   protocolVersion = '';
   private state = STATE_NEW;
-  private clientCapabilities: JsonObject = EMPTY_PARAMS;
+  clientCapabilities: JsonObject = EMPTY_PARAMS;
+  /** Stateless: the request an input state belongs to (`tools/call:<name>`). */
+  private inputTarget = '';
   private logThreshold = 0;
   /** Requests whose handler returned a promise, by the client's id. */
   private readonly inFlight = new Map<RequestId, Context>();
@@ -104,10 +136,58 @@ export class Session {
   /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
   asyncStarted = 0;
   private idleWaiters: (() => void)[] = [];
+  /** True for the one-request sessions of the stateless revision. */
+  private stateless = false;
+  /** Stateless: the answers to earlier input requests (requestState plus inputResponses). */
+  private answers: Record<string, JsonObject> = {};
+  private inputRound = 0;
+  /** Stateless: the input requests the running handler is waiting for, gathered for one result. */
+  private pendingInputs: Record<string, JsonObject> | undefined = undefined;
+  /** Stateful: resource URIs the client subscribed to. */
+  private readonly subscriptions = new Set<string>();
+  /** Stateful: where notifications that belong to no request go (stdio output, the HTTP GET stream). */
+  standalone: Outbound | undefined = undefined;
+  private readonly onChange = (event: ChangeEvent): void => this.changed(event);
 
   constructor(core: ServerCore, id: string | undefined) {
     this.core = core;
     this.id = id;
+  }
+
+  /** A session for one 2026-07-28 request, already checked by `checkStateless`. */
+  static stateless(core: ServerCore, meta: StatelessMeta): Session {
+    const session = new Session(core, undefined);
+    session.stateless = true;
+    session.protocolVersion = STATELESS_REVISION;
+    session.state = STATE_INITIALIZED;
+    session.clientCapabilities = meta.clientCapabilities;
+    // Without a logLevel in _meta, a stateless request gets no log messages at all.
+    const level =
+      meta.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(meta.logLevel as LoggingLevel);
+    session.logThreshold = level === -1 ? LOG_LEVELS.length : level;
+    return session;
+  }
+
+  /** What a Streamable HTTP session keeps across processes (see SessionStore). */
+  snapshot(): SessionSnapshot {
+    return {
+      protocolVersion: this.protocolVersion,
+      clientCapabilities: this.clientCapabilities,
+      logThreshold: this.logThreshold,
+      subscriptions: [...this.subscriptions],
+    };
+  }
+
+  /** A session another process began, rebuilt from its snapshot. */
+  static restore(core: ServerCore, id: string, snapshot: SessionSnapshot): Session {
+    const session = new Session(core, id);
+    session.protocolVersion = snapshot.protocolVersion;
+    session.clientCapabilities = snapshot.clientCapabilities;
+    session.logThreshold = snapshot.logThreshold;
+    for (const uri of snapshot.subscriptions) session.subscriptions.add(uri);
+    session.state = STATE_INITIALIZED;
+    core.listeners.add(session.onChange);
+    return session;
   }
 
   get initialized(): boolean {
@@ -139,6 +219,7 @@ export class Session {
    */
   close(abortHandlers: boolean): void {
     this.state = STATE_CLOSED;
+    this.core.listeners.delete(this.onChange);
     for (const [id, pending] of this.pendingClient) {
       this.pendingClient.delete(id);
       pending.reject(new Error(`${pending.method}: the connection to the client closed`));
@@ -251,7 +332,16 @@ export class Session {
         );
         return;
       }
-      if (!this.core.supportedMethods.has(method)) {
+      if (this.stateless) {
+        if (method === 'server/discover') {
+          out.respond(resultMessage(idText, this.core.discoverResult));
+          return;
+        }
+        if (method === 'subscriptions/listen') {
+          this.listen(id, idText, paramsOf(message), out);
+          return;
+        }
+      } else if (!this.core.supportedMethods.has(method)) {
         out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
         return;
       }
@@ -261,15 +351,27 @@ export class Session {
         return;
       }
       const params = paramsOf(message);
+      if (this.stateless && !this.openInputState(idText, method, params, out)) return;
       switch (method) {
         case 'tools/call':
           this.callTool(id, idText, params, out);
           return;
         case 'tools/list':
-          return listPage(this.core.toolPages, idText, params, out);
+          return listPage(
+            this.stateless ? this.core.toolPages : this.core.statefulToolPages,
+            idText,
+            params,
+            out,
+          );
         case 'ping':
+          out.respond(resultMessage(idText, '{}'));
+          return;
         case 'resources/subscribe':
         case 'resources/unsubscribe':
+          if (typeof params['uri'] === 'string') {
+            if (method === 'resources/subscribe') this.subscriptions.add(params['uri']);
+            else this.subscriptions.delete(params['uri']);
+          }
           out.respond(resultMessage(idText, '{}'));
           return;
         case 'resources/list':
@@ -320,11 +422,24 @@ export class Session {
       out.respond(invalidParams(idText, 'initialize', validate));
       return;
     }
-    const version = this.core.versions.includes(requested) ? requested : this.core.versions[0]!;
+    if (this.core.statefulVersions.length === 0) {
+      out.respond(
+        errorMessage(
+          idText,
+          METHOD_NOT_FOUND,
+          `Method not found: initialize (this server speaks only ${STATELESS_REVISION})`,
+        ),
+      );
+      return;
+    }
+    const version = this.core.statefulVersions.includes(requested)
+      ? requested
+      : this.core.statefulVersions[0]!;
     const capabilities = params['capabilities'];
     this.protocolVersion = version;
     this.clientCapabilities = isObject(capabilities) ? capabilities : EMPTY_PARAMS;
     this.state = STATE_INITIALIZED;
+    this.core.listeners.add(this.onChange);
     out.respond(resultMessage(idText, this.core.initializeResults.get(version)!));
   }
 
@@ -460,6 +575,8 @@ export class Session {
         );
       }
     }
+    if (!tool.objectOutput && !this.stateless && structuredJson !== undefined)
+      return this.textOnlyResult(idText, tool, result, structuredJson);
     if (result['content'] === undefined) {
       if (structuredJson === undefined) {
         return this.toolRefused(
@@ -504,6 +621,24 @@ export class Session {
     );
   }
 
+  /**
+   * A revision before 2026-07-28 allows only objects as structuredContent: a tool whose output is
+   * another JSON value is answered with the value's JSON as text (or the handler's own content).
+   */
+  private textOnlyResult(
+    idText: string,
+    tool: ToolEntry,
+    result: JsonObject,
+    structuredJson: string,
+  ): string {
+    const { structuredContent: _sent, ...rest } = result;
+    if (rest['content'] === undefined) rest['content'] = [{ type: 'text', text: structuredJson }];
+    const text = jsonOrUndefined(rest);
+    return text === undefined
+      ? this.toolRefused(idText, `Tool ${tool.name} returned a result that is not JSON`)
+      : resultMessage(idText, text);
+  }
+
   private toolRefused(idText: string, message: string): string {
     this.core.log(message);
     return toolErrorMessage(idText, message);
@@ -531,10 +666,14 @@ export class Session {
         return;
       }
     }
+    // 2026-07-28 (SEP-2164) says invalid params; the stateful revisions use -32002.
     out.respond(
-      errorMessage(idText, RESOURCE_NOT_FOUND, `Resource not found: ${quote(uri)}`, {
-        uri: quote(uri),
-      }),
+      errorMessage(
+        idText,
+        this.stateless ? INVALID_PARAMS : RESOURCE_NOT_FOUND,
+        `Resource not found: ${quote(uri)}`,
+        { uri: quote(uri) },
+      ),
     );
   }
 
@@ -675,6 +814,7 @@ export class Session {
 
   /** Marks the request finished; false when it was cancelled and must not be answered. */
   private settle(context: Context): boolean {
+    if (context.done) return false;
     context.done = true;
     if (context.timer !== undefined) clearTimeout(context.timer);
     if (context.tracked) {
@@ -731,7 +871,10 @@ export class Session {
     method: string,
     capability: string,
     params: JsonObject | undefined,
+    options: InputOptions | undefined,
   ): Promise<JsonObject> {
+    if (this.stateless)
+      return this.requestInput(context, method, capability, params ?? {}, options?.key);
     const refusal = this.clientRequestRefusal(context, method, capability);
     if (refusal !== undefined) return Promise.reject(new Error(refusal));
     const id = ++this.lastOutgoingId;
@@ -751,6 +894,209 @@ export class Session {
       (context.outgoing ??= []).push(id);
       context.out.emit(text);
     });
+  }
+
+  // ---- 2026-07-28: input-required results instead of server→client requests -----------------
+
+  /**
+   * Reads `requestState` (signed by this server; refused when altered or meant for another
+   * request) and `inputResponses` into the answers the handler's input requests resolve from.
+   * Answers with -32602 and returns false when either is malformed.
+   */
+  private openInputState(
+    idText: string,
+    method: string,
+    params: JsonObject,
+    out: Outbound,
+  ): boolean {
+    this.inputTarget = `${method}:${String(params['name'] ?? params['uri'] ?? '')}`;
+    const responses = params['inputResponses'];
+    const sealed = params['requestState'];
+    if (responses !== undefined && !isObject(responses)) {
+      out.respond(
+        errorMessage(idText, INVALID_PARAMS, 'Invalid params: inputResponses must be an object'),
+      );
+      return false;
+    }
+    if (sealed !== undefined) {
+      const state =
+        typeof sealed === 'string'
+          ? openState(sealed, this.core.stateSecret, this.inputTarget)
+          : undefined;
+      if (state === undefined) {
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_PARAMS,
+            'Invalid params: requestState was not issued by this server for this request',
+          ),
+        );
+        return false;
+      }
+      this.answers = { ...state.answers };
+      this.inputRound = state.round;
+    }
+    if (responses !== undefined) {
+      for (const [key, value] of Object.entries(responses)) {
+        if (isObject(value)) this.answers[key] = value;
+      }
+    }
+    return true;
+  }
+
+  private requestInput(
+    context: Context,
+    method: string,
+    capability: string,
+    params: JsonObject,
+    key: string | undefined,
+  ): Promise<JsonObject> {
+    if (context.done || context.cancelled)
+      return Promise.reject(new Error(`${method}: the request it belongs to has already finished`));
+    if (!isObject(this.clientCapabilities[capability])) {
+      // The request cannot be served without it: -32021 (HTTP 400), whatever the handler does next.
+      if (this.settle(context)) {
+        context.out.respond(
+          errorMessage(
+            context.idText,
+            MISSING_CAPABILITY,
+            `Missing required client capability: ${capability}`,
+            {
+              requiredCapabilities: { [capability]: {} },
+            },
+          ),
+        );
+      }
+      return NEVER;
+    }
+    const inputKey = key ?? `${capability}-${++context.inputCount}`;
+    const answer = this.answers[inputKey];
+    if (answer === undefined) return this.askInput(context, inputKey, method, params);
+    return this.core.resultValidators().then((validators) => {
+      const validate = validators.get(method);
+      if (validate === undefined || validate(answer)) return answer;
+      // An answer of the wrong shape counts as none: ask again.
+      delete this.answers[inputKey];
+      return this.askInput(context, inputKey, method, params);
+    });
+  }
+
+  /** Parks the handler (its promise never settles) and answers with every input it asked for. */
+  private askInput(
+    context: Context,
+    key: string,
+    method: string,
+    params: JsonObject,
+  ): Promise<never> {
+    const first = this.pendingInputs === undefined;
+    (this.pendingInputs ??= {})[key] = { method, params };
+    // After the handler's synchronous run and promise reactions, so parallel asks share one result.
+    if (first) setImmediate(() => this.flushInputs(context));
+    return NEVER;
+  }
+
+  private flushInputs(context: Context): void {
+    const inputRequests = this.pendingInputs;
+    this.pendingInputs = undefined;
+    if (inputRequests === undefined || !this.settle(context)) return;
+    const state: InputState = {
+      target: this.inputTarget,
+      round: this.inputRound + 1,
+      answers: this.answers,
+    };
+    const json = jsonOrUndefined(inputRequests);
+    if (json === undefined) {
+      context.out.respond(
+        errorMessage(context.idText, INTERNAL_ERROR, 'The input request params are not JSON'),
+      );
+      return;
+    }
+    context.out.respond(
+      resultMessage(
+        context.idText,
+        '{"resultType":"input_required","inputRequests":' +
+          json +
+          ',"requestState":' +
+          JSON.stringify(sealState(state, this.core.stateSecret)) +
+          '}',
+      ),
+    );
+  }
+
+  // ---- change notifications ------------------------------------------------------------------
+
+  /** 2026-07-28 `subscriptions/listen`: acknowledges, then forwards matching changes until cancelled. */
+  private listen(id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+    if (!out.canEmit) {
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_REQUEST,
+          'subscriptions/listen needs a client that accepts text/event-stream',
+        ),
+      );
+      return;
+    }
+    const offered = listenFilterOffered(this.core) ?? new Set<string>();
+    const asked = isObject(params['notifications']) ? params['notifications'] : {};
+    const honoured: JsonObject = {};
+    for (const key of offered) {
+      const value = asked[key];
+      if (key === 'resourceSubscriptions' ? Array.isArray(value) : value === true)
+        honoured[key] = value;
+    }
+    const uris = new Set(
+      Array.isArray(honoured['resourceSubscriptions'])
+        ? (honoured['resourceSubscriptions'] as unknown[])
+        : [],
+    );
+    const context = new Context(this, id, idText, metaOf(params), out);
+    this.track(context);
+    // A listen stream lasts as long as the client wants: the handler timeout does not apply.
+    clearTimeout(context.timer);
+    context.timer = undefined;
+    const meta = { [META_SUBSCRIPTION_ID]: id };
+    out.emit(
+      notificationMessage(
+        'notifications/subscriptions/acknowledged',
+        JSON.stringify({ notifications: honoured, _meta: meta }),
+      ),
+    );
+    const listener = (event: ChangeEvent): void => {
+      if (context.cancelled || context.done) return;
+      if (
+        event.filter === 'resourceSubscriptions'
+          ? !uris.has(event.uri)
+          : honoured[event.filter] !== true
+      )
+        return;
+      const body = event.uri === undefined ? { _meta: meta } : { uri: event.uri, _meta: meta };
+      out.emit(notificationMessage(event.method, JSON.stringify(body)));
+    };
+    this.core.listeners.add(listener);
+    context.signal.addEventListener('abort', () => this.core.listeners.delete(listener), {
+      once: true,
+    });
+  }
+
+  /** A stateful session's share of an announced change, on its standalone stream. */
+  private changed(event: ChangeEvent): void {
+    const out = this.standalone;
+    if (out === undefined || this.state !== STATE_INITIALIZED) return;
+    if (event.filter === 'resourceSubscriptions') {
+      if (event.uri === undefined || !this.subscriptions.has(event.uri)) return;
+      out.emit(notificationMessage(event.method, JSON.stringify({ uri: event.uri })));
+      return;
+    }
+    const kind =
+      event.filter === 'toolsListChanged'
+        ? 'tools'
+        : event.filter === 'promptsListChanged'
+          ? 'prompts'
+          : 'resources';
+    const capability = this.core.definition.capabilities[kind];
+    if (isObject(capability) && capability['listChanged'] === true)
+      out.emit(notificationMessage(event.method, '{}'));
   }
 
   private clientRequestRefusal(
@@ -839,6 +1185,8 @@ class Context implements RequestContext {
   tracked = false;
   /** Ids of server→client requests sent on behalf of this request; made on first use. */
   outgoing: number[] | undefined = undefined;
+  /** Input requests made without a key, for their default keys. */
+  inputCount = 0;
   /** Set for tools/call: a timeout is then answered as a tool error. */
   toolName: string | undefined = undefined;
   /** The handler timeout, while an async handler runs. */
@@ -877,6 +1225,18 @@ class Context implements RequestContext {
     return this.session.id;
   }
 
+  get clientCapabilities(): JsonObject {
+    return this.session.clientCapabilities;
+  }
+
+  get notify(): Notifier {
+    return this.session.core.notifier;
+  }
+
+  closeStream(retryMs = 1000): void {
+    if (!this.done && !this.cancelled) this.out.closeStream?.(retryMs);
+  }
+
   /** The handler sees its signal abort; no response will be sent unless `answered` (a timeout answers itself). */
   cancel(reason: string, answered = false): void {
     if (this.cancelled || this.done) return;
@@ -895,21 +1255,22 @@ class Context implements RequestContext {
     return this.session.sendLog(this, level, data, logger);
   }
 
-  elicit(params: ElicitParams): Promise<ElicitResult> {
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
     return this.session.requestClient(
       this,
       'elicitation/create',
       'elicitation',
       params,
+      options,
     ) as Promise<ElicitResult>;
   }
 
-  sample(params: JsonObject): Promise<JsonObject> {
-    return this.session.requestClient(this, 'sampling/createMessage', 'sampling', params);
+  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject> {
+    return this.session.requestClient(this, 'sampling/createMessage', 'sampling', params, options);
   }
 
-  listRoots(): Promise<{ roots: { uri: string; name?: string }[] }> {
-    return this.session.requestClient(this, 'roots/list', 'roots', undefined) as Promise<{
+  listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }> {
+    return this.session.requestClient(this, 'roots/list', 'roots', undefined, options) as Promise<{
       roots: { uri: string; name?: string }[];
     }>;
   }

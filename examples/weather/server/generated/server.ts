@@ -15,7 +15,9 @@ import { createServer as createRuntimeServer } from './runtime/index.js';
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"weather","version":"1.0.0","title":"Weather"}'),
   instructions: 'Use get_weather for current conditions and get_forecast for the days ahead.',
-  protocolVersions: JSON.parse('["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]'),
+  protocolVersions: JSON.parse(
+    '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]',
+  ),
   capabilities: JSON.parse(
     '{"tools":{},"resources":{},"prompts":{},"logging":{},"completions":{}}',
   ),

@@ -7,6 +7,7 @@
 import { Buffer } from 'node:buffer';
 import type {
   JsonObject,
+  Notifier,
   PromptHandler,
   ResourceHandler,
   ResourceTemplateHandler,
@@ -19,6 +20,9 @@ import type {
 } from './api.js';
 import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
+
+/** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
+export const STATELESS_REVISION = '2026-07-28';
 
 /** The limits a server has unless its options say otherwise (documented in README.md). */
 export const DEFAULT_LIMITS: Readonly<Required<ServerLimits>> = Object.freeze({
@@ -39,17 +43,39 @@ export const DEFAULT_HTTP_LIMITS = Object.freeze({
 
 /** The protocol revisions this runtime speaks, newest first. */
 export const RUNTIME_PROTOCOL_VERSIONS: readonly string[] = [
+  STATELESS_REVISION,
   '2025-11-25',
   '2025-06-18',
   '2025-03-26',
   '2024-11-05',
 ];
 
+/** A change announced through `Notifier`, as every listening connection receives it. */
+export interface ChangeEvent {
+  readonly method: string;
+  /** The SubscriptionFilter field that opts in to it (2026-07-28 `subscriptions/listen`). */
+  readonly filter:
+    'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceSubscriptions';
+  readonly uri?: string;
+}
+
+/** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
+export interface MirroredHeader {
+  readonly property: string;
+  /** Lower case, as node:http names headers: `mcp-param-region`. */
+  readonly header: string;
+}
+
 export interface ToolEntry {
   readonly name: string;
   readonly handler: ToolHandler<unknown, unknown>;
   readonly validateInput: Validator<unknown>;
   readonly validateOutput: Validator<unknown> | undefined;
+  /**
+   * False when the outputSchema's root is not an object schema (allowed from 2026-07-28 on). Sessions
+   * on older revisions then see the tool without its outputSchema, and its results as text only.
+   */
+  readonly objectOutput: boolean;
 }
 
 export interface TemplateEntry {
@@ -75,6 +101,18 @@ export class ServerCore {
   readonly limits: Readonly<Required<ServerLimits>>;
   /** Revisions both this runtime and the definition support, newest first. */
   readonly versions: readonly string[];
+  /** `versions` without the stateless revision: what `initialize` may negotiate. */
+  readonly statefulVersions: readonly string[];
+  /** Whether 2026-07-28 requests are served. */
+  readonly stateless: boolean;
+  /** The `server/discover` result (without `resultType`, `ttlMs`, `cacheScope`, added per request). */
+  readonly discoverResult: string;
+  /** Tools whose arguments are mirrored into headers, by tool name. */
+  readonly mirroredHeaders: ReadonlyMap<string, readonly MirroredHeader[]>;
+  /** Signs 2026-07-28 request states. */
+  readonly stateSecret: string;
+  /** Connections listening for change announcements. */
+  readonly listeners = new Set<(event: ChangeEvent) => void>();
   readonly initializeResults: ReadonlyMap<string, string>;
   readonly validators: ReadonlyMap<string, Validator<unknown>>;
   readonly tools: ReadonlyMap<string, ToolEntry>;
@@ -82,6 +120,8 @@ export class ServerCore {
   readonly templates: readonly TemplateEntry[];
   readonly prompts: ReadonlyMap<string, PromptEntry>;
   readonly toolPages: ListPages;
+  /** `toolPages` as the stateful revisions see them: outputSchemas they cannot express left out. */
+  readonly statefulToolPages: ListPages;
   readonly resourcePages: ListPages;
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
@@ -105,8 +145,20 @@ export class ServerCore {
         `None of the definition's protocol versions (${definition.protocolVersions.join(', ')}) is supported by this runtime (${RUNTIME_PROTOCOL_VERSIONS.join(', ')})`,
       );
     }
+    this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
+    this.stateless = this.versions.includes(STATELESS_REVISION);
+    this.stateSecret =
+      options.stateSecret ??
+      Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString('base64');
+    const discover: JsonObject = {
+      supportedVersions: this.versions,
+      capabilities: definition.capabilities,
+      _meta: { 'io.modelcontextprotocol/serverInfo': definition.serverInfo },
+    };
+    if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
+    this.discoverResult = JSON.stringify(discover);
     const results = new Map<string, string>();
-    for (const version of this.versions) {
+    for (const version of this.statefulVersions) {
       const result: JsonObject = {
         protocolVersion: version,
         capabilities: definition.capabilities,
@@ -134,6 +186,7 @@ export class ServerCore {
     this.supportedMethods = new Set(methods);
 
     this.tools = indexTools(definition, handlers);
+    this.mirroredHeaders = indexHeaders(definition);
     this.resources = indexResources(definition, handlers);
     this.templates = indexTemplates(definition, handlers);
     this.prompts = indexPrompts(definition, handlers);
@@ -142,9 +195,47 @@ export class ServerCore {
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
     this.toolPages = paginate('tools', definition.tools, pageSize);
+    const statefulTools = definition.tools.map((tool) =>
+      hasObjectOutput(tool) ? tool : withoutOutputSchema(tool),
+    );
+    this.statefulToolPages = statefulTools.every((tool, i) => tool === definition.tools[i])
+      ? this.toolPages
+      : paginate('tools', statefulTools, pageSize);
     this.resourcePages = paginate('resources', definition.resources, pageSize);
     this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
     this.promptPages = paginate('prompts', definition.prompts, pageSize);
+  }
+
+  /** What handlers (`context.notify`) and the server (`McpServer.notify`) announce changes with. */
+  readonly notifier: Notifier = {
+    toolsChanged: () =>
+      this.announce({ method: 'notifications/tools/list_changed', filter: 'toolsListChanged' }),
+    promptsChanged: () =>
+      this.announce({ method: 'notifications/prompts/list_changed', filter: 'promptsListChanged' }),
+    resourcesChanged: () =>
+      this.announce({
+        method: 'notifications/resources/list_changed',
+        filter: 'resourcesListChanged',
+      }),
+    resourceUpdated: (uri: string) =>
+      this.announce({
+        method: 'notifications/resources/updated',
+        filter: 'resourceSubscriptions',
+        uri,
+      }),
+  };
+
+  /** Announces a change to every listening connection. */
+  announce(event: ChangeEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log(
+          `A change listener failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
   }
 
   /** The result validators, loaded on the first server→client request and kept. */
@@ -205,9 +296,38 @@ function indexTools(
       handler: handler as ToolHandler<unknown, unknown>,
       validateInput: binding.validateInput,
       validateOutput: binding.validateOutput,
+      objectOutput: hasObjectOutput(tool),
     });
   }
   return tools;
+}
+
+/** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
+function hasObjectOutput(tool: JsonObject): boolean {
+  const schema = tool['outputSchema'];
+  return schema === undefined || (isObject(schema) && schema['type'] === 'object');
+}
+
+function withoutOutputSchema(tool: JsonObject): JsonObject {
+  const { outputSchema: _dropped, ...rest } = tool;
+  return rest;
+}
+
+function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[]> {
+  const byTool = new Map<string, MirroredHeader[]>();
+  for (const tool of definition.tools) {
+    const schema = tool['inputSchema'];
+    const properties =
+      isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
+    const headers: MirroredHeader[] = [];
+    for (const [property, sub] of Object.entries(properties)) {
+      const header = isObject(sub) ? sub['x-mcp-header'] : undefined;
+      if (typeof header === 'string')
+        headers.push({ property, header: `mcp-param-${header.toLowerCase()}` });
+    }
+    if (headers.length > 0) byTool.set(String(tool['name']), headers);
+  }
+  return byTool;
 }
 
 function indexResources(

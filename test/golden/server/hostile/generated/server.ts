@@ -26,7 +26,9 @@ export const definition: ServerDefinition = {
     '{"name":"hostile */ export const pwn = 1; /*","version":"0.0.1","title":"Hostile \\"server\\" \\\\ ${oops} \u2028 end"}',
   ),
   instructions: '*/ export const pwn = 1; /* `${process.exit(1)}` \u2029',
-  protocolVersions: JSON.parse('["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]'),
+  protocolVersions: JSON.parse(
+    '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]',
+  ),
   capabilities: JSON.parse(
     '{"tools":{},"resources":{},"prompts":{},"logging":{},"completions":{}}',
   ),

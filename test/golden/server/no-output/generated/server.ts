@@ -9,7 +9,9 @@ import { createServer as createRuntimeServer } from './runtime/index.js';
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"notes","version":"2.1.0"}'),
-  protocolVersions: JSON.parse('["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]'),
+  protocolVersions: JSON.parse(
+    '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]',
+  ),
   capabilities: JSON.parse('{"tools":{},"logging":{}}'),
   tools: JSON.parse(
     '[{"name":"add_note","description":"Stores a note.","inputSchema":{"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"]}},{"name":"ping","description":"Answers pong.","inputSchema":{"type":"object"}}]',

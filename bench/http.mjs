@@ -1,0 +1,249 @@
+#!/usr/bin/env node
+// The Streamable HTTP benchmark: tools/call over keep-alive connections against three servers: the
+// floor (bare node:http, no validation), the official SDK 1.x (StreamableHTTPServerTransport, JSON
+// responses) and ours (the generated bench server, `--http`). Two modes: session (initialize once,
+// then every call names the session) and stateless (floor and SDK: no session; ours: the 2026-07-28
+// revision, `_meta` and the standard headers on every request). 1 and 16 connections.
+//
+//   node bench/http.mjs [--rounds 5] [--calls 3000] [--search-calls 600] [--mem-calls 100000] [--quick]
+//
+// Every round runs every server in turn (the order rotates), window by window, so a burst of other
+// work on the machine hits all of them; ratios are paired per round, then the median is reported.
+// Server CPU per call comes from /proc/<pid>/stat (the stable figure); latency is the client's.
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
+import { cpuTimes, rssBytes } from './lib/proc.mjs';
+import { checkResult, loadWorkload } from './lib/workload.mjs';
+import { buildOurs } from './lib/servers.mjs';
+import { median, percentile } from './lib/stats.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { machine, writeReport } from './lib/report.mjs';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    calls: { type: 'string' },
+    'search-calls': { type: 'string' },
+    'mem-calls': { type: 'string' },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'http.json') },
+  },
+});
+const ROUNDS = Number(flags.rounds ?? (flags.quick ? 1 : 5));
+const CALLS = Number(flags.calls ?? (flags.quick ? 300 : 3000));
+const SEARCH_CALLS = Number(flags['search-calls'] ?? (flags.quick ? 60 : 600));
+const MEM_CALLS = Number(flags['mem-calls'] ?? (flags.quick ? 2000 : 100_000));
+const CONNECTIONS = [1, 16];
+const MODES = ['session', 'stateless'];
+const SERVERS = ['floor', 'sdk', 'ours'];
+const workload = loadWorkload();
+
+const at = (...parts) => path.join(repoRoot, ...parts);
+const COMMANDS = {
+  floor: (mode) => [at('bench', 'floor', 'http-server.mjs'), '--port', '0', ...(mode === 'stateless' ? ['--stateless'] : [])],
+  sdk: (mode) => [at('bench', 'sdk', 'http-server.mjs'), '--port', '0', ...(mode === 'stateless' ? ['--stateless'] : [])],
+  // One binary for both: a 2026-07-28 request is stateless by itself.
+  ours: () => [at('bench', 'server', 'build', 'main.js'), '--http', '--port', '0'],
+};
+
+function start(server, mode) {
+  const child = spawn(process.execPath, COMMANDS[server](mode), { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(err);
+      if (match) resolve({ child, url: new URL(match[1]) });
+    });
+    child.on('exit', (code) => reject(new Error(`${server} exited (${code}): ${err}`)));
+  });
+}
+
+/** One HTTP client: a keep-alive agent with `connections` sockets and the headers its mode needs. */
+class HttpPeer {
+  constructor(server, mode, url, connections) {
+    this.server = server;
+    this.mode = mode;
+    this.url = url;
+    this.agent = new Agent({ keepAlive: true, maxSockets: connections });
+    this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    this.nextId = 1;
+  }
+
+  post(body, extraHeaders = {}) {
+    const text = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: this.url.hostname, port: this.url.port, path: this.url.pathname, method: 'POST', agent: this.agent, headers: { ...this.headers, ...extraHeaders, 'content-length': Buffer.byteLength(text) } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk));
+          res.on('end', () => {
+            const raw = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200 && res.statusCode !== 202) reject(new Error(`${this.server}: HTTP ${res.statusCode}: ${raw.slice(0, 300)}`));
+            else resolve({ headers: res.headers, body: raw === '' ? undefined : JSON.parse(raw) });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  async open() {
+    if (this.mode !== 'session') return;
+    const init = await this.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    this.headers['mcp-session-id'] = init.headers['mcp-session-id'];
+    this.headers['mcp-protocol-version'] = '2025-11-25';
+    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  /** The request body and headers of one tools/call in this peer's mode. */
+  call(tool, args) {
+    const id = this.nextId++;
+    if (this.server === 'ours' && this.mode === 'stateless') {
+      const params = { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
+      return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
+    }
+    return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args } });
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}
+
+/** Checks every workload case once: a server that answers differently is not measured. */
+async function verify(peer) {
+  for (const [name, testCase] of Object.entries(workload.cases)) {
+    const { body } = await peer.call(testCase.tool, testCase.args);
+    const { resultType, ...result } = body.result;
+    if (peer.server === 'ours' && peer.mode === 'stateless' && resultType !== 'complete') throw new Error(`ours stateless: resultType ${resultType}`);
+    checkResult(`${peer.server} ${peer.mode} ${name}`, testCase, result);
+  }
+}
+
+/** `calls` tools/call spread over the peer's connections; server CPU, latencies, wall time. */
+async function window(peer, pid, testCase, calls, connections) {
+  const latencies = new Float64Array(calls);
+  let issued = 0;
+  const before = cpuTimes(pid);
+  const started = performance.now();
+  const worker = async () => {
+    while (issued < calls) {
+      const index = issued++;
+      const t0 = performance.now();
+      await peer.call(testCase.tool, testCase.args);
+      latencies[index] = performance.now() - t0;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  const wall = performance.now() - started;
+  const after = cpuTimes(pid);
+  const sorted = Array.from(latencies).sort((a, b) => a - b);
+  return {
+    cpuPerCallUs: ((after.user + after.system - before.user - before.system) * 1e6) / calls,
+    p50Us: percentile(sorted, 0.5) * 1000,
+    p99Us: percentile(sorted, 0.99) * 1000,
+    callsPerSecond: calls / (wall / 1000),
+  };
+}
+
+buildOurs();
+const processes = {};
+for (const mode of MODES) {
+  for (const server of SERVERS) {
+    if (server === 'ours' && mode === 'stateless') processes[`${server}/${mode}`] = processes['ours/session'];
+    else processes[`${server}/${mode}`] = await start(server, mode);
+  }
+}
+
+const WINDOWS = [
+  ...MODES.flatMap((mode) => CONNECTIONS.map((connections) => ({ mode, connections, caseName: 'weather', calls: CALLS }))),
+  ...MODES.map((mode) => ({ mode, connections: 16, caseName: 'search', calls: SEARCH_CALLS })),
+];
+const label = (w) => `${w.caseName} ${w.mode}, ${w.connections} conn`;
+const samples = {}; // label → server → [{…} per round]
+const load = [];
+try {
+  // Peers live for the whole run (one session each), so the servers keep their state between rounds.
+  const peers = {};
+  for (const w of WINDOWS) {
+    for (const server of SERVERS) {
+      const key = `${server}/${w.mode}/${w.connections}`;
+      if (peers[key] !== undefined) continue;
+      const { url } = processes[`${server}/${w.mode}`];
+      peers[key] = new HttpPeer(server, w.mode, url, w.connections);
+      await peers[key].open();
+      await verify(peers[key]);
+      await window(peers[key], processes[`${server}/${w.mode}`].child.pid, workload.cases.weather, Math.min(CALLS, 500), w.connections); // warm-up
+    }
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    load.push(loadavg()[0]);
+    const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]);
+    for (const w of WINDOWS) {
+      for (const server of order) {
+        const peer = peers[`${server}/${w.mode}/${w.connections}`];
+        const result = await window(peer, processes[`${server}/${w.mode}`].child.pid, workload.cases[w.caseName], w.calls, w.connections);
+        ((samples[label(w)] ??= {})[server] ??= []).push(result);
+      }
+    }
+    process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+
+  // Memory: RSS before and after MEM_CALLS calls in session mode, 16 connections.
+  const memory = {};
+  for (const server of SERVERS) {
+    const peer = new HttpPeer(server, 'session', processes[`${server}/session`].url, 16);
+    await peer.open();
+    const pid = processes[`${server}/session`].child.pid;
+    await window(peer, pid, workload.cases.weather, 2000, 16);
+    const before = rssBytes(pid);
+    await window(peer, pid, workload.cases.weather, MEM_CALLS, 16);
+    const after = rssBytes(pid);
+    memory[server] = { beforeMiB: before / 2 ** 20, afterMiB: after / 2 ** 20, growth: after / before - 1, bytesPerRequest: (after - before) / MEM_CALLS };
+    peer.close();
+  }
+  for (const peer of Object.values(peers)) peer.close();
+
+  // Report: medians over rounds, and ratios paired within each round.
+  const metrics = [
+    ['cpuPerCallUs', 'server CPU µs/call', 1.5],
+    ['p50Us', 'p50 latency µs', 1.5],
+    ['p99Us', 'p99 latency µs', undefined],
+    ['callsPerSecond', 'calls/s', undefined],
+  ];
+  const rows = [];
+  const table = ['| window | metric | floor | sdk | ours | ours/floor | sdk/floor | ours/floor range | target |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const fmt = (v) => (v >= 100 ? Math.round(v).toString() : v.toFixed(1));
+  for (const w of WINDOWS) {
+    const byServer = samples[label(w)];
+    for (const [key, name, target] of metrics) {
+      const med = Object.fromEntries(SERVERS.map((s) => [s, median(byServer[s].map((r) => r[key]))]));
+      const ratios = (a) => byServer[a].map((r, i) => r[key] / byServer.floor[i][key]);
+      const oursRatios = ratios('ours');
+      const ours = median(oursRatios);
+      const sdk = median(ratios('sdk'));
+      const verdict = target === undefined ? '' : `≤ ${target} ${ours <= target ? 'met' : 'NOT met'}`;
+      rows.push({ window: label(w), metric: name, ...med, oursOverFloor: ours, sdkOverFloor: sdk, range: [Math.min(...oursRatios), Math.max(...oursRatios)] });
+      table.push(`| ${label(w)} | ${name} | ${fmt(med.floor)} | ${fmt(med.sdk)} | ${fmt(med.ours)} | ${ours.toFixed(2)}x | ${sdk.toFixed(2)}x | ${Math.min(...oursRatios).toFixed(2)}x – ${Math.max(...oursRatios).toFixed(2)}x | ${verdict} |`);
+    }
+  }
+  const memTable = ['| server | RSS before | RSS after | growth | bytes/request |', '| --- | --- | --- | --- | --- |'];
+  for (const server of SERVERS) {
+    const m = memory[server];
+    memTable.push(`| ${server} | ${m.beforeMiB.toFixed(1)} MiB | ${m.afterMiB.toFixed(1)} MiB | ${(m.growth * 100).toFixed(1)}% | ${Math.round(m.bytesPerRequest)} |`);
+  }
+  console.log(table.join('\n'));
+  console.log(`\nRSS over ${MEM_CALLS} session-mode get_weather calls (16 connections):\n`);
+  console.log(memTable.join('\n'));
+  console.log(`\nload average (1 min) at each round: ${load.map((l) => l.toFixed(2)).join(', ')}`);
+  writeReport(flags.out, { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, calls: CALLS, searchCalls: SEARCH_CALLS, memCalls: MEM_CALLS, rows, memory, load });
+} finally {
+  for (const { child } of new Set(Object.values(processes))) child.kill();
+}

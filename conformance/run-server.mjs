@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * `npm run conformance:server`: builds and starts the conformance example server on a free loopback
+ * port, runs the official suite against it, prints a verdict per scenario and the counts, and exits 1
+ * when any scenario fails.
+ *
+ * Runs: 0.1.16 active + the pending json-schema-2020-12; 0.2.0-alpha.12 `--suite all` (pending
+ * included, extensions excluded) at 2025-11-25 and at 2026-07-28.
+ * Options: `--run <id>` (repeatable; ids below) and `--scenario <name>` to narrow a run.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { ROOT, ensureInstalled, freePort, listScenarios, readChecks, removeDir, report, runSuite, tempDir } from './harness.mjs';
+
+const RUNS = [
+  {
+    id: '0.1',
+    title: 'conformance 0.1.16, active + json-schema-2020-12',
+    suite: '0.1',
+    invocations: [[], ['--scenario', 'json-schema-2020-12']],
+    // 0.1.16 lists the two pending scenarios with the active ones; server-sse-polling is not in scope.
+    expected: async () => (await listScenarios('0.1', 'server')).map((s) => s.name).filter((n) => n !== 'server-sse-polling'),
+  },
+  ...['2025-11-25', '2026-07-28'].map((version) => ({
+    id: `0.2-${version}`,
+    title: `conformance 0.2.0-alpha.12, --suite all, --spec-version ${version}, extensions excluded`,
+    suite: '0.2',
+    invocations: [['--suite', 'all', '--spec-version', version]],
+    expected: async () =>
+      (await listScenarios('0.2', 'server', version)).filter((s) => !s.tags.includes('extension')).map((s) => s.name),
+  })),
+];
+
+const { values } = parseArgs({
+  options: { run: { type: 'string', multiple: true }, scenario: { type: 'string' } },
+});
+const runs = values.run ? RUNS.filter((r) => values.run.includes(r.id)) : RUNS;
+if (runs.length === 0) {
+  console.error(`--run must be one of ${RUNS.map((r) => r.id).join(', ')}`);
+  process.exit(2);
+}
+
+ensureInstalled();
+const build = spawnSync('npx', ['tsc', '-b', 'examples/conformance/server'], { cwd: ROOT, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+
+const port = await freePort();
+const url = `http://127.0.0.1:${port}/mcp`;
+const server = spawn(process.execPath, ['examples/conformance/server/build/main.js', '--http', '--port', String(port)], {
+  cwd: ROOT,
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+let serverLog = '';
+await new Promise((resolve, reject) => {
+  server.stderr.on('data', (chunk) => {
+    serverLog += chunk;
+    if (serverLog.includes('listening on')) resolve();
+  });
+  server.once('exit', (code) => reject(new Error(`the example server exited (${code}):\n${serverLog}`)));
+});
+console.log(`conformance server at ${url}`);
+
+let failedScenarios = 0;
+const totals = [];
+try {
+  for (const run of runs) {
+    const dir = tempDir('mcp-gen-conformance-');
+    let expected = await run.expected();
+    let invocations = run.invocations;
+    if (values.scenario !== undefined) {
+      expected = expected.filter((n) => n === values.scenario);
+      invocations = [[...run.invocations[0].filter((a, i, all) => a !== '--suite' && all[i - 1] !== '--suite'), '--scenario', values.scenario]];
+      if (expected.length === 0) continue;
+    }
+    for (const args of invocations) {
+      const { output } = await runSuite(run.suite, ['server', '--url', url, '-o', dir, ...args]);
+      if (process.env.CONFORMANCE_VERBOSE) console.log(output);
+    }
+    const failed = report(run.title, expected, readChecks(dir), 'server');
+    totals.push(`${run.title}: ${expected.length - failed}/${expected.length}`);
+    failedScenarios += failed;
+    if (process.env.CONFORMANCE_KEEP) console.log(`  results kept in ${dir}`);
+    else removeDir(dir);
+  }
+} finally {
+  server.kill();
+}
+console.log('\n== Summary');
+for (const line of totals) console.log(`  ${line}`);
+if (/Error|threw/.test(serverLog) && process.env.CONFORMANCE_VERBOSE) console.log(`\nserver log:\n${serverLog}`);
+process.exit(failedScenarios === 0 ? 0 : 1);

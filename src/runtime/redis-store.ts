@@ -1,0 +1,126 @@
+/**
+ * Session and event stores on Redis, so several server processes behind one load balancer serve
+ * the same Streamable HTTP sessions: a session begun on one process is served by another, and a
+ * stream cut on one is resumed on another with `Last-Event-ID`.
+ *
+ * Optional: the runtime never loads this file unless asked (`--redis <url>` or `MCP_REDIS_URL` in
+ * the generated main.ts), and it loads the `redis` package (node-redis; tested with 6.3.1) only
+ * then, from your project: `npm install redis@6.3.1`. The runtime itself keeps zero dependencies.
+ *
+ * Keys (all under `prefix`, default `mcp:`):
+ * - `session:<id>`: the session's snapshot (JSON), expiring after the idle timeout;
+ * - `events:<streamId>`: the stream's messages, a list; an event's id is `<streamId>:<position>`,
+ *   so ids are unique per session (stream ids start with the session id) and need no index.
+ */
+import type { EventStore } from './event-store.js';
+import type { SessionSnapshot, SessionStore } from './session-store.js';
+
+/** The part of a node-redis v5/v6 client these stores use. */
+export interface RedisClient {
+  connect(): Promise<unknown>;
+  quit?(): Promise<unknown>;
+  close?(): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, options: { PX: number }): Promise<unknown>;
+  del(key: string): Promise<number>;
+  lRange(key: string, start: number, stop: number): Promise<string[]>;
+  multi(): RedisMulti;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+interface RedisMulti {
+  rPush(key: string, value: string): RedisMulti;
+  pExpire(key: string, ms: number): RedisMulti;
+  exec(): Promise<unknown[]>;
+}
+
+export interface RedisStoreOptions {
+  /** Key prefix; default `mcp:`. */
+  prefix?: string;
+  /** How long a stream's events are kept after its last event; default 1 hour. */
+  eventTtlMs?: number;
+}
+
+export class RedisSessionStore implements SessionStore {
+  private readonly client: RedisClient;
+  private readonly prefix: string;
+
+  constructor(client: RedisClient, prefix = 'mcp:') {
+    this.client = client;
+    this.prefix = prefix;
+  }
+
+  async save(sessionId: string, snapshot: SessionSnapshot, ttlMs: number): Promise<void> {
+    await this.client.set(this.prefix + 'session:' + sessionId, JSON.stringify(snapshot), { PX: Math.max(1, Math.floor(ttlMs)) });
+  }
+
+  async load(sessionId: string): Promise<SessionSnapshot | undefined> {
+    const text = await this.client.get(this.prefix + 'session:' + sessionId);
+    return text === null ? undefined : (JSON.parse(text) as SessionSnapshot);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.client.del(this.prefix + 'session:' + sessionId);
+  }
+}
+
+export class RedisEventStore implements EventStore {
+  private readonly client: RedisClient;
+  private readonly prefix: string;
+  private readonly ttlMs: number;
+
+  constructor(client: RedisClient, options: RedisStoreOptions = {}) {
+    this.client = client;
+    this.prefix = options.prefix ?? 'mcp:';
+    this.ttlMs = options.eventTtlMs ?? 60 * 60 * 1000;
+  }
+
+  async storeEvent(streamId: string, message: string): Promise<string> {
+    const key = this.prefix + 'events:' + streamId;
+    const [length] = await this.client.multi().rPush(key, message).pExpire(key, this.ttlMs).exec();
+    return `${streamId}:${Number(length)}`;
+  }
+
+  async replayEventsAfter(
+    lastEventId: string,
+    send: (eventId: string, message: string) => void | Promise<void>,
+  ): Promise<string | undefined> {
+    const colon = lastEventId.lastIndexOf(':');
+    const position = Number(lastEventId.slice(colon + 1));
+    if (colon <= 0 || !Number.isSafeInteger(position) || position < 1) return undefined;
+    const streamId = lastEventId.slice(0, colon);
+    // Position p is list index p - 1: everything after it starts at index p.
+    const events = await this.client.lRange(this.prefix + 'events:' + streamId, position - 1, -1);
+    if (events.length === 0) return undefined;
+    for (let i = 1; i < events.length; i++) await send(`${streamId}:${position + i}`, events[i]!);
+    return streamId;
+  }
+}
+
+/**
+ * Connects to Redis and returns the two stores, ready for `listenHttp({ ...stores })`, and `close`.
+ * The `redis` package is loaded from the application's own dependencies.
+ */
+export async function connectRedisStores(
+  url: string,
+  options: RedisStoreOptions & { log?: (line: string) => void } = {},
+): Promise<{ sessionStore: SessionStore; eventStore: EventStore; close(): Promise<void> }> {
+  // A computed specifier: the runtime type-checks and runs without the package installed.
+  const packageName = 'redis';
+  let redis: { createClient(options: { url: string }): RedisClient };
+  try {
+    redis = (await import(packageName)) as typeof redis;
+  } catch {
+    throw new Error('--redis needs the redis package: npm install redis@6.3.1');
+  }
+  const client = redis.createClient({ url });
+  client.on('error', (error) => options.log?.(`Redis: ${error.message}`));
+  await client.connect();
+  return {
+    sessionStore: new RedisSessionStore(client, options.prefix),
+    eventStore: new RedisEventStore(client, options),
+    close: async () => {
+      await (client.close?.() ?? client.quit?.());
+    },
+  };
+}

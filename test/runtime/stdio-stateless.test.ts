@@ -1,0 +1,56 @@
+/**
+ * The stateless revision over stdio: no initialize, `_meta` on every request, `resultType` on
+ * every result, input-required results instead of server→client requests, and a stateful client on
+ * the same kind of connection unaffected.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ServerDefinition } from '../../src/runtime/index.js';
+import { RawStdio } from './raw-stdio.js';
+import { meta, REVISION } from './stateless-support.js';
+
+const withStateless = (d: ServerDefinition): ServerDefinition => ({ ...d, protocolVersions: [REVISION, ...d.protocolVersions] });
+
+describe('2026-07-28 over stdio', () => {
+  it('serves requests without initialize, with resultType and cache fields', async () => {
+    const raw = new RawStdio(100, withStateless);
+    const discover = await raw.call(1, 'server/discover', { _meta: meta() });
+    expect(discover['result']).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', supportedVersions: [REVISION, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] });
+    const list = await raw.call(2, 'tools/list', { _meta: meta() });
+    expect(list['result']).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
+    const echo = await raw.call(3, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: meta() });
+    expect(echo['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }] });
+  });
+
+  it('checks _meta and the version, and refuses the removed methods', async () => {
+    const raw = new RawStdio(100, withStateless);
+    const noCaps = await raw.call(1, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION } });
+    expect(noCaps['error']['code']).toBe(-32602);
+    const future = await raw.call(2, 'tools/list', { _meta: meta({}, { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) });
+    expect(future['error']).toMatchObject({ code: -32022, data: { supported: [REVISION], requested: '2099-01-01' } });
+    const ping = await raw.call(3, 'ping', { _meta: meta() });
+    expect(ping['error']['code']).toBe(-32601);
+  });
+
+  it('asks for input with an input-required result, never with a server→client request', async () => {
+    const raw = new RawStdio(100, withStateless);
+    const first = await raw.call(1, 'tools/call', { name: 'ask_name', arguments: {}, _meta: meta({ elicitation: {} }) });
+    expect(first['result']['resultType']).toBe('input_required');
+    expect(raw.received.some((m) => m['method'] === 'elicitation/create')).toBe(false);
+    const [key] = Object.keys(first['result']['inputRequests']);
+    const second = await raw.call(2, 'tools/call', {
+      name: 'ask_name',
+      arguments: {},
+      inputResponses: { [key!]: { action: 'accept', content: { name: 'Lin' } } },
+      requestState: first['result']['requestState'],
+      _meta: meta({ elicitation: {} }),
+    });
+    expect(second['result']['content'][0]['text']).toBe('Hello, Lin');
+  });
+
+  it('leaves the stateful handshake as it was on a server that also speaks 2026-07-28', async () => {
+    const raw = new RawStdio(100, withStateless);
+    expect((await raw.initialize('2025-11-25'))['result']['protocolVersion']).toBe('2025-11-25');
+    const list = await raw.call(2, 'tools/list');
+    expect(list['result']['resultType']).toBeUndefined();
+  });
+});
