@@ -192,3 +192,10 @@ function describeIssue(issue: ValidationIssue): string {
 function displayValue(value: unknown): string {
   return typeof value === 'string' ? value : (jsonOrUndefined(value) ?? String(value));
 }
+
+/** 2026-07-28: an HTTP header is missing, malformed or disagrees with the body (HTTP 400). */
+export const HEADER_MISMATCH = -32020;
+/** 2026-07-28: the request needs a client capability its `_meta` does not declare (HTTP 400). */
+export const MISSING_CAPABILITY = -32021;
+/** 2026-07-28: the request's protocol version is not served here (HTTP 400). */
+export const UNSUPPORTED_VERSION = -32022;

@@ -108,34 +108,70 @@ export interface ToolErrorResult {
 
 /**
  * Everything a handler may do besides returning its result. One API for both protocol eras:
- * the stateful revisions send real server→client requests; the stateless 2026-07-28 revision
- * will map the same calls onto its input-required flow without changing handler code.
+ * in the stateful revisions `elicit`, `sample` and `listRoots` send real server→client requests on
+ * the request's own stream; in the stateless 2026-07-28 revision the runtime answers the request
+ * with an input-required result instead, and runs the handler again when the client retries with
+ * the answers (the handler sees the same promise resolve either way).
  */
 export interface RequestContext {
   /**
    * Aborted when the client cancels the request, or on HTTP when the POST carrying it disconnects
-   * or its session ends. On stdio, handlers still running when the input ends are left to finish.
+   * before its response started streaming, or its session ends. On stdio, handlers still running
+   * when the input ends are left to finish.
    */
   readonly signal: AbortSignal;
-  /** The negotiated protocol revision, e.g. `2025-11-25`. */
+  /** The negotiated protocol revision, e.g. `2025-11-25`; `2026-07-28` for a stateless request. */
   readonly protocolVersion: string;
   /** Set on HTTP sessions. */
   readonly sessionId: string | undefined;
   /** The request's `_meta`, as the client sent it. */
   readonly meta: JsonObject | undefined;
+  /** What the client declared: at initialize (stateful), or in this request's `_meta` (2026-07-28). */
+  readonly clientCapabilities: JsonObject;
+  /** Announces changes to every client listening (see `Notifier`). */
+  readonly notify: Notifier;
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /**
    * Sends `notifications/message` when the server declares the logging capability and `level`
-   * passes the client's `logging/setLevel` filter.
+   * passes the client's filter (`logging/setLevel`, or `_meta["io.modelcontextprotocol/logLevel"]`
+   * in 2026-07-28, where a request without it gets no logs).
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /** `elicitation/create`; rejects when the client did not declare the elicitation capability. */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
-  /** `sampling/createMessage`; rejects when the client did not declare the sampling capability. */
-  sample(params: JsonObject): Promise<JsonObject>;
-  /** `roots/list`; rejects when the client did not declare the roots capability. */
-  listRoots(): Promise<{ roots: { uri: string; name?: string }[] }>;
+  /**
+   * `elicitation/create`; rejects when the client did not declare the elicitation capability (in
+   * 2026-07-28 the request is then answered with -32021). `options.key` names the input in a
+   * 2026-07-28 input-required result (default `elicitation-<n>`).
+   */
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
+  /** `sampling/createMessage`; as `elicit`, for the sampling capability. */
+  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  /** `roots/list`; as `elicit`, for the roots capability. */
+  listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
+  /**
+   * Streamable HTTP polling: ends the SSE response stream of this request now, telling the client to
+   * reconnect after `retryMs` (default 1000) with `Last-Event-ID`; everything the request sends
+   * later, its result included, reaches the client on the resumed stream. Does nothing on stdio or
+   * when the response is plain JSON.
+   */
+  closeStream(retryMs?: number): void;
+}
+
+export interface InputOptions {
+  /** The key of this input in a 2026-07-28 `inputRequests` map; stable across retries. */
+  key?: string;
+}
+
+/**
+ * Change announcements. Stateful clients hear them on their standalone stream (HTTP GET) or on
+ * stdout; 2026-07-28 clients on their `subscriptions/listen` streams, filtered as they asked.
+ * Resource updates reach only clients subscribed to that URI.
+ */
+export interface Notifier {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
 }
 
 export interface ElicitParams extends JsonObject {
@@ -257,6 +293,12 @@ export interface ServerHandlers {
 export interface ServerOptions {
   /** Where diagnostics go; the stdio transport must never write them to stdout. Default: stderr. */
   logger?: (line: string) => void;
+  /**
+   * Key that signs the `requestState` of 2026-07-28 input-required results (HMAC-SHA256), so a
+   * client cannot alter it. Default: random per process; give every process behind one load
+   * balancer the same secret.
+   */
+  stateSecret?: string;
   /** Bounds on what one client may make the server do; every field has a default (`DEFAULT_LIMITS`). */
   limits?: ServerLimits;
 }
