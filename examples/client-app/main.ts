@@ -14,8 +14,10 @@ import { connect, ToolError, type Client } from './client/client.js';
 const serverMain = fileURLToPath(new URL('../../weather/server/build/main.js', import.meta.url));
 
 async function tour(client: Client, transport: string): Promise<void> {
-  const { name, version } = client.server.serverInfo ?? {};
-  console.log(`${transport}: connected to ${String(name)} ${String(version)} (protocol ${client.server.protocolVersion})`);
+  // 2026-07-28 servers describe themselves in server/discover without serverInfo.
+  const info = client.server.serverInfo;
+  const who = info === undefined ? 'the weather server' : `${String(info['name'])} ${String(info['version'])}`;
+  console.log(`${transport}: connected to ${who} (protocol ${client.server.protocolVersion})`);
 
   // `now` is GetWeatherOutput: temperature is a number, conditions one of the manifest's enum.
   const now = await client.tools.getWeather({ location: 'Lisbon', units: 'celsius' });

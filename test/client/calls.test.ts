@@ -99,7 +99,8 @@ describe('against the generated weather server over Streamable HTTP', () => {
 
   it('calls tools, prompts and resources with typed, validated results', async () => {
     const client = await weather.connect({ url: listener.url });
-    expect(client.server.protocolVersion).toBe('2025-11-25');
+    // The generated server speaks both eras: the newest, stateless 2026-07-28, is negotiated.
+    expect(client.server.protocolVersion).toBe('2026-07-28');
     const now = await client.tools.getWeather({ location: 'Lisbon', units: 'celsius' });
     expect(typeof now.temperature).toBe('number');
     expect(['sunny', 'cloudy', 'rain', 'snow', 'fog', 'wind']).toContain(now.conditions);
@@ -110,8 +111,12 @@ describe('against the generated weather server over Streamable HTTP', () => {
     const stations = await client.resources.read('weather://stations');
     expect(stations.contents[0]?.uri).toBe('weather://stations');
     expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations']);
-    expect(await client.request('ping', undefined)).toEqual({});
     await client.close();
+    const stateful = await weather.connect({ url: listener.url, protocolVersions: ['2025-11-25'] });
+    expect(stateful.server.protocolVersion).toBe('2025-11-25');
+    expect((await stateful.tools.getWeather({ location: 'Lisbon' })).location).toBe('Lisbon');
+    expect(await stateful.request('ping', undefined)).toEqual({});
+    await stateful.close();
   });
 });
 
