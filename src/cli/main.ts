@@ -46,6 +46,26 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
       exitCode = await runServer(manifest, options, io);
     });
 
+  const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+  program
+    .command('client')
+    .description('Generate a typed, validating MCP client from a manifest, a live server, or a saved snapshot of one.')
+    .argument('[manifest]', 'the server manifest (YAML or JSON), as for `mcp-gen server`')
+    .option('-o, --out <dir>', 'output folder', 'mcp-client')
+    .option('--from-url <url>', 'introspect a Streamable HTTP server (legacy HTTP+SSE as fallback)')
+    .option('--header <header>', "an HTTP header for --from-url, 'Name: value' (repeatable)", collect)
+    .option('--from-command <command>', 'introspect a stdio server started with this command line')
+    .option('--env <K=V>', 'an environment variable for --from-command (repeatable)', collect)
+    .option('--from-snapshot <file>', 'generate from a snapshot saved with --save-snapshot (offline)')
+    .option('--save-snapshot <file>', 'write what was introspected to this file')
+    .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
+    .action(async (manifest: string | undefined, options) => {
+      const { runClient } = await import('./client-command.js');
+      exitCode = await runClient(manifest, options, io);
+    });
+
   program
     .command('regenerate-self', { hidden: true })
     .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")

@@ -132,7 +132,7 @@ function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] 
  * mcp-gen's own generated files (the envelope validators) carry the banner of mcp-gen's build,
  * whose regenerate command means nothing in the user's project; the writer adds the right one.
  */
-function withoutBanner(source: string): string {
+export function withoutBanner(source: string): string {
   return hasBanner(source) ? source.slice(source.indexOf('\n') + 1) : source;
 }
 
@@ -142,7 +142,7 @@ const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
  * Tool schemas are 2020-12 unless they say otherwise (MCP's default). A manifest whose schemas all
  * declare draft-07 gets draft-07 validators.
  */
-function dialectOf(model: ServiceModel): Dialect {
+export function dialectOf(model: ServiceModel): Dialect {
   const declared = model.tools.flatMap((t) => [t.inputSchema, t.outputSchema]).filter((s) => s !== undefined);
   const allDraft07 = declared.every((s) => typeof s['$schema'] === 'string' && DRAFT_07.test(s['$schema']));
   return allDraft07 ? 'draft-07' : '2020-12';

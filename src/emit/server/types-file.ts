@@ -82,17 +82,7 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     sections.push('  resourceTemplates: ResourceTemplateHandlers;\n');
   }
   if (model.prompts.length > 0) {
-    for (const prompt of model.prompts) {
-      file.push(
-        '\n',
-        jsdoc(`Arguments of the prompt ${JSON.stringify(prompt.name)}; the protocol sends them all as strings.`),
-        `export type ${prompt.ids.pascal}Arguments = {\n`,
-        ...prompt.arguments.map(
-          (a) => `${jsdoc(a.description ?? '', '  ')}  ${propertyKey(a.name)}${a.required ? '' : '?'}: string;\n`,
-        ),
-        '};\n',
-      );
-    }
+    file.push(promptArgumentTypes(model));
     file.push(
       '\n',
       jsdoc('Builds each prompt from its arguments, keyed by prompt name.'),
@@ -112,12 +102,27 @@ export async function typesFile(model: ServiceModel): Promise<string> {
   return file.toString();
 }
 
+/** `<Prompt>Arguments` for every prompt: the server's handlers and the client's calls take them. */
+export function promptArgumentTypes(model: ServiceModel): string {
+  return model.prompts
+    .map((prompt) =>
+      [
+        '\n',
+        jsdoc(`Arguments of the prompt ${JSON.stringify(prompt.name)}; the protocol sends them all as strings.`),
+        `export type ${prompt.ids.pascal}Arguments = {\n`,
+        ...prompt.arguments.map((a) => `${jsdoc(a.description ?? '', '  ')}  ${propertyKey(a.name)}${a.required ? '' : '?'}: string;\n`),
+        '};\n',
+      ].join(''),
+    )
+    .join('');
+}
+
 /**
  * The `Tools` map and one named type per input and output schema, through json-schema-to-typescript.
  * All schemas go into one document so that names are assigned once, without clashes: `Tools` is the
  * root and each tool's schemas sit under `$defs` (their local `$ref`s rewritten to match).
  */
-async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>): Promise<string> {
+export async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>): Promise<string> {
   const defs: SchemaObject = {};
   const properties: SchemaObject = {};
   const taken = new Set([

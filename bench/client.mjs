@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// The client benchmark: the client mcp-gen generates (bench/client/client, from the bench manifest,
+// output validation on), the official SDK's Client (callTool after listTools, so it validates too),
+// and a raw client that writes lines and parses answers (bench/lib/client.mjs), each calling the
+// floor server and then the generated server over stdio, sequentially and with 32 calls in flight.
+// In every round the clients take turns for every measurement, the order rotating per round; the
+// client's CPU is this process's CPU during its measurement (only one client runs at a time).
+//
+//   node bench/client.mjs [--quick] [--rounds N] [--calls N] [--out file.json]
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { tmpdir, loadavg } from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioPeer } from './lib/client.mjs';
+import { SERVERS, buildOurs } from './lib/servers.mjs';
+import { loadWorkload } from './lib/workload.mjs';
+import { median } from './lib/stats.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { machine, writeReport } from './lib/report.mjs';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    calls: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const config = {
+  rounds: Number(flags.rounds ?? (flags.quick ? 1 : 5)),
+  calls: Number(flags.calls ?? (flags.quick ? 300 : 6000)),
+  warmup: flags.quick ? 200 : 3000,
+  inFlight: 32,
+};
+const outFile = flags.out ?? path.join(flags.quick ? tmpdir() : path.join(repoRoot, 'bench', 'results'), 'clients.json');
+const log = (text) => process.stderr.write(text + '\n');
+
+// The generated client runs from its compiled output, like an app's.
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', path.join(repoRoot, 'bench', 'client', 'tsconfig.json')], { stdio: 'inherit' });
+buildOurs();
+const generated = await import(path.join(repoRoot, 'bench', 'client', 'build', 'client', 'client.js'));
+const workload = loadWorkload();
+const weather = workload.cases.weather;
+const search = workload.cases.search;
+
+/** Each client as { call(tool, args) → structuredContent, close() }. */
+const CLIENTS = {
+  raw: async (server) => {
+    const peer = new StdioPeer(server);
+    await peer.initialize();
+    return {
+      call: async (tool, args) => (await peer.callTool(tool, args)).structuredContent,
+      close: () => peer.close(),
+    };
+  },
+  sdk: async (server) => {
+    const client = new Client({ name: 'bench-sdk-client', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: server.cwd, stderr: 'ignore' }));
+    await client.listTools(); // the SDK validates structuredContent only for tools it has listed
+    return {
+      call: async (name, args) => (await client.callTool({ name, arguments: args })).structuredContent,
+      close: () => client.close(),
+    };
+  },
+  generated: async (server) => {
+    const client = await generated.connect({ command: server.command, args: server.args, cwd: server.cwd, stderr: 'ignore', protocolVersions: ['2025-11-25'] });
+    const methods = { get_weather: client.tools.getWeather, search: client.tools.search };
+    return { call: (tool, args) => methods[tool](args), close: () => client.close() };
+  },
+};
+
+async function run(client, testCase, calls, inFlight) {
+  let next = 0;
+  const worker = async () => {
+    while (next < calls) {
+      next++;
+      const output = await client.call(testCase.tool, testCase.args);
+      if (output === undefined) throw new Error('no structured output');
+    }
+  };
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const elapsedMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { usPerCall: (elapsedMs * 1000) / calls, clientCpuUsPerCall: (used.user + used.system) / calls };
+}
+
+const WINDOWS = [
+  ['weather seq', weather, 1],
+  ['weather c32', weather, config.inFlight],
+  ['search seq', search, 1],
+  ['search c32', search, config.inFlight],
+];
+const clientNames = Object.keys(CLIENTS);
+const serverNames = ['floor', 'ours'];
+/** results[server][client][window] = list of per-round figures. */
+const results = {};
+for (const s of serverNames) results[s] = Object.fromEntries(clientNames.map((c) => [c, Object.fromEntries(WINDOWS.map(([w]) => [w, []]))]));
+
+for (let r = 0; r < config.rounds; r++) {
+  for (const serverName of serverNames) {
+    const order = clientNames.map((_, i) => clientNames[(i + r) % clientNames.length]);
+    const open = {};
+    for (const name of order) {
+      open[name] = await CLIENTS[name](SERVERS[serverName]);
+      await run(open[name], weather, config.warmup, 1);
+      await run(open[name], weather, config.warmup, config.inFlight);
+      await run(open[name], search, Math.ceil(config.warmup / 10), config.inFlight);
+    }
+    for (const [window, testCase, inFlight] of WINDOWS) {
+      const calls = window.startsWith('search') ? Math.ceil(config.calls / 4) : config.calls;
+      for (const name of order) results[serverName][name][window].push(await run(open[name], testCase, calls, inFlight));
+    }
+    for (const name of order) await open[name].close();
+    log(`round ${r + 1}/${config.rounds} ${serverName} done`);
+  }
+}
+
+const rows = [];
+const summary = {};
+for (const [window] of WINDOWS) {
+  const base = results.floor.raw[window];
+  for (const serverName of serverNames) {
+    for (const clientName of clientNames) {
+      const runs = results[serverName][clientName][window];
+      const sameServerRaw = results[serverName].raw[window];
+      const time = median(runs.map((m, i) => m.usPerCall / base[i].usPerCall));
+      const cpu = median(runs.map((m, i) => m.clientCpuUsPerCall / sameServerRaw[i].clientCpuUsPerCall));
+      const entry = {
+        usPerCall: median(runs.map((m) => m.usPerCall)),
+        clientCpuUsPerCall: median(runs.map((m) => m.clientCpuUsPerCall)),
+        timeVsRawToFloor: time,
+        clientCpuVsRaw: cpu,
+      };
+      summary[`${window} | ${clientName} → ${serverName}`] = entry;
+      rows.push([window, `${clientName} → ${serverName}`, entry.usPerCall.toFixed(1), `${time.toFixed(2)}x`, entry.clientCpuUsPerCall.toFixed(1), `${cpu.toFixed(2)}x`]);
+    }
+  }
+}
+const header = ['window', 'client → server', 'µs/call', 'vs raw→floor', 'client CPU µs/call', 'CPU vs raw'];
+console.log([header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n'));
+writeReport(outFile, { date: new Date().toISOString(), machine: machine(), loadavg: loadavg(), config, summary, results });
+log(`written: ${path.relative(process.cwd(), outFile)}`);

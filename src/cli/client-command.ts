@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { compilableTools } from '../emit/client/compilable.js';
+import { planClient } from '../emit/client/index.js';
+import { inputProblem } from '../load/diagnostics.js';
+import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
+import { loadManifest } from '../load/manifest.js';
+import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
+import type { ServiceModel } from '../model/service-model.js';
+import type { ServerLocation } from '../runtime/client/index.js';
+import type { BannerOptions } from '../write/render.js';
+import { writeOutput } from '../write/writer.js';
+import { printReport, printWarnings, type Console } from './output.js';
+import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
+
+export interface ClientCommandOptions {
+  out: string;
+  fromUrl?: string;
+  header?: string[];
+  fromCommand?: string;
+  env?: string[];
+  fromSnapshot?: string;
+  saveSnapshot?: string;
+  allowOutsideRefs?: boolean;
+  check?: boolean;
+  versionBanner: boolean;
+}
+
+/** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
+const CLIENT_TYPES_REVISION = '2025-11-25';
+/** The shared runtime modules the client imports, beside `src/runtime/client/`. */
+const SHARED_RUNTIME = ['api.ts', 'errors.ts', 'jsonrpc.ts'];
+
+/** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules. */
+export function readClientRuntimeSources(): Record<string, string> {
+  const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
+  const sources: Record<string, string> = {};
+  for (const name of SHARED_RUNTIME) sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
+  for (const name of readdirSync(join(runtimeDir, 'client')).sort()) {
+    if (name.endsWith('.ts')) sources[`client/${name}`] = readFileSync(join(runtimeDir, 'client', name), 'utf8');
+  }
+  return sources;
+}
+
+function readProtocolTypes(): string {
+  return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', CLIENT_TYPES_REVISION, 'types.ts'), 'utf8');
+}
+
+/** `--header 'K: V'` and `--env K=V` lists → records; a malformed entry is bad input. */
+function pairs(entries: readonly string[] | undefined, separator: string, flag: string): Record<string, string> | undefined {
+  if (!entries || entries.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf(separator);
+    if (at <= 0) throw inputProblem(flag, `expected ${flag === '--env' ? 'K=V' : "'Name: value'"}, got ${JSON.stringify(entry)}`);
+    out[entry.slice(0, at).trim()] = entry.slice(at + separator.length).trim();
+  }
+  return out;
+}
+
+function location(options: ClientCommandOptions): ServerLocation | undefined {
+  if (options.fromUrl !== undefined) {
+    const headers = pairs(options.header, ':', '--header');
+    return headers ? { url: options.fromUrl, headers } : { url: options.fromUrl };
+  }
+  if (options.fromCommand !== undefined) {
+    const [command, ...args] = splitCommand(options.fromCommand);
+    const env = pairs(options.env, '=', '--env');
+    return { command: command as string, args, stderr: 'ignore', ...(env ? { env } : {}) };
+  }
+  return undefined;
+}
+
+/** Where the model comes from: a manifest, a live server, or a snapshot of one. */
+async function loadClientModel(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<{ model: ServiceModel; source: string }> {
+  const sources = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
+  if (sources.length !== 1) {
+    throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');
+  }
+  if (manifest !== undefined) {
+    const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
+    printWarnings(io, warnings);
+    return { model, source: `mcp-gen client ${displayPath(resolve(manifest))}` };
+  }
+  let snapshot: ServerSnapshot;
+  let source: string;
+  const live = location(options);
+  if (live) {
+    snapshot = await introspect(live, (line) => io.err(line));
+    source = options.fromUrl !== undefined ? `mcp-gen client --from-url ${options.fromUrl}` : `mcp-gen client --from-command ${options.fromCommand}`;
+  } else {
+    const file = options.fromSnapshot as string;
+    snapshot = await readSnapshot(file);
+    source = `mcp-gen client --from-snapshot ${displayPath(resolve(file))}`;
+  }
+  if (options.saveSnapshot !== undefined) {
+    await writeFile(options.saveSnapshot, snapshotText(snapshot));
+    io.err(`snapshot saved: ${options.saveSnapshot}`);
+  }
+  const built = serviceFromSnapshot(snapshot, source);
+  const compiled = await compilableTools(built.model);
+  for (const warning of [...built.warnings, ...compiled.warnings]) io.err(warning.startsWith('note: ') ? warning : `warning: ${warning}`);
+  return { model: compiled.model, source };
+}
+
+export async function generateClient(
+  manifest: string | undefined,
+  options: Omit<ClientCommandOptions, 'versionBanner'> & { banner?: BannerOptions; versionBanner?: boolean },
+  io: Console,
+): Promise<number> {
+  const { model, source } = await loadClientModel(manifest, options as ClientCommandOptions, io);
+  const plan = await planClient(model, { runtimeSources: readClientRuntimeSources(), protocolTypes: readProtocolTypes() });
+  for (const warning of plan.warnings) io.err(`warning: ${warning}`);
+  const check = options.check === true;
+  // A live source's banner names the command without the snapshot file, so bytes depend on the server alone.
+  const banner = options.banner ?? commandBanner(source, options.versionBanner !== false);
+  const report = await writeOutput(options.out, plan.files, { banner, check, force: false });
+  return printReport(io, displayPath(options.out), report, check);
+}
+
+export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
+  return generateClient(manifest, options, io);
+}

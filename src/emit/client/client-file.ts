@@ -1,0 +1,185 @@
+import type { ServiceModel, ToolModel } from '../../model/service-model.js';
+import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { propertyKey } from '../../printer/names.js';
+import { SourceFile } from '../../printer/source-file.js';
+import type { ToolTypeNames } from '../server/naming.js';
+
+const RUNTIME = './runtime/client/index.js';
+
+/** Namespace imports: nothing the server names can clash with a name this file declares. */
+const NAMESPACES = "import type * as P from './protocol.js';\nimport type * as T from './types.js';\n\n";
+
+/**
+ * `client.ts`: the typed `Client` (one method per tool, prompt and resource template), `connect`,
+ * and the tool table binding each wire name to its output validator and header mirrors. Server
+ * text appears only inside string literals (stringLiteral, JSON.parse) and comments (jsdoc).
+ */
+export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, hasValidators: boolean): string {
+  const file = new SourceFile();
+  const value = (name: string): string => file.importValue(name, RUNTIME);
+  const type = (name: string): string => file.importType(name, RUNTIME);
+  const validator = (name: string): string => file.importValue(name, './validators.js');
+  const callOptions = type('CallOptions');
+
+  file.push(
+    NAMESPACES,
+    `export { ConnectionClosedError, McpError, OutputValidationError, RequestTimeoutError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
+    `export type { CallOptions, Server, ServerLocation } from ${stringLiteral(RUNTIME)};\n\n`,
+    jsdoc('What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot.'),
+    'export interface Handlers {\n',
+    "  elicitation?: (params: P.ElicitRequest['params'], context: { signal: AbortSignal }) => P.ElicitResult | Promise<P.ElicitResult>;\n",
+    "  sampling?: (params: P.CreateMessageRequest['params'], context: { signal: AbortSignal }) => P.CreateMessageResult | Promise<P.CreateMessageResult>;\n",
+    '  roots?: (context: { signal: AbortSignal }) => P.ListRootsResult | Promise<P.ListRootsResult>;\n',
+    '}\n\n',
+    jsdoc('Where the server is (`{ url, headers }` or `{ command, args, env, cwd }`) and how this client presents itself.'),
+    `export type ConnectOptions = ${type('ServerLocation')} & {\n`,
+    '  clientInfo?: { name: string; version: string };\n',
+    '  handlers?: Handlers;\n',
+    '  /** Revisions to offer, newest first (default: every revision the runtime speaks). */\n',
+    '  protocolVersions?: readonly string[];\n',
+    '  /** Server notifications other than progress (log messages, list changes, …). */\n',
+    '  onNotification?: (method: string, params: { [key: string]: unknown }) => void;\n',
+    '};\n\n',
+  );
+
+  // Tool calls, keyed by wire name.
+  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n');
+  for (const tool of model.tools) {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
+    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
+    const optional = hasRequiredInput(tool) ? '' : '?';
+    file.push(
+      toolDoc(tool, '  '),
+      `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`,
+    );
+  }
+  file.push('};\n\n');
+
+  file.push(
+    jsdoc([
+      'One method per tool, named after it. A tool with an outputSchema resolves with its validated',
+      '`structuredContent` (or rejects with `OutputValidationError`); one without resolves with the',
+      'whole `CallToolResult`. An `isError` result rejects with `ToolError`.',
+    ]),
+    'export interface ToolMethods {\n',
+    ...model.tools.map((tool) => `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${stringLiteral(tool.name)}];\n`),
+    '}\n\n',
+    jsdoc('One method per prompt, named after it; the arguments are typed from the prompt\'s list.'),
+    'export interface PromptMethods {\n',
+    ...model.prompts.map((prompt) => {
+      const optional = prompt.arguments.some((a) => a.required) ? '' : '?';
+      return `${jsdoc(describe(prompt.wire, prompt.name), '  ')}  readonly ${prompt.ids.camel}: (args${optional}: T.${prompt.ids.pascal}Arguments, options?: ${callOptions}) => Promise<P.GetPromptResult>;\n`;
+    }),
+    '}\n\n',
+    jsdoc('Resource templates, one method each: the variables expand the template into the URI that is read.'),
+    'export interface ResourceTemplateMethods {\n',
+    ...model.resourceTemplates.map((template) => {
+      const variables = [...new Set(template.variables)].map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
+      return `${jsdoc(describe(template.wire, template.uriTemplate), '  ')}  readonly ${template.ids.camel}: (variables: { ${variables} }, options?: ${callOptions}) => Promise<P.ReadResourceResult>;\n`;
+    }),
+    '}\n\n',
+    'export interface ResourceMethods {\n',
+    `  /** Every resource the server lists now (all pages). */\n  list(options?: ${callOptions}): Promise<P.Resource[]>;\n`,
+    `  /** Every resource template the server lists now (all pages). */\n  listTemplates(options?: ${callOptions}): Promise<P.ResourceTemplate[]>;\n`,
+    `  read(uri: ${model.resources.length > 0 ? 'T.ResourceUri | (string & {})' : 'string'}, options?: ${callOptions}): Promise<P.ReadResourceResult>;\n`,
+    '  readonly templates: ResourceTemplateMethods;\n',
+    '}\n\n',
+    jsdoc('A connected client. Close it when done: a stdio server is then shut down, an HTTP session ended.'),
+    'export interface Client {\n',
+    `  /** The negotiated revision and what the server said about itself. */\n  readonly server: ${type('Server')};\n`,
+    '  readonly tools: ToolMethods;\n',
+    '  readonly prompts: PromptMethods;\n',
+    '  readonly resources: ResourceMethods;\n',
+    '  /** A tool by wire name; the same as its method under `tools`. */\n',
+    '  callTool<K extends keyof ToolCalls>(name: K, ...args: Parameters<ToolCalls[K]>): ReturnType<ToolCalls[K]>;\n',
+    `  /** Every tool the server lists now (all pages), as it describes them. */\n  listTools(options?: ${callOptions}): Promise<P.Tool[]>;\n`,
+    `  /** Any request of the protocol, typed by its method. */\n  request<M extends keyof P.ClientRequests>(method: M, params: P.ClientRequests[M]['params'], options?: ${callOptions}): Promise<P.ClientRequests[M]['result']>;\n`,
+    `  /** The protocol session underneath, for tools known only at run time and other requests the methods above do not cover. */\n  readonly session: ${type('ClientSession')};\n`,
+    '  close(): Promise<void>;\n',
+    '}\n\n',
+  );
+
+  // The tool table: wire name → validator and header mirrors. Own entries of a Map, never object keys.
+  const binding = type('ClientToolBinding');
+  const rows = model.tools.map((tool) => {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const parts = [`name: ${stringLiteral(tool.name)}`];
+    if (names.validateOutput !== undefined && hasValidators) parts.push(`validateOutput: ${validator(names.validateOutput)}`);
+    if (tool.headers !== undefined && tool.headers.length > 0) parts.push(`headers: ${jsonValueExpression(tool.headers)}`);
+    return `  [${stringLiteral(tool.name)}, { ${parts.join(', ')} }],\n`;
+  });
+  file.push(`const TOOLS: ReadonlyMap<string, ${binding}> = new Map<string, ${binding}>([\n`, ...rows, ']);\n\n');
+
+  const callTool = value('callTool');
+  const listAll = value('listAll');
+  file.push(
+    jsdoc([
+      'Connects (spawning the server for `{ command }`), negotiates the newest revision both sides speak,',
+      'and returns the typed client. Nothing is listed first: every call validates on its own.',
+    ]),
+    'export async function connect(options: ConnectOptions): Promise<Client> {\n',
+    `  const session = await ${value('openSession')}(options as unknown as Parameters<typeof ${value('openSession')}>[0]);\n`,
+    // Each helper only when something uses it: strict settings refuse unused locals.
+    model.tools.length === 0
+      ? ''
+      : `  const tool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    return (input?: unknown, callOptions?: ${callOptions}) => ${callTool}(session, binding, input, callOptions);\n  };\n`,
+    model.prompts.length === 0
+      ? ''
+      : `  const prompt = (name: string) => (args?: unknown, callOptions?: ${callOptions}) =>\n    session.request('prompts/get', { name, arguments: args ?? {} }, callOptions);\n`,
+    `  const read = (uri: string, callOptions?: ${callOptions}) => session.request('resources/read', { uri }, callOptions);\n`,
+    model.resourceTemplates.length === 0
+      ? ''
+      : `  const template = (uriTemplate: string) => (variables: Readonly<Record<string, string>>, callOptions?: ${callOptions}) =>\n    read(${value('expandUriTemplate')}(uriTemplate, variables), callOptions);\n`,
+    '  const tools = Object.freeze({\n',
+    ...model.tools.map((t) => `    ${t.ids.camel}: tool(${stringLiteral(t.name)}),\n`),
+    '  });\n',
+    '  const prompts = Object.freeze({\n',
+    ...model.prompts.map((p) => `    ${p.ids.camel}: prompt(${stringLiteral(p.name)}),\n`),
+    '  });\n',
+    '  const templates = Object.freeze({\n',
+    ...model.resourceTemplates.map((t) => `    ${t.ids.camel}: template(${stringLiteral(t.uriTemplate)}),\n`),
+    '  });\n',
+    '  const client = {\n',
+    '    server: session.server,\n',
+    '    session,\n',
+    '    tools,\n',
+    '    prompts,\n',
+    '    resources: Object.freeze({\n',
+    `      list: (callOptions?: ${callOptions}) => ${listAll}(session, 'resources/list', 'resources', callOptions),\n`,
+    `      listTemplates: (callOptions?: ${callOptions}) => ${listAll}(session, 'resources/templates/list', 'resourceTemplates', callOptions),\n`,
+    '      read,\n',
+    '      templates,\n',
+    '    }),\n',
+    `    callTool: (name: string, input?: unknown, callOptions?: ${callOptions}) => {\n`,
+    '      const binding = TOOLS.get(name);\n',
+    '      if (binding === undefined) return Promise.reject(new TypeError(`Unknown tool ${JSON.stringify(name)}`));\n',
+    `      return ${callTool}(session, binding, input, callOptions);\n`,
+    '    },\n',
+    `    listTools: (callOptions?: ${callOptions}) => ${listAll}(session, 'tools/list', 'tools', callOptions),\n`,
+    `    request: (method: string, params?: unknown, callOptions?: ${callOptions}) =>\n`,
+    "      session.request(method, (params ?? {}) as { [key: string]: unknown }, callOptions),\n",
+    '    close: () => session.close(),\n',
+    '  };\n',
+    '  // The methods are built from the table above; their precise types come from the interfaces.\n',
+    '  return Object.freeze(client) as unknown as Client;\n',
+    '}\n',
+  );
+  return file.toString();
+}
+
+function hasRequiredInput(tool: ToolModel): boolean {
+  const required = tool.inputSchema['required'];
+  return Array.isArray(required) && required.length > 0;
+}
+
+function describe(wire: { [key: string]: unknown }, fallback: string): string {
+  const title = typeof wire['title'] === 'string' ? wire['title'] : undefined;
+  const description = typeof wire['description'] === 'string' ? wire['description'] : undefined;
+  const head = `\`${fallback.replace(/`/g, "'")}\``;
+  return [title === undefined ? head : `${head}: ${title}`, description ?? ''].filter((s) => s !== '').join('\n\n');
+}
+
+function toolDoc(tool: ToolModel, indent: string): string {
+  return jsdoc(describe(tool.wire, tool.name), indent);
+}

@@ -1,0 +1,97 @@
+import type { ServiceModel, ToolModel } from '../../model/service-model.js';
+import type { PlannedFile } from '../../write/planned-file.js';
+import { isSafeIdentifier } from '../../printer/names.js';
+import { stringLiteral } from '../../printer/escape.js';
+import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { emitValidators, type ValidatorEntry } from '../validators/index.js';
+import { dialectOf, withoutBanner } from '../server/index.js';
+import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
+import { embedAt } from '../server/schema-walk.js';
+import { promptArgumentTypes, toolTypes, TYPES_MODULE } from '../server/types-file.js';
+import { clientFile } from './client-file.js';
+
+export interface ClientInputs {
+  /**
+   * The client runtime, by path under `runtime/`: `client/*.ts` and the shared modules they import
+   * (`api.ts`, `errors.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
+   */
+  runtimeSources: Readonly<Record<string, string>>;
+  /** mcp-gen's generated protocol types of the revision `request()` is typed by. */
+  protocolTypes: string;
+}
+
+export interface ClientPlan {
+  files: PlannedFile[];
+  warnings: string[];
+}
+
+const REQUIRED_RUNTIME = ['api.ts', 'errors.ts', 'jsonrpc.ts', 'client/index.ts'];
+const RUNTIME_PATH = /^(client\/)?[a-z][a-z0-9-]*\.ts$/;
+
+/**
+ * Everything `mcp-gen client` writes, all of it generated: `client.ts` (`connect` and the typed
+ * `Client`), `types.ts` (each tool's input and output types, prompt arguments), `validators.js` and
+ * its `.d.ts` (the output schemas, ajv standalone), `protocol.ts` (the protocol's types, for
+ * `request`) and `runtime/`.
+ */
+export async function planClient(model: ServiceModel, inputs: ClientInputs): Promise<ClientPlan> {
+  checkIdentifiers(model);
+  const toolNames = toolTypeNames(model);
+  const files: PlannedFile[] = runtimeFiles(inputs.runtimeSources);
+  files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.protocolTypes) });
+
+  const types = [await toolTypes(model, toolNames), promptArgumentTypes(model)];
+  if (model.resources.length > 0) {
+    types.push(`\n/** The URI of every resource the server lists. */\nexport type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n`);
+  }
+  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: types.join('') });
+
+  const validators = outputValidators(model, toolNames);
+  if (validators) files.push(...validators.files);
+  files.push({ path: 'client.ts', owner: 'generated', format: 'typescript', content: clientFile(model, toolNames, validators !== undefined) });
+  return { files, warnings: validators?.warnings ?? [] };
+}
+
+/** `validators.js`/`.d.ts` with one validator per outputSchema; undefined when no tool has one. */
+function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>): { files: PlannedFile[]; warnings: string[] } | undefined {
+  const withOutput = model.tools.filter((t): t is ToolModel & { outputSchema: SchemaObject } => t.outputSchema !== undefined);
+  if (withOutput.length === 0) return undefined;
+  const dialect = dialectOf(model);
+  const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
+  const schemas: SchemaObject = {};
+  const entries: ValidatorEntry[] = [];
+  for (const tool of withOutput) {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const output = names.output as string;
+    defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
+    entries.push({ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output });
+  }
+  const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
+  return {
+    files: [
+      { path: 'validators.js', owner: 'generated', format: 'none', content: emitted.js },
+      { path: 'validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
+    ],
+    warnings: emitted.warnings,
+  };
+}
+
+function checkIdentifiers(model: ServiceModel): void {
+  const all = [...model.tools, ...model.resources, ...model.resourceTemplates, ...model.prompts];
+  for (const { ids } of all) {
+    for (const id of [ids.pascal, ids.camel]) {
+      if (!isSafeIdentifier(id)) throw new Error(`planClient: ${JSON.stringify(id)} is not a safe identifier`);
+    }
+  }
+}
+
+function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] {
+  const missing = REQUIRED_RUNTIME.filter((name) => !Object.hasOwn(sources, name));
+  if (missing.length > 0) throw new Error(`planClient: runtimeSources lacks ${missing.join(', ')}`);
+  return Object.keys(sources)
+    .sort()
+    .map((name): PlannedFile => {
+      if (!RUNTIME_PATH.test(name)) throw new Error(`planClient: unexpected runtime file name ${JSON.stringify(name)}`);
+      return { path: `runtime/${name}`, owner: 'generated', format: 'typescript', content: sources[name] as string };
+    });
+}

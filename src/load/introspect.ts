@@ -1,0 +1,127 @@
+/**
+ * A live server → a snapshot document: what `mcp-gen client --from-url/--from-command` read over
+ * the protocol (every page of tools, prompts, resources and templates), kept as plain JSON so it can
+ * be saved (`--save-snapshot`) and generated from again offline (`--from-snapshot`). Everything in
+ * it is the server's word: untrusted data, checked when the model is built from it.
+ */
+import { readFile } from 'node:fs/promises';
+import { listAll, openSession, type ServerLocation } from '../runtime/client/index.js';
+import { isObject } from '../runtime/jsonrpc.js';
+import { inputProblem, InputError, unplacedDiagnostic } from './diagnostics.js';
+
+export const SNAPSHOT_FORMAT = 1;
+
+export interface ServerSnapshot {
+  mcpGenSnapshot: typeof SNAPSHOT_FORMAT;
+  protocolVersion: string;
+  serverInfo: { [key: string]: unknown };
+  capabilities: { [key: string]: unknown };
+  instructions?: string;
+  tools: { [key: string]: unknown }[];
+  prompts: { [key: string]: unknown }[];
+  resources: { [key: string]: unknown }[];
+  resourceTemplates: { [key: string]: unknown }[];
+}
+
+/** Connects, reads every list the server's capabilities offer, and disconnects. */
+export async function introspect(location: ServerLocation, log: (line: string) => void): Promise<ServerSnapshot> {
+  const session = await openSession({ ...location, clientInfo: { name: 'mcp-gen', version: '0.1.0' } }).catch((error: Error) => {
+    throw inputProblem(describeLocation(location), `cannot connect: ${error.message}`);
+  });
+  try {
+    const { protocolVersion, capabilities, serverInfo, instructions } = session.server;
+    log(`connected: ${JSON.stringify(serverInfo?.['name'] ?? 'server')} speaks ${protocolVersion}`);
+    const list = (capability: string, method: string, field: string) =>
+      isObject(capabilities[capability]) ? listAll(session, method, field, { timeoutMs: 30_000 }) : Promise.resolve([]);
+    const snapshot: ServerSnapshot = {
+      mcpGenSnapshot: SNAPSHOT_FORMAT,
+      protocolVersion,
+      serverInfo: serverInfo ?? {},
+      capabilities,
+      tools: await list('tools', 'tools/list', 'tools'),
+      prompts: await list('prompts', 'prompts/list', 'prompts'),
+      resources: await list('resources', 'resources/list', 'resources'),
+      resourceTemplates: await list('resources', 'resources/templates/list', 'resourceTemplates').catch(() => []),
+    };
+    if (instructions !== undefined) snapshot.instructions = instructions;
+    return snapshot;
+  } finally {
+    await session.close();
+  }
+}
+
+export function describeLocation(location: ServerLocation): string {
+  return 'url' in location ? String(location.url) : [location.command, ...(location.args ?? [])].join(' ');
+}
+
+/** The snapshot as written to disk: stable bytes for the same server answers. */
+export function snapshotText(snapshot: ServerSnapshot): string {
+  return `${JSON.stringify(snapshot, null, 2)}\n`;
+}
+
+/** Reads a snapshot written by `--save-snapshot`; its shape is checked, its content is not trusted. */
+export async function readSnapshot(path: string): Promise<ServerSnapshot> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw inputProblem(path, `cannot read snapshot: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw inputProblem(path, `not JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(value) || value['mcpGenSnapshot'] !== SNAPSHOT_FORMAT) {
+    throw inputProblem(path, `not an mcp-gen snapshot (format ${SNAPSHOT_FORMAT})`, 'write one with `mcp-gen client --from-url … --save-snapshot <file>`');
+  }
+  const problems = [];
+  for (const field of ['tools', 'prompts', 'resources', 'resourceTemplates']) {
+    const list = value[field];
+    if (!Array.isArray(list) || !list.every(isObject)) problems.push(unplacedDiagnostic(path, `/${field}`, 'must be an array of objects'));
+  }
+  for (const field of ['serverInfo', 'capabilities']) {
+    if (!isObject(value[field])) problems.push(unplacedDiagnostic(path, `/${field}`, 'must be an object'));
+  }
+  if (typeof value['protocolVersion'] !== 'string') problems.push(unplacedDiagnostic(path, '/protocolVersion', 'must be a string'));
+  if (problems.length > 0) throw new InputError(problems);
+  return value as unknown as ServerSnapshot;
+}
+
+/** Splits a command line the way a POSIX shell splits words: quotes and backslashes, no expansion. */
+export function splitCommand(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end === -1) throw inputProblem('--from-command', 'unterminated single quote');
+      word += line.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === '"') {
+      inWord = true;
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string)) i++;
+        word += line[i];
+      }
+      if (i >= line.length) throw inputProblem('--from-command', 'unterminated double quote');
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  if (words.length === 0) throw inputProblem('--from-command', 'empty command');
+  return words;
+}

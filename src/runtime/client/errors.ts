@@ -1,0 +1,81 @@
+/**
+ * Errors a client call can reject with. Each is a class so apps can tell them apart with
+ * `instanceof`; each keeps what the server sent, so nothing is lost by rejecting.
+ */
+import type { ValidationIssue } from '../api.js';
+import { describeIssues } from '../jsonrpc.js';
+
+/** A tool answered with `isError: true`; `content` is what it said. */
+export class ToolError extends Error {
+  readonly tool: string;
+  readonly content: unknown[];
+  /** The whole result as received. */
+  readonly result: { [key: string]: unknown };
+
+  constructor(tool: string, result: { [key: string]: unknown }) {
+    const content = Array.isArray(result['content']) ? (result['content'] as unknown[]) : [];
+    const text = content
+      .map((block) => (typeof block === 'object' && block !== null && (block as { text?: unknown }).text) || '')
+      .filter((t): t is string => typeof t === 'string' && t !== '')
+      .join('\n');
+    super(`Tool ${tool} failed${text === '' ? '' : `: ${text}`}`);
+    this.name = 'ToolError';
+    this.tool = tool;
+    this.content = content;
+    this.result = result;
+  }
+}
+
+/** A result that breaks the tool's own outputSchema (or has no structured content although it declares one). */
+export class OutputValidationError extends Error {
+  readonly tool: string;
+  /** The result exactly as received, for logging or a lenient fallback. */
+  readonly result: unknown;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(tool: string, result: unknown, issues: readonly ValidationIssue[] | null | undefined, reason?: string) {
+    super(`Tool ${tool} returned a result that does not match its outputSchema: ${reason ?? describeIssues(issues)}`);
+    this.name = 'OutputValidationError';
+    this.tool = tool;
+    this.result = result;
+    this.issues = issues ?? [];
+  }
+}
+
+/** No answer within `timeoutMs`; the request was cancelled. */
+export class RequestTimeoutError extends Error {
+  readonly method: string;
+  constructor(method: string, timeoutMs: number) {
+    super(`${method} did not answer within ${timeoutMs} ms`);
+    this.name = 'RequestTimeoutError';
+    this.method = method;
+  }
+}
+
+/** The connection ended (or was closed) before the answer arrived. */
+export class ConnectionClosedError extends Error {
+  constructor(message = 'The connection to the MCP server is closed') {
+    super(message);
+    this.name = 'ConnectionClosedError';
+  }
+}
+
+/** An HTTP answer that carries no JSON-RPC message. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string, what: string) {
+    super(`${what}: HTTP ${status}${body === '' ? '' : ` ${body.slice(0, 200)}`}`);
+    this.name = 'HttpStatusError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** HTTP 404 on a request that carried a session id: the server forgot the session. */
+export class SessionExpiredError extends Error {
+  constructor() {
+    super('The server ended the session (HTTP 404)');
+    this.name = 'SessionExpiredError';
+  }
+}

@@ -1,0 +1,369 @@
+/**
+ * HTTP client transports on `node:http`/`node:https`:
+ * - Streamable HTTP: one POST per message, answered with JSON or an SSE stream; the session id from
+ *   the initialize response on every later request; 404 → SessionExpiredError (the session starts
+ *   over); a stream that ends before its answer is resumed with GET + `Last-Event-ID` after the
+ *   server's `retry`; the standalone GET stream for server-initiated messages; `Mcp-Method`,
+ *   `Mcp-Name` and `Mcp-Param-*` headers.
+ * - Legacy HTTP+SSE (2024-11-05): a GET stream whose first `endpoint` event names the POST URL;
+ *   used when the initialize POST is refused with 400/404/405.
+ */
+import { Buffer } from 'node:buffer';
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
+import { headerValue } from './headers.js';
+import type { ClientTransport, OutgoingInfo } from './transport.js';
+
+export interface HttpClientOptions {
+  url: string | URL;
+  /** Sent on every request (e.g. `Authorization`). */
+  headers?: Readonly<Record<string, string>>;
+  /** Wait before resuming a stream when the server named no `retry` (default 1000 ms). */
+  defaultRetryMs?: number;
+  /** Whether to open the standalone GET stream after initialize (default true). */
+  standaloneStream?: boolean;
+}
+
+/** Resumptions of one stream without a new event before it counts as gone. */
+const MAX_IDLE_RESUMES = 5;
+
+interface SseEvent {
+  event: string;
+  data: string;
+  id: string | undefined;
+}
+
+export class StreamableHttpTransport implements ClientTransport {
+  private readonly url: URL;
+  private readonly options: HttpClientOptions;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private receive: (message: unknown) => void = () => {};
+  private onClosed: (error?: Error) => void = () => {};
+  private retryMs: number;
+  private isClosed = false;
+  private readonly open = new Set<IncomingMessage>();
+  private triedFallback = false;
+
+  constructor(options: HttpClientOptions) {
+    this.url = new URL(options.url);
+    this.options = options;
+    this.retryMs = options.defaultRetryMs ?? 1000;
+  }
+
+  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+    this.receive = receive;
+    this.onClosed = closed;
+    return Promise.resolve();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  resetSession(): void {
+    this.sessionId = undefined;
+  }
+
+  fallback(): ClientTransport | undefined {
+    if (this.triedFallback || this.sessionId !== undefined) return undefined;
+    this.triedFallback = true;
+    return new LegacySseTransport(this.options);
+  }
+
+  private baseHeaders(): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = { ...this.options.headers };
+    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
+    return headers;
+  }
+
+  async send(text: string, info: OutgoingInfo): Promise<void> {
+    if (this.isClosed) throw new ConnectionClosedError();
+    const headers = this.baseHeaders();
+    headers['content-type'] = 'application/json';
+    headers['accept'] = 'application/json, text/event-stream';
+    if (info.method !== '') headers['mcp-method'] = info.method;
+    if (info.name !== undefined) headers['mcp-name'] = headerValue(info.name);
+    if (info.headers) Object.assign(headers, info.headers);
+    const hadSession = this.sessionId !== undefined;
+    const response = await exchange(this.url, 'POST', headers, text);
+    const sessionId = response.headers['mcp-session-id'];
+    if (info.method === 'initialize' && typeof sessionId === 'string' && response.statusCode === 200) this.sessionId = sessionId;
+    const status = response.statusCode ?? 0;
+    if (status === 202) return drain(response);
+    if (status === 404 && hadSession && info.method !== 'initialize') {
+      await drain(response);
+      throw new SessionExpiredError();
+    }
+    const type = String(response.headers['content-type'] ?? '').toLowerCase();
+    if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
+      void this.readStream(response, info.id);
+      return;
+    }
+    const body = await readText(response);
+    const message = parseJson(body);
+    // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
+    if (isAnswerTo(message, info.id) || (status >= 200 && status < 300 && message !== undefined)) {
+      this.receive(message);
+      return;
+    }
+    // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
+    if (info.id !== undefined && isAnswerTo(message, null) && typeof (message as { error?: unknown }).error === 'object') {
+      this.receive({ ...(message as object), id: info.id });
+      return;
+    }
+    if (status >= 200 && status < 300) return;
+    throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
+  }
+
+  /** Opens the standalone GET stream; servers that offer none (405, 404, 400) are fine. */
+  async initialized(): Promise<void> {
+    if (this.options.standaloneStream === false || this.isClosed) return;
+    const response = await this.get(undefined).catch(() => undefined);
+    if (!response) return;
+    if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      await drain(response);
+      return;
+    }
+    void this.readStream(response, undefined);
+  }
+
+  private get(lastEventId: string | undefined): Promise<IncomingMessage> {
+    const headers = this.baseHeaders();
+    headers['accept'] = 'text/event-stream';
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return exchange(this.url, 'GET', headers, undefined);
+  }
+
+  /**
+   * Reads one SSE stream to its end, then resumes it (GET with Last-Event-ID after `retry`) while
+   * it still owes something: the answer to `requestId`, or, for the standalone stream, as long as
+   * the server keeps it resumable.
+   */
+  private async readStream(first: IncomingMessage, requestId: string | number | undefined): Promise<void> {
+    let response: IncomingMessage | undefined = first;
+    let lastEventId: string | undefined;
+    let answered = false;
+    let idleResumes = 0;
+    while (response && !this.isClosed) {
+      let sawEvent = false;
+      await readSse(
+        response,
+        (event) => {
+          sawEvent = true;
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.event !== 'message' || event.data === '') return;
+          const message = parseJson(event.data);
+          if (message === undefined) return;
+          if (requestId !== undefined && isAnswerTo(message, requestId)) answered = true;
+          this.receive(message);
+        },
+        (retry) => {
+          this.retryMs = retry;
+        },
+        this.open,
+      );
+      idleResumes = sawEvent ? 0 : idleResumes + 1;
+      if (answered || lastEventId === undefined || this.isClosed || idleResumes > MAX_IDLE_RESUMES) return;
+      await delay(this.retryMs);
+      if (this.isClosed) return;
+      response = await this.get(lastEventId).catch(() => undefined);
+      if (response && (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream'))) {
+        await drain(response);
+        return;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const response of this.open) response.destroy();
+    this.open.clear();
+    if (this.sessionId !== undefined) {
+      // Ends the session on the server; a server that does not allow it answers 405, which is fine.
+      const response = await exchange(this.url, 'DELETE', this.baseHeaders(), undefined, 2000).catch(() => undefined);
+      if (response) await drain(response);
+    }
+    this.onClosed(new ConnectionClosedError());
+  }
+}
+
+/** The deprecated HTTP+SSE transport of 2024-11-05. */
+export class LegacySseTransport implements ClientTransport {
+  private readonly url: URL;
+  private readonly options: HttpClientOptions;
+  private endpoint: URL | undefined;
+  private stream: IncomingMessage | undefined;
+  private isClosed = false;
+  private readonly open = new Set<IncomingMessage>();
+
+  constructor(options: HttpClientOptions) {
+    this.url = new URL(options.url);
+    this.options = options;
+  }
+
+  async start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+    const response = await exchange(this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
+    if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      const body = await readText(response);
+      throw new HttpStatusError(response.statusCode ?? 0, body, 'legacy SSE GET');
+    }
+    this.stream = response;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('legacy SSE: no endpoint event within 10 s')), 10_000);
+      void readSse(
+        response,
+        (event) => {
+          if (event.event === 'endpoint') {
+            this.endpoint = new URL(event.data.trim(), this.url);
+            if (this.endpoint.origin !== this.url.origin) {
+              reject(new Error('legacy SSE: the endpoint event names another origin'));
+              return;
+            }
+            clearTimeout(timer);
+            resolve();
+          } else if (event.event === 'message') {
+            const message = parseJson(event.data);
+            if (message !== undefined) receive(message);
+          }
+        },
+        () => {},
+        this.open,
+      ).then(() => {
+        clearTimeout(timer);
+        reject(new ConnectionClosedError('legacy SSE stream ended'));
+        if (!this.isClosed) closed(new ConnectionClosedError('The server closed the SSE stream'));
+      });
+    });
+  }
+
+  async send(text: string, info: OutgoingInfo): Promise<void> {
+    if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
+    const response = await exchange(this.endpoint, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, text);
+    const status = response.statusCode ?? 0;
+    const body = await readText(response);
+    if (status < 200 || status >= 300) throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
+  }
+
+  setProtocolVersion(): void {}
+
+  close(): Promise<void> {
+    this.isClosed = true;
+    this.stream?.destroy();
+    for (const response of this.open) response.destroy();
+    return Promise.resolve();
+  }
+}
+
+function exchange(url: URL, method: string, headers: OutgoingHttpHeaders, body: string | undefined, timeoutMs?: number): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const outgoing = { ...headers };
+    if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
+    const request = send(url, { method, headers: outgoing }, resolve);
+    request.on('error', reject);
+    if (timeoutMs !== undefined) request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
+    request.end(body);
+  });
+}
+
+function drain(response: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    response.on('end', resolve).on('error', () => resolve()).on('close', resolve);
+    response.resume();
+  });
+}
+
+function readText(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => (text += chunk));
+    response.on('end', () => resolve(text));
+    response.on('error', () => resolve(text));
+    response.on('close', () => resolve(text));
+  });
+}
+
+/** Reads SSE events until the stream ends (or breaks); `retry` fields are reported as they come. */
+function readSse(
+  response: IncomingMessage,
+  onEvent: (event: SseEvent) => void,
+  onRetry: (ms: number) => void,
+  open: Set<IncomingMessage>,
+): Promise<void> {
+  open.add(response);
+  return new Promise((resolve) => {
+    let buffer = '';
+    let data: string[] = [];
+    let event = '';
+    let id: string | undefined;
+    let any = false;
+    const dispatch = (): void => {
+      if (any) onEvent({ event: event === '' ? 'message' : event, data: data.join('\n'), id });
+      data = [];
+      event = '';
+      id = undefined;
+      any = false;
+    };
+    const line = (text: string): void => {
+      if (text === '') return dispatch();
+      if (text.startsWith(':')) return;
+      const colon = text.indexOf(':');
+      const field = colon === -1 ? text : text.slice(0, colon);
+      let value = colon === -1 ? '' : text.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'data') {
+        data.push(value);
+        any = true;
+      } else if (field === 'event') {
+        event = value;
+        any = true;
+      } else if (field === 'id') {
+        if (!value.includes('\0')) id = value;
+        any = true;
+      } else if (field === 'retry' && /^\d+$/.test(value)) {
+        onRetry(Number(value));
+      }
+    };
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      buffer += chunk;
+      let newline = buffer.search(/\r\n|\r|\n/);
+      while (newline !== -1) {
+        const crlf = buffer.startsWith('\r\n', newline);
+        line(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + (crlf ? 2 : 1));
+        newline = buffer.search(/\r\n|\r|\n/);
+      }
+    });
+    const end = (): void => {
+      open.delete(response);
+      resolve();
+    };
+    response.on('end', end);
+    response.on('error', end);
+    response.on('close', end);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAnswerTo(message: unknown, id: string | number | null | undefined): boolean {
+  if (id === undefined || typeof message !== 'object' || message === null) return false;
+  const m = message as { id?: unknown; method?: unknown };
+  return m.method === undefined && m.id === id;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,429 @@
+/**
+ * One connection's client side: version negotiation (`server/discover` for the stateless
+ * 2026-07-28 revision, `initialize` for the stateful ones), request/response bookkeeping,
+ * cancellation, progress, and answers to what the server asks of the client (elicitation,
+ * sampling, roots), both as real requests and as 2026-07-28 input-required results.
+ *
+ * Incoming messages are routed by kind, never by id alone: an object with `method` is the server's
+ * request or notification; one with `result`/`error` and no `method` answers one of ours. The server
+ * numbers its requests independently, so its ids often equal ours.
+ */
+import type { JsonObject } from '../api.js';
+import { McpError } from '../errors.js';
+import {
+  errorMessage,
+  idJson,
+  INTERNAL_ERROR,
+  isObject,
+  isRequestId,
+  jsonOrUndefined,
+  METHOD_NOT_FOUND,
+  notificationMessage,
+  resultMessage,
+  type RequestId,
+} from '../jsonrpc.js';
+import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
+import type { ClientTransport, OutgoingInfo } from './transport.js';
+
+/** The stateless revision: no handshake, `_meta` on every request. */
+export const STATELESS_REVISION = '2026-07-28';
+/** Every revision this client speaks, newest first. */
+export const CLIENT_PROTOCOL_VERSIONS: readonly string[] = [STATELESS_REVISION, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+/** JSON-RPC error a 2026-07-28 server answers a version it does not speak with (`data.supported`). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+/** Rounds of input-required answers before a request gives up. */
+const MAX_INPUT_ROUNDS = 16;
+
+export type Awaitable<T> = T | Promise<T>;
+
+/** What the app answers when the server asks; a capability is declared only when its handler is given. */
+export interface ClientHandlers {
+  elicitation?: (params: JsonObject, context: { signal: AbortSignal }) => Awaitable<JsonObject>;
+  sampling?: (params: JsonObject, context: { signal: AbortSignal }) => Awaitable<JsonObject>;
+  roots?: (context: { signal: AbortSignal }) => Awaitable<{ roots: { uri: string; name?: string }[] } & JsonObject>;
+}
+
+export interface SessionOptions {
+  clientInfo?: { name: string; version: string };
+  handlers?: ClientHandlers;
+  /** Revisions to offer, newest first (default: all this client speaks). */
+  protocolVersions?: readonly string[];
+  /** Server notifications other than progress (logging, list changes, …). */
+  onNotification?: (method: string, params: JsonObject) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** Extra HTTP headers for this request (`Mcp-Param-*`). */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+interface Pending {
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+}
+
+export interface ServerIdentity {
+  protocolVersion: string;
+  capabilities: JsonObject;
+  serverInfo: JsonObject | undefined;
+  instructions: string | undefined;
+}
+
+const NAMED: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+export class ClientSession {
+  private transport: ClientTransport;
+  private readonly options: SessionOptions;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly progress = new Map<RequestId, NonNullable<RequestOptions['onProgress']>>();
+  /** Server requests being handled, for `notifications/cancelled`. */
+  private readonly serving = new Map<RequestId, AbortController>();
+  private nextId = 0;
+  private closedError: Error | undefined;
+  private identity: ServerIdentity | undefined;
+  readonly capabilities: JsonObject;
+
+  constructor(transport: ClientTransport, options: SessionOptions = {}) {
+    this.transport = transport;
+    this.options = options;
+    const capabilities: JsonObject = {};
+    const handlers = options.handlers ?? {};
+    if (handlers.roots) capabilities['roots'] = {};
+    if (handlers.sampling) capabilities['sampling'] = {};
+    if (handlers.elicitation) capabilities['elicitation'] = { form: {} };
+    this.capabilities = capabilities;
+  }
+
+  get server(): ServerIdentity {
+    if (!this.identity) throw new Error('Not connected yet');
+    return this.identity;
+  }
+
+  get stateless(): boolean {
+    return this.identity?.protocolVersion === STATELESS_REVISION;
+  }
+
+  /** Starts the transport and negotiates the newest revision both sides speak. */
+  async connect(): Promise<ServerIdentity> {
+    await this.transport.start(
+      (message) => this.receive(message),
+      (error) => this.closed(error),
+    );
+    const versions = this.options.protocolVersions ?? CLIENT_PROTOCOL_VERSIONS;
+    if (versions.includes(STATELESS_REVISION) && (await this.discover())) return this.server;
+    const stateful = versions.filter((v) => v !== STATELESS_REVISION);
+    if (stateful.length === 0) throw new Error(`The server does not speak ${STATELESS_REVISION}`);
+    await this.initialize(stateful);
+    return this.server;
+  }
+
+  /** `server/discover` at 2026-07-28; false when the server does not speak it. */
+  private async discover(): Promise<boolean> {
+    this.transport.setProtocolVersion(STATELESS_REVISION);
+    let result: JsonObject | undefined;
+    // A server may refuse the first request with -32022 naming the versions it speaks: that is
+    // negotiation, and the same request is sent again once.
+    for (let attempt = 0; result === undefined; attempt++) {
+      try {
+        result = await this.exchange('server/discover', this.withMeta({}, STATELESS_REVISION), { timeoutMs: 10_000 });
+      } catch (error) {
+        if (this.closedError) throw error;
+        const supported = error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION ? (error.data as { supported?: unknown } | undefined)?.supported : undefined;
+        if (attempt > 0 || !Array.isArray(supported) || !supported.includes(STATELESS_REVISION)) return false;
+      }
+    }
+    const supported = result['supportedVersions'];
+    if (!Array.isArray(supported) || !supported.includes(STATELESS_REVISION)) return false;
+    this.identity = identity(STATELESS_REVISION, result);
+    return true;
+  }
+
+  private async initialize(versions: readonly string[]): Promise<void> {
+    const params: JsonObject = {
+      protocolVersion: versions[0],
+      capabilities: this.capabilities,
+      clientInfo: this.options.clientInfo ?? { name: 'mcp-gen-client', version: '0.1.0' },
+    };
+    let result: JsonObject;
+    try {
+      result = await this.exchange('initialize', params, {});
+    } catch (error) {
+      const fallback = (error as { status?: unknown }).status !== undefined ? this.transport.fallback?.() : undefined;
+      if (!fallback) throw error;
+      // Legacy HTTP+SSE: the same handshake over the old transport.
+      this.transport = fallback;
+      await this.transport.start(
+        (message) => this.receive(message),
+        (closeError) => this.closed(closeError),
+      );
+      result = await this.exchange('initialize', params, {});
+    }
+    const version = result['protocolVersion'];
+    if (typeof version !== 'string' || !versions.includes(version)) {
+      throw new Error(`The server chose protocol version ${JSON.stringify(version)}, which this client does not speak (${versions.join(', ')})`);
+    }
+    this.identity = identity(version, result);
+    this.transport.setProtocolVersion(version);
+    await this.transport.send(notificationMessage('notifications/initialized', '{}'), { method: 'notifications/initialized' });
+    await this.transport.initialized?.();
+  }
+
+  /**
+   * Sends a request and resolves with its result. On 2026-07-28 every request carries `_meta`,
+   * and an input-required result is answered from the handlers and the request retried.
+   */
+  async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    if (!this.stateless) return this.exchange(method, params, options);
+    let current = this.withMeta(params, STATELESS_REVISION);
+    for (let round = 0; round < MAX_INPUT_ROUNDS; round++) {
+      const result = await this.exchange(method, current, options);
+      if (result['resultType'] !== 'input_required') return result;
+      current = { ...current };
+      delete current['inputResponses'];
+      delete current['requestState'];
+      if (isObject(result['inputRequests'])) current['inputResponses'] = await this.answerInputs(result['inputRequests'], options.signal);
+      if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
+    }
+    throw new Error(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
+  }
+
+  /** Sends a notification (nothing in the stateless revision, which has none from clients). */
+  async notify(method: string, params: JsonObject = {}): Promise<void> {
+    if (this.stateless) return;
+    const text = jsonOrUndefined(params);
+    if (text === undefined) throw new TypeError(`${method}: params cannot be serialized as JSON`);
+    await this.transport.send(notificationMessage(method, text), { method });
+  }
+
+  async close(): Promise<void> {
+    this.closed(new ConnectionClosedError());
+    await this.transport.close();
+  }
+
+  private withMeta(params: JsonObject, version: string): JsonObject {
+    const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
+    meta[META_VERSION] = version;
+    meta[META_CAPABILITIES] = this.capabilities;
+    meta[META_CLIENT_INFO] = this.options.clientInfo ?? { name: 'mcp-gen-client', version: '0.1.0' };
+    return { ...params, _meta: meta };
+  }
+
+  private async answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+    const responses: JsonObject = {};
+    for (const key of Object.keys(requests)) {
+      const request = requests[key];
+      if (!isObject(request) || typeof request['method'] !== 'string') throw new Error(`input request ${JSON.stringify(key)} is malformed`);
+      const params = isObject(request['params']) ? request['params'] : {};
+      Object.defineProperty(responses, key, {
+        value: await this.answer(request['method'], params, signal ?? new AbortController().signal),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return responses;
+  }
+
+  /** What the app says to one of the server's requests; McpError when it cannot. */
+  private async answer(method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    const handlers = this.options.handlers ?? {};
+    switch (method) {
+      case 'ping':
+        return {};
+      case 'elicitation/create':
+        if (handlers.elicitation) return handlers.elicitation(params, { signal });
+        break;
+      case 'sampling/createMessage':
+        if (handlers.sampling) return handlers.sampling(params, { signal });
+        break;
+      case 'roots/list':
+        if (handlers.roots) return handlers.roots({ signal });
+        break;
+    }
+    throw new McpError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+  }
+
+  /** One JSON-RPC round trip, with cancellation, timeout and progress. */
+  private exchange(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const id = this.nextId++;
+    let sent = params;
+    if (options.onProgress) {
+      const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
+      meta['progressToken'] = id;
+      sent = { ...params, _meta: meta };
+      this.progress.set(id, options.onProgress);
+    }
+    const paramsJson = jsonOrUndefined(sent);
+    if (paramsJson === undefined) return Promise.reject(new TypeError(`${method}: params cannot be serialized as JSON`));
+    const text = '{"jsonrpc":"2.0","id":' + id + ',"method":' + JSON.stringify(method) + ',"params":' + paramsJson + '}';
+    const info: OutgoingInfo = { method, id };
+    const nameField = NAMED[method];
+    if (nameField !== undefined && typeof params[nameField] === 'string') info.name = params[nameField];
+    if (options.headers) info.headers = options.headers;
+
+    return new Promise<JsonObject>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (): void => {
+        this.pending.delete(id);
+        this.progress.delete(id);
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const cancel = (reason: Error): void => {
+        if (!this.pending.has(id)) return;
+        finish();
+        reject(reason);
+        if (!this.stateless && method !== 'initialize' && !this.closedError) {
+          const cancelled = notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason: reason.message }));
+          this.transport.send(cancelled, { method: 'notifications/cancelled' }).catch(() => {});
+        }
+      };
+      const onAbort = (): void => cancel(abortReason(signal as AbortSignal));
+      this.pending.set(id, {
+        resolve: (result) => {
+          finish();
+          resolve(result);
+        },
+        reject: (error) => {
+          finish();
+          reject(error);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.timeoutMs !== undefined) timer = setTimeout(() => cancel(new RequestTimeoutError(method, options.timeoutMs as number)), options.timeoutMs);
+      this.transport.send(text, info).catch((error: Error) => {
+        if (error instanceof SessionExpiredError && method !== 'initialize' && !this.stateless && this.pending.has(id)) {
+          // The server forgot us: a new session, then the same request again (with a new id).
+          finish();
+          this.renewSession().then(
+            () => this.exchange(method, params, options).then(resolve, reject),
+            reject,
+          );
+          return;
+        }
+        this.pending.get(id)?.reject(error);
+      });
+    });
+  }
+
+  private renewing: Promise<void> | undefined;
+
+  private renewSession(): Promise<void> {
+    this.renewing ??= (async () => {
+      this.transport.resetSession?.();
+      const current = this.identity?.protocolVersion;
+      await this.initialize(current === undefined ? CLIENT_PROTOCOL_VERSIONS.slice(1) : [current]);
+    })().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  /** Routes one incoming message (or each entry of a batch) by kind. */
+  private receive(message: unknown): void {
+    if (Array.isArray(message)) {
+      for (const entry of message) this.receive(entry);
+      return;
+    }
+    if (!isObject(message)) return;
+    const method = message['method'];
+    if (typeof method === 'string') {
+      const params = isObject(message['params']) ? message['params'] : {};
+      if (isRequestId(message['id'])) this.serve(message['id'], method, params);
+      else this.notified(method, params);
+      return;
+    }
+    const id = message['id'];
+    if (!isRequestId(id)) return;
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    const error = message['error'];
+    if (isObject(error)) {
+      const code = typeof error['code'] === 'number' ? error['code'] : INTERNAL_ERROR;
+      pending.reject(new McpError(code, typeof error['message'] === 'string' ? error['message'] : 'Unknown error', error['data']));
+    } else if (isObject(message['result'])) {
+      pending.resolve(message['result']);
+    } else {
+      pending.reject(new McpError(INTERNAL_ERROR, 'The server answered with a result that is not an object'));
+    }
+  }
+
+  private notified(method: string, params: JsonObject): void {
+    if (method === 'notifications/progress') {
+      const token = params['progressToken'];
+      const listener = isRequestId(token) ? this.progress.get(token) : undefined;
+      if (listener && typeof params['progress'] === 'number') {
+        const update: { progress: number; total?: number; message?: string } = { progress: params['progress'] };
+        if (typeof params['total'] === 'number') update.total = params['total'];
+        if (typeof params['message'] === 'string') update.message = params['message'];
+        listener(update);
+      }
+      return;
+    }
+    if (method === 'notifications/cancelled') {
+      const id = params['requestId'];
+      if (isRequestId(id)) this.serving.get(id)?.abort(new Error('cancelled by the server'));
+      return;
+    }
+    this.options.onNotification?.(method, params);
+  }
+
+  private serve(id: RequestId, method: string, params: JsonObject): void {
+    const controller = new AbortController();
+    this.serving.set(id, controller);
+    const idText = idJson(id);
+    this.answer(method, params, controller.signal)
+      .then(
+        (result) => {
+          const json = jsonOrUndefined(result);
+          return json === undefined || !isObject(result)
+            ? errorMessage(idText, INTERNAL_ERROR, `The client's ${method} handler returned something that is not a JSON object`)
+            : resultMessage(idText, json);
+        },
+        (error: unknown) =>
+          error instanceof McpError
+            ? errorMessage(idText, error.code, error.message, error.data)
+            : errorMessage(idText, INTERNAL_ERROR, error instanceof Error ? error.message : String(error)),
+      )
+      .then((text) => {
+        const cancelled = controller.signal.aborted;
+        this.serving.delete(id);
+        // A response carries no Mcp-Method: the header names requests and notifications only.
+        if (!cancelled && !this.closedError) return this.transport.send(text, { method: '' });
+        return undefined;
+      })
+      .catch(() => {});
+  }
+
+  private closed(error?: Error): void {
+    if (this.closedError) return;
+    this.closedError = error ?? new ConnectionClosedError();
+    for (const pending of [...this.pending.values()]) pending.reject(this.closedError);
+    for (const controller of this.serving.values()) controller.abort(this.closedError);
+    this.serving.clear();
+  }
+}
+
+/** What a discover or initialize result says about the server. */
+function identity(protocolVersion: string, result: JsonObject): ServerIdentity {
+  return {
+    protocolVersion,
+    capabilities: isObject(result['capabilities']) ? result['capabilities'] : {},
+    serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : undefined,
+    instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
+  };
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(reason === undefined ? 'The request was aborted' : String(reason));
+}

@@ -1,0 +1,135 @@
+/**
+ * The stdio client transport: spawns the server, writes newline-delimited JSON-RPC to its stdin
+ * and reads it from its stdout. The server's stderr is passed through (default), captured for the
+ * app, or ignored. Shutdown: close stdin, then SIGTERM, then SIGKILL, each after a grace period.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ConnectionClosedError } from './errors.js';
+import type { ClientTransport, OutgoingInfo } from './transport.js';
+
+export interface StdioServerParameters {
+  command: string;
+  args?: readonly string[];
+  /** Added to the parent's environment (which the server inherits). */
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+  /** `inherit` (default) writes the server's stderr to ours; a function receives it; `ignore` drops it. */
+  stderr?: 'inherit' | 'ignore' | ((text: string) => void);
+  /** Milliseconds to wait after closing stdin, and again after SIGTERM (default 2000). */
+  shutdownGraceMs?: number;
+}
+
+export class StdioClientTransport implements ClientTransport {
+  private readonly parameters: StdioServerParameters;
+  private child: ChildProcess | undefined;
+  private queued = '';
+  private scheduled = false;
+  private exited: Promise<void> = Promise.resolve();
+  private closing = false;
+
+  constructor(parameters: StdioServerParameters) {
+    this.parameters = parameters;
+  }
+
+  /** The server's process id, once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+    const p = this.parameters;
+    const stderr = p.stderr ?? 'inherit';
+    const child = spawn(p.command, [...(p.args ?? [])], {
+      cwd: p.cwd,
+      env: p.env ? { ...process.env, ...p.env } : process.env,
+      stdio: ['pipe', 'pipe', typeof stderr === 'function' ? 'pipe' : stderr],
+      shell: false,
+      windowsHide: true,
+    });
+    this.child = child;
+    if (typeof stderr === 'function') {
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (text: string) => stderr(text));
+    }
+    this.exited = new Promise((resolve) => child.once('close', () => resolve()));
+    child.stdin?.on('error', () => {});
+
+    let partial = '';
+    const line = (text: string): void => {
+      if (text === '' || text === '\r') return;
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        // Not protocol output; a misbehaving server, not a reason to stop listening.
+        return;
+      }
+      receive(message);
+    };
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      let start = 0;
+      let newline = chunk.indexOf('\n');
+      while (newline !== -1) {
+        const piece = chunk.slice(start, newline);
+        line(partial === '' ? piece : partial + piece);
+        partial = '';
+        start = newline + 1;
+        newline = chunk.indexOf('\n', start);
+      }
+      if (start < chunk.length) partial += chunk.slice(start);
+    });
+    child.once('close', (code, signal) => {
+      if (partial !== '') line(partial);
+      closed(new ConnectionClosedError(this.closing ? undefined : `The server process exited (${signal ?? `code ${code}`})`));
+    });
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => {
+        closed(error);
+        reject(error);
+      });
+    });
+  }
+
+  send(text: string, _info: OutgoingInfo): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || this.closing) return Promise.reject(new ConnectionClosedError());
+    // Messages sent in one turn of the event loop share a write.
+    this.queued += text + '\n';
+    if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(() => {
+        this.scheduled = false;
+        const data = this.queued;
+        this.queued = '';
+        if (!stdin.destroyed) stdin.write(data);
+      });
+    }
+    return Promise.resolve();
+  }
+
+  setProtocolVersion(): void {}
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return this.exited;
+    this.closing = true;
+    if (child.exitCode !== null || child.signalCode !== null) return this.exited;
+    const grace = this.parameters.shutdownGraceMs ?? 2000;
+    const waitExit = (ms: number): Promise<boolean> =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        void this.exited.then(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    child.stdin?.end();
+    if (await waitExit(grace)) return;
+    child.kill('SIGTERM');
+    if (await waitExit(grace)) return;
+    child.kill('SIGKILL');
+    await this.exited;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * What the client session needs from a transport. Messages go out as JSON text (built by the shared
+ * JSON-RPC helpers) and come in already parsed; a transport never interprets them beyond what its
+ * wire requires (HTTP header mirrors, resuming a stream on the id it was waiting for).
+ */
+
+/** What an HTTP transport mirrors into headers; stdio ignores it. */
+export interface OutgoingInfo {
+  /** `Mcp-Method`. */
+  method: string;
+  /** `Mcp-Name` (`params.name` or `params.uri`) for tools/call, prompts/get, resources/read. */
+  name?: string;
+  /** The request's id when the message is a request, so a broken SSE stream can be resumed for it. */
+  id?: string | number;
+  /** Extra headers, e.g. `Mcp-Param-Region`. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface ClientTransport {
+  /** Starts delivering incoming messages; `closed` is called once when the peer goes away. */
+  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void>;
+  /** Sends one message. Rejects with SessionExpiredError / HttpStatusError on HTTP failures. */
+  send(text: string, info: OutgoingInfo): Promise<void>;
+  /** Called once the protocol revision is known (HTTP sends it in `MCP-Protocol-Version`). */
+  setProtocolVersion(version: string): void;
+  /** Called after a successful `initialize` (HTTP opens its standalone GET stream). */
+  initialized?(): Promise<void>;
+  /** Forgets the session (HTTP 404): the next `initialize` starts a new one. */
+  resetSession?(): void;
+  /** The transport to use instead when `initialize` is refused with 400/404/405 (legacy HTTP+SSE). */
+  fallback?(): ClientTransport | undefined;
+  close(): Promise<void>;
+}

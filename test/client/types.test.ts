@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { describeDiagnostics } from '../types/helpers.js';
+import { checkWith, generate, read } from './support.js';
+
+const manifest = 'test/fixtures/client/typed/manifest.yaml';
+
+describe('generated client types', () => {
+  it('compiles strictly, types inputs, outputs, nested objects, arrays, enums, unions and recursive refs', async () => {
+    const { dir, run } = await generate([manifest]);
+    expect(run.code, run.err).toBe(0);
+    const usage = `import { expectTypeOf } from 'vitest';
+import { connect, type Client } from './client/client.js';
+import type * as P from './client/protocol.js';
+
+export async function use(client: Client): Promise<void> {
+  const out = await client.tools.search({ query: 'q', filters: { kind: 'book', tags: ['a'] }, limit: 3 });
+  expectTypeOf(out.items).toEqualTypeOf<{ id: string; score: number }[]>();
+  expectTypeOf(out.cursor).toEqualTypeOf<string | number | undefined>();
+  expectTypeOf(out.tree.name).toEqualTypeOf<string>();
+  expectTypeOf(out.tree.children[0]!.children[0]!.name).toEqualTypeOf<string>();
+  const byWire = await client.callTool('search', { query: 'x' });
+  expectTypeOf(byWire).toEqualTypeOf(out);
+  const plain = await client.tools.plain();
+  expectTypeOf(plain).toEqualTypeOf<P.CallToolResult>();
+  await client.tools.regionEcho({ region: 'eu' });
+  await client.prompts.greet({ who: 'Ann' });
+  const ping = await client.request('ping', undefined);
+  expectTypeOf(ping).toEqualTypeOf<P.ClientRequests['ping']['result']>();
+}
+
+export async function wrong(client: Client): Promise<void> {
+  // @ts-expect-error query must be a string
+  await client.tools.search({ query: 1 });
+  // @ts-expect-error query is required
+  await client.tools.search({ limit: 1 });
+  // @ts-expect-error kind is an enum
+  await client.tools.search({ query: 'q', filters: { kind: 'music' } });
+  // @ts-expect-error no such property
+  await client.tools.search({ query: 'q', extra: true });
+  // @ts-expect-error tags are strings
+  await client.tools.search({ query: 'q', filters: { kind: 'book', tags: [1] } });
+  const out = await client.tools.search({ query: 'q' });
+  // @ts-expect-error the output has no such field
+  out.nothing;
+  // @ts-expect-error who is required
+  await client.prompts.greet({ tone: 'warm' });
+  // @ts-expect-error no such tool
+  await client.callTool('missing', {});
+  // @ts-expect-error unknown method
+  await client.request('tools/nothing', {});
+}
+
+export const start = (): Promise<Client> => connect({ command: 'node', args: ['server.js'] });
+`;
+    const diagnostics = checkWith(dir, { 'usage.ts': usage });
+    expect(describeDiagnostics(diagnostics)).toBe('');
+    const types = read(dir, 'client/types.ts');
+    expect(types).not.toMatch(/Record<string, unknown>/);
+  }, 120_000);
+});
