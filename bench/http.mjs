@@ -196,18 +196,21 @@ try {
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
 
-  // Memory: RSS before and after MEM_CALLS calls in session mode, 16 connections.
+  // Memory: RSS before and after MEM_CALLS calls in each mode, 16 connections.
   const memory = {};
-  for (const server of SERVERS) {
-    const peer = new HttpPeer(server, 'session', processes[`${server}/session`].url, 16);
-    await peer.open();
-    const pid = processes[`${server}/session`].child.pid;
-    await window(peer, pid, workload.cases.weather, 2000, 16);
-    const before = rssBytes(pid);
-    await window(peer, pid, workload.cases.weather, MEM_CALLS, 16);
-    const after = rssBytes(pid);
-    memory[server] = { beforeMiB: before / 2 ** 20, afterMiB: after / 2 ** 20, growth: after / before - 1, bytesPerRequest: (after - before) / MEM_CALLS };
-    peer.close();
+  for (const mode of ['session', 'stateless']) {
+    for (const server of SERVERS) {
+      const key = `${server}/${mode}`;
+      const peer = new HttpPeer(server, mode, processes[key].url, 16);
+      await peer.open();
+      const pid = processes[key].child.pid;
+      await window(peer, pid, workload.cases.weather, 2000, 16);
+      const before = rssBytes(pid);
+      await window(peer, pid, workload.cases.weather, MEM_CALLS, 16);
+      const after = rssBytes(pid);
+      memory[key] = { beforeMiB: before / 2 ** 20, afterMiB: after / 2 ** 20, growth: after / before - 1, bytesPerRequest: (after - before) / MEM_CALLS };
+      peer.close();
+    }
   }
   for (const peer of Object.values(peers)) peer.close();
 
@@ -234,13 +237,13 @@ try {
       table.push(`| ${label(w)} | ${name} | ${fmt(med.floor)} | ${fmt(med.sdk)} | ${fmt(med.ours)} | ${ours.toFixed(2)}x | ${sdk.toFixed(2)}x | ${Math.min(...oursRatios).toFixed(2)}x – ${Math.max(...oursRatios).toFixed(2)}x | ${verdict} |`);
     }
   }
-  const memTable = ['| server | RSS before | RSS after | growth | bytes/request |', '| --- | --- | --- | --- | --- |'];
-  for (const server of SERVERS) {
-    const m = memory[server];
-    memTable.push(`| ${server} | ${m.beforeMiB.toFixed(1)} MiB | ${m.afterMiB.toFixed(1)} MiB | ${(m.growth * 100).toFixed(1)}% | ${Math.round(m.bytesPerRequest)} |`);
+  const memTable = ['| server | mode | RSS before | RSS after | growth | bytes/request |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const [key, m] of Object.entries(memory)) {
+    const [server, mode] = key.split('/');
+    memTable.push(`| ${server} | ${mode} | ${m.beforeMiB.toFixed(1)} MiB | ${m.afterMiB.toFixed(1)} MiB | ${(m.growth * 100).toFixed(1)}% | ${Math.round(m.bytesPerRequest)} |`);
   }
   console.log(table.join('\n'));
-  console.log(`\nRSS over ${MEM_CALLS} session-mode get_weather calls (16 connections):\n`);
+  console.log(`\nRSS over ${MEM_CALLS} get_weather calls in each mode (16 connections; ours serves both modes from one process):\n`);
   console.log(memTable.join('\n'));
   console.log(`\nload average (1 min) at each round: ${load.map((l) => l.toFixed(2)).join(', ')}`);
   writeReport(flags.out, { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, calls: CALLS, searchCalls: SEARCH_CALLS, memCalls: MEM_CALLS, rows, memory, load });
