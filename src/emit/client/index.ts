@@ -1,8 +1,8 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
-import { isSafeIdentifier } from '../../printer/names.js';
 import { stringLiteral } from '../../printer/escape.js';
 import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { assertSafeIdentifiers } from '../service-identifiers.js';
 import { emitValidators, type ValidatorEntry } from '../validators/index.js';
 import { dialectOf, withoutBanner } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
@@ -35,7 +35,7 @@ const RUNTIME_PATH = /^(client\/)?[a-z][a-z0-9-]*\.ts$/;
  * `request`) and `runtime/`.
  */
 export async function planClient(model: ServiceModel, inputs: ClientInputs): Promise<ClientPlan> {
-  checkIdentifiers(model);
+  assertSafeIdentifiers(model, 'planClient');
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = runtimeFiles(inputs.runtimeSources);
   files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.protocolTypes) });
@@ -76,14 +76,6 @@ function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNa
   };
 }
 
-function checkIdentifiers(model: ServiceModel): void {
-  const all = [...model.tools, ...model.resources, ...model.resourceTemplates, ...model.prompts];
-  for (const { ids } of all) {
-    for (const id of [ids.pascal, ids.camel]) {
-      if (!isSafeIdentifier(id)) throw new Error(`planClient: ${JSON.stringify(id)} is not a safe identifier`);
-    }
-  }
-}
 
 function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] {
   const missing = REQUIRED_RUNTIME.filter((name) => !Object.hasOwn(sources, name));

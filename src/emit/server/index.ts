@@ -1,6 +1,6 @@
+import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
-import { isSafeIdentifier } from '../../printer/names.js';
 import { hasBanner } from '../../write/render.js';
 import { emitValidators, type Dialect, type ValidatorEntry } from '../validators/index.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
@@ -59,7 +59,7 @@ const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
  *   `tsconfig.json`, `.gitignore`.
  */
 export async function planServer(model: ServiceModel, inputs: ServerInputs): Promise<ServerPlan> {
-  checkIdentifiers(model);
+  assertSafeIdentifiers(model, 'planServer');
   const notes: string[] = [];
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources)];
@@ -103,18 +103,6 @@ function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeName
   };
 }
 
-/**
- * Assigned identifiers are printed as code and name files, so they are checked here rather than
- * trusted: a model built by other means than the loader must not smuggle code or paths through them.
- */
-function checkIdentifiers(model: ServiceModel): void {
-  const all = [...model.tools, ...model.resources, ...model.resourceTemplates, ...model.prompts];
-  for (const { ids } of all) {
-    for (const id of [ids.pascal, ids.camel]) {
-      if (!isSafeIdentifier(id)) throw new Error(`planServer: ${JSON.stringify(id)} is not a safe identifier`);
-    }
-  }
-}
 
 function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] {
   const missing = REQUIRED_RUNTIME.filter((name) => !Object.hasOwn(sources, name));
