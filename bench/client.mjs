@@ -3,8 +3,9 @@
 // output validation on), the official SDK's Client (callTool after listTools, so it validates too),
 // and a raw client that writes lines and parses answers (bench/lib/client.mjs), each calling the
 // floor server and then the generated server over stdio, sequentially and with 32 calls in flight.
-// In every round the clients take turns for every measurement, the order rotating per round; the
-// client's CPU is this process's CPU during its measurement (only one client runs at a time).
+// In every round all six client → server pairs are open; each window is cut in slices and the pairs
+// take turns slice by slice, the order rotating per round. The client's CPU is this process's CPU
+// during its measurement (only one client runs at a time).
 //
 //   node bench/client.mjs [--quick] [--rounds N] [--calls N] [--out file.json]
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { loadWorkload } from './lib/workload.mjs';
 import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
+import { onServerCpu, pinSelf } from './lib/pin.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -44,6 +46,8 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(repoRoot, 'bench', 'client', 'tsconfig.json')], { stdio: 'inherit' });
 buildOurs();
 const generated = await import(path.join(repoRoot, 'bench', 'client', 'build', 'client', 'client.js'));
+// The clients on CPU 0, every server on CPU 1 (bench/lib/pin.mjs).
+pinSelf();
 const workload = loadWorkload();
 const weather = workload.cases.weather;
 const search = workload.cases.search;
@@ -91,12 +95,19 @@ async function run(client, testCase, calls, inFlight) {
   return { usPerCall: (elapsedMs * 1000) / calls, clientCpuUsPerCall: (used.user + used.system) / calls };
 }
 
+/**
+ * [name, case, calls in flight, share of `calls`]. The shares give every window a similar length
+ * (about half a second here): a 32-in-flight `get_weather` call takes a tenth of a sequential one,
+ * and a window of a few dozen milliseconds measures scheduling noise, not the client.
+ */
 const WINDOWS = [
-  ['weather seq', weather, 1],
-  ['weather c32', weather, config.inFlight],
-  ['search seq', search, 1],
-  ['search c32', search, config.inFlight],
+  ['weather seq', weather, 1, 1],
+  ['weather c32', weather, config.inFlight, 8],
+  ['search seq', search, 1, 1 / 4],
+  ['search c32', search, config.inFlight, 1 / 4],
 ];
+/** Each window is cut in slices and the six client → server pairs take turns slice by slice. */
+const SLICES = 4;
 const clientNames = Object.keys(CLIENTS);
 const serverNames = ['floor', 'ours'];
 /** results[server][client][window] = list of per-round figures. */
@@ -104,22 +115,30 @@ const results = {};
 for (const s of serverNames) results[s] = Object.fromEntries(clientNames.map((c) => [c, Object.fromEntries(WINDOWS.map(([w]) => [w, []]))]));
 
 for (let r = 0; r < config.rounds; r++) {
-  for (const serverName of serverNames) {
-    const order = clientNames.map((_, i) => clientNames[(i + r) % clientNames.length]);
-    const open = {};
-    for (const name of order) {
-      open[name] = await CLIENTS[name](SERVERS[serverName]);
-      await run(open[name], weather, config.warmup, 1);
-      await run(open[name], weather, config.warmup, config.inFlight);
-      await run(open[name], search, Math.ceil(config.warmup / 10), config.inFlight);
-    }
-    for (const [window, testCase, inFlight] of WINDOWS) {
-      const calls = window.startsWith('search') ? Math.ceil(config.calls / 4) : config.calls;
-      for (const name of order) results[serverName][name][window].push(await run(open[name], testCase, calls, inFlight));
-    }
-    for (const name of order) await open[name].close();
-    log(`round ${r + 1}/${config.rounds} ${serverName} done`);
+  // Every pair is open at once, so the ratios compare slices taken moments apart.
+  const pairs = serverNames.flatMap((serverName) => clientNames.map((clientName) => ({ serverName, clientName })));
+  const order = pairs.map((_, i) => pairs[(i + r) % pairs.length]);
+  for (const pair of order) {
+    pair.client = await CLIENTS[pair.clientName](onServerCpu(SERVERS[pair.serverName]));
+    await run(pair.client, weather, config.warmup, 1);
+    await run(pair.client, weather, config.warmup, config.inFlight);
+    await run(pair.client, search, Math.ceil(config.warmup / 10), config.inFlight);
   }
+  for (const [window, testCase, inFlight, share] of WINDOWS) {
+    const perSlice = Math.ceil((config.calls * share) / SLICES);
+    const totals = new Map(order.map((pair) => [pair, { usPerCall: 0, clientCpuUsPerCall: 0 }]));
+    for (let slice = 0; slice < SLICES; slice++) {
+      for (const pair of order) {
+        const m = await run(pair.client, testCase, perSlice, inFlight);
+        const total = totals.get(pair);
+        total.usPerCall += m.usPerCall / SLICES;
+        total.clientCpuUsPerCall += m.clientCpuUsPerCall / SLICES;
+      }
+    }
+    for (const [pair, total] of totals) results[pair.serverName][pair.clientName][window].push(total);
+  }
+  for (const pair of order) await pair.client.close();
+  log(`round ${r + 1}/${config.rounds} done`);
 }
 
 const rows = [];

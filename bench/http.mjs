@@ -19,6 +19,7 @@ import { loadavg } from 'node:os';
 import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { checkResult, loadWorkload } from './lib/workload.mjs';
 import { buildOurs } from './lib/servers.mjs';
+import { onServerCpu, pinSelf } from './lib/pin.mjs';
 import { median, percentile } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
@@ -51,7 +52,8 @@ const COMMANDS = {
 };
 
 function start(server, mode) {
-  const child = spawn(process.execPath, COMMANDS[server](mode), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const { command, args } = onServerCpu({ command: process.execPath, args: COMMANDS[server](mode) });
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (chunk) => {
@@ -154,6 +156,8 @@ async function window(peer, pid, testCase, calls, connections) {
 }
 
 buildOurs();
+// The load generator on CPU 0, every server on CPU 1 (bench/lib/pin.mjs).
+pinSelf();
 const processes = {};
 for (const mode of MODES) {
   for (const server of SERVERS) {

@@ -16,6 +16,7 @@ import { StdioPeer, PROTOCOL_VERSION } from './lib/client.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
 import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { SERVERS, buildOurs } from './lib/servers.mjs';
+import { onServerCpu, pinSelf, unpinSelf } from './lib/pin.mjs';
 import { median, percentile, formatTable } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
@@ -186,17 +187,21 @@ function rotate(names, by) {
  * memory after.
  */
 async function round(order, coldStarts) {
+  // Cold starts unpinned: start-up runs threads of its own and is measured as a user sees it.
+  unpinSelf();
   for (let spawn = 0; spawn < config.coldSpawns; spawn++) {
     const times = {};
     for (const name of rotate(order, spawn)) times[name] = await coldStart(SERVERS[name]);
     for (const name of order) coldStarts[name].push(times[name]);
   }
+  // The windows: this process (the client) on CPU 0, every server on CPU 1 (bench/lib/pin.mjs).
+  pinSelf();
 
   const metrics = Object.fromEntries(order.map((name) => [name, {}]));
   const peers = {};
   try {
     for (const name of order) {
-      peers[name] = new StdioPeer(SERVERS[name]);
+      peers[name] = new StdioPeer(onServerCpu(SERVERS[name]));
       await peers[name].initialize();
     }
     await sleep(100);

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
+import { placement } from './pin.mjs';
 
 /** The machine the run took place on. */
 export function machine() {
@@ -10,6 +11,7 @@ export function machine() {
     cpu: cpus()[0]?.model,
     ramGiB: totalmem() / 2 ** 30,
     node: process.version,
+    placement,
   };
 }
 

@@ -17,6 +17,7 @@ import type {
   ToolHandler,
   Validator,
 } from './api.js';
+import { Deadlines } from './deadlines.js';
 import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
@@ -122,12 +123,16 @@ export class ServerCore {
   readonly hasLogging: boolean;
   /** Request methods answered after initialization; anything else is -32601. */
   readonly supportedMethods: ReadonlySet<string>;
+  /** Running handlers by deadline, across every session; undefined when `handlerTimeoutMs` is 0. */
+  readonly deadlines: Deadlines<{ timedOut(): void }> | undefined;
 
   constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
     this.definition = definition;
     this.handlers = handlers;
     this.log = options.logger ?? ((line) => process.stderr.write(line + '\n'));
     this.limits = checkLimits(options.limits);
+    const timeout = this.limits.handlerTimeoutMs;
+    this.deadlines = timeout > 0 ? new Deadlines(timeout, (context) => context.timedOut()) : undefined;
 
     this.versions = definition.protocolVersions.filter((v) => RUNTIME_PROTOCOL_VERSIONS.includes(v));
     if (this.versions.length === 0) {

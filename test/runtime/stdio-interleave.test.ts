@@ -6,14 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { ServerDefinition, Validator } from '../../src/runtime/api.js';
 import { createServer } from '../../src/runtime/index.js';
 
-describe('stdio with pipelined async calls', () => {
-  it('checks and answers each call before running the next handler of the same chunk', async () => {
-    const events: string[] = [];
-    const validateOutput = ((value: { n: number }) => {
-      events.push(`answer ${value.n}`);
-      return true;
-    }) as Validator<unknown>;
-    const definition: ServerDefinition = {
+function definitionWith(validateOutput: Validator<unknown>): ServerDefinition {
+  return {
       serverInfo: { name: 'interleave', version: '1' },
       protocolVersions: ['2025-11-25'],
       capabilities: { tools: {} },
@@ -22,8 +16,21 @@ describe('stdio with pipelined async calls', () => {
       resources: [],
       resourceTemplates: [],
       prompts: [],
-      requestValidators: {},
-    };
+    requestValidators: {},
+  };
+}
+
+const call = (n: number): string => JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 't', arguments: { n } } });
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+
+describe('stdio with pipelined async calls', () => {
+  it('checks and answers each call before running the next handler of the same chunk', async () => {
+    const events: string[] = [];
+    const validateOutput = ((value: { n: number }) => {
+      events.push(`answer ${value.n}`);
+      return true;
+    }) as Validator<unknown>;
+    const definition = definitionWith(validateOutput);
     const handler = async (input: { n: number }) => {
       events.push(`call ${input.n}`);
       return { structuredContent: { n: input.n } };
@@ -34,8 +41,8 @@ describe('stdio with pipelined async calls', () => {
     let text = '';
     output.on('data', (chunk: Buffer) => (text += chunk.toString()));
     const lines = [
-      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }),
-      ...[1, 2, 3].map((n) => JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 't', arguments: { n } } })),
+      initialize,
+      ...[1, 2, 3].map(call),
       JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
     ];
     // One write: one chunk holding every line.
@@ -43,5 +50,27 @@ describe('stdio with pipelined async calls', () => {
     await done;
     expect(events).toEqual(['call 1', 'answer 1', 'call 2', 'answer 2', 'call 3', 'answer 3']);
     expect(text.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  // One write per chunk would make a pipelining client wait for all 32 answers before it can start
+  // on the first, and the two processes would take turns instead of working side by side.
+  it('writes the answers of a 32-call chunk a few at a time, in order', async () => {
+    const definition = definitionWith((() => true) as unknown as Validator<unknown>);
+    const handler = async (input: { n: number }) => ({ structuredContent: { n: input.n } });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const done = createServer(definition, { tools: { t: handler as never } }, { logger: () => {} }).serveStdio({ input, output });
+    const writes: string[] = [];
+    output.on('data', (chunk: Buffer) => writes.push(chunk.toString()));
+    input.write(initialize + '\n');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writes.length = 0;
+    const ids = Array.from({ length: 32 }, (_, i) => i + 1);
+    input.end(ids.map(call).join('\n') + '\n');
+    await done;
+    const perWrite = writes.map((w) => w.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id));
+    expect(perWrite.flat()).toEqual(ids);
+    expect(Math.max(...perWrite.map((w) => w.length))).toBeLessThanOrEqual(4);
+    expect(perWrite.length).toBeGreaterThanOrEqual(8);
   });
 });

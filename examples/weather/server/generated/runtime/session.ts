@@ -788,15 +788,14 @@ export class Session {
     this.asyncStarted++;
     context.tracked = true;
     this.inFlight.set(context.id, context);
-    const timeout = this.core.limits.handlerTimeoutMs;
-    if (timeout > 0) {
-      context.timer = setTimeout(this.expire, timeout, context);
-      context.timer.unref();
-    }
+    this.core.deadlines?.add(context);
   }
 
-  /** `limits.handlerTimeoutMs` passed: the handler is cancelled and its request answered with an error. */
-  private readonly expire = (context: Context): void => {
+  /**
+   * `limits.handlerTimeoutMs` passed: the handler is cancelled and its request answered with an error.
+   * @internal
+   */
+  expire(context: Context): void {
     if (context.done || context.cancelled) return;
     const reason = `did not finish within ${this.core.limits.handlerTimeoutMs} ms`;
     context.cancel(`The request timed out: the handler ${reason}`, true);
@@ -810,14 +809,14 @@ export class Session {
         ? errorMessage(context.idText, INTERNAL_ERROR, `Request timed out: the handler ${reason}`)
         : toolErrorMessage(context.idText, `Tool ${name} ${reason}`),
     );
-  };
+  }
 
   /** Marks the request finished; false when it was cancelled and must not be answered. */
   private settle(context: Context): boolean {
     if (context.done) return false;
     context.done = true;
-    if (context.timer !== undefined) clearTimeout(context.timer);
     if (context.tracked) {
+      this.core.deadlines?.delete(context);
       if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
       if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
         const waiters = this.idleWaiters;
@@ -1053,8 +1052,7 @@ export class Session {
     const context = new Context(this, id, idText, metaOf(params), out);
     this.track(context);
     // A listen stream lasts as long as the client wants: the handler timeout does not apply.
-    clearTimeout(context.timer);
-    context.timer = undefined;
+    this.core.deadlines?.delete(context);
     const meta = { [META_SUBSCRIPTION_ID]: id };
     out.emit(
       notificationMessage(
@@ -1189,8 +1187,6 @@ class Context implements RequestContext {
   inputCount = 0;
   /** Set for tools/call: a timeout is then answered as a tool error. */
   toolName: string | undefined = undefined;
-  /** The handler timeout, while an async handler runs. */
-  timer: NodeJS.Timeout | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';
@@ -1231,6 +1227,11 @@ class Context implements RequestContext {
 
   get notify(): Notifier {
     return this.session.core.notifier;
+  }
+
+  /** @internal Called by the server's `deadlines` when the handler timeout passes. */
+  timedOut(): void {
+    this.session.expire(this);
   }
 
   closeStream(retryMs = 1000): void {

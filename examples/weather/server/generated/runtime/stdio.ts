@@ -3,10 +3,10 @@
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to stdout;
  * diagnostics go to the server's logger (stderr by default).
  *
- * Writes are batched: every response produced while one input chunk is processed goes out in a
- * single `write` at the end of that chunk; messages produced later (async handlers) are gathered
- * until the promise reactions running at the time have settled (`process.nextTick`). When the
- * output pipe is full, input is paused until it drains.
+ * Writes are batched: the responses produced while one input chunk is processed go out a few at a
+ * time (`FLUSH_COUNT`) and the rest at the end of that chunk; messages produced later (async
+ * handlers) are gathered until the promise reactions running at the time have settled
+ * (`process.nextTick`). When the output pipe is full, input is paused until it drains.
  */
 import type { Readable, Writable } from 'node:stream';
 import { Buffer } from 'node:buffer';
@@ -31,6 +31,13 @@ export interface StdioStreams {
 const BLANK = /^\s*$/;
 /** Characters gathered before a write is forced, even mid-chunk. */
 const FLUSH_THRESHOLD = 16 * 1024;
+/**
+ * Messages gathered before a write is forced. One write per input chunk would make the client and
+ * the server take turns when a client pipelines its calls (the client waits for the whole chunk's
+ * answers, the server for the next chunk); a write every few answers lets the client start on them
+ * while the rest are served, and still saves most of the system calls.
+ */
+const FLUSH_COUNT = 4;
 
 /** Resolves when the input ends and every in-flight request has been answered. */
 export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
@@ -210,6 +217,7 @@ class StdioOutbound implements Outbound {
   private readonly input: Readable;
   private readonly output: Writable;
   private queued = '';
+  private queuedCount = 0;
   private holding = false;
   private scheduled = false;
   private broken = false;
@@ -258,6 +266,7 @@ class StdioOutbound implements Outbound {
   finish(done: () => void): void {
     const data = this.queued;
     this.queued = '';
+    this.queuedCount = 0;
     if (data === '' || this.broken) done();
     else this.output.write(data, () => done());
   }
@@ -265,7 +274,7 @@ class StdioOutbound implements Outbound {
   private queue(text: string): void {
     this.queued = this.queued === '' ? text + '\n' : this.queued + text + '\n';
     // Batching pays for small messages; joining big ones only costs copies.
-    if (this.queued.length >= FLUSH_THRESHOLD) this.flush();
+    if (++this.queuedCount >= FLUSH_COUNT || this.queued.length >= FLUSH_THRESHOLD) this.flush();
     else if (!this.holding && !this.scheduled) {
       this.scheduled = true;
       // After the current run of promise reactions: batches the answers of handlers that finish
@@ -275,6 +284,7 @@ class StdioOutbound implements Outbound {
   }
 
   private flush(): void {
+    this.queuedCount = 0;
     if (this.queued === '') return;
     const data = this.queued;
     this.queued = '';
