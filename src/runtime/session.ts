@@ -13,6 +13,7 @@ import type {
   RequestContext,
   Validator,
 } from './api.js';
+import type { DeadlineEntry } from './deadlines.js';
 import { McpError } from './errors.js';
 import {
   INTERNAL_ERROR,
@@ -929,7 +930,7 @@ export class Session {
 }
 
 /** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
-class Context implements RequestContext {
+class Context implements RequestContext, DeadlineEntry {
   readonly id: RequestId;
   readonly idText: string;
   readonly meta: JsonObject | undefined;
@@ -943,6 +944,10 @@ class Context implements RequestContext {
   inputCount = 0;
   /** Set for tools/call: a timeout is then answered as a tool error. */
   toolName: string | undefined = undefined;
+  /** The handler timeout's queue (`Deadlines`), while an async handler runs. */
+  deadlineAt = 0;
+  deadlinePrevious: DeadlineEntry | undefined = undefined;
+  deadlineNext: DeadlineEntry | undefined = undefined;
   private readonly session: Session;
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';

@@ -2,38 +2,63 @@
 /**
  * Handler timeouts with one timer per server instead of a timer per call (a `setTimeout` and a
  * `clearTimeout` per request cost about as much as the tool call's own bookkeeping). Every timed
- * request gets the same timeout, so requests expire in the order they started: the insertion order
- * of a Map is the queue, and the single timer is armed for its oldest entry.
+ * request gets the same timeout, so requests expire in the order they started: the queue is a
+ * list in start order, and the single timer is armed for its oldest entry.
+ *
+ * The list is threaded through the entries themselves. A Map would do, but its backing store is
+ * rebuilt as calls come and go, and those copies outlive young-generation collections: 100k HTTP
+ * calls grew the server's RSS by 15% instead of 8%.
  */
 import { performance } from 'node:perf_hooks';
 
-export class Deadlines<T> {
+export interface DeadlineEntry {
+  /** When the entry expires, in whole ms on the `performance.now()` clock; 0 while not queued. */
+  deadlineAt: number;
+  deadlinePrevious: DeadlineEntry | undefined;
+  deadlineNext: DeadlineEntry | undefined;
+  /** Called once when the deadline passes while the entry is still queued. */
+  timedOut(): void;
+}
+
+export class Deadlines {
   private readonly timeoutMs: number;
-  private readonly expire: (entry: T) => void;
-  /** Entry → its deadline on the `performance.now()` clock, oldest first. */
-  private readonly queue = new Map<T, number>();
+  private oldest: DeadlineEntry | undefined = undefined;
+  private newest: DeadlineEntry | undefined = undefined;
   private timer: NodeJS.Timeout | undefined = undefined;
 
-  constructor(timeoutMs: number, expire: (entry: T) => void) {
+  constructor(timeoutMs: number) {
     this.timeoutMs = timeoutMs;
-    this.expire = expire;
   }
 
-  add(entry: T): void {
-    const deadline = performance.now() + this.timeoutMs;
-    this.queue.set(entry, deadline);
-    if (this.timer === undefined) this.arm(deadline);
+  add(entry: DeadlineEntry): void {
+    if (entry.deadlineAt !== 0) this.delete(entry);
+    // Whole milliseconds: small integers are stored without an allocation.
+    entry.deadlineAt = Math.ceil(performance.now()) + this.timeoutMs;
+    entry.deadlinePrevious = this.newest;
+    entry.deadlineNext = undefined;
+    if (this.newest === undefined) this.oldest = entry;
+    else this.newest.deadlineNext = entry;
+    this.newest = entry;
+    this.arm(entry.deadlineAt);
   }
 
   /** The timer stays armed: when it fires it finds the queue empty or re-arms for the next entry. */
-  delete(entry: T): void {
-    this.queue.delete(entry);
+  delete(entry: DeadlineEntry): void {
+    if (entry.deadlineAt === 0) return;
+    const { deadlinePrevious: previous, deadlineNext: next } = entry;
+    if (previous === undefined) this.oldest = next;
+    else previous.deadlineNext = next;
+    if (next === undefined) this.newest = previous;
+    else next.deadlinePrevious = previous;
+    entry.deadlineAt = 0;
+    entry.deadlinePrevious = undefined;
+    entry.deadlineNext = undefined;
   }
 
   private arm(deadline: number): void {
     // Deadlines only grow: an armed timer is due no later than this one.
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(this.fire, Math.max(1, Math.ceil(deadline - performance.now())));
+    this.timer = setTimeout(this.fire, Math.max(1, deadline - performance.now()));
     // A pending timeout never keeps the process alive on its own.
     this.timer.unref();
   }
@@ -41,13 +66,13 @@ export class Deadlines<T> {
   private readonly fire = (): void => {
     this.timer = undefined;
     const now = performance.now();
-    for (const [entry, deadline] of this.queue) {
-      if (deadline > now) {
-        this.arm(deadline);
+    for (let entry = this.oldest; entry !== undefined; entry = this.oldest) {
+      if (entry.deadlineAt > now) {
+        this.arm(entry.deadlineAt);
         return;
       }
-      this.queue.delete(entry);
-      this.expire(entry);
+      this.delete(entry);
+      entry.timedOut();
     }
   };
 }

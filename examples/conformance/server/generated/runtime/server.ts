@@ -132,7 +132,7 @@ export class ServerCore {
   /** Request methods answered after initialization; anything else is -32601. */
   readonly supportedMethods: ReadonlySet<string>;
   /** Running handlers by deadline, across every session; undefined when `handlerTimeoutMs` is 0. */
-  readonly deadlines: Deadlines<{ timedOut(): void }> | undefined;
+  readonly deadlines: Deadlines | undefined;
 
   constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
     this.definition = definition;
@@ -140,8 +140,7 @@ export class ServerCore {
     this.log = options.logger ?? ((line) => process.stderr.write(line + '\n'));
     this.limits = checkLimits(options.limits);
     const timeout = this.limits.handlerTimeoutMs;
-    this.deadlines =
-      timeout > 0 ? new Deadlines(timeout, (context) => context.timedOut()) : undefined;
+    this.deadlines = timeout > 0 ? new Deadlines(timeout) : undefined;
 
     this.versions = definition.protocolVersions.filter((v) =>
       RUNTIME_PROTOCOL_VERSIONS.includes(v),
