@@ -57,6 +57,16 @@ describe('planRuntimeValidators', () => {
     expect(requestValidators['constructor']).toBeUndefined();
   });
 
+  it('declares no schema literal that nothing uses (they only cost start-up time)', () => {
+    const files = planRuntimeValidators(loadRevision('2025-11-25').root);
+    for (const file of files.filter((f) => f.path.endsWith('.js'))) {
+      const declared = [...file.content.matchAll(/const (schema\d+) = /g)].map((m) => m[1]!);
+      for (const name of declared) {
+        expect(file.content.match(new RegExp(`\\b${name}\\b`, 'g'))!.length, `${file.path}: ${name}`).toBeGreaterThan(1);
+      }
+    }
+  });
+
   it('fails clearly when the schema lacks what the runtime needs', () => {
     expect(() => planRuntimeValidators({ $defs: {} })).toThrow(/no ClientRequest union/);
   });

@@ -65,7 +65,6 @@ return errors === 0;
 validate52.evaluated = {"props":{"location":true,"units":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetWeatherOutput = validate53;
-const schema20 = {"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"],"$id":"mcp-gen:defs/GetWeatherOutput"};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -138,7 +137,6 @@ return errors === 0;
 validate53.evaluated = {"props":{"temperature":true,"conditions":true,"humidity":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSearchInput = validate54;
-const schema21 = {"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],"$id":"mcp-gen:defs/SearchInput"};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -211,7 +209,6 @@ return errors === 0;
 validate54.evaluated = {"props":{"query":true,"limit":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSearchOutput = validate55;
-const schema22 = {"type":"object","properties":{"query":{"type":"string"},"total":{"type":"integer"},"results":{"type":"array","items":{"type":"object","properties":{"docId":{"type":"string"},"title":{"type":"string"},"url":{"type":"string"},"snippet":{"type":"string"},"score":{"type":"number"},"rank":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},"published":{"type":"boolean"}},"required":["docId","title","url","snippet","score","rank","tags","published"]}}},"required":["query","total","results"],"$id":"mcp-gen:defs/SearchOutput"};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -10,7 +10,6 @@ function $isDate(s) {
 const $formatDate = { validate: $isDate };
 
 export const validateGetWeatherOutput = validate52;
-const schema19 = {"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number"},"units":{"$ref":"mcp-gen:defs/GetWeatherOutput#/$defs/units"},"conditions":{"$ref":"mcp-gen:defs/GetWeatherOutput#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherOutput"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema20 = {"enum":["celsius","fahrenheit"]};
 
@@ -176,7 +175,6 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetForecastOutput = validate57;
-const schema22 = {"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"mcp-gen:defs/GetForecastOutput#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"mcp-gen:defs/GetForecastOutput#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetForecastOutput"};
 const schema23 = {"enum":["celsius","fahrenheit"]};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

@@ -39,7 +39,6 @@ const $formatUri = (() => {
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 
 export const validateAnnotated = validate21;
-const schema6 = {"properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/Annotated"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema7 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
 
@@ -146,7 +145,6 @@ return errors === 0;
 }
 
 export const validateBlobResourceContents = validate24;
-const schema8 = {"properties":{"blob":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["blob","uri"],"type":"object","$id":"mcp-gen:defs/BlobResourceContents"};
 const formats0 = $formatByte;
 const formats2 = $formatUri;
 
@@ -233,7 +231,6 @@ return errors === 0;
 }
 
 export const validateCallToolRequest = validate25;
-const schema9 = {"properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CallToolRequest"};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -329,8 +326,6 @@ return errors === 0;
 }
 
 export const validateCallToolResult = validate26;
-const schema10 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object","$id":"mcp-gen:defs/CallToolResult"};
-const schema11 = {"properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object","$id":"mcp-gen:defs/TextContent"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -459,7 +454,6 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
-const schema12 = {"properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/ImageContent"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -612,8 +606,6 @@ validate30.errors = vErrors;
 return errors === 0;
 }
 
-const schema13 = {"properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"resource":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object","$id":"mcp-gen:defs/EmbeddedResource"};
-const schema14 = {"properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object","$id":"mcp-gen:defs/TextResourceContents"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -984,7 +976,6 @@ return errors === 0;
 }
 
 export const validateCancelledNotification = validate39;
-const schema15 = {"properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"mcp-gen:defs/RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CancelledNotification"};
 const schema16 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1089,7 +1080,6 @@ return errors === 0;
 }
 
 export const validateClientCapabilities = validate42;
-const schema17 = {"properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ClientCapabilities"};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1182,8 +1172,6 @@ return errors === 0;
 }
 
 export const validateClientNotification = validate43;
-const schema18 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/InitializedNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/RootsListChangedNotification"}],"$id":"mcp-gen:defs/ClientNotification"};
-const schema19 = {"properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/InitializedNotification"};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1254,7 +1242,6 @@ validate45.errors = vErrors;
 return errors === 0;
 }
 
-const schema20 = {"properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ProgressNotification"};
 const schema21 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1373,7 +1360,6 @@ validate47.errors = vErrors;
 return errors === 0;
 }
 
-const schema22 = {"properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/RootsListChangedNotification"};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1513,9 +1499,6 @@ return errors === 0;
 }
 
 export const validateClientRequest = validate53;
-const schema23 = {"anyOf":[{"$ref":"mcp-gen:defs/InitializeRequest"},{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/ListResourcesRequest"},{"$ref":"mcp-gen:defs/ListResourceTemplatesRequest"},{"$ref":"mcp-gen:defs/ReadResourceRequest"},{"$ref":"mcp-gen:defs/SubscribeRequest"},{"$ref":"mcp-gen:defs/UnsubscribeRequest"},{"$ref":"mcp-gen:defs/ListPromptsRequest"},{"$ref":"mcp-gen:defs/GetPromptRequest"},{"$ref":"mcp-gen:defs/ListToolsRequest"},{"$ref":"mcp-gen:defs/CallToolRequest"},{"$ref":"mcp-gen:defs/SetLevelRequest"},{"$ref":"mcp-gen:defs/CompleteRequest"}],"$id":"mcp-gen:defs/ClientRequest"};
-const schema24 = {"properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"},"clientInfo":{"$ref":"mcp-gen:defs/Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/InitializeRequest"};
-const schema25 = {"properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object","$id":"mcp-gen:defs/Implementation"};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1666,7 +1649,6 @@ validate54.errors = vErrors;
 return errors === 0;
 }
 
-const schema26 = {"properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PingRequest"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1743,7 +1725,6 @@ validate59.errors = vErrors;
 return errors === 0;
 }
 
-const schema27 = {"properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListResourcesRequest"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1808,7 +1789,6 @@ validate62.errors = vErrors;
 return errors === 0;
 }
 
-const schema28 = {"properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesRequest"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1873,7 +1853,6 @@ validate64.errors = vErrors;
 return errors === 0;
 }
 
-const schema29 = {"properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequest"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1957,7 +1936,6 @@ validate66.errors = vErrors;
 return errors === 0;
 }
 
-const schema30 = {"properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/SubscribeRequest"};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2041,7 +2019,6 @@ validate68.errors = vErrors;
 return errors === 0;
 }
 
-const schema31 = {"properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequest"};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2125,7 +2102,6 @@ validate70.errors = vErrors;
 return errors === 0;
 }
 
-const schema32 = {"properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListPromptsRequest"};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2190,7 +2166,6 @@ validate72.errors = vErrors;
 return errors === 0;
 }
 
-const schema33 = {"properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/GetPromptRequest"};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2296,7 +2271,6 @@ validate74.errors = vErrors;
 return errors === 0;
 }
 
-const schema34 = {"properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListToolsRequest"};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2361,7 +2335,6 @@ validate76.errors = vErrors;
 return errors === 0;
 }
 
-const schema35 = {"properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"mcp-gen:defs/LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/SetLevelRequest"};
 const schema36 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2451,8 +2424,6 @@ validate79.errors = vErrors;
 return errors === 0;
 }
 
-const schema37 = {"properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"anyOf":[{"$ref":"mcp-gen:defs/PromptReference"},{"$ref":"mcp-gen:defs/ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CompleteRequest"};
-const schema38 = {"properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object","$id":"mcp-gen:defs/PromptReference"};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2506,7 +2477,6 @@ validate84.errors = vErrors;
 return errors === 0;
 }
 
-const schema39 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceReference"};
 const formats14 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2885,8 +2855,6 @@ return errors === 0;
 }
 
 export const validateClientResult = validate89;
-const schema40 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/CreateMessageResult"},{"$ref":"mcp-gen:defs/ListRootsResult"}],"$id":"mcp-gen:defs/ClientResult"};
-const schema41 = {"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/Result"};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2916,7 +2884,6 @@ validate90.errors = vErrors;
 return errors === 0;
 }
 
-const schema42 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"mcp-gen:defs/Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object","$id":"mcp-gen:defs/CreateMessageResult"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3047,8 +3014,6 @@ validate92.errors = vErrors;
 return errors === 0;
 }
 
-const schema43 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"mcp-gen:defs/Root"},"type":"array"}},"required":["roots"],"type":"object","$id":"mcp-gen:defs/ListRootsResult"};
-const schema44 = {"properties":{"name":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/Root"};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3241,7 +3206,6 @@ return errors === 0;
 export const validateCompleteRequest = validate83;
 
 export const validateCompleteResult = validate101;
-const schema45 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object","$id":"mcp-gen:defs/CompleteResult"};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3365,7 +3329,6 @@ return errors === 0;
 
 export const validateCreateMessageRequest = validate102;
 const schema46 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
-const schema47 = {"properties":{"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/SamplingMessage"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3452,8 +3415,6 @@ validate103.errors = vErrors;
 return errors === 0;
 }
 
-const schema48 = {"properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"mcp-gen:defs/ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/ModelPreferences"};
-const schema49 = {"properties":{"name":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ModelHint"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3825,7 +3786,6 @@ return errors === 0;
 export const validateCreateMessageResult = validate92;
 
 export const validateCursor = validate112;
-const schema50 = {"type":"string","$id":"mcp-gen:defs/Cursor"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3842,7 +3802,6 @@ return errors === 0;
 export const validateEmbeddedResource = validate33;
 
 export const validateEmptyResult = validate113;
-const schema51 = {"$ref":"mcp-gen:defs/Result","$id":"mcp-gen:defs/EmptyResult"};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3859,8 +3818,6 @@ return errors === 0;
 export const validateGetPromptRequest = validate74;
 
 export const validateGetPromptResult = validate115;
-const schema52 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"mcp-gen:defs/PromptMessage"},"type":"array"}},"required":["messages"],"type":"object","$id":"mcp-gen:defs/GetPromptResult"};
-const schema53 = {"properties":{"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/EmbeddedResource"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/PromptMessage"};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4047,8 +4004,6 @@ export const validateImplementation = validate56;
 export const validateInitializeRequest = validate54;
 
 export const validateInitializeResult = validate122;
-const schema54 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"mcp-gen:defs/ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"mcp-gen:defs/Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object","$id":"mcp-gen:defs/InitializeResult"};
-const schema55 = {"properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ServerCapabilities"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4301,7 +4256,6 @@ return errors === 0;
 export const validateInitializedNotification = validate45;
 
 export const validateJSONRPCError = validate126;
-const schema56 = {"properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object","$id":"mcp-gen:defs/JSONRPCError"};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4406,8 +4360,6 @@ return errors === 0;
 }
 
 export const validateJSONRPCMessage = validate128;
-const schema57 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"},{"$ref":"mcp-gen:defs/JSONRPCResponse"},{"$ref":"mcp-gen:defs/JSONRPCError"}],"$id":"mcp-gen:defs/JSONRPCMessage"};
-const schema58 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCRequest"};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4510,7 +4462,6 @@ validate129.errors = vErrors;
 return errors === 0;
 }
 
-const schema59 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCNotification"};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4594,7 +4545,6 @@ validate133.errors = vErrors;
 return errors === 0;
 }
 
-const schema60 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/Result"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/JSONRPCResponse"};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4738,9 +4688,6 @@ export const validateJSONRPCResponse = validate135;
 export const validateListPromptsRequest = validate72;
 
 export const validateListPromptsResult = validate140;
-const schema61 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"mcp-gen:defs/Prompt"},"type":"array"}},"required":["prompts"],"type":"object","$id":"mcp-gen:defs/ListPromptsResult"};
-const schema62 = {"properties":{"arguments":{"items":{"$ref":"mcp-gen:defs/PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/Prompt"};
-const schema63 = {"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/PromptArgument"};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4968,8 +4915,6 @@ return errors === 0;
 export const validateListResourceTemplatesRequest = validate64;
 
 export const validateListResourceTemplatesResult = validate145;
-const schema64 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"mcp-gen:defs/ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResult"};
-const schema65 = {"properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"format":"uri-template","type":"string"}},"required":["name","uriTemplate"],"type":"object","$id":"mcp-gen:defs/ResourceTemplate"};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5217,8 +5162,6 @@ return errors === 0;
 export const validateListResourcesRequest = validate62;
 
 export const validateListResourcesResult = validate149;
-const schema66 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"mcp-gen:defs/Resource"},"type":"array"}},"required":["resources"],"type":"object","$id":"mcp-gen:defs/ListResourcesResult"};
-const schema67 = {"properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"format":"uri","type":"string"}},"required":["name","uri"],"type":"object","$id":"mcp-gen:defs/Resource"};
 
 function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5478,7 +5421,6 @@ return errors === 0;
 }
 
 export const validateListRootsRequest = validate153;
-const schema68 = {"properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListRootsRequest"};
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5560,8 +5502,6 @@ export const validateListRootsResult = validate97;
 export const validateListToolsRequest = validate76;
 
 export const validateListToolsResult = validate155;
-const schema69 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["tools"],"type":"object","$id":"mcp-gen:defs/ListToolsResult"};
-const schema70 = {"properties":{"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object","$id":"mcp-gen:defs/Tool"};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5803,7 +5743,6 @@ return errors === 0;
 export const validateLoggingLevel = validate80;
 
 export const validateLoggingMessageNotification = validate158;
-const schema71 = {"properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"mcp-gen:defs/LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotification"};
 
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5898,7 +5837,6 @@ export const validateModelHint = validate109;
 export const validateModelPreferences = validate108;
 
 export const validateNotification = validate160;
-const schema72 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Notification"};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5965,7 +5903,6 @@ return errors === 0;
 }
 
 export const validatePaginatedRequest = validate161;
-const schema73 = {"properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PaginatedRequest"};
 
 function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6026,7 +5963,6 @@ return errors === 0;
 }
 
 export const validatePaginatedResult = validate162;
-const schema74 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/PaginatedResult"};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6084,7 +6020,6 @@ export const validatePrompt = validate141;
 export const validatePromptArgument = validate142;
 
 export const validatePromptListChangedNotification = validate163;
-const schema75 = {"properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PromptListChangedNotification"};
 
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6162,7 +6097,6 @@ export const validatePromptReference = validate84;
 export const validateReadResourceRequest = validate66;
 
 export const validateReadResourceResult = validate164;
-const schema76 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object","$id":"mcp-gen:defs/ReadResourceResult"};
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6273,7 +6207,6 @@ return errors === 0;
 }
 
 export const validateRequest = validate167;
-const schema77 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Request"};
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6350,7 +6283,6 @@ export const validateRequestId = validate40;
 export const validateResource = validate150;
 
 export const validateResourceContents = validate169;
-const schema78 = {"properties":{"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceContents"};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6411,7 +6343,6 @@ return errors === 0;
 }
 
 export const validateResourceListChangedNotification = validate170;
-const schema79 = {"properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ResourceListChangedNotification"};
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6487,7 +6418,6 @@ export const validateResourceReference = validate86;
 export const validateResourceTemplate = validate146;
 
 export const validateResourceUpdatedNotification = validate171;
-const schema80 = {"properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotification"};
 
 function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6584,8 +6514,6 @@ export const validateSamplingMessage = validate103;
 export const validateServerCapabilities = validate123;
 
 export const validateServerNotification = validate172;
-const schema81 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/ResourceListChangedNotification"},{"$ref":"mcp-gen:defs/ResourceUpdatedNotification"},{"$ref":"mcp-gen:defs/PromptListChangedNotification"},{"$ref":"mcp-gen:defs/ToolListChangedNotification"},{"$ref":"mcp-gen:defs/LoggingMessageNotification"}],"$id":"mcp-gen:defs/ServerNotification"};
-const schema82 = {"properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ToolListChangedNotification"};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6752,7 +6680,6 @@ return errors === 0;
 }
 
 export const validateServerRequest = validate181;
-const schema83 = {"anyOf":[{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/CreateMessageRequest"},{"$ref":"mcp-gen:defs/ListRootsRequest"}],"$id":"mcp-gen:defs/ServerRequest"};
 
 function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6813,7 +6740,6 @@ return errors === 0;
 }
 
 export const validateServerResult = validate185;
-const schema84 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/InitializeResult"},{"$ref":"mcp-gen:defs/ListResourcesResult"},{"$ref":"mcp-gen:defs/ListResourceTemplatesResult"},{"$ref":"mcp-gen:defs/ReadResourceResult"},{"$ref":"mcp-gen:defs/ListPromptsResult"},{"$ref":"mcp-gen:defs/GetPromptResult"},{"$ref":"mcp-gen:defs/ListToolsResult"},{"$ref":"mcp-gen:defs/CallToolResult"},{"$ref":"mcp-gen:defs/CompleteResult"}],"$id":"mcp-gen:defs/ServerResult"};
 
 function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;

@@ -39,7 +39,6 @@ const $formatUri = (() => {
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 
 export const validateAnnotations = validate21;
-const schema6 = {"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/Annotations"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema7 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
 
@@ -134,7 +133,6 @@ return errors === 0;
 }
 
 export const validateAudioContent = validate24;
-const schema8 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/AudioContent"};
 const formats0 = $formatByte;
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -227,7 +225,6 @@ return errors === 0;
 }
 
 export const validateBlobResourceContents = validate26;
-const schema9 = {"properties":{"blob":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["blob","uri"],"type":"object","$id":"mcp-gen:defs/BlobResourceContents"};
 const formats4 = $formatUri;
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -313,7 +310,6 @@ return errors === 0;
 }
 
 export const validateCallToolRequest = validate27;
-const schema10 = {"properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CallToolRequest"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -409,8 +405,6 @@ return errors === 0;
 }
 
 export const validateCallToolResult = validate28;
-const schema11 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object","$id":"mcp-gen:defs/CallToolResult"};
-const schema12 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object","$id":"mcp-gen:defs/TextContent"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -477,7 +471,6 @@ validate29.errors = vErrors;
 return errors === 0;
 }
 
-const schema13 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/ImageContent"};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -568,8 +561,6 @@ validate32.errors = vErrors;
 return errors === 0;
 }
 
-const schema14 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/Annotations"},"resource":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object","$id":"mcp-gen:defs/EmbeddedResource"};
-const schema15 = {"properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object","$id":"mcp-gen:defs/TextResourceContents"};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -887,7 +878,6 @@ return errors === 0;
 }
 
 export const validateCancelledNotification = validate42;
-const schema16 = {"properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"mcp-gen:defs/RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CancelledNotification"};
 const schema17 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -992,7 +982,6 @@ return errors === 0;
 }
 
 export const validateClientCapabilities = validate45;
-const schema18 = {"properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ClientCapabilities"};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1085,8 +1074,6 @@ return errors === 0;
 }
 
 export const validateClientNotification = validate46;
-const schema19 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/InitializedNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/RootsListChangedNotification"}],"$id":"mcp-gen:defs/ClientNotification"};
-const schema20 = {"properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/InitializedNotification"};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1157,7 +1144,6 @@ validate48.errors = vErrors;
 return errors === 0;
 }
 
-const schema21 = {"properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ProgressNotification"};
 const schema22 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1289,7 +1275,6 @@ validate50.errors = vErrors;
 return errors === 0;
 }
 
-const schema23 = {"properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/RootsListChangedNotification"};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1429,9 +1414,6 @@ return errors === 0;
 }
 
 export const validateClientRequest = validate56;
-const schema24 = {"anyOf":[{"$ref":"mcp-gen:defs/InitializeRequest"},{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/ListResourcesRequest"},{"$ref":"mcp-gen:defs/ListResourceTemplatesRequest"},{"$ref":"mcp-gen:defs/ReadResourceRequest"},{"$ref":"mcp-gen:defs/SubscribeRequest"},{"$ref":"mcp-gen:defs/UnsubscribeRequest"},{"$ref":"mcp-gen:defs/ListPromptsRequest"},{"$ref":"mcp-gen:defs/GetPromptRequest"},{"$ref":"mcp-gen:defs/ListToolsRequest"},{"$ref":"mcp-gen:defs/CallToolRequest"},{"$ref":"mcp-gen:defs/SetLevelRequest"},{"$ref":"mcp-gen:defs/CompleteRequest"}],"$id":"mcp-gen:defs/ClientRequest"};
-const schema25 = {"properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"},"clientInfo":{"$ref":"mcp-gen:defs/Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/InitializeRequest"};
-const schema26 = {"properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object","$id":"mcp-gen:defs/Implementation"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1582,7 +1564,6 @@ validate57.errors = vErrors;
 return errors === 0;
 }
 
-const schema27 = {"properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PingRequest"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1659,7 +1640,6 @@ validate62.errors = vErrors;
 return errors === 0;
 }
 
-const schema28 = {"properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListResourcesRequest"};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1724,7 +1704,6 @@ validate65.errors = vErrors;
 return errors === 0;
 }
 
-const schema29 = {"properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesRequest"};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1789,7 +1768,6 @@ validate67.errors = vErrors;
 return errors === 0;
 }
 
-const schema30 = {"properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequest"};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1873,7 +1851,6 @@ validate69.errors = vErrors;
 return errors === 0;
 }
 
-const schema31 = {"properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/SubscribeRequest"};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1957,7 +1934,6 @@ validate71.errors = vErrors;
 return errors === 0;
 }
 
-const schema32 = {"properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequest"};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2041,7 +2017,6 @@ validate73.errors = vErrors;
 return errors === 0;
 }
 
-const schema33 = {"properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListPromptsRequest"};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2106,7 +2081,6 @@ validate75.errors = vErrors;
 return errors === 0;
 }
 
-const schema34 = {"properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/GetPromptRequest"};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2212,7 +2186,6 @@ validate77.errors = vErrors;
 return errors === 0;
 }
 
-const schema35 = {"properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListToolsRequest"};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2277,7 +2250,6 @@ validate79.errors = vErrors;
 return errors === 0;
 }
 
-const schema36 = {"properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"mcp-gen:defs/LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/SetLevelRequest"};
 const schema37 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2367,8 +2339,6 @@ validate82.errors = vErrors;
 return errors === 0;
 }
 
-const schema38 = {"properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"anyOf":[{"$ref":"mcp-gen:defs/PromptReference"},{"$ref":"mcp-gen:defs/ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CompleteRequest"};
-const schema39 = {"properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object","$id":"mcp-gen:defs/PromptReference"};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2422,7 +2392,6 @@ validate87.errors = vErrors;
 return errors === 0;
 }
 
-const schema40 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceReference"};
 const formats16 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2801,8 +2770,6 @@ return errors === 0;
 }
 
 export const validateClientResult = validate92;
-const schema41 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/CreateMessageResult"},{"$ref":"mcp-gen:defs/ListRootsResult"}],"$id":"mcp-gen:defs/ClientResult"};
-const schema42 = {"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/Result"};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2832,7 +2799,6 @@ validate93.errors = vErrors;
 return errors === 0;
 }
 
-const schema43 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"mcp-gen:defs/Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object","$id":"mcp-gen:defs/CreateMessageResult"};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2972,8 +2938,6 @@ validate95.errors = vErrors;
 return errors === 0;
 }
 
-const schema44 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"mcp-gen:defs/Root"},"type":"array"}},"required":["roots"],"type":"object","$id":"mcp-gen:defs/ListRootsResult"};
-const schema45 = {"properties":{"name":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/Root"};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3166,7 +3130,6 @@ return errors === 0;
 export const validateCompleteRequest = validate86;
 
 export const validateCompleteResult = validate105;
-const schema46 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object","$id":"mcp-gen:defs/CompleteResult"};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3290,7 +3253,6 @@ return errors === 0;
 
 export const validateCreateMessageRequest = validate106;
 const schema47 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
-const schema48 = {"properties":{"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/SamplingMessage"};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3386,8 +3348,6 @@ validate107.errors = vErrors;
 return errors === 0;
 }
 
-const schema49 = {"properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"mcp-gen:defs/ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/ModelPreferences"};
-const schema50 = {"properties":{"name":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ModelHint"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3759,7 +3719,6 @@ return errors === 0;
 export const validateCreateMessageResult = validate95;
 
 export const validateCursor = validate117;
-const schema51 = {"type":"string","$id":"mcp-gen:defs/Cursor"};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3776,7 +3735,6 @@ return errors === 0;
 export const validateEmbeddedResource = validate36;
 
 export const validateEmptyResult = validate118;
-const schema52 = {"$ref":"mcp-gen:defs/Result","$id":"mcp-gen:defs/EmptyResult"};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3793,8 +3751,6 @@ return errors === 0;
 export const validateGetPromptRequest = validate77;
 
 export const validateGetPromptResult = validate120;
-const schema53 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"mcp-gen:defs/PromptMessage"},"type":"array"}},"required":["messages"],"type":"object","$id":"mcp-gen:defs/GetPromptResult"};
-const schema54 = {"properties":{"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/EmbeddedResource"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/PromptMessage"};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3990,8 +3946,6 @@ export const validateImplementation = validate59;
 export const validateInitializeRequest = validate57;
 
 export const validateInitializeResult = validate128;
-const schema55 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"mcp-gen:defs/ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"mcp-gen:defs/Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object","$id":"mcp-gen:defs/InitializeResult"};
-const schema56 = {"properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ServerCapabilities"};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4262,8 +4216,6 @@ return errors === 0;
 export const validateInitializedNotification = validate48;
 
 export const validateJSONRPCBatchRequest = validate132;
-const schema57 = {"items":{"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"}]},"type":"array","$id":"mcp-gen:defs/JSONRPCBatchRequest"};
-const schema58 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCRequest"};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4366,7 +4318,6 @@ validate133.errors = vErrors;
 return errors === 0;
 }
 
-const schema59 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCNotification"};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4519,8 +4470,6 @@ return errors === 0;
 }
 
 export const validateJSONRPCBatchResponse = validate139;
-const schema60 = {"items":{"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCResponse"},{"$ref":"mcp-gen:defs/JSONRPCError"}]},"type":"array","$id":"mcp-gen:defs/JSONRPCBatchResponse"};
-const schema61 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/Result"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/JSONRPCResponse"};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4587,7 +4536,6 @@ validate140.errors = vErrors;
 return errors === 0;
 }
 
-const schema62 = {"properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object","$id":"mcp-gen:defs/JSONRPCError"};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4762,7 +4710,6 @@ return errors === 0;
 export const validateJSONRPCError = validate144;
 
 export const validateJSONRPCMessage = validate147;
-const schema63 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"},{"items":{"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"}]},"type":"array"},{"$ref":"mcp-gen:defs/JSONRPCResponse"},{"$ref":"mcp-gen:defs/JSONRPCError"},{"items":{"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCResponse"},{"$ref":"mcp-gen:defs/JSONRPCError"}]},"type":"array"}],"$id":"mcp-gen:defs/JSONRPCMessage"};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4976,9 +4923,6 @@ export const validateJSONRPCResponse = validate140;
 export const validateListPromptsRequest = validate75;
 
 export const validateListPromptsResult = validate156;
-const schema64 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"mcp-gen:defs/Prompt"},"type":"array"}},"required":["prompts"],"type":"object","$id":"mcp-gen:defs/ListPromptsResult"};
-const schema65 = {"properties":{"arguments":{"items":{"$ref":"mcp-gen:defs/PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/Prompt"};
-const schema66 = {"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/PromptArgument"};
 
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5206,8 +5150,6 @@ return errors === 0;
 export const validateListResourceTemplatesRequest = validate67;
 
 export const validateListResourceTemplatesResult = validate161;
-const schema67 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"mcp-gen:defs/ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResult"};
-const schema68 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"format":"uri-template","type":"string"}},"required":["name","uriTemplate"],"type":"object","$id":"mcp-gen:defs/ResourceTemplate"};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5393,8 +5335,6 @@ return errors === 0;
 export const validateListResourcesRequest = validate65;
 
 export const validateListResourcesResult = validate165;
-const schema69 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"mcp-gen:defs/Resource"},"type":"array"}},"required":["resources"],"type":"object","$id":"mcp-gen:defs/ListResourcesResult"};
-const schema70 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"format":"uri","type":"string"}},"required":["name","uri"],"type":"object","$id":"mcp-gen:defs/Resource"};
 
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5592,7 +5532,6 @@ return errors === 0;
 }
 
 export const validateListRootsRequest = validate169;
-const schema71 = {"properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListRootsRequest"};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5674,9 +5613,6 @@ export const validateListRootsResult = validate101;
 export const validateListToolsRequest = validate79;
 
 export const validateListToolsResult = validate171;
-const schema72 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["tools"],"type":"object","$id":"mcp-gen:defs/ListToolsResult"};
-const schema73 = {"properties":{"annotations":{"$ref":"mcp-gen:defs/ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object","$id":"mcp-gen:defs/Tool"};
-const schema74 = {"properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolAnnotations"};
 
 function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6011,7 +5947,6 @@ return errors === 0;
 export const validateLoggingLevel = validate83;
 
 export const validateLoggingMessageNotification = validate176;
-const schema75 = {"properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"mcp-gen:defs/LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotification"};
 
 function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6106,7 +6041,6 @@ export const validateModelHint = validate114;
 export const validateModelPreferences = validate113;
 
 export const validateNotification = validate178;
-const schema76 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Notification"};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6173,7 +6107,6 @@ return errors === 0;
 }
 
 export const validatePaginatedRequest = validate179;
-const schema77 = {"properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PaginatedRequest"};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6234,7 +6167,6 @@ return errors === 0;
 }
 
 export const validatePaginatedResult = validate180;
-const schema78 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/PaginatedResult"};
 
 function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6292,7 +6224,6 @@ export const validatePrompt = validate157;
 export const validatePromptArgument = validate158;
 
 export const validatePromptListChangedNotification = validate181;
-const schema79 = {"properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PromptListChangedNotification"};
 
 function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6370,7 +6301,6 @@ export const validatePromptReference = validate87;
 export const validateReadResourceRequest = validate69;
 
 export const validateReadResourceResult = validate182;
-const schema80 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object","$id":"mcp-gen:defs/ReadResourceResult"};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6481,7 +6411,6 @@ return errors === 0;
 }
 
 export const validateRequest = validate185;
-const schema81 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Request"};
 
 function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6558,7 +6487,6 @@ export const validateRequestId = validate43;
 export const validateResource = validate166;
 
 export const validateResourceContents = validate187;
-const schema82 = {"properties":{"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceContents"};
 
 function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6619,7 +6547,6 @@ return errors === 0;
 }
 
 export const validateResourceListChangedNotification = validate188;
-const schema83 = {"properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ResourceListChangedNotification"};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6695,7 +6622,6 @@ export const validateResourceReference = validate89;
 export const validateResourceTemplate = validate162;
 
 export const validateResourceUpdatedNotification = validate189;
-const schema84 = {"properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotification"};
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6792,8 +6718,6 @@ export const validateSamplingMessage = validate107;
 export const validateServerCapabilities = validate129;
 
 export const validateServerNotification = validate190;
-const schema85 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/ResourceListChangedNotification"},{"$ref":"mcp-gen:defs/ResourceUpdatedNotification"},{"$ref":"mcp-gen:defs/PromptListChangedNotification"},{"$ref":"mcp-gen:defs/ToolListChangedNotification"},{"$ref":"mcp-gen:defs/LoggingMessageNotification"}],"$id":"mcp-gen:defs/ServerNotification"};
-const schema86 = {"properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ToolListChangedNotification"};
 
 function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6960,7 +6884,6 @@ return errors === 0;
 }
 
 export const validateServerRequest = validate199;
-const schema87 = {"anyOf":[{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/CreateMessageRequest"},{"$ref":"mcp-gen:defs/ListRootsRequest"}],"$id":"mcp-gen:defs/ServerRequest"};
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7021,7 +6944,6 @@ return errors === 0;
 }
 
 export const validateServerResult = validate203;
-const schema88 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/InitializeResult"},{"$ref":"mcp-gen:defs/ListResourcesResult"},{"$ref":"mcp-gen:defs/ListResourceTemplatesResult"},{"$ref":"mcp-gen:defs/ReadResourceResult"},{"$ref":"mcp-gen:defs/ListPromptsResult"},{"$ref":"mcp-gen:defs/GetPromptResult"},{"$ref":"mcp-gen:defs/ListToolsResult"},{"$ref":"mcp-gen:defs/CallToolResult"},{"$ref":"mcp-gen:defs/CompleteResult"}],"$id":"mcp-gen:defs/ServerResult"};
 
 function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;

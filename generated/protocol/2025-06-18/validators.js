@@ -39,7 +39,6 @@ const $formatUri = (() => {
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 
 export const validateAnnotations = validate21;
-const schema6 = {"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/Annotations"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema7 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
 
@@ -147,7 +146,6 @@ return errors === 0;
 }
 
 export const validateAudioContent = validate24;
-const schema8 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/AudioContent"};
 const formats0 = $formatByte;
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -258,7 +256,6 @@ return errors === 0;
 }
 
 export const validateBaseMetadata = validate26;
-const schema9 = {"properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/BaseMetadata"};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -308,7 +305,6 @@ return errors === 0;
 }
 
 export const validateBlobResourceContents = validate27;
-const schema10 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["blob","uri"],"type":"object","$id":"mcp-gen:defs/BlobResourceContents"};
 const formats4 = $formatUri;
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -412,7 +408,6 @@ return errors === 0;
 }
 
 export const validateBooleanSchema = validate28;
-const schema11 = {"properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/BooleanSchema"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -493,7 +488,6 @@ return errors === 0;
 }
 
 export const validateCallToolRequest = validate29;
-const schema12 = {"properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CallToolRequest"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -589,9 +583,6 @@ return errors === 0;
 }
 
 export const validateCallToolResult = validate30;
-const schema13 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"mcp-gen:defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object","$id":"mcp-gen:defs/CallToolResult"};
-const schema14 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ResourceLink"},{"$ref":"mcp-gen:defs/EmbeddedResource"}],"$id":"mcp-gen:defs/ContentBlock"};
-const schema15 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object","$id":"mcp-gen:defs/TextContent"};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -676,7 +667,6 @@ validate32.errors = vErrors;
 return errors === 0;
 }
 
-const schema16 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/ImageContent"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -785,7 +775,6 @@ validate35.errors = vErrors;
 return errors === 0;
 }
 
-const schema17 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceLink"};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -947,8 +936,6 @@ validate39.errors = vErrors;
 return errors === 0;
 }
 
-const schema18 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"resource":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object","$id":"mcp-gen:defs/EmbeddedResource"};
-const schema19 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object","$id":"mcp-gen:defs/TextResourceContents"};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1341,7 +1328,6 @@ return errors === 0;
 }
 
 export const validateCancelledNotification = validate49;
-const schema20 = {"properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"mcp-gen:defs/RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CancelledNotification"};
 const schema21 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1446,7 +1432,6 @@ return errors === 0;
 }
 
 export const validateClientCapabilities = validate52;
-const schema22 = {"properties":{"elicitation":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ClientCapabilities"};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1557,8 +1542,6 @@ return errors === 0;
 }
 
 export const validateClientNotification = validate53;
-const schema23 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/InitializedNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/RootsListChangedNotification"}],"$id":"mcp-gen:defs/ClientNotification"};
-const schema24 = {"properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/InitializedNotification"};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1629,7 +1612,6 @@ validate55.errors = vErrors;
 return errors === 0;
 }
 
-const schema25 = {"properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ProgressNotification"};
 const schema26 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1761,7 +1743,6 @@ validate57.errors = vErrors;
 return errors === 0;
 }
 
-const schema27 = {"properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/RootsListChangedNotification"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1901,9 +1882,6 @@ return errors === 0;
 }
 
 export const validateClientRequest = validate63;
-const schema28 = {"anyOf":[{"$ref":"mcp-gen:defs/InitializeRequest"},{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/ListResourcesRequest"},{"$ref":"mcp-gen:defs/ListResourceTemplatesRequest"},{"$ref":"mcp-gen:defs/ReadResourceRequest"},{"$ref":"mcp-gen:defs/SubscribeRequest"},{"$ref":"mcp-gen:defs/UnsubscribeRequest"},{"$ref":"mcp-gen:defs/ListPromptsRequest"},{"$ref":"mcp-gen:defs/GetPromptRequest"},{"$ref":"mcp-gen:defs/ListToolsRequest"},{"$ref":"mcp-gen:defs/CallToolRequest"},{"$ref":"mcp-gen:defs/SetLevelRequest"},{"$ref":"mcp-gen:defs/CompleteRequest"}],"$id":"mcp-gen:defs/ClientRequest"};
-const schema29 = {"properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"},"clientInfo":{"$ref":"mcp-gen:defs/Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/InitializeRequest"};
-const schema30 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object","$id":"mcp-gen:defs/Implementation"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2067,7 +2045,6 @@ validate64.errors = vErrors;
 return errors === 0;
 }
 
-const schema31 = {"properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PingRequest"};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2144,7 +2121,6 @@ validate69.errors = vErrors;
 return errors === 0;
 }
 
-const schema32 = {"properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListResourcesRequest"};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2209,7 +2185,6 @@ validate72.errors = vErrors;
 return errors === 0;
 }
 
-const schema33 = {"properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesRequest"};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2274,7 +2249,6 @@ validate74.errors = vErrors;
 return errors === 0;
 }
 
-const schema34 = {"properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequest"};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2358,7 +2332,6 @@ validate76.errors = vErrors;
 return errors === 0;
 }
 
-const schema35 = {"properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/SubscribeRequest"};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2442,7 +2415,6 @@ validate78.errors = vErrors;
 return errors === 0;
 }
 
-const schema36 = {"properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequest"};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2526,7 +2498,6 @@ validate80.errors = vErrors;
 return errors === 0;
 }
 
-const schema37 = {"properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListPromptsRequest"};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2591,7 +2562,6 @@ validate82.errors = vErrors;
 return errors === 0;
 }
 
-const schema38 = {"properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/GetPromptRequest"};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2697,7 +2667,6 @@ validate84.errors = vErrors;
 return errors === 0;
 }
 
-const schema39 = {"properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListToolsRequest"};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2762,7 +2731,6 @@ validate86.errors = vErrors;
 return errors === 0;
 }
 
-const schema40 = {"properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"mcp-gen:defs/LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/SetLevelRequest"};
 const schema41 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2852,8 +2820,6 @@ validate89.errors = vErrors;
 return errors === 0;
 }
 
-const schema42 = {"properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"mcp-gen:defs/PromptReference"},{"$ref":"mcp-gen:defs/ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CompleteRequest"};
-const schema43 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object","$id":"mcp-gen:defs/PromptReference"};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2920,7 +2886,6 @@ validate94.errors = vErrors;
 return errors === 0;
 }
 
-const schema44 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceTemplateReference"};
 const formats18 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3340,8 +3305,6 @@ return errors === 0;
 }
 
 export const validateClientResult = validate99;
-const schema45 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/CreateMessageResult"},{"$ref":"mcp-gen:defs/ListRootsResult"},{"$ref":"mcp-gen:defs/ElicitResult"}],"$id":"mcp-gen:defs/ClientResult"};
-const schema46 = {"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/Result"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3371,7 +3334,6 @@ validate100.errors = vErrors;
 return errors === 0;
 }
 
-const schema47 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"mcp-gen:defs/Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object","$id":"mcp-gen:defs/CreateMessageResult"};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3511,8 +3473,6 @@ validate102.errors = vErrors;
 return errors === 0;
 }
 
-const schema48 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"mcp-gen:defs/Root"},"type":"array"}},"required":["roots"],"type":"object","$id":"mcp-gen:defs/ListRootsResult"};
-const schema49 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/Root"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3821,7 +3781,6 @@ return errors === 0;
 export const validateCompleteRequest = validate93;
 
 export const validateCompleteResult = validate114;
-const schema51 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object","$id":"mcp-gen:defs/CompleteResult"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3947,7 +3906,6 @@ export const validateContentBlock = validate31;
 
 export const validateCreateMessageRequest = validate115;
 const schema52 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
-const schema53 = {"properties":{"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/SamplingMessage"};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4043,8 +4001,6 @@ validate116.errors = vErrors;
 return errors === 0;
 }
 
-const schema54 = {"properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"mcp-gen:defs/ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/ModelPreferences"};
-const schema55 = {"properties":{"name":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ModelHint"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4416,7 +4372,6 @@ return errors === 0;
 export const validateCreateMessageResult = validate102;
 
 export const validateCursor = validate126;
-const schema56 = {"type":"string","$id":"mcp-gen:defs/Cursor"};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4431,8 +4386,6 @@ return errors === 0;
 }
 
 export const validateElicitRequest = validate127;
-const schema57 = {"properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"properties":{"message":{"type":"string"},"requestedSchema":{"properties":{"properties":{"additionalProperties":{"$ref":"mcp-gen:defs/PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ElicitRequest"};
-const schema58 = {"anyOf":[{"$ref":"mcp-gen:defs/StringSchema"},{"$ref":"mcp-gen:defs/NumberSchema"},{"$ref":"mcp-gen:defs/BooleanSchema"},{"$ref":"mcp-gen:defs/EnumSchema"}],"$id":"mcp-gen:defs/PrimitiveSchemaDefinition"};
 const schema59 = {"properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/StringSchema"};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4641,7 +4594,6 @@ validate131.errors = vErrors;
 return errors === 0;
 }
 
-const schema61 = {"properties":{"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object","$id":"mcp-gen:defs/EnumSchema"};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5020,7 +4972,6 @@ export const validateElicitResult = validate112;
 export const validateEmbeddedResource = validate42;
 
 export const validateEmptyResult = validate137;
-const schema62 = {"$ref":"mcp-gen:defs/Result","$id":"mcp-gen:defs/EmptyResult"};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5039,8 +4990,6 @@ export const validateEnumSchema = validate134;
 export const validateGetPromptRequest = validate84;
 
 export const validateGetPromptResult = validate139;
-const schema63 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"mcp-gen:defs/PromptMessage"},"type":"array"}},"required":["messages"],"type":"object","$id":"mcp-gen:defs/GetPromptResult"};
-const schema64 = {"properties":{"content":{"$ref":"mcp-gen:defs/ContentBlock"},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/PromptMessage"};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5180,8 +5129,6 @@ export const validateImplementation = validate66;
 export const validateInitializeRequest = validate64;
 
 export const validateInitializeResult = validate144;
-const schema65 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"mcp-gen:defs/ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"mcp-gen:defs/Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object","$id":"mcp-gen:defs/InitializeResult"};
-const schema66 = {"properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ServerCapabilities"};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5452,7 +5399,6 @@ return errors === 0;
 export const validateInitializedNotification = validate55;
 
 export const validateJSONRPCError = validate148;
-const schema67 = {"properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object","$id":"mcp-gen:defs/JSONRPCError"};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5557,8 +5503,6 @@ return errors === 0;
 }
 
 export const validateJSONRPCMessage = validate150;
-const schema68 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"},{"$ref":"mcp-gen:defs/JSONRPCResponse"},{"$ref":"mcp-gen:defs/JSONRPCError"}],"$id":"mcp-gen:defs/JSONRPCMessage"};
-const schema69 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCRequest"};
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5661,7 +5605,6 @@ validate151.errors = vErrors;
 return errors === 0;
 }
 
-const schema70 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCNotification"};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5745,7 +5688,6 @@ validate155.errors = vErrors;
 return errors === 0;
 }
 
-const schema71 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/Result"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/JSONRPCResponse"};
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -5889,9 +5831,6 @@ export const validateJSONRPCResponse = validate157;
 export const validateListPromptsRequest = validate82;
 
 export const validateListPromptsResult = validate162;
-const schema72 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"mcp-gen:defs/Prompt"},"type":"array"}},"required":["prompts"],"type":"object","$id":"mcp-gen:defs/ListPromptsResult"};
-const schema73 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"arguments":{"items":{"$ref":"mcp-gen:defs/PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/Prompt"};
-const schema74 = {"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/PromptArgument"};
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6163,8 +6102,6 @@ return errors === 0;
 export const validateListResourceTemplatesRequest = validate74;
 
 export const validateListResourceTemplatesResult = validate167;
-const schema75 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"mcp-gen:defs/ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResult"};
-const schema76 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"format":"uri-template","type":"string"}},"required":["name","uriTemplate"],"type":"object","$id":"mcp-gen:defs/ResourceTemplate"};
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6381,8 +6318,6 @@ return errors === 0;
 export const validateListResourcesRequest = validate72;
 
 export const validateListResourcesResult = validate171;
-const schema77 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"mcp-gen:defs/Resource"},"type":"array"}},"required":["resources"],"type":"object","$id":"mcp-gen:defs/ListResourcesResult"};
-const schema78 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","uri"],"type":"object","$id":"mcp-gen:defs/Resource"};
 
 function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6611,7 +6546,6 @@ return errors === 0;
 }
 
 export const validateListRootsRequest = validate175;
-const schema79 = {"properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListRootsRequest"};
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -6693,9 +6627,6 @@ export const validateListRootsResult = validate108;
 export const validateListToolsRequest = validate86;
 
 export const validateListToolsResult = validate177;
-const schema80 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["tools"],"type":"object","$id":"mcp-gen:defs/ListToolsResult"};
-const schema81 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object","$id":"mcp-gen:defs/Tool"};
-const schema82 = {"properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolAnnotations"};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7167,7 +7098,6 @@ return errors === 0;
 export const validateLoggingLevel = validate90;
 
 export const validateLoggingMessageNotification = validate182;
-const schema83 = {"properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"mcp-gen:defs/LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotification"};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7262,7 +7192,6 @@ export const validateModelHint = validate123;
 export const validateModelPreferences = validate122;
 
 export const validateNotification = validate184;
-const schema84 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Notification"};
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7331,7 +7260,6 @@ return errors === 0;
 export const validateNumberSchema = validate131;
 
 export const validatePaginatedRequest = validate185;
-const schema85 = {"properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PaginatedRequest"};
 
 function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7392,7 +7320,6 @@ return errors === 0;
 }
 
 export const validatePaginatedResult = validate186;
-const schema86 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/PaginatedResult"};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7452,7 +7379,6 @@ export const validatePrompt = validate163;
 export const validatePromptArgument = validate164;
 
 export const validatePromptListChangedNotification = validate187;
-const schema87 = {"properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/PromptListChangedNotification"};
 
 function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7530,7 +7456,6 @@ export const validatePromptReference = validate94;
 export const validateReadResourceRequest = validate76;
 
 export const validateReadResourceResult = validate188;
-const schema88 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object","$id":"mcp-gen:defs/ReadResourceResult"};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7641,7 +7566,6 @@ return errors === 0;
 }
 
 export const validateRequest = validate191;
-const schema89 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Request"};
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7718,7 +7642,6 @@ export const validateRequestId = validate50;
 export const validateResource = validate172;
 
 export const validateResourceContents = validate193;
-const schema90 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceContents"};
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7799,7 +7722,6 @@ return errors === 0;
 export const validateResourceLink = validate39;
 
 export const validateResourceListChangedNotification = validate194;
-const schema91 = {"properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ResourceListChangedNotification"};
 
 function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7875,7 +7797,6 @@ export const validateResourceTemplate = validate168;
 export const validateResourceTemplateReference = validate96;
 
 export const validateResourceUpdatedNotification = validate195;
-const schema92 = {"properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotification"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -7972,8 +7893,6 @@ export const validateSamplingMessage = validate116;
 export const validateServerCapabilities = validate145;
 
 export const validateServerNotification = validate196;
-const schema93 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/ResourceListChangedNotification"},{"$ref":"mcp-gen:defs/ResourceUpdatedNotification"},{"$ref":"mcp-gen:defs/PromptListChangedNotification"},{"$ref":"mcp-gen:defs/ToolListChangedNotification"},{"$ref":"mcp-gen:defs/LoggingMessageNotification"}],"$id":"mcp-gen:defs/ServerNotification"};
-const schema94 = {"properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ToolListChangedNotification"};
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -8140,7 +8059,6 @@ return errors === 0;
 }
 
 export const validateServerRequest = validate205;
-const schema95 = {"anyOf":[{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/CreateMessageRequest"},{"$ref":"mcp-gen:defs/ListRootsRequest"},{"$ref":"mcp-gen:defs/ElicitRequest"}],"$id":"mcp-gen:defs/ServerRequest"};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -8210,7 +8128,6 @@ return errors === 0;
 }
 
 export const validateServerResult = validate210;
-const schema96 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/InitializeResult"},{"$ref":"mcp-gen:defs/ListResourcesResult"},{"$ref":"mcp-gen:defs/ListResourceTemplatesResult"},{"$ref":"mcp-gen:defs/ReadResourceResult"},{"$ref":"mcp-gen:defs/ListPromptsResult"},{"$ref":"mcp-gen:defs/GetPromptResult"},{"$ref":"mcp-gen:defs/ListToolsResult"},{"$ref":"mcp-gen:defs/CallToolResult"},{"$ref":"mcp-gen:defs/CompleteResult"}],"$id":"mcp-gen:defs/ServerResult"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;

@@ -39,7 +39,6 @@ const $formatUri = (() => {
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 
 export const validateAnnotations = validate52;
-const schema19 = {"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/Annotations"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema20 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
 
@@ -163,7 +162,6 @@ return errors === 0;
 validate52.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateAudioContent = validate55;
-const schema21 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/AudioContent"};
 const formats0 = $formatByte;
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -282,7 +280,6 @@ return errors === 0;
 validate55.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateBaseMetadata = validate57;
-const schema22 = {"properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/BaseMetadata"};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -340,7 +337,6 @@ return errors === 0;
 validate57.evaluated = {"props":{"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateBlobResourceContents = validate58;
-const schema23 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["blob","uri"],"type":"object","$id":"mcp-gen:defs/BlobResourceContents"};
 const formats4 = $formatUri;
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -452,7 +448,6 @@ return errors === 0;
 validate58.evaluated = {"props":{"_meta":true,"blob":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateBooleanSchema = validate59;
-const schema24 = {"properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/BooleanSchema"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -541,7 +536,6 @@ return errors === 0;
 validate59.evaluated = {"props":{"default":true,"description":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolRequest = validate60;
-const schema25 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/call","type":"string"},"params":{"$ref":"mcp-gen:defs/CallToolRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CallToolRequest"};
 const schema26 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -564,7 +558,6 @@ return errors === 0;
 }
 validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema27 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/CallToolRequestParams"};
 const schema28 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -587,7 +580,6 @@ return errors === 0;
 }
 validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema29 = {"properties":{"ttl":{"type":"integer"}},"type":"object","$id":"mcp-gen:defs/TaskMetadata"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -813,9 +805,6 @@ validate60.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params"
 export const validateCallToolRequestParams = validate63;
 
 export const validateCallToolResult = validate69;
-const schema30 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"mcp-gen:defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object","$id":"mcp-gen:defs/CallToolResult"};
-const schema31 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ResourceLink"},{"$ref":"mcp-gen:defs/EmbeddedResource"}],"$id":"mcp-gen:defs/ContentBlock"};
-const schema32 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object","$id":"mcp-gen:defs/TextContent"};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -908,7 +897,6 @@ return errors === 0;
 }
 validate71.evaluated = {"props":{"_meta":true,"annotations":true,"text":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema33 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/ImageContent"};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1025,7 +1013,6 @@ return errors === 0;
 }
 validate74.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema34 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceLink"};
 const schema35 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1343,8 +1330,6 @@ return errors === 0;
 }
 validate78.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"resource":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object","$id":"mcp-gen:defs/EmbeddedResource"};
-const schema37 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object","$id":"mcp-gen:defs/TextResourceContents"};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1827,7 +1812,6 @@ return errors === 0;
 validate69.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCancelTaskRequest = validate90;
-const schema38 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/cancel","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CancelTaskRequest"};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1939,8 +1923,6 @@ return errors === 0;
 validate90.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCancelTaskResult = validate92;
-const schema39 = {"allOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/Task"}],"$id":"mcp-gen:defs/CancelTaskResult"};
-const schema40 = {"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/Result"};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2160,8 +2142,6 @@ return errors === 0;
 validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCancelledNotification = validate99;
-const schema43 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/cancelled","type":"string"},"params":{"$ref":"mcp-gen:defs/CancelledNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CancelledNotification"};
-const schema44 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"reason":{"type":"string"},"requestId":{"$ref":"mcp-gen:defs/RequestId"}},"type":"object","$id":"mcp-gen:defs/CancelledNotificationParams"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2311,7 +2291,6 @@ validate99.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dy
 export const validateCancelledNotificationParams = validate100;
 
 export const validateClientCapabilities = validate103;
-const schema45 = {"properties":{"elicitation":{"properties":{"form":{"additionalProperties":true,"properties":{},"type":"object"},"url":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"properties":{"context":{"additionalProperties":true,"properties":{},"type":"object"},"tools":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"},"tasks":{"properties":{"cancel":{"additionalProperties":true,"properties":{},"type":"object"},"list":{"additionalProperties":true,"properties":{},"type":"object"},"requests":{"properties":{"elicitation":{"properties":{"create":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"},"sampling":{"properties":{"createMessage":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"}},"type":"object"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ClientCapabilities"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2626,9 +2605,6 @@ return errors === 0;
 validate103.evaluated = {"props":{"elicitation":true,"experimental":true,"roots":true,"sampling":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateClientNotification = validate104;
-const schema46 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/InitializedNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/TaskStatusNotification"},{"$ref":"mcp-gen:defs/RootsListChangedNotification"}],"$id":"mcp-gen:defs/ClientNotification"};
-const schema47 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/initialized","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/InitializedNotification"};
-const schema48 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/NotificationParams"};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2745,8 +2721,6 @@ return errors === 0;
 }
 validate106.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema49 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/progress","type":"string"},"params":{"$ref":"mcp-gen:defs/ProgressNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ProgressNotification"};
-const schema50 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object","$id":"mcp-gen:defs/ProgressNotificationParams"};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2928,8 +2902,6 @@ return errors === 0;
 }
 validate110.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tasks/status","type":"string"},"params":{"$ref":"mcp-gen:defs/TaskStatusNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/TaskStatusNotification"};
-const schema52 = {"allOf":[{"$ref":"mcp-gen:defs/NotificationParams"},{"$ref":"mcp-gen:defs/Task"}],"$id":"mcp-gen:defs/TaskStatusNotificationParams"};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3040,7 +3012,6 @@ return errors === 0;
 }
 validate115.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/RootsListChangedNotification"};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3237,10 +3208,6 @@ return errors === 0;
 validate104.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateClientRequest = validate124;
-const schema54 = {"anyOf":[{"$ref":"mcp-gen:defs/InitializeRequest"},{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/ListResourcesRequest"},{"$ref":"mcp-gen:defs/ListResourceTemplatesRequest"},{"$ref":"mcp-gen:defs/ReadResourceRequest"},{"$ref":"mcp-gen:defs/SubscribeRequest"},{"$ref":"mcp-gen:defs/UnsubscribeRequest"},{"$ref":"mcp-gen:defs/ListPromptsRequest"},{"$ref":"mcp-gen:defs/GetPromptRequest"},{"$ref":"mcp-gen:defs/ListToolsRequest"},{"$ref":"mcp-gen:defs/CallToolRequest"},{"$ref":"mcp-gen:defs/GetTaskRequest"},{"$ref":"mcp-gen:defs/GetTaskPayloadRequest"},{"$ref":"mcp-gen:defs/CancelTaskRequest"},{"$ref":"mcp-gen:defs/ListTasksRequest"},{"$ref":"mcp-gen:defs/SetLevelRequest"},{"$ref":"mcp-gen:defs/CompleteRequest"}],"$id":"mcp-gen:defs/ClientRequest"};
-const schema55 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"initialize","type":"string"},"params":{"$ref":"mcp-gen:defs/InitializeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/InitializeRequest"};
-const schema56 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"capabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"},"clientInfo":{"$ref":"mcp-gen:defs/Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object","$id":"mcp-gen:defs/InitializeRequestParams"};
-const schema57 = {"properties":{"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"},"websiteUrl":{"format":"uri","type":"string"}},"required":["name","version"],"type":"object","$id":"mcp-gen:defs/Implementation"};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3563,8 +3530,6 @@ return errors === 0;
 }
 validate125.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema58 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"$ref":"mcp-gen:defs/RequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/PingRequest"};
-const schema59 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/RequestParams"};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3700,8 +3665,6 @@ return errors === 0;
 }
 validate135.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema60 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListResourcesRequest"};
-const schema61 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"cursor":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/PaginatedRequestParams"};
 
 function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3854,7 +3817,6 @@ return errors === 0;
 }
 validate141.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema62 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesRequest"};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3947,8 +3909,6 @@ return errors === 0;
 }
 validate147.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"mcp-gen:defs/ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequest"};
-const schema64 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequestParams"};
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4119,8 +4079,6 @@ return errors === 0;
 }
 validate151.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema65 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/subscribe","type":"string"},"params":{"$ref":"mcp-gen:defs/SubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/SubscribeRequest"};
-const schema66 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/SubscribeRequestParams"};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4291,8 +4249,6 @@ return errors === 0;
 }
 validate157.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema67 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/unsubscribe","type":"string"},"params":{"$ref":"mcp-gen:defs/UnsubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequest"};
-const schema68 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequestParams"};
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4463,7 +4419,6 @@ return errors === 0;
 }
 validate163.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema69 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListPromptsRequest"};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4556,8 +4511,6 @@ return errors === 0;
 }
 validate169.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema70 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/get","type":"string"},"params":{"$ref":"mcp-gen:defs/GetPromptRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/GetPromptRequest"};
-const schema71 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/GetPromptRequestParams"};
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4746,7 +4699,6 @@ return errors === 0;
 }
 validate173.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListToolsRequest"};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4839,7 +4791,6 @@ return errors === 0;
 }
 validate179.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema73 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/get","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/GetTaskRequest"};
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4950,7 +4901,6 @@ return errors === 0;
 }
 validate184.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema74 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/result","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/GetTaskPayloadRequest"};
 
 function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5061,7 +5011,6 @@ return errors === 0;
 }
 validate187.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema75 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListTasksRequest"};
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5154,8 +5103,6 @@ return errors === 0;
 }
 validate191.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"logging/setLevel","type":"string"},"params":{"$ref":"mcp-gen:defs/SetLevelRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/SetLevelRequest"};
-const schema77 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"level":{"$ref":"mcp-gen:defs/LoggingLevel"}},"required":["level"],"type":"object","$id":"mcp-gen:defs/SetLevelRequestParams"};
 const schema78 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5341,9 +5288,6 @@ return errors === 0;
 }
 validate195.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema79 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"mcp-gen:defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CompleteRequest"};
-const schema80 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"mcp-gen:defs/PromptReference"},{"$ref":"mcp-gen:defs/ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object","$id":"mcp-gen:defs/CompleteRequestParams"};
-const schema81 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object","$id":"mcp-gen:defs/PromptReference"};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5418,7 +5362,6 @@ return errors === 0;
 }
 validate207.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema82 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceTemplateReference"};
 const formats22 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6104,8 +6047,6 @@ return errors === 0;
 validate124.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateClientResult = validate213;
-const schema83 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/GetTaskResult"},{"$ref":"mcp-gen:defs/GetTaskPayloadResult"},{"$ref":"mcp-gen:defs/CancelTaskResult"},{"$ref":"mcp-gen:defs/ListTasksResult"},{"$ref":"mcp-gen:defs/CreateMessageResult"},{"$ref":"mcp-gen:defs/ListRootsResult"},{"$ref":"mcp-gen:defs/ElicitResult"}],"$id":"mcp-gen:defs/ClientResult"};
-const schema84 = {"allOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/Task"}],"$id":"mcp-gen:defs/GetTaskResult"};
 
 function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6137,7 +6078,6 @@ return errors === 0;
 }
 validate215.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema85 = {"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/GetTaskPayloadResult"};
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6175,7 +6115,6 @@ return errors === 0;
 }
 validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema86 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tasks":{"items":{"$ref":"mcp-gen:defs/Task"},"type":"array"}},"required":["tasks"],"type":"object","$id":"mcp-gen:defs/ListTasksResult"};
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6268,8 +6207,6 @@ return errors === 0;
 }
 validate222.evaluated = {"props":{"_meta":true,"nextCursor":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema87 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"},{"items":{"$ref":"mcp-gen:defs/SamplingMessageContentBlock"},"type":"array"}]},"model":{"type":"string"},"role":{"$ref":"mcp-gen:defs/Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object","$id":"mcp-gen:defs/CreateMessageResult"};
-const schema88 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"id":{"type":"string"},"input":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"type":{"const":"tool_use","type":"string"}},"required":["id","input","name","type"],"type":"object","$id":"mcp-gen:defs/ToolUseContent"};
 
 function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6380,7 +6317,6 @@ return errors === 0;
 }
 validate229.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema89 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"mcp-gen:defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"},"toolUseId":{"type":"string"},"type":{"const":"tool_result","type":"string"}},"required":["content","toolUseId","type"],"type":"object","$id":"mcp-gen:defs/ToolResultContent"};
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6522,7 +6458,6 @@ return errors === 0;
 }
 validate231.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema90 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"}],"$id":"mcp-gen:defs/SamplingMessageContentBlock"};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6884,8 +6819,6 @@ return errors === 0;
 }
 validate225.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema91 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"mcp-gen:defs/Root"},"type":"array"}},"required":["roots"],"type":"object","$id":"mcp-gen:defs/ListRootsResult"};
-const schema92 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/Root"};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7372,7 +7305,6 @@ export const validateCompleteRequest = validate203;
 export const validateCompleteRequestParams = validate205;
 
 export const validateCompleteResult = validate249;
-const schema94 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object","$id":"mcp-gen:defs/CompleteResult"};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7505,9 +7437,7 @@ validate249.evaluated = {"props":{"_meta":true,"completion":true},"dynamicProps"
 export const validateContentBlock = validate70;
 
 export const validateCreateMessageRequest = validate250;
-const schema95 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"sampling/createMessage","type":"string"},"params":{"$ref":"mcp-gen:defs/CreateMessageRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
 const schema96 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"},"temperature":{"type":"number"},"toolChoice":{"$ref":"mcp-gen:defs/ToolChoice"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequestParams"};
-const schema97 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"},{"items":{"$ref":"mcp-gen:defs/SamplingMessageContentBlock"},"type":"array"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/SamplingMessage"};
 
 function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7717,8 +7647,6 @@ return errors === 0;
 }
 validate254.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema98 = {"properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"mcp-gen:defs/ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/ModelPreferences"};
-const schema99 = {"properties":{"name":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ModelHint"};
 
 function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7925,8 +7853,6 @@ return errors === 0;
 }
 validate268.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema101 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/ToolAnnotations"},"description":{"type":"string"},"execution":{"$ref":"mcp-gen:defs/ToolExecution"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"inputSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object","$id":"mcp-gen:defs/Tool"};
-const schema102 = {"properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolAnnotations"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8794,7 +8720,6 @@ export const validateCreateMessageRequestParams = validate252;
 export const validateCreateMessageResult = validate225;
 
 export const validateCreateTaskResult = validate278;
-const schema104 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"task":{"$ref":"mcp-gen:defs/Task"}},"required":["task"],"type":"object","$id":"mcp-gen:defs/CreateTaskResult"};
 
 function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8857,7 +8782,6 @@ return errors === 0;
 validate278.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCursor = validate280;
-const schema105 = {"type":"string","$id":"mcp-gen:defs/Cursor"};
 
 function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8880,9 +8804,6 @@ return errors === 0;
 validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateElicitRequest = validate281;
-const schema106 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"elicitation/create","type":"string"},"params":{"$ref":"mcp-gen:defs/ElicitRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ElicitRequest"};
-const schema107 = {"anyOf":[{"$ref":"mcp-gen:defs/ElicitRequestURLParams"},{"$ref":"mcp-gen:defs/ElicitRequestFormParams"}],"$id":"mcp-gen:defs/ElicitRequestParams"};
-const schema108 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"elicitationId":{"type":"string"},"message":{"type":"string"},"mode":{"const":"url","type":"string"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"},"url":{"format":"uri","type":"string"}},"required":["elicitationId","message","mode","url"],"type":"object","$id":"mcp-gen:defs/ElicitRequestURLParams"};
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9018,8 +8939,6 @@ return errors === 0;
 }
 validate284.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema109 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"message":{"type":"string"},"mode":{"const":"form","type":"string"},"requestedSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"$ref":"mcp-gen:defs/PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"}},"required":["message","requestedSchema"],"type":"object","$id":"mcp-gen:defs/ElicitRequestFormParams"};
-const schema110 = {"anyOf":[{"$ref":"mcp-gen:defs/StringSchema"},{"$ref":"mcp-gen:defs/NumberSchema"},{"$ref":"mcp-gen:defs/BooleanSchema"},{"$ref":"mcp-gen:defs/UntitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/UntitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/LegacyTitledEnumSchema"}],"$id":"mcp-gen:defs/PrimitiveSchemaDefinition"};
 const schema111 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/StringSchema"};
 
 function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9271,7 +9190,6 @@ return errors === 0;
 }
 validate293.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema113 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object","$id":"mcp-gen:defs/UntitledSingleSelectEnumSchema"};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9390,7 +9308,6 @@ return errors === 0;
 }
 validate296.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema114 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object","$id":"mcp-gen:defs/TitledSingleSelectEnumSchema"};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9545,7 +9462,6 @@ return errors === 0;
 }
 validate298.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema115 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object","$id":"mcp-gen:defs/UntitledMultiSelectEnumSchema"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9751,7 +9667,6 @@ return errors === 0;
 }
 validate300.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema116 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"anyOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"}},"required":["anyOf"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object","$id":"mcp-gen:defs/TitledMultiSelectEnumSchema"};
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9971,7 +9886,6 @@ return errors === 0;
 }
 validate302.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema117 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object","$id":"mcp-gen:defs/LegacyTitledEnumSchema"};
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10694,7 +10608,6 @@ export const validateElicitRequestURLParams = validate284;
 export const validateElicitResult = validate247;
 
 export const validateElicitationCompleteNotification = validate310;
-const schema118 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/elicitation/complete","type":"string"},"params":{"properties":{"elicitationId":{"type":"string"}},"required":["elicitationId"],"type":"object"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ElicitationCompleteNotification"};
 
 function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10795,7 +10708,6 @@ validate310.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"d
 export const validateEmbeddedResource = validate83;
 
 export const validateEmptyResult = validate311;
-const schema119 = {"$ref":"mcp-gen:defs/Result","$id":"mcp-gen:defs/EmptyResult"};
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10818,7 +10730,6 @@ return errors === 0;
 validate311.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateEnumSchema = validate313;
-const schema120 = {"anyOf":[{"$ref":"mcp-gen:defs/UntitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/UntitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/LegacyTitledEnumSchema"}],"$id":"mcp-gen:defs/EnumSchema"};
 
 function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10951,7 +10862,6 @@ return errors === 0;
 validate313.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateError = validate319;
-const schema121 = {"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/Error"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11014,8 +10924,6 @@ export const validateGetPromptRequest = validate173;
 export const validateGetPromptRequestParams = validate175;
 
 export const validateGetPromptResult = validate320;
-const schema122 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"mcp-gen:defs/PromptMessage"},"type":"array"}},"required":["messages"],"type":"object","$id":"mcp-gen:defs/GetPromptResult"};
-const schema123 = {"properties":{"content":{"$ref":"mcp-gen:defs/ContentBlock"},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/PromptMessage"};
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11175,7 +11083,6 @@ export const validateGetTaskResult = validate215;
 export const validateIcon = validate80;
 
 export const validateIcons = validate325;
-const schema124 = {"properties":{"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"}},"type":"object","$id":"mcp-gen:defs/Icons"};
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11235,8 +11142,6 @@ export const validateInitializeRequest = validate125;
 export const validateInitializeRequestParams = validate127;
 
 export const validateInitializeResult = validate327;
-const schema125 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"mcp-gen:defs/ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"mcp-gen:defs/Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object","$id":"mcp-gen:defs/InitializeResult"};
-const schema126 = {"properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tasks":{"properties":{"cancel":{"additionalProperties":true,"properties":{},"type":"object"},"list":{"additionalProperties":true,"properties":{},"type":"object"},"requests":{"properties":{"tools":{"properties":{"call":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"}},"type":"object"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ServerCapabilities"};
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11617,7 +11522,6 @@ validate327.evaluated = {"props":{"_meta":true,"capabilities":true,"instructions
 export const validateInitializedNotification = validate106;
 
 export const validateJSONRPCErrorResponse = validate331;
-const schema127 = {"properties":{"error":{"$ref":"mcp-gen:defs/Error"},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object","$id":"mcp-gen:defs/JSONRPCErrorResponse"};
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11693,8 +11597,6 @@ return errors === 0;
 validate331.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateJSONRPCMessage = validate334;
-const schema128 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"},{"$ref":"mcp-gen:defs/JSONRPCResultResponse"},{"$ref":"mcp-gen:defs/JSONRPCErrorResponse"}],"$id":"mcp-gen:defs/JSONRPCMessage"};
-const schema129 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCRequest"};
 
 function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11787,7 +11689,6 @@ return errors === 0;
 }
 validate335.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema130 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCNotification"};
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11867,7 +11768,6 @@ return errors === 0;
 }
 validate338.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema131 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/Result"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/JSONRPCResultResponse"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12049,7 +11949,6 @@ export const validateJSONRPCNotification = validate338;
 export const validateJSONRPCRequest = validate335;
 
 export const validateJSONRPCResponse = validate345;
-const schema132 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCResultResponse"},{"$ref":"mcp-gen:defs/JSONRPCErrorResponse"}],"$id":"mcp-gen:defs/JSONRPCResponse"};
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12128,9 +12027,6 @@ export const validateLegacyTitledEnumSchema = validate304;
 export const validateListPromptsRequest = validate169;
 
 export const validateListPromptsResult = validate348;
-const schema133 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"mcp-gen:defs/Prompt"},"type":"array"}},"required":["prompts"],"type":"object","$id":"mcp-gen:defs/ListPromptsResult"};
-const schema134 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"arguments":{"items":{"$ref":"mcp-gen:defs/PromptArgument"},"type":"array"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/Prompt"};
-const schema135 = {"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/PromptArgument"};
 
 function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12457,8 +12353,6 @@ validate348.evaluated = {"props":{"_meta":true,"nextCursor":true,"prompts":true}
 export const validateListResourceTemplatesRequest = validate147;
 
 export const validateListResourceTemplatesResult = validate354;
-const schema136 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"mcp-gen:defs/ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResult"};
-const schema137 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"format":"uri-template","type":"string"}},"required":["name","uriTemplate"],"type":"object","$id":"mcp-gen:defs/ResourceTemplate"};
 
 function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12722,8 +12616,6 @@ validate354.evaluated = {"props":{"_meta":true,"nextCursor":true,"resourceTempla
 export const validateListResourcesRequest = validate141;
 
 export const validateListResourcesResult = validate359;
-const schema138 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"mcp-gen:defs/Resource"},"type":"array"}},"required":["resources"],"type":"object","$id":"mcp-gen:defs/ListResourcesResult"};
-const schema139 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","uri"],"type":"object","$id":"mcp-gen:defs/Resource"};
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12999,7 +12891,6 @@ return errors === 0;
 validate359.evaluated = {"props":{"_meta":true,"nextCursor":true,"resources":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListRootsRequest = validate364;
-const schema140 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"roots/list","type":"string"},"params":{"$ref":"mcp-gen:defs/RequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListRootsRequest"};
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13101,7 +12992,6 @@ export const validateListTasksResult = validate222;
 export const validateListToolsRequest = validate179;
 
 export const validateListToolsResult = validate367;
-const schema141 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["tools"],"type":"object","$id":"mcp-gen:defs/ListToolsResult"};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13197,8 +13087,6 @@ validate367.evaluated = {"props":{"_meta":true,"nextCursor":true,"tools":true},"
 export const validateLoggingLevel = validate199;
 
 export const validateLoggingMessageNotification = validate369;
-const schema142 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/message","type":"string"},"params":{"$ref":"mcp-gen:defs/LoggingMessageNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotification"};
-const schema143 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"data":{},"level":{"$ref":"mcp-gen:defs/LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotificationParams"};
 
 function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13359,7 +13247,6 @@ export const validateModelHint = validate264;
 export const validateModelPreferences = validate263;
 
 export const validateMultiSelectEnumSchema = validate373;
-const schema144 = {"anyOf":[{"$ref":"mcp-gen:defs/UntitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledMultiSelectEnumSchema"}],"$id":"mcp-gen:defs/MultiSelectEnumSchema"};
 
 function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13440,7 +13327,6 @@ return errors === 0;
 validate373.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateNotification = validate376;
-const schema145 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Notification"};
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13507,7 +13393,6 @@ export const validateNotificationParams = validate107;
 export const validateNumberSchema = validate293;
 
 export const validatePaginatedRequest = validate377;
-const schema146 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/PaginatedRequest"};
 
 function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13598,7 +13483,6 @@ validate377.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params
 export const validatePaginatedRequestParams = validate143;
 
 export const validatePaginatedResult = validate380;
-const schema147 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/PaginatedResult"};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13668,7 +13552,6 @@ export const validatePrompt = validate349;
 export const validatePromptArgument = validate350;
 
 export const validatePromptListChangedNotification = validate381;
-const schema148 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/PromptListChangedNotification"};
 
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13757,7 +13640,6 @@ export const validateReadResourceRequest = validate151;
 export const validateReadResourceRequestParams = validate153;
 
 export const validateReadResourceResult = validate383;
-const schema149 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object","$id":"mcp-gen:defs/ReadResourceResult"};
 
 function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13890,7 +13772,6 @@ return errors === 0;
 validate383.evaluated = {"props":{"_meta":true,"contents":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRelatedTaskMetadata = validate386;
-const schema150 = {"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object","$id":"mcp-gen:defs/RelatedTaskMetadata"};
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13930,7 +13811,6 @@ return errors === 0;
 validate386.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRequest = validate387;
-const schema151 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Request"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13999,7 +13879,6 @@ export const validateRequestParams = validate137;
 export const validateResource = validate360;
 
 export const validateResourceContents = validate388;
-const schema152 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceContents"};
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14088,7 +13967,6 @@ validate388.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dyna
 export const validateResourceLink = validate78;
 
 export const validateResourceListChangedNotification = validate389;
-const schema153 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ResourceListChangedNotification"};
 
 function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14169,7 +14047,6 @@ return errors === 0;
 validate389.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateResourceRequestParams = validate391;
-const schema154 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceRequestParams"};
 
 function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14253,8 +14130,6 @@ export const validateResourceTemplate = validate355;
 export const validateResourceTemplateReference = validate209;
 
 export const validateResourceUpdatedNotification = validate393;
-const schema155 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/updated","type":"string"},"params":{"$ref":"mcp-gen:defs/ResourceUpdatedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotification"};
-const schema156 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotificationParams"};
 
 function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14423,8 +14298,6 @@ export const validateSamplingMessageContentBlock = validate234;
 export const validateServerCapabilities = validate328;
 
 export const validateServerNotification = validate396;
-const schema157 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/ResourceListChangedNotification"},{"$ref":"mcp-gen:defs/ResourceUpdatedNotification"},{"$ref":"mcp-gen:defs/PromptListChangedNotification"},{"$ref":"mcp-gen:defs/ToolListChangedNotification"},{"$ref":"mcp-gen:defs/TaskStatusNotification"},{"$ref":"mcp-gen:defs/LoggingMessageNotification"},{"$ref":"mcp-gen:defs/ElicitationCompleteNotification"}],"$id":"mcp-gen:defs/ServerNotification"};
-const schema158 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ToolListChangedNotification"};
 
 function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14681,7 +14554,6 @@ return errors === 0;
 validate396.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateServerRequest = validate408;
-const schema159 = {"anyOf":[{"$ref":"mcp-gen:defs/PingRequest"},{"$ref":"mcp-gen:defs/GetTaskRequest"},{"$ref":"mcp-gen:defs/GetTaskPayloadRequest"},{"$ref":"mcp-gen:defs/CancelTaskRequest"},{"$ref":"mcp-gen:defs/ListTasksRequest"},{"$ref":"mcp-gen:defs/CreateMessageRequest"},{"$ref":"mcp-gen:defs/ListRootsRequest"},{"$ref":"mcp-gen:defs/ElicitRequest"}],"$id":"mcp-gen:defs/ServerRequest"};
 
 function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14852,7 +14724,6 @@ return errors === 0;
 validate408.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateServerResult = validate417;
-const schema160 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/InitializeResult"},{"$ref":"mcp-gen:defs/ListResourcesResult"},{"$ref":"mcp-gen:defs/ListResourceTemplatesResult"},{"$ref":"mcp-gen:defs/ReadResourceResult"},{"$ref":"mcp-gen:defs/ListPromptsResult"},{"$ref":"mcp-gen:defs/GetPromptResult"},{"$ref":"mcp-gen:defs/ListToolsResult"},{"$ref":"mcp-gen:defs/CallToolResult"},{"$ref":"mcp-gen:defs/GetTaskResult"},{"$ref":"mcp-gen:defs/GetTaskPayloadResult"},{"$ref":"mcp-gen:defs/CancelTaskResult"},{"$ref":"mcp-gen:defs/ListTasksResult"},{"$ref":"mcp-gen:defs/CompleteResult"}],"$id":"mcp-gen:defs/ServerResult"};
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -15098,7 +14969,6 @@ export const validateSetLevelRequest = validate195;
 export const validateSetLevelRequestParams = validate197;
 
 export const validateSingleSelectEnumSchema = validate432;
-const schema161 = {"anyOf":[{"$ref":"mcp-gen:defs/UntitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledSingleSelectEnumSchema"}],"$id":"mcp-gen:defs/SingleSelectEnumSchema"};
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -15183,7 +15053,6 @@ export const validateSubscribeRequestParams = validate159;
 export const validateTask = validate95;
 
 export const validateTaskAugmentedRequestParams = validate435;
-const schema162 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"}},"type":"object","$id":"mcp-gen:defs/TaskAugmentedRequestParams"};
 
 function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -15275,7 +15144,6 @@ export const validateToolResultContent = validate231;
 export const validateToolUseContent = validate229;
 
 export const validateURLElicitationRequiredError = validate438;
-const schema163 = {"properties":{"error":{"allOf":[{"$ref":"mcp-gen:defs/Error"},{"properties":{"code":{"const":-32042,"type":"integer"},"data":{"additionalProperties":{},"properties":{"elicitations":{"items":{"$ref":"mcp-gen:defs/ElicitRequestURLParams"},"type":"array"}},"required":["elicitations"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object","$id":"mcp-gen:defs/URLElicitationRequiredError"};
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -39,7 +39,6 @@ const $formatUri = (() => {
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 
 export const validateAnnotations = validate52;
-const schema19 = {"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/Annotations"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema20 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
 
@@ -163,8 +162,6 @@ return errors === 0;
 validate52.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateAudioContent = validate55;
-const schema21 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/AudioContent"};
-const schema22 = {"type":"object","$id":"mcp-gen:defs/MetaObject"};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -299,7 +296,6 @@ return errors === 0;
 validate55.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateBaseMetadata = validate59;
-const schema23 = {"properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/BaseMetadata"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -357,7 +353,6 @@ return errors === 0;
 validate59.evaluated = {"props":{"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateBlobResourceContents = validate60;
-const schema24 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"blob":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["blob","uri"],"type":"object","$id":"mcp-gen:defs/BlobResourceContents"};
 const formats4 = $formatUri;
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -464,7 +459,6 @@ return errors === 0;
 validate60.evaluated = {"props":{"_meta":true,"blob":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateBooleanSchema = validate62;
-const schema25 = {"properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/BooleanSchema"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -554,8 +548,6 @@ validate62.evaluated = {"props":{"default":true,"description":true,"title":true,
 
 export const validateCacheableResult = validate63;
 const schema26 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/CacheableResult"};
-const schema27 = {"properties":{"io.modelcontextprotocol/serverInfo":{"$ref":"mcp-gen:defs/Implementation"}},"type":"object","$id":"mcp-gen:defs/ResultMetaObject"};
-const schema28 = {"properties":{"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"},"websiteUrl":{"format":"uri","type":"string"}},"required":["name","version"],"type":"object","$id":"mcp-gen:defs/Implementation"};
 const schema29 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -938,7 +930,6 @@ return errors === 0;
 validate63.evaluated = {"props":{"_meta":true,"cacheScope":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolRequest = validate70;
-const schema30 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/call","type":"string"},"params":{"$ref":"mcp-gen:defs/CallToolRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CallToolRequest"};
 const schema31 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -961,10 +952,6 @@ return errors === 0;
 }
 validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema32 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"arguments":{"additionalProperties":{},"type":"object"},"inputResponses":{"$ref":"mcp-gen:defs/InputResponses"},"name":{"type":"string"},"requestState":{"type":"string"}},"required":["_meta","name"],"type":"object","$id":"mcp-gen:defs/CallToolRequestParams"};
-const schema33 = {"properties":{"io.modelcontextprotocol/clientCapabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"},"io.modelcontextprotocol/clientInfo":{"$ref":"mcp-gen:defs/Implementation"},"io.modelcontextprotocol/logLevel":{"$ref":"mcp-gen:defs/LoggingLevel"},"io.modelcontextprotocol/protocolVersion":{"type":"string"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"required":["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion"],"type":"object","$id":"mcp-gen:defs/RequestMetaObject"};
-const schema34 = {"properties":{"elicitation":{"properties":{"form":{"$ref":"mcp-gen:defs/JSONObject"},"url":{"$ref":"mcp-gen:defs/JSONObject"}},"type":"object"},"experimental":{"additionalProperties":{"$ref":"mcp-gen:defs/JSONObject"},"type":"object"},"extensions":{"additionalProperties":{"$ref":"mcp-gen:defs/JSONObject"},"type":"object"},"roots":{"properties":{},"type":"object"},"sampling":{"properties":{"context":{"$ref":"mcp-gen:defs/JSONObject"},"tools":{"$ref":"mcp-gen:defs/JSONObject"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ClientCapabilities"};
-const schema35 = {"additionalProperties":{"$ref":"mcp-gen:defs/JSONValue"},"type":"object","$id":"mcp-gen:defs/JSONObject"};
 const schema36 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONObject"},{"items":{"$ref":"mcp-gen:defs/JSONValue"},"type":"array"},{"type":["string","integer","boolean"]}],"$id":"mcp-gen:defs/JSONValue"};
 const wrapper0 = {validate: validate76};
 const wrapper1 = {validate: validate77};
@@ -1431,10 +1418,6 @@ return errors === 0;
 }
 validate74.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"additionalProperties":{"$ref":"mcp-gen:defs/InputResponse"},"type":"object","$id":"mcp-gen:defs/InputResponses"};
-const schema40 = {"anyOf":[{"$ref":"mcp-gen:defs/CreateMessageResult"},{"$ref":"mcp-gen:defs/ListRootsResult"},{"$ref":"mcp-gen:defs/ElicitResult"}],"$id":"mcp-gen:defs/InputResponse"};
-const schema41 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"},{"items":{"$ref":"mcp-gen:defs/SamplingMessageContentBlock"},"type":"array"}]},"model":{"type":"string"},"role":{"$ref":"mcp-gen:defs/Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object","$id":"mcp-gen:defs/CreateMessageResult"};
-const schema42 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object","$id":"mcp-gen:defs/TextContent"};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1522,7 +1505,6 @@ return errors === 0;
 }
 validate96.evaluated = {"props":{"_meta":true,"annotations":true,"text":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/ImageContent"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1634,7 +1616,6 @@ return errors === 0;
 }
 validate100.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema44 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"id":{"type":"string"},"input":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"type":{"const":"tool_use","type":"string"}},"required":["id","input","name","type"],"type":"object","$id":"mcp-gen:defs/ToolUseContent"};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1740,9 +1721,6 @@ return errors === 0;
 }
 validate105.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"content":{"items":{"$ref":"mcp-gen:defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{},"toolUseId":{"type":"string"},"type":{"const":"tool_result","type":"string"}},"required":["content","toolUseId","type"],"type":"object","$id":"mcp-gen:defs/ToolResultContent"};
-const schema46 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ResourceLink"},{"$ref":"mcp-gen:defs/EmbeddedResource"}],"$id":"mcp-gen:defs/ContentBlock"};
-const schema47 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceLink"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1938,8 +1916,6 @@ return errors === 0;
 }
 validate114.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema48 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"resource":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object","$id":"mcp-gen:defs/EmbeddedResource"};
-const schema49 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object","$id":"mcp-gen:defs/TextResourceContents"};
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2419,7 +2395,6 @@ return errors === 0;
 }
 validate108.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"}],"$id":"mcp-gen:defs/SamplingMessageContentBlock"};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2776,8 +2751,6 @@ return errors === 0;
 }
 validate94.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"properties":{"roots":{"items":{"$ref":"mcp-gen:defs/Root"},"type":"array"}},"required":["roots"],"type":"object","$id":"mcp-gen:defs/ListRootsResult"};
-const schema52 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"name":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/Root"};
 
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3380,7 +3353,6 @@ validate70.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params"
 export const validateCallToolRequestParams = validate73;
 
 export const validateCallToolResult = validate148;
-const schema54 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"content":{"items":{"$ref":"mcp-gen:defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"resultType":{"type":"string"},"structuredContent":{}},"required":["content","resultType"],"type":"object","$id":"mcp-gen:defs/CallToolResult"};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3482,13 +3454,7 @@ return errors === 0;
 validate148.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"resultType":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolResultResponse = validate151;
-const schema55 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"mcp-gen:defs/InputRequiredResult"},{"$ref":"mcp-gen:defs/CallToolResult"}]}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/CallToolResultResponse"};
-const schema56 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"inputRequests":{"$ref":"mcp-gen:defs/InputRequests"},"requestState":{"type":"string"},"resultType":{"type":"string"}},"required":["resultType"],"type":"object","$id":"mcp-gen:defs/InputRequiredResult"};
-const schema57 = {"additionalProperties":{"$ref":"mcp-gen:defs/InputRequest"},"type":"object","$id":"mcp-gen:defs/InputRequests"};
-const schema58 = {"anyOf":[{"$ref":"mcp-gen:defs/CreateMessageRequest"},{"$ref":"mcp-gen:defs/ListRootsRequest"},{"$ref":"mcp-gen:defs/ElicitRequest"}],"$id":"mcp-gen:defs/InputRequest"};
-const schema59 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"$ref":"mcp-gen:defs/CreateMessageRequestParams"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
 const schema60 = {"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"$ref":"mcp-gen:defs/JSONObject"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"},"toolChoice":{"$ref":"mcp-gen:defs/ToolChoice"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequestParams"};
-const schema61 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"},{"items":{"$ref":"mcp-gen:defs/SamplingMessageContentBlock"},"type":"array"}]},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/SamplingMessage"};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3693,8 +3659,6 @@ return errors === 0;
 }
 validate159.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema62 = {"properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"mcp-gen:defs/ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/ModelPreferences"};
-const schema63 = {"properties":{"name":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ModelHint"};
 
 function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3901,8 +3865,6 @@ return errors === 0;
 }
 validate174.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema65 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/ToolAnnotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"inputSchema":{"additionalProperties":{},"properties":{"$schema":{"type":"string"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"additionalProperties":{},"properties":{"$schema":{"type":"string"}},"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object","$id":"mcp-gen:defs/Tool"};
-const schema66 = {"properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolAnnotations"};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4477,7 +4439,6 @@ return errors === 0;
 }
 validate157.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema67 = {"properties":{"method":{"const":"roots/list","type":"string"},"params":{"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"}},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/ListRootsRequest"};
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4550,10 +4511,6 @@ return errors === 0;
 }
 validate184.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema68 = {"properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"$ref":"mcp-gen:defs/ElicitRequestParams"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/ElicitRequest"};
-const schema69 = {"anyOf":[{"$ref":"mcp-gen:defs/ElicitRequestFormParams"},{"$ref":"mcp-gen:defs/ElicitRequestURLParams"}],"$id":"mcp-gen:defs/ElicitRequestParams"};
-const schema70 = {"properties":{"message":{"type":"string"},"mode":{"const":"form","type":"string"},"requestedSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"$ref":"mcp-gen:defs/PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object","$id":"mcp-gen:defs/ElicitRequestFormParams"};
-const schema71 = {"anyOf":[{"$ref":"mcp-gen:defs/StringSchema"},{"$ref":"mcp-gen:defs/NumberSchema"},{"$ref":"mcp-gen:defs/BooleanSchema"},{"$ref":"mcp-gen:defs/UntitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/UntitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/LegacyTitledEnumSchema"}],"$id":"mcp-gen:defs/PrimitiveSchemaDefinition"};
 const schema72 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/StringSchema"};
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4805,7 +4762,6 @@ return errors === 0;
 }
 validate193.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema74 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object","$id":"mcp-gen:defs/UntitledSingleSelectEnumSchema"};
 
 function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4924,7 +4880,6 @@ return errors === 0;
 }
 validate196.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema75 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object","$id":"mcp-gen:defs/TitledSingleSelectEnumSchema"};
 
 function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5079,7 +5034,6 @@ return errors === 0;
 }
 validate198.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object","$id":"mcp-gen:defs/UntitledMultiSelectEnumSchema"};
 
 function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5285,7 +5239,6 @@ return errors === 0;
 }
 validate200.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema77 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"anyOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"}},"required":["anyOf"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object","$id":"mcp-gen:defs/TitledMultiSelectEnumSchema"};
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5505,7 +5458,6 @@ return errors === 0;
 }
 validate202.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object","$id":"mcp-gen:defs/LegacyTitledEnumSchema"};
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6014,7 +5966,6 @@ return errors === 0;
 }
 validate189.evaluated = {"props":{"message":true,"mode":true,"requestedSchema":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema79 = {"properties":{"message":{"type":"string"},"mode":{"const":"url","type":"string"},"url":{"format":"uri","type":"string"}},"required":["message","mode","url"],"type":"object","$id":"mcp-gen:defs/ElicitRequestURLParams"};
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6561,9 +6512,6 @@ return errors === 0;
 validate151.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCancelledNotification = validate216;
-const schema80 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/cancelled","type":"string"},"params":{"$ref":"mcp-gen:defs/CancelledNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CancelledNotification"};
-const schema81 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/NotificationMetaObject"},"reason":{"type":"string"},"requestId":{"$ref":"mcp-gen:defs/RequestId"}},"required":["requestId"],"type":"object","$id":"mcp-gen:defs/CancelledNotificationParams"};
-const schema82 = {"properties":{"io.modelcontextprotocol/subscriptionId":{"$ref":"mcp-gen:defs/RequestId"}},"type":"object","$id":"mcp-gen:defs/NotificationMetaObject"};
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6748,7 +6696,6 @@ export const validateCancelledNotificationParams = validate217;
 export const validateClientCapabilities = validate75;
 
 export const validateClientNotification = validate223;
-const schema83 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/cancelled","type":"string"},"params":{"$ref":"mcp-gen:defs/CancelledNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ClientNotification"};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6829,9 +6776,6 @@ return errors === 0;
 validate223.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateClientRequest = validate225;
-const schema84 = {"anyOf":[{"$ref":"mcp-gen:defs/DiscoverRequest"},{"$ref":"mcp-gen:defs/ListResourcesRequest"},{"$ref":"mcp-gen:defs/ListResourceTemplatesRequest"},{"$ref":"mcp-gen:defs/ReadResourceRequest"},{"$ref":"mcp-gen:defs/SubscriptionsListenRequest"},{"$ref":"mcp-gen:defs/ListPromptsRequest"},{"$ref":"mcp-gen:defs/GetPromptRequest"},{"$ref":"mcp-gen:defs/ListToolsRequest"},{"$ref":"mcp-gen:defs/CallToolRequest"},{"$ref":"mcp-gen:defs/CompleteRequest"}],"$id":"mcp-gen:defs/ClientRequest"};
-const schema85 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"server/discover","type":"string"},"params":{"$ref":"mcp-gen:defs/RequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/DiscoverRequest"};
-const schema86 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"}},"required":["_meta"],"type":"object","$id":"mcp-gen:defs/RequestParams"};
 
 function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6962,8 +6906,6 @@ return errors === 0;
 }
 validate226.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema87 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ListResourcesRequest"};
-const schema88 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"cursor":{"type":"string"}},"required":["_meta"],"type":"object","$id":"mcp-gen:defs/PaginatedRequestParams"};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7112,7 +7054,6 @@ return errors === 0;
 }
 validate232.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema89 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesRequest"};
 
 function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7205,8 +7146,6 @@ return errors === 0;
 }
 validate238.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema90 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"mcp-gen:defs/ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequest"};
-const schema91 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"inputResponses":{"$ref":"mcp-gen:defs/InputResponses"},"requestState":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["_meta","uri"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequestParams"};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7392,9 +7331,6 @@ return errors === 0;
 }
 validate242.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema92 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"subscriptions/listen","type":"string"},"params":{"$ref":"mcp-gen:defs/SubscriptionsListenRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/SubscriptionsListenRequest"};
-const schema93 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"notifications":{"$ref":"mcp-gen:defs/SubscriptionFilter"}},"required":["_meta","notifications"],"type":"object","$id":"mcp-gen:defs/SubscriptionsListenRequestParams"};
-const schema94 = {"properties":{"promptsListChanged":{"type":"boolean"},"resourceSubscriptions":{"items":{"type":"string"},"type":"array"},"resourcesListChanged":{"type":"boolean"},"toolsListChanged":{"type":"boolean"}},"type":"object","$id":"mcp-gen:defs/SubscriptionFilter"};
 
 function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7636,7 +7572,6 @@ return errors === 0;
 }
 validate249.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema95 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ListPromptsRequest"};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7729,8 +7664,6 @@ return errors === 0;
 }
 validate257.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema96 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/get","type":"string"},"params":{"$ref":"mcp-gen:defs/GetPromptRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/GetPromptRequest"};
-const schema97 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"inputResponses":{"$ref":"mcp-gen:defs/InputResponses"},"name":{"type":"string"},"requestState":{"type":"string"}},"required":["_meta","name"],"type":"object","$id":"mcp-gen:defs/GetPromptRequestParams"};
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7934,7 +7867,6 @@ return errors === 0;
 }
 validate261.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema98 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ListToolsRequest"};
 
 function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8027,9 +7959,6 @@ return errors === 0;
 }
 validate268.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema99 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"mcp-gen:defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CompleteRequest"};
-const schema100 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"mcp-gen:defs/PromptReference"},{"$ref":"mcp-gen:defs/ResourceTemplateReference"}]}},"required":["_meta","argument","ref"],"type":"object","$id":"mcp-gen:defs/CompleteRequestParams"};
-const schema101 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object","$id":"mcp-gen:defs/PromptReference"};
 
 function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8104,7 +8033,6 @@ return errors === 0;
 }
 validate277.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema102 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceTemplateReference"};
 const formats22 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8667,8 +8595,6 @@ return errors === 0;
 validate225.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateClientResult = validate283;
-const schema103 = {"$ref":"mcp-gen:defs/Result","$id":"mcp-gen:defs/ClientResult"};
-const schema104 = {"additionalProperties":{},"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"resultType":{"type":"string"}},"required":["resultType"],"type":"object","$id":"mcp-gen:defs/Result"};
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8751,7 +8677,6 @@ export const validateCompleteRequest = validate273;
 export const validateCompleteRequestParams = validate275;
 
 export const validateCompleteResult = validate287;
-const schema105 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"maxItems":100,"type":"array"}},"required":["values"],"type":"object"},"resultType":{"type":"string"}},"required":["completion","resultType"],"type":"object","$id":"mcp-gen:defs/CompleteResult"};
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8896,7 +8821,6 @@ return errors === 0;
 validate287.evaluated = {"props":{"_meta":true,"completion":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCompleteResultResponse = validate289;
-const schema106 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/CompleteResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/CompleteResultResponse"};
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8980,7 +8904,6 @@ export const validateCreateMessageRequestParams = validate158;
 export const validateCreateMessageResult = validate94;
 
 export const validateCursor = validate292;
-const schema107 = {"type":"string","$id":"mcp-gen:defs/Cursor"};
 
 function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9006,7 +8929,6 @@ export const validateDiscoverRequest = validate226;
 
 export const validateDiscoverResult = validate293;
 const schema108 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"capabilities":{"$ref":"mcp-gen:defs/ServerCapabilities"},"instructions":{"type":"string"},"resultType":{"type":"string"},"supportedVersions":{"items":{"type":"string"},"type":"array"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"type":"object","$id":"mcp-gen:defs/DiscoverResult"};
-const schema109 = {"properties":{"completions":{"$ref":"mcp-gen:defs/JSONObject"},"experimental":{"additionalProperties":{"$ref":"mcp-gen:defs/JSONObject"},"type":"object"},"extensions":{"additionalProperties":{"$ref":"mcp-gen:defs/JSONObject"},"type":"object"},"logging":{"$ref":"mcp-gen:defs/JSONObject"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ServerCapabilities"};
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9358,7 +9280,6 @@ return errors === 0;
 validate293.evaluated = {"props":{"_meta":true,"cacheScope":true,"capabilities":true,"instructions":true,"resultType":true,"supportedVersions":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateDiscoverResultResponse = validate301;
-const schema110 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/DiscoverResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/DiscoverResultResponse"};
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9446,7 +9367,6 @@ export const validateElicitResult = validate143;
 export const validateEmbeddedResource = validate119;
 
 export const validateEmptyResult = validate304;
-const schema111 = {"$ref":"mcp-gen:defs/Result","$id":"mcp-gen:defs/EmptyResult"};
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9469,7 +9389,6 @@ return errors === 0;
 validate304.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateEnumSchema = validate306;
-const schema112 = {"anyOf":[{"$ref":"mcp-gen:defs/UntitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/UntitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/LegacyTitledEnumSchema"}],"$id":"mcp-gen:defs/EnumSchema"};
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9602,7 +9521,6 @@ return errors === 0;
 validate306.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateError = validate312;
-const schema113 = {"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/Error"};
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9665,8 +9583,6 @@ export const validateGetPromptRequest = validate261;
 export const validateGetPromptRequestParams = validate263;
 
 export const validateGetPromptResult = validate313;
-const schema114 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"description":{"type":"string"},"messages":{"items":{"$ref":"mcp-gen:defs/PromptMessage"},"type":"array"},"resultType":{"type":"string"}},"required":["messages","resultType"],"type":"object","$id":"mcp-gen:defs/GetPromptResult"};
-const schema115 = {"properties":{"content":{"$ref":"mcp-gen:defs/ContentBlock"},"role":{"$ref":"mcp-gen:defs/Role"}},"required":["content","role"],"type":"object","$id":"mcp-gen:defs/PromptMessage"};
 
 function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9824,7 +9740,6 @@ return errors === 0;
 validate313.evaluated = {"props":{"_meta":true,"description":true,"messages":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetPromptResultResponse = validate319;
-const schema116 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"mcp-gen:defs/InputRequiredResult"},{"$ref":"mcp-gen:defs/GetPromptResult"}]}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/GetPromptResultResponse"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9952,7 +9867,6 @@ return errors === 0;
 validate319.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateHeaderMismatchError = validate323;
-const schema117 = {"properties":{"error":{"allOf":[{"$ref":"mcp-gen:defs/Error"},{"properties":{"code":{"const":-32020,"type":"integer"}},"required":["code"],"type":"object"}]},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object","$id":"mcp-gen:defs/HeaderMismatchError"};
 
 function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10063,7 +9977,6 @@ validate323.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynami
 export const validateIcon = validate66;
 
 export const validateIcons = validate326;
-const schema118 = {"properties":{"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"}},"type":"object","$id":"mcp-gen:defs/Icons"};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10127,7 +10040,6 @@ export const validateInputRequiredResult = validate153;
 export const validateInputResponse = validate93;
 
 export const validateInputResponseRequestParams = validate328;
-const schema119 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"inputResponses":{"$ref":"mcp-gen:defs/InputResponses"},"requestState":{"type":"string"}},"required":["_meta"],"type":"object","$id":"mcp-gen:defs/InputResponseRequestParams"};
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10200,7 +10112,6 @@ validate328.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestSta
 export const validateInputResponses = validate92;
 
 export const validateInternalError = validate331;
-const schema120 = {"properties":{"code":{"const":-32603,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/InternalError"};
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10263,7 +10174,6 @@ return errors === 0;
 validate331.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateInvalidParamsError = validate332;
-const schema121 = {"properties":{"code":{"const":-32602,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/InvalidParamsError"};
 
 function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10326,7 +10236,6 @@ return errors === 0;
 validate332.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateInvalidRequestError = validate333;
-const schema122 = {"properties":{"code":{"const":-32600,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/InvalidRequestError"};
 
 function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10389,7 +10298,6 @@ return errors === 0;
 validate333.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateJSONArray = validate334;
-const schema123 = {"items":{"$ref":"mcp-gen:defs/JSONValue"},"type":"array","$id":"mcp-gen:defs/JSONArray"};
 
 function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10431,7 +10339,6 @@ validate334.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false}
 export const validateJSONObject = validate76;
 
 export const validateJSONRPCErrorResponse = validate336;
-const schema124 = {"properties":{"error":{"$ref":"mcp-gen:defs/Error"},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object","$id":"mcp-gen:defs/JSONRPCErrorResponse"};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10507,8 +10414,6 @@ return errors === 0;
 validate336.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateJSONRPCMessage = validate339;
-const schema125 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCRequest"},{"$ref":"mcp-gen:defs/JSONRPCNotification"},{"$ref":"mcp-gen:defs/JSONRPCResultResponse"},{"$ref":"mcp-gen:defs/JSONRPCErrorResponse"}],"$id":"mcp-gen:defs/JSONRPCMessage"};
-const schema126 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCRequest"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10601,7 +10506,6 @@ return errors === 0;
 }
 validate340.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema127 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/JSONRPCNotification"};
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10681,7 +10585,6 @@ return errors === 0;
 }
 validate343.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema128 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/Result"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/JSONRPCResultResponse"};
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10863,7 +10766,6 @@ export const validateJSONRPCNotification = validate343;
 export const validateJSONRPCRequest = validate340;
 
 export const validateJSONRPCResponse = validate350;
-const schema129 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONRPCResultResponse"},{"$ref":"mcp-gen:defs/JSONRPCErrorResponse"}],"$id":"mcp-gen:defs/JSONRPCResponse"};
 
 function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10945,8 +10847,6 @@ export const validateListPromptsRequest = validate257;
 
 export const validateListPromptsResult = validate353;
 const schema130 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"mcp-gen:defs/Prompt"},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","prompts","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListPromptsResult"};
-const schema131 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"arguments":{"items":{"$ref":"mcp-gen:defs/PromptArgument"},"type":"array"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/Prompt"};
-const schema132 = {"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/PromptArgument"};
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11314,7 +11214,6 @@ return errors === 0;
 validate353.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"prompts":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListPromptsResultResponse = validate361;
-const schema133 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/ListPromptsResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/ListPromptsResultResponse"};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11393,7 +11292,6 @@ export const validateListResourceTemplatesRequest = validate238;
 
 export const validateListResourceTemplatesResult = validate364;
 const schema134 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"mcp-gen:defs/ResourceTemplate"},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resourceTemplates","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResult"};
-const schema135 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"format":"uri-template","type":"string"}},"required":["name","uriTemplate"],"type":"object","$id":"mcp-gen:defs/ResourceTemplate"};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11698,7 +11596,6 @@ return errors === 0;
 validate364.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resourceTemplates":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListResourceTemplatesResultResponse = validate371;
-const schema136 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/ListResourceTemplatesResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResultResponse"};
 
 function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11777,7 +11674,6 @@ export const validateListResourcesRequest = validate232;
 
 export const validateListResourcesResult = validate374;
 const schema137 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"mcp-gen:defs/Resource"},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resources","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListResourcesResult"};
-const schema138 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","uri"],"type":"object","$id":"mcp-gen:defs/Resource"};
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12096,7 +11992,6 @@ return errors === 0;
 validate374.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resources":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListResourcesResultResponse = validate381;
-const schema139 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/ListResourcesResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/ListResourcesResultResponse"};
 
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12320,7 +12215,6 @@ return errors === 0;
 validate384.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resultType":true,"tools":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListToolsResultResponse = validate387;
-const schema141 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/ListToolsResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/ListToolsResultResponse"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12398,8 +12292,6 @@ validate387.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynam
 export const validateLoggingLevel = validate87;
 
 export const validateLoggingMessageNotification = validate390;
-const schema142 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/message","type":"string"},"params":{"$ref":"mcp-gen:defs/LoggingMessageNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotification"};
-const schema143 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/NotificationMetaObject"},"data":{},"level":{"$ref":"mcp-gen:defs/LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object","$id":"mcp-gen:defs/LoggingMessageNotificationParams"};
 
 function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12553,7 +12445,6 @@ export const validateLoggingMessageNotificationParams = validate391;
 export const validateMetaObject = validate56;
 
 export const validateMethodNotFoundError = validate395;
-const schema144 = {"properties":{"code":{"const":-32601,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/MethodNotFoundError"};
 
 function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12616,7 +12507,6 @@ return errors === 0;
 validate395.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateMissingRequiredClientCapabilityError = validate396;
-const schema145 = {"properties":{"error":{"allOf":[{"$ref":"mcp-gen:defs/Error"},{"properties":{"code":{"const":-32021,"type":"integer"},"data":{"properties":{"requiredCapabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"}},"required":["requiredCapabilities"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object","$id":"mcp-gen:defs/MissingRequiredClientCapabilityError"};
 
 function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12765,7 +12655,6 @@ export const validateModelHint = validate171;
 export const validateModelPreferences = validate170;
 
 export const validateMultiSelectEnumSchema = validate400;
-const schema146 = {"anyOf":[{"$ref":"mcp-gen:defs/UntitledMultiSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledMultiSelectEnumSchema"}],"$id":"mcp-gen:defs/MultiSelectEnumSchema"};
 
 function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12846,7 +12735,6 @@ return errors === 0;
 validate400.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateNotification = validate403;
-const schema147 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Notification"};
 
 function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12911,7 +12799,6 @@ validate403.evaluated = {"props":{"method":true,"params":true},"dynamicProps":fa
 export const validateNotificationMetaObject = validate218;
 
 export const validateNotificationParams = validate404;
-const schema148 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/NotificationMetaObject"}},"type":"object","$id":"mcp-gen:defs/NotificationParams"};
 
 function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12946,7 +12833,6 @@ validate404.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicIte
 export const validateNumberSchema = validate193;
 
 export const validatePaginatedRequest = validate406;
-const schema149 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/PaginatedRequest"};
 
 function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13037,7 +12923,6 @@ validate406.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params
 export const validatePaginatedRequestParams = validate234;
 
 export const validatePaginatedResult = validate409;
-const schema150 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"nextCursor":{"type":"string"},"resultType":{"type":"string"}},"required":["resultType"],"type":"object","$id":"mcp-gen:defs/PaginatedResult"};
 
 function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13108,7 +12993,6 @@ return errors === 0;
 validate409.evaluated = {"props":{"_meta":true,"nextCursor":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateParseError = validate411;
-const schema151 = {"properties":{"code":{"const":-32700,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object","$id":"mcp-gen:defs/ParseError"};
 
 function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13173,8 +13057,6 @@ validate411.evaluated = {"props":{"code":true,"data":true,"message":true},"dynam
 export const validatePrimitiveSchemaDefinition = validate190;
 
 export const validateProgressNotification = validate412;
-const schema152 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/progress","type":"string"},"params":{"$ref":"mcp-gen:defs/ProgressNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ProgressNotification"};
-const schema153 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/NotificationMetaObject"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object","$id":"mcp-gen:defs/ProgressNotificationParams"};
 
 function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13360,7 +13242,6 @@ export const validatePrompt = validate355;
 export const validatePromptArgument = validate357;
 
 export const validatePromptListChangedNotification = validate417;
-const schema154 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/PromptListChangedNotification"};
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13630,7 +13511,6 @@ return errors === 0;
 validate419.evaluated = {"props":{"_meta":true,"cacheScope":true,"contents":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateReadResourceResultResponse = validate423;
-const schema156 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"mcp-gen:defs/InputRequiredResult"},{"$ref":"mcp-gen:defs/ReadResourceResult"}]}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/ReadResourceResultResponse"};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13759,7 +13639,6 @@ return errors === 0;
 validate423.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRequest = validate427;
-const schema157 = {"properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object","$id":"mcp-gen:defs/Request"};
 
 function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13830,7 +13709,6 @@ export const validateRequestParams = validate228;
 export const validateResource = validate376;
 
 export const validateResourceContents = validate428;
-const schema158 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/MetaObject"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceContents"};
 
 function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13914,7 +13792,6 @@ validate428.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dyna
 export const validateResourceLink = validate114;
 
 export const validateResourceListChangedNotification = validate430;
-const schema159 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ResourceListChangedNotification"};
 
 function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13995,7 +13872,6 @@ return errors === 0;
 validate430.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateResourceRequestParams = validate432;
-const schema160 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/RequestMetaObject"},"uri":{"format":"uri","type":"string"}},"required":["_meta","uri"],"type":"object","$id":"mcp-gen:defs/ResourceRequestParams"};
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14068,8 +13944,6 @@ export const validateResourceTemplate = validate366;
 export const validateResourceTemplateReference = validate279;
 
 export const validateResourceUpdatedNotification = validate434;
-const schema161 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/updated","type":"string"},"params":{"$ref":"mcp-gen:defs/ResourceUpdatedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotification"};
-const schema162 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/NotificationMetaObject"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ResourceUpdatedNotificationParams"};
 
 function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14223,7 +14097,6 @@ export const validateResult = validate284;
 export const validateResultMetaObject = validate64;
 
 export const validateResultType = validate438;
-const schema163 = {"type":"string","$id":"mcp-gen:defs/ResultType"};
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14256,9 +14129,6 @@ export const validateSamplingMessageContentBlock = validate129;
 export const validateServerCapabilities = validate295;
 
 export const validateServerNotification = validate439;
-const schema164 = {"anyOf":[{"$ref":"mcp-gen:defs/CancelledNotification"},{"$ref":"mcp-gen:defs/ProgressNotification"},{"$ref":"mcp-gen:defs/ResourceListChangedNotification"},{"$ref":"mcp-gen:defs/SubscriptionsAcknowledgedNotification"},{"$ref":"mcp-gen:defs/ResourceUpdatedNotification"},{"$ref":"mcp-gen:defs/PromptListChangedNotification"},{"$ref":"mcp-gen:defs/ToolListChangedNotification"},{"$ref":"mcp-gen:defs/LoggingMessageNotification"}],"$id":"mcp-gen:defs/ServerNotification"};
-const schema165 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"$ref":"mcp-gen:defs/SubscriptionsAcknowledgedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/SubscriptionsAcknowledgedNotification"};
-const schema166 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/NotificationMetaObject"},"notifications":{"$ref":"mcp-gen:defs/SubscriptionFilter"}},"required":["notifications"],"type":"object","$id":"mcp-gen:defs/SubscriptionsAcknowledgedNotificationParams"};
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14394,7 +14264,6 @@ return errors === 0;
 }
 validate443.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema167 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ToolListChangedNotification"};
 
 function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14636,9 +14505,6 @@ return errors === 0;
 validate439.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateServerResult = validate455;
-const schema168 = {"anyOf":[{"$ref":"mcp-gen:defs/Result"},{"$ref":"mcp-gen:defs/InputRequiredResult"},{"$ref":"mcp-gen:defs/DiscoverResult"},{"$ref":"mcp-gen:defs/ListResourcesResult"},{"$ref":"mcp-gen:defs/ListResourceTemplatesResult"},{"$ref":"mcp-gen:defs/ReadResourceResult"},{"$ref":"mcp-gen:defs/SubscriptionsListenResult"},{"$ref":"mcp-gen:defs/ListPromptsResult"},{"$ref":"mcp-gen:defs/GetPromptResult"},{"$ref":"mcp-gen:defs/ListToolsResult"},{"$ref":"mcp-gen:defs/CallToolResult"},{"$ref":"mcp-gen:defs/CompleteResult"}],"$id":"mcp-gen:defs/ServerResult"};
-const schema169 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/SubscriptionsListenResultMetaObject"},"resultType":{"type":"string"}},"required":["_meta","resultType"],"type":"object","$id":"mcp-gen:defs/SubscriptionsListenResult"};
-const schema170 = {"properties":{"io.modelcontextprotocol/serverInfo":{"$ref":"mcp-gen:defs/Implementation"},"io.modelcontextprotocol/subscriptionId":{"$ref":"mcp-gen:defs/RequestId"}},"required":["io.modelcontextprotocol/subscriptionId"],"type":"object","$id":"mcp-gen:defs/SubscriptionsListenResultMetaObject"};
 
 function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -14991,7 +14857,6 @@ return errors === 0;
 validate455.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateSingleSelectEnumSchema = validate473;
-const schema171 = {"anyOf":[{"$ref":"mcp-gen:defs/UntitledSingleSelectEnumSchema"},{"$ref":"mcp-gen:defs/TitledSingleSelectEnumSchema"}],"$id":"mcp-gen:defs/SingleSelectEnumSchema"};
 
 function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -15084,7 +14949,6 @@ export const validateSubscriptionsListenResult = validate462;
 export const validateSubscriptionsListenResultMetaObject = validate463;
 
 export const validateSubscriptionsListenResultResponse = validate476;
-const schema172 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"mcp-gen:defs/SubscriptionsListenResult"}},"required":["id","jsonrpc","result"],"type":"object","$id":"mcp-gen:defs/SubscriptionsListenResultResponse"};
 
 function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -15180,7 +15044,6 @@ export const validateToolResultContent = validate108;
 export const validateToolUseContent = validate105;
 
 export const validateUnsupportedProtocolVersionError = validate479;
-const schema173 = {"properties":{"error":{"allOf":[{"$ref":"mcp-gen:defs/Error"},{"properties":{"code":{"const":-32022,"type":"integer"},"data":{"properties":{"requested":{"type":"string"},"supported":{"items":{"type":"string"},"type":"array"}},"required":["requested","supported"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object","$id":"mcp-gen:defs/UnsupportedProtocolVersionError"};
 
 function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -38,7 +38,6 @@ const $formatUri = (() => {
 })();
 
 export const validateInitializeRequest = validate52;
-const schema19 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"initialize","type":"string"},"params":{"$ref":"mcp-gen:defs/InitializeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/InitializeRequest"};
 const func0 = Object.prototype.hasOwnProperty;
 const schema20 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
 
@@ -62,7 +61,6 @@ return errors === 0;
 }
 validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema21 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"capabilities":{"$ref":"mcp-gen:defs/ClientCapabilities"},"clientInfo":{"$ref":"mcp-gen:defs/Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object","$id":"mcp-gen:defs/InitializeRequestParams"};
 const schema22 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -85,7 +83,6 @@ return errors === 0;
 }
 validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema23 = {"properties":{"elicitation":{"properties":{"form":{"additionalProperties":true,"properties":{},"type":"object"},"url":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"properties":{"context":{"additionalProperties":true,"properties":{},"type":"object"},"tools":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"},"tasks":{"properties":{"cancel":{"additionalProperties":true,"properties":{},"type":"object"},"list":{"additionalProperties":true,"properties":{},"type":"object"},"requests":{"properties":{"elicitation":{"properties":{"create":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"},"sampling":{"properties":{"createMessage":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"}},"type":"object"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/ClientCapabilities"};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -399,7 +396,6 @@ return errors === 0;
 }
 validate58.evaluated = {"props":{"elicitation":true,"experimental":true,"roots":true,"sampling":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema24 = {"properties":{"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"},"websiteUrl":{"format":"uri","type":"string"}},"required":["name","version"],"type":"object","$id":"mcp-gen:defs/Implementation"};
 const schema25 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
 const formats0 = $formatUri;
 
@@ -841,8 +837,6 @@ return errors === 0;
 validate52.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validatePingRequest = validate65;
-const schema26 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"$ref":"mcp-gen:defs/RequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/PingRequest"};
-const schema27 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"}},"type":"object","$id":"mcp-gen:defs/RequestParams"};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -979,8 +973,6 @@ return errors === 0;
 validate65.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListToolsRequest = validate70;
-const schema28 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListToolsRequest"};
-const schema29 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"cursor":{"type":"string"}},"type":"object","$id":"mcp-gen:defs/PaginatedRequestParams"};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1134,9 +1126,6 @@ return errors === 0;
 validate70.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolRequest = validate75;
-const schema30 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/call","type":"string"},"params":{"$ref":"mcp-gen:defs/CallToolRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CallToolRequest"};
-const schema31 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/CallToolRequestParams"};
-const schema32 = {"properties":{"ttl":{"type":"integer"}},"type":"object","$id":"mcp-gen:defs/TaskMetadata"};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1360,7 +1349,6 @@ return errors === 0;
 validate75.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListResourcesRequest = validate82;
-const schema33 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListResourcesRequest"};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1454,7 +1442,6 @@ return errors === 0;
 validate82.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListResourceTemplatesRequest = validate85;
-const schema34 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesRequest"};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1548,8 +1535,6 @@ return errors === 0;
 validate85.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateReadResourceRequest = validate88;
-const schema35 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"mcp-gen:defs/ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequest"};
-const schema36 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/ReadResourceRequestParams"};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1721,8 +1706,6 @@ return errors === 0;
 validate88.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSubscribeRequest = validate93;
-const schema37 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/subscribe","type":"string"},"params":{"$ref":"mcp-gen:defs/SubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/SubscribeRequest"};
-const schema38 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/SubscribeRequestParams"};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1894,8 +1877,6 @@ return errors === 0;
 validate93.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateUnsubscribeRequest = validate98;
-const schema39 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/unsubscribe","type":"string"},"params":{"$ref":"mcp-gen:defs/UnsubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequest"};
-const schema40 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/UnsubscribeRequestParams"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2067,7 +2048,6 @@ return errors === 0;
 validate98.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListPromptsRequest = validate103;
-const schema41 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"mcp-gen:defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/ListPromptsRequest"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2161,8 +2141,6 @@ return errors === 0;
 validate103.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetPromptRequest = validate106;
-const schema42 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/get","type":"string"},"params":{"$ref":"mcp-gen:defs/GetPromptRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/GetPromptRequest"};
-const schema43 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object","$id":"mcp-gen:defs/GetPromptRequestParams"};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2352,9 +2330,6 @@ return errors === 0;
 validate106.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCompleteRequest = validate111;
-const schema44 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"mcp-gen:defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CompleteRequest"};
-const schema45 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"mcp-gen:defs/PromptReference"},{"$ref":"mcp-gen:defs/ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object","$id":"mcp-gen:defs/CompleteRequestParams"};
-const schema46 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object","$id":"mcp-gen:defs/PromptReference"};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2429,7 +2404,6 @@ return errors === 0;
 }
 validate115.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceTemplateReference"};
 const formats10 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2802,8 +2776,6 @@ return errors === 0;
 validate111.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSetLevelRequest = validate120;
-const schema48 = {"properties":{"id":{"$ref":"mcp-gen:defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"logging/setLevel","type":"string"},"params":{"$ref":"mcp-gen:defs/SetLevelRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/SetLevelRequest"};
-const schema49 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"level":{"$ref":"mcp-gen:defs/LoggingLevel"}},"required":["level"],"type":"object","$id":"mcp-gen:defs/SetLevelRequestParams"};
 const schema50 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2990,8 +2962,6 @@ return errors === 0;
 validate120.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateInitializedNotification = validate127;
-const schema51 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/initialized","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/InitializedNotification"};
-const schema52 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object","$id":"mcp-gen:defs/NotificationParams"};
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3109,8 +3079,6 @@ return errors === 0;
 validate127.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCancelledNotification = validate130;
-const schema53 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/cancelled","type":"string"},"params":{"$ref":"mcp-gen:defs/CancelledNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/CancelledNotification"};
-const schema54 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"reason":{"type":"string"},"requestId":{"$ref":"mcp-gen:defs/RequestId"}},"type":"object","$id":"mcp-gen:defs/CancelledNotificationParams"};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3258,8 +3226,6 @@ return errors === 0;
 validate130.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateProgressNotification = validate134;
-const schema55 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/progress","type":"string"},"params":{"$ref":"mcp-gen:defs/ProgressNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object","$id":"mcp-gen:defs/ProgressNotification"};
-const schema56 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object","$id":"mcp-gen:defs/ProgressNotificationParams"};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3442,7 +3408,6 @@ return errors === 0;
 validate134.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateRootsListChangedNotification = validate138;
-const schema57 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"$ref":"mcp-gen:defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object","$id":"mcp-gen:defs/RootsListChangedNotification"};
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -39,10 +39,7 @@ const $formatUri = (() => {
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 
 export const validateCreateMessageResult = validate52;
-const schema19 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"},{"items":{"$ref":"mcp-gen:defs/SamplingMessageContentBlock"},"type":"array"}]},"model":{"type":"string"},"role":{"$ref":"mcp-gen:defs/Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object","$id":"mcp-gen:defs/CreateMessageResult"};
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object","$id":"mcp-gen:defs/TextContent"};
-const schema21 = {"properties":{"audience":{"items":{"$ref":"mcp-gen:defs/Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object","$id":"mcp-gen:defs/Annotations"};
 const schema22 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -256,7 +253,6 @@ return errors === 0;
 }
 validate53.evaluated = {"props":{"_meta":true,"annotations":true,"text":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema23 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/ImageContent"};
 const formats0 = $formatByte;
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -374,7 +370,6 @@ return errors === 0;
 }
 validate59.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema24 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object","$id":"mcp-gen:defs/AudioContent"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -491,7 +486,6 @@ return errors === 0;
 }
 validate62.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema25 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"id":{"type":"string"},"input":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"type":{"const":"tool_use","type":"string"}},"required":["id","input","name","type"],"type":"object","$id":"mcp-gen:defs/ToolUseContent"};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -602,9 +596,6 @@ return errors === 0;
 }
 validate65.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema26 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"mcp-gen:defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"},"toolUseId":{"type":"string"},"type":{"const":"tool_result","type":"string"}},"required":["content","toolUseId","type"],"type":"object","$id":"mcp-gen:defs/ToolResultContent"};
-const schema27 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ResourceLink"},{"$ref":"mcp-gen:defs/EmbeddedResource"}],"$id":"mcp-gen:defs/ContentBlock"};
-const schema28 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"mcp-gen:defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","type","uri"],"type":"object","$id":"mcp-gen:defs/ResourceLink"};
 const schema29 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
 const formats4 = $formatUri;
 
@@ -923,8 +914,6 @@ return errors === 0;
 }
 validate72.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema30 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"mcp-gen:defs/Annotations"},"resource":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object","$id":"mcp-gen:defs/EmbeddedResource"};
-const schema31 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object","$id":"mcp-gen:defs/TextResourceContents"};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1023,7 +1012,6 @@ return errors === 0;
 }
 validate79.evaluated = {"props":{"_meta":true,"mimeType":true,"text":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema32 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["blob","uri"],"type":"object","$id":"mcp-gen:defs/BlobResourceContents"};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1547,7 +1535,6 @@ return errors === 0;
 }
 validate67.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema33 = {"anyOf":[{"$ref":"mcp-gen:defs/TextContent"},{"$ref":"mcp-gen:defs/ImageContent"},{"$ref":"mcp-gen:defs/AudioContent"},{"$ref":"mcp-gen:defs/ToolUseContent"},{"$ref":"mcp-gen:defs/ToolResultContent"}],"$id":"mcp-gen:defs/SamplingMessageContentBlock"};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2078,8 +2065,6 @@ return errors === 0;
 validate94.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListRootsResult = validate95;
-const schema35 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"mcp-gen:defs/Root"},"type":"array"}},"required":["roots"],"type":"object","$id":"mcp-gen:defs/ListRootsResult"};
-const schema36 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object","$id":"mcp-gen:defs/Root"};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

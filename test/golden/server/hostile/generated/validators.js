@@ -203,7 +203,6 @@ function $linearPattern(source, flags) {
 }
 
 export const validateProtoInput = validate52;
-const schema19 = JSON.parse("{\"type\":\"object\",\"properties\":{\"constructor\":{\"type\":\"number\"},\"a\\\"b\":{\"type\":\"string\"},\"back\\\\slash\":{\"type\":\"string\"},\"$ref\":{\"type\":\"string\"},\"line\u2028sep\":{\"type\":\"boolean\"}},\"required\":[\"__proto__\"],\"patternProperties\":{\"^__proto__$\":{\"type\":\"string\"}},\"$id\":\"mcp-gen:defs/ProtoInput\"}");
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = $linearPattern;
 const pattern3 = func1("^__proto__$", "u");
@@ -390,8 +389,6 @@ return errors === 0;
 validate53.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateConstructorOutput = validate54;
-const schema21 = {"type":"object","properties":{"echo":{"$ref":"mcp-gen:defs/ConstructorOutput#/$defs/weird_key_with_slash"},"nested":{"type":"object","properties":{"inner":{"type":"string"}}}},"required":["echo"],"$defs":{"weird_key_with_slash":{"type":"string"}},"$id":"mcp-gen:defs/ConstructorOutput"};
-const schema22 = {"type":"string"};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -480,7 +477,6 @@ return errors === 0;
 validate54.evaluated = {"props":{"echo":true,"nested":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateClassInput = validate57;
-const schema23 = {"type":"object","$id":"mcp-gen:defs/ClassInput"};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -503,7 +499,6 @@ return errors === 0;
 validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validate_1AbcInput = validate58;
-const schema24 = {"type":"object","properties":{"1":{"type":"integer"}},"$id":"mcp-gen:defs/_1AbcInput"};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -537,7 +532,6 @@ return errors === 0;
 validate58.evaluated = {"props":{"1":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validate_1AbcOutput = validate59;
-const schema25 = {"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"$id":"mcp-gen:defs/_1AbcOutput"};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -577,7 +571,6 @@ return errors === 0;
 validate59.evaluated = {"props":{"ok":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetUserInput = validate60;
-const schema26 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"$id":"mcp-gen:defs/GetUserInput"};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -617,7 +610,6 @@ return errors === 0;
 validate60.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetUserOutput = validate61;
-const schema27 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"$id":"mcp-gen:defs/GetUserOutput"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -657,7 +649,6 @@ return errors === 0;
 validate61.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetUser_2Input = validate62;
-const schema28 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"$id":"mcp-gen:defs/GetUser_2Input"};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -697,7 +688,6 @@ return errors === 0;
 validate62.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetUser_2Output = validate63;
-const schema29 = {"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"$id":"mcp-gen:defs/GetUser_2Output"};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -737,7 +727,6 @@ return errors === 0;
 validate63.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateToStringInput = validate64;
-const schema30 = {"type":"object","$id":"mcp-gen:defs/ToStringInput"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -760,7 +749,6 @@ return errors === 0;
 validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateHandlersInput = validate65;
-const schema31 = {"type":"object","$id":"mcp-gen:defs/HandlersInput"};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -783,7 +771,6 @@ return errors === 0;
 validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateResourcesInput = validate66;
-const schema32 = {"type":"object","$id":"mcp-gen:defs/ResourcesInput"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

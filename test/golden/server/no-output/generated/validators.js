@@ -9,7 +9,6 @@ function $ucs2length(s) {
 }
 
 export const validateAddNoteInput = validate52;
-const schema19 = {"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"],"$id":"mcp-gen:defs/AddNoteInput"};
 const func0 = Object.prototype.hasOwnProperty;
 const func65 = $ucs2length;
 
@@ -116,7 +115,6 @@ return errors === 0;
 validate52.evaluated = {"props":{"text":true,"tags":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validatePingInput = validate53;
-const schema20 = {"type":"object","$id":"mcp-gen:defs/PingInput"};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

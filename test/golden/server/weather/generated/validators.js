@@ -18,7 +18,6 @@ function $isDate(s) {
 const $formatDate = { validate: $isDate };
 
 export const validateGetWeatherInput = validate52;
-const schema19 = {"type":"object","properties":{"location":{"type":"string","minLength":1},"units":{"$ref":"mcp-gen:defs/GetWeatherInput#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherInput"};
 const func0 = Object.prototype.hasOwnProperty;
 const func65 = $ucs2length;
 const schema20 = {"enum":["celsius","fahrenheit"]};
@@ -118,7 +117,6 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetWeatherOutput = validate55;
-const schema21 = {"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number"},"units":{"$ref":"mcp-gen:defs/GetWeatherOutput#/$defs/units"},"conditions":{"$ref":"mcp-gen:defs/GetWeatherOutput#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetWeatherOutput"};
 const schema22 = {"enum":["celsius","fahrenheit"]};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -283,7 +281,6 @@ return errors === 0;
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetForecastInput = validate60;
-const schema24 = {"type":"object","properties":{"location":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7},"units":{"$ref":"mcp-gen:defs/GetForecastInput#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetForecastInput"};
 const schema25 = {"enum":["celsius","fahrenheit"]};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -409,7 +406,6 @@ return errors === 0;
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetForecastOutput = validate63;
-const schema26 = {"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"mcp-gen:defs/GetForecastOutput#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"mcp-gen:defs/GetForecastOutput#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"enum":["celsius","fahrenheit"]}},"$id":"mcp-gen:defs/GetForecastOutput"};
 const schema27 = {"enum":["celsius","fahrenheit"]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
