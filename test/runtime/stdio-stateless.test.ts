@@ -3,10 +3,11 @@
  * every result, input-required results instead of server→client requests, and a stateful client on
  * the same kind of connection unaffected.
  */
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ServerDefinition } from '../../src/runtime/index.js';
-import { RawStdio } from './raw-stdio.js';
-import { meta, REVISION } from './stateless-support.js';
+import { createServer, type ServerDefinition } from '../../src/runtime/index.js';
+import { RawStdio, type Message } from './raw-stdio.js';
+import { meta, REVISION, statelessDefinition, statelessHandlers } from './stateless-support.js';
 
 const withStateless = (d: ServerDefinition): ServerDefinition => ({ ...d, protocolVersions: [REVISION, ...d.protocolVersions] });
 
@@ -52,5 +53,51 @@ describe('2026-07-28 over stdio', () => {
     expect((await raw.initialize('2025-11-25'))['result']['protocolVersion']).toBe('2025-11-25');
     const list = await raw.call(2, 'tools/list');
     expect(list['result']['resultType']).toBeUndefined();
+  });
+});
+
+describe('subscriptions/listen over stdio', () => {
+  it('acknowledges, tags each change with the subscription id, and stops after notifications/cancelled', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const done = createServer(statelessDefinition(), statelessHandlers, { logger: () => {} }).serveStdio({ input, output });
+    const received: Message[] = [];
+    let partial = '';
+    output.setEncoding('utf8');
+    output.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) received.push(JSON.parse(line) as Message);
+    });
+    const until = async (test: (m: Message) => boolean) => {
+      for (let i = 0; i < 200 && !received.some(test); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      return received.find(test);
+    };
+    const send = (message: unknown) => input.write(JSON.stringify(message) + '\n');
+    const tag = { 'io.modelcontextprotocol/subscriptionId': 'sub-1' };
+
+    send({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }, _meta: meta() } });
+    // resourcesListChanged is not offered by this server, so it is not honoured.
+    expect(await until((m) => m['method'] === 'notifications/subscriptions/acknowledged')).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: tag },
+    });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'region', arguments: { region: 'eu' }, _meta: meta() } });
+    expect(await until((m) => m['id'] === 2)).toMatchObject({ result: { resultType: 'complete' } });
+    expect(await until((m) => m['method'] === 'notifications/tools/list_changed')).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+      params: { _meta: tag },
+    });
+
+    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub-1' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'region', arguments: { region: 'us' }, _meta: meta() } });
+    expect(await until((m) => m['id'] === 3)).toMatchObject({ result: { resultType: 'complete' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received.filter((m) => m['method'] === 'notifications/tools/list_changed')).toHaveLength(1);
+    input.end();
+    await done;
   });
 });
