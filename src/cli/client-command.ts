@@ -43,8 +43,8 @@ export function readClientRuntimeSources(): Record<string, string> {
   return sources;
 }
 
-function readProtocolTypes(): string {
-  return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', CLIENT_TYPES_REVISION, 'types.ts'), 'utf8');
+function readProtocolTypes(revision: string): string {
+  return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
 }
 
 /** `--header 'K: V'` and `--env K=V` lists → records; a malformed entry is bad input. */
@@ -110,7 +110,11 @@ export async function generateClient(
   io: Console,
 ): Promise<number> {
   const { model, source } = await loadClientModel(manifest, options as ClientCommandOptions, io);
-  const plan = await planClient(model, { runtimeSources: readClientRuntimeSources(), protocolTypes: readProtocolTypes() });
+  const plan = await planClient(model, {
+    runtimeSources: readClientRuntimeSources(),
+    protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
+    statelessProtocolTypes: readProtocolTypes('2026-07-28'),
+  });
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const check = options.check === true;
   // A live source's banner names the command without the snapshot file, so bytes depend on the server alone.

@@ -11,8 +11,9 @@ describe('generated client types', () => {
     const usage = `import { expectTypeOf } from 'vitest';
 import { connect, type Client } from './client/client.js';
 import type * as P from './client/protocol.js';
+import type * as P26 from './client/protocol-2026-07-28.js';
 
-export async function use(client: Client): Promise<void> {
+export async function use(client: Client<'2025-11-25'>): Promise<void> {
   const out = await client.tools.search({ query: 'q', filters: { kind: 'book', tags: ['a'] }, limit: 3 });
   expectTypeOf(out.items).toEqualTypeOf<{ id: string; score: number }[]>();
   expectTypeOf(out.cursor).toEqualTypeOf<string | number | undefined>();
@@ -26,6 +27,27 @@ export async function use(client: Client): Promise<void> {
   await client.prompts.greet({ who: 'Ann' });
   const ping = await client.request('ping', undefined);
   expectTypeOf(ping).toEqualTypeOf<P.ClientRequests['ping']['result']>();
+}
+
+// request() follows the revisions a client may negotiate.
+export async function eras(): Promise<void> {
+  const modern = await connect({ command: 'node', args: ['server.js'], protocolVersions: ['2026-07-28'] });
+  expectTypeOf(modern).toEqualTypeOf<Client<'2026-07-28'>>();
+  expectTypeOf(modern.server.protocolVersion).toEqualTypeOf<'2026-07-28'>();
+  const discovered = await modern.request('server/discover', {});
+  expectTypeOf(discovered).toEqualTypeOf<P26.DiscoverResult>();
+  expectTypeOf(await modern.request('tools/call', { name: 'x' })).toEqualTypeOf<P26.CallToolResult | P26.InputRequiredResult>();
+  // @ts-expect-error 2026-07-28 has no ping
+  await modern.request('ping', undefined);
+  const stateful = await connect({ command: 'node', args: ['server.js'], protocolVersions: ['2025-11-25', '2025-06-18'] });
+  expectTypeOf(await stateful.request('ping', undefined)).toEqualTypeOf<P.ClientRequests['ping']['result']>();
+  // @ts-expect-error server/discover is 2026-07-28 only
+  await stateful.request('server/discover', {});
+  const any = await connect({ command: 'node', args: ['server.js'] });
+  expectTypeOf(any).toEqualTypeOf<Client>();
+  expectTypeOf(await any.request('tools/list', {})).toEqualTypeOf<P.ListToolsResult | P26.ListToolsResult>();
+  // @ts-expect-error ping is not in every revision the client may negotiate
+  await any.request('ping', undefined);
 }
 
 export async function wrong(client: Client): Promise<void> {

@@ -10,6 +10,7 @@ import { callTool, expandUriTemplate, listAll, openSession } from './runtime/cli
 import { validateGetForecastOutput, validateGetWeatherOutput } from './validators.js';
 
 import type * as P from './protocol.js';
+import type * as P26 from './protocol-2026-07-28.js';
 import type * as T from './types.js';
 
 export {
@@ -34,12 +35,40 @@ export interface Handlers {
   roots?: (context: { signal: AbortSignal }) => P.ListRootsResult | Promise<P.ListRootsResult>;
 }
 
+/** The protocol revisions the client can negotiate. */
+export type Revision = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05';
+
+/**
+ * The requests of a revision, by method: 2026-07-28 has its own map; the stateful revisions share
+ * 2025-11-25's, of which the older ones speak a subset. For a union of revisions, the methods all
+ * of them have, with their params and results joined.
+ */
+export type RequestsOf<V extends Revision> = V extends '2026-07-28'
+  ? P26.ClientRequests
+  : P.ClientRequests;
+/** The runtime fills in the `_meta` that 2026-07-28 requires (revision, capabilities, client info): optional here. */
+type MetaOptional<X> = X extends { _meta: infer Meta }
+  ? { [K in keyof X as K extends '_meta' ? never : K]: X[K] } & { _meta?: Partial<Meta> }
+  : X;
+type ParamsOf<V extends Revision, M> =
+  RequestsOf<V> extends infer R
+    ? R extends { [K in M & string]: { params: infer X } }
+      ? MetaOptional<X>
+      : never
+    : never;
+type ResultOf<V extends Revision, M> =
+  RequestsOf<V> extends infer R
+    ? R extends { [K in M & string]: { result: infer X } }
+      ? X
+      : never
+    : never;
+
 /** Where the server is (`{ url, headers }` or `{ command, args, env, cwd }`) and how this client presents itself. */
-export type ConnectOptions = ServerLocation & {
+export type ConnectOptions<V extends Revision = Revision> = ServerLocation & {
   clientInfo?: { name: string; version: string };
   handlers?: Handlers;
-  /** Revisions to offer, newest first (default: every revision the runtime speaks). */
-  protocolVersions?: readonly string[];
+  /** Revisions to offer, newest first (default: all of them). The client's `request` is typed by these. */
+  protocolVersions?: readonly V[];
   /** Server notifications other than progress (log messages, list changes, …). */
   onNotification?: (method: string, params: { [key: string]: unknown }) => void;
 };
@@ -121,10 +150,13 @@ export interface ResourceMethods {
   readonly templates: ResourceTemplateMethods;
 }
 
-/** A connected client. Close it when done: a stdio server is then shut down, an HTTP session ended. */
-export interface Client {
+/**
+ * A connected client. Close it when done: a stdio server is then shut down, an HTTP session ended.
+ * `V` is the revisions it was allowed to negotiate (`protocolVersions`); the negotiated one is among them.
+ */
+export interface Client<V extends Revision = Revision> {
   /** The negotiated revision and what the server said about itself. */
-  readonly server: Server;
+  readonly server: Server & { readonly protocolVersion: V };
   readonly tools: ToolMethods;
   readonly prompts: PromptMethods;
   readonly resources: ResourceMethods;
@@ -135,12 +167,12 @@ export interface Client {
   ): ReturnType<ToolCalls[K]>;
   /** Every tool the server lists now (all pages), as it describes them. */
   listTools(options?: CallOptions): Promise<P.Tool[]>;
-  /** Any request of the protocol, typed by its method. */
-  request<M extends keyof P.ClientRequests>(
+  /** Any request of the revisions `V`, typed by its method (pin `protocolVersions` for one revision's exact map). */
+  request<M extends keyof RequestsOf<V>>(
     method: M,
-    params: P.ClientRequests[M]['params'],
+    params: ParamsOf<V, M>,
     options?: CallOptions,
-  ): Promise<P.ClientRequests[M]['result']>;
+  ): Promise<ResultOf<V, M>>;
   /** The protocol session underneath, for tools known only at run time and other requests the methods above do not cover. */
   readonly session: ClientSession;
   close(): Promise<void>;
@@ -155,7 +187,9 @@ const TOOLS: ReadonlyMap<string, ClientToolBinding> = new Map<string, ClientTool
  * Connects (spawning the server for `{ command }`), negotiates the newest revision both sides speak,
  * and returns the typed client. Nothing is listed first: every call validates on its own.
  */
-export async function connect(options: ConnectOptions): Promise<Client> {
+export async function connect<V extends Revision = Revision>(
+  options: ConnectOptions<V>,
+): Promise<Client<V>> {
   const session = await openSession(options as unknown as Parameters<typeof openSession>[0]);
   const tool = (name: string) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
@@ -205,5 +239,5 @@ export async function connect(options: ConnectOptions): Promise<Client> {
     close: () => session.close(),
   };
   // The methods are built from the table above; their precise types come from the interfaces.
-  return Object.freeze(client) as unknown as Client;
+  return Object.freeze(client) as unknown as Client<V>;
 }

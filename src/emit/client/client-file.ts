@@ -7,7 +7,8 @@ import type { ToolTypeNames } from '../server/naming.js';
 const RUNTIME = './runtime/client/index.js';
 
 /** Namespace imports: nothing the server names can clash with a name this file declares. */
-const NAMESPACES = "import type * as P from './protocol.js';\nimport type * as T from './types.js';\n\n";
+const NAMESPACES =
+  "import type * as P from './protocol.js';\nimport type * as P26 from './protocol-2026-07-28.js';\nimport type * as T from './types.js';\n\n";
 
 /**
  * `client.ts`: the typed `Client` (one method per tool, prompt and resource template), `connect`,
@@ -31,12 +32,24 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     "  sampling?: (params: P.CreateMessageRequest['params'], context: { signal: AbortSignal }) => P.CreateMessageResult | Promise<P.CreateMessageResult>;\n",
     '  roots?: (context: { signal: AbortSignal }) => P.ListRootsResult | Promise<P.ListRootsResult>;\n',
     '}\n\n',
+    jsdoc('The protocol revisions the client can negotiate.'),
+    "export type Revision = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05';\n\n",
+    jsdoc([
+      'The requests of a revision, by method: 2026-07-28 has its own map; the stateful revisions share',
+      '2025-11-25\'s, of which the older ones speak a subset. For a union of revisions, the methods all',
+      'of them have, with their params and results joined.',
+    ]),
+    "export type RequestsOf<V extends Revision> = V extends '2026-07-28' ? P26.ClientRequests : P.ClientRequests;\n",
+    '/** The runtime fills in the `_meta` that 2026-07-28 requires (revision, capabilities, client info): optional here. */\n',
+    "type MetaOptional<X> = X extends { _meta: infer Meta } ? { [K in keyof X as K extends '_meta' ? never : K]: X[K] } & { _meta?: Partial<Meta> } : X;\n",
+    "type ParamsOf<V extends Revision, M> = RequestsOf<V> extends infer R ? (R extends { [K in M & string]: { params: infer X } } ? MetaOptional<X> : never) : never;\n",
+    "type ResultOf<V extends Revision, M> = RequestsOf<V> extends infer R ? (R extends { [K in M & string]: { result: infer X } } ? X : never) : never;\n\n",
     jsdoc('Where the server is (`{ url, headers }` or `{ command, args, env, cwd }`) and how this client presents itself.'),
-    `export type ConnectOptions = ${type('ServerLocation')} & {\n`,
+    `export type ConnectOptions<V extends Revision = Revision> = ${type('ServerLocation')} & {\n`,
     '  clientInfo?: { name: string; version: string };\n',
     '  handlers?: Handlers;\n',
-    '  /** Revisions to offer, newest first (default: every revision the runtime speaks). */\n',
-    '  protocolVersions?: readonly string[];\n',
+    '  /** Revisions to offer, newest first (default: all of them). The client\'s `request` is typed by these. */\n',
+    '  protocolVersions?: readonly V[];\n',
     '  /** Server notifications other than progress (log messages, list changes, …). */\n',
     '  onNotification?: (method: string, params: { [key: string]: unknown }) => void;\n',
     '};\n\n',
@@ -85,16 +98,19 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `  read(uri: ${model.resources.length > 0 ? 'T.ResourceUri | (string & {})' : 'string'}, options?: ${callOptions}): Promise<P.ReadResourceResult>;\n`,
     '  readonly templates: ResourceTemplateMethods;\n',
     '}\n\n',
-    jsdoc('A connected client. Close it when done: a stdio server is then shut down, an HTTP session ended.'),
-    'export interface Client {\n',
-    `  /** The negotiated revision and what the server said about itself. */\n  readonly server: ${type('Server')};\n`,
+    jsdoc([
+      'A connected client. Close it when done: a stdio server is then shut down, an HTTP session ended.',
+      '`V` is the revisions it was allowed to negotiate (`protocolVersions`); the negotiated one is among them.',
+    ]),
+    'export interface Client<V extends Revision = Revision> {\n',
+    `  /** The negotiated revision and what the server said about itself. */\n  readonly server: ${type('Server')} & { readonly protocolVersion: V };\n`,
     '  readonly tools: ToolMethods;\n',
     '  readonly prompts: PromptMethods;\n',
     '  readonly resources: ResourceMethods;\n',
     '  /** A tool by wire name; the same as its method under `tools`. */\n',
     '  callTool<K extends keyof ToolCalls>(name: K, ...args: Parameters<ToolCalls[K]>): ReturnType<ToolCalls[K]>;\n',
     `  /** Every tool the server lists now (all pages), as it describes them. */\n  listTools(options?: ${callOptions}): Promise<P.Tool[]>;\n`,
-    `  /** Any request of the protocol, typed by its method. */\n  request<M extends keyof P.ClientRequests>(method: M, params: P.ClientRequests[M]['params'], options?: ${callOptions}): Promise<P.ClientRequests[M]['result']>;\n`,
+    `  /** Any request of the revisions \`V\`, typed by its method (pin \`protocolVersions\` for one revision's exact map). */\n  request<M extends keyof RequestsOf<V>>(method: M, params: ParamsOf<V, M>, options?: ${callOptions}): Promise<ResultOf<V, M>>;\n`,
     `  /** The protocol session underneath, for tools known only at run time and other requests the methods above do not cover. */\n  readonly session: ${type('ClientSession')};\n`,
     '  close(): Promise<void>;\n',
     '}\n\n',
@@ -118,7 +134,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       'Connects (spawning the server for `{ command }`), negotiates the newest revision both sides speak,',
       'and returns the typed client. Nothing is listed first: every call validates on its own.',
     ]),
-    'export async function connect(options: ConnectOptions): Promise<Client> {\n',
+    'export async function connect<V extends Revision = Revision>(options: ConnectOptions<V>): Promise<Client<V>> {\n',
     `  const session = await ${value('openSession')}(options as unknown as Parameters<typeof ${value('openSession')}>[0]);\n`,
     // Each helper only when something uses it: strict settings refuse unused locals.
     model.tools.length === 0
@@ -162,7 +178,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '    close: () => session.close(),\n',
     '  };\n',
     '  // The methods are built from the table above; their precise types come from the interfaces.\n',
-    '  return Object.freeze(client) as unknown as Client;\n',
+    '  return Object.freeze(client) as unknown as Client<V>;\n',
     '}\n',
   );
   return file.toString();

@@ -16,8 +16,10 @@ export interface ClientInputs {
    * (`api.ts`, `errors.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
-  /** mcp-gen's generated protocol types of the revision `request()` is typed by. */
+  /** mcp-gen's generated protocol types of 2025-11-25: the stateful revisions' `request()` map and the types the client uses. */
   protocolTypes: string;
+  /** The same for 2026-07-28: `request()` on a client of the stateless revision. */
+  statelessProtocolTypes: string;
 }
 
 export interface ClientPlan {
@@ -31,14 +33,15 @@ const RUNTIME_PATH = /^(client\/)?[a-z][a-z0-9-]*\.ts$/;
 /**
  * Everything `mcp-gen client` writes, all of it generated: `client.ts` (`connect` and the typed
  * `Client`), `types.ts` (each tool's input and output types, prompt arguments), `validators.js` and
- * its `.d.ts` (the output schemas, ajv standalone), `protocol.ts` (the protocol's types, for
- * `request`) and `runtime/`.
+ * its `.d.ts` (the output schemas, ajv standalone), `protocol.ts` and `protocol-2026-07-28.ts`
+ * (the protocol's types, for `request` in either era) and `runtime/`.
  */
 export async function planClient(model: ServiceModel, inputs: ClientInputs): Promise<ClientPlan> {
   assertSafeIdentifiers(model, 'planClient');
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = runtimeFiles(inputs.runtimeSources);
   files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.protocolTypes) });
+  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.statelessProtocolTypes) });
 
   const types = [await toolTypes(model, toolNames), promptArgumentTypes(model)];
   if (model.resources.length > 0) {
