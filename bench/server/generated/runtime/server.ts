@@ -19,6 +19,7 @@ import type {
   Validator,
 } from './api.js';
 import { Deadlines } from './deadlines.js';
+import { nodeCrypto } from './lazy-crypto.js';
 import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
@@ -110,8 +111,13 @@ export class ServerCore {
   readonly discoverResult: string;
   /** Tools whose arguments are mirrored into headers, by tool name. */
   readonly mirroredHeaders: ReadonlyMap<string, readonly MirroredHeader[]>;
-  /** Signs 2026-07-28 request states. */
-  readonly stateSecret: string;
+  /** Signs 2026-07-28 request states; made on first use (see `lazy-crypto.ts`). */
+  get stateSecret(): string {
+    return (this.secret ??=
+      this.options.stateSecret ?? nodeCrypto().randomBytes(32).toString('base64'));
+  }
+  private secret: string | undefined = undefined;
+  private readonly options: ServerOptions;
   /** Connections listening for change announcements. */
   readonly listeners = new Set<(event: ChangeEvent) => void>();
   readonly initializeResults: ReadonlyMap<string, string>;
@@ -152,9 +158,7 @@ export class ServerCore {
     }
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
-    this.stateSecret =
-      options.stateSecret ??
-      Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString('base64');
+    this.options = options;
     const discover: JsonObject = {
       supportedVersions: this.versions,
       capabilities: definition.capabilities,

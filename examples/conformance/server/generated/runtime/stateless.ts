@@ -6,7 +6,6 @@
  * signed `requestState` of input-required results.
  */
 import { Buffer } from 'node:buffer';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { JsonObject } from './api.js';
 import {
   HEADER_MISMATCH,
@@ -19,6 +18,7 @@ import {
   isRequestId,
 } from './jsonrpc.js';
 import { STATELESS_REVISION, type ServerCore } from './server.js';
+import { nodeCrypto } from './lazy-crypto.js';
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -282,7 +282,9 @@ export interface InputState {
 
 export function sealState(state: InputState, secret: string): string {
   const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return payload + '.' + createHmac('sha256', secret).update(payload).digest('base64url');
+  return (
+    payload + '.' + nodeCrypto().createHmac('sha256', secret).update(payload).digest('base64url')
+  );
 }
 
 /** The state if its signature holds and it belongs to `target`; undefined otherwise. */
@@ -291,6 +293,7 @@ export function openState(sealed: string, secret: string, target: string): Input
   if (dot === -1) return undefined;
   const payload = sealed.slice(0, dot);
   const mac = Buffer.from(sealed.slice(dot + 1), 'base64url');
+  const { createHmac, timingSafeEqual } = nodeCrypto();
   const expected = createHmac('sha256', secret).update(payload).digest();
   if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined;
   try {
