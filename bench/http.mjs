@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// The Streamable HTTP benchmark: tools/call over keep-alive connections against three servers: the
-// floor (bare node:http, no validation), the official SDK 1.x (StreamableHTTPServerTransport, JSON
-// responses) and ours (the generated bench server, `--http`). Two modes: session (initialize once,
-// then every call names the session) and stateless (floor and SDK: no session; ours: the 2026-07-28
-// revision, `_meta` and the standard headers on every request). 1 and 16 connections.
+// The Streamable HTTP benchmark: tools/call over keep-alive connections against the floor (bare
+// node:http, no validation), the official SDK 1.x (StreamableHTTPServerTransport, JSON responses),
+// the official SDK 2.x (createMcpHandler; stateless mode only, where it applies) and ours (the
+// generated bench server, `--http`). Two modes: session (initialize once, then every call names the
+// session) and stateless (floor and SDK 1.x: no session; SDK 2.x and ours: the 2026-07-28 revision,
+// `_meta` and the standard headers on every request). 1 and 16 connections.
 //
 //   node bench/http.mjs [--rounds 5] [--calls 3000] [--search-calls 600] [--mem-calls 100000] [--quick]
 //
 // Every round runs every server in turn (the order rotates), window by window and, within a window,
-// slice by slice, so a burst of other work on the machine hits all of them; ratios are paired per round, then the median is reported.
+// slice by slice, so a burst of other work on the machine hits all of them; ratios are paired per
+// round, then the median is reported.
 // Server CPU per call comes from /proc/<pid>/stat (the stable figure); latency is the client's.
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -40,13 +42,16 @@ const SEARCH_CALLS = Number(flags['search-calls'] ?? (flags.quick ? 60 : 600));
 const MEM_CALLS = Number(flags['mem-calls'] ?? (flags.quick ? 2000 : 100_000));
 const CONNECTIONS = [1, 16];
 const MODES = ['session', 'stateless'];
-const SERVERS = ['floor', 'sdk', 'ours'];
+const SERVERS = ['floor', 'sdk', 'sdk2', 'ours'];
+/** The SDK 2.x server is measured where it applies: the stateless revision 2026-07-28. */
+const serves = (server, mode) => server !== 'sdk2' || mode === 'stateless';
 const workload = loadWorkload();
 
 const at = (...parts) => path.join(repoRoot, ...parts);
 const COMMANDS = {
   floor: (mode) => [at('bench', 'floor', 'http-server.mjs'), '--port', '0', ...(mode === 'stateless' ? ['--stateless'] : [])],
   sdk: (mode) => [at('bench', 'sdk', 'http-server.mjs'), '--port', '0', ...(mode === 'stateless' ? ['--stateless'] : [])],
+  sdk2: () => [at('bench', 'sdk2', 'http-server.mjs'), '--port', '0'],
   // One binary for both: a 2026-07-28 request is stateless by itself.
   ours: () => [at('bench', 'server', 'build', 'main.js'), '--http', '--port', '0'],
 };
@@ -107,7 +112,7 @@ class HttpPeer {
   /** The request body and headers of one tools/call in this peer's mode. */
   call(tool, args) {
     const id = this.nextId++;
-    if (this.server === 'ours' && this.mode === 'stateless') {
+    if ((this.server === 'ours' || this.server === 'sdk2') && this.mode === 'stateless') {
       const params = { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
       return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
     }
@@ -123,8 +128,10 @@ class HttpPeer {
 async function verify(peer) {
   for (const [name, testCase] of Object.entries(workload.cases)) {
     const { body } = await peer.call(testCase.tool, testCase.args);
+    // The SDK 2.x adds its serverInfo in `_meta` to every result.
     const { resultType, ...result } = body.result;
-    if (peer.server === 'ours' && peer.mode === 'stateless' && resultType !== 'complete') throw new Error(`ours stateless: resultType ${resultType}`);
+    if (peer.server === 'sdk2') delete result._meta;
+    if ((peer.server === 'ours' || peer.server === 'sdk2') && peer.mode === 'stateless' && resultType !== 'complete') throw new Error(`${peer.server} stateless: resultType ${resultType}`);
     checkResult(`${peer.server} ${peer.mode} ${name}`, testCase, result);
   }
 }
@@ -167,6 +174,7 @@ pinSelf();
 const processes = {};
 for (const mode of MODES) {
   for (const server of SERVERS) {
+    if (!serves(server, mode)) continue;
     if (server === 'ours' && mode === 'stateless') processes[`${server}/${mode}`] = processes['ours/session'];
     else processes[`${server}/${mode}`] = await start(server, mode);
   }
@@ -189,6 +197,7 @@ try {
   const peers = {};
   for (const w of WINDOWS) {
     for (const server of SERVERS) {
+      if (!serves(server, w.mode)) continue;
       const key = `${server}/${w.mode}/${w.connections}`;
       if (peers[key] !== undefined) continue;
       const { url } = processes[`${server}/${w.mode}`];
@@ -202,14 +211,15 @@ try {
     load.push(loadavg()[0]);
     const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]);
     for (const w of WINDOWS) {
-      const slices = Object.fromEntries(order.map((server) => [server, []]));
+      const servers = order.filter((server) => serves(server, w.mode));
+      const slices = Object.fromEntries(servers.map((server) => [server, []]));
       for (let turn = 0; turn < SLICES; turn++) {
-        for (const server of order) {
+        for (const server of servers) {
           const peer = peers[`${server}/${w.mode}/${w.connections}`];
           slices[server].push(await slice(peer, processes[`${server}/${w.mode}`].child.pid, workload.cases[w.caseName], Math.ceil(w.calls / SLICES), w.connections));
         }
       }
-      for (const server of order) ((samples[label(w)] ??= {})[server] ??= []).push(windowMetrics(slices[server]));
+      for (const server of servers) ((samples[label(w)] ??= {})[server] ??= []).push(windowMetrics(slices[server]));
     }
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
@@ -218,6 +228,7 @@ try {
   const memory = {};
   for (const mode of ['session', 'stateless']) {
     for (const server of SERVERS) {
+      if (!serves(server, mode)) continue;
       const key = `${server}/${mode}`;
       const peer = new HttpPeer(server, mode, processes[key].url, 16);
       await peer.open();
@@ -240,20 +251,28 @@ try {
     ['callsPerSecond', 'calls/s', undefined],
   ];
   const rows = [];
-  const table = ['| window | metric | floor | sdk | ours | ours/floor | sdk/floor | ours/floor range | target |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const table = [
+    '| window | metric | floor | sdk 1.x | sdk 2.x | ours | ours/floor | sdk 1.x/floor | sdk 2.x/floor | ours/floor range | target |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   const fmt = (v) => (v >= 100 ? Math.round(v).toString() : v.toFixed(1));
   for (const w of WINDOWS) {
     const byServer = samples[label(w)];
     if (byServer === undefined) continue; // --rounds 0: memory only
     for (const [key, name, target] of metrics) {
-      const med = Object.fromEntries(SERVERS.map((s) => [s, median(byServer[s].map((r) => r[key]))]));
+      const measured = SERVERS.filter((s) => byServer[s] !== undefined);
+      const med = Object.fromEntries(measured.map((s) => [s, median(byServer[s].map((r) => r[key]))]));
       const ratios = (a) => byServer[a].map((r, i) => r[key] / byServer.floor[i][key]);
       const oursRatios = ratios('ours');
       const ours = median(oursRatios);
       const sdk = median(ratios('sdk'));
+      const sdk2 = byServer.sdk2 === undefined ? undefined : median(ratios('sdk2'));
       const verdict = target === undefined ? '' : `≤ ${target} ${ours <= target ? 'met' : 'NOT met'}`;
-      rows.push({ window: label(w), metric: name, ...med, oursOverFloor: ours, sdkOverFloor: sdk, range: [Math.min(...oursRatios), Math.max(...oursRatios)] });
-      table.push(`| ${label(w)} | ${name} | ${fmt(med.floor)} | ${fmt(med.sdk)} | ${fmt(med.ours)} | ${ours.toFixed(2)}x | ${sdk.toFixed(2)}x | ${Math.min(...oursRatios).toFixed(2)}x – ${Math.max(...oursRatios).toFixed(2)}x | ${verdict} |`);
+      rows.push({ window: label(w), metric: name, ...med, oursOverFloor: ours, sdkOverFloor: sdk, sdk2OverFloor: sdk2, range: [Math.min(...oursRatios), Math.max(...oursRatios)] });
+      const dash = (v, f) => (v === undefined ? '–' : f(v));
+      table.push(
+        `| ${label(w)} | ${name} | ${fmt(med.floor)} | ${fmt(med.sdk)} | ${dash(med.sdk2, fmt)} | ${fmt(med.ours)} | ${ours.toFixed(2)}x | ${sdk.toFixed(2)}x | ${dash(sdk2, (v) => `${v.toFixed(2)}x`)} | ${Math.min(...oursRatios).toFixed(2)}x – ${Math.max(...oursRatios).toFixed(2)}x | ${verdict} |`,
+      );
     }
   }
   const memTable = ['| server | mode | RSS before | RSS after | growth | bytes/request |', '| --- | --- | --- | --- | --- | --- |'];
