@@ -22,7 +22,7 @@ import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { checkResult, loadWorkload } from './lib/workload.mjs';
 import { buildOurs } from './lib/servers.mjs';
 import { onServerCpu, pinSelf } from './lib/pin.mjs';
-import { median, percentile } from './lib/stats.mjs';
+import { median, windowMetrics } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 
@@ -136,7 +136,7 @@ async function verify(peer) {
   }
 }
 
-/** `calls` tools/call spread over the peer's connections: server CPU seconds, latencies, wall time. */
+/** `calls` tools/call spread over the peer's connections: server CPU, latencies, wall time (see `windowMetrics`). */
 async function slice(peer, pid, testCase, calls, connections) {
   const latencies = new Float64Array(calls);
   let issued = 0;
@@ -151,21 +151,9 @@ async function slice(peer, pid, testCase, calls, connections) {
     }
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  const wallMs = performance.now() - started;
+  const elapsedMs = performance.now() - started;
   const after = cpuTimes(pid);
-  return { calls, cpuSeconds: after.user + after.system - before.user - before.system, latencies, wallMs };
-}
-
-/** The figures of one window from its slices. */
-function windowMetrics(slices) {
-  const calls = slices.reduce((sum, s) => sum + s.calls, 0);
-  const sorted = Float64Array.from(slices.flatMap((s) => Array.from(s.latencies))).sort();
-  return {
-    cpuPerCallUs: (slices.reduce((sum, s) => sum + s.cpuSeconds, 0) * 1e6) / calls,
-    p50Us: percentile(sorted, 0.5) * 1000,
-    p99Us: percentile(sorted, 0.99) * 1000,
-    callsPerSecond: calls / (slices.reduce((sum, s) => sum + s.wallMs, 0) / 1000),
-  };
+  return { calls, userSeconds: after.user - before.user, systemSeconds: after.system - before.system, elapsedMs, latencies };
 }
 
 buildOurs();
@@ -248,7 +236,7 @@ try {
     ['cpuPerCallUs', 'server CPU µs/call', 1.5],
     ['p50Us', 'p50 latency µs', 1.5],
     ['p99Us', 'p99 latency µs', undefined],
-    ['callsPerSecond', 'calls/s', undefined],
+    ['callsPerSec', 'calls/s', undefined],
   ];
   const rows = [];
   const table = [

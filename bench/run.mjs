@@ -17,7 +17,7 @@ import { loadWorkload, verifyPeer } from './lib/workload.mjs';
 import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { onServerCpu, pinSelf, unpinSelf } from './lib/pin.mjs';
-import { median, percentile, formatTable } from './lib/stats.mjs';
+import { median, formatTable, windowMetrics } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 
@@ -145,33 +145,6 @@ async function slice(peer, testCase, calls, inFlight) {
     elapsedMs,
     userSeconds: cpuAfter.user - cpuBefore.user,
     systemSeconds: cpuAfter.system - cpuBefore.system,
-  };
-}
-
-/** The figures of one window from its slices. */
-function windowMetrics(slices) {
-  const total = (key) => slices.reduce((sum, s) => sum + s[key], 0);
-  const calls = total('calls');
-  const user = total('userSeconds');
-  const system = total('systemSeconds');
-  const cpu = user + system;
-  const elapsedMs = total('elapsedMs');
-  const latencies = new Float64Array(calls);
-  let offset = 0;
-  for (const s of slices) {
-    latencies.set(s.latencies, offset);
-    offset += s.calls;
-  }
-  latencies.sort();
-  return {
-    calls,
-    cpuPerCallUs: (cpu * 1e6) / calls,
-    p50Us: percentile(latencies, 0.5) * 1000,
-    p99Us: percentile(latencies, 0.99) * 1000,
-    callsPerSec: (calls * 1000) / elapsedMs,
-    userCpuPerCallUs: (user * 1e6) / calls,
-    systemCpuPerCallUs: (system * 1e6) / calls,
-    serverCpuSeconds: cpu,
   };
 }
 

@@ -13,6 +13,36 @@ export function percentile(sorted, q) {
   return sorted[rank - 1];
 }
 
+/**
+ * The figures of one window from its slices, each `{ calls, userSeconds, systemSeconds, elapsedMs,
+ * latencies }` (latencies in ms).
+ */
+export function windowMetrics(slices) {
+  const total = (key) => slices.reduce((sum, s) => sum + s[key], 0);
+  const calls = total('calls');
+  const user = total('userSeconds');
+  const system = total('systemSeconds');
+  const cpu = user + system;
+  const elapsedMs = total('elapsedMs');
+  const latencies = new Float64Array(calls);
+  let offset = 0;
+  for (const s of slices) {
+    latencies.set(s.latencies, offset);
+    offset += s.calls;
+  }
+  latencies.sort();
+  return {
+    calls,
+    cpuPerCallUs: (cpu * 1e6) / calls,
+    p50Us: percentile(latencies, 0.5) * 1000,
+    p99Us: percentile(latencies, 0.99) * 1000,
+    callsPerSec: (calls * 1000) / elapsedMs,
+    userCpuPerCallUs: (user * 1e6) / calls,
+    systemCpuPerCallUs: (system * 1e6) / calls,
+    serverCpuSeconds: cpu,
+  };
+}
+
 function formatNumber(value) {
   if (!Number.isFinite(value)) return '–';
   if (Math.abs(value) >= 1000) return Math.round(value).toString();

@@ -111,57 +111,58 @@ function removeSourceUrls(code: string): string {
 }
 
 /**
- * ajv embeds schema values as object literals (`const schema12 = {…};`), and in a literal a
- * `"__proto__"` key sets the prototype instead of making a property. Such literals become
- * `JSON.parse("…")`, which keeps the key as data.
+ * Rewrites ajv's schema declarations (`const schema12 = {…};`). `edit` gets the name and the
+ * literal and returns the text that replaces the declaration (its `;` and line end included), or
+ * undefined to keep it. A declaration starts a statement; the same text inside a string literal
+ * would have its quotes escaped, so it is never taken for one.
  */
-function protectProtoKeys(code: string): string {
-  if (!code.includes('"__proto__"')) return code;
-  // A declaration starts a statement; the same text inside a string literal would have its
-  // quotes escaped, so it never parses as JSON with a "__proto__" key. Anything that does not
-  // parse is refused rather than guessed at.
-  const declaration = /(?:^|[;\n])const schema\d+ = (?=[[{])/g;
+function rewriteSchemaDeclarations(code: string, edit: (name: string, literal: string) => string | undefined): string {
+  const declaration = /(^|[;\n])const (schema\d+) = (?=[[{])/g;
   let out = '';
   let from = 0;
   for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
     const start = m.index + m[0].length;
-    const end = endOfJson(code, start);
-    const literal = code.slice(start, end);
-    if (!literal.includes('"__proto__"')) continue;
+    let end = endOfJson(code, start);
+    declaration.lastIndex = end;
+    const replacement = edit(m[2] as string, code.slice(start, end));
+    if (replacement === undefined) continue;
+    if (code[end] === ';') end += code[end + 1] === '\n' ? 2 : 1;
+    out += code.slice(from, m.index + (m[1] as string).length) + replacement;
+    from = end;
+  }
+  return out + code.slice(from);
+}
+
+/**
+ * ajv embeds schema values as object literals (`const schema12 = {…};`), and in a literal a
+ * `"__proto__"` key sets the prototype instead of making a property. Such literals become
+ * `JSON.parse("…")`, which keeps the key as data. Anything that does not parse is refused rather
+ * than guessed at.
+ */
+function protectProtoKeys(code: string): string {
+  if (!code.includes('"__proto__"')) return code;
+  return rewriteSchemaDeclarations(code, (name, literal) => {
+    if (!literal.includes('"__proto__"')) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(literal);
     } catch {
       throw new Error('emitValidators: cannot isolate a schema literal in ajv output');
     }
-    out += code.slice(from, start) + jsonValueExpression(value);
-    from = end;
-    declaration.lastIndex = end;
-  }
-  return out + code.slice(from);
+    return `const ${name} = ${jsonValueExpression(value)};\n`;
+  });
 }
 
 /**
- * ajv declares a literal for every schema it compiled (`const schema12 = {…};`) and refers to few
- * of them. The rest are built for nothing each time the module loads: in the runtime's envelope
- * validators that was 3.6 ms of a server's cold start. A literal whose name appears nowhere else
- * in the code (string contents included, so a doubt keeps it) is dropped.
+ * ajv declares a literal for every schema it compiled and refers to few of them. The rest are
+ * built for nothing each time the module loads: in the runtime's envelope validators that was
+ * 3.6 ms of a server's cold start. A literal whose name appears nowhere else in the code (string
+ * contents included, so a doubt keeps it) is dropped.
  */
 function removeUnusedSchemaLiterals(code: string): string {
   const uses = new Map<string, number>();
   for (const m of code.matchAll(/\bschema\d+\b/g)) uses.set(m[0], (uses.get(m[0]) ?? 0) + 1);
-  const declaration = /(^|[;\n])const (schema\d+) = (?=[[{])/g;
-  let out = '';
-  let from = 0;
-  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
-    const start = m.index + m[0].length;
-    const end = endOfJson(code, start);
-    declaration.lastIndex = end;
-    if (uses.get(m[2] as string) !== 1 || code[end] !== ';') continue;
-    out += code.slice(from, m.index + (m[1] as string).length);
-    from = code[end + 1] === '\n' ? end + 2 : end + 1;
-  }
-  return out + code.slice(from);
+  return rewriteSchemaDeclarations(code, (name) => (uses.get(name) === 1 ? '' : undefined));
 }
 
 /** Index just past the JSON array or object that starts at `start`. */

@@ -113,11 +113,9 @@ export class ServerCore {
   readonly mirroredHeaders: ReadonlyMap<string, readonly MirroredHeader[]>;
   /** Signs 2026-07-28 request states; made on first use (see `lazy-crypto.ts`). */
   get stateSecret(): string {
-    return (this.secret ??=
-      this.options.stateSecret ?? nodeCrypto().randomBytes(32).toString('base64'));
+    return (this.secret ??= nodeCrypto().randomBytes(32).toString('base64'));
   }
-  private secret: string | undefined = undefined;
-  private readonly options: ServerOptions;
+  private secret: string | undefined;
   /** Connections listening for change announcements. */
   readonly listeners = new Set<(event: ChangeEvent) => void>();
   readonly initializeResults: ReadonlyMap<string, string>;
@@ -158,7 +156,7 @@ export class ServerCore {
     }
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
-    this.options = options;
+    this.secret = options.stateSecret;
     const discover: JsonObject = {
       supportedVersions: this.versions,
       capabilities: definition.capabilities,
