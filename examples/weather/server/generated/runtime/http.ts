@@ -441,15 +441,9 @@ class HttpTransport {
       if (entry === undefined) return;
     }
     const session = entry.session;
-    const opened = entry;
-    const out = new HttpOutbound(res, this, entry);
+    const out = new HttpOutbound(res, this, entry, session);
     entry.lastActive = Date.now();
     entry.openRequests++;
-    res.on('close', () => {
-      opened.openRequests--;
-      opened.lastActive = Date.now();
-      if (!out.finished) out.disconnected();
-    });
     const delivery = session.receive(message, out);
     if (session.id !== undefined && !this.sessions.has(session.id) && session.initialized) {
       this.sessions.set(session.id, entry);
@@ -487,15 +481,8 @@ class HttpTransport {
       return;
     }
     const session = Session.stateless(this.core, checked);
-    const idText = isRequestId(id) ? idJson(id) : NULL_ID;
-    const out = new HttpOutbound(res, this, undefined);
-    out.transform = (text) => withResultFields(text, idText, message['method'] as string);
-    res.on('close', () => {
-      if (!out.finished) {
-        out.finished = true;
-        session.cancelOutbound(out);
-      }
-    });
+    const out = new HttpOutbound(res, this, undefined, session);
+    out.statelessResult(isRequestId(id) ? idJson(id) : NULL_ID, message['method'] as string);
     out.received(session.receive(message, out));
   }
 
@@ -757,23 +744,51 @@ class HttpOutbound implements Outbound {
   readonly canEmit = true;
   finished = false;
   sessionId: string | undefined = undefined;
-  /** Stateless requests: adds `resultType` and the cache fields to results. */
-  transform: ((text: string) => string) | undefined = undefined;
   private readonly res: ServerResponse;
   private readonly transport: HttpTransport;
   /** Undefined for a stateless request. */
   private readonly entry: SessionEntry | undefined;
+  /** The session serving the request: the HTTP session's, or the stateless request's own. */
+  private readonly session: Session;
+  /** Stateless requests: the id and method `withResultFields` needs to complete results. */
+  private statelessId: string | undefined = undefined;
+  private statelessMethod = '';
   private receiving = true;
   private held: string | undefined = undefined;
   private heldAbandon = false;
   private stream: SseStream | undefined = undefined;
   private plainStreaming = false;
 
-  constructor(res: ServerResponse, transport: HttpTransport, entry: SessionEntry | undefined) {
+  constructor(
+    res: ServerResponse,
+    transport: HttpTransport,
+    entry: SessionEntry | undefined,
+    session: Session,
+  ) {
     this.res = res;
     this.transport = transport;
     this.entry = entry;
+    this.session = session;
+    // The listener closes over this outbound alone, never over the caller's scope. Node's response
+    // objects can outlive young-generation collections, and whatever their listeners hold survives
+    // with them: when the stateless listener shared a scope with the parsed request and its
+    // session, a fresh server's young generation grew 2 → 32 MB within its first 30k calls (RSS +15%).
+    res.on('close', this.closed);
   }
+
+  /** Results of a 2026-07-28 request get `resultType` and the cache fields. */
+  statelessResult(idText: string, method: string): void {
+    this.statelessId = idText;
+    this.statelessMethod = method;
+  }
+
+  private readonly closed = (): void => {
+    if (this.entry !== undefined) {
+      this.entry.openRequests--;
+      this.entry.lastActive = Date.now();
+    }
+    if (!this.finished) this.disconnected();
+  };
 
   private get streaming(): boolean {
     return this.stream !== undefined || this.plainStreaming;
@@ -781,7 +796,10 @@ class HttpOutbound implements Outbound {
 
   respond(text: string): void {
     if (this.finished) return;
-    const final = this.transform === undefined ? text : this.transform(text);
+    const final =
+      this.statelessId === undefined
+        ? text
+        : withResultFields(text, this.statelessId, this.statelessMethod);
     if (this.receiving && !this.streaming) this.held = final;
     else this.deliver(final, statusOf(final));
   }
@@ -809,7 +827,7 @@ class HttpOutbound implements Outbound {
     // A resumable stream lives on: its events are stored until the client resumes it.
     if (this.stream !== undefined) return;
     this.finished = true;
-    this.entry?.session.cancelOutbound(this);
+    this.session.cancelOutbound(this);
   }
 
   /** `Session.receive` returned: send what it produced synchronously. */
