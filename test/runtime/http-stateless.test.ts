@@ -193,6 +193,28 @@ describe('2026-07-28 on the shared endpoint', () => {
     abort.abort();
   });
 
+  it('cancels the handler when the client hangs up before the result', async () => {
+    const count = async () => Number((await call(url, 'tools/call', { name: 'aborted_count', _meta: meta() })).body.result.content[0].text);
+    const before = await count();
+    const abort = new AbortController();
+    const params = { name: 'slow', arguments: { steps: 1, ms: 60_000 }, _meta: meta() };
+    const pending = fetch(url, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': REVISION, 'mcp-method': 'tools/call', 'mcp-name': 'slow' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'hang-up', method: 'tools/call', params }),
+    }).catch((error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abort.abort();
+    expect(await pending).toBe('AbortError');
+    let after = before;
+    for (let attempt = 0; attempt < 50 && after === before; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await count();
+    }
+    expect(after).toBe(before + 1);
+  });
+
   it('serves a non-object outputSchema to 2026-07-28, and older sessions a tool and results their schema allows', async () => {
     const list = await call(url, 'tools/list', { _meta: meta() });
     expect(list.body.result.tools.find((t: { name: string }) => t.name === 'cities').outputSchema).toEqual({ type: 'array', items: { type: 'string' } });
