@@ -338,7 +338,11 @@ class HttpTransport {
       if (refused) return;
       // Most bodies arrive in one chunk: decoding it directly saves a copy of every large body.
       const body = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      this.receive(req, res, body).catch((error: unknown) => this.failed(res, error));
+      try {
+        this.receive(req, res, body);
+      } catch (error) {
+        this.failed(res, error);
+      }
     });
   }
 
@@ -347,7 +351,8 @@ class HttpTransport {
     sendError(res, 413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`);
   }
 
-  private async receive(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+  /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
+  private receive(req: IncomingMessage, res: ServerResponse, body: string): void {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
       send(res, 400, tooDeepMessage(maxDepth));
@@ -367,6 +372,10 @@ class HttpTransport {
       this.receiveStateless(req, res, message);
       return;
     }
+    this.receiveStateful(req, res, message, version).catch((error: unknown) => this.failed(res, error));
+  }
+
+  private async receiveStateful(req: IncomingMessage, res: ServerResponse, message: unknown, version: string | undefined): Promise<void> {
     if (version !== undefined && !this.core.statefulVersions.includes(version)) {
       sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(version)}`);
       return;

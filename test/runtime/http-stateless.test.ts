@@ -140,6 +140,9 @@ describe('2026-07-28 on the shared endpoint', () => {
     expect(elsewhere.body.error.code).toBe(-32602);
     const wrongShape = await call(url, 'tools/call', { name: 'ask_name', arguments: {}, inputResponses: { [key]: { action: 12345 } }, _meta: meta(caps) });
     expect(wrongShape.body.result.resultType).toBe('input_required');
+    // A response filed under `__proto__` is one more unknown key, not a prototype for the others.
+    const smuggled = await call(url, 'tools/call', { name: 'ask_name', arguments: {}, inputResponses: { ['__proto__']: { [key]: answer } }, _meta: meta(caps) });
+    expect(smuggled.body.result.resultType).toBe('input_required');
     const nullResponses = await call(url, 'tools/call', { name: 'ask_name', arguments: {}, inputResponses: null, _meta: meta(caps) });
     expect(nullResponses.body.error.code).toBe(-32602);
   });

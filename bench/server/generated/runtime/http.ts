@@ -372,7 +372,11 @@ class HttpTransport {
         chunks.length === 1
           ? (chunks[0] as Buffer).toString('utf8')
           : Buffer.concat(chunks, size).toString('utf8');
-      this.receive(req, res, body).catch((error: unknown) => this.failed(res, error));
+      try {
+        this.receive(req, res, body);
+      } catch (error) {
+        this.failed(res, error);
+      }
     });
   }
 
@@ -386,7 +390,8 @@ class HttpTransport {
     );
   }
 
-  private async receive(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+  /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
+  private receive(req: IncomingMessage, res: ServerResponse, body: string): void {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
       send(res, 400, tooDeepMessage(maxDepth));
@@ -406,6 +411,17 @@ class HttpTransport {
       this.receiveStateless(req, res, message);
       return;
     }
+    this.receiveStateful(req, res, message, version).catch((error: unknown) =>
+      this.failed(res, error),
+    );
+  }
+
+  private async receiveStateful(
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+    version: string | undefined,
+  ): Promise<void> {
     if (version !== undefined && !this.core.statefulVersions.includes(version)) {
       sendError(
         res,

@@ -95,6 +95,9 @@ const ELICITATION_SINCE = '2025-06-18';
 const MAX_COMPLETION_VALUES = 100;
 const RESOLVED: Promise<void> = Promise.resolve();
 const EMPTY_PARAMS: JsonObject = Object.freeze({});
+const NO_ANSWERS: Record<string, JsonObject> = Object.freeze(
+  Object.create(null) as Record<string, JsonObject>,
+);
 
 /** A handler waiting for input it will get in a later request: the promise that never settles. */
 const NEVER: Promise<never> = new Promise(() => undefined);
@@ -132,23 +135,25 @@ export class Session {
   private logThreshold = 0;
   /** Requests whose handler returned a promise, by the client's id. */
   private readonly inFlight = new Map<RequestId, Context>();
-  private readonly pendingClient = new Map<number, PendingClientRequest>();
+  // The collections below are made on first use: a stateless session lives for one request and
+  // most never need them (each empty Map or Set costs about 150 bytes of young-generation churn).
+  private pendingClient: Map<number, PendingClientRequest> | undefined = undefined;
   private lastOutgoingId = 0;
   /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
   asyncStarted = 0;
-  private idleWaiters: (() => void)[] = [];
+  private idleWaiters: (() => void)[] | undefined = undefined;
   /** True for the one-request sessions of the stateless revision. */
   private stateless = false;
   /** Stateless: the answers to earlier input requests (requestState plus inputResponses). */
-  private answers: Record<string, JsonObject> = {};
+  private answers: Record<string, JsonObject> = NO_ANSWERS;
   private inputRound = 0;
   /** Stateless: the input requests the running handler is waiting for, gathered for one result. */
   private pendingInputs: Record<string, JsonObject> | undefined = undefined;
   /** Stateful: resource URIs the client subscribed to. */
-  private readonly subscriptions = new Set<string>();
+  private subscriptions: Set<string> | undefined = undefined;
   /** Stateful: where notifications that belong to no request go (stdio output, the HTTP GET stream). */
   standalone: Outbound | undefined = undefined;
-  private readonly onChange = (event: ChangeEvent): void => this.changed(event);
+  private changeListener: ((event: ChangeEvent) => void) | undefined = undefined;
 
   constructor(core: ServerCore, id: string | undefined) {
     this.core = core;
@@ -175,7 +180,7 @@ export class Session {
       protocolVersion: this.protocolVersion,
       clientCapabilities: this.clientCapabilities,
       logThreshold: this.logThreshold,
-      subscriptions: [...this.subscriptions],
+      subscriptions: this.subscriptions === undefined ? [] : [...this.subscriptions],
     };
   }
 
@@ -185,10 +190,15 @@ export class Session {
     session.protocolVersion = snapshot.protocolVersion;
     session.clientCapabilities = snapshot.clientCapabilities;
     session.logThreshold = snapshot.logThreshold;
-    for (const uri of snapshot.subscriptions) session.subscriptions.add(uri);
+    if (snapshot.subscriptions.length > 0) session.subscriptions = new Set(snapshot.subscriptions);
     session.state = STATE_INITIALIZED;
     core.listeners.add(session.onChange);
     return session;
+  }
+
+  /** This session's change listener, registered once it is initialized. */
+  private get onChange(): (event: ChangeEvent) => void {
+    return (this.changeListener ??= (event) => this.changed(event));
   }
 
   get initialized(): boolean {
@@ -197,7 +207,9 @@ export class Session {
 
   /** True while a handler is running or a server→client request awaits its answer. */
   get busy(): boolean {
-    return this.inFlight.size > 0 || this.pendingClient.size > 0;
+    return (
+      this.inFlight.size > 0 || (this.pendingClient !== undefined && this.pendingClient.size > 0)
+    );
   }
 
   receive(message: unknown, out: Outbound): Delivery {
@@ -211,7 +223,7 @@ export class Session {
   /** Resolves once no handler is running. */
   whenIdle(): Promise<void> {
     if (this.inFlight.size === 0) return RESOLVED;
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
   }
 
   /**
@@ -220,9 +232,10 @@ export class Session {
    */
   close(abortHandlers: boolean): void {
     this.state = STATE_CLOSED;
-    this.core.listeners.delete(this.onChange);
-    for (const [id, pending] of this.pendingClient) {
-      this.pendingClient.delete(id);
+    if (this.changeListener !== undefined) this.core.listeners.delete(this.changeListener);
+    const pendingClient = this.pendingClient;
+    this.pendingClient = undefined;
+    for (const pending of pendingClient?.values() ?? []) {
       pending.reject(new Error(`${pending.method}: the connection to the client closed`));
     }
     if (abortHandlers) {
@@ -370,8 +383,9 @@ export class Session {
         case 'resources/subscribe':
         case 'resources/unsubscribe':
           if (typeof params['uri'] === 'string') {
-            if (method === 'resources/subscribe') this.subscriptions.add(params['uri']);
-            else this.subscriptions.delete(params['uri']);
+            if (method === 'resources/subscribe')
+              (this.subscriptions ??= new Set()).add(params['uri']);
+            else this.subscriptions?.delete(params['uri']);
           }
           out.respond(resultMessage(idText, '{}'));
           return;
@@ -819,9 +833,9 @@ export class Session {
     if (context.tracked) {
       this.core.deadlines?.delete(context);
       if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
-      if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
+      if (this.inFlight.size === 0 && this.idleWaiters !== undefined) {
         const waiters = this.idleWaiters;
-        this.idleWaiters = [];
+        this.idleWaiters = undefined;
         for (const wake of waiters) wake();
       }
     }
@@ -884,7 +898,7 @@ export class Session {
     if (text === undefined)
       return Promise.reject(new Error(`${method} params must be serializable as JSON`));
     return new Promise<JsonObject>((resolve, reject) => {
-      this.pendingClient.set(id, {
+      (this.pendingClient ??= new Map()).set(id, {
         method,
         context,
         validators: this.core.resultValidators(),
@@ -933,10 +947,16 @@ export class Session {
         );
         return false;
       }
-      this.answers = { ...state.answers };
+      // Without a prototype, keys such as `__proto__` or `constructor` are plain answer keys.
+      this.answers = Object.assign(
+        Object.create(null) as Record<string, JsonObject>,
+        state.answers,
+      );
       this.inputRound = state.round;
     }
     if (responses !== undefined) {
+      if (this.answers === NO_ANSWERS)
+        this.answers = Object.create(null) as Record<string, JsonObject>;
       for (const [key, value] of Object.entries(responses)) {
         if (isObject(value)) this.answers[key] = value;
       }
@@ -970,7 +990,7 @@ export class Session {
       return NEVER;
     }
     const inputKey = key ?? `${capability}-${++context.inputCount}`;
-    const answer = this.answers[inputKey];
+    const answer = Object.hasOwn(this.answers, inputKey) ? this.answers[inputKey] : undefined;
     if (answer === undefined) return this.askInput(context, inputKey, method, params);
     return this.core.resultValidators().then((validators) => {
       const validate = validators.get(method);
@@ -1083,7 +1103,7 @@ export class Session {
     const out = this.standalone;
     if (out === undefined || this.state !== STATE_INITIALIZED) return;
     if (event.filter === 'resourceSubscriptions') {
-      if (event.uri === undefined || !this.subscriptions.has(event.uri)) return;
+      if (event.uri === undefined || this.subscriptions?.has(event.uri) !== true) return;
       out.emit(notificationMessage(event.method, JSON.stringify({ uri: event.uri })));
       return;
     }
@@ -1119,12 +1139,12 @@ export class Session {
   }
 
   private clientResponse(id: RequestId, message: JsonObject): void {
-    const pending = typeof id === 'number' ? this.pendingClient.get(id) : undefined;
+    const pending = typeof id === 'number' ? this.pendingClient?.get(id) : undefined;
     if (pending === undefined) {
       this.core.log(`Ignoring a response to unknown request id ${quote(idJson(id))}`);
       return;
     }
-    this.pendingClient.delete(id as number);
+    this.pendingClient!.delete(id as number);
     const error = message['error'];
     if (error !== undefined) {
       const body = isObject(error) ? error : {};
@@ -1161,9 +1181,9 @@ export class Session {
   cancelOutgoing(context: Context, reason: string): void {
     if (context.outgoing === undefined) return;
     for (const id of context.outgoing) {
-      const pending = this.pendingClient.get(id);
+      const pending = this.pendingClient?.get(id);
       if (pending === undefined) continue;
-      this.pendingClient.delete(id);
+      this.pendingClient!.delete(id);
       context.out.emit(
         notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason })),
       );
