@@ -15,6 +15,23 @@ export interface EventStore {
     lastEventId: string,
     send: (eventId: string, message: string) => void | Promise<void>,
   ): Promise<string | undefined>;
+  /**
+   * Optional, for a store several processes share: a stream cut on one process and resumed on
+   * another then carries the events the first one goes on producing, live. Marks the stream
+   * complete: its last event is stored.
+   */
+  endStream?(streamId: string): Promise<void>;
+  /**
+   * Optional, with `endStream`: `watcher` gets each event stored on `streamId` from now on, by any
+   * process, and `ended` once the stream is complete. Resolves once watching, with whether the
+   * stream was already complete and the function that stops watching.
+   */
+  watchStream?(streamId: string, watcher: StreamWatcher): Promise<{ complete: boolean; stop(): void }>;
+}
+
+export interface StreamWatcher {
+  event(eventId: string, message: string): void;
+  ended(): void;
 }
 
 interface StoredEvent {

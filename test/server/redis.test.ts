@@ -2,8 +2,9 @@
  * Many instances: two processes of the generated conformance server share one real redis-server
  * (started here on a loopback port; Debian's redis-server package must be installed, as .ci/run
  * does). A session initialized on A is served by B; a stream A closed early is resumed on B with
- * Last-Event-ID and every event arrives exactly once. In stateless mode two processes without any
- * store serve alternating requests, input-required rounds included (one MCP_STATE_SECRET).
+ * Last-Event-ID and every event arrives exactly once, relayed live while A is still producing it.
+ * In stateless mode two processes without any store serve alternating requests, input-required
+ * rounds included (one MCP_STATE_SECRET).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -132,6 +133,28 @@ describe('two processes sharing one redis-server', () => {
     // Resuming again from the same point replays the same events, no more, no fewer.
     const again = await fetch(a, { headers: { accept: 'text/event-stream', 'last-event-id': lastId, ...headers } });
     expect(parseEvents(await again.text()).map((e) => e.id)).toEqual(after.map((e) => e.id));
+  });
+
+  it('relays on B, live, the rest of a stream A is still producing, and ends it when A does', async () => {
+    const init = await post(a, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'redis', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const call = await post(a, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'test_reconnection', _meta: { progressToken: 'live' } } }, headers);
+    const first = parseEvents(await call.text());
+    expect(first.at(-1)).toEqual({ retry: '500' });
+    const lastId = first.filter((e) => e.id !== undefined).at(-1)!.id!;
+    // At once, while A's handler still runs (it answers 200 ms after closing the stream).
+    const resumed = await fetch(b, { headers: { accept: 'text/event-stream', 'last-event-id': lastId, ...headers } });
+    expect(resumed.status).toBe(200);
+    const after = parseEvents(await resumed.text());
+    // The answer arrived on this connection, which then ended: no retry hint, nothing to resume.
+    expect(after.filter((e) => e.data).map((e) => JSON.parse(e.data!))).toEqual([
+      { jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: 'Reconnection test completed: the result arrived on the resumed stream' }] } },
+    ]);
+    expect(after.some((e) => e.retry !== undefined)).toBe(false);
+    const ids = [...first, ...after].map((e) => e.id).filter((id) => id !== undefined);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 

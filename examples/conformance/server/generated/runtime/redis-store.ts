@@ -11,9 +11,13 @@
  * Keys (all under `prefix`, default `mcp:`):
  * - `session:<id>`: the session's snapshot (JSON), expiring after the idle timeout;
  * - `events:<streamId>`: the stream's messages, a list; an event's id is `<streamId>:<position>`,
- *   so ids are unique per session (stream ids start with the session id) and need no index.
+ *   so ids are unique per session (stream ids start with the session id) and need no index;
+ * - `ended:<streamId>`: set once the stream's last event is stored.
+ * Channel `stream:<streamId>`: each stored event as `<position>\n<message>`, then `end`. A process
+ * that resumes a stream another one is still producing subscribes to it (on a second connection,
+ * opened on first use) and relays what follows.
  */
-import type { EventStore } from './event-store.js';
+import type { EventStore, StreamWatcher } from './event-store.js';
 import type { SessionSnapshot, SessionStore } from './session-store.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
@@ -25,13 +29,21 @@ export interface RedisClient {
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
   del(key: string): Promise<number>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
+  exists(key: string): Promise<number>;
+  publish(channel: string, message: string): Promise<unknown>;
   multi(): RedisMulti;
+  /** A second connection: a subscribed connection runs no other commands. */
+  duplicate(): RedisClient;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 interface RedisMulti {
   rPush(key: string, value: string): RedisMulti;
   pExpire(key: string, ms: number): RedisMulti;
+  set(key: string, value: string, options: { PX: number }): RedisMulti;
+  publish(channel: string, message: string): RedisMulti;
   exec(): Promise<unknown[]>;
 }
 
@@ -40,6 +52,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long a stream's events are kept after its last event; default 1 hour. */
   eventTtlMs?: number;
+  /** Where connection errors go. */
+  log?: (line: string) => void;
 }
 
 export class RedisSessionStore implements SessionStore {
@@ -71,17 +85,67 @@ export class RedisEventStore implements EventStore {
   private readonly client: RedisClient;
   private readonly prefix: string;
   private readonly ttlMs: number;
+  private readonly log: ((line: string) => void) | undefined;
+  private subscriber: Promise<RedisClient> | undefined = undefined;
 
   constructor(client: RedisClient, options: RedisStoreOptions = {}) {
     this.client = client;
     this.prefix = options.prefix ?? 'mcp:';
     this.ttlMs = options.eventTtlMs ?? 60 * 60 * 1000;
+    this.log = options.log;
   }
 
   async storeEvent(streamId: string, message: string): Promise<string> {
     const key = this.prefix + 'events:' + streamId;
     const [length] = await this.client.multi().rPush(key, message).pExpire(key, this.ttlMs).exec();
+    // Published after the position is known; one connection keeps the stream's events in order.
+    await this.client.publish(this.prefix + 'stream:' + streamId, `${Number(length)}\n${message}`);
     return `${streamId}:${Number(length)}`;
+  }
+
+  async endStream(streamId: string): Promise<void> {
+    await this.client
+      .multi()
+      .set(this.prefix + 'ended:' + streamId, '1', { PX: this.ttlMs })
+      .publish(this.prefix + 'stream:' + streamId, 'end')
+      .exec();
+  }
+
+  async watchStream(
+    streamId: string,
+    watcher: StreamWatcher,
+  ): Promise<{ complete: boolean; stop(): void }> {
+    const subscriber = await (this.subscriber ??= this.connectSubscriber());
+    const channel = this.prefix + 'stream:' + streamId;
+    const listener = (payload: string): void => {
+      const newline = payload.indexOf('\n');
+      if (newline === -1) watcher.ended();
+      else watcher.event(`${streamId}:${payload.slice(0, newline)}`, payload.slice(newline + 1));
+    };
+    await subscriber.subscribe(channel, listener);
+    // Checked once subscribed: an end stored before is seen here, one stored after arrives as `end`.
+    const complete = (await this.client.exists(this.prefix + 'ended:' + streamId)) === 1;
+    return {
+      complete,
+      stop: () => {
+        subscriber
+          .unsubscribe(channel, listener)
+          .catch((error: unknown) => this.log?.(`Redis: ${String(error)}`));
+      },
+    };
+  }
+
+  /** Closes the subscriber connection, if one was opened. */
+  async close(): Promise<void> {
+    const subscriber = await this.subscriber?.catch(() => undefined);
+    await (subscriber?.close?.() ?? subscriber?.quit?.());
+  }
+
+  private async connectSubscriber(): Promise<RedisClient> {
+    const subscriber = this.client.duplicate();
+    subscriber.on('error', (error) => this.log?.(`Redis (subscriber): ${error.message}`));
+    await subscriber.connect();
+    return subscriber;
   }
 
   async replayEventsAfter(
@@ -119,10 +183,12 @@ export async function connectRedisStores(
   const client = redis.createClient({ url });
   client.on('error', (error) => options.log?.(`Redis: ${error.message}`));
   await client.connect();
+  const eventStore = new RedisEventStore(client, options);
   return {
     sessionStore: new RedisSessionStore(client, options.prefix),
-    eventStore: new RedisEventStore(client, options),
+    eventStore,
     close: async () => {
+      await eventStore.close();
       await (client.close?.() ?? client.quit?.());
     },
   };

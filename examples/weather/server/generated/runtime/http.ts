@@ -558,9 +558,9 @@ class HttpTransport {
     lastEventId: string,
     res: ServerResponse,
   ): Promise<void> {
-    const missed: string[] = [];
+    const missed: [eventId: string, message: string][] = [];
     const streamId = await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
-      missed.push(sseEvent(eventId, message === '' ? undefined : message));
+      missed.push([eventId, message]);
     });
     // Event ids are unique per session; a stream of another session is never replayed.
     if (streamId === undefined || !streamId.startsWith(entry.session.id! + '/')) {
@@ -575,9 +575,15 @@ class HttpTransport {
     res.writeHead(200, sseHeaders(entry.session.id));
     const live = entry.streams.get(streamId);
     if (live === undefined) {
-      // The stream is complete, or lives in another process: send what is stored and end with a
-      // retry hint, so a client still missing its response resumes again for the rest.
-      for (const event of missed) res.write(event);
+      // The stream is complete, or lives in another process.
+      if (this.eventStore.watchStream !== undefined) {
+        await this.relay(streamId, lastEventId, missed, res);
+        return;
+      }
+      // Without a shared store to watch: send what is stored and end with a retry hint, so a client
+      // still missing its response resumes again for the rest.
+      for (const [eventId, message] of missed)
+        res.write(sseEvent(eventId, message === '' ? undefined : message));
       res.end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`);
       return;
     }
@@ -602,6 +608,71 @@ class HttpTransport {
       entry.session.standalone = new StandaloneOutbound(this, live);
       this.touchIdle(entry, live);
     }
+  }
+
+  /**
+   * A stream another process is producing (or has completed), through a shared store: what was
+   * stored, then each event as it is stored, until the stream completes. Quiet for the idle stream
+   * timeout (that process may be gone), it ends with a retry hint, and the client resumes again.
+   */
+  private async relay(
+    streamId: string,
+    lastEventId: string,
+    missed: readonly [string, string][],
+    res: ServerResponse,
+  ): Promise<void> {
+    const written = new Set<string>();
+    let newest = lastEventId;
+    let ended = false;
+    let stop: (() => void) | undefined;
+    let idle: NodeJS.Timeout | undefined;
+    const write = (eventId: string, message: string): void => {
+      if (ended || written.has(eventId)) return;
+      written.add(eventId);
+      newest = eventId;
+      res.write(sseEvent(eventId, message === '' ? undefined : message));
+    };
+    const end = (tail: string): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(idle);
+      stop?.();
+      res.end(tail);
+    };
+    const touch = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(() => end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`), this.idleStreamTimeout);
+      idle.unref();
+    };
+    res.on('close', () => end(''));
+    for (const [eventId, message] of missed) write(eventId, message);
+    // Live events wait here until the catch-up below is written, so the stream stays in order.
+    let early: [string, string][] | undefined = [];
+    let endedEarly = false;
+    const watch = await this.eventStore.watchStream!(streamId, {
+      event: (eventId, message) => {
+        if (early !== undefined) early.push([eventId, message]);
+        else {
+          write(eventId, message);
+          touch();
+        }
+      },
+      ended: () => {
+        if (early !== undefined) endedEarly = true;
+        else end('');
+      },
+    });
+    stop = watch.stop;
+    if (ended) {
+      stop(); // the client left while the subscription was being made
+      return;
+    }
+    // Events stored between the first replay and the subscription.
+    await this.eventStore.replayEventsAfter(newest, write);
+    for (const [eventId, message] of early) write(eventId, message);
+    early = undefined;
+    if (watch.complete || endedEarly) end('');
+    else touch();
   }
 
   // ---- DELETE ----------------------------------------------------------------------------------
@@ -708,6 +779,12 @@ class HttpTransport {
       entry.streams.delete(stream.id);
       stream.res?.end();
       stream.res = undefined;
+      // A process relaying this stream ends its connection too (see `relay`).
+      this.eventStore
+        .endStream?.(stream.id)
+        .catch((error: unknown) =>
+          this.core.log(`The event store failed to end a stream: ${String(error)}`),
+        );
     });
   }
 
@@ -788,7 +865,8 @@ class HttpOutbound implements Outbound {
     // The listener closes over this outbound alone, never over the caller's scope. Node's response
     // objects can outlive young-generation collections, and whatever their listeners hold survives
     // with them: when the stateless listener shared a scope with the parsed request and its
-    // session, a fresh server's young generation grew 2 → 32 MB within its first 30k calls (RSS +15%).
+    // session, a fresh server's young generation grew from 2 to 32 MB in its first 30k calls, and
+    // its RSS ended about 28 MiB higher.
     res.on('close', this.closed);
   }
 
