@@ -7,7 +7,8 @@
 //   node bench/memory.mjs [--calls 100000] [--warmup 10000] [--arg-bytes 16384] [--in-flight 8]
 //                         [--transports stdio,http] [--server ours|floor] [--out bench/results/memory.json]
 //
-// `--server floor` (stdio only) runs the hand-written floor server instead, as a baseline.
+// `--server floor` runs the hand-written floor server instead (bench/floor/server.mjs over stdio,
+// http-server.mjs over HTTP), as a baseline: V8 resizes its heap for the floor too.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -73,7 +74,8 @@ async function overStdio() {
 }
 
 async function overHttp() {
-  const child = spawn(process.execPath, [SERVERS.ours.args[0], '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = flags.server === 'floor' ? [path.join(repoRoot, 'bench', 'floor', 'http-server.mjs'), '--port', '0'] : [SERVERS.ours.args[0], '--http', '--port', '0'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   try {
     const url = await new Promise((resolve, reject) => {
       let err = '';
@@ -102,8 +104,8 @@ async function overHttp() {
 }
 
 buildOurs();
-if (!(flags.server in SERVERS) || (flags.server !== 'ours' && flags.transports !== 'stdio')) {
-  throw new Error('--server is ours, or floor / sdk with --transports stdio');
+if (!(flags.server in SERVERS) || (flags.server === 'sdk' && flags.transports !== 'stdio')) {
+  throw new Error('--server is ours or floor, or sdk with --transports stdio');
 }
 const report = { machine: machine(), date: new Date().toISOString(), server: flags.server, config: { calls, warmup, every, argBytes, inFlight }, transports: {} };
 for (const transport of flags.transports.split(',')) {
