@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { planRuntimeValidators } from '../emit/validators/runtime-validators.js';
+import { planRuntimeValidators, planStatelessValidators } from '../emit/validators/runtime-validators.js';
 import { KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
 import { writeOutput } from '../write/writer.js';
 import { EXIT_DRIFT, EXIT_OK, printReport, type Console } from './output.js';
@@ -24,6 +24,8 @@ const OWN_CLIENTS = [
 
 /** The revision the runtime's envelope validators are compiled from: the newest stateful one. */
 const RUNTIME_REVISION = '2025-11-25';
+/** The stateless revision, whose requests get validators of their own. */
+const STATELESS_REVISION = '2026-07-28';
 
 /**
  * Regenerates (or with --check, verifies) everything mcp-gen generates for itself: the protocol
@@ -45,7 +47,8 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
   // The planned paths already start with runtime/.
   const out = join(PACKAGE_ROOT, 'generated');
-  const files = planRuntimeValidators({ $defs: runtimeSpec.defs });
+  const statelessSpec = await resolveSpec(STATELESS_REVISION, { specDir });
+  const files = [...planRuntimeValidators({ $defs: runtimeSpec.defs }), ...planStatelessValidators({ $defs: statelessSpec.defs })];
   record(printReport(io, displayPath(out), await writeOutput(out, files, { banner, check }), check));
 
   for (const server of OWN_SERVERS) {

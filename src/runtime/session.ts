@@ -81,6 +81,16 @@ const RESOLVED: Promise<void> = Promise.resolve();
 const EMPTY_PARAMS: JsonObject = Object.freeze({});
 const NO_ANSWERS: Record<string, JsonObject> = Object.freeze(Object.create(null) as Record<string, JsonObject>);
 
+/**
+ * 2026-07-28: an answer of the wrong shape in `inputResponses` counts as no answer (the handler asks
+ * again), so a message that fails its validator is judged once more with the answers left out.
+ */
+function validWithoutAnswers(validate: Validator<unknown>, message: JsonObject): boolean {
+  const params = message['params'];
+  if (!isObject(params) || !isObject(params['inputResponses'])) return false;
+  return validate({ ...message, params: { ...params, inputResponses: {} } });
+}
+
 /** A handler waiting for input it will get in a later request: the promise that never settles. */
 const NEVER: Promise<never> = new Promise(() => undefined);
 
@@ -299,22 +309,34 @@ export class Session {
         );
         return;
       }
-      if (this.stateless) {
-        if (method === 'server/discover') {
-          out.respond(resultMessage(idText, this.core.discoverResult));
-          return;
-        }
-        if (method === 'subscriptions/listen') {
-          this.listen(id, idText, paramsOf(message), out);
-          return;
-        }
-      } else if (!this.core.supportedMethods.has(method)) {
+      // A 2026-07-28 method was checked by `checkStateless` before this session was made.
+      if (!this.stateless && !this.core.supportedMethods.has(method)) {
         out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
         return;
       }
-      const validate = this.core.validators.get(method);
-      if (validate !== undefined && !validate(message)) {
+      const validators = this.stateless ? this.core.statelessValidators : this.core.validators;
+      if (validators === undefined) {
+        // The 2026-07-28 validators load with the first request of that revision, which waits for them.
+        this.core.loadStatelessValidators().then(
+          () => this.request(method, id, message, out),
+          (error: unknown) => {
+            this.core.log(`Loading the 2026-07-28 request validators failed: ${stackOf(error)}`);
+            out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error: the request validators could not be loaded'));
+          },
+        );
+        return;
+      }
+      const validate = validators.get(method);
+      if (validate !== undefined && !validate(message) && !(this.stateless && validWithoutAnswers(validate, message))) {
         out.respond(invalidParams(idText, method, validate));
+        return;
+      }
+      if (this.stateless && method === 'server/discover') {
+        out.respond(resultMessage(idText, this.core.discoverResult));
+        return;
+      }
+      if (this.stateless && method === 'subscriptions/listen') {
+        this.listen(id, idText, paramsOf(message), out);
         return;
       }
       const params = paramsOf(message);

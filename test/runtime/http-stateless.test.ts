@@ -196,6 +196,26 @@ describe('2026-07-28 on the shared endpoint', () => {
     abort.abort();
   });
 
+  it('checks each request against the 2026-07-28 schema: _meta fields, arguments, inputResponses, requestState', async () => {
+    const bad = [
+      { name: 'echo', arguments: { text: 'hi' }, _meta: meta({}, { 'io.modelcontextprotocol/clientInfo': { name: 'no-version' } }) },
+      { name: 'echo', arguments: { text: 'hi' }, _meta: meta({}, { 'io.modelcontextprotocol/logLevel': 'loud' }) },
+      { name: 'echo', arguments: { text: 'hi' }, _meta: meta({ elicitation: 'yes' }) },
+      { name: 'echo', arguments: 'hi', _meta: meta() },
+      { name: 'echo', arguments: { text: 'hi' }, inputResponses: [], _meta: meta() },
+      { name: 'echo', arguments: { text: 'hi' }, requestState: 42, inputResponses: { key: { action: 'accept' } }, _meta: meta() },
+    ];
+    for (const params of bad) {
+      const answer = await call(url, 'tools/call', params, { id: 'bad' });
+      expect([JSON.stringify(params), answer.body.id, answer.body.error?.code]).toEqual([JSON.stringify(params), 'bad', -32602]);
+    }
+    const listen = await call(url, 'subscriptions/listen', { _meta: meta() }, { id: 'listen' });
+    expect(listen.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('notifications') });
+    // The same shapes pass when they are right.
+    const good = await call(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: meta({}, { 'io.modelcontextprotocol/logLevel': 'error' }) });
+    expect(good.body.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }] });
+  });
+
   it('cancels the handler when the client hangs up before the result', async () => {
     const count = async () => Number((await call(url, 'tools/call', { name: 'aborted_count', _meta: meta() })).body.result.content[0].text);
     const before = await count();

@@ -24,6 +24,8 @@ export function statelessDefinition(): ServerDefinition {
   return {
     ...base,
     protocolVersions: [REVISION, ...base.protocolVersions],
+    // As generated servers do: loaded with the first 2026-07-28 request.
+    statelessValidators: () => import('../../generated/runtime/stateless-validators.js').then((m) => m.statelessValidators),
     capabilities: { ...base.capabilities, tools: { listChanged: true }, prompts: { listChanged: true } },
     tools: [
       ...base.tools,

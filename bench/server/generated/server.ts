@@ -40,6 +40,8 @@ export const definition: ServerDefinition = {
   prompts: JSON.parse('[]'),
   requestValidators: requestValidators,
   resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),
+  statelessValidators: () =>
+    import('./runtime/stateless-validators.js').then((m) => m.statelessValidators),
 };
 
 /**

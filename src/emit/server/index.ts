@@ -7,7 +7,7 @@ import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
 import { embedAt } from './schema-walk.js';
-import { serverFile } from './server-file.js';
+import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from './types-file.js';
 import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.js';
 
@@ -62,7 +62,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   assertSafeIdentifiers(model, 'planServer');
   const notes: string[] = [];
   const toolNames = toolTypeNames(model);
-  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources)];
+  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model))];
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
 
@@ -104,10 +104,16 @@ function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeName
 }
 
 
-function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] {
-  const missing = REQUIRED_RUNTIME.filter((name) => !Object.hasOwn(sources, name));
+const STATELESS_VALIDATORS = /^stateless-validators\.(js|d\.ts)$/;
+
+function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: boolean): PlannedFile[] {
+  const missing = [...REQUIRED_RUNTIME, ...(stateless ? ['stateless-validators.js', 'stateless-validators.d.ts'] : [])].filter(
+    (name) => !Object.hasOwn(sources, name),
+  );
   if (missing.length > 0) throw new Error(`planServer: runtimeSources lacks ${missing.join(', ')}`);
   return Object.keys(sources)
+    // A server that does not serve 2026-07-28 has no use for its validators.
+    .filter((name) => stateless || !STATELESS_VALIDATORS.test(name))
     .sort()
     .map((name) => {
       const format = RUNTIME_FORMATS.find(([pattern]) => pattern.test(name))?.[1];

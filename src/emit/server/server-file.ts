@@ -3,6 +3,11 @@ import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from './naming.js';
 
+/** Whether the server serves the stateless revision, whose requests have validators of their own. */
+export function servesStateless(model: ServiceModel): boolean {
+  return model.protocolVersions.includes('2026-07-28');
+}
+
 /** The runtime's one entry module, relative to `generated/`. */
 const RUNTIME = './runtime/index.js';
 
@@ -64,6 +69,8 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `  requestValidators: ${requestValidators},\n`,
     // Loaded on the first request the server sends its client: most servers never send one.
     "  resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),\n",
+    // Loaded with the first 2026-07-28 request: a server answering only stateful clients never parses them.
+    servesStateless(model) ? "  statelessValidators: () => import('./runtime/stateless-validators.js').then((m) => m.statelessValidators),\n" : '',
     '};\n\n',
     jsdoc([
       'Creates the server from your handlers; start it with `serveStdio()` or `listenHttp(…)`.',

@@ -42,6 +42,7 @@ export const RUNTIME_SERVER_REQUEST_METHODS: readonly string[] = ['sampling/crea
 
 export const REQUEST_VALIDATORS_PATH = 'runtime/request-validators';
 export const RESULT_VALIDATORS_PATH = 'runtime/result-validators';
+export const STATELESS_VALIDATORS_PATH = 'runtime/stateless-validators';
 
 type Definitions = Record<string, { properties?: { method?: { const?: unknown } }; anyOf?: { $ref?: string }[] }>;
 
@@ -62,26 +63,42 @@ export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
     return [method, result] as const;
   });
 
-  const dialect = String((schemaDoc as { $schema?: unknown }).$schema).includes('draft-07') ? 'draft-07' : '2020-12';
-  const module = (path: string, exportName: string, rows: readonly (readonly [string, string])[]): PlannedFile[] => {
-    const entries: ValidatorEntry[] = [];
-    for (const [, name] of rows) {
-      if (!entries.some((e) => e.typeName === name)) entries.push({ exportName: `validate${name}`, ref: `#/$defs/${name}`, typeName: name });
-    }
-    const { js, dts } = emitValidators({
-      root: schemaDoc,
-      dialect,
-      entries,
-      extraExports: [{ exportName, entries: rows.map(([method, definition]) => [method, `validate${definition}`]) }],
-    });
-    return [
-      { path: `${path}.js`, content: js, owner: 'generated', format: 'none' },
-      { path: `${path}.d.ts`, content: dts, owner: 'generated', format: 'typescript' },
-    ];
-  };
   return [
-    ...module(REQUEST_VALIDATORS_PATH, 'requestValidators', requestRows),
-    ...module(RESULT_VALIDATORS_PATH, 'resultValidators', resultRows),
+    ...validatorModule(schemaDoc, REQUEST_VALIDATORS_PATH, 'requestValidators', requestRows),
+    ...validatorModule(schemaDoc, RESULT_VALIDATORS_PATH, 'resultValidators', resultRows),
+  ];
+}
+
+/**
+ * `runtime/stateless-validators.{js,d.ts}`, compiled from the 2026-07-28 schema: `statelessValidators`,
+ * keyed by method, for every client request of that revision and its client notification (whole
+ * messages, `_meta` included). The runtime loads it once the server is up, when it serves 2026-07-28.
+ */
+export function planStatelessValidators(schemaDoc: object): PlannedFile[] {
+  const defs = (schemaDoc as { $defs?: Definitions }).$defs;
+  if (!defs) throw new Error('planStatelessValidators: the schema has no $defs');
+  // The revision's only client notification is a definition of its own, not a union.
+  const notification = defs['ClientNotification']?.anyOf === undefined ? ['ClientNotification'] : unionMembers(defs, 'ClientNotification');
+  const rows = [...byMethod(defs, [...unionMembers(defs, 'ClientRequest'), ...notification])];
+  return validatorModule(schemaDoc, STATELESS_VALIDATORS_PATH, 'statelessValidators', rows);
+}
+
+/** One module of envelope validators: a `validate<Definition>` per definition and a method → validator table. */
+function validatorModule(schemaDoc: object, path: string, exportName: string, rows: readonly (readonly [string, string])[]): PlannedFile[] {
+  const dialect = String((schemaDoc as { $schema?: unknown }).$schema).includes('draft-07') ? 'draft-07' : '2020-12';
+  const entries: ValidatorEntry[] = [];
+  for (const [, name] of rows) {
+    if (!entries.some((e) => e.typeName === name)) entries.push({ exportName: `validate${name}`, ref: `#/$defs/${name}`, typeName: name });
+  }
+  const { js, dts } = emitValidators({
+    root: schemaDoc,
+    dialect,
+    entries,
+    extraExports: [{ exportName, entries: rows.map(([method, definition]) => [method, `validate${definition}`]) }],
+  });
+  return [
+    { path: `${path}.js`, content: js, owner: 'generated', format: 'none' },
+    { path: `${path}.d.ts`, content: dts, owner: 'generated', format: 'typescript' },
   ];
 }
 

@@ -131,6 +131,9 @@ export class ServerCore {
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
   private resultValidatorsLoading: Promise<ReadonlyMap<string, Validator<unknown>>> | undefined;
+  /** The 2026-07-28 envelope validators; undefined until `loadStatelessValidators` has loaded them. */
+  statelessValidators: ReadonlyMap<string, Validator<unknown>> | undefined;
+  private statelessValidatorsLoading: Promise<void> | undefined;
   /** `notifications/message` is sent only when the server declares the logging capability. */
   readonly hasLogging: boolean;
   /** Request methods answered after initialization; anything else is -32601. */
@@ -176,6 +179,9 @@ export class ServerCore {
     }
     this.initializeResults = results;
     this.validators = new Map(Object.entries(definition.requestValidators));
+    const stateless = definition.statelessValidators;
+    if (typeof stateless !== 'function')
+      this.statelessValidators = new Map(Object.entries(stateless ?? {}));
 
     const capabilities = definition.capabilities;
     const resources = capabilities['resources'];
@@ -243,6 +249,17 @@ export class ServerCore {
         );
       }
     }
+  }
+
+  /** Loads the 2026-07-28 validators once (see `statelessValidators`); a failure is kept, and rethrown to every caller. */
+  loadStatelessValidators(): Promise<void> {
+    const source = this.definition.statelessValidators;
+    this.statelessValidatorsLoading ??= Promise.resolve(
+      typeof source === 'function' ? source() : (source ?? {}),
+    ).then((table) => {
+      this.statelessValidators = new Map(Object.entries(table));
+    });
+    return this.statelessValidatorsLoading;
   }
 
   /** The result validators, loaded on the first server→client request and kept. */

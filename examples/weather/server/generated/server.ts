@@ -53,6 +53,8 @@ export const definition: ServerDefinition = {
   ),
   requestValidators: requestValidators,
   resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),
+  statelessValidators: () =>
+    import('./runtime/stateless-validators.js').then((m) => m.statelessValidators),
 };
 
 /**

@@ -263,6 +263,14 @@ export interface ServerDefinition {
    * results are only checked to be objects.
    */
   resultValidators?: ValidatorTable | (() => Promise<ValidatorTable>);
+  /**
+   * Envelope validators for 2026-07-28 requests (whole messages, `_meta` included), keyed by
+   * method: the `statelessValidators` export of `generated/runtime/stateless-validators.js`, or a
+   * function that loads it. Generated code passes a dynamic import: the table loads with the first
+   * 2026-07-28 request, which waits for it. A request that fails its validator is answered with
+   * -32602. Optional: without it, 2026-07-28 requests get only the runtime's own checks.
+   */
+  statelessValidators?: ValidatorTable | (() => Promise<ValidatorTable>);
 }
 
 /** Validators keyed by method. */
