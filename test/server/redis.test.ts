@@ -156,6 +156,23 @@ describe('two processes sharing one redis-server', () => {
     const ids = [...first, ...after].map((e) => e.id).filter((id) => id !== undefined);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('gives a relayed stream one connection: a second resumption on B takes over from the first', async () => {
+    const init = await post(a, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'redis', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const call = await post(a, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_reconnection', _meta: { progressToken: 'twice' } } }, headers);
+    const lastId = parseEvents(await call.text()).filter((e) => e.id !== undefined).at(-1)!.id!;
+    const resume = { accept: 'text/event-stream', 'last-event-id': lastId, ...headers };
+    const firstResume = await fetch(b, { headers: resume });
+    const firstText = firstResume.text();
+    const secondResume = await fetch(b, { headers: resume });
+    // The first connection ends empty once the second has taken the stream; the answer goes to the second.
+    expect(parseEvents(await firstText).filter((e) => e.data)).toEqual([]);
+    const second = parseEvents(await secondResume.text()).filter((e) => e.data).map((e) => JSON.parse(e.data!));
+    expect(second.map((m) => m.id)).toEqual([7]);
+  });
 });
 
 describe('stateless: two processes with no shared store', () => {

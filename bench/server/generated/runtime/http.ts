@@ -153,6 +153,8 @@ class HttpTransport {
   private readonly eventStore: EventStore;
   private readonly sessionStore: SessionStore | undefined;
   private readonly sessions = new Map<string, SessionEntry>();
+  /** Streams of other processes relayed here, by stream id: how to end the connection carrying each. */
+  private readonly relays = new Map<string, () => void>();
   private readonly server: Server;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -573,6 +575,8 @@ class HttpTransport {
       return;
     }
     res.writeHead(200, sseHeaders(entry.session.id));
+    // Sent now, not with the first event: a relayed stream may have nothing to send for a while.
+    res.flushHeaders();
     const live = entry.streams.get(streamId);
     if (live === undefined) {
       // The stream is complete, or lives in another process.
@@ -637,8 +641,13 @@ class HttpTransport {
       ended = true;
       clearTimeout(idle);
       stop?.();
+      if (this.relays.get(streamId) === takenOver) this.relays.delete(streamId);
       res.end(tail);
     };
+    // A stream has one connection: a second resumption of it takes over from the first.
+    const takenOver = (): void => end('');
+    this.relays.get(streamId)?.();
+    this.relays.set(streamId, takenOver);
     const touch = (): void => {
       clearTimeout(idle);
       idle = setTimeout(() => end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`), this.idleStreamTimeout);
