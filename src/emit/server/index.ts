@@ -14,8 +14,9 @@ import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.j
 export interface ServerInputs {
   /**
    * The runtime, copied into `generated/runtime/`: every `src/runtime/*.ts` by file name, plus
-   * `request-validators.{js,d.ts}` and `result-validators.{js,d.ts}` (mcp-gen's generated envelope
-   * validators). The CLI reads them; emitters never touch the file system.
+   * `request-validators.{js,d.ts}`, `result-validators.{js,d.ts}` and `stateless-validators.{js,d.ts}`
+   * (mcp-gen's generated envelope validators; the last only for servers that serve 2026-07-28).
+   * The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
 }
