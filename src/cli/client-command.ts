@@ -8,6 +8,7 @@ import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapsh
 import { loadManifest } from '../load/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
+import { STATELESS_REVISION } from '../model/service.js';
 import type { ServerLocation } from '../runtime/client/index.js';
 import type { BannerOptions } from '../write/render.js';
 import { writeOutput } from '../write/writer.js';
@@ -113,7 +114,7 @@ export async function generateClient(
   const plan = await planClient(model, {
     runtimeSources: readClientRuntimeSources(),
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
-    statelessProtocolTypes: readProtocolTypes('2026-07-28'),
+    statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
   });
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const check = options.check === true;

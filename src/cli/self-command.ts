@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { planRuntimeValidators, planStatelessValidators } from '../emit/validators/runtime-validators.js';
 import { KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
+import { STATELESS_REVISION } from '../model/service.js';
 import { writeOutput } from '../write/writer.js';
 import { EXIT_DRIFT, EXIT_OK, printReport, type Console } from './output.js';
 import { defaultSpecDir, displayPath, PACKAGE_ROOT } from './paths.js';
@@ -24,8 +25,6 @@ const OWN_CLIENTS = [
 
 /** The revision the runtime's envelope validators are compiled from: the newest stateful one. */
 const RUNTIME_REVISION = '2025-11-25';
-/** The stateless revision, whose requests get validators of their own. */
-const STATELESS_REVISION = '2026-07-28';
 
 /**
  * Regenerates (or with --check, verifies) everything mcp-gen generates for itself: the protocol

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildServiceModel } from '../model/service.js';
+import { buildServiceModel, STATELESS_REVISION } from '../model/service.js';
 import type { ManifestDocument, Renaming } from '../model/service.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { InputError, inputProblem } from './diagnostics.js';
@@ -71,7 +71,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
   const tools = Array.isArray(raw.tools) ? raw.tools : [];
   // 2026-07-28 (served unless protocol.versions leaves it out) allows any JSON Schema as outputSchema.
   const versions = isObject(raw.protocol) ? raw.protocol['versions'] : undefined;
-  const servesStateless = !Array.isArray(versions) || versions.includes('2026-07-28');
+  const servesStateless = !Array.isArray(versions) || versions.includes(STATELESS_REVISION);
   const bundledTools: unknown[] = [];
   for (const [index, tool] of tools.entries()) {
     if (!isObject(tool)) {

@@ -1,11 +1,12 @@
 import type { ServiceModel } from '../../model/service-model.js';
+import { STATELESS_REVISION } from '../../model/service.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from './naming.js';
 
 /** Whether the server serves the stateless revision, whose requests have validators of their own. */
 export function servesStateless(model: ServiceModel): boolean {
-  return model.protocolVersions.includes('2026-07-28');
+  return model.protocolVersions.includes(STATELESS_REVISION);
 }
 
 /** The runtime's one entry module, relative to `generated/`. */
