@@ -1,19 +1,19 @@
 /**
  * Many instances: two processes of the generated conformance server share one real redis-server
- * (started here on a loopback port; Debian's redis-server package must be installed, as .ci/run
- * does). A session initialized on A is served by B; a stream A closed early is resumed on B with
+ * (started here on a loopback port; `npm test` installs Debian's redis-server package first when
+ * it is missing: scripts/system-packages.mjs). A session initialized on A is served by B; a stream A closed early is resumed on B with
  * Last-Event-ID and every event arrives exactly once, relayed live while A is still producing it.
  * In stateless mode two processes without any store serve alternating requests, input-required
  * rounds included (one MCP_STATE_SECRET).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBinary } from '../../scripts/system-packages.mjs';
 import { repoRoot, startHttpServer } from './support.js';
 
-const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
+const REDIS = findBinary('redis-server');
 const running: ChildProcess[] = [];
 // Built in place (gitignored build/), so `import('redis')` resolves from the repository's node_modules.
 const project = join(repoRoot, 'examples', 'conformance', 'server');
@@ -32,7 +32,7 @@ function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  if (REDIS === undefined) throw new Error('redis-server is not installed: apt-get install -y redis-server (.ci/run does this)');
+  if (REDIS === undefined) throw new Error('redis-server is not installed: `npm test` installs it (scripts/system-packages.mjs); run that first');
   const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', project], { encoding: 'utf8' });
   expect(tsc.stdout + tsc.stderr).toBe('');
   const port = await freePort();
