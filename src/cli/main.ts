@@ -67,6 +67,23 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     });
 
   program
+    .command('diff')
+    .description('Compare two servers (manifests, snapshots, live servers) or two protocol revisions; classify each change as breaking, compatible or docs.')
+    .argument('<old>', "a manifest, a snapshot, an http(s):// URL, 'cmd:<command line>', or a revision (2025-11-25, draft, …)")
+    .argument('<new>', 'the same kind of side: server against server, revision against revision')
+    .option('--json', 'print the findings as JSON')
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is breaking, when there is any finding, or never').choices(['breaking', 'any', 'none']).default('breaking'))
+    .option('--header <header>', "an HTTP header for http(s) sides, 'Name: value' (repeatable)", collect)
+    .option('--env <K=V>', 'an environment variable for cmd: sides (repeatable)', collect)
+    .option('--spec-dir <dir>', 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else the schemas shipped with mcp-gen)')
+    .option('--allow-outside-refs', "let $ref files outside a manifest's folder be read")
+    .action(async (oldSide: string, newSide: string, options) => {
+      const { runDiff } = await import('./diff-command.js');
+      // Colour goes around the terminal sink (it would escape the codes); the renderer escapes input text itself.
+      exitCode = await runDiff(oldSide, newSide, options, io, { raw: rawIo, stdoutIsTty: rawIo === processConsole && process.stdout.isTTY === true });
+    });
+
+  program
     .command('regenerate-self', { hidden: true })
     .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')

@@ -1,0 +1,129 @@
+/**
+ * One side of `mcp-gen diff`, from its command-line form to something comparable. The form says
+ * the kind: `cmd:<command line>` (a stdio server), `http(s)://…` (a live server), a revision name
+ * (`2025-11-25`, `draft`), or a file: `.yaml`/`.yml` is a manifest, a JSON file with
+ * `mcpGenSnapshot` is a snapshot, any other JSON file a manifest. Everything is read with the
+ * loaders the generators use.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { inputProblem, InputError } from '../load/diagnostics.js';
+import { introspect, readSnapshot, splitCommand, type ServerSnapshot } from '../load/introspect.js';
+import { loadManifest } from '../load/manifest.js';
+import { isKnownRevision, KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
+import { buildProtocolModel, type ProtocolModel } from '../model/protocol.js';
+import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
+import type { ServerLocation } from '../runtime/client/index.js';
+import type { SideInfo, SideKind } from './finding.js';
+import { isObject } from './json-values.js';
+import { surfaceFromModel, type ServerSurface } from './server-surface.js';
+
+export type SideFamily = 'server' | 'revision';
+
+export type LoadedSide = { info: SideInfo } & ({ family: 'server'; surface: ServerSurface } | { family: 'revision'; protocol: ProtocolModel });
+
+export interface SideOptions {
+  /** HTTP headers for `http(s)://` sides. */
+  headers?: Record<string, string>;
+  /** Environment variables for `cmd:` sides. */
+  env?: Record<string, string>;
+  /** Where revision schemas are read (as for `mcp-gen types --spec-dir`). */
+  specDir?: string;
+  allowOutsideRefs?: boolean;
+}
+
+/** A live side (URL or command) that could not be introspected: the network's or the server's fault, not the input's. */
+export class LiveSideError extends Error {
+  constructor(
+    readonly side: string,
+    readonly reason: string,
+  ) {
+    super(`${side}: ${reason}`);
+    this.name = 'LiveSideError';
+  }
+}
+
+export const COMMAND_PREFIX = 'cmd:';
+
+const SIDE_FORMS = `a side is a manifest (.yaml, .yml, .json), a snapshot saved with --save-snapshot, an http(s):// URL, '${COMMAND_PREFIX}<command line>', or a revision (${KNOWN_REVISIONS.join(', ')})`;
+
+/** Snapshots and manifests larger than this are not what they claim. */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+export function familyOf(kind: SideKind): SideFamily {
+  return kind === 'revision' ? 'revision' : 'server';
+}
+
+/** What kind of side `arg` is; files are opened to tell a snapshot from a JSON manifest. */
+export async function classifySide(arg: string): Promise<SideInfo> {
+  if (arg.startsWith(COMMAND_PREFIX)) {
+    if (arg.slice(COMMAND_PREFIX.length).trim() === '') throw inputProblem(arg, 'empty command', `write ${COMMAND_PREFIX}'node server.js --stdio'`);
+    return { kind: 'command', source: arg };
+  }
+  if (/^https?:\/\//i.test(arg)) {
+    if (!URL.canParse(arg)) throw inputProblem(arg, 'not a valid URL');
+    return { kind: 'url', source: arg };
+  }
+  if (isKnownRevision(arg)) return { kind: 'revision', source: arg };
+  if (!existsSync(arg)) {
+    const dated = /^\d{4}-\d{2}-\d{2}$/.test(arg);
+    throw inputProblem(arg, dated ? `unknown revision ${JSON.stringify(arg)}` : 'no such file', SIDE_FORMS);
+  }
+  const extension = extname(arg).toLowerCase();
+  if (extension === '.yaml' || extension === '.yml') return { kind: 'manifest', source: arg };
+  return { kind: (await looksLikeSnapshot(arg)) ? 'snapshot' : 'manifest', source: arg };
+}
+
+async function looksLikeSnapshot(path: string): Promise<boolean> {
+  try {
+    if ((await stat(path)).size > MAX_FILE_BYTES) return false;
+    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+    return isObject(value) && Object.hasOwn(value, 'mcpGenSnapshot');
+  } catch {
+    return false; // not JSON (or unreadable): the manifest loader says what is wrong
+  }
+}
+
+/** Loads a classified side. `warn` hears what was left out of a snapshot or a live server. */
+export async function loadSide(info: SideInfo, options: SideOptions, warn: (line: string) => void): Promise<LoadedSide> {
+  switch (info.kind) {
+    case 'revision': {
+      const spec = await resolveSpec(info.source, options.specDir !== undefined ? { specDir: options.specDir } : {});
+      return { info, family: 'revision', protocol: buildProtocolModel(spec) };
+    }
+    case 'manifest': {
+      const { model } = await loadManifest(info.source, { allowOutside: options.allowOutsideRefs === true });
+      return { info, family: 'server', surface: surfaceFromModel(model).surface };
+    }
+    case 'snapshot':
+      return fromSnapshot(info, await readSnapshot(info.source), warn);
+    case 'url':
+    case 'command':
+      return fromSnapshot(info, await introspectSide(info, options), warn);
+  }
+}
+
+function fromSnapshot(info: SideInfo, snapshot: ServerSnapshot, warn: (line: string) => void): LoadedSide {
+  const built = serviceFromSnapshot(snapshot, info.source);
+  const { surface, warnings } = surfaceFromModel(built.model, snapshot.tools);
+  for (const line of [...built.warnings, ...warnings]) if (!line.startsWith('note: ')) warn(`${info.source}: ${line}`);
+  return { info, family: 'server', surface };
+}
+
+async function introspectSide(info: SideInfo, options: SideOptions): Promise<ServerSnapshot> {
+  let location: ServerLocation;
+  if (info.kind === 'url') {
+    location = options.headers ? { url: info.source, headers: options.headers } : { url: info.source };
+  } else {
+    const [command, ...args] = splitCommand(info.source.slice(COMMAND_PREFIX.length));
+    location = { command: command as string, args, stderr: 'ignore', ...(options.env ? { env: options.env } : {}) };
+  }
+  try {
+    return await introspect(location, () => {});
+  } catch (error) {
+    // introspect names the location in its InputError; keep only the reason.
+    const reason = error instanceof InputError ? (error.diagnostics[0]?.message ?? error.message) : error instanceof Error ? error.message : String(error);
+    throw new LiveSideError(info.source, reason);
+  }
+}

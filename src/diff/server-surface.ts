@@ -1,0 +1,57 @@
+/**
+ * What a server offers its clients, keyed the way clients find each thing: tools and prompts by
+ * name, resources by URI, resource templates by name (so a changed uriTemplate is a change, not a
+ * removal). Built from the same ServiceModel a manifest or a snapshot gives the generators.
+ */
+import type { ServiceModel } from '../model/service-model.js';
+import { byCodeUnit } from '../printer/names.js';
+import { isObject, type JsonObject } from './json-values.js';
+
+export interface SurfaceTool {
+  /** The tools/list entry (plus `execution`, which only snapshots carry). */
+  entry: JsonObject;
+  /** Bundled, self-contained; draft-07 already read as 2020-12 by the loader. */
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+}
+
+export interface ServerSurface {
+  tools: Map<string, SurfaceTool>;
+  prompts: Map<string, JsonObject>;
+  resources: Map<string, JsonObject>;
+  resourceTemplates: Map<string, JsonObject>;
+}
+
+/**
+ * `rawTools`: a snapshot's tools as the server sent them, for the fields the model leaves out
+ * (`execution.taskSupport`). Manifests have no such field.
+ */
+export function surfaceFromModel(model: ServiceModel, rawTools: readonly JsonObject[] = []): { surface: ServerSurface; warnings: string[] } {
+  const warnings: string[] = [];
+  const tools = new Map<string, SurfaceTool>();
+  for (const tool of model.tools) {
+    const raw = rawTools.find((t) => t['name'] === tool.name);
+    const entry = isObject(raw?.['execution']) ? { ...tool.wire, execution: raw['execution'] } : tool.wire;
+    tools.set(tool.name, { entry, inputSchema: tool.inputSchema, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}) });
+  }
+  const keyed = (what: string, entries: readonly { key: string; wire: JsonObject }[]): Map<string, JsonObject> => {
+    const map = new Map<string, JsonObject>();
+    for (const { key, wire } of entries) {
+      if (map.has(key)) warnings.push(`${what} ${JSON.stringify(key)} is listed twice; the first one is compared`);
+      else map.set(key, wire);
+    }
+    return map;
+  };
+  const surface: ServerSurface = {
+    tools,
+    prompts: keyed('prompt', model.prompts.map((p) => ({ key: p.name, wire: p.wire }))),
+    resources: keyed('resource', model.resources.map((r) => ({ key: r.uri, wire: r.wire }))),
+    resourceTemplates: keyed('resource template', model.resourceTemplates.map((t) => ({ key: t.name, wire: t.wire }))),
+  };
+  return { surface, warnings };
+}
+
+/** Keys in the order every comparison walks them. */
+export function sortedKeys(map: ReadonlyMap<string, unknown>): string[] {
+  return [...map.keys()].sort(byCodeUnit);
+}
