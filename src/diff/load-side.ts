@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { inputProblem, InputError } from '../load/diagnostics.js';
+import { inputProblem, InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import { introspect, readSnapshot, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { loadManifest } from '../load/manifest.js';
 import { isKnownRevision, KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
@@ -16,7 +16,7 @@ import { buildProtocolModel, type ProtocolModel } from '../model/protocol.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServerLocation } from '../runtime/client/index.js';
 import type { SideInfo, SideKind } from './finding.js';
-import { isObject } from './json-values.js';
+import { childPointer, isObject } from './json-values.js';
 import { surfaceFromModel, type ServerSurface } from './server-surface.js';
 
 export type SideFamily = 'server' | 'revision';
@@ -104,7 +104,15 @@ export async function loadSide(info: SideInfo, options: SideOptions, warn: (line
   }
 }
 
+/**
+ * Deeper than this, a server's entries are refused: the comparison recurses along them (manifests
+ * and revisions are bounded by their loaders already).
+ */
+export const MAX_SNAPSHOT_NESTING = 256;
+
 function fromSnapshot(info: SideInfo, snapshot: ServerSnapshot, warn: (line: string) => void): LoadedSide {
+  const tooDeep = deeperThan(snapshot, MAX_SNAPSHOT_NESTING);
+  if (tooDeep !== undefined) throw new InputError([unplacedDiagnostic(info.source, tooDeep, `nested deeper than ${MAX_SNAPSHOT_NESTING} levels`)]);
   const built = serviceFromSnapshot(snapshot, info.source);
   const { surface, warnings } = surfaceFromModel(built.model, snapshot.tools);
   for (const line of [...built.warnings, ...warnings]) if (!line.startsWith('note: ')) warn(`${info.source}: ${line}`);
@@ -126,4 +134,17 @@ async function introspectSide(info: SideInfo, options: SideOptions): Promise<Ser
     const reason = error instanceof InputError ? (error.diagnostics[0]?.message ?? error.message) : error instanceof Error ? error.message : String(error);
     throw new LiveSideError(info.source, reason);
   }
+}
+
+/** The pointer of the first value nested deeper than `limit`, found without recursion; undefined if none. */
+function deeperThan(root: unknown, limit: number): string | undefined {
+  const stack: { value: unknown; pointer: string; depth: number }[] = [{ value: root, pointer: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value, pointer, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > limit) return pointer;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    for (const [key, child] of entries) stack.push({ value: child, pointer: childPointer(pointer, key), depth: depth + 1 });
+  }
+  return undefined;
 }

@@ -133,7 +133,7 @@ class SchemaComparison {
         if (change) this.emit(walk, at, change);
         continue;
       }
-      if (this.sameKeywordValue(keyword, o[keyword], n[keyword])) continue;
+      if (this.sameKeywordValue(keyword, o[keyword], n[keyword], depth)) continue;
       const verb = o[keyword] === undefined ? 'added' : n[keyword] === undefined ? 'removed' : 'changed';
       const validation = UNMODELLED_VALIDATION.has(keyword);
       this.emit(walk, at, {
@@ -255,7 +255,7 @@ class SchemaComparison {
     const taken = new Set<number>();
     const leftOld: number[] = [];
     before.forEach((branch, i) => {
-      const j = after.findIndex((candidate, k) => !taken.has(k) && this.equivalent(branch, candidate));
+      const j = after.findIndex((candidate, k) => !taken.has(k) && this.equivalent(branch, candidate, depth));
       if (j === -1) return leftOld.push(i);
       taken.add(j);
       pairs.push([i, j]);
@@ -271,8 +271,11 @@ class SchemaComparison {
     for (const [i, j] of pairs.sort((a, b) => a[1] - b[1])) this.node(before[i], after[j], childPointer(here, j), walk, depth);
   }
 
-  /** Whether two subschemas differ in nothing that can break either way (cycles count as equal). */
-  private equivalent(a: unknown, b: unknown): boolean {
+  /**
+   * Whether two subschemas differ in nothing that can break either way (cycles count as equal).
+   * `depth` carries on from the caller's, so nesting stays bounded across these side walks.
+   */
+  private equivalent(a: unknown, b: unknown, depth: number): boolean {
     const [key1, key2] = this.resolvePair(a, b);
     let row = this.equivalence.get(key1);
     if (!row) this.equivalence.set(key1, (row = new Map()));
@@ -280,28 +283,28 @@ class SchemaComparison {
     if (known !== undefined) return known;
     row.set(key2, true);
     const walk: Walk = { sink: [], seen: new Map(), flip: false };
-    this.node(a, b, '', walk, 0);
+    this.node(a, b, '', walk, depth);
     const result = !walk.sink.some(alters);
     row.set(key2, result);
     return result;
   }
 
   /** For keywords without a rule: equal text, or equivalent subschemas. */
-  private sameKeywordValue(keyword: string, a: unknown, b: unknown): boolean {
+  private sameKeywordValue(keyword: string, a: unknown, b: unknown, depth: number): boolean {
     if (canonicalJson(a) === canonicalJson(b)) return true;
     if (a === undefined || b === undefined) return false;
     const slot = subschemaSlot(keyword, a);
     if (slot === undefined || slot !== subschemaSlot(keyword, b)) return false;
-    if (slot === 'one') return this.equivalent(a, b);
+    if (slot === 'one') return this.equivalent(a, b, depth);
     if (slot === 'list') {
       const x = a as unknown[];
       const y = b as unknown[];
-      return x.length === y.length && x.every((item, i) => (isSubschema(item) ? this.equivalent(item, y[i]) : canonicalJson(item) === canonicalJson(y[i])));
+      return x.length === y.length && x.every((item, i) => (isSubschema(item) ? this.equivalent(item, y[i], depth) : canonicalJson(item) === canonicalJson(y[i])));
     }
     const x = a as JsonObject;
     const y = b as JsonObject;
     const keys = sortedUnion(Object.keys(x), Object.keys(y));
-    return keys.every((k) => Object.hasOwn(x, k) && Object.hasOwn(y, k) && (isSubschema(x[k]) ? this.equivalent(x[k], y[k]) : canonicalJson(x[k]) === canonicalJson(y[k])));
+    return keys.every((k) => Object.hasOwn(x, k) && Object.hasOwn(y, k) && (isSubschema(x[k]) ? this.equivalent(x[k], y[k], depth) : canonicalJson(x[k]) === canonicalJson(y[k])));
   }
 
   private emit(walk: Walk, at: string, change: KeywordChange): void {

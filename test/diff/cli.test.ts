@@ -2,6 +2,7 @@
  * `mcp-gen diff` through main(argv, io): exit codes for --fail-on, bad input, the JSON shape,
  * the human output, and byte-identical output for the same inputs.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { diffSides } from '../../src/diff/diff.js';
 import { classifySide, loadSide } from '../../src/diff/load-side.js';
 import { renderHuman, wantsColour } from '../../src/diff/render-human.js';
 import type { DiffReport } from '../../src/diff/finding.js';
-import { manifest, run, tempDir, writeJson } from './helpers.js';
+import { manifest, run, snapshot, tempDir, writeJson } from './helpers.js';
 
 const str = { type: 'string' };
 const withTool = (properties: object, required: string[] = []) => manifest({ tools: [{ name: 't', description: 'Does t.', inputSchema: { type: 'object', properties, required } }] });
@@ -73,6 +74,24 @@ describe('mcp-gen diff: bad input exits 2 with a clear message and prints no rep
     expect(result.code).toBe(2);
     expect(result.out).toEqual([]);
     expect(result.err.filter((l) => l.startsWith('error: ')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a snapshot nested deeper than mcp-gen compares is refused, however deep', async () => {
+    const dir = tempDir();
+    const sideAt = (levels: number): string => {
+      // Built as text: the value is deeper than JSON.stringify likes.
+      const schema = `${'{"type":"object","properties":{"x":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
+      const text = JSON.stringify(snapshot({ tools: [{ name: 't', inputSchema: { type: 'object' } }] })).replace('{"type":"object"}', schema);
+      const path = join(dir, `deep-${levels}.json`);
+      writeFileSync(path, text);
+      return path;
+    };
+    for (const levels of [300, 20_000]) {
+      const result = await run('diff', sideAt(levels), sideAt(levels));
+      expect(result.code).toBe(2);
+      expect(result.out).toEqual([]);
+      expect(result.err[0]).toMatch(new RegExp(`deep-${levels}\\.json: nested deeper than 256 levels \\(at /tools/0/inputSchema/properties/x/`));
+    }
   });
 
   it('a JSON file that is neither a manifest nor a snapshot', async () => {
