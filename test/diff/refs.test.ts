@@ -1,7 +1,7 @@
 /**
- * Recursive schemas: the comparison remembers each (old node, new node) pair it has compared, so
- * self-referencing and mutually referencing `$ref`s terminate, and each change is reported once,
- * at the first path that reaches it.
+ * `$ref`s in the comparison. Recursive schemas: each (old node, new node) pair is compared once,
+ * so self-referencing and mutually referencing `$ref`s terminate, and each change is reported
+ * once, at the first path that reaches it. File refs: bundled by the manifest loader first.
  */
 import { describe, expect, it } from 'vitest';
 import { compareSchemas } from '../../src/diff/schema-compare.js';
@@ -56,5 +56,17 @@ describe('mcp-gen diff: recursive $ref schemas terminate', () => {
     const newSchema = side(5);
     const changes = compareSchemas(oldSchema, newSchema, { root: oldSchema }, { root: newSchema }, { noun: 'property' });
     expect(changes.map((c) => [c.pointer, c.input])).toEqual([['/anyOf/0/maxLength', 'breaking']]);
+  });
+});
+
+describe('mcp-gen diff: schemas in files next to the manifest', () => {
+  it('are bundled by the manifest loader, then compared like inline ones', async () => {
+    const sideIn = (units: string[]): string => {
+      const dir = tempDir();
+      writeJson(dir, 'units.json', { enum: units });
+      return writeJson(dir, 'manifest.json', manifest({ tools: [{ name: 't', inputSchema: { type: 'object', properties: { units: { $ref: './units.json' } } } }] }));
+    };
+    const report = await diffJson(sideIn(['celsius', 'fahrenheit']), sideIn(['celsius', 'fahrenheit', 'kelvin']));
+    expect(report.findings.map((f) => [f.severity, f.pointer, f.message])).toEqual([['compatible', `${P}/properties/units/enum`, 'enum value "kelvin" added']]);
   });
 });
