@@ -29,6 +29,13 @@ export type { SchemaDocument } from './schema-refs.js';
 /** Nesting compared before giving up on a branch (the loaders bound real schemas well below this). */
 const MAX_DEPTH = 200;
 
+/** Keywords with a rule above (values, then subschemas); the others are docs, annotations, ignored or unmodelled. */
+const RULED_KEYWORDS = new Set([
+  ...['type', 'enum', 'const', 'multipleOf', 'pattern', 'format', 'uniqueItems', '$ref', 'x-mcp-header', ...BOUND_KEYWORDS],
+  ...['properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'items', 'additionalItems', 'unevaluatedItems', 'propertyNames'],
+  ...['contains', 'not', 'patternProperties', 'dependentSchemas', 'prefixItems', 'allOf', 'anyOf', 'oneOf'],
+]);
+
 /** Validation keywords without a rule of their own: any change to them counts as breaking both ways. */
 const UNMODELLED_VALIDATION = new Set(['if', 'then', 'else', 'dependentRequired', 'dependencies', '$dynamicRef', '$recursiveRef']);
 
@@ -96,7 +103,6 @@ class SchemaComparison {
   }
 
   private keywords(o: JsonObject, n: JsonObject, at: string, walk: Walk, depth: number): void {
-    const handled = new Set<string>(['type', 'enum', 'const', 'multipleOf', 'pattern', 'format', 'uniqueItems', '$ref', 'x-mcp-header', ...BOUND_KEYWORDS]);
     const scalar: KeywordChange[] = [
       ...compareType(o, n),
       ...compareAllowedValues(o, n),
@@ -124,10 +130,9 @@ class SchemaComparison {
     for (const keyword of ['patternProperties', 'dependentSchemas']) this.schemaMap(keyword, o, n, at, walk, next);
     this.prefixItems(o, n, at, walk, next);
     for (const keyword of ['allOf', 'anyOf', 'oneOf']) this.combinator(keyword, o, n, at, walk, next);
-    for (const keyword of ['properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'items', 'additionalItems', 'unevaluatedItems', 'propertyNames', 'contains', 'not', 'patternProperties', 'dependentSchemas', 'prefixItems', 'allOf', 'anyOf', 'oneOf']) handled.add(keyword);
 
     for (const keyword of sortedUnion(Object.keys(o), Object.keys(n))) {
-      if (handled.has(keyword) || IGNORED_KEYWORDS.has(keyword)) continue;
+      if (RULED_KEYWORDS.has(keyword) || IGNORED_KEYWORDS.has(keyword)) continue;
       if (DOCS_KEYWORDS.has(keyword) || ANNOTATION_KEYWORDS.has(keyword)) {
         const change = compareAnnotation(keyword, o, n);
         if (change) this.emit(walk, at, change);
