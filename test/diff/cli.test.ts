@@ -156,6 +156,17 @@ describe('mcp-gen diff: output', () => {
     expect(result.out.join('\n')).not.toMatch(/\u001b/);
   });
 
+  it("says on stderr what a snapshot's unusable entries were, and compares the rest", async () => {
+    const dir = tempDir();
+    const tools = [{ name: 't', inputSchema: { type: 'object' } }];
+    const old = writeJson(dir, 'old.json', snapshot({ tools }));
+    const next = writeJson(dir, 'new.json', snapshot({ tools: [...tools, { name: 'broken', inputSchema: 'nope' }] }));
+    const result = await run('diff', old, next, '--json');
+    expect(result.code).toBe(0);
+    expect(result.err).toEqual([`warning: ${next}: tool "broken" left out: its inputSchema is not an object`]);
+    expect(JSON.parse(result.out.join('\n')).findings).toEqual([]);
+  });
+
   it('no differences', async () => {
     const s = sides();
     const result = await run('diff', s.old, s.old);
