@@ -43,7 +43,7 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
-/** Where a 2026-07-28 result names the server (server/discover's, and any other the server chooses). */
+/** Where a 2026-07-28 result names the server; the client reads server/discover's. */
 const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** Rounds of input-required answers before a request gives up. */
@@ -466,10 +466,6 @@ export class ClientSession {
         ),
       );
     } else if (isObject(message['result'])) {
-      // A 2026-07-28 server may name itself in any result: the latest word wins (same object, so
-      // the `server` an app holds sees it too).
-      const info = this.stateless ? serverInfoInMeta(message['result']) : undefined;
-      if (info !== undefined && this.identity !== undefined) this.identity.serverInfo = info;
       pending.resolve(message['result']);
     } else {
       pending.reject(
