@@ -33,7 +33,7 @@ export type ListenRequest = (params: JsonObject, options: RequestOptions) => Pro
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
-export function openSubscription(request: ListenRequest, notifications: JsonObject, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Subscription {
+export function openSubscription(request: ListenRequest, notifications: JsonObject, options: { signal?: AbortSignal } = {}): Subscription {
   // Ours, so that leaving the loop can cancel; the app's signal aborts it too.
   const controller = new AbortController();
   const stopFollowing = options.signal === undefined ? undefined : whenAborted(options.signal, () => controller.abort(options.signal?.reason));
@@ -68,7 +68,6 @@ export function openSubscription(request: ListenRequest, notifications: JsonObje
     { notifications },
     {
       signal: controller.signal,
-      timeoutMs: options.timeoutMs,
       onSubscriptionNotification: (method, params) => {
         if (outcome !== undefined) return;
         if (method === ACKNOWLEDGED) {

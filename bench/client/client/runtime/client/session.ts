@@ -248,10 +248,7 @@ export class ClientSession {
    * `subscriptions/listen` (2026-07-28): the server's notifications on one subscription, as an
    * async iterable that ends when `signal` aborts or the loop is left (subscriptions.ts).
    */
-  listen(
-    notifications: JsonObject,
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
-  ): Subscription {
+  listen(notifications: JsonObject, options: { signal?: AbortSignal } = {}): Subscription {
     return openSubscription(
       (params, requestOptions) =>
         this.stateless

@@ -37,7 +37,7 @@ const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 export function openSubscription(
   request: ListenRequest,
   notifications: JsonObject,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  options: { signal?: AbortSignal } = {},
 ): Subscription {
   // Ours, so that leaving the loop can cancel; the app's signal aborts it too.
   const controller = new AbortController();
@@ -80,7 +80,6 @@ export function openSubscription(
     { notifications },
     {
       signal: controller.signal,
-      timeoutMs: options.timeoutMs,
       onSubscriptionNotification: (method, params) => {
         if (outcome !== undefined) return;
         if (method === ACKNOWLEDGED) {
