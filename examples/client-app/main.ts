@@ -14,7 +14,7 @@ import { connect, ToolError, type Client } from './client/client.js';
 const serverMain = fileURLToPath(new URL('../../weather/server/build/main.js', import.meta.url));
 
 async function tour(client: Client, transport: string): Promise<void> {
-  // 2026-07-28 servers describe themselves in server/discover without serverInfo.
+  // From initialize's serverInfo, or at 2026-07-28 server/discover's _meta; a server may leave it out.
   const info = client.server.serverInfo;
   const who = info === undefined ? 'the weather server' : `${String(info['name'])} ${String(info['version'])}`;
   console.log(`${transport}: connected to ${who} (protocol ${client.server.protocolVersion})`);

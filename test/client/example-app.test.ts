@@ -15,8 +15,9 @@ it('builds and calls the weather server over stdio and HTTP', () => {
     timeout: 60_000,
   });
   for (const transport of ['stdio', 'http']) {
-    // The example server speaks both eras; the client negotiates the newest, 2026-07-28.
-    const section = output.slice(output.indexOf(`${transport}: connected to the weather server (protocol 2026-07-28)`));
+    // The example server speaks both eras; the client negotiates the newest, 2026-07-28, where the
+    // server names itself in server/discover's _meta.
+    const section = output.slice(output.indexOf(`${transport}: connected to weather 1.0.0 (protocol 2026-07-28)`));
     expect(section, output).toMatch(/^\S+: connected/);
     expect(section).toMatch(/now in Lisbon: -?\d+(\.\d+)?° celsius, (sunny|cloudy|rain|snow|fog|wind), humidity \d+%/);
     expect(section).toContain('resource weather://stations/lis');

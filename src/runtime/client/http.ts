@@ -4,15 +4,18 @@
  *   the initialize response on every later request; 404 → SessionExpiredError (the session starts
  *   over); a stream that ends before its answer is resumed with GET + `Last-Event-ID` after the
  *   server's `retry`; the standalone GET stream for server-initiated messages; `Mcp-Method`,
- *   `Mcp-Name` and `Mcp-Param-*` headers.
+ *   `Mcp-Name` and `Mcp-Param-*` headers. Cancelling a request closes its response (at 2026-07-28
+ *   that is the whole cancellation; before, `notifications/cancelled` is posted first).
  * - Legacy HTTP+SSE (2024-11-05): a GET stream whose first `endpoint` event names the POST URL;
  *   used when the initialize POST is refused with 400/404/405.
  */
 import { Buffer } from 'node:buffer';
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
+import { STATELESS_REVISION } from './session.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
 export interface HttpClientOptions {
@@ -44,6 +47,8 @@ export class StreamableHttpTransport implements ClientTransport {
   private retryMs: number;
   private isClosed = false;
   private readonly open = new Set<IncomingMessage>();
+  /** Requests still waiting for their answer, by id: aborting one closes its HTTP exchange. */
+  private readonly inflight = new Map<string | number, AbortController>();
   private triedFallback = false;
 
   constructor(options: HttpClientOptions) {
@@ -88,34 +93,62 @@ export class StreamableHttpTransport implements ClientTransport {
     if (info.name !== undefined) headers['mcp-name'] = headerValue(info.name);
     if (info.headers) Object.assign(headers, info.headers);
     const hadSession = this.sessionId !== undefined;
-    const response = await exchange(this.url, 'POST', headers, text);
-    const sessionId = response.headers['mcp-session-id'];
-    if (info.method === 'initialize' && typeof sessionId === 'string' && response.statusCode === 200) this.sessionId = sessionId;
-    const status = response.statusCode ?? 0;
-    if (status === 202) return drain(response);
-    if (status === 404 && hadSession && info.method !== 'initialize') {
-      await drain(response);
-      throw new SessionExpiredError();
+    // A request's exchange can be closed by `cancel`; notifications and responses are not tracked.
+    const id = info.id;
+    const controller = id === undefined ? undefined : new AbortController();
+    if (id !== undefined && controller !== undefined) this.inflight.set(id, controller);
+    const forget = (): void => {
+      if (id !== undefined && this.inflight.get(id) === controller) this.inflight.delete(id);
+    };
+    let streaming = false;
+    try {
+      const response = await exchange(this.url, 'POST', headers, text, undefined, controller?.signal);
+      const sessionId = response.headers['mcp-session-id'];
+      if (info.method === 'initialize' && typeof sessionId === 'string' && response.statusCode === 200) this.sessionId = sessionId;
+      const status = response.statusCode ?? 0;
+      if (status === 202) return await drain(response);
+      if (status === 404 && hadSession && info.method !== 'initialize') {
+        await drain(response);
+        throw new SessionExpiredError();
+      }
+      const type = String(response.headers['content-type'] ?? '').toLowerCase();
+      if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
+        streaming = true;
+        void this.readStream(response, id, controller?.signal).finally(forget);
+        return;
+      }
+      const body = await readText(response);
+      if (controller?.signal.aborted) return;
+      const message = parseJson(body);
+      // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
+      if (isAnswerTo(message, id) || (status >= 200 && status < 300 && message !== undefined)) {
+        this.receive(message);
+        return;
+      }
+      // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
+      if (id !== undefined && isAnswerTo(message, null) && typeof (message as { error?: unknown }).error === 'object') {
+        this.receive({ ...(message as object), id });
+        return;
+      }
+      if (status >= 200 && status < 300) return;
+      throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
+    } finally {
+      if (!streaming) forget();
     }
-    const type = String(response.headers['content-type'] ?? '').toLowerCase();
-    if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
-      void this.readStream(response, info.id);
-      return;
+  }
+
+  /**
+   * At 2026-07-28 closing the request's response is the cancellation (the server aborts the
+   * handler when the client disconnects). The stateful revisions want `notifications/cancelled`
+   * instead; the response is closed after it, so a stream that ends without an answer is not resumed.
+   */
+  async cancel(id: string | number, reason: string): Promise<void> {
+    try {
+      if (this.protocolVersion !== STATELESS_REVISION) await this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+    } finally {
+      this.inflight.get(id)?.abort();
+      this.inflight.delete(id);
     }
-    const body = await readText(response);
-    const message = parseJson(body);
-    // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
-    if (isAnswerTo(message, info.id) || (status >= 200 && status < 300 && message !== undefined)) {
-      this.receive(message);
-      return;
-    }
-    // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
-    if (info.id !== undefined && isAnswerTo(message, null) && typeof (message as { error?: unknown }).error === 'object') {
-      this.receive({ ...(message as object), id: info.id });
-      return;
-    }
-    if (status >= 200 && status < 300) return;
-    throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
   }
 
   /** Opens the standalone GET stream; servers that offer none (405, 404, 400) are fine. */
@@ -130,11 +163,11 @@ export class StreamableHttpTransport implements ClientTransport {
     void this.readStream(response, undefined);
   }
 
-  private get(lastEventId: string | undefined): Promise<IncomingMessage> {
+  private get(lastEventId: string | undefined, signal?: AbortSignal): Promise<IncomingMessage> {
     const headers = this.baseHeaders();
     headers['accept'] = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.url, 'GET', headers, undefined);
+    return exchange(this.url, 'GET', headers, undefined, undefined, signal);
   }
 
   /**
@@ -142,7 +175,7 @@ export class StreamableHttpTransport implements ClientTransport {
    * it still owes something: the answer to `requestId`, or, for the standalone stream, as long as
    * the server keeps it resumable.
    */
-  private async readStream(first: IncomingMessage, requestId: string | number | undefined): Promise<void> {
+  private async readStream(first: IncomingMessage, requestId: string | number | undefined, signal?: AbortSignal): Promise<void> {
     let response: IncomingMessage | undefined = first;
     let lastEventId: string | undefined;
     let answered = false;
@@ -166,10 +199,10 @@ export class StreamableHttpTransport implements ClientTransport {
         this.open,
       );
       idleResumes = sawEvent ? 0 : idleResumes + 1;
-      if (answered || lastEventId === undefined || this.isClosed || idleResumes > MAX_IDLE_RESUMES) return;
+      if (answered || lastEventId === undefined || this.isClosed || signal?.aborted || idleResumes > MAX_IDLE_RESUMES) return;
       await delay(this.retryMs);
-      if (this.isClosed) return;
-      response = await this.get(lastEventId).catch(() => undefined);
+      if (this.isClosed || signal?.aborted) return;
+      response = await this.get(lastEventId, signal).catch(() => undefined);
       if (response && (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream'))) {
         await drain(response);
         return;
@@ -180,6 +213,9 @@ export class StreamableHttpTransport implements ClientTransport {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    // Requests still waiting are abandoned: at 2026-07-28 that cancels them on the server.
+    for (const controller of this.inflight.values()) controller.abort();
+    this.inflight.clear();
     for (const response of this.open) response.destroy();
     this.open.clear();
     if (this.sessionId !== undefined) {
@@ -248,6 +284,11 @@ export class LegacySseTransport implements ClientTransport {
     if (status < 200 || status >= 300) throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
   }
 
+  /** The legacy transport is stateful only: `notifications/cancelled`, like any message. */
+  cancel(id: string | number, reason: string): Promise<void> {
+    return this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+  }
+
   setProtocolVersion(): void {}
 
   close(): Promise<void> {
@@ -258,12 +299,20 @@ export class LegacySseTransport implements ClientTransport {
   }
 }
 
-function exchange(url: URL, method: string, headers: OutgoingHttpHeaders, body: string | undefined, timeoutMs?: number): Promise<IncomingMessage> {
+/** One HTTP exchange; aborting `signal` closes it, response included (the server sees the disconnect). */
+function exchange(
+  url: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: string | undefined,
+  timeoutMs?: number,
+  signal?: AbortSignal,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const outgoing = { ...headers };
     if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = send(url, { method, headers: outgoing }, resolve);
+    const request = send(url, signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal }, resolve);
     request.on('error', reject);
     if (timeoutMs !== undefined) request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
     request.end(body);

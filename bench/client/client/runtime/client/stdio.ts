@@ -3,8 +3,14 @@
  * The stdio client transport: spawns the server, writes newline-delimited JSON-RPC to its stdin
  * and reads it from its stdout. The server's stderr is passed through (default), captured for the
  * app, or ignored. Shutdown: close stdin, then SIGTERM, then SIGKILL, each after a grace period.
+ *
+ * Writes: the messages sent in one turn of the event loop share a write. When the server reads
+ * slower than the app sends, the pipe fills: then one wait for `drain` holds every later message,
+ * which go out together once it drains, and `send` resolves only when its message was written.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError } from './errors.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -23,8 +29,12 @@ export interface StdioServerParameters {
 export class StdioClientTransport implements ClientTransport {
   private readonly parameters: StdioServerParameters;
   private child: ChildProcess | undefined;
+  /** Messages not yet written, as newline-terminated lines. */
   private queued = '';
-  private scheduled = false;
+  /** Resolves when `queued` has been written; every message in it shares this promise. */
+  private writing: Promise<void> | undefined;
+  /** Set while the pipe is full: the one `drain` wait every write behind it shares. */
+  private drained: Promise<void> | undefined;
   private exited: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -101,18 +111,25 @@ export class StdioClientTransport implements ClientTransport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || this.closing)
       return Promise.reject(new ConnectionClosedError());
-    // Messages sent in one turn of the event loop share a write.
     this.queued += text + '\n';
-    if (!this.scheduled) {
-      this.scheduled = true;
-      process.nextTick(() => {
-        this.scheduled = false;
-        const data = this.queued;
-        this.queued = '';
-        if (!stdin.destroyed) stdin.write(data);
-      });
-    }
-    return Promise.resolve();
+    this.writing ??= this.write(stdin);
+    return this.writing;
+  }
+
+  /** stdio has no per-request stream: the server is told with `notifications/cancelled`, whatever the revision. */
+  cancel(id: string | number, reason: string): Promise<void> {
+    return this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+  }
+
+  /** Writes what is queued after this turn of the event loop, and after the pipe drains if it is full. */
+  private async write(stdin: Writable): Promise<void> {
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    while (this.drained !== undefined) await this.drained;
+    const data = this.queued;
+    this.queued = '';
+    this.writing = undefined;
+    if (stdin.destroyed || stdin.writableEnded) throw new ConnectionClosedError();
+    if (!stdin.write(data)) this.drained = drainOf(stdin).finally(() => (this.drained = undefined));
   }
 
   setProtocolVersion(): void {}
@@ -138,4 +155,15 @@ export class StdioClientTransport implements ClientTransport {
     child.kill('SIGKILL');
     await this.exited;
   }
+}
+
+/** Resolves when `stream` drains, or when it can no longer (closed, failed). */
+function drainOf(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done).on('error', done);
+  });
 }

@@ -22,6 +22,11 @@ export interface ClientTransport {
   start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void>;
   /** Sends one message. Rejects with SessionExpiredError / HttpStatusError on HTTP failures. */
   send(text: string, info: OutgoingInfo): Promise<void>;
+  /**
+   * The app gave up on request `id`: tells the server the way this transport does at the
+   * negotiated revision (cancellation.ts), and stops waiting for the request's answer.
+   */
+  cancel(id: string | number, reason: string): Promise<void>;
   /** Called once the protocol revision is known (HTTP sends it in `MCP-Protocol-Version`). */
   setProtocolVersion(version: string): void;
   /** Called after a successful `initialize` (HTTP opens its standalone GET stream). */

@@ -21,6 +21,7 @@ export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';
 export type { ClientHandlers, RequestOptions, ServerIdentity, SessionOptions } from './session.js';
 export type { StdioServerParameters } from './stdio.js';
+export type { Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions.js';
 export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
 

@@ -23,7 +23,9 @@ import {
   resultMessage,
   type RequestId,
 } from '../jsonrpc.js';
+import { whenAborted } from './cancellation.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
+import { openSubscription, type Subscription } from './subscriptions.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
 /** The stateless revision: no handshake, `_meta` on every request. */
@@ -41,6 +43,9 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+/** Where a 2026-07-28 result names the server; the client reads server/discover's. */
+const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** Rounds of input-required answers before a request gives up. */
 const MAX_INPUT_ROUNDS = 16;
 
@@ -71,6 +76,11 @@ export interface RequestOptions {
     ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
   /** Extra HTTP headers for this request (`Mcp-Param-*`). */
   headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * For `subscriptions/listen`: the notifications of the subscription this request opens (those
+   * whose `_meta` names its id), instead of `onNotification`.
+   */
+  onSubscriptionNotification?: ((method: string, params: JsonObject) => void) | undefined;
 }
 
 interface Pending {
@@ -96,6 +106,11 @@ export class ClientSession {
   private readonly options: SessionOptions;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly progress = new Map<RequestId, NonNullable<RequestOptions['onProgress']>>();
+  /** Open `subscriptions/listen` requests, for the notifications that name them. */
+  private readonly subscriptions = new Map<
+    RequestId,
+    NonNullable<RequestOptions['onSubscriptionNotification']>
+  >();
   /** Server requests being handled, for `notifications/cancelled`. */
   private readonly serving = new Map<RequestId, AbortController>();
   private nextId = 0;
@@ -229,6 +244,25 @@ export class ClientSession {
     throw new Error(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
   }
 
+  /**
+   * `subscriptions/listen` (2026-07-28): the server's notifications on one subscription, as an
+   * async iterable that ends when `signal` aborts or the loop is left (subscriptions.ts).
+   */
+  listen(notifications: JsonObject, options: { signal?: AbortSignal } = {}): Subscription {
+    return openSubscription(
+      (params, requestOptions) =>
+        this.stateless
+          ? this.request('subscriptions/listen', params, requestOptions)
+          : Promise.reject(
+              new Error(
+                `subscriptions/listen needs protocol revision ${STATELESS_REVISION}; this session speaks ${this.identity?.protocolVersion ?? 'none yet'} (use resources/subscribe and onNotification)`,
+              ),
+            ),
+      notifications,
+      options,
+    );
+  }
+
   /** Sends a notification (nothing in the stateless revision, which has none from clients). */
   async notify(method: string, params: JsonObject = {}): Promise<void> {
     if (this.stateless) return;
@@ -313,6 +347,8 @@ export class ClientSession {
       sent = { ...params, _meta: meta };
       this.progress.set(id, options.onProgress);
     }
+    if (options.onSubscriptionNotification)
+      this.subscriptions.set(id, options.onSubscriptionNotification);
     const paramsJson = jsonOrUndefined(sent);
     if (paramsJson === undefined)
       return Promise.reject(new TypeError(`${method}: params cannot be serialized as JSON`));
@@ -332,25 +368,22 @@ export class ClientSession {
 
     return new Promise<JsonObject>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let stopWaiting: (() => void) | undefined;
       const finish = (): void => {
         this.pending.delete(id);
         this.progress.delete(id);
+        this.subscriptions.delete(id);
         if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stopWaiting?.();
       };
       const cancel = (reason: Error): void => {
         if (!this.pending.has(id)) return;
         finish();
         reject(reason);
-        if (!this.stateless && method !== 'initialize' && !this.closedError) {
-          const cancelled = notificationMessage(
-            'notifications/cancelled',
-            JSON.stringify({ requestId: id, reason: reason.message }),
-          );
-          this.transport.send(cancelled, { method: 'notifications/cancelled' }).catch(() => {});
-        }
+        // The transport tells the server its own way (cancellation.ts); initialize is never cancelled.
+        if (method !== 'initialize' && !this.closedError)
+          this.transport.cancel(id, reason.message).catch(() => {});
       };
-      const onAbort = (): void => cancel(abortReason(signal as AbortSignal));
       this.pending.set(id, {
         resolve: (result) => {
           finish();
@@ -361,7 +394,8 @@ export class ClientSession {
           reject(error);
         },
       });
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal !== undefined)
+        stopWaiting = whenAborted(signal, () => cancel(abortReason(signal)));
       if (options.timeoutMs !== undefined)
         timer = setTimeout(
           () => cancel(new RequestTimeoutError(method, options.timeoutMs as number)),
@@ -453,10 +487,23 @@ export class ClientSession {
     }
     if (method === 'notifications/cancelled') {
       const id = params['requestId'];
-      if (isRequestId(id)) this.serving.get(id)?.abort(new Error('cancelled by the server'));
+      if (!isRequestId(id)) return;
+      // At 2026-07-28 the server sends it only to tear down one of our subscriptions.
+      if (this.subscriptions.has(id)) {
+        const reason = typeof params['reason'] === 'string' ? `: ${params['reason']}` : '';
+        this.pending
+          .get(id)
+          ?.reject(new McpError(INTERNAL_ERROR, `The server ended the subscription${reason}`));
+      } else {
+        this.serving.get(id)?.abort(new Error('cancelled by the server'));
+      }
       return;
     }
-    this.options.onNotification?.(method, params);
+    const meta = params['_meta'];
+    const subscription = isObject(meta) ? meta[META_SUBSCRIPTION_ID] : undefined;
+    const subscriber = isRequestId(subscription) ? this.subscriptions.get(subscription) : undefined;
+    if (subscriber !== undefined) subscriber(method, params);
+    else this.options.onNotification?.(method, params);
   }
 
   private serve(id: RequestId, method: string, params: JsonObject): void {
@@ -508,7 +555,7 @@ function identity(protocolVersion: string, result: JsonObject): ServerIdentity {
   return {
     protocolVersion,
     capabilities: isObject(result['capabilities']) ? result['capabilities'] : {},
-    serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : undefined,
+    serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : serverInfoInMeta(result),
     instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
   };
 }
@@ -518,4 +565,11 @@ function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error
     ? reason
     : new Error(reason === undefined ? 'The request was aborted' : String(reason));
+}
+
+/** `_meta`'s `io.modelcontextprotocol/serverInfo` (2026-07-28 results), when it is an object. */
+function serverInfoInMeta(result: JsonObject): JsonObject | undefined {
+  const meta = result['_meta'];
+  const info = isObject(meta) ? meta[META_SERVER_INFO] : undefined;
+  return isObject(info) ? info : undefined;
 }
