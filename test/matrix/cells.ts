@@ -28,14 +28,16 @@ export const SERVER_NAMES: Record<ServerKind, string> = {
 };
 
 export const ROWS = [
-  { id: 1, title: 'tool and prompt named outside ASCII' },
-  { id: 2, title: 'x-mcp-header arguments, top-level and nested' },
-  { id: 3, title: 'progress notifications' },
-  { id: 4, title: 'cancellation reaches the handler' },
-  { id: 5, title: 'log messages filtered by level' },
-  { id: 6, title: 'elicitation round, then sampling round' },
-  { id: 7, title: 'tools list-changed notification' },
-  { id: 8, title: 'output breaking the outputSchema is rejected' },
+  { id: '1a', title: 'tool named outside ASCII' },
+  { id: '1b', title: 'prompt named outside ASCII' },
+  { id: '2', title: 'x-mcp-header arguments, top-level and nested' },
+  { id: '3', title: 'progress notifications' },
+  { id: '4', title: 'cancellation reaches the handler' },
+  { id: '5', title: 'log messages filtered by level' },
+  { id: '6', title: 'elicitation round, then sampling round' },
+  { id: '7', title: 'tools list-changed notification' },
+  { id: '8', title: 'output breaking the outputSchema is rejected' },
+  { id: '9', title: "the server's identity (serverInfo) as the client reports it" },
 ] as const;
 export type RowId = (typeof ROWS)[number]['id'];
 

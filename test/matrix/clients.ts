@@ -37,6 +37,8 @@ export interface CallOptions {
 
 export interface MatrixClient {
   readonly protocolVersion: string | undefined;
+  /** `serverInfo.name` as the client reports it. */
+  readonly serverName: string | undefined;
   readonly logs: { level: string; data: unknown }[];
   /** Methods of the notifications received (other than progress and log messages). */
   readonly notifications: string[];
@@ -45,6 +47,8 @@ export interface MatrixClient {
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolOutcome>;
   /** The first message's text. */
   prompt(name: string, args: Record<string, string>): Promise<string>;
+  /** `tools/list`, as a client does after a list change: the SDK clients check results against the listed outputSchemas. */
+  listTools(): Promise<void>;
   /** `logging/setLevel` (stateful revisions). */
   setLogLevel(level: LoggingLevel): Promise<void>;
   /** 2026-07-28: opens a `subscriptions/listen` stream for tool-list changes; resolves once acknowledged with a closer. */
@@ -92,7 +96,7 @@ export interface OurClientModule {
   ToolError: new (...args: never[]) => Error & { result: { content?: unknown; isError?: unknown } };
 }
 interface OurClient {
-  readonly server: { protocolVersion: string };
+  readonly server: { protocolVersion: string; serverInfo: Record<string, unknown> | undefined };
   readonly tools: Record<string, ((input: unknown, options?: object) => Promise<unknown>) | undefined>;
   readonly prompts: Record<string, ((args: unknown, options?: object) => Promise<{ messages: { content: { text?: string } }[] }>) | undefined>;
   request(method: string, params: unknown, options?: object): Promise<Record<string, unknown>>;
@@ -142,6 +146,10 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
     get protocolVersion() {
       return client.server.protocolVersion;
     },
+    get serverName() {
+      const name = client.server.serverInfo?.['name'];
+      return typeof name === 'string' ? name : undefined;
+    },
     logs,
     notifications,
     asked,
@@ -165,6 +173,9 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
       const prompt = method(client.prompts, 'prompts', name, OUR_PROMPT_METHODS[name]);
       const result = await prompt(args);
       return String(result.messages[0]?.content.text);
+    },
+    async listTools() {
+      await client.request('tools/list', {});
     },
     async setLogLevel(level) {
       await client.request('logging/setLevel', { level });
@@ -215,6 +226,9 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
     get protocolVersion() {
       return negotiated;
     },
+    get serverName() {
+      return client.getServerVersion()?.name;
+    },
     logs,
     notifications,
     asked,
@@ -229,6 +243,9 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
       const result = await client.getPrompt({ name, arguments: args });
       const content = result.messages[0]?.content;
       return content?.type === 'text' ? content.text : '';
+    },
+    async listTools() {
+      await client.listTools();
     },
     async setLogLevel(level) {
       await client.setLoggingLevel(level);
@@ -267,6 +284,9 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
     get protocolVersion() {
       return client.getNegotiatedProtocolVersion();
     },
+    get serverName() {
+      return client.getServerVersion()?.name;
+    },
     logs,
     notifications,
     asked,
@@ -281,6 +301,9 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
       const result = await client.getPrompt({ name, arguments: args });
       const content = result.messages[0]?.content;
       return content?.type === 'text' ? content.text : '';
+    },
+    async listTools() {
+      await client.listTools();
     },
     async setLogLevel(level) {
       await client.setLoggingLevel(level);

@@ -2,7 +2,7 @@
  * One interoperability matrix for both halves: {our generated client, the SDK 1.x client, the
  * SDK 2.x client} × {our generated server, the SDK 1.x server, the SDK 2.x server} × {stdio,
  * Streamable HTTP} × {2025-11-25, 2026-07-28}, each cell one row of rows.ts. Every HTTP server is
- * started once and shared; each (client, server, transport, era) connects once for rows 2–8 (row 1
+ * started once and shared; each (client, server, transport, era) connects once for rows 2–8 (row 1a
  * opens its own connection to the server of names.yaml). Combinations that cannot run are listed
  * with their reason in the table printed at the end (and written to test/matrix/results/MATRIX.md).
  */
@@ -93,10 +93,10 @@ describe.each(runnable.map((c) => [label(c), c] as const))('%s', (_, c) => {
     await client?.close();
   });
 
-  it.each(ROWS.map((r) => [r.id, r.title] as const))('row %i: %s', async (row: RowId) => {
+  it.each(ROWS.map((r) => [r.id, r.title] as const))('row %s: %s', async (row: RowId) => {
     await runCell(c, row, async () => {
       if (client === undefined) throw connectError instanceof Error ? connectError : new Error(`could not connect: ${String(connectError)}`);
-      if (row !== 1 && client.protocolVersion !== c.era) throw new Error(`negotiated ${String(client.protocolVersion)}, not ${c.era}`);
+      if (row !== '1a' && client.protocolVersion !== c.era) throw new Error(`negotiated ${String(client.protocolVersion)}, not ${c.era}`);
       await ROW_BODIES[row]({
         combination: c,
         client,

@@ -1,5 +1,5 @@
 /**
- * The eight rows of the matrix, each written once against `MatrixClient` and run in every cell
+ * The rows of the matrix, each written once against `MatrixClient` and run in every cell
  * of its row. A row asserts what a user of that client would see, and over HTTP at 2026-07-28
  * also what the client put in the headers (read from the recording proxy in front of the server).
  */
@@ -11,9 +11,9 @@ import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './se
 
 export interface RowContext {
   combination: Combination;
-  /** Connected to the server of rows 2–8. */
+  /** Connected to the server of every row but 1a. */
   client: MatrixClient;
-  /** A new connection to the server of row 1 (names outside ASCII); the row closes it. */
+  /** A new connection to the server of row 1a (a tool named outside ASCII); the row closes it. */
   connectNames(): Promise<MatrixClient>;
   /** The HTTP server (and its recorded requests), when the transport is HTTP. */
   http: RunningHttpServer | undefined;
@@ -29,21 +29,23 @@ function sent(http: RunningHttpServer, from: number, method: string): RecordedRe
 /** Headers are part of the wire format only in 2026-07-28 over HTTP. */
 const checksHeaders = (t: RowContext): t is RowContext & { http: RunningHttpServer } => t.http !== undefined && t.combination.era === '2026-07-28';
 
-async function row1(t: RowContext): Promise<void> {
+async function row1a(t: RowContext): Promise<void> {
   const client = await t.connectNames();
   try {
     expect(client.protocolVersion).toBe(t.combination.era);
     const from = t.http?.requests.length ?? 0;
     expect(await client.call('résumé', { text: 'ça va' })).toEqual({ isError: false, text: 'résumé: ça va', structured: undefined });
-    expect(await client.prompt('météo', { ville: 'Zürich' })).toBe('Météo à Zürich');
-    if (checksHeaders(t)) {
-      // Not ASCII: Mcp-Name must travel as base64 (and the server compares it decoded).
-      const names = [...sent(t.http, from, 'tools/call'), ...sent(t.http, from, 'prompts/get')].map((r) => r.headers['mcp-name']);
-      expect(new Set(names)).toEqual(new Set([base64('résumé'), base64('météo')]));
-    }
+    // Not ASCII: Mcp-Name must travel as base64 (and the server compares it decoded).
+    if (checksHeaders(t)) expect(new Set(sent(t.http, from, 'tools/call').map((r) => r.headers['mcp-name']))).toEqual(new Set([base64('résumé')]));
   } finally {
     await client.close();
   }
+}
+
+async function row1b(t: RowContext): Promise<void> {
+  const from = t.http?.requests.length ?? 0;
+  expect(await t.client.prompt('météo', { ville: 'Zürich' })).toBe('Météo à Zürich');
+  if (checksHeaders(t)) expect(new Set(sent(t.http, from, 'prompts/get').map((r) => r.headers['mcp-name']))).toEqual(new Set([base64('météo')]));
 }
 
 async function row2(t: RowContext): Promise<void> {
@@ -58,7 +60,29 @@ async function row2(t: RowContext): Promise<void> {
       expect([call.headers['mcp-param-region'], call.headers['mcp-param-city']]).toEqual([base64(' padded '), base64('São Paulo')]);
       expect(decodeHeader(call.headers['mcp-name'])).toBe('route');
     }
+    if (t.combination.server === 'ours') {
+      // Our server's success proves agreement only if it checks: the same request with either
+      // header changed (top-level, then nested) must be refused with -32020.
+      const call = calls[calls.length - 1] as RecordedRequest;
+      for (const header of ['mcp-param-region', 'mcp-param-city']) {
+        const answer = await replay(t.http, call, { [header]: base64('somewhere else') });
+        expect([header, answer.status, answer.code]).toEqual([header, 400, -32020]);
+      }
+    }
   }
+}
+
+/** Sends a recorded request again, straight to the server, with some headers replaced. */
+async function replay(http: RunningHttpServer, recorded: RecordedRequest, changes: Record<string, string>): Promise<{ status: number; code: unknown }> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(recorded.headers)) {
+    if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers.set(name, value);
+  }
+  for (const [name, value] of Object.entries(changes)) headers.set(name, value);
+  const response = await fetch(http.url, { method: 'POST', headers, body: recorded.body });
+  const text = await response.text();
+  const json = /^\s*\{/.test(text) ? (JSON.parse(text) as { error?: { code?: unknown } }) : undefined;
+  return { status: response.status, code: json?.error?.code };
 }
 
 async function row3(t: RowContext): Promise<void> {
@@ -131,6 +155,8 @@ async function row7(t: RowContext): Promise<void> {
 }
 
 async function row8(t: RowContext): Promise<void> {
+  // Row 7 announced a tool-list change, after which the SDK 2.x client forgets the listed schemas.
+  await t.client.listTools();
   const outcome = await t.client.call('bad_output', {}).then(
     (result) => ({ result }),
     (error: unknown) => ({ error: error as Error }),
@@ -149,7 +175,24 @@ async function row8(t: RowContext): Promise<void> {
   }
 }
 
-export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = { 1: row1, 2: row2, 3: row3, 4: row4, 5: row5, 6: row6, 7: row7, 8: row8 };
+/** What the client says the server is: the name the server gave in serverInfo. */
+async function row9(t: RowContext): Promise<void> {
+  const expected = { ours: 'matrix', sdk1: 'matrix-sdk1', sdk2: 'matrix-sdk2' }[t.combination.server];
+  expect(t.client.serverName).toBe(expected);
+}
+
+export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
+  '1a': row1a,
+  '1b': row1b,
+  '2': row2,
+  '3': row3,
+  '4': row4,
+  '5': row5,
+  '6': row6,
+  '7': row7,
+  '8': row8,
+  '9': row9,
+};
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

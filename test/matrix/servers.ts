@@ -23,9 +23,9 @@ export type Location = { command: string; args: string[] } | { url: string };
 export type Built = { main: string } | { problem: string };
 
 export interface OurServers {
-  /** Rows 2–8. */
+  /** Every row but 1a. */
   main: Built;
-  /** Row 1 (names outside ASCII). */
+  /** Row 1a (a tool named outside ASCII). */
   names: Built;
   remove(): void;
 }
@@ -82,6 +82,8 @@ export function stdioCommand(server: ServerKind, ours: OurServers, manifest: 'ma
 export interface RecordedRequest {
   method: string;
   headers: IncomingHttpHeaders;
+  /** The body as text (filled in as it arrives). */
+  body: string;
 }
 
 export interface RunningHttpServer {
@@ -132,7 +134,11 @@ function stop(child: ChildProcess): Promise<void> {
 async function recordingProxy(target: URL): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
-    requests.push({ method: req.method ?? '', headers: { ...req.headers } });
+    const recorded: RecordedRequest = { method: req.method ?? '', headers: { ...req.headers }, body: '' };
+    requests.push(recorded);
+    req.on('data', (chunk: Buffer) => {
+      recorded.body += chunk.toString('utf8');
+    });
     const headers = { ...req.headers, host: target.host };
     const upstream = httpRequest(target, { method: req.method, headers, path: req.url }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
