@@ -30,7 +30,7 @@ export interface ToolOutcome {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
   /** 2026-07-28: the request's `_meta` log level. */
   logLevel?: LoggingLevel;
 }
@@ -64,8 +64,9 @@ function answerElicitation(asked: string[], params: { message?: unknown }): { ac
   return { action: 'accept', content: { name: NAME } };
 }
 
-function answerSampling(asked: string[], params: { messages?: { content?: { text?: unknown } }[] }) {
-  asked.push(`sampling: ${String(params.messages?.[0]?.content?.text)}`);
+function answerSampling(asked: string[], params: { messages?: readonly { content?: unknown }[] }) {
+  const content = params.messages?.[0]?.content;
+  asked.push(`sampling: ${textOf(Array.isArray(content) ? content : [content])}`);
   return { role: 'assistant' as const, content: { type: 'text' as const, text: GREETING }, model: 'matrix-model' };
 }
 
@@ -81,8 +82,9 @@ function outcomeOf(result: { isError?: unknown; content?: unknown; structuredCon
   return { isError: result.isError === true, text: textOf(result.content), structured: result.structuredContent };
 }
 
-export async function connect(kind: ClientKind, era: Era, location: Location, ours: OurClientModule): Promise<MatrixClient> {
-  if (kind === 'ours') return connectOurs(ours, era, location);
+/** Connects a client of `kind`; `ours` gives our generated client module (only asked for when used). */
+export async function connect(kind: ClientKind, era: Era, location: Location, ours: () => OurClientModule): Promise<MatrixClient> {
+  if (kind === 'ours') return connectOurs(ours(), era, location);
   if (kind === 'sdk1') return connectSdk1(location);
   return connectSdk2(era, location);
 }
@@ -129,7 +131,7 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
     protocolVersions: [era],
     handlers: {
       elicitation: (params: { message?: unknown }) => answerElicitation(asked, params),
-      sampling: (params: { messages?: { content?: { text?: unknown } }[] }) => answerSampling(asked, params),
+      sampling: (params: { messages?: readonly { content?: unknown }[] }) => answerSampling(asked, params),
     },
     onNotification: (method: string, params: Record<string, unknown>) => {
       if (method === 'notifications/message') logs.push({ level: String(params['level']), data: params['data'] });
@@ -237,7 +239,8 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
-      return outcomeOf(result);
+      // The 1.x result type also admits the 2024-11-05 `toolResult` form, which no server here sends.
+      return outcomeOf(result as { content?: unknown });
     },
     async prompt(name, args) {
       const result = await client.getPrompt({ name, arguments: args });
@@ -270,7 +273,7 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
     },
   );
   client.setRequestHandler('elicitation/create', (request) => answerElicitation(asked, request.params));
-  client.setRequestHandler('sampling/createMessage', (request) => answerSampling(asked, request.params as never));
+  client.setRequestHandler('sampling/createMessage', (request) => answerSampling(asked, request.params));
   client.setNotificationHandler('notifications/message', (n) => {
     logs.push({ level: n.params.level, data: n.params.data });
   });

@@ -6,13 +6,14 @@
  * opens its own connection to the server of names.yaml). Combinations that cannot run are listed
  * with their reason in the table printed at the end (and written to test/matrix/results/MATRIX.md).
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { generate, importClient } from '../client/support.js';
-import { combinations, label, notApplicable, recordNotApplicable, ROWS, runCell, writeTable, renderTable, type Combination, type RowId } from './cells.js';
+import { combinations, label, notApplicable, recordNotApplicable, renderTable, ROWS, runCell, writeTable, type Combination, type RowId } from './cells.js';
 import { connect, type MatrixClient, type OurClientModule } from './clients.js';
 import { ROW_BODIES } from './rows.js';
 import { buildOurServers, fixtures, mainManifest, namesManifest, startHttpServer, stdioCommand, type Location, type OurServers, type RunningHttpServer } from './servers.js';
-import { join } from 'node:path';
 
 type Manifest = 'main' | 'names';
 
@@ -22,20 +23,29 @@ const ourClients: Partial<Record<Manifest, OurClientModule | { problem: string }
 /** HTTP servers by `<server>` (SDK servers serve both manifests) or `ours-<manifest>`. */
 const httpServers = new Map<string, RunningHttpServer | { problem: string }>();
 
+/** Folders of our generated clients, removed at the end. */
+const generatedDirs: string[] = [];
+
+/** A server that failed to start fails its own cells, not the suite. */
+const started = (script: string, args: readonly string[]): Promise<RunningHttpServer | { problem: string }> =>
+  startHttpServer(script, args).catch((error: unknown) => ({ problem: error instanceof Error ? error.message : String(error) }));
+
 beforeAll(async () => {
-  ours = await buildOurServers();
+  // tsc runs in a child process: the SDK servers start and our clients are generated meanwhile.
+  const building = buildOurServers();
+  const starting: [string, Promise<RunningHttpServer | { problem: string }>][] = [
+    ['sdk1', started(join(fixtures, 'sdk1-server.mjs'), ['--http'])],
+    ['sdk2', started(join(fixtures, 'sdk2-server.mjs'), ['--http'])],
+  ];
   for (const [manifest, path] of [['main', mainManifest], ['names', namesManifest]] as const) {
     const { dir, run } = await generate([path]);
+    generatedDirs.push(dir);
     ourClients[manifest] = run.code === 0 ? await importClient<OurClientModule>(dir) : { problem: `mcp-gen client exited ${run.code}: ${run.err.trim()}` };
   }
-  const starting: [string, Promise<RunningHttpServer>][] = [
-    ['sdk1', startHttpServer(join(fixtures, 'sdk1-server.mjs'), ['--http'])],
-    ['sdk2', startHttpServer(join(fixtures, 'sdk2-server.mjs'), ['--http'])],
-  ];
+  ours = await building;
   for (const manifest of ['main', 'names'] as const) {
     const built = ours[manifest];
-    if ('problem' in built) httpServers.set(`ours-${manifest}`, built);
-    else starting.push([`ours-${manifest}`, startHttpServer(built.main, ['--http', '--port', '0'])]);
+    starting.push([`ours-${manifest}`, 'problem' in built ? Promise.resolve(built) : started(built.main, ['--http', '--port', '0'])]);
   }
   for (const [name, server] of starting) httpServers.set(name, await server);
 }, 180_000);
@@ -43,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of httpServers.values()) if ('close' in server) await server.close();
   ours?.remove();
+  for (const dir of generatedDirs) rmSync(dir, { recursive: true, force: true });
   const file = writeTable();
   process.stdout.write(`\n${renderTable()}\n(written to ${file})\n`);
 });
@@ -70,7 +81,7 @@ function ourClient(manifest: Manifest): OurClientModule {
 
 /** Connects the combination's client to the server of `manifest`. */
 function open(c: Combination, manifest: Manifest): Promise<MatrixClient> {
-  return connect(c.client, c.era, location(c, manifest), c.client === 'ours' ? ourClient(manifest) : (undefined as never));
+  return connect(c.client, c.era, location(c, manifest), () => ourClient(manifest));
 }
 
 const runnable = combinations().filter((c) => {

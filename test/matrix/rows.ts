@@ -86,7 +86,7 @@ async function replay(http: RunningHttpServer, recorded: RecordedRequest, change
 }
 
 async function row3(t: RowContext): Promise<void> {
-  const progress: { progress: number; total?: number }[] = [];
+  const progress: { progress: number; total?: number | undefined }[] = [];
   const result = await t.client.call('count_up', { steps: 3 }, { onProgress: (p) => progress.push({ progress: p.progress, total: p.total }) });
   expect(result).toMatchObject({ isError: false, text: 'counted to 3' });
   expect(progress).toEqual([

@@ -4,7 +4,7 @@
  * the SDK 1.x and 2.x servers of the same folder. HTTP servers are started once each and reached
  * through a recording proxy, so that the cells can read the headers each client sent.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -57,9 +57,9 @@ export async function buildOurServers(): Promise<OurServers> {
     }),
   );
   if (buildable.length > 0) {
-    const result = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8' });
-    if (result.status !== 0) {
-      for (const name of buildable) projects[name as 'main'].problem = `tsc failed:\n${result.stdout}${result.stderr}`;
+    const result = await run(process.execPath, [tsc, '-p', dir]);
+    if (result.code !== 0) {
+      for (const name of buildable) projects[name as 'main'].problem = `tsc failed:\n${result.output}`;
     }
   }
   const built = (name: 'main' | 'names'): Built => {
@@ -67,6 +67,17 @@ export async function buildOurServers(): Promise<OurServers> {
     return problem === undefined ? { main: join(dir, 'build', name, 'main.js') } : { problem };
   };
   return { main: built('main'), names: built('names'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Runs a command without blocking the event loop (other servers start meanwhile). */
+function run(command: string, args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 /** The command line of a server over stdio (ours: one build per manifest; the SDK ones serve both). */
