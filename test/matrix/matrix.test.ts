@@ -113,6 +113,7 @@ describe.each(runnable.map((c) => [label(c), c] as const))('%s', (_, c) => {
         client,
         connectNames: () => open(c, 'names'),
         http: c.transport === 'http' ? httpServer(c, 'main') : undefined,
+        namesHttp: c.transport === 'http' && row === '1a' ? httpServer(c, 'names') : undefined,
       });
     });
   }, 15_000);
