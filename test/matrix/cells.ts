@@ -52,9 +52,23 @@ export interface Combination {
 export function notApplicable(c: Combination): string | undefined {
   if (c.era === '2026-07-28' && c.client === 'sdk1') return 'the SDK 1.x client speaks the stateful revisions only';
   if (c.era === '2026-07-28' && c.server === 'sdk1') return 'the SDK 1.x server speaks the stateful revisions only';
-  if (c.era === '2025-11-25' && c.server === 'sdk2') {
-    return 'the SDK 2.x server stands for 2026-07-28 here (2025-11-25 is the SDK 1.x server\'s); its HTTP entry serves 2025 statelessly, without sessions, standalone stream or log level';
-  }
+  return undefined;
+}
+
+/**
+ * The SDK 2.x HTTP entry (`createMcpHandler`) serves 2025-11-25 the "stateless" way: a fresh
+ * server for every POST, no session. What needs state between requests cannot happen there.
+ */
+const SDK2_STATELESS_2025: Partial<Record<RowId, string>> = {
+  '4': 'the SDK 2.x HTTP entry serves 2025-11-25 with a fresh server per request: a notifications/cancelled POST cannot reach the call it names',
+  '5': 'the SDK 2.x HTTP entry serves 2025-11-25 with a fresh server per request: the level set by logging/setLevel is gone with that request',
+  '6': 'the SDK 2.x HTTP entry serves 2025-11-25 with a fresh server per request, which cannot send server-to-client requests (it answers the call with a tool error saying so)',
+  '7': 'the SDK 2.x HTTP entry serves 2025-11-25 with a fresh server per request and no standalone stream (GET is 405) to carry list changes',
+};
+
+/** Why one row cannot run in a combination that otherwise runs, or undefined when it runs. */
+export function rowNotApplicable(c: Combination, row: RowId): string | undefined {
+  if (c.server === 'sdk2' && c.transport === 'http' && c.era === '2025-11-25') return SDK2_STATELESS_2025[row];
   return undefined;
 }
 
