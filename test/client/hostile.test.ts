@@ -53,7 +53,7 @@ describe('hostile server metadata', () => {
     expect(run.err).toContain('tool "remote_ref" left out');
     expect(run.err).toContain('tool "bad_header" left out');
     expect(run.err).toContain('tool "spaced_header" left out');
-    expect(run.err).toContain('tool "get_user" left out: is listed twice');
+    expect(run.err).toContain('tool "get_user" left out: duplicate name');
     expect(run.err).toContain('tool #11 left out: has no name');
 
     const usage = `import { connect, type Client } from './client/client.js';
