@@ -29,7 +29,9 @@ export function jsonDepth(value: unknown): number {
 
 /**
  * The same text as `JSON.stringify(value, null, 2)` for parsed JSON (plain objects, arrays,
- * strings, finite numbers, booleans, null; undefined members left out), at any depth.
+ * strings, finite numbers, booleans, null; undefined members left out), at any depth. Past
+ * MAX_JSON_DEPTH levels the rest is written compactly: indentation would make the text grow with
+ * the square of the depth (ten thousand levels would take hundreds of megabytes).
  */
 export function jsonText(value: unknown): string {
   const out: string[] = [];
@@ -46,7 +48,9 @@ export function jsonText(value: unknown): string {
       out.push(JSON.stringify(node) ?? 'null');
       continue;
     }
-    const inner = `${indent}  `;
+    const compact = indent.length >= 2 * MAX_JSON_DEPTH;
+    const inner = compact ? indent : `${indent}  `;
+    const newline = compact ? '' : '\n';
     const members: [string | undefined, unknown][] = Array.isArray(node)
       ? node.map((v) => [undefined, v === undefined ? null : v])
       : Object.entries(node).filter(([, v]) => v !== undefined);
@@ -58,10 +62,11 @@ export function jsonText(value: unknown): string {
     out.push(open);
     const pending: (typeof work)[number][] = [];
     members.forEach(([key, v], i) => {
-      pending.push(`${i === 0 ? '' : ','}\n${inner}${key === undefined ? '' : `${JSON.stringify(key)}: `}`);
+      const name = key === undefined ? '' : `${JSON.stringify(key)}:${compact ? '' : ' '}`;
+      pending.push(`${i === 0 ? '' : ','}${newline}${compact ? '' : inner}${name}`);
       pending.push({ value: v, indent: inner });
     });
-    pending.push(`\n${indent}${close}`);
+    pending.push(`${newline}${compact ? '' : indent}${close}`);
     for (let i = pending.length - 1; i >= 0; i--) work.push(pending[i] as (typeof work)[number]);
   }
   return out.join('');
