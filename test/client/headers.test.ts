@@ -87,7 +87,7 @@ describe('x-mcp-header validity', () => {
     for (let i = 0; i < 100_000; i++) deep = { type: 'object', properties: { a: deep } };
     const result = headerMirrors(deep);
     expect(result).toHaveProperty('mirrors');
-    expect((result as { mirrors: { path: string[] }[] }).mirrors[0]?.path).toHaveLength(100_000);
+    expect((result as { mirrors: readonly { path: readonly string[] }[] }).mirrors[0]?.path).toHaveLength(100_000);
   });
 });
 

@@ -27,7 +27,7 @@ const snapshot = {
     { name: 'get-user', inputSchema: object({ id: { type: 'string' } }, ['id']), outputSchema: object({ id: { type: 'string' } }, ['id']) },
     { name: 'get_user', inputSchema: object({ id: { type: 'string' } }, ['id']), outputSchema: object({ name: { type: 'string' } }, ['name']) },
     { name: 'get_user', description: 'a duplicate', inputSchema: object() },
-    { name: `quote"s'and\`back\\slash\u0007\u202e`, description: `line\nbreak \u2028 ${PWN}`, inputSchema: object({ 'a"b': { type: 'string' } }) },
+    { name: `quote"s'and\`back\\slash\u202e`, description: `line\nbreak \u2028 ${PWN}`, inputSchema: object({ 'a"b': { type: 'string' } }) },
     { name: 'remote_ref', inputSchema: object({ x: { $ref: 'https://example.com/schema.json' } }) },
     { name: 'bad_header', inputSchema: object({ n: { type: 'object', 'x-mcp-header': 'Obj' } }) },
     { name: 'spaced_header', inputSchema: object({ n: { type: 'string', 'x-mcp-header': 'Has Space' } }) },
