@@ -122,7 +122,7 @@ export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string, fi
       if (schema === undefined) continue;
       const resolved = resolveAnchorRefs(schema);
       if ('problem' in resolved) {
-        warnings.push(unplacedDiagnostic(file, `/tools/${index}/${key}`, `tool ${JSON.stringify(tool.name)} left out: its ${key} has a ${resolved.problem}`));
+        warnings.push(unplacedDiagnostic(file, `/tools/${index}/${key}`, `tool ${JSON.stringify(tool.name)} left out: its ${key}: ${resolved.problem}`));
         return false;
       }
       tool[key] = resolved.schema;
