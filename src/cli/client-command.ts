@@ -86,22 +86,27 @@ async function loadClientModel(manifest: string | undefined, options: ClientComm
   }
   let snapshot: ServerSnapshot;
   let source: string;
+  // Where warnings point: the snapshot file, or the server as named on the command line.
+  let place: string;
   const live = location(options);
   if (live) {
     snapshot = await introspect(live, (line) => io.err(line));
     source = options.fromUrl !== undefined ? `mcp-gen client --from-url ${options.fromUrl}` : `mcp-gen client --from-command ${options.fromCommand}`;
+    place = options.fromUrl ?? (options.fromCommand as string);
   } else {
     const file = options.fromSnapshot as string;
     snapshot = await readSnapshot(file);
     source = `mcp-gen client --from-snapshot ${displayPath(resolve(file))}`;
+    place = displayPath(resolve(file));
   }
   if (options.saveSnapshot !== undefined) {
     await writeFile(options.saveSnapshot, snapshotText(snapshot));
     io.err(`snapshot saved: ${options.saveSnapshot}`);
   }
-  const built = serviceFromSnapshot(snapshot, source);
-  const compiled = await compilableTools(built.model);
-  for (const warning of [...built.warnings, ...compiled.warnings]) io.err(warning.startsWith('note: ') ? warning : `warning: ${warning}`);
+  const built = serviceFromSnapshot(snapshot, source, place);
+  const compiled = await compilableTools(built.model, snapshot, place);
+  printWarnings(io, [...built.warnings, ...compiled.warnings]);
+  for (const note of built.notes) io.err(`note: ${note}`);
   return { model: compiled.model, source };
 }
 

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { inputProblem, InputError, unplacedDiagnostic } from '../load/diagnostics.js';
+import { formatDiagnostic, inputProblem, InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import { introspect, readSnapshot, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { loadManifest } from '../load/manifest.js';
 import { isKnownRevision, KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
@@ -115,7 +115,8 @@ function fromSnapshot(info: SideInfo, snapshot: ServerSnapshot, warn: (line: str
   if (tooDeep !== undefined) throw new InputError([unplacedDiagnostic(info.source, tooDeep, `nested deeper than ${MAX_SNAPSHOT_NESTING} levels`)]);
   const built = serviceFromSnapshot(snapshot, info.source);
   const { surface, warnings } = surfaceFromModel(built.model, snapshot.tools);
-  for (const line of [...built.warnings, ...warnings]) if (!line.startsWith('note: ')) warn(`${info.source}: ${line}`);
+  for (const diagnostic of built.warnings) warn(formatDiagnostic(diagnostic));
+  for (const line of warnings) warn(`${info.source}: ${line}`);
   return { info, family: 'server', surface };
 }
 

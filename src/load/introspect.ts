@@ -5,9 +5,12 @@
  * it is the server's word: untrusted data, checked when the model is built from it.
  */
 import { readFile } from 'node:fs/promises';
-import { listAll, openSession, type ServerLocation } from '../runtime/client/index.js';
+import { ClientSession, listAll, transportFor, type ServerLocation } from '../runtime/client/index.js';
 import { isObject } from '../runtime/jsonrpc.js';
+import { jsonText } from './deep-json.js';
 import { inputProblem, InputError, unplacedDiagnostic } from './diagnostics.js';
+import { duplicateKeys, lineAndColumn } from './json-duplicates.js';
+import { inspectingTransport } from './raw-json-transport.js';
 
 export const SNAPSHOT_FORMAT = 1;
 
@@ -21,16 +24,46 @@ export interface ServerSnapshot {
   prompts: { [key: string]: unknown }[];
   resources: { [key: string]: unknown }[];
   resourceTemplates: { [key: string]: unknown }[];
+  /**
+   * Member names the server's JSON text repeated (JSON.parse kept the last value), by pointer into
+   * this snapshot (`/tools/3/name`) or, outside the lists, into the answer that carried them.
+   */
+  duplicateKeys?: SnapshotDuplicateKey[];
 }
+
+export interface SnapshotDuplicateKey {
+  pointer: string;
+  key: string;
+  /** Where in a snapshot file's text, when read from one. */
+  line?: number;
+  column?: number;
+}
+
+const LISTS = ['tools', 'prompts', 'resources', 'resourceTemplates'] as const;
 
 /** Connects, reads every list the server's capabilities offer, and disconnects. */
 export async function introspect(location: ServerLocation, log: (line: string) => void): Promise<ServerSnapshot> {
-  const session = await openSession({ ...location, clientInfo: { name: 'mcp-gen', version: '0.1.0' } }).catch((error: Error) => {
+  // Duplicate keys are only visible in the text: each answer is scanned before it is used.
+  const repeated = new WeakMap<object, SnapshotDuplicateKey[]>();
+  const elsewhere: SnapshotDuplicateKey[] = [];
+  const scan = (message: unknown, text: string): void => {
+    for (const { pointer, key } of duplicateKeys(text)) {
+      const m = /^(?:\/(\d+))?\/result\/(tools|prompts|resources|resourceTemplates)\/(\d+)(\/.*)$/.exec(pointer);
+      const answer: unknown = m?.[1] === undefined ? message : Array.isArray(message) ? message[Number(m[1])] : undefined;
+      const result = isObject(answer) ? answer['result'] : undefined;
+      const list = isObject(result) && m ? result[m[2] as string] : undefined;
+      const item: unknown = Array.isArray(list) ? list[Number(m?.[3])] : undefined;
+      if (isObject(item)) repeated.set(item, [...(repeated.get(item) ?? []), { pointer: m?.[4] as string, key }]);
+      else elsewhere.push({ pointer, key });
+    }
+  };
+  const session = await connectInspecting(location, scan).catch((error: Error) => {
     throw inputProblem(describeLocation(location), `cannot connect: ${error.message}`);
   });
   try {
     const { protocolVersion, capabilities, serverInfo, instructions } = session.server;
-    log(`connected: ${JSON.stringify(serverInfo?.['name'] ?? 'server')} speaks ${protocolVersion}`);
+    const name = serverInfo?.['name'];
+    log(`connected: ${typeof name === 'string' ? JSON.stringify(name) : 'server'} speaks ${protocolVersion}`);
     const list = (capability: string, method: string, field: string) =>
       isObject(capabilities[capability]) ? listAll(session, method, field, { timeoutMs: 30_000 }) : Promise.resolve([]);
     const snapshot: ServerSnapshot = {
@@ -44,19 +77,38 @@ export async function introspect(location: ServerLocation, log: (line: string) =
       resourceTemplates: await list('resources', 'resources/templates/list', 'resourceTemplates').catch(() => []),
     };
     if (instructions !== undefined) snapshot.instructions = instructions;
+    const found = [...elsewhere];
+    for (const field of LISTS) {
+      snapshot[field].forEach((item, index) => {
+        for (const { pointer, key } of repeated.get(item) ?? []) found.push({ pointer: `/${field}/${index}${pointer}`, key });
+      });
+    }
+    if (found.length > 0) snapshot.duplicateKeys = found;
     return snapshot;
   } finally {
     await session.close();
   }
 }
 
+/** `openSession`, with every incoming message's text shown to `inspect` first. */
+async function connectInspecting(location: ServerLocation, inspect: (message: unknown, text: string) => void): Promise<ClientSession> {
+  const session = new ClientSession(inspectingTransport(await transportFor(location), inspect), { clientInfo: { name: 'mcp-gen', version: '0.1.0' } });
+  try {
+    await session.connect();
+  } catch (error) {
+    await session.close().catch(() => {});
+    throw error;
+  }
+  return session;
+}
+
 export function describeLocation(location: ServerLocation): string {
   return 'url' in location ? String(location.url) : [location.command, ...(location.args ?? [])].join(' ');
 }
 
-/** The snapshot as written to disk: stable bytes for the same server answers. */
+/** The snapshot as written to disk: stable bytes for the same server answers, at any nesting depth. */
 export function snapshotText(snapshot: ServerSnapshot): string {
-  return `${JSON.stringify(snapshot, null, 2)}\n`;
+  return `${jsonText(snapshot)}\n`;
 }
 
 /** Reads a snapshot written by `--save-snapshot`; its shape is checked, its content is not trusted. */
@@ -77,7 +129,7 @@ export async function readSnapshot(path: string): Promise<ServerSnapshot> {
     throw inputProblem(path, `not an mcp-gen snapshot (format ${SNAPSHOT_FORMAT})`, 'write one with `mcp-gen client --from-url … --save-snapshot <file>`');
   }
   const problems = [];
-  for (const field of ['tools', 'prompts', 'resources', 'resourceTemplates']) {
+  for (const field of LISTS) {
     const list = value[field];
     if (!Array.isArray(list) || !list.every(isObject)) problems.push(unplacedDiagnostic(path, `/${field}`, 'must be an array of objects'));
   }
@@ -85,8 +137,19 @@ export async function readSnapshot(path: string): Promise<ServerSnapshot> {
     if (!isObject(value[field])) problems.push(unplacedDiagnostic(path, `/${field}`, 'must be an object'));
   }
   if (typeof value['protocolVersion'] !== 'string') problems.push(unplacedDiagnostic(path, '/protocolVersion', 'must be a string'));
+  const recorded = value['duplicateKeys'];
+  const isRecord = (d: unknown): boolean => isObject(d) && typeof d['pointer'] === 'string' && typeof d['key'] === 'string';
+  if (recorded !== undefined && !(Array.isArray(recorded) && recorded.every(isRecord))) {
+    problems.push(unplacedDiagnostic(path, '/duplicateKeys', 'must be an array of { pointer, key } objects'));
+  }
   if (problems.length > 0) throw new InputError(problems);
-  return value as unknown as ServerSnapshot;
+  const snapshot = value as unknown as ServerSnapshot;
+  // Those the live server sent (recorded when it was saved), and those of this file's own text.
+  const inText = duplicateKeys(text).map(({ pointer, key, offset }): SnapshotDuplicateKey => ({ pointer, key, ...lineAndColumn(text, offset) }));
+  const all = [...((recorded as SnapshotDuplicateKey[] | undefined) ?? []).map(({ pointer, key }) => ({ pointer, key })), ...inText];
+  if (all.length > 0) snapshot.duplicateKeys = all;
+  else delete snapshot.duplicateKeys;
+  return snapshot;
 }
 
 /** Splits a command line the way a POSIX shell splits words: quotes and backslashes, no expansion. */

@@ -17,6 +17,9 @@ const RESERVED = new Set([
   'satisfies', 'of', 'constructor', 'prototype', '__proto__', 'Object', 'Array', 'String', 'Number',
   'Boolean', 'Symbol', 'Promise', 'Error', 'JSON', 'Math', 'Date', 'Record', 'Partial', 'Required',
   'Readonly', 'Pick', 'Omit', 'Function', 'globalThis', 'NaN', 'Infinity',
+  // A `then` export or member makes a module namespace or object thenable: `await import(…)` and
+  // `await connect()` would call it.
+  'then',
 ]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -40,9 +43,15 @@ export function propertyKey(wire: string): string {
   return IDENTIFIER.test(wire) ? wire : stringLiteral(wire);
 }
 
-/** Splits a wire name into alphanumeric words, also at lower→upper case changes. */
+/**
+ * Splits a wire name into alphanumeric words, also at lower→upper case changes. Accented letters
+ * keep their base letter (`résumé` → `resume`): NFD splits them into letter + combining mark, and
+ * the marks go. Other non-ASCII characters separate words.
+ */
 function words(wire: string): string[] {
   return wire
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w !== '');

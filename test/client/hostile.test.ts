@@ -27,7 +27,7 @@ const snapshot = {
     { name: 'get-user', inputSchema: object({ id: { type: 'string' } }, ['id']), outputSchema: object({ id: { type: 'string' } }, ['id']) },
     { name: 'get_user', inputSchema: object({ id: { type: 'string' } }, ['id']), outputSchema: object({ name: { type: 'string' } }, ['name']) },
     { name: 'get_user', description: 'a duplicate', inputSchema: object() },
-    { name: `quote"s'and\`back\\slash\u0007\u202e`, description: `line\nbreak \u2028 ${PWN}`, inputSchema: object({ 'a"b': { type: 'string' } }) },
+    { name: `quote"s'and\`back\\slash\u202e`, description: `line\nbreak \u2028 ${PWN}`, inputSchema: object({ 'a"b': { type: 'string' } }) },
     { name: 'remote_ref', inputSchema: object({ x: { $ref: 'https://example.com/schema.json' } }) },
     { name: 'bad_header', inputSchema: object({ n: { type: 'object', 'x-mcp-header': 'Obj' } }) },
     { name: 'spaced_header', inputSchema: object({ n: { type: 'string', 'x-mcp-header': 'Has Space' } }) },
@@ -53,7 +53,7 @@ describe('hostile server metadata', () => {
     expect(run.err).toContain('tool "remote_ref" left out');
     expect(run.err).toContain('tool "bad_header" left out');
     expect(run.err).toContain('tool "spaced_header" left out');
-    expect(run.err).toContain('tool "get_user" left out: is listed twice');
+    expect(run.err).toContain('tool "get_user" left out: duplicate name');
     expect(run.err).toContain('tool #11 left out: has no name');
 
     const usage = `import { connect, type Client } from './client/client.js';

@@ -53,6 +53,23 @@ describe('names', () => {
     expect(names.get('object')).toMatchObject({ pascal: 'Object_2', camel: 'object_2' });
     expect(names.get('string')).toMatchObject({ pascal: 'String_2', camel: 'string_2' });
   });
+
+  it('never names a member `then`, which would make a module namespace or the client thenable', () => {
+    expect(camelCase('then')).toBe('then_');
+    expect(assignNames(['then', 'Then']).get('then')?.camel).not.toBe('then');
+    expect(isSafeIdentifier('then')).toBe(false);
+  });
+
+  it('reads accented letters as their base letters, and still separates names that collide', () => {
+    expect(pascalCase('résumé')).toBe('Resume');
+    expect(camelCase('Ångström_unit')).toBe('angstromUnit');
+    expect(camelCase('naïve-café')).toBe('naiveCafe');
+    const names = assignNames(['resume', 'résumé']);
+    expect([...names.values()].map((n) => [n.wire, n.camel])).toEqual([
+      ['resume', 'resume'],
+      ['résumé', 'resume_2'],
+    ]);
+  });
 });
 
 describe('SourceFile', () => {

@@ -106,3 +106,24 @@ describe('a member named __proto__ (which ajv itself skips)', () => {
     }
   });
 });
+
+describe('a tool named then, and names with accents (server from a manifest)', () => {
+  it('exports the handler under another name, so its module namespace is not thenable; résumé is resume', async () => {
+    const manifestPath = join(dir, 'then-manifest.json');
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+    // Tool names are ASCII in a manifest; prompt names may be any text.
+    const prompts = ['résumé', 'resume', 'naïve'].map((name) => ({ name, description: name }));
+    writeFileSync(manifestPath, JSON.stringify({ server: { name: 'then', version: '1.0.0' }, tools: [tool('then'), tool('catch')], prompts }));
+    const model = await loadModel(manifestPath);
+    expect(Object.fromEntries(model.tools.map((t) => [t.name, t.ids.camel]))).toEqual({ then: 'then_', catch: 'catch_' });
+    expect(Object.fromEntries(model.prompts.map((p) => [p.name, p.ids.camel]))).toEqual({ 'résumé': 'resume_2', resume: 'resume', 'naïve': 'naive' });
+    const out = join(dir, 'then-out');
+    await write(out, await plan(model), manifestPath);
+    expect(typeCheck([out])).toEqual([]);
+    // `await import()` of a namespace with a `then` export would call it (and here never settle).
+    const handlerModule = (await import(pathToFileURL(join(out, 'handlers', 'tools', 'then_.ts')).href)) as Record<string, unknown>;
+    expect(Object.keys(handlerModule)).toEqual(['then_']);
+    const index = (await import(pathToFileURL(join(out, 'handlers', 'index.ts')).href)) as { handlers: { tools: Record<string, unknown> } };
+    expect(Object.keys(index.handlers.tools).sort()).toEqual(['catch', 'then']);
+  }, 60_000);
+});

@@ -1,19 +1,34 @@
+import type { Diagnostic } from '../../load/diagnostics.js';
+import { unplacedDiagnostic } from '../../load/diagnostics.js';
+import type { ServerSnapshot } from '../../load/introspect.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { embedAt } from '../server/schema-walk.js';
 import { toolTypeNames } from '../server/naming.js';
 import { toolTypes } from '../server/types-file.js';
+import { createAjv } from '../validators/ajv-instance.js';
 import { emitValidators } from '../validators/index.js';
 import { dialectOf } from '../server/index.js';
 
 /**
- * A live server's schemas are untrusted: one that cannot be compiled to a validator or a type (a
- * `$ref` to the network, a keyword ajv rejects) leaves its tool out, with a warning, instead of
- * failing the whole client. Each tool is tried on its own.
+ * A live server's schemas are untrusted: one that is not valid JSON Schema (a keyword of the wrong
+ * type, a `pattern` that is no ECMA-262 regular expression) or cannot be compiled to a validator
+ * or a type (a `$ref` to the network, a `$ref` to nothing) leaves its tool out, with a warning,
+ * instead of failing the whole client. Each tool is tried on its own. The tool stays callable by
+ * wire name through the runtime's `callTool` on `client.session`, unvalidated.
  */
-export async function compilableTools(model: ServiceModel): Promise<{ model: ServiceModel; warnings: string[] }> {
-  const warnings: string[] = [];
+export async function compilableTools(model: ServiceModel, snapshot?: ServerSnapshot, file = model.source): Promise<{ model: ServiceModel; warnings: Diagnostic[] }> {
+  const warnings: Diagnostic[] = [];
   const kept: ToolModel[] = [];
   for (const tool of model.tools) {
+    const index = snapshot?.tools.findIndex((t) => t['name'] === tool.name) ?? -1;
+    const leftOut = (key: string, reason: string): void => {
+      warnings.push(unplacedDiagnostic(file, index < 0 ? '' : `/tools/${index}${key === '' ? '' : `/${key}`}`, `tool ${JSON.stringify(tool.name)} left out: ${reason}`));
+    };
+    const invalid = invalidSchema(tool);
+    if (invalid !== undefined) {
+      leftOut(invalid.key, invalid.reason);
+      continue;
+    }
     const single: ServiceModel = { ...model, tools: [tool], prompts: [] };
     try {
       const names = toolTypeNames(single).get(tool.name);
@@ -28,10 +43,35 @@ export async function compilableTools(model: ServiceModel): Promise<{ model: Ser
       await toolTypes(single, toolTypeNames(single));
       kept.push(tool);
     } catch (error) {
-      warnings.push(`tool ${JSON.stringify(tool.name)} left out: its schema cannot be compiled (${firstLine(error)})`);
+      leftOut('', `its schema cannot be compiled (${firstLine(error)})`);
     }
   }
   return { model: { ...model, tools: kept }, warnings };
+}
+
+/** In-process ajv, as the generated validators judge schemas (the model's schemas are all 2020-12 by now). */
+let ajv: ReturnType<typeof createAjv> | undefined;
+
+/** The first reason a tool schema is not valid JSON Schema, checked against the meta-schema and compiled once. */
+function invalidSchema(tool: ToolModel): { key: string; reason: string } | undefined {
+  ajv ??= createAjv('2020-12', { standalone: false });
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const schema = tool[key];
+    if (schema === undefined) continue;
+    if (!ajv.validateSchema(schema)) {
+      const error = ajv.errors?.[0];
+      const where = error?.instancePath ? `${error.instancePath} ` : '';
+      return { key, reason: `its ${key} is not valid JSON Schema: ${where}${error?.message ?? 'rejected by the meta-schema'}` };
+    }
+    try {
+      ajv.compile(schema);
+    } catch (error) {
+      return { key, reason: `its ${key} does not compile: ${firstLine(error)}` };
+    } finally {
+      ajv.removeSchema(schema);
+    }
+  }
+  return undefined;
 }
 
 function firstLine(error: unknown): string {

@@ -42,7 +42,7 @@ export class StreamableHttpTransport implements ClientTransport {
   private readonly options: HttpClientOptions;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
-  private receive: (message: unknown) => void = () => {};
+  private receive: (message: unknown, text: string) => void = () => {};
   private onClosed: (error?: Error) => void = () => {};
   private retryMs: number;
   private isClosed = false;
@@ -57,7 +57,7 @@ export class StreamableHttpTransport implements ClientTransport {
     this.retryMs = options.defaultRetryMs ?? 1000;
   }
 
-  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+  start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
     this.receive = receive;
     this.onClosed = closed;
     return Promise.resolve();
@@ -122,12 +122,12 @@ export class StreamableHttpTransport implements ClientTransport {
       const message = parseJson(body);
       // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
       if (isAnswerTo(message, id) || (status >= 200 && status < 300 && message !== undefined)) {
-        this.receive(message);
+        this.receive(message, body);
         return;
       }
       // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
       if (id !== undefined && isAnswerTo(message, null) && typeof (message as { error?: unknown }).error === 'object') {
-        this.receive({ ...(message as object), id });
+        this.receive({ ...(message as object), id }, body);
         return;
       }
       if (status >= 200 && status < 300) return;
@@ -191,7 +191,7 @@ export class StreamableHttpTransport implements ClientTransport {
           const message = parseJson(event.data);
           if (message === undefined) return;
           if (requestId !== undefined && isAnswerTo(message, requestId)) answered = true;
-          this.receive(message);
+          this.receive(message, event.data);
         },
         (retry) => {
           this.retryMs = retry;
@@ -241,7 +241,7 @@ export class LegacySseTransport implements ClientTransport {
     this.options = options;
   }
 
-  async start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+  async start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
     const response = await exchange(this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
     if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
       const body = await readText(response);
@@ -263,7 +263,7 @@ export class LegacySseTransport implements ClientTransport {
             resolve();
           } else if (event.event === 'message') {
             const message = parseJson(event.data);
-            if (message !== undefined) receive(message);
+            if (message !== undefined) receive(message, event.data);
           }
         },
         () => {},

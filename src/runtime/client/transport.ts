@@ -17,8 +17,11 @@ export interface OutgoingInfo {
 }
 
 export interface ClientTransport {
-  /** Starts delivering incoming messages; `closed` is called once when the peer goes away. */
-  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void>;
+  /**
+   * Starts delivering incoming messages, each with the JSON text it was parsed from (for tools that
+   * inspect what JSON.parse hides, like duplicate keys); `closed` is called once when the peer goes away.
+   */
+  start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void>;
   /** Sends one message. Rejects with SessionExpiredError / HttpStatusError on HTTP failures. */
   send(text: string, info: OutgoingInfo): Promise<void>;
   /**

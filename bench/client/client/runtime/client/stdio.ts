@@ -47,7 +47,10 @@ export class StdioClientTransport implements ClientTransport {
     return this.child?.pid;
   }
 
-  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+  start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void> {
     const p = this.parameters;
     const stderr = p.stderr ?? 'inherit';
     const child = spawn(p.command, [...(p.args ?? [])], {
@@ -75,7 +78,7 @@ export class StdioClientTransport implements ClientTransport {
         // Not protocol output; a misbehaving server, not a reason to stop listening.
         return;
       }
-      receive(message);
+      receive(message, text);
     };
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {

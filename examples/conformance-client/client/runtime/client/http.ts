@@ -43,7 +43,7 @@ export class StreamableHttpTransport implements ClientTransport {
   private readonly options: HttpClientOptions;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
-  private receive: (message: unknown) => void = () => {};
+  private receive: (message: unknown, text: string) => void = () => {};
   private onClosed: (error?: Error) => void = () => {};
   private retryMs: number;
   private isClosed = false;
@@ -58,7 +58,10 @@ export class StreamableHttpTransport implements ClientTransport {
     this.retryMs = options.defaultRetryMs ?? 1000;
   }
 
-  start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+  start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void> {
     this.receive = receive;
     this.onClosed = closed;
     return Promise.resolve();
@@ -135,7 +138,7 @@ export class StreamableHttpTransport implements ClientTransport {
       const message = parseJson(body);
       // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
       if (isAnswerTo(message, id) || (status >= 200 && status < 300 && message !== undefined)) {
-        this.receive(message);
+        this.receive(message, body);
         return;
       }
       // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
@@ -144,7 +147,7 @@ export class StreamableHttpTransport implements ClientTransport {
         isAnswerTo(message, null) &&
         typeof (message as { error?: unknown }).error === 'object'
       ) {
-        this.receive({ ...(message as object), id });
+        this.receive({ ...(message as object), id }, body);
         return;
       }
       if (status >= 200 && status < 300) return;
@@ -216,7 +219,7 @@ export class StreamableHttpTransport implements ClientTransport {
           const message = parseJson(event.data);
           if (message === undefined) return;
           if (requestId !== undefined && isAnswerTo(message, requestId)) answered = true;
-          this.receive(message);
+          this.receive(message, event.data);
         },
         (retry) => {
           this.retryMs = retry;
@@ -283,7 +286,10 @@ export class LegacySseTransport implements ClientTransport {
     this.options = options;
   }
 
-  async start(receive: (message: unknown) => void, closed: (error?: Error) => void): Promise<void> {
+  async start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void> {
     const response = await exchange(
       this.url,
       'GET',
@@ -316,7 +322,7 @@ export class LegacySseTransport implements ClientTransport {
             resolve();
           } else if (event.event === 'message') {
             const message = parseJson(event.data);
-            if (message !== undefined) receive(message);
+            if (message !== undefined) receive(message, event.data);
           }
         },
         () => {},

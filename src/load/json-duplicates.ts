@@ -1,0 +1,79 @@
+/**
+ * Duplicate member names in JSON text (`{"name":"a","name":"b"}`). JSON.parse silently keeps the
+ * last one, while another reader (a proxy, the server's own framework) may keep the first: the
+ * server's word is then ambiguous, so the untrusted-server paths look at the raw text for them.
+ */
+
+export interface DuplicateKey {
+  /** JSON pointer of the repeated member (the object's pointer plus the key). */
+  pointer: string;
+  key: string;
+  /** Offset of the repeated key's opening quote in the text. */
+  offset: number;
+}
+
+interface Frame {
+  /** Member names seen so far; undefined for an array. */
+  keys: Set<string> | undefined;
+  /** The current member name, or the current index of an array. */
+  at: string | number;
+  expectingKey: boolean;
+}
+
+/**
+ * Every repeated member name in `text`, which must be valid JSON (JSON.parse accepted it). One
+ * pass with its own stack: nesting depth costs nothing.
+ */
+export function duplicateKeys(text: string): DuplicateKey[] {
+  const found: DuplicateKey[] = [];
+  const stack: Frame[] = [];
+  const pointer = (extra: string): string =>
+    [...stack.slice(0, -1).map((f) => String(f.at)), extra].map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    const top = stack[stack.length - 1];
+    if (c === '{' || c === '[') {
+      stack.push({ keys: c === '{' ? new Set() : undefined, at: c === '{' ? '' : 0, expectingKey: c === '{' });
+      i++;
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      i++;
+    } else if (c === ',') {
+      if (top?.keys !== undefined) top.expectingKey = true;
+      else if (top !== undefined) top.at = (top.at as number) + 1;
+      i++;
+    } else if (c === '"') {
+      const end = stringEnd(text, i);
+      if (top?.keys !== undefined && top.expectingKey) {
+        const key = JSON.parse(text.slice(i, end)) as string;
+        if (top.keys.has(key)) found.push({ pointer: pointer(key), key, offset: i });
+        top.keys.add(key);
+        top.at = key;
+        top.expectingKey = false;
+      }
+      i = end;
+    } else {
+      i++;
+    }
+  }
+  return found;
+}
+
+/** The index just past the string literal starting at `start` (a `"`). */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+  return i + 1;
+}
+
+/** 1-based line and column of an offset, for `file:line:col` messages. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
