@@ -163,7 +163,7 @@ describe('mcp-gen diff: output', () => {
     const next = writeJson(dir, 'new.json', snapshot({ tools: [...tools, { name: 'broken', inputSchema: 'nope' }] }));
     const result = await run('diff', old, next, '--json');
     expect(result.code).toBe(0);
-    expect(result.err).toEqual([`warning: ${next}: tool "broken" left out: its inputSchema is not an object`]);
+    expect(result.err).toEqual([`warning: ${next}: tool "broken" left out: its inputSchema is not a JSON Schema object (at /tools/1)`]);
     expect(JSON.parse(result.out.join('\n')).findings).toEqual([]);
   });
 
