@@ -19,6 +19,7 @@ import type {
 } from './api.js';
 import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
@@ -55,7 +56,8 @@ export interface ChangeEvent {
 
 /** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
 export interface MirroredHeader {
-  readonly property: string;
+  /** Property names from the arguments object down (`x-mcp-header` may sit on a nested property). */
+  readonly path: readonly string[];
   /** Lower case, as node:http names headers: `mcp-param-region`. */
   readonly header: string;
 }
@@ -299,11 +301,10 @@ function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[
   const byTool = new Map<string, MirroredHeader[]>();
   for (const tool of definition.tools) {
     const schema = tool['inputSchema'];
-    const properties = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
     const headers: MirroredHeader[] = [];
-    for (const [property, sub] of Object.entries(properties)) {
-      const header = isObject(sub) ? sub['x-mcp-header'] : undefined;
-      if (typeof header === 'string') headers.push({ property, header: `mcp-param-${header.toLowerCase()}` });
+    // The walk the client mirrors with, so both sides agree on which arguments travel in headers.
+    for (const { path, header } of isObject(schema) ? headerAnnotations(schema) : []) {
+      if (typeof header === 'string') headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
     }
     if (headers.length > 0) byTool.set(String(tool['name']), headers);
   }
