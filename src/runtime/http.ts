@@ -31,10 +31,11 @@ import {
   quote,
   tooDeepMessage,
 } from './jsonrpc.js';
-import { DEFAULT_HTTP_LIMITS, type ServerCore } from './server.js';
+import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from './server.js';
 import type { SessionStore } from './session-store.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
-import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
+import { checkStateless, withResultFields } from './stateless.js';
+import { contentTypeProblem, servedStatelessly, statelessGetOrDelete, statelessNonRequest, versionHeader } from './http-rules.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -272,7 +273,10 @@ class HttpTransport {
 
   private route(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST') this.post(req, res);
-    else if (req.method === 'GET') void this.get(req, res).catch((error: unknown) => this.failed(res, error));
+    else if ((req.method === 'GET' || req.method === 'DELETE') && statelessGetOrDelete(this.core, req.headers)) {
+      res.setHeader('allow', 'POST');
+      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${STATELESS_REVISION} has no ${req.method} on the endpoint, only POST`);
+    } else if (req.method === 'GET') void this.get(req, res).catch((error: unknown) => this.failed(res, error));
     else if (req.method === 'DELETE') void this.delete(req, res).catch((error: unknown) => this.failed(res, error));
     else {
       res.setHeader('allow', 'GET, POST, DELETE');
@@ -309,9 +313,9 @@ class HttpTransport {
   // ---- POST ------------------------------------------------------------------------------------
 
   private post(req: IncomingMessage, res: ServerResponse): void {
-    const contentType = req.headers['content-type'];
-    if (contentType === undefined || mediaType(contentType) !== 'application/json') {
-      sendError(res, 415, TRANSPORT_ERROR, 'Unsupported Media Type: the body must be application/json');
+    const badType = contentTypeProblem(req.headers['content-type']);
+    if (badType !== undefined) {
+      sendError(res, 415, TRANSPORT_ERROR, `Unsupported Media Type: ${badType}`);
       return;
     }
     const accept = req.headers.accept ?? '';
@@ -367,14 +371,11 @@ class HttpTransport {
       send(res, 400, PARSE_ERROR_MESSAGE);
       return;
     }
-    const sessionHeader = req.headers['mcp-session-id'];
-    const rawVersion = req.headers['mcp-protocol-version'];
-    const version = typeof rawVersion === 'string' ? rawVersion.trim() : undefined;
-    if (sessionHeader === undefined && isStatelessMessage(message, version)) {
+    if (servedStatelessly(message, req.headers)) {
       this.receiveStateless(req, res, message);
       return;
     }
-    this.receiveStateful(req, res, message, version).catch((error: unknown) => this.failed(res, error));
+    this.receiveStateful(req, res, message, versionHeader(req.headers)).catch((error: unknown) => this.failed(res, error));
   }
 
   private async receiveStateful(req: IncomingMessage, res: ServerResponse, message: unknown, version: string | undefined): Promise<void> {
@@ -418,8 +419,10 @@ class HttpTransport {
     }
     const id = message['id'];
     if (typeof message['method'] !== 'string' || id === undefined) {
-      // Notifications and responses mean nothing without a session.
-      res.writeHead(202).end();
+      // A notification is accepted (and means nothing without a session); anything else is refused.
+      const refusal = statelessNonRequest(message);
+      if (refusal === undefined) res.writeHead(202).end();
+      else send(res, 400, refusal);
       return;
     }
     const checked = checkStateless(this.core, message, req.headers);
@@ -904,7 +907,3 @@ function isLoopbackName(host: string): boolean {
   return host === '::1' || LOOPBACK_HOSTS.includes(host);
 }
 
-function mediaType(header: string): string {
-  const semicolon = header.indexOf(';');
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-}
