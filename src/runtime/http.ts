@@ -36,6 +36,8 @@ import type { SessionStore } from './session-store.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
 import { checkStateless, withResultFields } from './stateless.js';
 import { contentTypeProblem, servedStatelessly, statelessGetOrDelete, statelessNonRequest, versionHeader } from './http-rules.js';
+import { readBody } from './http-body.js';
+import { scanRequestId } from './json-scan.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -323,45 +325,28 @@ class HttpTransport {
       sendError(res, 406, TRANSPORT_ERROR, 'Not Acceptable: Accept must list both application/json and text/event-stream');
       return;
     }
-    if (Number(req.headers['content-length']) > this.maxBodyBytes) {
-      this.tooLarge(res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > this.maxBodyBytes) {
-        refused = true;
-        this.tooLarge(res);
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    req.on('end', () => {
-      if (refused) return;
-      // Most bodies arrive in one chunk: decoding it directly saves a copy of every large body.
-      const body = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      try {
-        this.receive(req, res, body);
-      } catch (error) {
-        this.failed(res, error);
-      }
-    });
-  }
-
-  private tooLarge(res: ServerResponse): void {
-    res.setHeader('connection', 'close');
-    sendError(res, 413, TRANSPORT_ERROR, `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`);
+    readBody(
+      req,
+      this.maxBodyBytes,
+      (body) => {
+        try {
+          this.receive(req, res, body);
+        } catch (error) {
+          this.failed(res, error);
+        }
+      },
+      (idText) => {
+        res.setHeader('connection', 'close');
+        send(res, 413, errorMessage(idText, INVALID_REQUEST, `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`));
+      },
+    );
   }
 
   /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
   private receive(req: IncomingMessage, res: ServerResponse, body: string): void {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
-      send(res, 400, tooDeepMessage(maxDepth));
+      send(res, 400, tooDeepMessage(maxDepth, scanRequestId(body, this.maxBodyBytes)));
       return;
     }
     let message: unknown;

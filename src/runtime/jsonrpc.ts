@@ -142,12 +142,13 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-export function tooDeepMessage(max: number): string {
-  return errorMessage(NULL_ID, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${max} levels`);
+/** `idText`: the refused request's id when it could be read without parsing (json-scan.ts). */
+export function tooDeepMessage(max: number, idText: string = NULL_ID): string {
+  return errorMessage(idText, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${max} levels`);
 }
 
-export function tooLargeMessage(max: number): string {
-  return errorMessage(NULL_ID, INVALID_REQUEST, `Invalid Request: the message is larger than ${max} bytes`);
+export function tooLargeMessage(max: number, idText: string = NULL_ID): string {
+  return errorMessage(idText, INVALID_REQUEST, `Invalid Request: the message is larger than ${max} bytes`);
 }
 
 export const PARSE_ERROR_MESSAGE = errorMessage(NULL_ID, PARSE_ERROR, 'Parse error: the message is not valid JSON');
