@@ -101,8 +101,10 @@ export class ServerCore {
   readonly statefulVersions: readonly string[];
   /** Whether 2026-07-28 requests are served. */
   readonly stateless: boolean;
-  /** The `server/discover` result (without `resultType`, `ttlMs`, `cacheScope`, added per request). */
+  /** The `server/discover` result (without `resultType`, `ttlMs`, `cacheScope` and `_meta`, added per request). */
   readonly discoverResult: string;
+  /** `"io.modelcontextprotocol/serverInfo":{…}`, the `_meta` member every 2026-07-28 result carries. */
+  readonly serverInfoMember: string;
   /** Tools whose arguments are mirrored into headers, by tool name. */
   readonly mirroredHeaders: ReadonlyMap<string, readonly MirroredHeader[]>;
   /** Signs 2026-07-28 request states; made on first use (see `lazy-crypto.ts`). */
@@ -152,13 +154,11 @@ export class ServerCore {
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
     this.secret = options.stateSecret;
-    const discover: JsonObject = {
-      supportedVersions: this.versions,
-      capabilities: definition.capabilities,
-      _meta: { 'io.modelcontextprotocol/serverInfo': definition.serverInfo },
-    };
+    // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
+    const discover: JsonObject = { supportedVersions: this.versions, capabilities: definition.capabilities };
     if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
     this.discoverResult = JSON.stringify(discover);
+    this.serverInfoMember = '"io.modelcontextprotocol/serverInfo":' + JSON.stringify(definition.serverInfo);
     const results = new Map<string, string>();
     for (const version of this.statefulVersions) {
       const result: JsonObject = {

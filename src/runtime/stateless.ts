@@ -20,12 +20,14 @@ import {
 import { STATELESS_REVISION, type ServerCore } from './server.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { decodeHeaderValue, headerMatches, valueAt } from './header-params.js';
+import { memberStart } from './json-scan.js';
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 /** The revisions that use initialize and sessions; any other `MCP-Protocol-Version` means stateless. */
 const STATEFUL_REVISIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
@@ -222,16 +224,25 @@ function headerMismatch(
 }
 
 /**
- * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`) to a result message built
- * by `resultMessage`, in front of the result's own fields. Results that already start with
- * `resultType` (input-required) and errors pass unchanged.
+ * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`) and the server's identity
+ * (`_meta["io.modelcontextprotocol/serverInfo"]`, `ServerCore.serverInfoMember`, serialized once)
+ * to a result message built by `resultMessage`, in front of the result's own fields. Results that
+ * already start with `resultType` (input-required) keep theirs; errors pass unchanged. A result
+ * with a `_meta` of its own (rare: a handler's) gets the identity merged into it, unless it already
+ * names one.
  */
-export function withResultFields(text: string, idText: string, method: string): string {
+export function withResultFields(text: string, idText: string, method: string, serverInfoMember: string): string {
   const prefix = '{"jsonrpc":"2.0","id":' + idText + ',"result":{';
-  if (!text.startsWith(prefix) || text.startsWith('"resultType"', prefix.length)) return text;
-  const fields = '"resultType":"complete",' + (CACHEABLE.get(method) ?? '');
+  if (!text.startsWith(prefix)) return text;
+  const fields = text.startsWith('"resultType"', prefix.length) ? '' : '"resultType":"complete",' + (CACHEABLE.get(method) ?? '');
   const rest = text.slice(prefix.length);
-  return prefix + (rest.startsWith('}') ? fields.slice(0, -1) : fields) + rest;
+  // No "_meta" anywhere in the text, so none at the result's top level: one search, no parsing.
+  const metaAt = rest.indexOf('"_meta"') === -1 ? -1 : memberStart(text, prefix.length - 1, '_meta');
+  if (metaAt === -1) return prefix + fields + '"_meta":{' + serverInfoMember + (rest.startsWith('}') ? '}' : '},') + rest;
+  if (metaAt === undefined || text.charCodeAt(metaAt) !== 0x7b || memberStart(text, metaAt, META_SERVER_INFO) !== -1) return prefix + fields + rest;
+  const inside = text.slice(metaAt + 1);
+  const merged = text.slice(prefix.length, metaAt + 1) + serverInfoMember + (/^\s*\}/.test(inside) ? '' : ',') + inside;
+  return prefix + fields + merged;
 }
 
 // ---- requestState ---------------------------------------------------------------------------
