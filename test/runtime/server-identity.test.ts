@@ -21,7 +21,7 @@ const extraTools: Record<string, ServerHandlers['tools'][string]> = {
   own_identity: () => ({ content: [{ type: 'text', text: 'o' }], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'handler-says', version: '9' } } }),
   item_meta_only: () => ({ content: [{ type: 'text', text: 'i', _meta: { 'x.example/item': 1 } }] }),
   wait_for_abort: (_input: unknown, context) =>
-    new Promise((_resolve, reject) => {
+    new Promise<never>((_resolve, reject) => {
       context.signal.addEventListener('abort', () => {
         aborted(context.signal.reason);
         reject(new Error('aborted'));

@@ -150,17 +150,18 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-export function tooDeepMessage(max: number): string {
+/** `idText`: the refused request's id when it could be read without parsing (json-scan.ts). */
+export function tooDeepMessage(max: number, idText: string = NULL_ID): string {
   return errorMessage(
-    NULL_ID,
+    idText,
     INVALID_REQUEST,
     `Invalid Request: the message nests deeper than ${max} levels`,
   );
 }
 
-export function tooLargeMessage(max: number): string {
+export function tooLargeMessage(max: number, idText: string = NULL_ID): string {
   return errorMessage(
-    NULL_ID,
+    idText,
     INVALID_REQUEST,
     `Invalid Request: the message is larger than ${max} bytes`,
   );

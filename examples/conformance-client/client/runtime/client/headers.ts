@@ -5,6 +5,7 @@
  * Streamable HTTP transport and the conformance suite define them.
  */
 import { Buffer } from 'node:buffer';
+import { headerAnnotations, valueAt } from '../header-params.js';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -19,9 +20,6 @@ const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 /** Parameter types whose values can be mirrored. */
 const MIRRORED_TYPES = ['string', 'integer', 'boolean'];
 
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The header mirrors of an inputSchema, or why its annotations are invalid (a tool with invalid ones
  * must be left out): each name non-empty visible ASCII without `:`, unique ignoring case, on a
@@ -32,34 +30,28 @@ export function headerMirrors(
 ): { mirrors: HeaderMirror[] } | { problem: string } {
   const mirrors: HeaderMirror[] = [];
   const seen = new Set<string>();
-  const walk = (schema: JsonObject, path: string[]): string | undefined => {
-    const properties = schema['properties'];
-    if (!isObject(properties)) return undefined;
-    for (const [property, sub] of Object.entries(properties)) {
-      if (!isObject(sub)) continue;
-      const at = [...path, property];
-      const where = '/' + at.join('/');
-      if (Object.hasOwn(sub, 'x-mcp-header')) {
-        const header = sub['x-mcp-header'];
-        if (typeof header !== 'string' || !HEADER_NAME.test(header)) {
-          return `x-mcp-header ${JSON.stringify(header)} at ${where} is not a non-empty ASCII name without spaces, control characters and ':'`;
-        }
-        if (seen.has(header.toLowerCase()))
-          return `x-mcp-header ${JSON.stringify(header)} at ${where} is used twice (ignoring case)`;
-        seen.add(header.toLowerCase());
-        const type = sub['type'];
-        if (typeof type !== 'string' || !MIRRORED_TYPES.includes(type)) {
-          return `x-mcp-header ${JSON.stringify(header)} at ${where} is on a property that is not a string, integer or boolean`;
-        }
-        mirrors.push({ path: at, header });
-      }
-      const nested = walk(sub, at);
-      if (nested !== undefined) return nested;
+  // The same walk the server checks with (header-params.ts): both agree on which properties count.
+  for (const { path, header, schema } of headerAnnotations(inputSchema)) {
+    const where = '/' + path.join('/');
+    if (typeof header !== 'string' || !HEADER_NAME.test(header)) {
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is not a non-empty ASCII name without spaces, control characters and ':'`,
+      };
     }
-    return undefined;
-  };
-  const problem = walk(inputSchema, []);
-  return problem === undefined ? { mirrors } : { problem };
+    if (seen.has(header.toLowerCase()))
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is used twice (ignoring case)`,
+      };
+    seen.add(header.toLowerCase());
+    const type = schema['type'];
+    if (typeof type !== 'string' || !MIRRORED_TYPES.includes(type)) {
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is on a property that is not a string, integer or boolean`,
+      };
+    }
+    mirrors.push({ path, header });
+  }
+  return { mirrors };
 }
 
 /**
@@ -88,10 +80,7 @@ export function paramHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { path, header } of mirrors) {
-    let value: unknown = input;
-    for (const key of path)
-      value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-    const text = paramHeaderValue(value);
+    const text = paramHeaderValue(valueAt(input, path));
     if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = text;
   }
   return headers;
