@@ -13,7 +13,12 @@ import { scanRequestId } from './json-scan.js';
  * Calls `done` with the body as text, or `tooLarge` with the id (JSON text, `null` when it could not
  * be read) of a body larger than `maxBytes`.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, done: (body: string) => void, tooLarge: (idText: string) => void): void {
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  done: (body: string) => void,
+  tooLarge: (idText: string) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let kept = 0;

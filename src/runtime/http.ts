@@ -760,7 +760,10 @@ class HttpOutbound implements Outbound {
 
   respond(text: string): void {
     if (this.finished) return;
-    const final = this.statelessId === undefined ? text : withResultFields(text, this.statelessId, this.statelessMethod, this.session.core.serverInfoMember);
+    const final =
+      this.statelessId === undefined
+        ? text
+        : withResultFields(text, this.statelessId, this.statelessMethod, this.session.core.serverInfoMember);
     if (this.receiving && !this.streaming) this.held = final;
     else this.deliver(final, statusOf(final));
   }

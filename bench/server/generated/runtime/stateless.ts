@@ -220,8 +220,9 @@ function headerMismatch(
   const value = params[field];
   if (rawName === undefined) return 'the Mcp-Name header is required';
   const name = decodeHeaderValue(rawName);
-  if (name === undefined)
+  if (name === undefined) {
     return `Mcp-Name ${quote(rawName)} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
+  }
   if (typeof value !== 'string' || name !== value)
     return `Mcp-Name ${quote(name)} differs from params.${field}`;
   if (method !== 'tools/call') return undefined;
@@ -272,12 +273,14 @@ export function withResultFields(
     return (
       prefix + fields + '"_meta":{' + serverInfoMember + (rest.startsWith('}') ? '}' : '},') + rest
     );
+  // A handler's own _meta: merged into, unless it is not an object or already names a server.
   if (
     metaAt === undefined ||
     text.charCodeAt(metaAt) !== 0x7b ||
     memberStart(text, metaAt, META_SERVER_INFO) !== -1
-  )
+  ) {
     return prefix + fields + rest;
+  }
   const inside = text.slice(metaAt + 1);
   const merged =
     text.slice(prefix.length, metaAt + 1) +

@@ -28,8 +28,9 @@ export function contentTypeProblem(header: string | undefined): string | undefin
       .trim()
       .replace(/^"(.*)"$/, '$1')
       .toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8')
+    if (charset !== 'utf-8' && charset !== 'utf8') {
       return 'application/json must be UTF-8, not charset ' + JSON.stringify(charset.slice(0, 40));
+    }
   }
   return undefined;
 }

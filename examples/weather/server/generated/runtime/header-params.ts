@@ -34,8 +34,9 @@ export function headerAnnotations(inputSchema: JsonObject): HeaderAnnotation[] {
   const pending: { schema: JsonObject; path: string[] }[] = [{ schema: inputSchema, path: [] }];
   while (pending.length > 0) {
     const { schema, path } = pending.pop()!;
-    if (path.length > 0 && Object.hasOwn(schema, 'x-mcp-header'))
+    if (path.length > 0 && Object.hasOwn(schema, 'x-mcp-header')) {
       found.push({ path, header: schema['x-mcp-header'], schema });
+    }
     const properties = schema['properties'];
     if (!isObject(properties)) continue;
     const entries = Object.entries(properties);
