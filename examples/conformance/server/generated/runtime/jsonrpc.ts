@@ -12,7 +12,7 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** MCP's code for `resources/read` of an unknown URI. */
 export const RESOURCE_NOT_FOUND = -32002;
-/** Transport-level refusals (HTTP 400/403/406/413/415), following the official SDK's choice. */
+/** Transport-level refusals (HTTP 400/403/405/406/415), following the official SDK's choice. */
 export const TRANSPORT_ERROR = -32000;
 /** A request beyond `limits.maxInFlight`: the server is busy, the client may retry. */
 export const TOO_MANY_REQUESTS = -32000;
