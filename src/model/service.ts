@@ -4,6 +4,7 @@
  */
 import { as2020 } from '../load/draft07.js';
 import { uriTemplateVariables } from '../load/uri-template.js';
+import { headerAnnotations } from '../runtime/header-params.js';
 import { assignNames } from '../printer/names.js';
 import type { AssignedName } from '../printer/names.js';
 import type {
@@ -150,16 +151,9 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
   return { model, renamings };
 }
 
-/** `x-mcp-header` on input properties reached through `properties` alone, depth first in property order. */
-function mirroredHeaders(schema: JsonObject, path: string[] = []): { path: string[]; header: string }[] {
-  const properties = schema.properties;
-  if (typeof properties !== 'object' || properties === null) return [];
+/** `x-mcp-header` on input properties reached through `properties` alone: the runtime's own walk, so the generated client and the server agree. */
+function mirroredHeaders(schema: JsonObject): { path: string[]; header: string }[] {
   const headers: { path: string[]; header: string }[] = [];
-  for (const [property, sub] of Object.entries(properties as JsonObject)) {
-    if (typeof sub !== 'object' || sub === null) continue;
-    const header = (sub as JsonObject)['x-mcp-header'];
-    if (typeof header === 'string') headers.push({ path: [...path, property], header });
-    headers.push(...mirroredHeaders(sub as JsonObject, [...path, property]));
-  }
+  for (const { path, header } of headerAnnotations(schema)) if (typeof header === 'string') headers.push({ path: [...path], header });
   return headers;
 }

@@ -11,7 +11,7 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** MCP's code for `resources/read` of an unknown URI. */
 export const RESOURCE_NOT_FOUND = -32002;
-/** Transport-level refusals (HTTP 400/403/406/413/415), following the official SDK's choice. */
+/** Transport-level refusals (HTTP 400/403/405/406/415), following the official SDK's choice. */
 export const TRANSPORT_ERROR = -32000;
 /** A request beyond `limits.maxInFlight`: the server is busy, the client may retry. */
 export const TOO_MANY_REQUESTS = -32000;
@@ -142,12 +142,13 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-export function tooDeepMessage(max: number): string {
-  return errorMessage(NULL_ID, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${max} levels`);
+/** `idText`: the refused request's id when it could be read without parsing (json-scan.ts). */
+export function tooDeepMessage(max: number, idText: string = NULL_ID): string {
+  return errorMessage(idText, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${max} levels`);
 }
 
-export function tooLargeMessage(max: number): string {
-  return errorMessage(NULL_ID, INVALID_REQUEST, `Invalid Request: the message is larger than ${max} bytes`);
+export function tooLargeMessage(max: number, idText: string = NULL_ID): string {
+  return errorMessage(idText, INVALID_REQUEST, `Invalid Request: the message is larger than ${max} bytes`);
 }
 
 export const PARSE_ERROR_MESSAGE = errorMessage(NULL_ID, PARSE_ERROR, 'Parse error: the message is not valid JSON');

@@ -19,6 +19,7 @@ import type {
 } from './api.js';
 import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
@@ -55,7 +56,8 @@ export interface ChangeEvent {
 
 /** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
 export interface MirroredHeader {
-  readonly property: string;
+  /** Property names from the arguments object down (`x-mcp-header` may sit on a nested property). */
+  readonly path: readonly string[];
   /** Lower case, as node:http names headers: `mcp-param-region`. */
   readonly header: string;
 }
@@ -99,8 +101,10 @@ export class ServerCore {
   readonly statefulVersions: readonly string[];
   /** Whether 2026-07-28 requests are served. */
   readonly stateless: boolean;
-  /** The `server/discover` result (without `resultType`, `ttlMs`, `cacheScope`, added per request). */
+  /** The `server/discover` result (without `resultType`, `ttlMs`, `cacheScope` and `_meta`, added per request). */
   readonly discoverResult: string;
+  /** `"io.modelcontextprotocol/serverInfo":{…}`, the `_meta` member every 2026-07-28 result carries. */
+  readonly serverInfoMember: string;
   /** Tools whose arguments are mirrored into headers, by tool name. */
   readonly mirroredHeaders: ReadonlyMap<string, readonly MirroredHeader[]>;
   /** Signs 2026-07-28 request states; made on first use (see `lazy-crypto.ts`). */
@@ -150,13 +154,11 @@ export class ServerCore {
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
     this.secret = options.stateSecret;
-    const discover: JsonObject = {
-      supportedVersions: this.versions,
-      capabilities: definition.capabilities,
-      _meta: { 'io.modelcontextprotocol/serverInfo': definition.serverInfo },
-    };
+    // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
+    const discover: JsonObject = { supportedVersions: this.versions, capabilities: definition.capabilities };
     if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
     this.discoverResult = JSON.stringify(discover);
+    this.serverInfoMember = '"io.modelcontextprotocol/serverInfo":' + JSON.stringify(definition.serverInfo);
     const results = new Map<string, string>();
     for (const version of this.statefulVersions) {
       const result: JsonObject = {
@@ -299,11 +301,10 @@ function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[
   const byTool = new Map<string, MirroredHeader[]>();
   for (const tool of definition.tools) {
     const schema = tool['inputSchema'];
-    const properties = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
     const headers: MirroredHeader[] = [];
-    for (const [property, sub] of Object.entries(properties)) {
-      const header = isObject(sub) ? sub['x-mcp-header'] : undefined;
-      if (typeof header === 'string') headers.push({ property, header: `mcp-param-${header.toLowerCase()}` });
+    // The walk the client mirrors with, so both sides agree on which arguments travel in headers.
+    for (const { path, header } of isObject(schema) ? headerAnnotations(schema) : []) {
+      if (typeof header === 'string') headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
     }
     if (headers.length > 0) byTool.set(String(tool['name']), headers);
   }

@@ -15,15 +15,19 @@ import {
   idJson,
   isObject,
   isRequestId,
+  quote,
 } from './jsonrpc.js';
 import { STATELESS_REVISION, type ServerCore } from './server.js';
 import { nodeCrypto } from './lazy-crypto.js';
+import { decodeHeaderValue, headerMatches, valueAt } from './header-params.js';
+import { memberStart } from './json-scan.js';
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 /** The revisions that use initialize and sessions; any other `MCP-Protocol-Version` means stateless. */
 const STATEFUL_REVISIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
@@ -178,8 +182,9 @@ function single(value: string | string[] | undefined): string | undefined {
 
 /**
  * SEP-2243: `Mcp-Method` on every request, `Mcp-Name` for tools/call, prompts/get and
- * resources/read, and `Mcp-Param-{Name}` for each argument whose property carries `x-mcp-header`.
- * Header values are compared case-sensitively after trimming optional whitespace.
+ * resources/read, and `Mcp-Param-{Name}` for each argument whose property carries `x-mcp-header`
+ * (nested ones too, at their path). Values are trimmed, `=?base64?…?=` values decoded, then compared
+ * case-sensitively; numbers numerically (header-params.ts).
  */
 function headerMismatch(
   core: ServerCore,
@@ -189,65 +194,60 @@ function headerMismatch(
 ): string | undefined {
   const mcpMethod = single(headers['mcp-method']);
   if (mcpMethod === undefined) return 'the Mcp-Method header is required';
-  if (mcpMethod !== method) return `Mcp-Method ${mcpMethod} differs from the body's method ${method}`;
+  if (mcpMethod !== method) return `Mcp-Method ${quote(mcpMethod)} differs from the body's method ${quote(method)}`;
   const field = NAMED.get(method);
   if (field === undefined) return undefined;
-  const name = single(headers['mcp-name']);
+  const rawName = single(headers['mcp-name']);
   const value = params[field];
-  if (name === undefined) return 'the Mcp-Name header is required';
-  if (typeof value !== 'string' || name !== value) return `Mcp-Name ${name} differs from params.${field}`;
+  if (rawName === undefined) return 'the Mcp-Name header is required';
+  const name = decodeHeaderValue(rawName);
+  if (name === undefined) {
+    return `Mcp-Name ${quote(rawName)} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
+  }
+  if (typeof value !== 'string' || name !== value) return `Mcp-Name ${quote(name)} differs from params.${field}`;
   if (method !== 'tools/call') return undefined;
   const mirrored = core.mirroredHeaders.get(value);
   if (mirrored === undefined) return undefined;
-  const args = isObject(params['arguments']) ? params['arguments'] : {};
-  for (const { property, header } of mirrored) {
+  const args = params['arguments'];
+  for (const { path, header } of mirrored) {
     const raw = single(headers[header]);
-    const argument = args[property];
+    const argument = valueAt(args, path);
+    const property = quote(path.join('.'));
     if (argument === undefined || argument === null) {
       if (raw !== undefined) return `${header} is set but argument ${property} is absent`;
       continue;
     }
     if (raw === undefined) return `the ${header} header is required (argument ${property} is set)`;
     const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined) return `${header} is not valid: malformed =?base64?…?= value`;
-    if (decoded !== headerText(argument)) return `${header} differs from argument ${property}`;
+    if (decoded === undefined) return `${header} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
+    if (!headerMatches(decoded, argument)) return `${header} differs from argument ${property}`;
   }
   return undefined;
 }
 
-const BASE64_WRAPPED = /^=\?base64\?(.*)\?=$/i;
-const BASE64_STRICT = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** A header value as text: `=?base64?…?=` decoded (strictly: alphabet and padding), else as is. */
-export function decodeHeaderValue(raw: string): string | undefined {
-  const wrapped = BASE64_WRAPPED.exec(raw);
-  if (wrapped === null) return raw;
-  const body = wrapped[1]!;
-  if (!BASE64_STRICT.test(body)) return undefined;
-  const bytes = Buffer.from(body, 'base64');
-  const text = bytes.toString('utf8');
-  // Invalid UTF-8 would decode to U+FFFD and could never match honestly.
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
-}
-
-/** How a client writes an argument into its header: strings as is, numbers in decimal, booleans lower case. */
-function headerText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
-}
-
 /**
- * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`) to a result message built
- * by `resultMessage`, in front of the result's own fields. Results that already start with
- * `resultType` (input-required) and errors pass unchanged.
+ * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`) and the server's identity
+ * (`_meta["io.modelcontextprotocol/serverInfo"]`, `ServerCore.serverInfoMember`, serialized once)
+ * to a result message built by `resultMessage`, in front of the result's own fields. Results that
+ * already start with `resultType` (input-required) keep theirs; errors pass unchanged. A result
+ * with a `_meta` of its own (rare: a handler's) gets the identity merged into it, unless it already
+ * names one.
  */
-export function withResultFields(text: string, idText: string, method: string): string {
+export function withResultFields(text: string, idText: string, method: string, serverInfoMember: string): string {
   const prefix = '{"jsonrpc":"2.0","id":' + idText + ',"result":{';
-  if (!text.startsWith(prefix) || text.startsWith('"resultType"', prefix.length)) return text;
-  const fields = '"resultType":"complete",' + (CACHEABLE.get(method) ?? '');
+  if (!text.startsWith(prefix)) return text;
+  const fields = text.startsWith('"resultType"', prefix.length) ? '' : '"resultType":"complete",' + (CACHEABLE.get(method) ?? '');
   const rest = text.slice(prefix.length);
-  return prefix + (rest.startsWith('}') ? fields.slice(0, -1) : fields) + rest;
+  // No "_meta" anywhere in the text, so none at the result's top level: one search, no parsing.
+  const metaAt = rest.indexOf('"_meta"') === -1 ? -1 : memberStart(text, prefix.length - 1, '_meta');
+  if (metaAt === -1) return prefix + fields + '"_meta":{' + serverInfoMember + (rest.startsWith('}') ? '}' : '},') + rest;
+  // A handler's own _meta: merged into, unless it is not an object or already names a server.
+  if (metaAt === undefined || text.charCodeAt(metaAt) !== 0x7b || memberStart(text, metaAt, META_SERVER_INFO) !== -1) {
+    return prefix + fields + rest;
+  }
+  const inside = text.slice(metaAt + 1);
+  const merged = text.slice(prefix.length, metaAt + 1) + serverInfoMember + (/^\s*\}/.test(inside) ? '' : ',') + inside;
+  return prefix + fields + merged;
 }
 
 // ---- requestState ---------------------------------------------------------------------------

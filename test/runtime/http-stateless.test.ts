@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener } from '../../src/runtime/index.js';
-import { call, meta, REVISION, statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { call, meta, REVISION, SERVER_META, statelessDefinition, statelessHandlers } from './stateless-support.js';
 
 let listener: HttpListener;
 let url: string;
@@ -39,7 +39,7 @@ describe('2026-07-28 on the shared endpoint', () => {
     const read = await call(url, 'resources/read', { uri: 'info://server', _meta: meta() });
     expect(read.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
     const echo = await call(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: meta() });
-    expect(echo.body).toEqual({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', content: [{ type: 'text', text: 'hi' }] } });
+    expect(echo.body).toEqual({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', _meta: SERVER_META, content: [{ type: 'text', text: 'hi' }] } });
   });
 
   it('checks _meta, then the version header, then the version, then the method, echoing the id', async () => {
@@ -133,7 +133,7 @@ describe('2026-07-28 on the shared endpoint', () => {
     expect(typeof result.requestState).toBe('string');
     const answer = { action: 'accept', content: { name: 'Ada' } };
     const second = await call(url, 'tools/call', { name: 'ask_name', arguments: {}, inputResponses: { [key]: answer }, requestState: result.requestState, _meta: meta(caps) });
-    expect(second.body.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ada' }] });
+    expect(second.body.result).toEqual({ resultType: 'complete', _meta: SERVER_META, content: [{ type: 'text', text: 'Hello, Ada' }] });
     const tampered = await call(url, 'tools/call', { name: 'ask_name', arguments: {}, inputResponses: { [key]: answer }, requestState: result.requestState + '-TAMPERED', _meta: meta(caps) });
     expect(tampered.body.error.code).toBe(-32602);
     const elsewhere = await call(url, 'tools/call', { name: 'list_roots', arguments: {}, requestState: result.requestState, _meta: meta({ roots: {} }) });
@@ -213,7 +213,7 @@ describe('2026-07-28 on the shared endpoint', () => {
     expect(listen.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('notifications') });
     // The same shapes pass when they are right.
     const good = await call(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: meta({}, { 'io.modelcontextprotocol/logLevel': 'error' }) });
-    expect(good.body.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }] });
+    expect(good.body.result).toEqual({ resultType: 'complete', _meta: SERVER_META, content: [{ type: 'text', text: 'hi' }] });
   });
 
   it('cancels the handler when the client hangs up before the result', async () => {
@@ -242,7 +242,7 @@ describe('2026-07-28 on the shared endpoint', () => {
     const list = await call(url, 'tools/list', { _meta: meta() });
     expect(list.body.result.tools.find((t: { name: string }) => t.name === 'cities').outputSchema).toEqual({ type: 'array', items: { type: 'string' } });
     const modern = await call(url, 'tools/call', { name: 'cities', _meta: meta() });
-    expect(modern.body.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: '["Tokyo","Delhi"]' }], structuredContent: ['Tokyo', 'Delhi'] });
+    expect(modern.body.result).toEqual({ resultType: 'complete', _meta: SERVER_META, content: [{ type: 'text', text: '["Tokyo","Delhi"]' }], structuredContent: ['Tokyo', 'Delhi'] });
 
     const post = (body: unknown, session?: string) =>
       fetch(url, {

@@ -39,7 +39,7 @@ const toolText = (m: Message | undefined): string => m?.['result']?.['content']?
 const nested = (depth: number): unknown => (depth === 0 ? 'leaf' : [nested(depth - 1)]);
 
 describe('limits over stdio', () => {
-  it('maxMessageBytes: a longer line (whole, in pieces, or multi-byte) gets -32600 with id null', async () => {
+  it('maxMessageBytes: a longer line (whole, in pieces, or multi-byte) gets -32600 under its id', async () => {
     const server = stdioServer({ server: { limits: { maxMessageBytes: 1000 } } });
     await server.initialize();
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(2000) } } });
@@ -50,20 +50,20 @@ describe('limits over stdio', () => {
     server.sendJson({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: '€'.repeat(400) } } });
     expect(toolText(await server.callTool(3, 'echo', { text: 'fits' }))).toBe('fits');
     const refusals = server.messages.filter((m) => m['error'] !== undefined);
-    expect(refusals).toHaveLength(3);
+    expect(refusals.map((refusal) => refusal['id'])).toEqual([1, 1, 2]);
     for (const refusal of refusals) {
-      expect(refusal).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the message is larger than 1000 bytes' } });
+      expect(refusal['error']).toEqual({ code: -32600, message: 'Invalid Request: the message is larger than 1000 bytes' });
     }
   });
 
-  it('maxDepth: deeper nesting gets -32600 with id null; brackets inside strings do not count', async () => {
+  it('maxDepth: deeper nesting gets -32600 under its id; brackets inside strings do not count', async () => {
     const server = stdioServer({ server: { limits: { maxDepth: 10 } } });
     await server.initialize();
     server.sendJson({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x', deep: nested(7) } } }); // 10 levels in all
     expect(toolText(await server.response(1))).toBe('x');
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     server.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","deep":${deep}}}}`);
-    const refusal = await server.waitFor((m) => m['id'] === null);
+    const refusal = await server.waitFor((m) => m['id'] === 2);
     expect(refusal['error']).toEqual({ code: -32600, message: 'Invalid Request: the message nests deeper than 10 levels' });
     expect(toolText(await server.callTool(3, 'echo', { text: '[[[[[[[[[[[[[[[[\\"{{{{{{{{{{{{{' }))).toBe('[[[[[[[[[[[[[[[[\\"{{{{{{{{{{{{{');
   });
@@ -121,7 +121,7 @@ describe('limits over HTTP', () => {
     await client.initialize();
     const big = await client.callTool(1, 'echo', { text: 'x'.repeat(2000) });
     expect(big.status).toBe(413);
-    expect(big.json!['error']['message']).toBe('Payload Too Large: the limit is 1000 bytes');
+    expect(big.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Payload Too Large: the limit is 1000 bytes' } });
     expect(toolText((await client.callTool(2, 'echo', { text: 'ok' })).json)).toBe('ok');
   });
 
@@ -131,7 +131,7 @@ describe('limits over HTTP', () => {
     await client.initialize();
     const deep = await client.callTool(1, 'echo', { text: 'x', deep: nested(50) });
     expect(deep.status).toBe(400);
-    expect(deep.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the message nests deeper than 10 levels' } });
+    expect(deep.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid Request: the message nests deeper than 10 levels' } });
     expect(toolText((await client.callTool(2, 'echo', { text: 'ok' })).json)).toBe('ok');
   });
 

@@ -1,6 +1,6 @@
 /** Drives `serveStdio` in-process with raw lines, for checks the SDK client would never send. */
 import { PassThrough } from 'node:stream';
-import { createServer, type ServerDefinition } from '../../src/runtime/index.js';
+import { createServer, type ServerDefinition, type ServerHandlers } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
 
 export type Message = Record<string, any>;
@@ -14,8 +14,8 @@ export class RawStdio {
   private readonly waiters: { test: (m: Message) => boolean; resolve: (m: Message) => void }[] = [];
   private partial = '';
 
-  constructor(pageSize = 3, adjust: (definition: ServerDefinition) => ServerDefinition = (d) => d) {
-    const server = createServer(adjust(buildDefinition(pageSize)), handlers, { logger: (line) => this.serverLog.push(line) });
+  constructor(pageSize = 3, adjust: (definition: ServerDefinition) => ServerDefinition = (d) => d, serverHandlers: ServerHandlers = handlers) {
+    const server = createServer(adjust(buildDefinition(pageSize)), serverHandlers, { logger: (line) => this.serverLog.push(line) });
     this.done = server.serveStdio({ input: this.input, output: this.output });
     this.output.setEncoding('utf8');
     this.output.on('data', (chunk: string) => {

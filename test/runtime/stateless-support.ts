@@ -19,6 +19,9 @@ const citiesOutput = { type: 'array', items: { type: 'string' } };
 
 export const REVISION = '2026-07-28';
 
+/** The `_meta` every 2026-07-28 result of the demo server carries: its identity. */
+export const SERVER_META = { 'io.modelcontextprotocol/serverInfo': { name: 'runtime-demo', version: '1.0.0' } };
+
 export function statelessDefinition(): ServerDefinition {
   const base = buildDefinition(100);
   return {

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createServer, type ServerDefinition } from '../../src/runtime/index.js';
 import { RawStdio, type Message } from './raw-stdio.js';
-import { meta, REVISION, statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { meta, REVISION, SERVER_META, statelessDefinition, statelessHandlers } from './stateless-support.js';
 
 const withStateless = (d: ServerDefinition): ServerDefinition => ({ ...d, protocolVersions: [REVISION, ...d.protocolVersions] });
 
@@ -19,7 +19,7 @@ describe('2026-07-28 over stdio', () => {
     const list = await raw.call(2, 'tools/list', { _meta: meta() });
     expect(list['result']).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
     const echo = await raw.call(3, 'tools/call', { name: 'echo', arguments: { text: 'hi' }, _meta: meta() });
-    expect(echo['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }] });
+    expect(echo['result']).toEqual({ resultType: 'complete', _meta: SERVER_META, content: [{ type: 'text', text: 'hi' }] });
   });
 
   it('checks _meta and the version, and refuses the removed methods', async () => {

@@ -96,12 +96,12 @@ export function fuzzCase(ids: Ids): fc.Arbitrary<FuzzCase> {
       nulls: 0,
       answered: [id],
     })),
-    // Nesting beyond the default maxDepth (64): refused before parsing.
+    // Nesting beyond the default maxDepth (64): refused before parsing, under the id read ahead of it.
     fc.tuple(fresh, fc.integer({ min: 70, max: 200_000 })).map(([id, depth]): FuzzCase => ({
       kind: 'deep',
       body: request(id, 'tools/call', `{"name":"echo","arguments":{"text":"x","deep":${'['.repeat(depth)}${']'.repeat(depth)}}}`),
-      nulls: 1,
-      answered: [],
+      nulls: 0,
+      answered: [id],
     })),
     // Notifications and responses to requests never sent: no answer at all.
     fc.tuple(methods, fc.option(jsonText, { nil: undefined })).map(([method, params]): FuzzCase => ({

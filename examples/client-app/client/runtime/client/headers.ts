@@ -5,6 +5,7 @@
  * Streamable HTTP transport and the conformance suite define them.
  */
 import { Buffer } from 'node:buffer';
+import { valueAt } from '../header-params.js';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -58,6 +59,8 @@ const segment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, 
  * must be left out): each name an HTTP token, unique ignoring case, on a string, integer or boolean
  * property reached from the root through `properties` alone (not through `items`, `anyOf`, `$defs`,
  * `additionalProperties`, …). The walk keeps its own stack, so no nesting depth overflows it.
+ * The server checks the same properties (`headerAnnotations` in header-params.ts walks `properties`
+ * alone); this walk also visits the rest, to refuse annotations the server would never check.
  */
 export function headerMirrors(
   inputSchema: JsonObject,
@@ -174,10 +177,7 @@ export function paramHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { path, header } of mirrors) {
-    let value: unknown = input;
-    for (const key of path)
-      value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-    const text = paramHeaderValue(value);
+    const text = paramHeaderValue(valueAt(input, path));
     if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = text;
   }
   return headers;

@@ -22,6 +22,7 @@ import {
 import type { ServerCore } from './server.js';
 import { Session, type Outbound } from './session.js';
 import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
+import { scanRequestId } from './json-scan.js';
 
 export interface StdioStreams {
   input: Readable;
@@ -66,7 +67,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       canEmit: true,
       respond: (text) => {
         stateless.delete(id);
-        writer.respond(withResultFields(text, idText, method));
+        writer.respond(withResultFields(text, idText, method, core.serverInfoMember));
       },
       emit: (text) => writer.emit(text),
       abandon: () => stateless.delete(id),
@@ -80,11 +81,11 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
 
   const receiveLine = (line: string): void => {
     if (tooLarge(line)) {
-      writer.respond(tooLargeMessage(maxMessageBytes));
+      writer.respond(tooLargeMessage(maxMessageBytes, scanRequestId(line, maxMessageBytes)));
       return;
     }
     if (line.length > maxDepth && nestsDeeperThan(line, maxDepth)) {
-      writer.respond(tooDeepMessage(maxDepth));
+      writer.respond(tooDeepMessage(maxDepth, scanRequestId(line, maxMessageBytes)));
       return;
     }
     let message: unknown;
@@ -117,8 +118,20 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   return new Promise((resolve) => {
     let partial = '';
     let partialBytes = 0;
-    // Set while the rest of an oversized line is skipped: it is never held in memory.
+    // Set while the rest of an oversized line is skipped: it is never held in memory. Only the id
+    // read from its beginning (at most maxMessageBytes, already held) is kept for the refusal.
     let dropping = false;
+    let droppedId: string | undefined;
+    const startDropping = (head: string): void => {
+      dropping = true;
+      droppedId = scanRequestId(head, maxMessageBytes);
+      partial = '';
+    };
+    const refuseDropped = (): void => {
+      dropping = false;
+      writer.respond(tooLargeMessage(maxMessageBytes, droppedId));
+      droppedId = undefined;
+    };
     let ended = false;
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
@@ -127,8 +140,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
         if (dropping) return;
         partialBytes += Buffer.byteLength(chunk);
         if (partialBytes > maxMessageBytes) {
-          dropping = true;
-          partial = '';
+          startDropping(partial === '' ? chunk : partial + chunk);
         } else {
           partial += chunk;
         }
@@ -137,8 +149,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       writer.hold();
       const started = session.asyncStarted;
       if (dropping) {
-        dropping = false;
-        writer.respond(tooLargeMessage(maxMessageBytes));
+        refuseDropped();
       } else {
         receiveLine(partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline));
       }
@@ -174,10 +185,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       partial = start < chunk.length ? chunk.slice(start) : '';
       if (partial !== '') {
         partialBytes = Buffer.byteLength(partial);
-        if (partialBytes > maxMessageBytes) {
-          dropping = true;
-          partial = '';
-        }
+        if (partialBytes > maxMessageBytes) startDropping(partial);
       }
       writer.release();
       if (writer.inputHeld) {
@@ -196,7 +204,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       }
       ended = true;
       writer.inputEnded = true;
-      if (dropping) writer.respond(tooLargeMessage(maxMessageBytes));
+      if (dropping) refuseDropped();
       else if (partial !== '') receiveLine(partial);
       // Nobody can answer a server→client request any more; running handlers may still finish.
       session.close(false);

@@ -32,10 +32,19 @@ import {
   quote,
   tooDeepMessage,
 } from './jsonrpc.js';
-import { DEFAULT_HTTP_LIMITS, type ServerCore } from './server.js';
+import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from './server.js';
 import type { SessionStore } from './session-store.js';
 import { INVALID_MESSAGE, NO_RESPONSE, Session, type Delivery, type Outbound } from './session.js';
-import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
+import { checkStateless, withResultFields } from './stateless.js';
+import {
+  contentTypeProblem,
+  servedStatelessly,
+  statelessGetOrDelete,
+  statelessNonRequest,
+  versionHeader,
+} from './http-rules.js';
+import { readBody } from './http-body.js';
+import { scanRequestId } from './json-scan.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -286,7 +295,18 @@ class HttpTransport {
 
   private route(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'POST') this.post(req, res);
-    else if (req.method === 'GET')
+    else if (
+      (req.method === 'GET' || req.method === 'DELETE') &&
+      statelessGetOrDelete(this.core, req.headers)
+    ) {
+      res.setHeader('allow', 'POST');
+      sendError(
+        res,
+        405,
+        TRANSPORT_ERROR,
+        `Method Not Allowed: ${STATELESS_REVISION} has no ${req.method} on the endpoint, only POST`,
+      );
+    } else if (req.method === 'GET')
       void this.get(req, res).catch((error: unknown) => this.failed(res, error));
     else if (req.method === 'DELETE')
       void this.delete(req, res).catch((error: unknown) => this.failed(res, error));
@@ -330,14 +350,9 @@ class HttpTransport {
   // ---- POST ------------------------------------------------------------------------------------
 
   private post(req: IncomingMessage, res: ServerResponse): void {
-    const contentType = req.headers['content-type'];
-    if (contentType === undefined || mediaType(contentType) !== 'application/json') {
-      sendError(
-        res,
-        415,
-        TRANSPORT_ERROR,
-        'Unsupported Media Type: the body must be application/json',
-      );
+    const badType = contentTypeProblem(req.headers['content-type']);
+    if (badType !== undefined) {
+      sendError(res, 415, TRANSPORT_ERROR, `Unsupported Media Type: ${badType}`);
       return;
     }
     const accept = req.headers.accept ?? '';
@@ -350,45 +365,28 @@ class HttpTransport {
       );
       return;
     }
-    if (Number(req.headers['content-length']) > this.maxBodyBytes) {
-      this.tooLarge(res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > this.maxBodyBytes) {
-        refused = true;
-        this.tooLarge(res);
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    req.on('end', () => {
-      if (refused) return;
-      // Most bodies arrive in one chunk: decoding it directly saves a copy of every large body.
-      const body =
-        chunks.length === 1
-          ? (chunks[0] as Buffer).toString('utf8')
-          : Buffer.concat(chunks, size).toString('utf8');
-      try {
-        this.receive(req, res, body);
-      } catch (error) {
-        this.failed(res, error);
-      }
-    });
-  }
-
-  private tooLarge(res: ServerResponse): void {
-    res.setHeader('connection', 'close');
-    sendError(
-      res,
-      413,
-      TRANSPORT_ERROR,
-      `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`,
+    readBody(
+      req,
+      this.maxBodyBytes,
+      (body) => {
+        try {
+          this.receive(req, res, body);
+        } catch (error) {
+          this.failed(res, error);
+        }
+      },
+      (idText) => {
+        res.setHeader('connection', 'close');
+        send(
+          res,
+          413,
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`,
+          ),
+        );
+      },
     );
   }
 
@@ -396,7 +394,7 @@ class HttpTransport {
   private receive(req: IncomingMessage, res: ServerResponse, body: string): void {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
-      send(res, 400, tooDeepMessage(maxDepth));
+      send(res, 400, tooDeepMessage(maxDepth, scanRequestId(body, this.maxBodyBytes)));
       return;
     }
     let message: unknown;
@@ -406,14 +404,11 @@ class HttpTransport {
       send(res, 400, PARSE_ERROR_MESSAGE);
       return;
     }
-    const sessionHeader = req.headers['mcp-session-id'];
-    const rawVersion = req.headers['mcp-protocol-version'];
-    const version = typeof rawVersion === 'string' ? rawVersion.trim() : undefined;
-    if (sessionHeader === undefined && isStatelessMessage(message, version)) {
+    if (servedStatelessly(message, req.headers)) {
       this.receiveStateless(req, res, message);
       return;
     }
-    this.receiveStateful(req, res, message, version).catch((error: unknown) =>
+    this.receiveStateful(req, res, message, versionHeader(req.headers)).catch((error: unknown) =>
       this.failed(res, error),
     );
   }
@@ -489,8 +484,10 @@ class HttpTransport {
     }
     const id = message['id'];
     if (typeof message['method'] !== 'string' || id === undefined) {
-      // Notifications and responses mean nothing without a session.
-      res.writeHead(202).end();
+      // A notification is accepted (and means nothing without a session); anything else is refused.
+      const refusal = statelessNonRequest(message);
+      if (refusal === undefined) res.writeHead(202).end();
+      else send(res, 400, refusal);
       return;
     }
     const checked = checkStateless(this.core, message, req.headers);
@@ -902,7 +899,12 @@ class HttpOutbound implements Outbound {
     const final =
       this.statelessId === undefined
         ? text
-        : withResultFields(text, this.statelessId, this.statelessMethod);
+        : withResultFields(
+            text,
+            this.statelessId,
+            this.statelessMethod,
+            this.session.core.serverInfoMember,
+          );
     if (this.receiving && !this.streaming) this.held = final;
     else this.deliver(final, statusOf(final));
   }
@@ -1045,9 +1047,4 @@ function changesSession(message: unknown): boolean {
 /** A bind address or URL hostname naming this machine (`::1` as bound, `[::1]` as in a URL). */
 function isLoopbackName(host: string): boolean {
   return host === '::1' || LOOPBACK_HOSTS.includes(host);
-}
-
-function mediaType(header: string): string {
-  const semicolon = header.indexOf(';');
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
