@@ -50,6 +50,22 @@ function checkUnique(doc: SourceDocument, places: Place[], what: string, hint?: 
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
 const TEMPLATE_VARIABLE = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;
 
+/** The characters the specification recommends for tool names; others are allowed, with a warning. */
+const RECOMMENDED_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Tool names outside the recommended set (a SHOULD in the specification): served and called as they
+ * are, but some clients and gateways may refuse them.
+ */
+export function toolNameWarnings(doc: SourceDocument): Diagnostic[] {
+  const raw = doc.value as JsonObject;
+  return fieldPlaces(entries(raw.tools), '/tools', 'name')
+    .filter((place) => typeof place.value === 'string' && !RECOMMENDED_TOOL_NAME.test(place.value))
+    .map((place) =>
+      diagnosticAt(doc, place.pointer, `tool name ${JSON.stringify(place.value)} uses characters outside A–Z a–z 0–9 _ . -, which the specification recommends`, 'some clients may refuse it; it is served and called as written'),
+    );
+}
+
 /** Checks on the raw manifest that need no schema bundling. */
 export function checkManifestRules(doc: SourceDocument): Diagnostic[] {
   const raw = doc.value as JsonObject;

@@ -10,7 +10,7 @@ import type { ManifestDocument, Renaming } from '../model/service.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { InputError, inputProblem } from './diagnostics.js';
 import type { Diagnostic } from './diagnostics.js';
-import { checkManifestRules, checkToolSchema } from './manifest-checks.js';
+import { checkManifestRules, checkToolSchema, toolNameWarnings } from './manifest-checks.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
@@ -57,6 +57,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
 
   problems.push(...validateAgainstManifestSchema(doc));
   problems.push(...checkManifestRules(doc));
+  warnings.push(...toolNameWarnings(doc));
 
   const manifestFile: SchemaFile = { path: path.resolve(manifestPath), doc };
   const bundler = new SchemaBundler(manifestFile, {

@@ -18,14 +18,14 @@ describe('JSON manifests', () => {
         '  "server": { "name": "x", "version": "1" },',
         '  "tools": [',
         '    { "name": "ok", "inputSchema": { "type": "object" } },',
-        '    { "name": "no/slash", "inputSchema": { "type": "object", "properties": { "a": { "$ref": "#/$defs/A" } } } }',
+        '    { "name": "no slash", "inputSchema": { "type": "object", "properties": { "a": { "$ref": "#/$defs/A" } } } }',
         '  ]',
         '}',
       ].join('\n'),
     });
     const problems = await problemsOf(path.join(root, 'manifest.json'), { displayPath: 'manifest.json' });
     expect(problems.map(brief)).toEqual([
-      "5:15 /tools/1/name 'no/slash' is not a valid tool name",
+      "5:15 /tools/1/name 'no slash' is not a valid tool name",
       "5:93 /tools/1/inputSchema/properties/a/$ref $ref '#/$defs/A' points to nothing",
     ]);
   });

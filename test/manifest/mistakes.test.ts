@@ -43,12 +43,12 @@ describe('a manifest with many mistakes', async () => {
 
   test('hints say how to fix it', () => {
     const hint = (pointer: string): string | undefined => problems.find((d) => d.pointer === pointer)?.hint;
-    expect(hint('/tools/0/name')).toBe('use 1–128 characters from A–Z a–z 0–9 _ . -');
+    expect(hint('/tools/0/name')).toBe('use 1–128 characters without spaces or control characters (A–Z a–z 0–9 _ . - recommended)');
     expect(hint('/tool')).toBe("did you mean 'tools'?");
     expect(hint('/server/titel')).toBe("did you mean 'title'?");
     expect(hint('/tools/3/inputSchema/properties/escape/$ref')).toContain('--allow-outside-refs');
     expect(formatDiagnostic(problems.find((d) => d.pointer === '/tools/0/name')!)).toBe(
-      "mistakes/manifest.yaml:9:11: 'get weather' is not a valid tool name (at /tools/0/name) — use 1–128 characters from A–Z a–z 0–9 _ . -",
+      "mistakes/manifest.yaml:9:11: 'get weather' is not a valid tool name (at /tools/0/name) — use 1–128 characters without spaces or control characters (A–Z a–z 0–9 _ . - recommended)",
     );
   });
 

@@ -130,3 +130,27 @@ describe('catastrophicPattern', () => {
     expect(catastrophicPattern(pattern) !== undefined).toBe(risky);
   });
 });
+
+describe('tool names outside the recommended characters', () => {
+  test('résumé and a/b are served with a warning each; a name with a space or a control character is an error', async () => {
+    const root = await tempProject({
+      'manifest.yaml': `${server}tools:\n  - name: résumé\n    inputSchema: { type: object }\n  - name: a/b\n    inputSchema: { type: object }\n  - name: fine.name-1\n    inputSchema: { type: object }\n`,
+    });
+    const { model, warnings } = await loadManifest(path.join(root, 'manifest.yaml'), { displayPath: 'manifest.yaml' });
+    expect(model.tools.map((t) => [t.name, t.ids.camel])).toEqual([
+      ['résumé', 'resume'],
+      ['a/b', 'aB'],
+      ['fine.name-1', 'fineName1'],
+    ]);
+    expect(warnings.map((w) => `${w.line}:${w.column} ${w.pointer} ${w.message}`)).toEqual([
+      '3:11 /tools/0/name tool name "résumé" uses characters outside A–Z a–z 0–9 _ . -, which the specification recommends',
+      '5:11 /tools/1/name tool name "a/b" uses characters outside A–Z a–z 0–9 _ . -, which the specification recommends',
+    ]);
+    for (const bad of ['"two words"', '"tab\\there"', '"bell\\u0007"']) {
+      const broken = await tempProject({ 'manifest.yaml': `${server}tools:\n  - name: ${bad}\n    inputSchema: { type: object }\n` });
+      expect((await problemsOf(path.join(broken, 'manifest.yaml'), { displayPath: 'manifest.yaml' })).map(brief)).toEqual([
+        expect.stringMatching(/^3:11 \/tools\/0\/name .* is not a valid tool name$/),
+      ]);
+    }
+  });
+});
