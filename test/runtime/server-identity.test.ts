@@ -124,4 +124,15 @@ describe('cancelling a 2026-07-28 request over stdio', () => {
     expect((await raw.call('after', 'tools/call', { name: 'echo', arguments: { text: 'y' }, _meta: meta() }))['result']['content'][0]['text']).toBe('y');
     expect(raw.received.some((m) => m['id'] === 'long')).toBe(false);
   });
+
+  it('routes a notifications/cancelled that carries the 2026-07-28 _meta envelope (as the SDK 2.x client sends it)', async () => {
+    const raw = new RawStdio(100, () => definition(), handlers);
+    const reason = new Promise((resolve) => (aborted = resolve));
+    raw.sendJson({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {}, _meta: meta() } });
+    await raw.call('probe', 'tools/call', { name: 'echo', arguments: { text: 'x' }, _meta: meta() });
+    raw.sendJson({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'enveloped', _meta: meta() } });
+    expect(await reason).toMatchObject({ message: 'enveloped' });
+    expect((await raw.call('after', 'tools/call', { name: 'echo', arguments: { text: 'y' }, _meta: meta() }))['result']['content'][0]['text']).toBe('y');
+    expect(raw.received.some((m) => m['id'] === 7)).toBe(false);
+  });
 });

@@ -95,6 +95,20 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       if (!BLANK.test(line)) writer.respond(PARSE_ERROR_MESSAGE);
       return;
     }
+    // Before the stateless branch: a 2026-07-28 client's cancellation carries the same `_meta`
+    // envelope as its requests, and must reach the running request it names.
+    if (
+      isObject(message) &&
+      message['method'] === 'notifications/cancelled' &&
+      isObject(message['params'])
+    ) {
+      const target = message['params']['requestId'];
+      const running = isRequestId(target) ? stateless.get(target) : undefined;
+      if (running !== undefined) {
+        running.receive(message, writer);
+        return;
+      }
+    }
     if (
       isObject(message) &&
       !Array.isArray(message) &&
@@ -103,14 +117,6 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
     ) {
       receiveStateless(message);
       return;
-    }
-    if (
-      isObject(message) &&
-      message['method'] === 'notifications/cancelled' &&
-      isObject(message['params'])
-    ) {
-      const target = message['params']['requestId'];
-      if (isRequestId(target)) stateless.get(target)?.receive(message, writer);
     }
     session.receive(message, writer);
   };
