@@ -12,6 +12,7 @@ import { STATELESS_REVISION } from '../model/service.js';
 import type { ServerLocation } from '../runtime/client/index.js';
 import type { BannerOptions } from '../write/render.js';
 import { writeOutput } from '../write/writer.js';
+import { flagPairs } from './flag-pairs.js';
 import { printReport, printWarnings, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
 
@@ -48,26 +49,14 @@ function readProtocolTypes(revision: string): string {
   return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
 }
 
-/** `--header 'K: V'` and `--env K=V` lists → records; a malformed entry is bad input. */
-function pairs(entries: readonly string[] | undefined, separator: string, flag: string): Record<string, string> | undefined {
-  if (!entries || entries.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf(separator);
-    if (at <= 0) throw inputProblem(flag, `expected ${flag === '--env' ? 'K=V' : "'Name: value'"}, got ${JSON.stringify(entry)}`);
-    out[entry.slice(0, at).trim()] = entry.slice(at + separator.length).trim();
-  }
-  return out;
-}
-
 function location(options: ClientCommandOptions): ServerLocation | undefined {
   if (options.fromUrl !== undefined) {
-    const headers = pairs(options.header, ':', '--header');
+    const headers = flagPairs(options.header, ':', '--header');
     return headers ? { url: options.fromUrl, headers } : { url: options.fromUrl };
   }
   if (options.fromCommand !== undefined) {
     const [command, ...args] = splitCommand(options.fromCommand);
-    const env = pairs(options.env, '=', '--env');
+    const env = flagPairs(options.env, '=', '--env');
     return { command: command as string, args, stderr: 'ignore', ...(env ? { env } : {}) };
   }
   return undefined;

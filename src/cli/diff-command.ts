@@ -1,8 +1,8 @@
-import { inputProblem } from '../load/diagnostics.js';
 import { diffSides, mixedFamilies } from '../diff/diff.js';
 import { classifySide, familyOf, loadSide, LiveSideError, type LoadedSide, type SideOptions } from '../diff/load-side.js';
 import { renderHuman, wantsColour } from '../diff/render-human.js';
 import { renderJson } from '../diff/render-json.js';
+import { flagPairs } from './flag-pairs.js';
 import { EXIT_OK, type Console } from './output.js';
 
 export interface DiffOptions {
@@ -24,21 +24,9 @@ export interface DiffTerminal {
 export const EXIT_FINDINGS = 1;
 export const EXIT_UNREACHABLE = 3;
 
-/** `--header 'K: V'` and `--env K=V` lists → records; a malformed entry is bad input. */
-function pairs(entries: readonly string[] | undefined, separator: string, flag: string): Record<string, string> | undefined {
-  if (!entries || entries.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf(separator);
-    if (at <= 0) throw inputProblem(flag, `expected ${flag === '--env' ? 'K=V' : "'Name: value'"}, got ${JSON.stringify(entry)}`);
-    out[entry.slice(0, at).trim()] = entry.slice(at + separator.length).trim();
-  }
-  return out;
-}
-
 export async function runDiff(oldArg: string, newArg: string, options: DiffOptions, io: Console, terminal: DiffTerminal): Promise<number> {
-  const headers = pairs(options.header, ':', '--header');
-  const env = pairs(options.env, '=', '--env');
+  const headers = flagPairs(options.header, ':', '--header');
+  const env = flagPairs(options.env, '=', '--env');
   const sideOptions: SideOptions = {
     ...(headers ? { headers } : {}),
     ...(env ? { env } : {}),
