@@ -186,6 +186,23 @@ describe('mcp-gen server --watch', () => {
   }, 180_000);
 });
 
+describe('mcp-gen server --watch: missing inputs', () => {
+  it('starts on a $ref to a file in a folder that does not exist yet, and generates once both are created', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-watch-'));
+    await writeFile(join(dir, 'manifest.yaml'), manifest({ later: '{ $ref: ./schemas/later.json }' }));
+    const watcher = startWatch(dir, ['server', 'manifest.yaml', '-o', 'out', '--watch', '--no-version-banner']);
+    await watcher.waitFor('the problem summary', () => watcher.err.some((l) => /^1 problem found; the output was left as it was/.test(l)));
+    expect(watcher.err[0]).toMatch(/^error: manifest\.yaml:\d+:\d+: \$ref '\.\/schemas\/later\.json' points to a file that does not exist \(at \/tools\/0\/inputSchema\/\$ref\)$/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    await mkdir(join(dir, 'schemas'));
+    await writeFile(join(dir, 'schemas', 'later.json'), schemaWith('arrived'));
+    await watcher.waitFor('a generated types.ts', () => existsSync(join(dir, 'out', 'generated', 'types.ts')));
+    await watcher.nextReport(0);
+    expect(await readFile(join(dir, 'out', 'generated', 'types.ts'), 'utf8')).toMatch(/\barrived\??: string/);
+    expect(await watcher.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  }, 180_000);
+});
+
 describe('mcp-gen client and types --watch', () => {
   it('client --watch regenerates from the --from-snapshot file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-watch-'));
