@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { InputError } from '../../src/load/diagnostics.js';
+import { loadManifest } from '../../src/load/manifest.js';
 import type { Console } from '../../src/cli/output.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -94,6 +96,21 @@ function manifest(tools: Record<string, string>): string {
 const OBJECT = '{ type: object }';
 const schemaWith = (property: string): string => JSON.stringify({ type: 'object', properties: { [property]: { type: 'string' } } });
 
+describe('loadManifest inputFiles: what --watch watches', () => {
+  it('lists the manifest and every $ref file inside the sandbox, a missing one too, also when loading fails', async () => {
+    // Resolved, so the symlink-resolved path of each file (also listed) is the same path.
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'mcp-gen-watch-')));
+    await mkdir(join(dir, 'schemas'));
+    await writeFile(join(dir, 'schemas', 'a.json'), JSON.stringify({ type: 'object', properties: { b: { $ref: './b.json' } } }));
+    await writeFile(join(dir, 'schemas', 'b.json'), JSON.stringify({ type: 'string' }));
+    await writeFile(join(dir, 'manifest.yaml'), manifest({ one: '{ $ref: ./schemas/a.json }', two: '{ $ref: ./schemas/missing.json }', three: '{ $ref: ../outside.json }' }));
+    const inputFiles = new Set<string>();
+    await expect(loadManifest(join(dir, 'manifest.yaml'), { inputFiles })).rejects.toBeInstanceOf(InputError);
+    // The file outside the folder is refused before it is read, so it is not an input.
+    expect([...inputFiles].sort()).toEqual([join(dir, 'manifest.yaml'), join(dir, 'schemas', 'a.json'), join(dir, 'schemas', 'b.json'), join(dir, 'schemas', 'missing.json')]);
+  });
+});
+
 describe('mcp-gen server --watch', () => {
   it('follows edits of the manifest and its $ref files, keeps the last good output on errors, and exits 0 on SIGINT', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-watch-'));
@@ -176,7 +193,6 @@ describe('mcp-gen server --watch', () => {
     for (const tool of ['first', 'second']) {
       // Twice: a watch on the file itself would stay on the old inode after the first rename.
       const mark = watcher.out.length;
-      const { rename } = await import('node:fs/promises');
       await writeFile(`${manifestPath}.tmp`, manifest({ echo: OBJECT, [tool]: OBJECT }));
       await rename(`${manifestPath}.tmp`, manifestPath);
       await watcher.nextReport(mark);
