@@ -61,8 +61,9 @@ export async function generateServer(
 }
 
 export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {
-  const clash = options.check ? '--check' : options.debugIr ? '--debug-ir' : undefined;
-  if (options.watch && clash) throw watchClash('mcp-gen server', clash);
+  // --force on every save would wipe the handlers the user is editing between saves.
+  const clash = options.check ? '--check' : options.debugIr ? '--debug-ir' : options.force ? '--force' : undefined;
+  if (options.watch && clash) throw watchClash('mcp-gen server', clash, clash === '--force' ? 'run once with --force, then --watch without it' : undefined);
   if (options.debugIr) {
     io.out(JSON.stringify(await loadModel(manifest, options.allowOutsideRefs, io), null, 2));
     return EXIT_OK;

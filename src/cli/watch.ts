@@ -63,6 +63,7 @@ export function watchAndRegenerate(run: WatchedRun, io: Console, options: WatchO
       // Printed only once the new watches are armed: whoever sees a run's output may edit at once.
       const buffered = new BufferedConsole();
       const inputs = new Set<string>();
+      const startedAt = Date.now();
       let succeeded = false;
       try {
         await run(buffered, inputs);
@@ -74,6 +75,8 @@ export function watchAndRegenerate(run: WatchedRun, io: Console, options: WatchO
       const next = succeeded ? inputs : new Set([...watched, ...inputs]);
       folders.update(next);
       printWatchChanges(buffered, watched, next);
+      // A file first watched now may have changed after the run read it, before its watch was armed.
+      if ([...next].some((file) => !watched.has(file) && modifiedSince(file, startedAt))) changedWhileRunning = true;
       watched = next;
       buffered.flushTo(io);
       running = false;
@@ -213,6 +216,14 @@ function watchPoint(file: string): { folder: string; name: string } {
     folder = dirname(folder);
   }
   return { folder, name };
+}
+
+function modifiedSince(file: string, time: number): boolean {
+  try {
+    return statSync(file).mtimeMs >= time;
+  } catch {
+    return false;
+  }
 }
 
 function inodeOf(folder: string): number | undefined {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,8 +82,9 @@ beforeAll(() => {
 /** Every file under `dir` (the ledger and generated code included), for byte comparison. */
 async function contents(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).sort((a, b) => (a.parentPath + a.name < b.parentPath + b.name ? -1 : 1))) {
-    if (entry.isFile()) files[join(entry.parentPath, entry.name)] = await readFile(join(entry.parentPath, entry.name), 'utf8');
+  for (const name of (await readdir(dir, { recursive: true })).sort()) {
+    const path = join(dir, name);
+    if ((await stat(path)).isFile()) files[name] = await readFile(path, 'utf8');
   }
   return files;
 }
@@ -274,6 +275,7 @@ describe('--watch usage errors (exit 2, nothing started)', () => {
     ['client without a source', ['client', '--watch'], /give exactly one of/],
     ['types with a revision name', ['types', '--spec', '2025-11-25', '--watch'], /--watch does not go with --spec 2025-11-25 — give --spec the path/],
     ['server --check', ['server', 'manifest.yaml', '--check', '--watch'], /--watch does not go with --check/],
+    ['server --force', ['server', 'manifest.yaml', '--force', '--watch'], /--watch does not go with --force — run once with --force/],
   ])('%s', async (_what, argv, message) => {
     const result = await run(...argv);
     expect(result.code).toBe(2);
