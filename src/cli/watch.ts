@@ -14,6 +14,8 @@ import { displayPath } from './paths.js';
 /** Long enough to take an editor's write, rename and chmod as one change; short enough to feel instant. */
 export const WATCH_DEBOUNCE_MS = 150;
 
+const FILE_CLOCK_SLACK_MS = 50;
+
 /**
  * One generation. It prints through `io` and adds to `inputs` the absolute path of every file it
  * read or tried to read, also when it throws, so a broken or missing file is watched too.
@@ -63,7 +65,8 @@ export function watchAndRegenerate(run: WatchedRun, io: Console, options: WatchO
       // Printed only once the new watches are armed: whoever sees a run's output may edit at once.
       const buffered = new BufferedConsole();
       const inputs = new Set<string>();
-      const startedAt = Date.now();
+      // File times come from a coarse kernel clock that can trail Date.now() by a few milliseconds.
+      const startedAt = Date.now() - FILE_CLOCK_SLACK_MS;
       let succeeded = false;
       try {
         await run(buffered, inputs);
