@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { InputError } from '../../src/load/diagnostics.js';
 import { loadManifest } from '../../src/load/manifest.js';
+import { watchAndRegenerate } from '../../src/cli/watch.js';
 import type { Console } from '../../src/cli/output.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -109,6 +110,32 @@ describe('loadManifest inputFiles: what --watch watches', () => {
     await expect(loadManifest(join(dir, 'manifest.yaml'), { inputFiles })).rejects.toBeInstanceOf(InputError);
     // The file outside the folder is refused before it is read, so it is not an input.
     expect([...inputFiles].sort()).toEqual([join(dir, 'manifest.yaml'), join(dir, 'schemas', 'a.json'), join(dir, 'schemas', 'b.json'), join(dir, 'schemas', 'missing.json')]);
+  });
+});
+
+describe('watchAndRegenerate', () => {
+  it('runs again when a file first read by a run changed before its watch was armed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-watch-'));
+    const file = join(dir, 'input.json');
+    await writeFile(file, '1');
+    const stop = new AbortController();
+    let runs = 0;
+    const io: Console = { out: () => undefined, err: () => undefined };
+    const watching = watchAndRegenerate(
+      async (_io, inputs) => {
+        runs += 1;
+        inputs.add(file);
+        // Changed after being read, while no watch covers it yet.
+        if (runs === 1) await writeFile(file, '2');
+      },
+      io,
+      { signal: stop.signal, debounceMs: 20 },
+    );
+    const deadline = Date.now() + 10_000;
+    while (runs < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    expect(await watching).toBe(0);
+    expect(runs).toBe(2);
   });
 });
 
