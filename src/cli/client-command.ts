@@ -15,6 +15,7 @@ import { writeOutput } from '../write/writer.js';
 import { flagPairs } from './flag-pairs.js';
 import { printReport, printWarnings, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
+import { watchAndRegenerate, watchClash } from './watch.js';
 
 export interface ClientCommandOptions {
   out: string;
@@ -26,6 +27,7 @@ export interface ClientCommandOptions {
   saveSnapshot?: string;
   allowOutsideRefs?: boolean;
   check?: boolean;
+  watch?: boolean;
   versionBanner: boolean;
 }
 
@@ -62,14 +64,23 @@ function location(options: ClientCommandOptions): ServerLocation | undefined {
   return undefined;
 }
 
-/** Where the model comes from: a manifest, a live server, or a snapshot of one. */
-async function loadClientModel(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<{ model: ServiceModel; source: string }> {
+function requireOneSource(manifest: string | undefined, options: ClientCommandOptions): void {
   const sources = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
   if (sources.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');
   }
+}
+
+/** Where the model comes from: a manifest, a live server, or a snapshot of one. */
+async function loadClientModel(
+  manifest: string | undefined,
+  options: ClientCommandOptions,
+  io: Console,
+  inputFiles?: Set<string>,
+): Promise<{ model: ServiceModel; source: string }> {
+  requireOneSource(manifest, options);
   if (manifest !== undefined) {
-    const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true });
+    const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
     printWarnings(io, warnings);
     return { model, source: `mcp-gen client ${displayPath(resolve(manifest))}` };
   }
@@ -84,6 +95,7 @@ async function loadClientModel(manifest: string | undefined, options: ClientComm
     place = options.fromUrl ?? (options.fromCommand as string);
   } else {
     const file = options.fromSnapshot as string;
+    inputFiles?.add(resolve(file));
     snapshot = await readSnapshot(file);
     source = `mcp-gen client --from-snapshot ${displayPath(resolve(file))}`;
     place = displayPath(resolve(file));
@@ -103,8 +115,10 @@ export async function generateClient(
   manifest: string | undefined,
   options: Omit<ClientCommandOptions, 'versionBanner'> & { banner?: BannerOptions; versionBanner?: boolean },
   io: Console,
+  /** Collects the files the model was read from (for --watch). */
+  inputFiles?: Set<string>,
 ): Promise<number> {
-  const { model, source } = await loadClientModel(manifest, options as ClientCommandOptions, io);
+  const { model, source } = await loadClientModel(manifest, options as ClientCommandOptions, io, inputFiles);
   const plan = await planClient(model, {
     runtimeSources: readClientRuntimeSources(),
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
@@ -119,5 +133,15 @@ export async function generateClient(
 }
 
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
+  if (options.watch) {
+    requireOneSource(manifest, options);
+    // A live server sends no change events: watching it would mean polling, which --watch does not do.
+    const clash = options.fromUrl !== undefined ? '--from-url' : options.fromCommand !== undefined ? '--from-command' : undefined;
+    if (clash) throw watchClash('mcp-gen client', clash, 'save a snapshot with --save-snapshot and watch it with --from-snapshot, or watch a manifest');
+    // Saving the snapshot being watched would wake the watch again, forever.
+    const other = options.saveSnapshot !== undefined ? '--save-snapshot' : options.check ? '--check' : undefined;
+    if (other) throw watchClash('mcp-gen client', other);
+    return watchAndRegenerate((runIo, inputs) => generateClient(manifest, options, runIo, inputs), io);
+  }
   return generateClient(manifest, options, io);
 }

@@ -24,6 +24,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--spec-dir <dir>', 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else the schemas shipped with mcp-gen)')
     .option('--cache-dir <dir>', 'where downloaded schemas are kept (default: $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen)')
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .option('--watch', 'regenerate whenever the --spec file changes, until Ctrl-C')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (options) => {
       // Each command loads its own phases: `types` never pays for ts-morph and handlebars.
@@ -40,6 +41,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
     .option('--debug-ir', 'print the intermediate representation as JSON and write nothing')
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .option('--watch', 'regenerate whenever the manifest or a file it $refs changes, until Ctrl-C')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (manifest: string, options) => {
       const { runServer } = await import('./server-command.js');
@@ -60,6 +62,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--save-snapshot <file>', 'write what was introspected to this file')
     .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
+    .option('--watch', 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (manifest: string | undefined, options) => {
       const { runClient } = await import('./client-command.js');

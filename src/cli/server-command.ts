@@ -7,6 +7,7 @@ import type { BannerOptions } from '../write/render.js';
 import { writeOutput } from '../write/writer.js';
 import { EXIT_OK, printReport, printWarnings, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
+import { watchAndRegenerate, watchClash } from './watch.js';
 
 export interface ServerOptions {
   out: string;
@@ -14,6 +15,7 @@ export interface ServerOptions {
   allowOutsideRefs?: boolean;
   debugIr?: boolean;
   check?: boolean;
+  watch?: boolean;
   versionBanner: boolean;
 }
 
@@ -34,8 +36,8 @@ export function readRuntimeSources(): Record<string, string> {
   return sources;
 }
 
-async function loadModel(manifest: string, allowOutsideRefs: boolean | undefined, io: Console): Promise<ServiceModel> {
-  const { model, warnings } = await loadManifest(manifest, { allowOutside: allowOutsideRefs === true });
+async function loadModel(manifest: string, allowOutsideRefs: boolean | undefined, io: Console, inputFiles?: Set<string>): Promise<ServiceModel> {
+  const { model, warnings } = await loadManifest(manifest, { allowOutside: allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
   printWarnings(io, warnings);
   return model;
 }
@@ -43,10 +45,12 @@ async function loadModel(manifest: string, allowOutsideRefs: boolean | undefined
 /** manifest → model → planned files → output folder. Shared by `mcp-gen server` and regenerate-self. */
 export async function generateServer(
   manifest: string,
-  options: Omit<ServerOptions, 'versionBanner' | 'debugIr'> & { banner: BannerOptions },
+  options: Omit<ServerOptions, 'versionBanner' | 'debugIr' | 'watch'> & { banner: BannerOptions },
   io: Console,
+  /** Collects the files the manifest loader read (for --watch). */
+  inputFiles?: Set<string>,
 ): Promise<number> {
-  const model = await loadModel(manifest, options.allowOutsideRefs, io);
+  const model = await loadModel(manifest, options.allowOutsideRefs, io, inputFiles);
   const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const check = options.check === true;
@@ -57,11 +61,17 @@ export async function generateServer(
 }
 
 export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {
+  // --force on every save would wipe the handlers the user is editing between saves.
+  const clash = options.check ? '--check' : options.debugIr ? '--debug-ir' : options.force ? '--force' : undefined;
+  if (options.watch && clash) throw watchClash('mcp-gen server', clash, clash === '--force' ? 'run once with --force, then --watch without it' : undefined);
   if (options.debugIr) {
     io.out(JSON.stringify(await loadModel(manifest, options.allowOutsideRefs, io), null, 2));
     return EXIT_OK;
   }
   // Relative to the working directory: an absolute path would make the bytes machine-specific.
   const banner = commandBanner(`mcp-gen server ${displayPath(resolve(manifest))}`, options.versionBanner);
+  if (options.watch) {
+    return watchAndRegenerate((runIo, inputs) => generateServer(manifest, { ...options, banner }, runIo, inputs), io);
+  }
   return generateServer(manifest, { ...options, banner }, io);
 }

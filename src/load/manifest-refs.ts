@@ -112,7 +112,8 @@ export class SchemaBundler {
 
   constructor(
     private readonly manifest: SchemaFile,
-    private readonly options: { allowOutside: boolean; displayDir: string },
+    /** `inputFiles` collects every schema file a `$ref` names inside the sandbox, read or not. */
+    private readonly options: { allowOutside: boolean; displayDir: string; inputFiles?: Set<string> },
   ) {
     const dir = path.dirname(manifest.path);
     this.rootDir = realpath(dir).catch(() => dir);
@@ -178,6 +179,7 @@ export class SchemaBundler {
     if (!this.options.allowOutside && !isInside(target, path.dirname(this.manifest.path)) && !isInside(target, rootDir)) {
       return fail(`$ref '${ref}' leaves the manifest's folder`, outsideHint);
     }
+    this.options.inputFiles?.add(target);
     let real: string;
     try {
       real = await realpath(target);
@@ -187,6 +189,7 @@ export class SchemaBundler {
     if (!this.options.allowOutside && !isInside(real, rootDir)) {
       return fail(`$ref '${ref}' leaves the manifest's folder through a symbolic link`, outsideHint);
     }
+    this.options.inputFiles?.add(real);
     const file = await this.load(target, real);
     if (typeof file === 'string') return fail(`$ref '${ref}' ${file}`);
     if (!file) return undefined;

@@ -22,6 +22,11 @@ export interface LoadManifestOptions {
   allowOutside?: boolean;
   /** How messages name the manifest; defaults to `manifestPath` as given. */
   displayPath?: string;
+  /**
+   * Filled with the absolute path of every file loading read or tried to read: the manifest and each
+   * `$ref`ed file, missing ones included, also when loading fails (what `--watch` watches).
+   */
+  inputFiles?: Set<string>;
 }
 
 export interface LoadedManifest {
@@ -35,6 +40,7 @@ const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
 export async function loadManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<LoadedManifest> {
   const display = options.displayPath ?? manifestPath;
+  options.inputFiles?.add(path.resolve(manifestPath));
   let text: string;
   try {
     if ((await stat(manifestPath)).size > MAX_MANIFEST_BYTES) throw inputProblem(display, `manifest is larger than ${MAX_MANIFEST_BYTES} bytes`);
@@ -63,6 +69,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
   const bundler = new SchemaBundler(manifestFile, {
     allowOutside: options.allowOutside ?? false,
     displayDir: path.dirname(display),
+    ...(options.inputFiles ? { inputFiles: options.inputFiles } : {}),
   });
 
   // Shared definitions are checked even when no tool uses them, so a broken one never hides.
