@@ -83,6 +83,35 @@ describe('stdio writes of pipelined calls', () => {
     expect((await serveChunk(FIRST_BATCH - 1)).writes.map((w) => w.length)).toEqual([FIRST_BATCH - 1]);
   });
 
+  it('pauses stdin while stdout is full and serves the rest once it drains', async () => {
+    const answered: number[] = [];
+    // Write callbacks are held until `drained` is set, so stdout stays full until then.
+    const held: (() => void)[] = [];
+    let drained = false;
+    const output = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, callback) {
+        for (const line of chunk.toString().trim().split('\n')) answered.push((JSON.parse(line) as { id: number }).id);
+        if (drained) callback();
+        else held.push(callback);
+      },
+    });
+    const handler = async (input: { n: number }) => ({ structuredContent: { n: input.n } });
+    const input = new PassThrough();
+    const done = createServer(definition, { tools: { t: handler as never } }, { logger: () => {} }).serveStdio({ input, output });
+    input.write(initialize + '\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toEqual([0]);
+    expect(input.isPaused()).toBe(true);
+    input.end(ids(32).map(call).join('\n') + '\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toEqual([0]);
+    drained = true;
+    for (const callback of held.splice(0)) callback();
+    await done;
+    expect(answered).toEqual([0, ...ids(32)]);
+  });
+
   it('writes answers of 16 K characters or more without waiting for a batch', async () => {
     const { writes } = await serveChunk(4, (n) => ({ n, text: 'x'.repeat(20_000) }));
     expect(writes).toEqual([[1], [2], [3], [4]]);
