@@ -150,19 +150,22 @@ for (const [window] of WINDOWS) {
       const runs = results[serverName][clientName][window];
       const sameServerRaw = results[serverName].raw[window];
       const time = median(runs.map((m, i) => m.usPerCall / base[i].usPerCall));
+      // The same server with the raw client: what this client adds to the wall time per call.
+      const timeSameServer = median(runs.map((m, i) => m.usPerCall / sameServerRaw[i].usPerCall));
       const cpu = median(runs.map((m, i) => m.clientCpuUsPerCall / sameServerRaw[i].clientCpuUsPerCall));
       const entry = {
         usPerCall: median(runs.map((m) => m.usPerCall)),
         clientCpuUsPerCall: median(runs.map((m) => m.clientCpuUsPerCall)),
         timeVsRawToFloor: time,
+        timeVsRawToSameServer: timeSameServer,
         clientCpuVsRaw: cpu,
       };
       summary[`${window} | ${clientName} → ${serverName}`] = entry;
-      rows.push([window, `${clientName} → ${serverName}`, entry.usPerCall.toFixed(1), `${time.toFixed(2)}x`, entry.clientCpuUsPerCall.toFixed(1), `${cpu.toFixed(2)}x`]);
+      rows.push([window, `${clientName} → ${serverName}`, entry.usPerCall.toFixed(1), `${time.toFixed(2)}x`, `${timeSameServer.toFixed(2)}x`, entry.clientCpuUsPerCall.toFixed(1), `${cpu.toFixed(2)}x`]);
     }
   }
 }
-const header = ['window', 'client → server', 'µs/call', 'vs raw→floor', 'client CPU µs/call', 'CPU vs raw'];
+const header = ['window', 'client → server', 'µs/call', 'vs raw→floor', 'vs raw→same server', 'client CPU µs/call', 'CPU vs raw'];
 console.log([header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n'));
 writeReport(outFile, { date: new Date().toISOString(), machine: machine(), loadavg: loadavg(), config, summary, results });
 log(`written: ${path.relative(process.cwd(), outFile)}`);

@@ -1,19 +1,16 @@
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to stdout;
- * diagnostics go to the server's logger (stderr by default).
- *
- * Writes are batched: the responses produced while one input chunk is processed go out a few at a
- * time (`FLUSH_COUNT`) and the rest at the end of that chunk; messages produced later (async
- * handlers) are gathered until the promise reactions running at the time have settled
- * (`process.nextTick`). When the output pipe is full, input is paused until it drains.
+ * diagnostics go to the server's logger (stderr by default). When and how answers are written
+ * (batches per input chunk, back-pressure) is `stdio-output.ts`.
  */
 import type { Readable, Writable } from 'node:stream';
 import { Buffer } from 'node:buffer';
 import { PARSE_ERROR_MESSAGE, idJson, isObject, isRequestId, nestsDeeperThan, tooDeepMessage, tooLargeMessage } from './jsonrpc.js';
 import type { ServerCore } from './server.js';
-import { Session, type Outbound } from './session.js';
+import { Session } from './session.js';
 import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
 import { scanRequestId } from './json-scan.js';
+import { StdioOutput } from './stdio-output.js';
 
 export interface StdioStreams {
   input: Readable;
@@ -21,22 +18,13 @@ export interface StdioStreams {
 }
 
 const BLANK = /^\s*$/;
-/** Characters gathered before a write is forced, even mid-chunk. */
-const FLUSH_THRESHOLD = 16 * 1024;
-/**
- * Messages gathered before a write is forced. One write per input chunk would make the client and
- * the server take turns when a client pipelines its calls (the client waits for the whole chunk's
- * answers, the server for the next chunk); a write every few answers lets the client start on them
- * while the rest are served, and still saves most of the system calls.
- */
-const FLUSH_COUNT = 4;
 
 /** Resolves when the input ends and every in-flight request has been answered. */
 export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const input = io?.input ?? process.stdin;
   const output = io?.output ?? process.stdout;
   const session = new Session(core, undefined);
-  const writer = new StdioOutbound(input, output, core.log);
+  const writer = new StdioOutput(input, output, core.log);
   session.standalone = writer;
   /** Running 2026-07-28 requests by id, so `notifications/cancelled` reaches them. */
   const stateless = new Map<string | number, Session>();
@@ -204,90 +192,4 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       finish();
     });
   });
-}
-
-class StdioOutbound implements Outbound {
-  readonly canEmit = true;
-  inputEnded = false;
-  private readonly input: Readable;
-  private readonly output: Writable;
-  private queued = '';
-  private queuedCount = 0;
-  private holding = false;
-  private scheduled = false;
-  private broken = false;
-  /** Input is paused until the output drains. */
-  awaitingDrain = false;
-  /** Input is paused while the rest of a chunk is read (see `consume`); drain must not resume it. */
-  inputHeld = false;
-  private readonly flushSoon = (): void => {
-    this.scheduled = false;
-    this.flush();
-  };
-  private readonly resumeInput = (): void => {
-    this.awaitingDrain = false;
-    if (!this.inputEnded && !this.inputHeld) this.input.resume();
-  };
-
-  constructor(input: Readable, output: Writable, log: (line: string) => void) {
-    this.input = input;
-    this.output = output;
-    output.on('error', (error: Error) => {
-      if (!this.broken) log(`stdout failed, dropping further output: ${error.message}`);
-      this.broken = true;
-    });
-  }
-
-  respond(text: string): void {
-    this.queue(text);
-  }
-
-  emit(text: string): void {
-    this.queue(text);
-  }
-
-  abandon(): void {}
-
-  /** Gather everything written until `release`, then write it at once. */
-  hold(): void {
-    this.holding = true;
-  }
-
-  release(): void {
-    this.holding = false;
-    this.flush();
-  }
-
-  finish(done: () => void): void {
-    const data = this.queued;
-    this.queued = '';
-    this.queuedCount = 0;
-    if (data === '' || this.broken) done();
-    else this.output.write(data, () => done());
-  }
-
-  private queue(text: string): void {
-    this.queued = this.queued === '' ? text + '\n' : this.queued + text + '\n';
-    // Batching pays for small messages; joining big ones only costs copies.
-    if (++this.queuedCount >= FLUSH_COUNT || this.queued.length >= FLUSH_THRESHOLD) this.flush();
-    else if (!this.holding && !this.scheduled) {
-      this.scheduled = true;
-      // After the current run of promise reactions: batches the answers of handlers that finish
-      // together, without waiting for the next event-loop phase.
-      process.nextTick(this.flushSoon);
-    }
-  }
-
-  private flush(): void {
-    this.queuedCount = 0;
-    if (this.queued === '') return;
-    const data = this.queued;
-    this.queued = '';
-    if (this.broken) return;
-    if (!this.output.write(data) && !this.awaitingDrain && !this.inputEnded) {
-      this.awaitingDrain = true;
-      this.input.pause();
-      this.output.once('drain', this.resumeInput);
-    }
-  }
 }
