@@ -64,16 +64,15 @@ export class Session {
   /** The `Mcp-Session-Id` on HTTP; undefined on stdio. */
   readonly id: string | undefined;
   protocolVersion = '';
+  // Fields marked @internal are read and written by the method modules (tools.ts, logging.ts, …).
   /** @internal */
   state = STATE_NEW;
   clientCapabilities: JsonObject = EMPTY_PARAMS;
-  /** Stateless: the request an input state belongs to (`tools/call:<name>`). */
-  /** @internal */
+  /** @internal Stateless: the request an input state belongs to (`tools/call:<name>`). */
   inputTarget = '';
   /** @internal */
   logThreshold = 0;
-  /** Requests whose handler returned a promise, by the client's id. */
-  /** @internal */
+  /** @internal Requests whose handler returned a promise, by the client's id. */
   readonly inFlight = new Map<RequestId, Context>();
   // The collections below are made on first use: a stateless session lives for one request and
   // most never need them (each empty Map or Set costs about 150 bytes of young-generation churn).
@@ -84,19 +83,15 @@ export class Session {
   /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
   asyncStarted = 0;
   private idleWaiters: (() => void)[] | undefined = undefined;
-  /** True for the one-request sessions of the stateless revision. */
-  /** @internal */
+  /** @internal True for the one-request sessions of the stateless revision. */
   stateless = false;
-  /** Stateless: the answers to earlier input requests (requestState plus inputResponses). */
-  /** @internal */
+  /** @internal Stateless: the answers to earlier input requests (requestState plus inputResponses). */
   answers: Record<string, JsonObject> = NO_ANSWERS;
   /** @internal */
   inputRound = 0;
-  /** Stateless: the input requests the running handler is waiting for, gathered for one result. */
-  /** @internal */
+  /** @internal Stateless: the input requests the running handler is waiting for, gathered for one result. */
   pendingInputs: Record<string, JsonObject> | undefined = undefined;
-  /** Stateful: resource URIs the client subscribed to. */
-  /** @internal */
+  /** @internal Stateful: resource URIs the client subscribed to. */
   subscriptions: Set<string> | undefined = undefined;
   /** Stateful: where notifications that belong to no request go (stdio output, the HTTP GET stream). */
   standalone: Outbound | undefined = undefined;
@@ -143,8 +138,7 @@ export class Session {
     return session;
   }
 
-  /** This session's change listener, registered once it is initialized. */
-  /** @internal */
+  /** @internal This session's change listener, registered once it is initialized. */
   get onChange(): (event: ChangeEvent) => void {
     return (this.changeListener ??= (event) => changed(this, event));
   }
@@ -357,8 +351,7 @@ export class Session {
     this.core.deadlines?.add(context);
   }
 
-  /** Marks the request finished; false when it was cancelled and must not be answered. */
-  /** @internal */
+  /** @internal Marks the request finished; false when it was cancelled and must not be answered. */
   settle(context: Context): boolean {
     if (context.done) return false;
     context.done = true;
