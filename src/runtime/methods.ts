@@ -1,0 +1,26 @@
+/**
+ * The dispatch table: every method the runtime answers (besides `initialize`), filled once by the
+ * method modules. Both eras dispatch through it; see `Session.request`.
+ */
+import { registerCompletion } from './completion.js';
+import { registerLifecycle } from './lifecycle.js';
+import { registerLogging } from './logging.js';
+import type { MethodEntry, MethodTable } from './method-common.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { registerSubscriptions } from './subscriptions.js';
+import { registerTools } from './tools.js';
+
+function buildMethodTable(): MethodTable {
+  const table: MethodTable = new Map();
+  registerLifecycle(table);
+  registerTools(table);
+  registerResources(table);
+  registerPrompts(table);
+  registerCompletion(table);
+  registerLogging(table);
+  registerSubscriptions(table);
+  return table;
+}
+
+export const METHODS: ReadonlyMap<string, MethodEntry> = buildMethodTable();
