@@ -32,7 +32,7 @@ const RUNTIME_REVISION = '2025-11-25';
  */
 export async function runSelf(options: { check?: boolean }, io: Console): Promise<number> {
   const check = options.check === true;
-  const banner = { command: 'npm run gen:self' };
+  const banner = { command: 'npm run gen:self', version: false };
   let failed = false;
   const record = (code: number): void => {
     if (code !== EXIT_OK) failed = true;
@@ -41,19 +41,19 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   const specDir = defaultSpecDir();
   for (const revision of KNOWN_REVISIONS) {
     const out = join(PACKAGE_ROOT, 'generated', 'protocol', revision);
-    record(await generateTypes(await resolveSpec(revision, { specDir }), { out, docs: 'link', banner, check }, io));
+    record(await generateTypes(await resolveSpec(revision, { specDir }), { spec: revision, out, docs: 'link', banner, check }, io));
   }
   const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
   // The planned paths already start with runtime/.
   const out = join(PACKAGE_ROOT, 'generated');
   const statelessSpec = await resolveSpec(STATELESS_REVISION, { specDir });
   const files = [...planRuntimeValidators({ $defs: runtimeSpec.defs }), ...planStatelessValidators({ $defs: statelessSpec.defs })];
-  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner, check }), check));
+  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner: { command: banner.command }, check }), check));
 
   for (const server of OWN_SERVERS) {
     const code = await generateServer(
       join(PACKAGE_ROOT, server.manifest),
-      { out: join(PACKAGE_ROOT, server.out), check, banner: { command: `mcp-gen server ${server.manifest}` } },
+      { out: join(PACKAGE_ROOT, server.out), check, banner: { command: `mcp-gen server ${server.manifest}`, version: false } },
       io,
     );
     record(code);
@@ -61,7 +61,7 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   for (const client of OWN_CLIENTS) {
     const code = await generateClient(
       join(PACKAGE_ROOT, client.manifest),
-      { out: join(PACKAGE_ROOT, client.out), check, banner: { command: `mcp-gen client ${client.manifest}` } },
+      { out: join(PACKAGE_ROOT, client.out), check, banner: { command: `mcp-gen client ${client.manifest}`, version: false } },
       io,
     );
     record(code);

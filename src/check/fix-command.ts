@@ -1,0 +1,35 @@
+import { displayPath } from '../cli/paths.js';
+import type { Target } from './target.js';
+
+/** A word as a POSIX shell reads it back: quoted only when it has to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The one command that brings the target up to date, run from the working directory. A banner that
+ * is not an mcp-gen command line (`npm run gen:self`) is that command itself.
+ */
+export function fixCommand(target: Target): string {
+  const banner = target.job.banner;
+  if (!banner.command.startsWith('mcp-gen ')) return banner.command;
+  const words: string[] = ['mcp-gen', target.command];
+  if (target.command === 'server') words.push(displayPath(target.job.manifest));
+  else if (target.command === 'client') {
+    const source = target.job.source;
+    if ('manifest' in source) words.push(displayPath(source.manifest));
+    else if ('fromSnapshot' in source) words.push('--from-snapshot', displayPath(source.fromSnapshot));
+    else if ('fromUrl' in source) words.push('--from-url', source.fromUrl);
+    else words.push('--from-command', source.fromCommand);
+  } else {
+    const job = target.job;
+    const named = !job.spec.includes('/') && !job.spec.includes('\\');
+    words.push('--spec', named || /^https?:/i.test(job.spec) ? job.spec : displayPath(job.spec), '--docs', job.docs);
+    if (job.revision !== undefined) words.push('--revision', job.revision);
+    if (job.specDir !== undefined) words.push('--spec-dir', displayPath(job.specDir));
+  }
+  words.push('-o', displayPath(target.job.out));
+  if (target.command !== 'types' && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
+  if (!banner.version) words.push('--no-version-banner');
+  return words.map(shellWord).join(' ');
+}
