@@ -4,7 +4,7 @@ import type { Console } from '../cli/output.js';
 import { displayPath } from '../cli/paths.js';
 import { formatDiagnostic, InputError } from '../load/diagnostics.js';
 import { LEDGER_FILE, LEDGER_FORMAT, parseLedger, type Recipe } from '../write/ledger.js';
-import { changedUnnamedInputs, compareInputs } from './inputs.js';
+import { changedUnnamedInputs, compareInputs, pathInOut } from './inputs.js';
 import { fixCommand } from './fix-command.js';
 import { checkTarget, needsNetwork, targetFromRecipe, type Target } from './target.js';
 
@@ -66,7 +66,8 @@ async function targetOfLedger(out: string, res: OutputResult): Promise<{ target:
   }
   if (ledger.recipe === undefined || typeof ledger.recipe !== 'object') {
     const hint = await bannerHint(out, Object.keys(ledger.files).sort());
-    return fail(`${LEDGER_FILE} does not record how this folder was made (written by an older mcp-gen); regenerate once with ${hint !== undefined ? `${hint} -o ${displayPath(out)}` : 'the command that made it'}`);
+    const command = hint === undefined ? 'the command that made it' : hint.startsWith('mcp-gen ') ? `${hint} -o ${displayPath(out)}` : hint;
+    return fail(`${LEDGER_FILE} does not record how this folder was made (written by an older mcp-gen); regenerate once with ${command}`);
   }
   return { target: targetFromRecipe(out, ledger.recipe), recipe: ledger.recipe };
 }
@@ -76,7 +77,7 @@ async function targetOfLedger(out: string, res: OutputResult): Promise<{ target:
  * against a regeneration in memory (from `target` when given, e.g. a config file's, else from the
  * ledger). Writes nothing.
  */
-export async function checkOutput(out: string, options: { live: boolean; target?: Target }): Promise<OutputResult> {
+export async function checkOutput(out: string, options: { live: boolean; target?: Target; configDir?: string }): Promise<OutputResult> {
   const res = result(out);
   const recorded = await targetOfLedger(out, res);
   const target = options.target ?? recorded?.target;
@@ -86,14 +87,15 @@ export async function checkOutput(out: string, options: { live: boolean; target?
     delete res.error;
   }
   if (res.status === 'error' || !target) return res;
-  res.fix = fixCommand(target);
+  res.fix = fixCommand(target, options.configDir);
   if (recorded) {
     const changes = await compareInputs(out, recorded.recipe.inputs);
-    res.changedInputs.push(...changes.changed);
-    res.vanishedInputs.push(...changes.vanished);
+    const shown = (p: string): string => displayPath(pathInOut(out, p));
+    res.changedInputs.push(...changes.changed.map(shown));
+    res.vanishedInputs.push(...changes.vanished.map(shown));
     if (changes.vanished.length > 0) {
       res.status = 'error';
-      res.error = `input${changes.vanished.length === 1 ? '' : 's'} vanished: ${changes.vanished.join(', ')}; restore ${changes.vanished.length === 1 ? 'it' : 'them'}, or regenerate from what replaced ${changes.vanished.length === 1 ? 'it' : 'them'}`;
+      res.error = `input${changes.vanished.length === 1 ? '' : 's'} vanished: ${res.vanishedInputs.join(', ')}; restore ${changes.vanished.length === 1 ? 'it' : 'them'}, or regenerate from what replaced ${changes.vanished.length === 1 ? 'it' : 'them'}`;
       return res;
     }
   }

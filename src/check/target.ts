@@ -1,4 +1,5 @@
 import { checkClient, type ClientJob } from '../cli/client-command.js';
+import { checkRuntimeValidators } from '../cli/self-command.js';
 import { checkServer, type ServerJob } from '../cli/server-command.js';
 import { checkTypes, type TypesJob } from '../cli/types-command.js';
 import type { Console } from '../cli/output.js';
@@ -10,7 +11,8 @@ import { pathInOut } from './inputs.js';
 export type Target =
   | { command: 'server'; job: ServerJob }
   | { command: 'client'; job: ClientJob }
-  | { command: 'types'; job: TypesJob };
+  | { command: 'types'; job: TypesJob }
+  | { command: 'runtime-validators'; job: { out: string; banner: Recipe['banner'] } };
 
 const text = (options: Recipe['options'], key: string): string | undefined => {
   const value = options[key];
@@ -36,6 +38,7 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
       : { fromCommand: text(o, 'fromCommand') ?? '' };
     return { command: 'client', job: { out, source, banner, ...allow } };
   }
+  if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };
   const spec = text(o, 'spec') ?? '';
   const named = !spec.includes('/') || /^https?:\/\//i.test(spec);
   const revision = text(o, 'revision');
@@ -65,7 +68,8 @@ export function needsNetwork(target: Target): boolean {
 export async function checkTarget(target: Target, live: boolean, io: Console): Promise<{ report: WriteReport; recipe: Recipe }> {
   if (target.command === 'server') return unwrap(await checkServer(target.job, io));
   if (target.command === 'client') return unwrap(await checkClient({ ...target.job, offline: !live }, io));
-  return unwrap(await checkTypes(target.job, io));
+  if (target.command === 'types') return unwrap(await checkTypes(target.job, io));
+  return unwrap(await checkRuntimeValidators(target.job.out));
 }
 
 function unwrap(result: { report: WriteReport; record: { recipe: Recipe } }): { report: WriteReport; recipe: Recipe } {

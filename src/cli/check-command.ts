@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { checkOutput, type OutputResult } from '../check/check-output.js';
 import { CONFIG_FILES, readConfig } from '../check/config.js';
 import { findLedgerFolders, isDirectory } from '../check/find-outputs.js';
@@ -14,12 +14,16 @@ export interface CheckOptions {
 }
 
 /** A folder to check, and the target a config gives for it (else its ledger's). */
-type Job = { out: string; target?: Target };
+type Job = { out: string; target?: Target; configDir?: string };
+
+async function fromConfig(file: string): Promise<Job[]> {
+  return (await readConfig(file)).map((target) => ({ out: target.job.out, target, configDir: dirname(resolve(file)) }));
+}
 
 async function jobsFor(paths: readonly string[]): Promise<Job[]> {
   if (paths.length === 0) {
     const config = CONFIG_FILES.map((name) => resolve(name)).find((file) => existsSync(file));
-    if (config) return (await readConfig(config)).map((target) => ({ out: target.job.out, target }));
+    if (config) return fromConfig(config);
     const folders = await findLedgerFolders(process.cwd());
     if (folders.length === 0) throw inputProblem('.', `no ${CONFIG_FILES[0]} here and no ${LEDGER_FILE} below`, 'give an output folder or a config file');
     return folders.map((out) => ({ out }));
@@ -27,12 +31,12 @@ async function jobsFor(paths: readonly string[]): Promise<Job[]> {
   const jobs: Job[] = [];
   for (const path of paths) {
     if (!existsSync(path)) throw inputProblem(path, 'no such file or folder');
-    if (!isDirectory(path)) jobs.push(...(await readConfig(path)).map((target) => ({ out: target.job.out, target })));
+    if (!isDirectory(path)) jobs.push(...(await fromConfig(path)));
     else if (existsSync(join(path, LEDGER_FILE))) jobs.push({ out: resolve(path) });
     else {
       const config = CONFIG_FILES.map((name) => join(path, name)).find((file) => existsSync(file));
       if (!config) throw inputProblem(path, `no ${LEDGER_FILE} in this folder`, 'give an output folder of mcp-gen, or a config file');
-      jobs.push(...(await readConfig(config)).map((target) => ({ out: target.job.out, target })));
+      jobs.push(...(await fromConfig(config)));
     }
   }
   return jobs;
@@ -60,7 +64,8 @@ function printHuman(io: Console, results: readonly OutputResult[]): void {
 export async function runCheck(paths: readonly string[], options: CheckOptions, io: Console): Promise<number> {
   const results: OutputResult[] = [];
   for (const job of await jobsFor(paths)) {
-    results.push(await checkOutput(job.out, { live: options.live === true, ...(job.target ? { target: job.target } : {}) }));
+    const { out, ...rest } = job;
+    results.push(await checkOutput(out, { live: options.live === true, ...rest }));
   }
   const code = results.some((r) => r.status === 'error') ? EXIT_INPUT : results.some((r) => r.status === 'stale') ? EXIT_DRIFT : EXIT_OK;
   if (options.json) io.out(JSON.stringify({ exitCode: code, outputs: results }, null, 2));

@@ -10,7 +10,8 @@ export const LEDGER_FILE = '.mcp-gen-ledger.json';
 /** Bumped whenever a field changes meaning; a reader refuses a format higher than it knows. */
 export const LEDGER_FORMAT = 2;
 
-export type RecipeCommand = 'server' | 'client' | 'types';
+/** `runtime-validators` is mcp-gen's own `generated/` folder (`npm run gen:self`). */
+export type RecipeCommand = 'server' | 'client' | 'types' | 'runtime-validators';
 
 /** One file (or schema revision) the output was generated from. */
 export interface RecipeInput {
