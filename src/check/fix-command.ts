@@ -1,5 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
 import { displayPath as displayPathFromCwd } from '../cli/paths.js';
+import { isKnownRevision } from '../load/spec.js';
 import type { Target } from './target.js';
 
 /** A word as a POSIX shell reads it back: quoted only when it has to be. */
@@ -30,8 +31,8 @@ export function fixCommand(target: Target, configDir?: string): string {
     else words.push('--from-command', source.fromCommand);
   } else if (target.command === 'types') {
     const job = target.job;
-    const named = !job.spec.includes('/') && !job.spec.includes('\\');
-    words.push('--spec', named || /^https?:/i.test(job.spec) ? job.spec : displayPath(job.spec), '--docs', job.docs);
+    const named = isKnownRevision(job.spec) || /^https?:/i.test(job.spec);
+    words.push('--spec', named ? job.spec : displayPath(job.spec), '--docs', job.docs);
     if (job.revision !== undefined) words.push('--revision', job.revision);
     if (job.specDir !== undefined) words.push('--spec-dir', displayPath(job.specDir));
   }

@@ -3,6 +3,7 @@ import { checkRuntimeValidators } from '../cli/self-command.js';
 import { checkServer, type ServerJob } from '../cli/server-command.js';
 import { checkTypes, type TypesJob } from '../cli/types-command.js';
 import type { Console } from '../cli/output.js';
+import { isKnownRevision } from '../load/spec.js';
 import type { Recipe } from '../write/ledger.js';
 import type { WriteReport } from '../write/writer.js';
 import { pathInOut } from './inputs.js';
@@ -40,7 +41,8 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   }
   if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };
   const spec = text(o, 'spec') ?? '';
-  const named = !spec.includes('/') || /^https?:\/\//i.test(spec);
+  // As `types` recorded it: a revision name or URL as given, a schema path relative to the output.
+  const named = isKnownRevision(spec) || /^https?:\/\//i.test(spec);
   const revision = text(o, 'revision');
   const specDir = text(o, 'specDir');
   const docs = (text(o, 'docs') ?? 'full') as TypesJob['docs'];

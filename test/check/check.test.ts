@@ -83,6 +83,22 @@ describe('mcp-gen check: an output folder', () => {
     expect(ledger.recipe.inputs[1].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('is deterministic: the same command on the same inputs in another folder gives the same ledger bytes', async () => {
+    const ledgers: string[] = [];
+    const home = process.cwd();
+    for (const { dir } of [await repository(), await repository()]) {
+      process.chdir(dir);
+      try {
+        expect((await run('server', 'manifest.yaml', '-o', 'again')).code).toBe(0);
+      } finally {
+        process.chdir(home);
+      }
+      ledgers.push(await readFile(join(dir, 'again', '.mcp-gen-ledger.json'), 'utf8'));
+    }
+    expect(ledgers[1]).toBe(ledgers[0]);
+    expect(ledgers[0]).not.toMatch(/tmp|mcp-gen-check-/);
+  });
+
   it('is current right after generation: exit 0', async () => {
     const { out } = await repository();
     const result = await run('check', out);
@@ -205,18 +221,38 @@ describe('mcp-gen check: bad input, exit 2, nothing written', () => {
 });
 
 describe('mcp-gen check: a config file', () => {
-  it('checks both targets it lists and names the stale one', async () => {
+  it('checks the two targets it lists (a server and protocol types) and names the stale one', async () => {
     const { dir } = await repository();
     const config = join(dir, 'mcp-gen.config.yaml');
-    await writeFile(config, 'targets:\n  - { command: server, manifest: manifest.yaml, out: server }\n  - { command: client, manifest: manifest.yaml, out: app/client }\n');
-    // Made as the config says, from the config's folder: the banners name paths relative to it.
-    const client = await run('check', config);
-    expect(client.code).toBe(1);
-    expect(client.err).toMatch(/missing: .*app\/client\/client\.ts/);
-    expect(client.err).toMatch(/fix with: cd .* && mcp-gen client manifest\.yaml -o app\/client$/m);
-    // Regenerated with the paths the config gives (cwd is not the config's folder here, so use the banner it expects).
-    const ledger = JSON.parse(await readFile(join(dir, 'server', '.mcp-gen-ledger.json'), 'utf8'));
-    expect(ledger.recipe.banner.command).toMatch(/^mcp-gen server .*manifest\.yaml$/);
+    await writeFile(config, 'targets:\n  - { command: server, manifest: manifest.yaml, out: server }\n  - { command: types, spec: 2025-11-25, docs: none, out: protocol }\n');
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      // Generated the way the config says, from the config's folder.
+      expect((await run('server', 'manifest.yaml', '-o', 'server')).code).toBe(0);
+      expect((await run('types', '--spec', '2025-11-25', '--docs', 'none', '-o', 'protocol')).code).toBe(0);
+    } finally {
+      process.chdir(home);
+    }
+    const current = await run('check', config);
+    expect(current.code, current.err).toBe(0);
+    expect(current.out.split('\n')).toEqual([expect.stringMatching(/server: up to date\.$/), expect.stringMatching(/protocol: up to date\.$/)]);
+
+    await writeFile(join(dir, 'protocol', 'types.ts'), 'export {};\n');
+    const stale = await run('check', config, '--json');
+    expect(stale.code).toBe(1);
+    const outputs = JSON.parse(stale.out).outputs;
+    expect(outputs.map((o: { status: string }) => o.status)).toEqual(['current', 'stale']);
+    expect(outputs[1].stale).toEqual(['types.ts']);
+    expect(outputs[1].fix).toMatch(/^cd .* && mcp-gen types --spec 2025-11-25 --docs none -o protocol$/);
+  });
+
+  it('a config that lists no targets is refused, exit 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-check-'));
+    await writeFile(join(dir, 'mcp-gen.config.json'), '{ "outputs": [] }');
+    const result = await run('check', join(dir, 'mcp-gen.config.json'));
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/a config lists its outputs under "targets"/);
   });
 });
 
@@ -258,5 +294,9 @@ describe('mcp-gen check: clients', () => {
     expect(existsSync(marker)).toBe(false);
     const ledger = JSON.parse(await readFile(join(out, '.mcp-gen-ledger.json'), 'utf8'));
     expect(ledger.recipe.inputs).toEqual([{ role: 'snapshot', path: '.mcp-gen-snapshot.json', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    // --live asks the server again (and the same server gives the same output).
+    const live = await run('check', out, '--live');
+    expect(live.code, live.err).toBe(0);
+    expect(existsSync(marker)).toBe(true);
   });
 });
