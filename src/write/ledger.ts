@@ -94,5 +94,33 @@ export function parseLedger(text: string): ParsedLedger {
   if (typeof ledger !== 'object' || ledger === null || ledger.generator !== 'mcp-gen' || typeof ledger.files !== 'object' || ledger.files === null) {
     return { kind: 'invalid', reason: 'not an mcp-gen ledger (no "generator": "mcp-gen" and "files")' };
   }
+  if (ledger.recipe !== undefined && (typeof ledger.ledgerFormat !== 'number' || ledger.ledgerFormat <= LEDGER_FORMAT)) {
+    const problem = recipeProblem(ledger.recipe);
+    if (problem !== undefined) return { kind: 'invalid', reason: `its recipe ${problem}` };
+  }
   return { kind: 'ok', ledger: ledger as Ledger };
+}
+
+const COMMANDS: readonly string[] = ['server', 'client', 'types', 'runtime-validators'];
+const ROLES: readonly string[] = ['manifest', 'schema', 'snapshot', 'spec'];
+
+/** Why a recipe of this format cannot be used, or undefined: a hand-edited ledger must not crash check. */
+function recipeProblem(recipe: unknown): string | undefined {
+  const r = recipe as Partial<Recipe> | null;
+  if (typeof r !== 'object' || r === null) return 'is not an object';
+  if (typeof r.command !== 'string' || !COMMANDS.includes(r.command)) return `has an unknown command ${JSON.stringify(r.command)}`;
+  if (typeof r.options !== 'object' || r.options === null || Array.isArray(r.options)) return 'has no options object';
+  if (!Object.values(r.options).every((v) => typeof v === 'string' || typeof v === 'boolean')) return 'has an option that is neither text nor a flag';
+  if (typeof r.banner !== 'object' || r.banner === null || typeof r.banner.command !== 'string' || typeof r.banner.version !== 'boolean') {
+    return 'has no banner { command, version }';
+  }
+  if (!Array.isArray(r.inputs)) return 'has no inputs list';
+  for (const input of r.inputs as unknown[]) {
+    const i = input as Partial<RecipeInput> | null;
+    const optionalText = (v: unknown): boolean => v === undefined || typeof v === 'string';
+    if (typeof i !== 'object' || i === null || typeof i.role !== 'string' || !ROLES.includes(i.role) || typeof i.sha256 !== 'string' || !optionalText(i.path) || !optionalText(i.revision) || !optionalText(i.url)) {
+      return 'has an input that is not { role, path | revision | url, sha256 }';
+    }
+  }
+  return undefined;
 }

@@ -184,6 +184,14 @@ describe('mcp-gen check: bad input, exit 2, nothing written', () => {
   it.each([
     ['an unreadable ledger', async (out: string) => writeFile(join(out, '.mcp-gen-ledger.json'), '{ not json'), /unreadable \.mcp-gen-ledger\.json: not JSON/],
     [
+      'a ledger whose recipe is malformed',
+      async (out: string) => {
+        const ledger = JSON.parse(await readFile(join(out, '.mcp-gen-ledger.json'), 'utf8'));
+        await writeFile(join(out, '.mcp-gen-ledger.json'), JSON.stringify({ ...ledger, recipe: { ...ledger.recipe, inputs: 'all of them' } }));
+      },
+      /unreadable \.mcp-gen-ledger\.json: its recipe has no inputs list/,
+    ],
+    [
       'a ledger from a newer mcp-gen',
       async (out: string) => {
         const ledger = JSON.parse(await readFile(join(out, '.mcp-gen-ledger.json'), 'utf8'));
