@@ -4,6 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { splitCommand } from '../../src/load/introspect.js';
-import { everythingBin } from '../client/support.js';
+import { everythingBin, repoRoot } from '../client/support.js';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -307,4 +309,45 @@ describe('mcp-gen check: clients', () => {
     expect(live.code, live.err).toBe(0);
     expect(existsSync(marker)).toBe(true);
   });
+
+  it('a --from-url client is checked against its saved snapshot after the server is gone; --live asks the server', async () => {
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => done(port));
+      });
+    });
+    const child = spawn(process.execPath, [join(repoRoot, 'test/client/fixtures/everything-http.mjs')], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise((done) => child.once('exit', done));
+    try {
+      await new Promise<void>((done, fail) => {
+        let log = '';
+        child.stderr!.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+          if (log.includes('listening on port')) done();
+        });
+        child.once('exit', () => fail(new Error(`server-everything exited:\n${log}`)));
+      });
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-check-'));
+      const out = join(dir, 'client');
+      const made = await run('client', '--from-url', url, '-o', out);
+      expect(made.code, made.err).toBe(0);
+      const ledger = JSON.parse(await readFile(join(out, '.mcp-gen-ledger.json'), 'utf8'));
+      expect(ledger.recipe.options).toEqual({ fromUrl: url });
+      expect(ledger.files['.mcp-gen-snapshot.json']).toMatch(/^[0-9a-f]{64}$/);
+      child.kill();
+      await exited;
+      const offline = await run('check', out);
+      expect(offline.code, offline.err).toBe(0);
+      const live = await run('check', out, '--live');
+      expect(live.code).toBe(2);
+      expect(live.err).toMatch(/cannot connect/);
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
 });
