@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileInput, pathFromOut, sha256 } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
 import { compilableTools } from '../emit/client/compilable.js';
 import { planClient } from '../emit/client/index.js';
@@ -10,11 +11,12 @@ import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { STATELESS_REVISION } from '../model/service.js';
 import type { ServerLocation } from '../runtime/client/index.js';
-import type { BannerOptions } from '../write/render.js';
-import { writeOutput } from '../write/writer.js';
+import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
+import type { PlannedFile } from '../write/planned-file.js';
+import { writeOutput, type WriteReport } from '../write/writer.js';
 import { flagPairs } from './flag-pairs.js';
 import { printReport, printWarnings, type Console } from './output.js';
-import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
+import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
 export interface ClientCommandOptions {
@@ -51,90 +53,173 @@ function readProtocolTypes(revision: string): string {
   return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
 }
 
-function location(options: ClientCommandOptions): ServerLocation | undefined {
-  if (options.fromUrl !== undefined) {
-    const headers = flagPairs(options.header, ':', '--header');
-    return headers ? { url: options.fromUrl, headers } : { url: options.fromUrl };
+/** Where a client is generated from: exactly one of a manifest, a live server, or a saved snapshot. */
+export type ClientSource =
+  | { manifest: string }
+  | { fromSnapshot: string }
+  | { fromUrl: string; headers?: string[] }
+  | { fromCommand: string; env?: string[] };
+
+export interface ClientJob {
+  out: string;
+  source: ClientSource;
+  allowOutsideRefs?: boolean;
+  banner: Recipe['banner'];
+  /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
+  offline?: boolean;
+  saveSnapshot?: string;
+}
+
+/** A live server's answers, saved in the output so the client can be checked offline. */
+export const SAVED_SNAPSHOT = '.mcp-gen-snapshot.json';
+
+function location(source: ClientSource): ServerLocation | undefined {
+  if ('fromUrl' in source) {
+    const headers = flagPairs(source.headers, ':', '--header');
+    return headers ? { url: source.fromUrl, headers } : { url: source.fromUrl };
   }
-  if (options.fromCommand !== undefined) {
-    const [command, ...args] = splitCommand(options.fromCommand);
-    const env = flagPairs(options.env, '=', '--env');
+  if ('fromCommand' in source) {
+    const [command, ...args] = splitCommand(source.fromCommand);
+    const env = flagPairs(source.env, '=', '--env');
     return { command: command as string, args, stderr: 'ignore', ...(env ? { env } : {}) };
   }
   return undefined;
 }
 
-function requireOneSource(manifest: string | undefined, options: ClientCommandOptions): void {
-  const sources = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
-  if (sources.length !== 1) {
+function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
+  const given = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
+  if (given.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');
   }
+  if (manifest !== undefined) return { manifest };
+  if (options.fromUrl !== undefined) return { fromUrl: options.fromUrl, ...(options.header ? { headers: options.header } : {}) };
+  if (options.fromCommand !== undefined) return { fromCommand: options.fromCommand, ...(options.env ? { env: options.env } : {}) };
+  return { fromSnapshot: options.fromSnapshot as string };
+}
+
+/** The banner (and the model's source) a command line gives, relative to the working directory. */
+function bannerCommand(source: ClientSource): string {
+  if ('manifest' in source) return `mcp-gen client ${displayPath(resolve(source.manifest))}`;
+  if ('fromSnapshot' in source) return `mcp-gen client --from-snapshot ${displayPath(resolve(source.fromSnapshot))}`;
+  // A live source's banner names the command without the snapshot file, so bytes depend on the server alone.
+  if ('fromUrl' in source) return `mcp-gen client --from-url ${source.fromUrl}`;
+  return `mcp-gen client --from-command ${source.fromCommand}`;
+}
+
+interface LoadedClient {
+  model: ServiceModel;
+  inputs: RecipeInput[];
+  /** The saved snapshot's text, for a live source. */
+  saved?: string;
 }
 
 /** Where the model comes from: a manifest, a live server, or a snapshot of one. */
-async function loadClientModel(
-  manifest: string | undefined,
-  options: ClientCommandOptions,
-  io: Console,
-  inputFiles?: Set<string>,
-): Promise<{ model: ServiceModel; source: string }> {
-  requireOneSource(manifest, options);
-  if (manifest !== undefined) {
-    const { model, warnings } = await loadManifest(manifest, { allowOutside: options.allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
+async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<string>): Promise<LoadedClient> {
+  const source = job.source;
+  if ('manifest' in source) {
+    const { model, warnings, schemaFiles } = await loadManifest(source.manifest, { allowOutside: job.allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
     printWarnings(io, warnings);
-    return { model, source: `mcp-gen client ${displayPath(resolve(manifest))}` };
+    const inputs = [await fileInput('manifest', job.out, source.manifest)];
+    for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
+    return { model, inputs };
   }
   let snapshot: ServerSnapshot;
-  let source: string;
+  let saved: string | undefined;
+  let inputs: RecipeInput[];
   // Where warnings point: the snapshot file, or the server as named on the command line.
   let place: string;
-  const live = location(options);
-  if (live) {
+  const live = job.offline ? undefined : location(source);
+  if ('fromSnapshot' in source) {
+    inputFiles?.add(resolve(source.fromSnapshot));
+    snapshot = await readSnapshot(source.fromSnapshot);
+    place = displayPath(resolve(source.fromSnapshot));
+    inputs = [await fileInput('snapshot', job.out, source.fromSnapshot)];
+  } else if (live) {
     snapshot = await introspect(live, (line) => io.err(line));
-    source = options.fromUrl !== undefined ? `mcp-gen client --from-url ${options.fromUrl}` : `mcp-gen client --from-command ${options.fromCommand}`;
-    place = options.fromUrl ?? (options.fromCommand as string);
+    place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
+    saved = snapshotText(snapshot);
+    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
   } else {
-    const file = options.fromSnapshot as string;
-    inputFiles?.add(resolve(file));
+    const file = join(job.out, SAVED_SNAPSHOT);
     snapshot = await readSnapshot(file);
-    source = `mcp-gen client --from-snapshot ${displayPath(resolve(file))}`;
     place = displayPath(resolve(file));
+    saved = await readFile(file, 'utf8');
+    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
   }
-  if (options.saveSnapshot !== undefined) {
-    await writeFile(options.saveSnapshot, snapshotText(snapshot));
-    io.err(`snapshot saved: ${options.saveSnapshot}`);
+  if (job.saveSnapshot !== undefined) {
+    await writeFile(job.saveSnapshot, snapshotText(snapshot));
+    io.err(`snapshot saved: ${job.saveSnapshot}`);
   }
-  const built = serviceFromSnapshot(snapshot, source, place);
+  const built = serviceFromSnapshot(snapshot, job.banner.command, place);
   const compiled = await compilableTools(built.model, snapshot, place);
   printWarnings(io, [...built.warnings, ...compiled.warnings]);
   for (const note of built.notes) io.err(`note: ${note}`);
-  return { model: compiled.model, source };
+  return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}) };
 }
 
-export async function generateClient(
-  manifest: string | undefined,
-  options: Omit<ClientCommandOptions, 'versionBanner'> & { banner?: BannerOptions; versionBanner?: boolean },
+function recipeOptions(job: ClientJob): Recipe['options'] {
+  const source = job.source;
+  const options: Recipe['options'] = {};
+  if ('manifest' in source) options['manifest'] = pathFromOut(job.out, source.manifest);
+  else if ('fromSnapshot' in source) options['fromSnapshot'] = pathFromOut(job.out, source.fromSnapshot);
+  else if ('fromUrl' in source) options['fromUrl'] = source.fromUrl;
+  else options['fromCommand'] = source.fromCommand;
+  if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
+  return options;
+}
+
+/** source → model → planned files, and the ledger record saying how they were made. */
+export async function prepareClient(
+  job: ClientJob,
   io: Console,
   /** Collects the files the model was read from (for --watch). */
   inputFiles?: Set<string>,
-): Promise<number> {
-  const { model, source } = await loadClientModel(manifest, options as ClientCommandOptions, io, inputFiles);
+): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
+  const { model, inputs, saved } = await loadClientModel(job, io, inputFiles);
   const plan = await planClient(model, {
     runtimeSources: readClientRuntimeSources(),
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
   });
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
+  const files = [...plan.files];
+  if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
+  const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
+  return { files, record };
+}
+
+/** The same, compared with the output folder and never written: what `mcp-gen check` runs. */
+export async function checkClient(job: ClientJob, io: Console): Promise<{ report: WriteReport; record: LedgerRecord }> {
+  const { files, record } = await prepareClient(job, io);
+  const banner = commandBanner(job.banner.command, job.banner.version);
+  return { report: await writeOutput(job.out, files, { banner, check: true, record }), record };
+}
+
+export async function generateClient(
+  manifest: string | undefined,
+  options: Omit<ClientCommandOptions, 'versionBanner'> & { banner?: Recipe['banner']; versionBanner?: boolean },
+  io: Console,
+  /** Collects the files the model was read from (for --watch). */
+  inputFiles?: Set<string>,
+): Promise<number> {
+  const source = clientSource(manifest, options as ClientCommandOptions);
+  const job: ClientJob = {
+    out: options.out,
+    source,
+    banner: options.banner ?? { command: bannerCommand(source), version: options.versionBanner !== false },
+    ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
+    ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
+  };
+  const { files, record } = await prepareClient(job, io, inputFiles);
   const check = options.check === true;
-  // A live source's banner names the command without the snapshot file, so bytes depend on the server alone.
-  const banner = options.banner ?? commandBanner(source, options.versionBanner !== false);
-  const report = await writeOutput(options.out, plan.files, { banner, check, force: false });
+  const banner = commandBanner(job.banner.command, job.banner.version);
+  const report = await writeOutput(options.out, files, { banner, check, force: false, record });
   return printReport(io, displayPath(options.out), report, check);
 }
 
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
   if (options.watch) {
-    requireOneSource(manifest, options);
+    clientSource(manifest, options);
     // A live server sends no change events: watching it would mean polling, which --watch does not do.
     const clash = options.fromUrl !== undefined ? '--from-url' : options.fromCommand !== undefined ? '--from-command' : undefined;
     if (clash) throw watchClash('mcp-gen client', clash, 'save a snapshot with --save-snapshot and watch it with --from-snapshot, or watch a manifest');

@@ -87,6 +87,17 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     });
 
   program
+    .command('check')
+    .description('Is every generated output current? Regenerates each in memory from its ledger (or a config file) and compares; writes nothing.')
+    .argument('[paths...]', 'output folders or mcp-gen.config.json/.yaml files (default: the config here, else every ledger below)')
+    .option('--json', 'print the result as JSON')
+    .option('--live', 'regenerate clients made --from-url/--from-command from the live server, not the saved snapshot')
+    .action(async (paths: string[], options) => {
+      const { runCheck } = await import('./check-command.js');
+      exitCode = await runCheck(paths, options, io);
+    });
+
+  program
     .command('regenerate-self', { hidden: true })
     .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')

@@ -2,9 +2,12 @@ import { join } from 'node:path';
 import { planRuntimeValidators, planStatelessValidators } from '../emit/validators/runtime-validators.js';
 import { KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
 import { STATELESS_REVISION } from '../model/service.js';
-import { writeOutput } from '../write/writer.js';
+import { sha256 } from '../check/inputs.js';
+import type { LedgerRecord, Recipe } from '../write/ledger.js';
+import type { PlannedFile } from '../write/planned-file.js';
+import { writeOutput, type WriteReport } from '../write/writer.js';
 import { EXIT_DRIFT, EXIT_OK, printReport, type Console } from './output.js';
-import { defaultSpecDir, displayPath, PACKAGE_ROOT } from './paths.js';
+import { defaultSpecDir, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { generateClient } from './client-command.js';
 import { generateServer } from './server-command.js';
 import { generateTypes } from './types-command.js';
@@ -26,13 +29,30 @@ const OWN_CLIENTS = [
 /** The revision the runtime's envelope validators are compiled from: the newest stateful one. */
 const RUNTIME_REVISION = '2025-11-25';
 
+/** The runtime's envelope validators (`generated/runtime/`), and the ledger record of how they were made. */
+async function runtimeValidatorFiles(specDir: string): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
+  const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
+  const statelessSpec = await resolveSpec(STATELESS_REVISION, { specDir });
+  // The planned paths already start with runtime/.
+  const files = [...planRuntimeValidators({ $defs: runtimeSpec.defs }), ...planStatelessValidators({ $defs: statelessSpec.defs })];
+  const inputs = [runtimeSpec, statelessSpec].map((spec) => ({ role: 'spec' as const, revision: spec.revision, sha256: sha256(JSON.stringify(spec.defs)) }));
+  const recipe: Recipe = { command: 'runtime-validators', options: {}, banner: { command: 'npm run gen:self', version: false }, inputs };
+  return { files, record: { mcpGenVersion: toolVersion(), recipe } };
+}
+
+/** `generated/` compared with a regeneration in memory, for `mcp-gen check` run in mcp-gen's own repository. */
+export async function checkRuntimeValidators(out: string): Promise<{ report: WriteReport; record: LedgerRecord }> {
+  const { files, record } = await runtimeValidatorFiles(defaultSpecDir());
+  return { report: await writeOutput(out, files, { banner: { command: 'npm run gen:self' }, check: true, record }), record };
+}
+
 /**
  * Regenerates (or with --check, verifies) everything mcp-gen generates for itself: the protocol
  * bindings of every revision, the runtime's envelope validators, the example and bench servers.
  */
 export async function runSelf(options: { check?: boolean }, io: Console): Promise<number> {
   const check = options.check === true;
-  const banner = { command: 'npm run gen:self' };
+  const banner = { command: 'npm run gen:self', version: false };
   let failed = false;
   const record = (code: number): void => {
     if (code !== EXIT_OK) failed = true;
@@ -41,19 +61,16 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   const specDir = defaultSpecDir();
   for (const revision of KNOWN_REVISIONS) {
     const out = join(PACKAGE_ROOT, 'generated', 'protocol', revision);
-    record(await generateTypes(await resolveSpec(revision, { specDir }), { out, docs: 'link', banner, check }, io));
+    record(await generateTypes(await resolveSpec(revision, { specDir }), { spec: revision, out, docs: 'link', banner, check }, io));
   }
-  const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
-  // The planned paths already start with runtime/.
   const out = join(PACKAGE_ROOT, 'generated');
-  const statelessSpec = await resolveSpec(STATELESS_REVISION, { specDir });
-  const files = [...planRuntimeValidators({ $defs: runtimeSpec.defs }), ...planStatelessValidators({ $defs: statelessSpec.defs })];
-  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner, check }), check));
+  const { files, record: ledgerRecord } = await runtimeValidatorFiles(specDir);
+  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner: { command: banner.command }, check, record: ledgerRecord }), check));
 
   for (const server of OWN_SERVERS) {
     const code = await generateServer(
       join(PACKAGE_ROOT, server.manifest),
-      { out: join(PACKAGE_ROOT, server.out), check, banner: { command: `mcp-gen server ${server.manifest}` } },
+      { out: join(PACKAGE_ROOT, server.out), check, banner: { command: `mcp-gen server ${server.manifest}`, version: false } },
       io,
     );
     record(code);
@@ -61,7 +78,7 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   for (const client of OWN_CLIENTS) {
     const code = await generateClient(
       join(PACKAGE_ROOT, client.manifest),
-      { out: join(PACKAGE_ROOT, client.out), check, banner: { command: `mcp-gen client ${client.manifest}` } },
+      { out: join(PACKAGE_ROOT, client.out), check, banner: { command: `mcp-gen client ${client.manifest}`, version: false } },
       io,
     );
     record(code);

@@ -2,11 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planServer } from '../emit/server/index.js';
 import { loadManifest } from '../load/manifest.js';
+import { fileInput, pathFromOut } from '../check/inputs.js';
 import type { ServiceModel } from '../model/service-model.js';
-import type { BannerOptions } from '../write/render.js';
-import { writeOutput } from '../write/writer.js';
+import type { LedgerRecord, Recipe } from '../write/ledger.js';
+import type { PlannedFile } from '../write/planned-file.js';
+import { writeOutput, type WriteReport } from '../write/writer.js';
 import { EXIT_OK, printReport, printWarnings, type Console } from './output.js';
-import { commandBanner, displayPath, PACKAGE_ROOT } from './paths.js';
+import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
 export interface ServerOptions {
@@ -36,27 +38,65 @@ export function readRuntimeSources(): Record<string, string> {
   return sources;
 }
 
-async function loadModel(manifest: string, allowOutsideRefs: boolean | undefined, io: Console, inputFiles?: Set<string>): Promise<ServiceModel> {
-  const { model, warnings } = await loadManifest(manifest, { allowOutside: allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
+async function loadModel(
+  manifest: string,
+  allowOutsideRefs: boolean | undefined,
+  io: Console,
+  inputFiles?: Set<string>,
+): Promise<{ model: ServiceModel; schemaFiles: string[] }> {
+  const { model, warnings, schemaFiles } = await loadManifest(manifest, { allowOutside: allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
   printWarnings(io, warnings);
-  return model;
+  return { model, schemaFiles };
+}
+
+/** What a server run needs besides the manifest: the recorded banner and the options that shape the output. */
+export interface ServerJob {
+  manifest: string;
+  out: string;
+  allowOutsideRefs?: boolean;
+  banner: Recipe['banner'];
+}
+
+/** manifest → model → planned files, and the ledger record saying how they were made. */
+export async function prepareServer(
+  job: ServerJob,
+  io: Console,
+  /** Collects the files the manifest loader read or tried to, even when it fails (for --watch). */
+  inputFiles?: Set<string>,
+): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
+  const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles);
+  const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
+  for (const warning of plan.warnings) io.err(`warning: ${warning}`);
+  const inputs = [await fileInput('manifest', job.out, job.manifest)];
+  for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
+  const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
+  if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
+  const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
+  return { files: plan.files, record, notes: plan.notes };
+}
+
+/** The same, compared with the output folder and never written: what `mcp-gen check` runs. */
+export async function checkServer(job: ServerJob, io: Console): Promise<{ report: WriteReport; record: LedgerRecord }> {
+  const { files, record } = await prepareServer(job, io);
+  const banner = commandBanner(job.banner.command, job.banner.version);
+  return { report: await writeOutput(job.out, files, { banner, check: true, record }), record };
 }
 
 /** manifest → model → planned files → output folder. Shared by `mcp-gen server` and regenerate-self. */
 export async function generateServer(
   manifest: string,
-  options: Omit<ServerOptions, 'versionBanner' | 'debugIr' | 'watch'> & { banner: BannerOptions },
+  options: Omit<ServerOptions, 'versionBanner' | 'debugIr' | 'watch'> & { banner: Recipe['banner'] },
   io: Console,
   /** Collects the files the manifest loader read (for --watch). */
   inputFiles?: Set<string>,
 ): Promise<number> {
-  const model = await loadModel(manifest, options.allowOutsideRefs, io, inputFiles);
-  const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
-  for (const warning of plan.warnings) io.err(`warning: ${warning}`);
+  const job: ServerJob = { manifest, out: options.out, banner: options.banner, ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}) };
+  const { files, record, notes } = await prepareServer(job, io, inputFiles);
   const check = options.check === true;
-  const report = await writeOutput(options.out, plan.files, { banner: options.banner, check, force: options.force === true });
+  const banner = commandBanner(options.banner.command, options.banner.version);
+  const report = await writeOutput(options.out, files, { banner, check, force: options.force === true, record });
   const code = printReport(io, displayPath(options.out), report, check);
-  for (const note of plan.notes) io.err(`note: ${note}`);
+  for (const note of notes) io.err(`note: ${note}`);
   return code;
 }
 
@@ -65,11 +105,11 @@ export async function runServer(manifest: string, options: ServerOptions, io: Co
   const clash = options.check ? '--check' : options.debugIr ? '--debug-ir' : options.force ? '--force' : undefined;
   if (options.watch && clash) throw watchClash('mcp-gen server', clash, clash === '--force' ? 'run once with --force, then --watch without it' : undefined);
   if (options.debugIr) {
-    io.out(JSON.stringify(await loadModel(manifest, options.allowOutsideRefs, io), null, 2));
+    io.out(JSON.stringify((await loadModel(manifest, options.allowOutsideRefs, io)).model, null, 2));
     return EXIT_OK;
   }
   // Relative to the working directory: an absolute path would make the bytes machine-specific.
-  const banner = commandBanner(`mcp-gen server ${displayPath(resolve(manifest))}`, options.versionBanner);
+  const banner = { command: `mcp-gen server ${displayPath(resolve(manifest))}`, version: options.versionBanner };
   if (options.watch) {
     return watchAndRegenerate((runIo, inputs) => generateServer(manifest, { ...options, banner }, runIo, inputs), io);
   }

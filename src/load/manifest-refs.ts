@@ -104,6 +104,8 @@ export class SchemaBundler {
   readonly problems: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
   private readonly files = new Map<string, Promise<SchemaFile | string | undefined>>();
+  /** Every schema file read, as its `$ref` named it (absolute), for the ledger's inputs. */
+  readonly filesRead: string[] = [];
   private totalBytes = 0;
   /** Nodes copied by every bundle job so far (REF_LIMITS.maxNodesPerManifest). */
   totalNodes = 0;
@@ -216,6 +218,7 @@ export class SchemaBundler {
         this.totalBytes += info.size;
         if (this.totalBytes > REF_LIMITS.maxTotalBytes) return `would read more than ${REF_LIMITS.maxTotalBytes} bytes of schema files`;
         text = await readFile(real, 'utf8');
+        this.filesRead.push(target);
       } catch (error) {
         return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
       }

@@ -33,6 +33,8 @@ export interface LoadedManifest {
   model: ServiceModel;
   /** Things worth telling the user that do not stop generation (renamed identifiers, risky patterns). */
   warnings: Diagnostic[];
+  /** Absolute paths of the schema files reached through `$ref` (the manifest itself not included). */
+  schemaFiles: string[];
 }
 
 /** A manifest larger than this is not a manifest. */
@@ -106,7 +108,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
   const manifest = (Array.isArray(raw.tools) ? { ...raw, tools: bundledTools } : raw) as unknown as ManifestDocument;
   const { model, renamings } = buildServiceModel(manifest, display);
   warnings.push(...renamings.map((r: Renaming) => diagnosticAt(doc, joinPointer('', r.collection, r.index, 'name'), `identifier clash: ${r.message}`, 'rename one of them if the suffix is unwelcome')));
-  return { model, warnings: sortDiagnostics(dedupe(warnings), display) };
+  return { model, warnings: sortDiagnostics(dedupe(warnings), display), schemaFiles: [...bundler.filesRead].sort() };
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

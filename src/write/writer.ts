@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
+import { LEDGER_FILE, ledgerText as renderLedger, parseLedger, type LedgerRecord } from './ledger.js';
 import type { PlannedFile } from './planned-file.js';
 import { hasBanner, renderFile, type BannerOptions } from './render.js';
 
@@ -10,7 +11,7 @@ import { hasBanner, renderFile, type BannerOptions } from './render.js';
  * place, so a failure before the renames leaves the output exactly as it was.
  */
 
-export const LEDGER_FILE = '.mcp-gen-ledger.json';
+export { LEDGER_FILE };
 
 export interface WriteOptions {
   banner: BannerOptions;
@@ -18,6 +19,8 @@ export interface WriteOptions {
   check?: boolean;
   /** Overwrite user-owned files with fresh skeletons. */
   force?: boolean;
+  /** How the output was made, recorded in the ledger for `mcp-gen check`. */
+  record?: LedgerRecord;
 }
 
 export interface WriteReport {
@@ -34,11 +37,6 @@ export interface WriteReport {
   stale: string[];
   missing: string[];
   extra: string[];
-}
-
-interface Ledger {
-  generator: 'mcp-gen';
-  files: Record<string, string>;
 }
 
 function sha256(text: string): string {
@@ -65,13 +63,8 @@ async function readIfExists(path: string): Promise<string | undefined> {
 async function readLedger(outDir: string): Promise<{ text: string | undefined; files: string[] }> {
   const text = await readIfExists(join(outDir, LEDGER_FILE));
   if (text === undefined) return { text, files: [] };
-  try {
-    const parsed = JSON.parse(text) as Ledger;
-    const isOurs = parsed.generator === 'mcp-gen' && typeof parsed.files === 'object';
-    return { text, files: isOurs ? Object.keys(parsed.files).sort() : [] };
-  } catch {
-    return { text, files: [] };
-  }
+  const parsed = parseLedger(text);
+  return { text, files: parsed.kind === 'ok' ? Object.keys(parsed.ledger.files).sort() : [] };
 }
 
 /**
@@ -128,8 +121,7 @@ export async function writeOutput(
   const root = resolve(outDir);
   const report = emptyReport();
   const { texts, hashes } = await plan(root, files, options, report);
-  const ledger: Ledger = { generator: 'mcp-gen', files: hashes };
-  const ledgerText = `${JSON.stringify(ledger, null, 2)}\n`;
+  const ledgerText = renderLedger(hashes, options.record);
 
   // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
   const previous = await readLedger(root);

@@ -5,6 +5,7 @@
 import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkServer } from '../../src/cli/server-command.js';
 import type { ServerPlan } from '../../src/emit/server/index.js';
 import type { PlannedFile } from '../../src/write/planned-file.js';
 import { hasBanner, renderFile } from '../../src/write/render.js';
@@ -69,9 +70,10 @@ describe('golden output', () => {
   });
 
   it('examples/weather/server is what the generator makes of the example manifest today', async () => {
-    const report = await write(join(repoRoot, 'examples', 'weather', 'server'), plans.weather, join(repoRoot, CASES.weather), {
-      check: true,
-    });
+    // Through the command's own pipeline, so the ledger (with the inputs it records) is compared too.
+    const quiet = { out: () => {}, err: () => {} };
+    const job = { manifest: join(repoRoot, CASES.weather), out: join(repoRoot, 'examples', 'weather', 'server'), banner: { command: 'mcp-gen server examples/weather/manifest.yaml', version: false } };
+    const { report } = await checkServer(job, quiet);
     const regenerate = 'stale example: run `node bin/mcp-gen.js server examples/weather/manifest.yaml -o examples/weather/server --no-version-banner`';
     expect({ stale: report.stale, missing: report.missing, extra: report.extra }, regenerate).toEqual({ stale: [], missing: [], extra: [] });
   });

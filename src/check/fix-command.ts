@@ -1,0 +1,44 @@
+import { relative, resolve, sep } from 'node:path';
+import { displayPath as displayPathFromCwd } from '../cli/paths.js';
+import { isKnownRevision } from '../load/spec.js';
+import type { Target } from './target.js';
+
+/** A word as a POSIX shell reads it back: quoted only when it has to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The one command that brings the target up to date, run from the working directory. A banner that
+ * is not an mcp-gen command line (`npm run gen:self`) is that command itself. A config's target is
+ * run from the config's folder (`cd … &&`), where its banners are computed.
+ */
+export function fixCommand(target: Target, configDir?: string): string {
+  const banner = target.job.banner;
+  if (target.command === 'runtime-validators' || !banner.command.startsWith('mcp-gen ')) return banner.command;
+  const base = configDir === undefined ? process.cwd() : resolve(configDir);
+  const displayPath = (p: string): string => {
+    const rel = relative(base, p).split(sep).join('/');
+    return rel === '' ? '.' : rel;
+  };
+  const words: string[] = ['mcp-gen', target.command];
+  if (target.command === 'server') words.push(displayPath(target.job.manifest));
+  else if (target.command === 'client') {
+    const source = target.job.source;
+    if ('manifest' in source) words.push(displayPath(source.manifest));
+    else if ('fromSnapshot' in source) words.push('--from-snapshot', displayPath(source.fromSnapshot));
+    else if ('fromUrl' in source) words.push('--from-url', source.fromUrl);
+    else words.push('--from-command', source.fromCommand);
+  } else if (target.command === 'types') {
+    const job = target.job;
+    const named = isKnownRevision(job.spec) || /^https?:/i.test(job.spec);
+    words.push('--spec', named ? job.spec : displayPath(job.spec), '--docs', job.docs);
+    if (job.revision !== undefined) words.push('--revision', job.revision);
+    if (job.specDir !== undefined) words.push('--spec-dir', displayPath(job.specDir));
+  }
+  words.push('-o', displayPath(target.job.out));
+  if ((target.command === 'server' || target.command === 'client') && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
+  if (!banner.version) words.push('--no-version-banner');
+  const line = words.map(shellWord).join(' ');
+  return base === process.cwd() ? line : `cd ${shellWord(displayPathFromCwd(base))} && ${line}`;
+}

@@ -1,0 +1,79 @@
+import { checkClient, type ClientJob } from '../cli/client-command.js';
+import { checkRuntimeValidators } from '../cli/self-command.js';
+import { checkServer, type ServerJob } from '../cli/server-command.js';
+import { checkTypes, type TypesJob } from '../cli/types-command.js';
+import type { Console } from '../cli/output.js';
+import { isKnownRevision } from '../load/spec.js';
+import type { Recipe } from '../write/ledger.js';
+import type { WriteReport } from '../write/writer.js';
+import { pathInOut } from './inputs.js';
+
+/** One output folder to check, with everything needed to make it again (absolute paths). */
+export type Target =
+  | { command: 'server'; job: ServerJob }
+  | { command: 'client'; job: ClientJob }
+  | { command: 'types'; job: TypesJob }
+  | { command: 'runtime-validators'; job: { out: string; banner: Recipe['banner'] } };
+
+const text = (options: Recipe['options'], key: string): string | undefined => {
+  const value = options[key];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** The target a ledger's recipe describes; paths in it are relative to the output folder. */
+export function targetFromRecipe(out: string, recipe: Recipe): Target {
+  const o = recipe.options;
+  const banner = recipe.banner;
+  const allow = o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {};
+  if (recipe.command === 'server') {
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow } };
+  }
+  if (recipe.command === 'client') {
+    const manifest = text(o, 'manifest');
+    const snapshot = text(o, 'fromSnapshot');
+    const url = text(o, 'fromUrl');
+    const source: ClientJob['source'] =
+      manifest !== undefined ? { manifest: pathInOut(out, manifest) }
+      : snapshot !== undefined ? { fromSnapshot: pathInOut(out, snapshot) }
+      : url !== undefined ? { fromUrl: url }
+      : { fromCommand: text(o, 'fromCommand') ?? '' };
+    return { command: 'client', job: { out, source, banner, ...allow } };
+  }
+  if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };
+  const spec = text(o, 'spec') ?? '';
+  // As `types` recorded it: a revision name or URL as given, a schema path relative to the output.
+  const named = isKnownRevision(spec) || /^https?:\/\//i.test(spec);
+  const revision = text(o, 'revision');
+  const specDir = text(o, 'specDir');
+  const docs = (text(o, 'docs') ?? 'full') as TypesJob['docs'];
+  return {
+    command: 'types',
+    job: {
+      spec: named ? spec : pathInOut(out, spec),
+      out,
+      docs,
+      banner,
+      ...(revision !== undefined ? { revision } : {}),
+      ...(specDir !== undefined ? { specDir: pathInOut(out, specDir) } : {}),
+    },
+  };
+}
+
+/** True when regenerating the target would talk to a server or the network. */
+export function needsNetwork(target: Target): boolean {
+  if (target.command === 'client') return !('manifest' in target.job.source) && !('fromSnapshot' in target.job.source);
+  if (target.command === 'types') return /^https?:\/\//i.test(target.job.spec);
+  return false;
+}
+
+/** Regenerates the target in memory and compares it with its folder; writes nothing. */
+export async function checkTarget(target: Target, live: boolean, io: Console): Promise<{ report: WriteReport; recipe: Recipe }> {
+  if (target.command === 'server') return unwrap(await checkServer(target.job, io));
+  if (target.command === 'client') return unwrap(await checkClient({ ...target.job, offline: !live }, io));
+  if (target.command === 'types') return unwrap(await checkTypes(target.job, io));
+  return unwrap(await checkRuntimeValidators(target.job.out));
+}
+
+function unwrap(result: { report: WriteReport; record: { recipe: Recipe } }): { report: WriteReport; recipe: Recipe } {
+  return { report: result.report, recipe: result.record.recipe };
+}
