@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { generateCommands, scaffoldFiles, type ScaffoldOptions } from '../init/scaffold.js';
+import { generateCommands, scaffoldFiles, splitWords, type ScaffoldOptions } from '../init/scaffold.js';
 import { EXIT_INPUT, EXIT_OK, type Console } from './output.js';
 import { displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 
@@ -86,7 +86,7 @@ function thisMcpGen(): string {
 
 /** Runs `mcp-gen …` (a generate command of the project) with this mcp-gen, in the project folder. */
 function runMcpGen(command: string, cwd: string, io: Console): number {
-  const args = splitWords(command.replace(/^mcp-gen /, ''));
+  const args = splitWords(command).slice(1);
   const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'bin', 'mcp-gen.js'), ...args], { cwd, encoding: 'utf8' });
   for (const line of result.stderr.split('\n')) if (line !== '') io.err(line);
   if (result.error !== undefined) {
@@ -94,14 +94,4 @@ function runMcpGen(command: string, cwd: string, io: Console): number {
     return EXIT_INPUT;
   }
   return result.status ?? EXIT_INPUT;
-}
-
-/** The words of a command line made by generateCommands: plain words and single-quoted ones. */
-function splitWords(line: string): string[] {
-  const words: string[] = [];
-  const pattern = /'((?:[^']|'\\'')*)'|(\S+)/g;
-  for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
-    words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : (match[2] as string));
-  }
-  return words;
 }

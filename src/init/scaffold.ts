@@ -35,8 +35,14 @@ export function generateCommands(options: ScaffoldOptions): string[] {
 
 export function scaffoldFiles(templatesDir: string, options: ScaffoldOptions): ScaffoldFile[] {
   const read = (path: string, kind: string = options.kind): string => readFileSync(join(templatesDir, 'init', kind, path), 'utf8');
-  const watchers = [...generateCommands(options).map((command) => `${command} --watch`), 'tsc -b --watch --preserveWatchOutput'];
-  const dev = { path: 'dev.mjs', content: read('dev.mjs', 'common').replace('__COMMANDS__', JSON.stringify(watchers, null, 2)) };
+  // A live server sends no change events (`--from-url` cannot watch): a client project regenerates
+  // with `npm run generate`, and dev only recompiles.
+  const regenerate = options.kind === 'server' ? generateCommands(options) : [];
+  const watchers = [
+    ...regenerate.map((command) => ['mcp-gen/bin/mcp-gen.js', ...splitWords(command).slice(1), '--watch']),
+    ['typescript/bin/tsc', '-b', '--watch', '--preserveWatchOutput'],
+  ];
+  const dev = { path: 'dev.mjs', content: read('dev.mjs', 'common').replace('__WATCHERS__', JSON.stringify(watchers)) };
   const name = packageName(options.name);
   if (options.kind === 'server') {
     return [
@@ -89,6 +95,16 @@ function packageJson(name: string, options: ScaffoldOptions): string {
     devDependencies: { ...BUILD_DEPENDENCIES, 'mcp-gen': options.mcpGenSpec },
   };
   return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/** The words of a command line made by generateCommands: plain words and single-quoted ones. */
+export function splitWords(line: string): string[] {
+  const words: string[] = [];
+  const pattern = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
+    words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : (match[2] as string));
+  }
+  return words;
 }
 
 /** A word for a POSIX shell: single-quoted unless it is plainly safe. */

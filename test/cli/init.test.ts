@@ -5,8 +5,8 @@
  * a live server and its test passes against it; a failed generation leaves nothing behind.
  * The CLI runs as a child process, as a user runs it (init itself runs mcp-gen in the new folder).
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -69,6 +69,23 @@ describe('mcp-gen init (a server project)', () => {
     expect(readFileSync(join(project, 'generated', 'server.ts'), 'utf8')).toBe(before);
   }, 600_000);
 
+  it('`npm run dev` regenerates on a manifest change and Ctrl-C stops every watcher', async () => {
+    const dev = spawn(process.execPath, ['dev.mjs'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    dev.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    dev.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => dev.on('exit', (code) => resolve(code)));
+    await until(() => (log.match(/watching 1 file/g) ?? []).length === 2 && log.includes('Watching for file changes'), () => log);
+    const manifest = join(project, 'manifest.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Greets someone by name.', 'Greets someone warmly.'));
+    await until(() => readFileSync(join(project, 'generated', 'server.ts'), 'utf8').includes('Greets someone warmly.') && readFileSync(join(project, 'client', 'client.ts'), 'utf8').includes('Greets someone warmly.'), () => log);
+    dev.kill('SIGINT');
+    // dev.mjs holds a handle on each watcher: it exits only once all of them have.
+    expect(await exited).toBe(0);
+    // No watcher outlives it (a shell between dev.mjs and a watcher would leave one orphaned).
+    expect(watchersIn(project)).toEqual([]);
+  }, 180_000);
+
   it('refuses a folder with files in it (exit 2, nothing written) unless --force, which replaces nothing', async () => {
     const busy = join(work, 'busy');
     mkdirSync(busy);
@@ -128,6 +145,29 @@ describe('mcp-gen init --client', () => {
     expect(existsSync(project)).toBe(false);
   }, 60_000);
 });
+
+/** Polls `condition` every 200 ms for up to two minutes; on timeout fails with `log()`. */
+async function until(condition: () => boolean, log: () => string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out; output so far:\n${log()}`);
+}
+
+/** Command lines of the processes (Linux /proc) running with `--watch` in `dir`. */
+function watchersIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (commandLine.includes('--watch') && realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir)) found.push(commandLine);
+    } catch {
+      // The process ended meanwhile, or is not ours to read.
+    }
+  }
+  return found;
+}
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {

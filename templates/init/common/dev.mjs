@@ -1,9 +1,13 @@
 // `npm run dev`: regenerates the code whenever an input changes and recompiles it, until Ctrl-C.
-// Each watcher is its own process; this script starts them together and stops them together.
+// Each watcher is its own Node process, started here directly (no shell in between, so stopping
+// this script stops every one of them).
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 
-const commands = __COMMANDS__;
-const children = commands.map((command) => spawn(command, { shell: true, stdio: 'inherit' }));
+const require = createRequire(import.meta.url);
+/** [the package's script, its arguments] for each watcher. */
+const watchers = __WATCHERS__;
+const children = watchers.map(([script, ...args]) => spawn(process.execPath, [require.resolve(script), ...args], { stdio: 'inherit' }));
 let stopping = false;
 function stop(code) {
   if (stopping) return;
@@ -13,4 +17,4 @@ function stop(code) {
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
-for (const child of children) child.on('exit', (code) => stop(code ?? 1));
+for (const child of children) child.on('exit', (code) => stop(code ?? 0));
