@@ -98,6 +98,20 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     });
 
   program
+    .command('init')
+    .description('Start a new project: a server (manifest with one example tool, generated server and client, a passing test) or, with --client, a client of a running server.')
+    .argument('[dir]', 'the folder to create the project in (must be empty unless --force)', '.')
+    .option('--client', 'a client project, generated from the server at --url')
+    .option('--url <url>', 'the Streamable HTTP server a --client project calls')
+    .option('--name <name>', 'the package (and server) name (default: the folder name)')
+    .option('--force', 'scaffold into a folder that has files in it (existing files are kept, never replaced)')
+    .option('--mcp-gen <spec>', "how the project's package.json depends on mcp-gen (default: this mcp-gen)")
+    .action(async (dir: string, options) => {
+      const { runInit } = await import('./init-command.js');
+      exitCode = await runInit(dir, options, io);
+    });
+
+  program
     .command('regenerate-self', { hidden: true })
     .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
