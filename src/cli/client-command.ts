@@ -53,7 +53,7 @@ function readProtocolTypes(revision: string): string {
   return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
 }
 
-/** Where a client is generated from: exactly one of a manifest, a live server, or a saved snapshot. */
+/** Where a client (or a docs page) is generated from: exactly one of a manifest, a live server, or a saved snapshot. */
 export type ClientSource =
   | { manifest: string }
   | { fromSnapshot: string }
@@ -73,7 +73,7 @@ export interface ClientJob {
 /** A live server's answers, saved in the output so the client can be checked offline. */
 export const SAVED_SNAPSHOT = '.mcp-gen-snapshot.json';
 
-function location(source: ClientSource): ServerLocation | undefined {
+export function location(source: ClientSource): ServerLocation | undefined {
   if ('fromUrl' in source) {
     const headers = flagPairs(source.headers, ':', '--header');
     return headers ? { url: source.fromUrl, headers } : { url: source.fromUrl };
@@ -86,7 +86,7 @@ function location(source: ClientSource): ServerLocation | undefined {
   return undefined;
 }
 
-function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
+export function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
   const given = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
   if (given.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');

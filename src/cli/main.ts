@@ -98,6 +98,24 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     });
 
   program
+    .command('docs')
+    .description('Write a static HTML reference page (index.html) of a server: tools, prompts, resources and templates, with search and light/dark themes.')
+    .argument('[manifest]', 'the server manifest (YAML or JSON)')
+    .option('-o, --out <dir>', 'output folder', 'mcp-docs')
+    .option('--from-url <url>', 'introspect a Streamable HTTP server')
+    .option('--header <header>', "an HTTP header for --from-url, 'Name: value' (repeatable)", collect)
+    .option('--from-command <command>', 'introspect a stdio server started with this command line')
+    .option('--env <K=V>', 'an environment variable for --from-command (repeatable)', collect)
+    .option('--from-snapshot <file>', 'a snapshot saved with `mcp-gen client --save-snapshot` (offline)')
+    .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .option('--check', 'write nothing; exit 1 if index.html is stale or missing')
+    .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable output)')
+    .action(async (manifest: string | undefined, options) => {
+      const { runDocs } = await import('./docs-command.js');
+      exitCode = await runDocs(manifest, options, io);
+    });
+
+  program
     .command('init')
     .description('Start a new project: a server (manifest with one example tool, generated server and client, a passing test) or, with --client, a client of a running server.')
     .argument('[dir]', 'the folder to create the project in (must be empty unless --force)', '.')

@@ -11,7 +11,7 @@ export const LEDGER_FILE = '.mcp-gen-ledger.json';
 export const LEDGER_FORMAT = 2;
 
 /** `runtime-validators` is mcp-gen's own `generated/` folder (`npm run gen:self`). */
-export type RecipeCommand = 'server' | 'client' | 'types' | 'runtime-validators';
+export type RecipeCommand = 'server' | 'client' | 'docs' | 'types' | 'runtime-validators';
 
 /** One file (or schema revision) the output was generated from. */
 export interface RecipeInput {
@@ -101,7 +101,7 @@ export function parseLedger(text: string): ParsedLedger {
   return { kind: 'ok', ledger: ledger as Ledger };
 }
 
-const COMMANDS: readonly string[] = ['server', 'client', 'types', 'runtime-validators'];
+const COMMANDS: readonly string[] = ['server', 'client', 'docs', 'types', 'runtime-validators'];
 const ROLES: readonly string[] = ['manifest', 'schema', 'snapshot', 'spec'];
 
 /** Why a recipe of this format cannot be used, or undefined: a hand-edited ledger must not crash check. */

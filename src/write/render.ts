@@ -49,7 +49,7 @@ export function bannerText(options: BannerOptions): string {
 function bannerComment(file: PlannedFile, options: BannerOptions): string | undefined {
   const text = bannerText(options).replace(/\*\//g, '*\\/');
   if (/\.(?:[cm]?[jt]s|tsx|jsx)$/.test(file.path)) return `/* ${text} */\n`;
-  if (file.path.endsWith('.md')) return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
+  if (/\.(?:md|html)$/.test(file.path)) return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
   return undefined;
 }
 
