@@ -29,6 +29,7 @@ const getWeather: ToolHandlers['get_weather'] = async (input, context) => {
   seen.push({ meta: context.meta, extensions: context.clientCapabilities['extensions'] });
   for (const level of ['info', 'warning', 'error'] as const) await context.log(level, { level }, 'surface');
   if (input.location === 'announce') context.notify.toolsChanged();
+  if (input.location === 'update') context.notify.resourceUpdated('weather://stations');
   return handlers.tools.get_weather(input, context);
 };
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
       ...definition,
       // One item per page: listPrompts must walk three pages.
       pageSize: 1,
-      capabilities: { ...definition.capabilities, tools: { listChanged: true } },
+      capabilities: { ...definition.capabilities, tools: { listChanged: true }, resources: { subscribe: true } },
       prompts: [plan, { ...plan, name: 'plan_picnic' }, { ...plan, name: 'plan_swim' }],
     },
     { ...handlers, tools: { ...handlers.tools, get_weather: getWeather }, prompts: { plan_outing: planOuting, plan_picnic: planOuting, plan_swim: planOuting } } as typeof handlers,
@@ -131,6 +132,18 @@ describe.each(ERAS)('against our server at %s', (era) => {
     expect(heard).toHaveLength(1);
   });
 
+  it('follows updates of the resources it names until stopped (resources/subscribe when stateful)', async () => {
+    const heard: string[] = [];
+    const stop = await client.listen({ resourceSubscriptions: ['weather://stations'] }, (change) => heard.push(`${change.method} ${String(change.params['uri'])}`));
+    await client.tools.getWeather({ location: 'update' });
+    await until(() => heard.length > 0);
+    expect(heard).toEqual(['notifications/resources/updated weather://stations']);
+    await stop();
+    await client.tools.getWeather({ location: 'update' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard).toHaveLength(1);
+  });
+
   it(era === '2026-07-28' ? 'refuses ping, naming the revision' : 'pings', async () => {
     if (era === '2026-07-28') await expect(client.ping()).rejects.toThrow('ping does not exist in protocol revision 2026-07-28');
     else await expect(client.ping()).resolves.toBeUndefined();
@@ -185,7 +198,8 @@ describe('the list cache against an SDK 2.x server sending caching hints (2026-0
     http = createHttpServer((req, res) => {
       const method = req.headers['mcp-method'];
       if (typeof method === 'string') requests.set(method, count(method) + 1);
-      void node(req, res);
+      // A server request always has a method; the SDK's type says so, Node's does not.
+      void node(req as Parameters<typeof node>[0], res);
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
