@@ -38,6 +38,8 @@ let ours: HttpListener;
 beforeAll(async () => {
   const plan = definition.prompts[0] as { name: string };
   const planOuting = handlers.prompts.plan_outing;
+  const stations = definition.resources[0] as { uri: string };
+  const station = definition.resourceTemplates[0] as { uriTemplate: string };
   const server = createRuntimeServer(
     {
       ...definition,
@@ -45,8 +47,15 @@ beforeAll(async () => {
       pageSize: 1,
       capabilities: { ...definition.capabilities, tools: { listChanged: true }, resources: { subscribe: true } },
       prompts: [plan, { ...plan, name: 'plan_picnic' }, { ...plan, name: 'plan_swim' }],
+      resources: [stations, { ...stations, uri: 'weather://archive', name: 'archive' }],
+      resourceTemplates: [station, { ...station, uriTemplate: 'weather://archive/{id}', name: 'archived_station' }],
     },
-    { ...handlers, tools: { ...handlers.tools, get_weather: getWeather }, prompts: { plan_outing: planOuting, plan_picnic: planOuting, plan_swim: planOuting } } as typeof handlers,
+    {
+      tools: { ...handlers.tools, get_weather: getWeather },
+      prompts: { plan_outing: planOuting, plan_picnic: planOuting, plan_swim: planOuting },
+      resources: { ...handlers.resources, 'weather://archive': handlers.resources['weather://stations'] },
+      resourceTemplates: { ...handlers.resourceTemplates, 'weather://archive/{id}': handlers.resourceTemplates['weather://stations/{id}'] },
+    } as typeof handlers,
     { logger: () => {} },
   );
   ours = await server.listenHttp({ port: 0, host: '127.0.0.1' });
@@ -116,8 +125,11 @@ describe.each(ERAS)('against our server at %s', (era) => {
     expect(refused.content.length).toBeGreaterThan(0);
   });
 
-  it('lists every prompt across pages', async () => {
+  it('lists every prompt, tool, resource and template across pages (one item per page)', async () => {
     expect((await client.listPrompts()).map((p) => p.name)).toEqual(['plan_outing', 'plan_picnic', 'plan_swim']);
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['get_weather', 'get_forecast']);
+    expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations', 'weather://archive']);
+    expect((await client.resources.listTemplates()).map((t) => t.uriTemplate)).toEqual(['weather://stations/{id}', 'weather://archive/{id}']);
   });
 
   it('listens for a tool-list change until stopped', async () => {
