@@ -13,7 +13,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connect, ListCache, OutputValidationError, type Client } from '../../examples/client-app/client/client.js';
-import { definition } from '../../examples/weather/server/generated/server.js';
+import { createServer as createWeatherServer, definition } from '../../examples/weather/server/generated/server.js';
 import { createServer as createRuntimeServer, type HttpListener } from '../../examples/weather/server/generated/runtime/index.js';
 import type { ToolHandlers } from '../../examples/weather/server/generated/types.js';
 import { handlers } from '../../examples/weather/server/handlers/index.js';
@@ -170,6 +170,20 @@ describe.each(ERAS)('against our server at %s', (era) => {
       expect(cache.size).toBe(0);
     } finally {
       await cached.close();
+    }
+  });
+});
+
+describe('listen against a server that offers nothing to listen to (the weather server as generated)', () => {
+  it('rejects with the server\'s own refusal at 2026-07-28 and leaves the client usable', async () => {
+    const listener = await createWeatherServer(handlers, { logger: () => {} }).listenHttp({ port: 0, host: '127.0.0.1' });
+    const client = await connect({ url: listener.url, protocolVersions: ['2026-07-28'] });
+    try {
+      await expect(client.listen({ toolsListChanged: true }, () => {})).rejects.toMatchObject({ code: -32601 });
+      expect((await client.tools.getWeather({ location: 'Lisbon' })).location).toBe('Lisbon');
+    } finally {
+      await client.close();
+      await listener.close();
     }
   });
 });
