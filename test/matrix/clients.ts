@@ -31,8 +31,10 @@ export interface ToolOutcome {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
-  /** 2026-07-28: the request's `_meta` log level. */
+  /** 2026-07-28: the request's `_meta` log level (our client: any era, see rows-client.ts). */
   logLevel?: LoggingLevel;
+  /** Put into the request's `_meta`. */
+  meta?: Record<string, string>;
 }
 
 export interface MatrixClient {
@@ -45,6 +47,12 @@ export interface MatrixClient {
   /** The messages of the elicitation and sampling requests the client answered. */
   readonly asked: string[];
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolOutcome>;
+  /** The whole result (our client: the tool method's `.full`; the SDK clients always give it). */
+  callFull(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolOutcome>;
+  /** The names of every prompt listed (our client: `listPrompts()`, all pages). */
+  listPrompts(): Promise<string[]>;
+  /** Our generated client itself, for the rows of its own call surface (rows-client.ts). */
+  readonly generated?: OurClient;
   /** The first message's text. */
   prompt(name: string, args: Record<string, string>): Promise<string>;
   /** `tools/list`, as a client does after a list change: the SDK clients check results against the listed outputSchemas. */
@@ -97,9 +105,13 @@ export interface OurClientModule {
   connect(options: object): Promise<OurClient>;
   ToolError: new (...args: never[]) => Error & { result: { content?: unknown; isError?: unknown } };
 }
-interface OurClient {
+export interface OurClient {
   readonly server: { protocolVersion: string; serverInfo: Record<string, unknown> | undefined };
-  readonly tools: Record<string, ((input: unknown, options?: object) => Promise<unknown>) | undefined>;
+  readonly tools: Record<string, (((input: unknown, options?: object) => Promise<unknown>) & { full(input: unknown, options?: object): Promise<Record<string, unknown>> }) | undefined>;
+  listPrompts(): Promise<{ name: string }[]>;
+  listen(filter: object, onChange: (change: { method: string; params: Record<string, unknown> }) => void): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  setLogLevel(level: string): Promise<void>;
   readonly prompts: Record<string, ((args: unknown, options?: object) => Promise<{ messages: { content: { text?: string } }[] }>) | undefined>;
   request(method: string, params: unknown, options?: object): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -116,10 +128,11 @@ const OUR_TOOL_METHODS: Record<string, string> = {
   interview: 'interview',
   touch_tools: 'touchTools',
   bad_output: 'badOutput',
+  trace: 'trace',
 };
 const OUR_PROMPT_METHODS: Record<string, string> = { 'météo': 'meteo' };
 /** Tools with an outputSchema: their typed method resolves with the validated structuredContent. */
-const STRUCTURED = new Set(['route', 'was_cancelled', 'interview', 'bad_output']);
+const STRUCTURED = new Set(['route', 'was_cancelled', 'interview', 'bad_output', 'trace']);
 
 async function connectOurs(module: OurClientModule, era: Era, location: Location): Promise<MatrixClient> {
   const logs: MatrixClient['logs'] = [];
@@ -133,9 +146,9 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
       elicitation: (params: { message?: unknown }) => answerElicitation(asked, params),
       sampling: (params: { messages?: readonly { content?: unknown }[] }) => answerSampling(asked, params),
     },
+    onLog: (message: { level: string; data: unknown }) => logs.push({ level: message.level, data: message.data }),
     onNotification: (method: string, params: Record<string, unknown>) => {
-      if (method === 'notifications/message') logs.push({ level: String(params['level']), data: params['data'] });
-      else if (method === 'notifications/subscriptions/acknowledged') acknowledged.push(params);
+      if (method === 'notifications/subscriptions/acknowledged') acknowledged.push(params);
       else notifications.push(method);
     },
   });
@@ -155,13 +168,14 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
     logs,
     notifications,
     asked,
+    generated: client,
     async call(name, args, options = {}) {
-      const callOptions = { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
-      if (options.logLevel !== undefined) {
-        // The typed methods take no _meta: the log level goes through the generic request.
-        const result = await client.request('tools/call', { name, arguments: args, _meta: { 'io.modelcontextprotocol/logLevel': options.logLevel } }, callOptions);
-        return outcomeOf(result);
-      }
+      const callOptions = {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+        ...(options.meta ? { _meta: options.meta } : {}),
+      };
       const tool = method(client.tools, 'tools', name, OUR_TOOL_METHODS[name]);
       try {
         const value = await tool(args, callOptions);
@@ -170,6 +184,13 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
         if (error instanceof module.ToolError) return outcomeOf(error.result);
         throw error;
       }
+    },
+    async callFull(name, args, options = {}) {
+      const tool = method(client.tools, 'tools', name, OUR_TOOL_METHODS[name]);
+      return outcomeOf(await tool.full(args, options.meta ? { _meta: options.meta } : {}));
+    },
+    async listPrompts() {
+      return (await client.listPrompts()).map((p) => p.name);
     },
     async prompt(name, args) {
       const prompt = method(client.prompts, 'prompts', name, OUR_PROMPT_METHODS[name]);
@@ -180,7 +201,7 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
       await client.request('tools/list', {});
     },
     async setLogLevel(level) {
-      await client.request('logging/setLevel', { level });
+      await client.setLogLevel(level);
     },
     async listenToolsChanged() {
       const controller = new AbortController();
@@ -235,12 +256,19 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
     notifications,
     asked,
     async call(name, args, options = {}) {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
+      const result = await client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
       // The 1.x result type also admits the 2024-11-05 `toolResult` form, which no server here sends.
       return outcomeOf(result as { content?: unknown });
+    },
+    callFull(name, args, options) {
+      // The SDK clients' callTool already resolves with the whole result.
+      return (this as MatrixClient).call(name, args, options);
+    },
+    async listPrompts() {
+      return (await client.listPrompts()).prompts.map((p) => p.name);
     },
     async prompt(name, args) {
       const result = await client.getPrompt({ name, arguments: args });
@@ -294,11 +322,19 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
     notifications,
     asked,
     async call(name, args, options = {}) {
+      const meta = { ...options.meta, ...(options.logLevel !== undefined ? { [LOG_LEVEL_META_KEY]: options.logLevel } : {}) };
       const result = await client.callTool(
-        { name, arguments: args, ...(options.logLevel !== undefined ? { _meta: { [LOG_LEVEL_META_KEY]: options.logLevel } } : {}) },
+        { name, arguments: args, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) },
         { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onprogress: options.onProgress } : {}) },
       );
       return outcomeOf(result);
+    },
+    callFull(name, args, options) {
+      // The SDK clients' callTool already resolves with the whole result.
+      return (this as MatrixClient).call(name, args, options);
+    },
+    async listPrompts() {
+      return (await client.listPrompts()).prompts.map((p) => p.name);
     },
     async prompt(name, args) {
       const result = await client.getPrompt({ name, arguments: args });

@@ -58,6 +58,8 @@ export interface SessionOptions {
   protocolVersions?: readonly string[];
   /** Server notifications other than progress (logging, list changes, …). */
   onNotification?: (method: string, params: JsonObject) => void;
+  /** `capabilities.extensions`: the extensions this client supports, by identifier, with their settings. */
+  extensions?: Readonly<Record<string, JsonObject>>;
 }
 
 export interface RequestOptions {
@@ -94,6 +96,8 @@ export class ClientSession {
   private readonly progress = new Map<RequestId, NonNullable<RequestOptions['onProgress']>>();
   /** Open `subscriptions/listen` requests, for the notifications that name them. */
   private readonly subscriptions = new Map<RequestId, NonNullable<RequestOptions['onSubscriptionNotification']>>();
+  /** Watchers of every server notification but progress and cancellation (listen, list cache). */
+  private readonly observers = new Set<(method: string, params: JsonObject) => void>();
   /** Server requests being handled, for `notifications/cancelled`. */
   private readonly serving = new Map<RequestId, AbortController>();
   private nextId = 0;
@@ -109,6 +113,7 @@ export class ClientSession {
     if (handlers.roots) capabilities['roots'] = {};
     if (handlers.sampling) capabilities['sampling'] = {};
     if (handlers.elicitation) capabilities['elicitation'] = { form: {} };
+    if (options.extensions !== undefined) capabilities['extensions'] = { ...options.extensions };
     this.capabilities = capabilities;
   }
 
@@ -218,6 +223,12 @@ export class ClientSession {
       notifications,
       options,
     );
+  }
+
+  /** Calls `listener` with every server notification but progress and cancellation; returns the undo. */
+  observe(listener: (method: string, params: JsonObject) => void): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
   }
 
   /** Sends a notification (nothing in the stateless revision, which has none from clients). */
@@ -411,6 +422,7 @@ export class ClientSession {
     const meta = params['_meta'];
     const subscription = isObject(meta) ? meta[META_SUBSCRIPTION_ID] : undefined;
     const subscriber = isRequestId(subscription) ? this.subscriptions.get(subscription) : undefined;
+    for (const observer of [...this.observers]) observer(method, params);
     if (subscriber !== undefined) subscriber(method, params);
     else this.options.onNotification?.(method, params);
   }

@@ -67,6 +67,8 @@ export interface SessionOptions {
   protocolVersions?: readonly string[];
   /** Server notifications other than progress (logging, list changes, …). */
   onNotification?: (method: string, params: JsonObject) => void;
+  /** `capabilities.extensions`: the extensions this client supports, by identifier, with their settings. */
+  extensions?: Readonly<Record<string, JsonObject>>;
 }
 
 export interface RequestOptions {
@@ -111,6 +113,8 @@ export class ClientSession {
     RequestId,
     NonNullable<RequestOptions['onSubscriptionNotification']>
   >();
+  /** Watchers of every server notification but progress and cancellation (listen, list cache). */
+  private readonly observers = new Set<(method: string, params: JsonObject) => void>();
   /** Server requests being handled, for `notifications/cancelled`. */
   private readonly serving = new Map<RequestId, AbortController>();
   private nextId = 0;
@@ -126,6 +130,7 @@ export class ClientSession {
     if (handlers.roots) capabilities['roots'] = {};
     if (handlers.sampling) capabilities['sampling'] = {};
     if (handlers.elicitation) capabilities['elicitation'] = { form: {} };
+    if (options.extensions !== undefined) capabilities['extensions'] = { ...options.extensions };
     this.capabilities = capabilities;
   }
 
@@ -261,6 +266,12 @@ export class ClientSession {
       notifications,
       options,
     );
+  }
+
+  /** Calls `listener` with every server notification but progress and cancellation; returns the undo. */
+  observe(listener: (method: string, params: JsonObject) => void): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
   }
 
   /** Sends a notification (nothing in the stateless revision, which has none from clients). */
@@ -502,6 +513,7 @@ export class ClientSession {
     const meta = params['_meta'];
     const subscription = isObject(meta) ? meta[META_SUBSCRIPTION_ID] : undefined;
     const subscriber = isRequestId(subscription) ? this.subscriptions.get(subscription) : undefined;
+    for (const observer of [...this.observers]) observer(method, params);
     if (subscriber !== undefined) subscriber(method, params);
     else this.options.onNotification?.(method, params);
   }
