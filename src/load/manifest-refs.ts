@@ -9,7 +9,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
-import { defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from './schema-keywords.js';
+import { defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, formatOf, joinPointer, parsePointer, parseSource } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 

@@ -14,7 +14,7 @@ import { checkManifestRules, checkToolSchema, toolNameWarnings } from './manifes
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
-import { isSchemaObject as isObject, type SchemaObject } from './schema-keywords.js';
+import { isSchemaObject as isObject, type SchemaObject } from '../schema/keywords.js';
 import { diagnosticAt, formatOf, joinPointer, parseSource } from './yaml-positions.js';
 
 export interface LoadManifestOptions {

@@ -6,11 +6,11 @@ import { inputProblem, unplacedDiagnostic } from './diagnostics.js';
 import { downloadText, OFFLINE_HINT, readIfPresent, storeInCache } from './spec-fetch.js';
 import { parseJsonDocument } from './spec-json.js';
 import { normalizeSpecDocument, type SpecDialect } from './spec-normalize.js';
-import type { JsonSchema } from './spec-walk.js';
+import type { JsonSchema } from '../schema/walk.js';
 
 export type { SpecDialect } from './spec-normalize.js';
-export type { JsonSchema } from './spec-walk.js';
-export type { SchemaObject } from './schema-keywords.js';
+export type { JsonSchema } from '../schema/walk.js';
+export type { SchemaObject } from '../schema/keywords.js';
 
 /** Every published MCP schema revision mcp-gen knows by name, oldest first. */
 export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'] as const;

@@ -1,7 +1,7 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import { emitValidators, type ValidatorEntry } from '../validators/index.js';
 import { dialectOf, withoutBanner } from '../server/index.js';

@@ -5,7 +5,7 @@ import { hasBanner } from '../../write/render.js';
 import { emitValidators, type Dialect, type ValidatorEntry } from '../validators/index.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
-import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from './schema-walk.js';
 import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from './types-file.js';

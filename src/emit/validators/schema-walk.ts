@@ -1,9 +1,9 @@
 /**
- * A walk over JSON Schema documents that visits only the subschema positions schema-keywords.ts
+ * A walk over JSON Schema documents that visits only the subschema positions src/schema/keywords.ts
  * names, so a *property* named `description` or `$ref`, an enum value or a const is data and is
  * never touched.
  */
-import { defineOwn, isSchemaObject, subschemaSlot } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject, subschemaSlot } from '../../schema/keywords.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,7 +1,7 @@
 /**
  * Which JSON Schema keywords hold subschemas (draft-07 and 2020-12): the one table every schema
  * walker reads, so that everywhere alike a *property* named `$ref` or `items`, an enum value or a
- * const is data, never a schema. Load owns it because it is the first phase; model and emit import it.
+ * const is data, never a schema. A leaf: every phase (load, model, emit, diff) imports it, it imports none.
  */
 
 export type SchemaObject = { [key: string]: unknown };
