@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAjv } from '../../src/emit/validators/ajv-instance.js';
 import { emitValidators } from '../../src/emit/validators/index.js';
 import { EXTRA_FORMATS } from '../../src/schema/formats.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { tempProject } from '../manifest/helpers.js';
 import { importEmitted, tempDir, type ValidatorFn } from './support.js';
 
