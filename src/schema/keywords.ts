@@ -43,6 +43,15 @@ export function subschemaSlot(keyword: string, value: unknown): SubschemaSlot | 
   return undefined;
 }
 
+/** Keywords that only document a schema: a change to them alone changes no verdict and no type. */
+export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(['title', 'description', 'examples', '$comment']);
+
+/**
+ * Keywords that annotate and never change which values are valid: the docs ones, plus `default`
+ * (ajv ignores it without useDefaults), `deprecated`, `readOnly` and `writeOnly`.
+ */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([...DOCS_KEYWORDS, 'default', 'deprecated', 'readOnly', 'writeOnly']);
+
 /** A JSON object: not null, not an array. */
 export function isSchemaObject(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
