@@ -4,9 +4,9 @@ import { fileInput, pathFromOut, sha256 } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
 import { compilableTools } from '../emit/client/compilable.js';
 import { planClient } from '../emit/client/index.js';
-import { inputProblem } from '../load/diagnostics.js';
+import { inputProblem, unplacedDiagnostic } from '../load/diagnostics.js';
 import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { STATELESS_REVISION } from '../model/service.js';
@@ -151,8 +151,9 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     io.err(`snapshot saved: ${job.saveSnapshot}`);
   }
   const built = serviceFromSnapshot(snapshot, job.banner.command, place);
-  const compiled = await compilableTools(built.model, snapshot, place);
-  printWarnings(io, [...built.warnings, ...compiled.warnings]);
+  const compiled = await compilableTools(built.model, snapshot.tools);
+  const leftOut = compiled.leftOut.map((tool) => unplacedDiagnostic(place, tool.pointer, tool.message));
+  printWarnings(io, [...built.warnings, ...leftOut]);
   for (const note of built.notes) io.err(`note: ${note}`);
   return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}) };
 }

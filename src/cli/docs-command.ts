@@ -8,7 +8,7 @@ import { fileInput, pathFromOut } from '../check/inputs.js';
 import { renderDocsPage } from '../docs/page.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { introspect, readSnapshot } from '../load/introspect.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';

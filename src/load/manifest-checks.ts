@@ -7,11 +7,11 @@ import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { parseUriTemplate } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
-import { addStandardFormats, EXTRA_FORMATS } from './extra-formats.js';
+import { addStandardFormats, EXTRA_FORMATS } from '../schema/formats.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
-import { isSchemaObject as isObject, subschemaSlot } from './schema-keywords.js';
+import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 

@@ -19,8 +19,8 @@ import type {
 
 type JsonObject = { [key: string]: unknown };
 
-/** The stateless revision: no `initialize`, its own validators, any JSON Schema as `outputSchema`. */
-export const STATELESS_REVISION = '2026-07-28';
+/** The stateless revision: a protocol fact the loader needs too, so it is defined there. */
+export { STATELESS_REVISION } from '../load/spec.js';
 
 /** The stateful revisions a generated server can negotiate, newest first. */
 export const MANIFEST_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;

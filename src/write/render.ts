@@ -59,8 +59,17 @@ export function hasBanner(text: string): boolean {
   return firstLine.includes(BANNER_MARKER) && firstLine.includes('DO NOT EDIT');
 }
 
+/**
+ * A generated file's content may itself come from a generated file (the runtime's envelope
+ * validators, the protocol types) and carry the banner of mcp-gen's own build, whose regenerate
+ * command means nothing in the user's project: that banner goes, and the right one is added below.
+ */
+function withoutBanner(source: string): string {
+  return hasBanner(source) ? source.slice(source.indexOf('\n') + 1) : source;
+}
+
 export async function renderFile(file: PlannedFile, banner: BannerOptions): Promise<string> {
-  let text = file.content.replace(/\r\n?/g, '\n');
+  let text = (file.owner === 'generated' ? withoutBanner(file.content) : file.content).replace(/\r\n?/g, '\n');
   if (file.format !== 'none') {
     // The file name only tells prettier's TypeScript parser the file is not JSX; without it, it
     // guesses with a regular expression that takes quadratic time on large files.

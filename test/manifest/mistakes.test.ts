@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatDiagnostic } from '../../src/load/diagnostics.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { brief, fixture, problemsOf, tempProject } from './helpers.js';
 
 describe('a manifest with many mistakes', async () => {

@@ -7,7 +7,7 @@ import { applyInsertions, exportedObject, parse, propertyInsertion } from '../..
 import { typeBase } from '../../src/emit/server/naming.js';
 import { propertyKey } from '../../src/printer/names.js';
 import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-files.js';
-import type { SchemaObject } from '../../src/load/schema-keywords.js';
+import type { SchemaObject } from '../../src/schema/keywords.js';
 import { embedAt } from '../../src/emit/server/schema-walk.js';
 import { capabilities } from '../../src/emit/server/server-file.js';
 import type { ServiceModel, ToolModel } from '../../src/model/service-model.js';

@@ -1,10 +1,10 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import { emitValidators, type ValidatorEntry } from '../validators/index.js';
-import { dialectOf, withoutBanner } from '../server/index.js';
+import { dialectOf } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
 import { embedAt } from '../server/schema-walk.js';
 import { promptArgumentTypes, toolTypes, TYPES_MODULE } from '../server/types-file.js';
@@ -40,8 +40,8 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   assertSafeIdentifiers(model, 'planClient');
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = runtimeFiles(inputs.runtimeSources);
-  files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.protocolTypes) });
-  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.statelessProtocolTypes) });
+  files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: inputs.protocolTypes });
+  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: inputs.statelessProtocolTypes });
 
   const types = [await toolTypes(model, toolNames), promptArgumentTypes(model)];
   if (model.resources.length > 0) {

@@ -2,7 +2,7 @@ import type { ServiceModel } from '../../model/service-model.js';
 import { escapeInvisible, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
 import { compileTypes, OWN_TS_TYPE } from '../types/compile-types.js';
 import { embedAt, mapSchema } from './schema-walk.js';
 import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
