@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Combination, RowId } from './cells.js';
 import { GREETING, NAME, until, type MatrixClient } from './clients.js';
+import { LIST_ROW_BODIES } from './rows-lists.js';
 import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './servers.js';
 
 export interface RowContext {
@@ -197,6 +198,7 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   '7': row7,
   '8': row8,
   '9': row9,
+  ...LIST_ROW_BODIES,
 };
 
 function pause(ms: number): Promise<void> {

@@ -17,7 +17,7 @@ function bothEras(definition: ServerDefinition): ServerDefinition {
   return {
     ...definition,
     protocolVersions: stateless.protocolVersions,
-    statelessValidators: stateless.statelessValidators,
+    statelessValidators: stateless.statelessValidators!,
     capabilities: { ...definition.capabilities, tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } },
   };
 }
