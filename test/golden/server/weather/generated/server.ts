@@ -51,6 +51,7 @@ export const definition: ServerDefinition = {
   prompts: JSON.parse(
     '[{"name":"plan_outing","title":"Plan an outing","description":"Asks the model to plan an outdoor activity around the forecast.","arguments":[{"name":"location","description":"Where the outing takes place.","required":true},{"name":"activity","description":"What you want to do, e.g. hiking."}]}]',
   ),
+  listedTemplates: JSON.parse('["weather://stations/{id}"]'),
   requestValidators: requestValidators,
   resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),
   statelessValidators: () =>
