@@ -139,7 +139,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       name: String(template.name),
       ids: ids(resourceIds.get(String(template.name)), String(template.name)),
       variables: uriTemplateVariables(String(template.uriTemplate)),
-      list: template['list'] === true,
+      ...(template['list'] === true ? { list: true } : {}),
       wire: pick(template, TEMPLATE_KEYS),
     })),
     prompts: prompts.map((prompt): PromptModel => {
