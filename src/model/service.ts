@@ -27,8 +27,15 @@ export const MANIFEST_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-
 
 /** A validated manifest, as the loader hands it over (tool schemas already bundled). */
 export interface ManifestDocument {
-  server: { name: string; version: string; title?: string; instructions?: string };
-  protocol?: { versions?: string[]; listChanged?: boolean; subscribe?: boolean };
+  server: { name: string; version: string; title?: string; description?: string; websiteUrl?: string; icons?: JsonObject[]; instructions?: string };
+  protocol?: {
+    versions?: string[];
+    listChanged?: boolean;
+    subscribe?: boolean;
+    pageSize?: number;
+    extensions?: Record<string, JsonObject>;
+    caching?: Record<string, { ttlMs: number; cacheScope: 'public' | 'private' }>;
+  };
   tools?: ManifestTool[];
   resources?: JsonObject[];
   resourceTemplates?: JsonObject[];
@@ -101,10 +108,13 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
 
   const requested = new Set(doc.protocol?.versions ?? MANIFEST_PROTOCOL_VERSIONS);
   const model: ServiceModel = {
-    server: pick(doc.server, ['name', 'version', 'title', 'instructions']) as ServiceModel['server'],
+    server: pick(doc.server, ['name', 'version', 'title', 'description', 'websiteUrl', 'icons', 'instructions']) as unknown as ServiceModel['server'],
     protocolVersions: MANIFEST_PROTOCOL_VERSIONS.filter((v) => requested.has(v)),
     listChanged: doc.protocol?.listChanged === true,
     subscribe: doc.protocol?.subscribe === true,
+    ...(doc.protocol?.pageSize !== undefined ? { pageSize: doc.protocol.pageSize } : {}),
+    ...(doc.protocol?.extensions !== undefined ? { extensions: doc.protocol.extensions } : {}),
+    ...(doc.protocol?.caching !== undefined ? { caching: doc.protocol.caching as NonNullable<ServiceModel['caching']> } : {}),
     tools: tools.map((tool): ToolModel => {
       const model: ToolModel = {
         name: tool.name,
@@ -129,6 +139,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       name: String(template.name),
       ids: ids(resourceIds.get(String(template.name)), String(template.name)),
       variables: uriTemplateVariables(String(template.uriTemplate)),
+      ...(template['list'] === true ? { list: true } : {}),
       wire: pick(template, TEMPLATE_KEYS),
     })),
     prompts: prompts.map((prompt): PromptModel => {

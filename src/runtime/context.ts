@@ -2,7 +2,7 @@
  * The `RequestContext` a handler gets: its cancellation signal, progress, log messages and requests
  * to the client. What it sends goes through the method modules (logging, client requests).
  */
-import type { ElicitParams, ElicitResult, InputOptions, JsonObject, LoggingLevel, Notifier, RequestContext } from './api.js';
+import type { ElicitParams, ElicitResult, InputOptions, JsonObject, ListControl, LoggingLevel, Notifier, RequestContext } from './api.js';
 import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
@@ -65,6 +65,10 @@ export class Context implements RequestContext, DeadlineEntry {
 
   get notify(): Notifier {
     return this.session.core.notifier;
+  }
+
+  get lists(): { readonly tools: ListControl; readonly prompts: ListControl } {
+    return this.session.core.lists;
   }
 
   /** @internal Called by the server's `deadlines` when the handler timeout passes. */

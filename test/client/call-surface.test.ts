@@ -55,6 +55,7 @@ beforeAll(async () => {
       prompts: { plan_outing: planOuting, plan_picnic: planOuting, plan_swim: planOuting },
       resources: { ...handlers.resources, 'weather://archive': handlers.resources['weather://stations'] },
       resourceTemplates: { ...handlers.resourceTemplates, 'weather://archive/{id}': handlers.resourceTemplates['weather://stations/{id}'] },
+      resourceLists: handlers.resourceLists,
     } as typeof handlers,
     { logger: () => {} },
   );

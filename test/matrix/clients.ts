@@ -13,6 +13,7 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientKind, Era } from './cells.js';
@@ -61,6 +62,16 @@ export interface MatrixClient {
   setLogLevel(level: LoggingLevel): Promise<void>;
   /** 2026-07-28: opens a `subscriptions/listen` stream for tool-list changes; resolves once acknowledged with a closer. */
   listenToolsChanged(): Promise<() => Promise<void>>;
+  /** Every tool name over all pages of `tools/list`, as the client lists them. */
+  toolNames(): Promise<string[]>;
+  /** Every resource URI over all pages of `resources/list`. */
+  resourceUris(): Promise<string[]>;
+  /** The text of the first contents of `resources/read`. */
+  readText(uri: string): Promise<string>;
+  /** Subscribes to `uri` (`resources/subscribe`; `subscriptions/listen` in 2026-07-28); resolves with the unsubscriber. */
+  subscribe(uri: string): Promise<() => Promise<void>>;
+  /** The URIs of the `notifications/resources/updated` received. */
+  readonly updated: string[];
   close(): Promise<void>;
 }
 
@@ -129,15 +140,37 @@ const OUR_TOOL_METHODS: Record<string, string> = {
   touch_tools: 'touchTools',
   bad_output: 'badOutput',
   trace: 'trace',
+  set_tool_enabled: 'setToolEnabled',
+  lists_target: 'listsTarget',
+  add_note: 'addNote',
+  edit_note: 'editNote',
+  watched: 'watched',
 };
 const OUR_PROMPT_METHODS: Record<string, string> = { 'météo': 'meteo' };
 /** Tools with an outputSchema: their typed method resolves with the validated structuredContent. */
-const STRUCTURED = new Set(['route', 'was_cancelled', 'interview', 'bad_output', 'trace']);
+const STRUCTURED = new Set(['route', 'was_cancelled', 'interview', 'bad_output', 'trace', 'watched']);
+
+/** Every entry's `key` over all pages of a list, following `nextCursor`. */
+async function allPages(page: (cursor: string | undefined) => Promise<{ nextCursor?: string | undefined; [field: string]: unknown }>, field: string, key: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const result = await page(cursor);
+    for (const entry of result[field] as Record<string, unknown>[]) found.push(String(entry[key]));
+    cursor = result.nextCursor;
+  } while (cursor !== undefined);
+  return found;
+}
+
+function firstText(result: { contents: readonly Record<string, unknown>[] }): string {
+  return String(result.contents[0]?.['text']);
+}
 
 async function connectOurs(module: OurClientModule, era: Era, location: Location): Promise<MatrixClient> {
   const logs: MatrixClient['logs'] = [];
   const notifications: string[] = [];
   const asked: string[] = [];
+  const updated: string[] = [];
   const acknowledged: unknown[] = [];
   const client = await module.connect({
     ...('url' in location ? { url: location.url } : { command: location.command, args: location.args, stderr: 'ignore', shutdownGraceMs: 500 }),
@@ -150,8 +183,20 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
     onNotification: (method: string, params: Record<string, unknown>) => {
       if (method === 'notifications/subscriptions/acknowledged') acknowledged.push(params);
       else notifications.push(method);
+      if (method === 'notifications/resources/updated') updated.push(String(params['uri']));
     },
   });
+  /** A 2026-07-28 `subscriptions/listen`, open once acknowledged; resolves with its closer. */
+  const listen = async (filter: Record<string, unknown>): Promise<() => Promise<void>> => {
+    const controller = new AbortController();
+    const before = acknowledged.length;
+    const listening = client.request('subscriptions/listen', { notifications: filter }, { signal: controller.signal }).catch(() => undefined);
+    await until(() => acknowledged.length > before, 5000, 'notifications/subscriptions/acknowledged for subscriptions/listen');
+    return async () => {
+      controller.abort();
+      await listening;
+    };
+  };
   const method = <T>(table: Record<string, T | undefined>, kind: string, name: string, methodName: string | undefined): T => {
     const found = methodName === undefined ? undefined : table[methodName];
     if (found === undefined) throw new TypeError(`the generated client has no ${kind}.${methodName ?? '?'} for ${JSON.stringify(name)} (it has ${Object.keys(table).join(', ')})`);
@@ -204,14 +249,16 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
       await client.setLogLevel(level);
     },
     async listenToolsChanged() {
-      const controller = new AbortController();
-      const before = acknowledged.length;
-      const listening = client.request('subscriptions/listen', { notifications: { toolsListChanged: true } }, { signal: controller.signal }).catch(() => undefined);
-      await until(() => acknowledged.length > before, 5000, 'notifications/subscriptions/acknowledged for subscriptions/listen');
-      return async () => {
-        controller.abort();
-        await listening;
-      };
+      return listen({ toolsListChanged: true });
+    },
+    updated,
+    toolNames: () => allPages((cursor) => client.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools', 'name'),
+    resourceUris: () => allPages((cursor) => client.request('resources/list', cursor === undefined ? {} : { cursor }), 'resources', 'uri'),
+    readText: async (uri) => firstText((await client.request('resources/read', { uri })) as { contents: Record<string, unknown>[] }),
+    async subscribe(uri) {
+      if (era === '2026-07-28') return listen({ resourceSubscriptions: [uri] });
+      await client.request('resources/subscribe', { uri });
+      return async () => void (await client.request('resources/unsubscribe', { uri }));
     },
     close: () => client.close(),
   };
@@ -224,7 +271,11 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
   const logs: MatrixClient['logs'] = [];
   const notifications: string[] = [];
   const asked: string[] = [];
+  const updated: string[] = [];
   const client = new Sdk1Client({ name: 'matrix-sdk1-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updated.push(n.params.uri);
+  });
   client.setRequestHandler(ElicitRequestSchema, (request) => answerElicitation(asked, request.params));
   client.setRequestHandler(CreateMessageRequestSchema, (request) => answerSampling(asked, request.params));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -282,6 +333,14 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
       await client.setLoggingLevel(level);
     },
     listenToolsChanged: () => Promise.reject(new Error('subscriptions/listen is a 2026-07-28 method')),
+    updated,
+    toolNames: () => allPages((cursor) => client.listTools(cursor === undefined ? {} : { cursor }), 'tools', 'name'),
+    resourceUris: () => allPages((cursor) => client.listResources(cursor === undefined ? {} : { cursor }), 'resources', 'uri'),
+    readText: async (uri) => firstText(await client.readResource({ uri })),
+    async subscribe(uri) {
+      await client.subscribeResource({ uri });
+      return async () => void (await client.unsubscribeResource({ uri }));
+    },
     close: () => client.close(),
   };
 }
@@ -307,6 +366,10 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
   });
   client.setNotificationHandler('notifications/tools/list_changed', (n) => {
     notifications.push(n.method);
+  });
+  const updated: string[] = [];
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    updated.push(n.params.uri);
   });
   const transport = 'url' in location ? new Sdk2Http(new URL(location.url)) : new Sdk2Stdio({ command: location.command, args: location.args, stderr: 'ignore' });
   await client.connect(transport);
@@ -350,6 +413,18 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
     async listenToolsChanged() {
       const subscription = await client.listen({ toolsListChanged: true });
       return () => subscription.close();
+    },
+    updated,
+    toolNames: () => allPages((cursor) => client.listTools(cursor === undefined ? {} : { cursor }), 'tools', 'name'),
+    resourceUris: () => allPages((cursor) => client.listResources(cursor === undefined ? {} : { cursor }), 'resources', 'uri'),
+    readText: async (uri) => firstText(await client.readResource({ uri })),
+    async subscribe(uri) {
+      if (era === '2026-07-28') {
+        const subscription = await client.listen({ resourceSubscriptions: [uri] });
+        return () => subscription.close();
+      }
+      await client.subscribeResource({ uri });
+      return async () => void (await client.unsubscribeResource({ uri }));
     },
     close: () => client.close(),
   };

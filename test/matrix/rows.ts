@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { Combination, RowId } from './cells.js';
 import { GREETING, NAME, until, type MatrixClient } from './clients.js';
 import { CLIENT_ROW_BODIES } from './rows-client.js';
+import { LIST_ROW_BODIES } from './rows-lists.js';
 import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './servers.js';
 
 export interface RowContext {
@@ -199,6 +200,7 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   '8': row8,
   '9': row9,
   ...CLIENT_ROW_BODIES,
+  ...LIST_ROW_BODIES,
 };
 
 function pause(ms: number): Promise<void> {

@@ -80,6 +80,23 @@ export async function typesFile(model: ServiceModel): Promise<string> {
       '};\n',
     );
     sections.push('  resourceTemplates: ResourceTemplateHandlers;\n');
+    const listed = model.resourceTemplates.filter((t) => t.list);
+    if (listed.length > 0) {
+      file.push(
+        '\n',
+        jsdoc('Lists the resources each `list: true` template has now (read through its template handler), keyed by template.'),
+        'export type ResourceListHandlers = {\n',
+        ...listed.map((t) => `  ${propertyKey(t.uriTemplate)}: ${api('ResourceListHandler')};\n`),
+        '};\n',
+      );
+      sections.push('  resourceLists: ResourceListHandlers;\n');
+    }
+  }
+  if (model.subscribe && (model.resources.length > 0 || model.resourceTemplates.length > 0)) {
+    sections.push(
+      `${jsdoc('Called when the first client subscribes to a URI and when the last one leaves: start and stop watching there.', '  ')}`,
+      `  resourceSubscriptions?: ${api('ResourceSubscriptionHooks')};\n`,
+    );
   }
   if (model.prompts.length > 0) {
     file.push(promptArgumentTypes(model));
@@ -99,6 +116,13 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     );
   }
   file.push('\n', jsdoc('Everything `createServer` needs from user code.'), 'export type Handlers = {\n', ...sections, '};\n');
+  file.push(
+    '\n',
+    jsdoc('The name of every tool (what `server.tools.enable` and `.disable` take).'),
+    'export type ToolName = Extract<keyof ToolHandlers, string>;\n\n',
+    jsdoc('The name of every prompt (what `server.prompts.enable` and `.disable` take).'),
+    `export type PromptName = ${model.prompts.length > 0 ? 'Extract<keyof PromptHandlers, string>' : 'never'};\n`,
+  );
   return file.toString();
 }
 
@@ -202,6 +226,11 @@ const FIXED_NAMES = [
   'RequestContext',
   'ResourceReadResult',
   'ServerHandlers',
+  'ToolName',
+  'PromptName',
+  'ResourceListHandler',
+  'ResourceListHandlers',
+  'ResourceSubscriptionHooks',
 ];
 
 interface SharedDefinition {

@@ -8,6 +8,7 @@ import type {
   ElicitResult,
   InputOptions,
   JsonObject,
+  ListControl,
   LoggingLevel,
   Notifier,
   RequestContext,
@@ -80,6 +81,10 @@ export class Context implements RequestContext, DeadlineEntry {
 
   get notify(): Notifier {
     return this.session.core.notifier;
+  }
+
+  get lists(): { readonly tools: ListControl; readonly prompts: ListControl } {
+    return this.session.core.lists;
   }
 
   /** @internal Called by the server's `deadlines` when the handler timeout passes. */

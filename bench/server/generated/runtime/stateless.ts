@@ -47,16 +47,6 @@ const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
   ['completion/complete', 'completions'],
 ]);
 
-/** Results a client may cache: they carry `ttlMs` and `cacheScope`. Reads may be user-specific. */
-const CACHEABLE: ReadonlyMap<string, string> = new Map([
-  ['server/discover', '"ttlMs":0,"cacheScope":"public",'],
-  ['tools/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['prompts/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['resources/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['resources/templates/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['resources/read', '"ttlMs":0,"cacheScope":"private",'],
-]);
-
 /** The methods `Mcp-Name` applies to, and the param it mirrors. */
 const NAMED: ReadonlyMap<string, string> = new Map([
   ['tools/call', 'name'],
@@ -247,7 +237,7 @@ function headerMismatch(
 }
 
 /**
- * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`) and the server's identity
+ * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`, `ServerCore.cacheFields`) and the server's identity
  * (`_meta["io.modelcontextprotocol/serverInfo"]`, `ServerCore.serverInfoMember`, serialized once)
  * to a result message built by `resultMessage`, in front of the result's own fields. Results that
  * already start with `resultType` (input-required) keep theirs; errors pass unchanged. A result
@@ -258,13 +248,14 @@ export function withResultFields(
   text: string,
   idText: string,
   method: string,
-  serverInfoMember: string,
+  core: Pick<ServerCore, 'serverInfoMember' | 'cacheFields'>,
 ): string {
+  const serverInfoMember = core.serverInfoMember;
   const prefix = '{"jsonrpc":"2.0","id":' + idText + ',"result":{';
   if (!text.startsWith(prefix)) return text;
   const fields = text.startsWith('"resultType"', prefix.length)
     ? ''
-    : '"resultType":"complete",' + (CACHEABLE.get(method) ?? '');
+    : '"resultType":"complete",' + (core.cacheFields.get(method) ?? '');
   const rest = text.slice(prefix.length);
   // No "_meta" anywhere in the text, so none at the result's top level: one search, no parsing.
   const metaAt =

@@ -130,6 +130,11 @@ export interface RequestContext {
   readonly clientCapabilities: JsonObject;
   /** Announces changes to every client listening (see `Notifier`). */
   readonly notify: Notifier;
+  /**
+   * The server's run-time lists: enable or disable tools and prompts (names are checked at run
+   * time here; `McpServer.tools` / `.prompts` take only the manifest's names).
+   */
+  readonly lists: { readonly tools: ListControl; readonly prompts: ListControl };
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /**
@@ -172,6 +177,65 @@ export interface Notifier {
   promptsChanged(): void;
   resourcesChanged(): void;
   resourceUpdated(uri: string): void;
+}
+
+/**
+ * Turns manifest tools (or prompts) on and off at run time. `tools/list` leaves out what is
+ * disabled or filtered out, and `tools/call` refuses it with -32602; every change that alters the
+ * list announces `notifications/tools/list_changed` (`prompts/…` for prompts) by itself.
+ */
+export interface ListControl<Name extends string = string> {
+  /** Serves `name` again; throws for a name the manifest does not list. */
+  enable(name: Name): void;
+  /** Leaves `name` out of every list and refuses its calls; throws for a name the manifest does not list. */
+  disable(name: Name): void;
+  isEnabled(name: Name): boolean;
+  /**
+   * A per-request filter (undefined removes it): an enabled entry is served to a request only when
+   * it returns true. It runs for each list request and each call, with that request's context, so
+   * it must be quick and synchronous. Changing the filter announces a list change.
+   */
+  setFilter(filter: ListFilter<Name> | undefined): void;
+}
+
+/** Decides whether one enabled tool or prompt is served to the request behind `context`. */
+export type ListFilter<Name extends string = string> = (
+  name: Name,
+  context: RequestContext,
+) => boolean;
+
+/** One entry of `resources/list`, as a `ResourceListHandler` returns it. */
+export interface ListedResource extends JsonObject {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/**
+ * The resources a template currently has (the manifest's `list: true`), each read through the
+ * template's handler. Called on every `resources/list` request; the runtime pages the whole list.
+ */
+export type ResourceListHandler = (
+  context: RequestContext,
+) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
+
+/**
+ * Called when the first subscriber of a URI appears (`resources/subscribe` or a 2026-07-28
+ * `subscriptions/listen`), and when its last one leaves (unsubscribe, end of session or stream),
+ * counted over this process's clients: a handler starts and stops watching there.
+ */
+export interface ResourceSubscriptionHooks {
+  subscribe?(uri: string): void | Promise<void>;
+  unsubscribe?(uri: string): void | Promise<void>;
+}
+
+/** The 2026-07-28 caching hints of one list (`ttlMs`, `cacheScope`). */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
 }
 
 export interface ElicitParams extends JsonObject {
@@ -231,7 +295,15 @@ export type PromptHandler<Args> = (
 
 /** Everything the runtime needs to know about a server, precomputed by the generator. */
 export interface ServerDefinition {
-  serverInfo: { name: string; version: string; title?: string };
+  /** `description`, `websiteUrl` and `icons` are sent only in revisions whose schema has them (2025-11-25 on). */
+  serverInfo: {
+    name: string;
+    version: string;
+    title?: string;
+    description?: string;
+    websiteUrl?: string;
+    icons?: JsonObject[];
+  };
   instructions?: string;
   /** Revisions this server may negotiate, newest first. */
   protocolVersions: readonly string[];
@@ -246,6 +318,10 @@ export interface ServerDefinition {
   prompts: readonly JsonObject[];
   /** Page size for the list methods; default 100. */
   pageSize?: number;
+  /** URI templates whose resources are listed by a `ResourceListHandler` (`handlers.resourceLists`). */
+  listedTemplates?: readonly string[];
+  /** 2026-07-28 caching hints per list; a list left out gets `ttlMs: 0`, `cacheScope: "public"`. */
+  caching?: Partial<Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', CacheHint>>;
   /**
    * Envelope validators for the client→server messages the runtime handles, keyed by method
    * (`tools/call`, `initialize`, `notifications/cancelled`, …). Each validates the whole JSON-RPC
@@ -289,6 +365,10 @@ export interface ServerHandlers {
   resourceTemplates?: Record<string, ResourceTemplateHandler<any>>;
   /** Keyed by prompt name. */
   prompts?: Record<string, PromptHandler<any>>;
+  /** Keyed by URI template: the resources each listed template has now (see `ResourceListHandler`). */
+  resourceLists?: Record<string, ResourceListHandler>;
+  /** Start and stop watching a resource as its first subscriber comes and its last goes. */
+  resourceSubscriptions?: ResourceSubscriptionHooks;
   /** `completion/complete`; when absent, completions answer with no values. */
   complete?: (
     params: JsonObject,

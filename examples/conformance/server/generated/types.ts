@@ -2,6 +2,7 @@
 import type {
   PromptHandler,
   ResourceHandler,
+  ResourceSubscriptionHooks,
   ResourceTemplateHandler,
   ServerHandlers,
   ToolHandler,
@@ -358,7 +359,15 @@ export type Handlers = {
   tools: ToolHandlers;
   resources: ResourceHandlers;
   resourceTemplates: ResourceTemplateHandlers;
+  /** Called when the first client subscribes to a URI and when the last one leaves: start and stop watching there. */
+  resourceSubscriptions?: ResourceSubscriptionHooks;
   prompts: PromptHandlers;
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
   complete?: NonNullable<ServerHandlers['complete']>;
 };
+
+/** The name of every tool (what `server.tools.enable` and `.disable` take). */
+export type ToolName = Extract<keyof ToolHandlers, string>;
+
+/** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
+export type PromptName = Extract<keyof PromptHandlers, string>;

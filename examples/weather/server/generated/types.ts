@@ -2,6 +2,7 @@
 import type {
   PromptHandler,
   ResourceHandler,
+  ResourceListHandler,
   ResourceTemplateHandler,
   ServerHandlers,
   ToolHandler,
@@ -87,6 +88,11 @@ export type ResourceTemplateHandlers = {
   'weather://stations/{id}': ResourceTemplateHandler<{ readonly id: string }>;
 };
 
+/** Lists the resources each `list: true` template has now (read through its template handler), keyed by template. */
+export type ResourceListHandlers = {
+  'weather://stations/{id}': ResourceListHandler;
+};
+
 /** Arguments of the prompt "plan_outing"; the protocol sends them all as strings. */
 export type PlanOutingArguments = {
   /** Where the outing takes place. */
@@ -105,7 +111,14 @@ export type Handlers = {
   tools: ToolHandlers;
   resources: ResourceHandlers;
   resourceTemplates: ResourceTemplateHandlers;
+  resourceLists: ResourceListHandlers;
   prompts: PromptHandlers;
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
   complete?: NonNullable<ServerHandlers['complete']>;
 };
+
+/** The name of every tool (what `server.tools.enable` and `.disable` take). */
+export type ToolName = Extract<keyof ToolHandlers, string>;
+
+/** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
+export type PromptName = Extract<keyof PromptHandlers, string>;

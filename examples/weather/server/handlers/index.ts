@@ -4,6 +4,7 @@ import { getForecast } from './tools/getForecast.js';
 import { resources } from './resources.js';
 import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
+import { resourceLists } from './resource-lists.js';
 
 /**
  * Every handler of the server, checked against the generated `Handlers` type. Regenerating adds
@@ -17,4 +18,5 @@ export const handlers: Handlers = {
   resources,
   resourceTemplates,
   prompts,
+  resourceLists,
 };

@@ -133,6 +133,7 @@ export class Session {
     session.clientCapabilities = snapshot.clientCapabilities;
     session.logThreshold = snapshot.logThreshold;
     if (snapshot.subscriptions.length > 0) session.subscriptions = new Set(snapshot.subscriptions);
+    for (const uri of snapshot.subscriptions) core.resourceLists.watch(uri);
     session.state = STATE_INITIALIZED;
     core.listeners.add(session.onChange);
     return session;
@@ -175,6 +176,10 @@ export class Session {
   close(abortHandlers: boolean): void {
     this.state = STATE_CLOSED;
     if (this.changeListener !== undefined) this.core.listeners.delete(this.changeListener);
+    // Its subscriptions end with it (the subscribe/unsubscribe hooks count subscribers).
+    const subscriptions = this.subscriptions;
+    this.subscriptions = undefined;
+    for (const uri of subscriptions ?? []) this.core.resourceLists.unwatch(uri);
     const pendingClient = this.pendingClient;
     this.pendingClient = undefined;
     for (const pending of pendingClient?.values() ?? []) {

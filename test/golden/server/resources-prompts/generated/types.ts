@@ -58,3 +58,9 @@ export type Handlers = {
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
   complete?: NonNullable<ServerHandlers['complete']>;
 };
+
+/** The name of every tool (what `server.tools.enable` and `.disable` take). */
+export type ToolName = Extract<keyof ToolHandlers, string>;
+
+/** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
+export type PromptName = Extract<keyof PromptHandlers, string>;

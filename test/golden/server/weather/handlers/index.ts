@@ -3,6 +3,7 @@ import { getWeather } from './tools/getWeather.js';
 import { getForecast } from './tools/getForecast.js';
 import { resources } from './resources.js';
 import { resourceTemplates } from './resource-templates.js';
+import { resourceLists } from './resource-lists.js';
 import { prompts } from './prompts.js';
 
 /**
@@ -16,5 +17,6 @@ export const handlers: Handlers = {
   },
   resources,
   resourceTemplates,
+  resourceLists,
   prompts,
 };
