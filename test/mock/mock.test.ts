@@ -1,0 +1,224 @@
+/**
+ * `mcp-gen mock` (issue 17): the official clients call every tool of the weather manifest against
+ * the mock and accept every result by their own output validation; answers are the same bytes for a
+ * seed and differ across seeds; fixtures override a tool; a broken fixtures file is refused with
+ * positions and exit code 2.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Http } from '@modelcontextprotocol/client';
+import { StdioClientTransport as Sdk2Stdio } from '@modelcontextprotocol/client/stdio';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as Sdk1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { startMock } from '../../src/mock/index.js';
+
+const WEATHER = 'examples/weather/manifest.yaml';
+/** Arguments for each weather tool; a few per tool, so several generated values are judged. */
+const CALLS: Record<string, Record<string, unknown>[]> = {
+  get_weather: [{ location: 'Lisbon' }, { location: 'Oslo', units: 'celsius' }, { location: 'Austin', units: 'fahrenheit' }],
+  get_forecast: [{ location: 'Lisbon' }, { location: 'Oslo', days: 7 }, { location: 'Quito', days: 1, units: 'celsius' }],
+};
+
+interface CallResult {
+  isError?: unknown;
+  structuredContent?: unknown;
+  content?: unknown;
+}
+interface AnyClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-gen-mock-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Lists the tools (the SDKs validate results against the listed outputSchemas), then calls each. */
+async function callEveryTool(client: AnyClient): Promise<CallResult[]> {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(CALLS).sort());
+  const results: CallResult[] = [];
+  for (const tool of tools) {
+    for (const args of CALLS[tool.name] ?? []) {
+      // The SDK rejects a structuredContent that breaks the tool's outputSchema: reaching here is the check.
+      const result = (await client.callTool({ name: tool.name, arguments: args })) as CallResult;
+      expect(result.isError, JSON.stringify(result)).not.toBe(true);
+      expect(result.structuredContent).toBeTypeOf('object');
+      // The text block mirrors structuredContent, as the real server's does.
+      expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? 'null')).toEqual(result.structuredContent);
+      results.push(result);
+    }
+  }
+  return results;
+}
+
+describe('mcp-gen mock against the official clients', () => {
+  it('SDK 1.x over stdio: every weather tool, results valid by the SDK', async () => {
+    const { command, args } = await startMock({ manifest: WEATHER, seed: 1, transport: 'stdio' });
+    const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
+    await client.connect(new Sdk1Stdio({ command, args, stderr: 'ignore' }));
+    try {
+      await callEveryTool(client as unknown as AnyClient);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('SDK 1.x over HTTP (2025-11-25 session): every weather tool, results valid by the SDK', async () => {
+    const mock = await startMock({ manifest: WEATHER, seed: 2, transport: 'http' });
+    const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
+    try {
+      await client.connect(new Sdk1Http(new URL(mock.url)));
+      await callEveryTool(client as unknown as AnyClient);
+      await client.close();
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+
+  for (const transport of ['http', 'stdio'] as const) {
+    it(`SDK 2.x pinned to 2026-07-28 over ${transport}: every weather tool, results valid by the SDK`, async () => {
+      const client = new Sdk2Client({ name: 'mock-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const mock = transport === 'http' ? await startMock({ manifest: WEATHER, seed: 3, transport }) : undefined;
+      try {
+        if (mock) await client.connect(new Sdk2Http(new URL(mock.url)));
+        else {
+          const { command, args } = await startMock({ manifest: WEATHER, seed: 3, transport: 'stdio' });
+          await client.connect(new Sdk2Stdio({ command, args, stderr: 'ignore' }));
+        }
+        expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+        await callEveryTool(client as unknown as AnyClient);
+        // Prompts and resources answer too.
+        const prompt = await client.getPrompt({ name: 'plan_outing', arguments: { location: 'Lisbon' } });
+        expect(prompt.messages[0]?.content).toMatchObject({ type: 'text' });
+        const read = await client.readResource({ uri: 'weather://stations/42' });
+        expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ uri: 'weather://stations/42', id: '42' });
+        await client.close();
+      } finally {
+        await mock?.close();
+      }
+    }, 60_000);
+  }
+
+  it('refuses invalid arguments as the generated server does (a tool error naming the field)', async () => {
+    const mock = await startMock({ manifest: WEATHER, transport: 'http' });
+    const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
+    try {
+      await client.connect(new Sdk1Http(new URL(mock.url)));
+      const result = (await client.callTool({ name: 'get_weather', arguments: { location: 'Lisbon', units: 'kelvin' } })) as CallResult;
+      expect(result.isError).toBe(true);
+      expect((result.content as { text: string }[])[0]?.text).toBe(
+        'Invalid arguments for tool get_weather: /units must be equal to one of the allowed values (celsius, fahrenheit)',
+      );
+      await client.close();
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+});
+
+/** Runs the stdio mock with a fixed conversation and returns its stdout, byte for byte. */
+async function stdioTranscript(seed: string): Promise<string> {
+  const { command, args } = await startMock({ manifest: WEATHER, seed, transport: 'stdio' });
+  const lines = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...Object.entries(CALLS).flatMap(([name, list]) => list.map((a, i) => ({ jsonrpc: '2.0', id: `${name}-${i}`, method: 'tools/call', params: { name, arguments: a } }))),
+    { jsonrpc: '2.0', id: 'p', method: 'prompts/get', params: { name: 'plan_outing', arguments: { location: 'Lisbon' } } },
+    { jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri: 'weather://stations' } },
+  ];
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stdin.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  expect(code).toBe(0);
+  return out;
+}
+
+describe('mcp-gen mock: determinism and fixtures', () => {
+  it('the same seed gives the same bytes twice; another seed different ones', async () => {
+    const [first, again, other] = await Promise.all([stdioTranscript('7'), stdioTranscript('7'), stdioTranscript('8')]);
+    expect(first.split('\n').filter(Boolean)).toHaveLength(9);
+    expect(again).toBe(first);
+    expect(other).not.toBe(first);
+    // Every generated answer differs, not only one of them.
+    const results = (text: string) => text.split('\n').filter(Boolean).slice(1, 7).map((l) => JSON.stringify((JSON.parse(l) as { result: unknown }).result));
+    const [a, b] = [results(first), results(other)];
+    expect(a.filter((r, i) => r !== b[i]).length).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
+  it('a fixtures file overrides one tool: a canned result and a canned error, matched on the input', async () => {
+    const fixtures = join(dir, 'mock.yaml');
+    writeFileSync(
+      fixtures,
+      [
+        'tools:',
+        '  get_weather:',
+        '    - match: { location: Paris }',
+        '      result: { location: Paris, temperature: 21.5, units: celsius, conditions: sunny, humidity: 40 }',
+        '    - match: { location: Atlantis }',
+        '      error: { message: No weather station under the sea }',
+        '',
+      ].join('\n'),
+    );
+    const mock = await startMock({ manifest: WEATHER, seed: 5, fixtures, transport: 'http' });
+    const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
+    try {
+      await client.connect(new Sdk1Http(new URL(mock.url)));
+      await client.listTools();
+      const paris = (await client.callTool({ name: 'get_weather', arguments: { location: 'Paris', units: 'celsius' } })) as CallResult;
+      expect(paris.structuredContent).toEqual({ location: 'Paris', temperature: 21.5, units: 'celsius', conditions: 'sunny', humidity: 40 });
+      const atlantis = (await client.callTool({ name: 'get_weather', arguments: { location: 'Atlantis' } })) as CallResult;
+      expect(atlantis).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No weather station under the sea' }] });
+      // Other arguments, and the other tool, are still generated.
+      const lisbon = (await client.callTool({ name: 'get_weather', arguments: { location: 'Lisbon' } })) as CallResult;
+      expect(lisbon.isError).not.toBe(true);
+      expect(lisbon.structuredContent).not.toEqual(paris.structuredContent);
+      await client.close();
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+
+  it('a broken fixtures file: every problem with file:line:col and pointer, exit 2', async () => {
+    const fixtures = join(dir, 'broken.yaml');
+    writeFileSync(
+      fixtures,
+      [
+        'tools:',
+        '  get_weather:',
+        '    - match: { location: Paris }',
+        '      result: { location: Paris, temperature: hot, units: celsius, conditions: sunny, humidity: 40 }',
+        '    - match: { location: Rome }',
+        '    - match: [Rome]',
+        '      error: { message: 3 }',
+        '  get_wether:',
+        '    - result: {}',
+        'extra: 1',
+        '',
+      ].join('\n'),
+    );
+    const err: string[] = [];
+    const code = await main(['mock', WEATHER, '--fixtures', fixtures], { out: () => {}, err: (line) => err.push(line) });
+    expect(code).toBe(2);
+    const text = err.join('\n');
+    expect(text).toContain(`${fixtures}:4:47: the result does not match the tool's outputSchema: must be number (at /tools/get_weather/0/result/temperature)`);
+    expect(text).toContain(`${fixtures}:5:7: a fixture needs \`result\` or \`error\` (at /tools/get_weather/1)`);
+    expect(text).toContain(`${fixtures}:6:14: \`match\` must be a mapping of argument names to values (at /tools/get_weather/2/match)`);
+    expect(text).toContain(`${fixtures}:7:14: \`error\` must be a mapping with a string \`message\` (at /tools/get_weather/2/error)`);
+    expect(text).toMatch(new RegExp(`${fixtures.replace(/[.]/g, '\\.')}:8:3: no tool named "get_wether" in the server \\(at /tools/get_wether\\) — its tools: get_weather, get_forecast`));
+    expect(text).toContain(`${fixtures}:10:1: unknown member "extra" (at /extra)`);
+    expect(text).toContain('6 problems found');
+  });
+});
