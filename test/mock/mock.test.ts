@@ -14,6 +14,7 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as Sdk1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect as connectOurs } from '../../examples/client-app/client/client.js';
 import { main } from '../../src/cli/main.js';
 import { startMock } from '../../src/mock/index.js';
 
@@ -110,6 +111,35 @@ describe('mcp-gen mock against the official clients', () => {
     }, 60_000);
   }
 
+  it('SDK 2.x with its default handshake (2025-11-25 session) over HTTP: every weather tool', async () => {
+    const mock = await startMock({ manifest: WEATHER, seed: 4, transport: 'http' });
+    const client = new Sdk2Client({ name: 'mock-test', version: '2.0.0' });
+    try {
+      await client.connect(new Sdk2Http(new URL(mock.url)));
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      await callEveryTool(client as unknown as AnyClient);
+      await client.close();
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+
+  for (const era of ['2025-11-25', '2026-07-28'] as const) {
+    it(`our generated weather client (${era}) over HTTP: every call resolves with its validated output`, async () => {
+      const mock = await startMock({ manifest: WEATHER, seed: 6, transport: 'http' });
+      try {
+        const client = await connectOurs({ url: mock.url, protocolVersions: [era] });
+        expect(client.server.protocolVersion).toBe(era);
+        // The typed methods reject with OutputValidationError on a bad structuredContent.
+        for (const args of CALLS['get_weather'] ?? []) expect((await client.tools.getWeather(args as { location: string })).humidity).toBeGreaterThanOrEqual(0);
+        for (const args of CALLS['get_forecast'] ?? []) expect(Array.isArray((await client.tools.getForecast(args as { location: string })).days)).toBe(true);
+        await client.close();
+      } finally {
+        await mock.close();
+      }
+    }, 60_000);
+  }
+
   it('refuses invalid arguments as the generated server does (a tool error naming the field)', async () => {
     const mock = await startMock({ manifest: WEATHER, transport: 'http' });
     const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
@@ -185,6 +215,41 @@ describe('mcp-gen mock: determinism and fixtures', () => {
       const lisbon = (await client.callTool({ name: 'get_weather', arguments: { location: 'Lisbon' } })) as CallResult;
       expect(lisbon.isError).not.toBe(true);
       expect(lisbon.structuredContent).not.toEqual(paris.structuredContent);
+      await client.close();
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+
+  it('a schema no value satisfies: the call is a tool error naming the tool and the JSON pointer; the mock keeps serving', async () => {
+    const manifest = join(dir, 'impossible.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'server: { name: impossible, version: 1.0.0 }',
+        'tools:',
+        '  - name: plan',
+        '    inputSchema: { type: object }',
+        '    outputSchema:',
+        '      type: object',
+        '      properties: { when: { type: string, minLength: 5, maxLength: 2 } }',
+        '      required: [when]',
+        '  - name: fine',
+        '    inputSchema: { type: object }',
+        '    outputSchema: { type: object, properties: { ok: { type: boolean } }, required: [ok] }',
+        '',
+      ].join('\n'),
+    );
+    const mock = await startMock({ manifest, transport: 'http' });
+    const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
+    try {
+      await client.connect(new Sdk1Http(new URL(mock.url)));
+      const result = (await client.callTool({ name: 'plan', arguments: {} })) as CallResult;
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'cannot generate a value for tool plan (outputSchema) after 40 attempts: at /when: minLength 5 is above maxLength 2' }],
+      });
+      expect(((await client.callTool({ name: 'fine', arguments: {} })) as CallResult).structuredContent).toMatchObject({ ok: expect.any(Boolean) });
       await client.close();
     } finally {
       await mock.close();
