@@ -10,6 +10,7 @@ import { loadManifest } from '../load/manifest.js';
 import { createMockServer } from '../mock/index.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
+import { MANIFEST_PROTOCOL_VERSIONS } from '../model/service.js';
 import { flagPairs } from './flag-pairs.js';
 import { EXIT_OK, printWarnings, type Console } from './output.js';
 import { displayPath } from './paths.js';
@@ -57,7 +58,9 @@ async function loadModel(source: string | undefined, options: MockCommandOptions
   }
   const built = serviceFromSnapshot(snapshot, `mcp-gen mock ${place}`, place);
   printWarnings(io, built.warnings);
-  return built.model;
+  // A snapshot records the one revision introspection negotiated; the mock serves both eras anyway,
+  // as a server generated from the same tools would.
+  return { ...built.model, protocolVersions: [...MANIFEST_PROTOCOL_VERSIONS] };
 }
 
 export async function runMock(source: string | undefined, options: MockCommandOptions, io: Console): Promise<number> {

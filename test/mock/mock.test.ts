@@ -163,6 +163,11 @@ describe('mcp-gen mock against every client, both transports, both eras', () => 
 /** Runs the stdio mock with a fixed conversation and returns its stdout, byte for byte. */
 async function stdioTranscript(seed: string): Promise<string> {
   const { command, args } = await startMock({ manifest: WEATHER, seed, transport: 'stdio' });
+  return transcript(command, args);
+}
+
+/** Runs a stdio mock with the fixed conversation (initialize, every call, a prompt, a resource) and returns its stdout. */
+async function transcript(command: string, args: string[]): Promise<string> {
   const lines = [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -180,6 +185,42 @@ async function stdioTranscript(seed: string): Promise<string> {
 }
 
 describe('mcp-gen mock: determinism and fixtures', () => {
+  it('mocks a snapshot file and a live server (--from-url) as it mocks the manifest', async () => {
+    const mock = await startMock({ manifest: WEATHER, seed: 1, transport: 'http' });
+    try {
+      const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
+      await client.connect(new Sdk1Http(new URL(mock.url)));
+      const snapshot = {
+        mcpGenSnapshot: 1,
+        protocolVersion: '2025-11-25',
+        serverInfo: client.getServerVersion(),
+        capabilities: client.getServerCapabilities(),
+        tools: (await client.listTools()).tools,
+        prompts: (await client.listPrompts()).prompts,
+        resources: (await client.listResources()).resources,
+        resourceTemplates: (await client.listResourceTemplates()).resourceTemplates,
+      };
+      await client.close();
+      const file = join(dir, 'weather.snapshot.json');
+      writeFileSync(file, JSON.stringify(snapshot));
+      const bin = join(process.cwd(), 'bin', 'mcp-gen.js');
+      for (const source of [[file], ['--from-url', mock.url]]) {
+        const lines = (await transcript(process.execPath, [bin, 'mock', ...source, '--seed', '1'])).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { result?: { structuredContent?: unknown; isError?: boolean; messages?: unknown } });
+        expect(lines).toHaveLength(9);
+        for (const line of lines.slice(1, 7)) expect(line.result?.isError, JSON.stringify(line)).not.toBe(true);
+        expect(lines[1]?.result?.structuredContent, `${source.join(" ")}: ${JSON.stringify(lines[1])}`).toMatchObject({ location: expect.any(String), units: expect.stringMatching(/^(celsius|fahrenheit)$/) });
+        expect(lines[7]?.result?.messages).toHaveLength(1);
+      }
+    } finally {
+      await mock.close();
+    }
+  }, 90_000);
+
+  it('is importable as mcp-gen/mock', async () => {
+    const entry = (await import('mcp-gen/mock')) as { startMock?: unknown };
+    expect(entry.startMock).toBeTypeOf('function');
+  });
+
   it('the same seed gives the same bytes twice; another seed different ones', async () => {
     const [first, again, other] = await Promise.all([stdioTranscript('7'), stdioTranscript('7'), stdioTranscript('8')]);
     expect(first.split('\n').filter(Boolean)).toHaveLength(9);
