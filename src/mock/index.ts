@@ -17,7 +17,8 @@ import type { ServerDefinition, ServerOptions, ToolBinding, ValidatorTable } fro
 import { createServer, type McpServer } from '../runtime/index.js';
 import { loadFixtures, type Fixtures } from './fixtures.js';
 import { mockHandlers } from './handlers.js';
-import { compileToolValidators } from './validators.js';
+import { compileToolValidators, type ToolValidators } from './validators.js';
+import { sampleValue, SampleError } from '../samples/generate.js';
 
 export { loadFixtures, type Fixtures, type ToolFixture } from './fixtures.js';
 
@@ -66,7 +67,25 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     resultValidators: () => runtimeValidators('result'),
     ...(servesStateless(model) ? { statelessValidators: () => runtimeValidators('stateless') } : {}),
   };
+  warnUnsatisfiable(model, validators, seed, options.serverOptions?.logger ?? ((line) => process.stderr.write(`${line}\n`)));
   return createServer(definition, mockHandlers(model, validators, seed, fixtures), options.serverOptions ?? {});
+}
+
+/**
+ * Says at start-up which tools' outputSchemas no generated value satisfied (their calls will be
+ * tool errors naming the pointer), rather than letting the first call find out.
+ */
+function warnUnsatisfiable(model: ServiceModel, validators: ReadonlyMap<string, ToolValidators>, seed: string | number, log: (line: string) => void): void {
+  for (const tool of model.tools) {
+    const validate = validators.get(tool.name)?.output;
+    if (!validate || !tool.outputSchema) continue;
+    try {
+      sampleValue({ schema: tool.outputSchema, seed, path: 'mcp-gen mock start-up', validate, label: `tool ${tool.name} (outputSchema)` });
+    } catch (error) {
+      if (!(error instanceof SampleError)) throw error;
+      log(`warning: ${error.message}`);
+    }
+  }
 }
 
 export interface StartMockOptions {

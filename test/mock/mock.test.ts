@@ -284,6 +284,12 @@ describe('mcp-gen mock: determinism and fixtures', () => {
         '',
       ].join('\n'),
     );
+    // The command says so at start-up, on stderr.
+    const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'mcp-gen.js'), 'mock', manifest], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    expect(await new Promise((done) => child.on('close', done))).toBe(0);
+    expect(stderr).toBe('warning: cannot generate a value for tool plan (outputSchema) after 40 attempts: at /when: minLength 5 is above maxLength 2\n');
     const mock = await startMock({ manifest, transport: 'http' });
     const client = new Sdk1Client({ name: 'mock-test', version: '1.0.0' });
     try {
