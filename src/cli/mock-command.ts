@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { introspect, readSnapshot, SNAPSHOT_FORMAT } from '../load/introspect.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import { createMockServer } from '../mock/index.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';

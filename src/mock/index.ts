@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import { capabilities } from '../emit/server/server-file.js';
 import { servesStateless } from '../emit/server/server-file.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { ServerDefinition, ServerOptions, ToolBinding, ValidatorTable } from '../runtime/api.js';
 import { createServer, type McpServer } from '../runtime/index.js';
