@@ -141,11 +141,25 @@ export interface RequestContext {
   /**
    * `elicitation/create`; rejects when the client did not declare the elicitation capability (in
    * 2026-07-28 the request is then answered with -32021). `options.key` names the input in a
-   * 2026-07-28 input-required result (default `elicitation-<n>`).
+   * 2026-07-28 input-required result (default `elicitation-<n>`). Form mode (`mode` left out or
+   * `'form'`) needs `elicitation.form` (a bare `elicitation: {}` counts as form), URL mode
+   * (`{ mode: 'url', url, message }`, 2025-11-25 on) needs `elicitation.url`; without it the
+   * promise rejects with `ClientCapabilityError` and nothing is sent.
    */
-  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
-  /** `sampling/createMessage`; as `elicit`, for the sampling capability. */
-  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  elicit(params: ElicitUrlParams, options?: InputOptions): Promise<ElicitUrlResult>;
+  elicit(params: ElicitFormParams, options?: InputOptions): Promise<ElicitResult>;
+  /**
+   * `sampling/createMessage`; as `elicit`, for the sampling capability. `tools`/`toolChoice` need
+   * the client's `sampling.tools` (2025-11-25 on), an `includeContext` other than `"none"` its
+   * `sampling.context`; otherwise the promise rejects with `ClientCapabilityError`, nothing sent.
+   */
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult>;
+  /**
+   * `notifications/elicitation/complete` for a URL elicitation this client was asked (2025-11-25;
+   * on the request's stream while it runs, then on the session's standalone stream). False when it
+   * could not be sent: another revision (2026-07-28 has no such notification) or no stream open.
+   */
+  completeElicitation(elicitationId: string): boolean;
   /** `roots/list`; as `elicit`, for the roots capability. */
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
   /**
@@ -174,13 +188,61 @@ export interface Notifier {
   resourceUpdated(uri: string): void;
 }
 
-export interface ElicitParams extends JsonObject {
+/** Form mode: the client shows a form for `requestedSchema` (flat, primitive properties). */
+export interface ElicitFormParams extends JsonObject {
+  mode?: 'form';
   message: string;
   requestedSchema: JsonObject;
 }
+/**
+ * URL mode (2025-11-25 on): the client asks the user to open `url`; what happens there never
+ * passes through the client. `elicitationId` (2025-11-25 only; made up when left out) is the id
+ * `completeElicitation` and `UrlElicitationRequiredError` refer to.
+ */
+export interface ElicitUrlParams extends JsonObject {
+  mode: 'url';
+  message: string;
+  url: string;
+  elicitationId?: string;
+}
+export type ElicitParams = ElicitFormParams | ElicitUrlParams;
 export interface ElicitResult extends JsonObject {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
+}
+/** A URL elicitation's answer has no content: `accept` means the user agreed to open the URL. */
+export interface ElicitUrlResult extends JsonObject {
+  action: 'accept' | 'decline' | 'cancel';
+}
+
+/** A tool the client's model may call during tool-enabled sampling (2025-11-25 on). */
+export interface SamplingTool extends JsonObject {
+  name: string;
+  description?: string;
+  inputSchema: JsonObject;
+}
+/** `sampling/createMessage` params, as the newest revision spells them. */
+export interface SampleParams extends JsonObject {
+  messages: JsonObject[];
+  maxTokens: number;
+  systemPrompt?: string;
+  /** `"thisServer"`/`"allServers"` need the client's `sampling.context`. */
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: JsonObject;
+  modelPreferences?: JsonObject;
+  /** Needs the client's `sampling.tools` (2025-11-25 on). */
+  tools?: SamplingTool[];
+  /** Needs the client's `sampling.tools` (2025-11-25 on). */
+  toolChoice?: { mode?: 'auto' | 'required' | 'none' };
+}
+export interface SampleResult extends JsonObject {
+  role: 'user' | 'assistant';
+  /** One content block, or (with tools) several, e.g. `tool_use` blocks. */
+  content: JsonObject | JsonObject[];
+  model: string;
+  stopReason?: string;
 }
 
 export type ToolHandler<Input, Output> = (
