@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { INPUT_ROWS, inputRowNotApplicable } from './rows-input.js';
 
 export type ClientKind = 'ours' | 'sdk1' | 'sdk2';
 export type ServerKind = 'ours' | 'sdk1' | 'sdk2';
@@ -38,6 +39,7 @@ export const ROWS = [
   { id: '7', title: 'tools list-changed notification' },
   { id: '8', title: 'output breaking the outputSchema is rejected' },
   { id: '9', title: "the server's identity (serverInfo) as the client reports it" },
+  ...INPUT_ROWS,
 ] as const;
 export type RowId = (typeof ROWS)[number]['id'];
 
@@ -68,6 +70,7 @@ const SDK2_STATELESS_2025: Partial<Record<RowId, string>> = {
 
 /** Why one row cannot run in a combination that otherwise runs, or undefined when it runs. */
 export function rowNotApplicable(c: Combination, row: RowId): string | undefined {
+  if (INPUT_ROWS.some((r) => r.id === row)) return inputRowNotApplicable(c);
   if (c.server === 'sdk2' && c.transport === 'http' && c.era === '2025-11-25') return SDK2_STATELESS_2025[row];
   return undefined;
 }

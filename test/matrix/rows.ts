@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Combination, RowId } from './cells.js';
 import { GREETING, NAME, until, type MatrixClient } from './clients.js';
+import { INPUT_ROW_BODIES, type InputRowContext } from './rows-input.js';
 import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './servers.js';
 
-export interface RowContext {
+export interface RowContext extends InputRowContext {
   combination: Combination;
   /** Connected to the server of every row but 1a. */
   client: MatrixClient;
@@ -197,6 +198,7 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   '7': row7,
   '8': row8,
   '9': row9,
+  ...INPUT_ROW_BODIES,
 };
 
 function pause(ms: number): Promise<void> {
