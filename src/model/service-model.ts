@@ -50,6 +50,8 @@ export interface ResourceTemplateModel {
   ids: Identifiers;
   /** `{var}` names in the template, in order of appearance. */
   variables: string[];
+  /** Manifest `variables.<name>.enum`: default completions, by variable. */
+  variableEnums?: Record<string, string[]>;
   wire: { [key: string]: unknown };
 }
 
@@ -57,6 +59,8 @@ export interface PromptArgumentModel {
   name: string;
   required: boolean;
   description?: string;
+  /** Manifest `enum`: default completions. */
+  enum?: string[];
 }
 
 export interface PromptModel {

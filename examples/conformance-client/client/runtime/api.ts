@@ -309,6 +309,14 @@ export interface ServerDefinition {
   /** Page size for the list methods; default 100. */
   pageSize?: number;
   /**
+   * The manifest's `enum` values, offered by `completion/complete` when no handler answers:
+   * by prompt name then argument, and by URI template then variable.
+   */
+  completionDefaults?: {
+    prompts?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+    resourceTemplates?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  };
+  /**
    * Envelope validators for the client→server messages the runtime handles, keyed by method
    * (`tools/call`, `initialize`, `notifications/cancelled`, …). Each validates the whole JSON-RPC
    * message. Generated from the spec by mcp-gen (`generated/runtime/`) and copied into the output.
@@ -351,14 +359,40 @@ export interface ServerHandlers {
   resourceTemplates?: Record<string, ResourceTemplateHandler<any>>;
   /** Keyed by prompt name. */
   prompts?: Record<string, PromptHandler<any>>;
-  /** `completion/complete`; when absent, completions answer with no values. */
+  /**
+   * Completions per argument: keyed by prompt name or URI template, then by argument or template
+   * variable name (`completions['plan_outing']['city']`). Tried first; then `complete`; then the
+   * manifest's `enum` values starting with what was typed (`definition.completionDefaults`).
+   */
+  completions?: Record<string, Record<string, CompletionHandler<any> | undefined> | undefined>;
+  /** `completion/complete` for anything `completions` does not answer; when absent, the manifest's enums, else no values. */
   complete?: (
     params: JsonObject,
     context: RequestContext,
-  ) =>
-    | { values: string[]; total?: number; hasMore?: boolean }
-    | Promise<{ values: string[]; total?: number; hasMore?: boolean }>;
+  ) => CompletionValues | Promise<CompletionValues>;
+  /**
+   * The client sent `notifications/roots/list_changed` (stateful revisions): the next
+   * `context.listRoots()` on that session sees the new list.
+   */
+  onRootsListChanged?: (client: {
+    sessionId: string | undefined;
+    protocolVersion: string;
+    clientCapabilities: JsonObject;
+  }) => void;
 }
+
+/** What a completion handler returns: the values (at most 100 are sent), or them with a total and `hasMore`. */
+export type CompletionValues = string[] | { values: string[]; total?: number; hasMore?: boolean };
+
+/**
+ * Completes one prompt argument or template variable. `value` is what the user typed so far;
+ * `resolved` holds the other arguments already filled in (`context.arguments` of the request).
+ */
+export type CompletionHandler<Args = Readonly<Record<string, string>>> = (
+  value: string,
+  resolved: Partial<Args>,
+  context: RequestContext,
+) => CompletionValues | Promise<CompletionValues>;
 
 export interface ServerOptions {
   /** Where diagnostics go; the stdio transport must never write them to stdout. Default: stderr. */
