@@ -52,6 +52,8 @@ export interface ResourceTemplateModel {
   variables: string[];
   /** Its resources are listed at run time by a handler (manifest `list: true`). */
   list?: boolean;
+  /** Manifest `variables.<name>.enum`: default completions, by variable. */
+  variableEnums?: Record<string, string[]>;
   wire: { [key: string]: unknown };
 }
 
@@ -59,6 +61,8 @@ export interface PromptArgumentModel {
   name: string;
   required: boolean;
   description?: string;
+  /** Manifest `enum`: default completions. */
+  enum?: string[];
 }
 
 export interface PromptModel {

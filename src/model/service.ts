@@ -50,7 +50,7 @@ export interface ManifestTool extends JsonObject {
 
 export interface ManifestPrompt extends JsonObject {
   name: string;
-  arguments?: { name: string; description?: string; required?: boolean; title?: string }[];
+  arguments?: { name: string; description?: string; required?: boolean; title?: string; enum?: string[] }[];
 }
 
 /** An identifier that differs from its natural form because another name took it first. */
@@ -134,14 +134,19 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       ids: ids(resourceIds.get(String(resource.name)), String(resource.name)),
       wire: pick(resource, RESOURCE_KEYS),
     })),
-    resourceTemplates: templates.map((template): ResourceTemplateModel => ({
-      uriTemplate: String(template.uriTemplate),
-      name: String(template.name),
-      ids: ids(resourceIds.get(String(template.name)), String(template.name)),
-      variables: uriTemplateVariables(String(template.uriTemplate)),
-      ...(template['list'] === true ? { list: true } : {}),
-      wire: pick(template, TEMPLATE_KEYS),
-    })),
+    resourceTemplates: templates.map((template): ResourceTemplateModel => {
+      const model: ResourceTemplateModel = {
+        uriTemplate: String(template.uriTemplate),
+        name: String(template.name),
+        ids: ids(resourceIds.get(String(template.name)), String(template.name)),
+        variables: uriTemplateVariables(String(template.uriTemplate)),
+        ...(template['list'] === true ? { list: true } : {}),
+        wire: pick(template, TEMPLATE_KEYS),
+      };
+      const enums = variableEnums(template['variables'], model.variables);
+      if (enums !== undefined) model.variableEnums = enums;
+      return model;
+    }),
     prompts: prompts.map((prompt): PromptModel => {
       const args = prompt.arguments ?? [];
       const wire = pick(prompt, PROMPT_KEYS);
@@ -153,6 +158,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
           name: a.name,
           required: a.required === true,
           ...(a.description !== undefined ? { description: a.description } : {}),
+          ...(a.enum !== undefined ? { enum: [...a.enum] } : {}),
         })),
         wire,
       };
@@ -167,4 +173,19 @@ function mirroredHeaders(schema: JsonObject): { path: string[]; header: string }
   const headers: { path: string[]; header: string }[] = [];
   for (const { path, header } of headerAnnotations(schema)) if (typeof header === 'string') headers.push({ path: [...path], header });
   return headers;
+}
+
+/** Manifest `variables.<name>.enum` of a resource template, for the variables the template has. */
+function variableEnums(declared: unknown, variables: readonly string[]): Record<string, string[]> | undefined {
+  if (typeof declared !== 'object' || declared === null) return undefined;
+  const enums: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  let any = false;
+  for (const name of variables) {
+    const entry = Object.hasOwn(declared, name) ? (declared as Record<string, { enum?: unknown }>)[name] : undefined;
+    if (entry !== undefined && Array.isArray(entry.enum)) {
+      enums[name] = entry.enum.filter((v): v is string => typeof v === 'string');
+      any = true;
+    }
+  }
+  return any ? enums : undefined;
 }

@@ -2,7 +2,7 @@
  * The `RequestContext` a handler gets: its cancellation signal, progress, log messages and requests
  * to the client. What it sends goes through the method modules (logging, client requests).
  */
-import type { ElicitParams, ElicitResult, InputOptions, JsonObject, ListControl, LoggingLevel, Notifier, RequestContext } from './api.js';
+import type { ElicitParams, ElicitResult, InputOptions, JsonObject, ListControl, LoggingLevel, Notifier, RequestContext, SampleParams, SampleResult } from './api.js';
 import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
@@ -11,6 +11,7 @@ import { expire } from './cancellation.js';
 import { cancelOutgoing, requestClient } from './client-requests.js';
 import { sendLog } from './logging.js';
 import { RESOLVED } from './method-common.js';
+import { completeElicitation, urlElicitationParams } from './url-elicitation.js';
 
 /** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
 export class Context implements RequestContext, DeadlineEntry {
@@ -99,11 +100,15 @@ export class Context implements RequestContext, DeadlineEntry {
   }
 
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
-    return requestClient(this.session, this, 'elicitation/create', 'elicitation', params, options) as Promise<ElicitResult>;
+    return requestClient(this.session, this, 'elicitation/create', 'elicitation', urlElicitationParams(this.session, params), options) as Promise<ElicitResult>;
   }
 
-  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject> {
-    return requestClient(this.session, this, 'sampling/createMessage', 'sampling', params, options);
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult> {
+    return requestClient(this.session, this, 'sampling/createMessage', 'sampling', params, options) as Promise<SampleResult>;
+  }
+
+  completeElicitation(elicitationId: string): boolean {
+    return completeElicitation(this.session, this, elicitationId);
   }
 
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }> {

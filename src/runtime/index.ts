@@ -10,6 +10,8 @@ import { serveStdio } from './stdio.js';
 
 export type * from './api.js';
 export { McpError } from './errors.js';
+export { ClientCapabilityError } from './input-capabilities.js';
+export { UrlElicitationRequiredError, URL_ELICITATION_REQUIRED, type RequiredUrlElicitation } from './url-elicitation.js';
 export { InMemoryEventStore, type EventStore } from './event-store.js';
 export type { HttpListener, HttpOptions } from './http.js';
 export { DEFAULT_HTTP_LIMITS, DEFAULT_LIMITS, RUNTIME_PROTOCOL_VERSIONS, STATELESS_REVISION } from './server.js';

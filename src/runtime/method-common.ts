@@ -8,6 +8,7 @@ import { McpError } from './errors.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, describeIssues, errorMessage, isObject, resultMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
+import { answerInputError } from './url-elicitation.js';
 
 /** Answers one request (params already checked by the method's validator) on `out`. */
 export type MethodHandler = (session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound) => void;
@@ -58,6 +59,7 @@ function handlerFinished(session: Session, context: Context, value: unknown, enc
 }
 
 function handlerFailed(session: Session, context: Context, error: unknown): void {
+  if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   if (error instanceof McpError) {
     context.out.respond(errorMessage(context.idText, error.code, error.message, error.data));

@@ -189,7 +189,7 @@ export class ServerCore {
     if (isObject(resources) && resources['subscribe'] === true) methods.push('resources/subscribe', 'resources/unsubscribe');
     if (isObject(capabilities['prompts'])) methods.push('prompts/list', 'prompts/get');
     if (this.hasLogging) methods.push('logging/setLevel');
-    if (isObject(capabilities['completions']) || handlers.complete !== undefined) methods.push('completion/complete');
+    if (isObject(capabilities['completions']) || handlers.complete !== undefined || handlers.completions !== undefined) methods.push('completion/complete');
     this.supportedMethods = new Set(methods);
 
     this.tools = indexTools(definition, handlers);

@@ -136,6 +136,24 @@ describe('resources, templates and schemas that do not compile', () => {
     ]);
   });
 
+  test('completion enums for a variable the template does not have (issue 14 item 5)', async () => {
+    const root = await tempProject({
+      'manifest.yaml': [
+        'server: { name: s, version: "1" }',
+        'resourceTemplates:',
+        '  - uriTemplate: "app://a/{id}"',
+        '    name: fine',
+        '    variables: { id: { enum: [a, b] }, idd: { enum: [c] } }',
+        'prompts:',
+        '  - name: p',
+        '    arguments: [{ name: style, enum: [plain, bold] }]',
+        '',
+      ].join('\n'),
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map(brief)).toEqual(["5:45 /resourceTemplates/0/variables/idd 'idd' is not a variable of app://a/{id}"]);
+  });
+
   test('an unknown format stops compilation and points at the format', async () => {
     const root = await tempProject({
       'manifest.yaml':

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_ROWS, clientRowNotApplicable } from './rows-client.js';
 import { LIST_ROWS, listRowNotApplicable } from './rows-lists.js';
+import { INPUT_ROWS, inputRowNotApplicable } from './rows-input.js';
 
 export type ClientKind = 'ours' | 'sdk1' | 'sdk2';
 export type ServerKind = 'ours' | 'sdk1' | 'sdk2';
@@ -42,6 +43,7 @@ export const ROWS = [
   { id: '9', title: "the server's identity (serverInfo) as the client reports it" },
   ...CLIENT_ROWS,
   ...LIST_ROWS,
+  ...INPUT_ROWS,
 ] as const;
 export type RowId = (typeof ROWS)[number]['id'];
 
@@ -76,6 +78,7 @@ export function rowNotApplicable(c: Combination, row: RowId): string | undefined
   if (clientRow !== undefined) return clientRow;
   const lists = listRowNotApplicable(c, row);
   if (lists !== undefined) return lists;
+  if (INPUT_ROWS.some((r) => r.id === row)) return inputRowNotApplicable(c);
   if (c.server === 'sdk2' && c.transport === 'http' && c.era === '2025-11-25') return SDK2_STATELESS_2025[row];
   return undefined;
 }

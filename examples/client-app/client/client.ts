@@ -50,16 +50,30 @@ export type {
 
 /** What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot. */
 export interface Handlers {
-  elicitation?: (
-    params: P.ElicitRequest['params'],
-    context: { signal: AbortSignal },
-  ) => P.ElicitResult | Promise<P.ElicitResult>;
-  sampling?: (
-    params: P.CreateMessageRequest['params'],
-    context: { signal: AbortSignal },
-  ) => P.CreateMessageResult | Promise<P.CreateMessageResult>;
-  roots?: (context: { signal: AbortSignal }) => P.ListRootsResult | Promise<P.ListRootsResult>;
+  /** A function answers form mode only; `{ form, url }` declares each mode given (`elicitation.form` / `elicitation.url`). */
+  elicitation?:
+    | ElicitationHandler<P.ElicitRequestFormParams>
+    | {
+        form?: ElicitationHandler<P.ElicitRequestFormParams>;
+        url?: ElicitationHandler<P.ElicitRequestURLParams>;
+      };
+  /** `{ createMessage, tools: true }` declares `sampling.tools` (tool-enabled sampling), `context: true` declares `sampling.context`. */
+  sampling?:
+    SamplingHandler | { createMessage: SamplingHandler; tools?: boolean; context?: boolean };
+  /** `{ list, listChanged: true }` declares `roots.listChanged`; send it with `client.session.rootsChanged()`. */
+  roots?: RootsHandler | { list: RootsHandler; listChanged?: boolean };
 }
+type ElicitationHandler<Params> = (
+  params: Params,
+  context: { signal: AbortSignal },
+) => P.ElicitResult | Promise<P.ElicitResult>;
+type SamplingHandler = (
+  params: P.CreateMessageRequest['params'],
+  context: { signal: AbortSignal },
+) => P.CreateMessageResult | Promise<P.CreateMessageResult>;
+type RootsHandler = (context: {
+  signal: AbortSignal;
+}) => P.ListRootsResult | Promise<P.ListRootsResult>;
 
 /** The protocol revisions the client can negotiate. */
 export type Revision = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05';

@@ -74,6 +74,7 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     model.pageSize === undefined ? '' : `  pageSize: ${model.pageSize},\n`,
     listedTemplates.length === 0 ? '' : `  listedTemplates: ${jsonValueExpression(listedTemplates)},\n`,
     model.caching === undefined ? '' : `  caching: ${jsonValueExpression(model.caching)},\n`,
+    completionDefaultsLine(model),
     `  requestValidators: ${requestValidators},\n`,
     // Loaded on the first request the server sends its client: most servers never send one.
     "  resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),\n",
@@ -90,4 +91,19 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '}\n',
   );
   return file.toString();
+}
+
+/** `completionDefaults`: the manifest's `enum` values per prompt argument and template variable, when there are any. */
+function completionDefaultsLine(model: ServiceModel): string {
+  // Object.fromEntries makes own properties, so a prompt named `__proto__` is just a key.
+  const prompts = Object.fromEntries(
+    model.prompts
+      .map((p) => [p.name, Object.fromEntries(p.arguments.flatMap((a) => (a.enum === undefined ? [] : [[a.name, a.enum]])))] as const)
+      .filter(([, args]) => Object.keys(args).length > 0),
+  );
+  const templates = Object.fromEntries(model.resourceTemplates.flatMap((t) => (t.variableEnums === undefined ? [] : [[t.uriTemplate, t.variableEnums]])));
+  const defaults: Record<string, unknown> = {};
+  if (Object.keys(prompts).length > 0) defaults['prompts'] = prompts;
+  if (Object.keys(templates).length > 0) defaults['resourceTemplates'] = templates;
+  return Object.keys(defaults).length === 0 ? '' : `  completionDefaults: ${jsonValueExpression(defaults)},\n`;
 }

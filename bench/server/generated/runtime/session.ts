@@ -9,6 +9,7 @@
 import type { JsonObject, LoggingLevel } from './api.js';
 import { changed } from './subscriptions.js';
 import { notification } from './cancellation.js';
+import { ROOTS_LIST_CHANGED, rootsListChanged } from './roots.js';
 import { clientResponse, type PendingClientRequest } from './client-requests.js';
 import type { Context } from './context.js';
 import { NO_ANSWERS, openInputState, validWithoutAnswers } from './input-requests.js';
@@ -231,7 +232,8 @@ export class Session {
     }
     if (typeof method === 'string') {
       if (id === undefined) {
-        notification(this, method, message);
+        if (method === ROOTS_LIST_CHANGED) rootsListChanged(this);
+        else notification(this, method, message);
         return NO_RESPONSE;
       }
       if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));

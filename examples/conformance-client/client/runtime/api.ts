@@ -8,6 +8,17 @@
  * imported from the protocol bindings.
  */
 
+import type {
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  ElicitUrlResult,
+  SampleParams,
+  SampleResult,
+} from './input-types.js';
+
+export type * from './input-types.js';
+
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: unknown };
@@ -146,11 +157,25 @@ export interface RequestContext {
   /**
    * `elicitation/create`; rejects when the client did not declare the elicitation capability (in
    * 2026-07-28 the request is then answered with -32021). `options.key` names the input in a
-   * 2026-07-28 input-required result (default `elicitation-<n>`).
+   * 2026-07-28 input-required result (default `elicitation-<n>`). Form mode (`mode` left out or
+   * `'form'`) needs `elicitation.form` (a bare `elicitation: {}` counts as form), URL mode
+   * (`{ mode: 'url', url, message }`, 2025-11-25 on) needs `elicitation.url`; without it the
+   * promise rejects with `ClientCapabilityError` and nothing is sent.
    */
-  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
-  /** `sampling/createMessage`; as `elicit`, for the sampling capability. */
-  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  elicit(params: ElicitUrlParams, options?: InputOptions): Promise<ElicitUrlResult>;
+  elicit(params: ElicitFormParams, options?: InputOptions): Promise<ElicitResult>;
+  /**
+   * `sampling/createMessage`; as `elicit`, for the sampling capability. `tools`/`toolChoice` need
+   * the client's `sampling.tools` (2025-11-25 on), an `includeContext` other than `"none"` its
+   * `sampling.context`; otherwise the promise rejects with `ClientCapabilityError`, nothing sent.
+   */
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult>;
+  /**
+   * `notifications/elicitation/complete` for a URL elicitation this client was asked (2025-11-25;
+   * on the request's stream while it runs, then on the session's standalone stream). False when it
+   * could not be sent: another revision (2026-07-28 has no such notification) or no stream open.
+   */
+  completeElicitation(elicitationId: string): boolean;
   /** `roots/list`; as `elicit`, for the roots capability. */
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
   /**
@@ -238,15 +263,6 @@ export interface CacheHint {
   cacheScope: 'public' | 'private';
 }
 
-export interface ElicitParams extends JsonObject {
-  message: string;
-  requestedSchema: JsonObject;
-}
-export interface ElicitResult extends JsonObject {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
-}
-
 export type ToolHandler<Input, Output> = (
   input: Input,
   context: RequestContext,
@@ -323,6 +339,14 @@ export interface ServerDefinition {
   /** 2026-07-28 caching hints per list; a list left out gets `ttlMs: 0`, `cacheScope: "public"`. */
   caching?: Partial<Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', CacheHint>>;
   /**
+   * The manifest's `enum` values, offered by `completion/complete` when no handler answers:
+   * by prompt name then argument, and by URI template then variable.
+   */
+  completionDefaults?: {
+    prompts?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+    resourceTemplates?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  };
+  /**
    * Envelope validators for the client→server messages the runtime handles, keyed by method
    * (`tools/call`, `initialize`, `notifications/cancelled`, …). Each validates the whole JSON-RPC
    * message. Generated from the spec by mcp-gen (`generated/runtime/`) and copied into the output.
@@ -369,14 +393,40 @@ export interface ServerHandlers {
   resourceLists?: Record<string, ResourceListHandler>;
   /** Start and stop watching a resource as its first subscriber comes and its last goes. */
   resourceSubscriptions?: ResourceSubscriptionHooks;
-  /** `completion/complete`; when absent, completions answer with no values. */
+  /**
+   * Completions per argument: keyed by prompt name or URI template, then by argument or template
+   * variable name (`completions['plan_outing']['city']`). Tried first; then `complete`; then the
+   * manifest's `enum` values starting with what was typed (`definition.completionDefaults`).
+   */
+  completions?: Record<string, Record<string, CompletionHandler<any> | undefined> | undefined>;
+  /** `completion/complete` for anything `completions` does not answer; when absent, the manifest's enums, else no values. */
   complete?: (
     params: JsonObject,
     context: RequestContext,
-  ) =>
-    | { values: string[]; total?: number; hasMore?: boolean }
-    | Promise<{ values: string[]; total?: number; hasMore?: boolean }>;
+  ) => CompletionValues | Promise<CompletionValues>;
+  /**
+   * The client sent `notifications/roots/list_changed` (stateful revisions): the next
+   * `context.listRoots()` on that session sees the new list.
+   */
+  onRootsListChanged?: (client: {
+    sessionId: string | undefined;
+    protocolVersion: string;
+    clientCapabilities: JsonObject;
+  }) => void;
 }
+
+/** What a completion handler returns: the values (at most 100 are sent), or them with a total and `hasMore`. */
+export type CompletionValues = string[] | { values: string[]; total?: number; hasMore?: boolean };
+
+/**
+ * Completes one prompt argument or template variable. `value` is what the user typed so far;
+ * `resolved` holds the other arguments already filled in (`context.arguments` of the request).
+ */
+export type CompletionHandler<Args = Readonly<Record<string, string>>> = (
+  value: string,
+  resolved: Partial<Args>,
+  context: RequestContext,
+) => CompletionValues | Promise<CompletionValues>;
 
 export interface ServerOptions {
   /** Where diagnostics go; the stdio transport must never write them to stdout. Default: stderr. */

@@ -52,6 +52,9 @@ export const definition: ServerDefinition = {
     '[{"name":"plan_outing","title":"Plan an outing","description":"Asks the model to plan an outdoor activity around the forecast.","arguments":[{"name":"location","description":"Where the outing takes place.","required":true},{"name":"activity","description":"What you want to do, e.g. hiking."}]}]',
   ),
   listedTemplates: JSON.parse('["weather://stations/{id}"]'),
+  completionDefaults: JSON.parse(
+    '{"prompts":{"plan_outing":{"activity":["hiking","cycling","picnic","sailing"]}},"resourceTemplates":{"weather://stations/{id}":{"id":["lis","osl","sgp"]}}}',
+  ),
   requestValidators: requestValidators,
   resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),
   statelessValidators: () =>

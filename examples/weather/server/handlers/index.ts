@@ -5,6 +5,7 @@ import { resources } from './resources.js';
 import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
 import { resourceLists } from './resource-lists.js';
+import { STATIONS } from './data.js';
 
 /**
  * Every handler of the server, checked against the generated `Handlers` type. Regenerating adds
@@ -19,4 +20,11 @@ export const handlers: Handlers = {
   resourceTemplates,
   prompts,
   resourceLists,
+  // plan_outing's `activity` and the station `id` complete from the manifest's enums; `location`
+  // completes from the station names here.
+  completions: {
+    plan_outing: {
+      location: (typed) => STATIONS.map((s) => s.name).filter((name) => name.toLowerCase().startsWith(typed.toLowerCase())),
+    },
+  },
 };

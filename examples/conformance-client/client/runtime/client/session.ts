@@ -18,12 +18,17 @@ import {
   isObject,
   isRequestId,
   jsonOrUndefined,
-  METHOD_NOT_FOUND,
   notificationMessage,
   resultMessage,
   type RequestId,
 } from '../jsonrpc.js';
 import { whenAborted } from './cancellation.js';
+import {
+  answerServerRequest,
+  declaredCapabilities,
+  statelessCapabilities,
+  type ClientHandlers,
+} from './input-handlers.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
@@ -49,16 +54,7 @@ const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** Rounds of input-required answers before a request gives up. */
 const MAX_INPUT_ROUNDS = 16;
 
-export type Awaitable<T> = T | Promise<T>;
-
-/** What the app answers when the server asks; a capability is declared only when its handler is given. */
-export interface ClientHandlers {
-  elicitation?: (params: JsonObject, context: { signal: AbortSignal }) => Awaitable<JsonObject>;
-  sampling?: (params: JsonObject, context: { signal: AbortSignal }) => Awaitable<JsonObject>;
-  roots?: (context: {
-    signal: AbortSignal;
-  }) => Awaitable<{ roots: { uri: string; name?: string }[] } & JsonObject>;
-}
+export type { Awaitable, ClientHandlers } from './input-handlers.js';
 
 export interface SessionOptions {
   clientInfo?: { name: string; version: string };
@@ -125,13 +121,9 @@ export class ClientSession {
   constructor(transport: ClientTransport, options: SessionOptions = {}) {
     this.transport = transport;
     this.options = options;
-    const capabilities: JsonObject = {};
-    const handlers = options.handlers ?? {};
-    if (handlers.roots) capabilities['roots'] = {};
-    if (handlers.sampling) capabilities['sampling'] = {};
-    if (handlers.elicitation) capabilities['elicitation'] = { form: {} };
-    if (options.extensions !== undefined) capabilities['extensions'] = { ...options.extensions };
-    this.capabilities = capabilities;
+    this.capabilities = declaredCapabilities(options.handlers ?? {});
+    if (options.extensions !== undefined)
+      this.capabilities['extensions'] = { ...options.extensions };
   }
 
   get server(): ServerIdentity {
@@ -290,7 +282,7 @@ export class ClientSession {
   private withMeta(params: JsonObject, version: string): JsonObject {
     const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
     meta[META_VERSION] = version;
-    meta[META_CAPABILITIES] = this.capabilities;
+    meta[META_CAPABILITIES] = statelessCapabilities(this.capabilities);
     meta[META_CLIENT_INFO] = this.options.clientInfo ?? {
       name: 'mcp-gen-client',
       version: '0.1.0',
@@ -318,27 +310,20 @@ export class ClientSession {
     return responses;
   }
 
-  /** What the app says to one of the server's requests; McpError when it cannot. */
-  private async answer(
-    method: string,
-    params: JsonObject,
-    signal: AbortSignal,
-  ): Promise<JsonObject> {
-    const handlers = this.options.handlers ?? {};
-    switch (method) {
-      case 'ping':
-        return {};
-      case 'elicitation/create':
-        if (handlers.elicitation) return handlers.elicitation(params, { signal });
-        break;
-      case 'sampling/createMessage':
-        if (handlers.sampling) return handlers.sampling(params, { signal });
-        break;
-      case 'roots/list':
-        if (handlers.roots) return handlers.roots({ signal });
-        break;
-    }
-    throw new McpError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+  /** What the app says to one of the server's requests (input-handlers.ts); McpError when it cannot. */
+  private answer(method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    return answerServerRequest(this.options.handlers ?? {}, method, params, signal);
+  }
+
+  /**
+   * `notifications/roots/list_changed`, for a client whose roots handler declared `listChanged`
+   * (stateful revisions; 2026-07-28 has no such notification). False when nothing was sent.
+   */
+  async rootsChanged(): Promise<boolean> {
+    const roots = this.capabilities['roots'];
+    if (this.stateless || !isObject(roots) || roots['listChanged'] !== true) return false;
+    await this.notify('notifications/roots/list_changed');
+    return true;
   }
 
   /** One JSON-RPC round trip, with cancellation, timeout and progress. */

@@ -18,6 +18,7 @@ import {
   quote,
   type RequestId,
 } from './jsonrpc.js';
+import { inputRefusal } from './input-capabilities.js';
 import { requestInput } from './input-requests.js';
 import { STATE_CLOSED } from './lifecycle.js';
 import type { Session } from './session.js';
@@ -43,6 +44,16 @@ export function requestClient(
   params: JsonObject | undefined,
   options: InputOptions | undefined,
 ): Promise<JsonObject> {
+  // Below a declared capability: the elicitation mode, sampling tools and context (input-capabilities.ts).
+  if (isObject(session.clientCapabilities[capability])) {
+    const refused = inputRefusal(
+      method,
+      params,
+      session.clientCapabilities,
+      session.protocolVersion,
+    );
+    if (refused !== undefined) return Promise.reject(refused);
+  }
   if (session.stateless)
     return requestInput(session, context, method, capability, params ?? {}, options?.key);
   const refusal = clientRequestRefusal(session, context, method, capability);

@@ -12,6 +12,8 @@ import type {
   LoggingLevel,
   Notifier,
   RequestContext,
+  SampleParams,
+  SampleResult,
 } from './api.js';
 import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
@@ -21,6 +23,7 @@ import { expire } from './cancellation.js';
 import { cancelOutgoing, requestClient } from './client-requests.js';
 import { sendLog } from './logging.js';
 import { RESOLVED } from './method-common.js';
+import { completeElicitation, urlElicitationParams } from './url-elicitation.js';
 
 /** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
 export class Context implements RequestContext, DeadlineEntry {
@@ -120,13 +123,24 @@ export class Context implements RequestContext, DeadlineEntry {
       this,
       'elicitation/create',
       'elicitation',
-      params,
+      urlElicitationParams(this.session, params),
       options,
     ) as Promise<ElicitResult>;
   }
 
-  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject> {
-    return requestClient(this.session, this, 'sampling/createMessage', 'sampling', params, options);
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult> {
+    return requestClient(
+      this.session,
+      this,
+      'sampling/createMessage',
+      'sampling',
+      params,
+      options,
+    ) as Promise<SampleResult>;
+  }
+
+  completeElicitation(elicitationId: string): boolean {
+    return completeElicitation(this.session, this, elicitationId);
   }
 
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }> {

@@ -206,7 +206,11 @@ export class ServerCore {
       methods.push('resources/subscribe', 'resources/unsubscribe');
     if (isObject(capabilities['prompts'])) methods.push('prompts/list', 'prompts/get');
     if (this.hasLogging) methods.push('logging/setLevel');
-    if (isObject(capabilities['completions']) || handlers.complete !== undefined)
+    if (
+      isObject(capabilities['completions']) ||
+      handlers.complete !== undefined ||
+      handlers.completions !== undefined
+    )
       methods.push('completion/complete');
     this.supportedMethods = new Set(methods);
 

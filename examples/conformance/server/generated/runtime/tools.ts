@@ -26,6 +26,7 @@ import {
 import type { Outbound } from './outbound.js';
 import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
+import { answerInputError } from './url-elicitation.js';
 
 export function registerTools(table: MethodTable): void {
   table.set('tools/list', { handle: listTools, statelessOnly: false });
@@ -130,6 +131,7 @@ function toolFinished(session: Session, context: Context, tool: ToolEntry, resul
 }
 
 function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
+  if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   session.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);
   const message = error instanceof Error ? error.message : String(error);
