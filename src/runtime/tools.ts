@@ -9,6 +9,7 @@ import { isThenable, listPage, metaOf, stackOf, toolErrorMessage, type MethodTab
 import type { Outbound } from './outbound.js';
 import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
+import { callAsTask } from './tasks.js';
 
 export function registerTools(table: MethodTable): void {
   table.set('tools/list', { handle: listTools, statelessOnly: false });
@@ -34,6 +35,9 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
     );
     return;
   }
+  if (tool.taskSupport !== 'forbidden' || params['task'] !== undefined) {
+    if (callAsTask(session, id, idText, params, out, tool, args)) return;
+  }
   const context = new Context(session, id, idText, metaOf(params), out);
   context.toolName = tool.name;
   let result: unknown;
@@ -54,7 +58,7 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
   }
 }
 
-function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
+export function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
   if (!session.settle(context)) return;
   let text: string;
   try {
@@ -67,7 +71,7 @@ function toolFinished(session: Session, context: Context, tool: ToolEntry, resul
   context.out.respond(text);
 }
 
-function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
+export function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
   if (!session.settle(context)) return;
   session.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);
   const message = error instanceof Error ? error.message : String(error);

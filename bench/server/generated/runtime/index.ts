@@ -21,6 +21,7 @@ export {
 } from './server.js';
 export type { SessionStore } from './session-store.js';
 export { InMemorySessionStore } from './session-store.js';
+export { InMemoryTaskStore } from './task-store.js';
 
 export interface McpServer {
   /**

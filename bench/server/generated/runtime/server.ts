@@ -15,6 +15,7 @@ import type {
   ServerHandlers,
   ServerLimits,
   ServerOptions,
+  TaskOptions,
   ToolHandler,
   Validator,
 } from './api.js';
@@ -22,6 +23,9 @@ import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
+import { InMemoryTaskStore, type TaskStore } from './task-store.js';
+import type { TaskRun } from './task-run.js';
+import { TASKS_EXTENSION } from './task-wire.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
 /** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
@@ -80,7 +84,12 @@ export interface ToolEntry {
    * on older revisions then see the tool without its outputSchema, and its results as text only.
    */
   readonly objectOutput: boolean;
+  /** The manifest's `execution.taskSupport`; `forbidden` when absent. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
 }
+
+/** Task settings with their defaults filled in. */
+export type TaskSettings = Readonly<Required<Omit<TaskOptions, 'store'>>>;
 
 export interface TemplateEntry {
   readonly matcher: UriTemplateMatcher;
@@ -144,6 +153,13 @@ export class ServerCore {
   readonly supportedMethods: ReadonlySet<string>;
   /** Running handlers by deadline, across every session; undefined when `handlerTimeoutMs` is 0. */
   readonly deadlines: Deadlines | undefined;
+  /** Whether any tool may run as a task: the `tasks` capability (2025-11-25) and extension (2026-07-28) are then declared. */
+  readonly tasksOffered: boolean;
+  readonly taskSettings: TaskSettings;
+  /** Where task state lives; `listenHttp({ taskStore })` may replace it before serving. */
+  taskStore: TaskStore;
+  /** Tasks whose handlers run in this process, by task id. */
+  readonly taskRuns = new Map<string, TaskRun>();
 
   constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
     this.definition = definition;
@@ -164,10 +180,13 @@ export class ServerCore {
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
     this.secret = options.stateSecret;
+    this.tasksOffered = definition.tools.some((tool) => taskSupportOf(tool) !== 'forbidden');
+    this.taskSettings = taskSettings(options.tasks);
+    this.taskStore = options.tasks?.store ?? new InMemoryTaskStore();
     // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
     const discover: JsonObject = {
       supportedVersions: this.versions,
-      capabilities: definition.capabilities,
+      capabilities: withTasks(definition.capabilities, this.tasksOffered, STATELESS_REVISION),
     };
     if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
     this.discoverResult = JSON.stringify(discover);
@@ -177,7 +196,7 @@ export class ServerCore {
     for (const version of this.statefulVersions) {
       const result: JsonObject = {
         protocolVersion: version,
-        capabilities: definition.capabilities,
+        capabilities: withTasks(definition.capabilities, this.tasksOffered, version),
         serverInfo: definition.serverInfo,
       };
       if (definition.instructions !== undefined) result['instructions'] = definition.instructions;
@@ -202,6 +221,7 @@ export class ServerCore {
     if (this.hasLogging) methods.push('logging/setLevel');
     if (isObject(capabilities['completions']) || handlers.complete !== undefined)
       methods.push('completion/complete');
+    if (this.tasksOffered) methods.push('tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel');
     this.supportedMethods = new Set(methods);
 
     this.tools = indexTools(definition, handlers);
@@ -327,9 +347,41 @@ function indexTools(
       validateInput: binding.validateInput,
       validateOutput: binding.validateOutput,
       objectOutput: hasObjectOutput(tool),
+      taskSupport: taskSupportOf(tool),
     });
   }
   return tools;
+}
+
+function taskSupportOf(tool: JsonObject): ToolEntry['taskSupport'] {
+  const execution = tool['execution'];
+  const support = isObject(execution) ? execution['taskSupport'] : undefined;
+  return support === 'optional' || support === 'required' ? support : 'forbidden';
+}
+
+function taskSettings(given: TaskOptions | undefined): TaskSettings {
+  const settings = { ttlMs: 60 * 60 * 1000, maxTtlMs: 24 * 60 * 60 * 1000, pollIntervalMs: 500 };
+  for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
+    const value = given?.[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`tasks.${key} must be a positive integer, got ${String(value)}`);
+    settings[key] = value;
+  }
+  return Object.freeze(settings);
+}
+
+/**
+ * The capabilities with tasks declared as each revision spells them: `tasks` from 2025-11-25 (list,
+ * cancel, task-augmented tools/call), the `io.modelcontextprotocol/tasks` extension in 2026-07-28.
+ */
+function withTasks(capabilities: JsonObject, offered: boolean, version: string): JsonObject {
+  if (!offered || version < '2025-11-25') return capabilities;
+  if (version === STATELESS_REVISION) {
+    const extensions = isObject(capabilities['extensions']) ? capabilities['extensions'] : {};
+    return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+  }
+  return { ...capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 }
 
 /** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
