@@ -71,7 +71,7 @@ export function taskHandlers(): { handlers: ServerHandlers; release(): void; abo
 export function taskServer(tasks?: TaskOptions) {
   const levers = taskHandlers();
   const log: string[] = [];
-  const server = createServer(taskDefinition(), levers.handlers, { logger: (line) => log.push(line), tasks });
+  const server = createServer(taskDefinition(), levers.handlers, { logger: (line) => log.push(line), tasks: tasks ?? {} });
   return { server, log, ...levers };
 }
 

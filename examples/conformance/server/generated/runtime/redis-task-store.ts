@@ -8,14 +8,26 @@
  * `tasks-of:<owner>`, a set of the owner's task ids for 2025-11-25 `tasks/list` (ids whose record
  * has expired are skipped and removed).
  */
-import type { RedisClient } from './redis-store.js';
 import { keepMs, type TaskRecord, type TaskStore } from './task-store.js';
 
+/** The part of a node-redis client this store uses (redis-store.ts's `RedisClient` has it all). */
+interface RedisTaskClient {
+  get(key: string): Promise<string | null>;
+  sMembers(key: string): Promise<string[]>;
+  sRem(key: string, member: string): Promise<number>;
+  multi(): {
+    set(key: string, value: string, options: { PX: number }): ReturnType<RedisTaskClient['multi']>;
+    sAdd(key: string, member: string): ReturnType<RedisTaskClient['multi']>;
+    pExpire(key: string, ms: number): ReturnType<RedisTaskClient['multi']>;
+    exec(): Promise<unknown[]>;
+  };
+}
+
 export class RedisTaskStore implements TaskStore {
-  private readonly client: RedisClient;
+  private readonly client: RedisTaskClient;
   private readonly prefix: string;
 
-  constructor(client: RedisClient, prefix = 'mcp:') {
+  constructor(client: RedisTaskClient, prefix = 'mcp:') {
     this.client = client;
     this.prefix = prefix;
   }
