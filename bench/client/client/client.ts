@@ -18,9 +18,17 @@ export {
   McpError,
   OutputValidationError,
   RequestTimeoutError,
+  TaskCancelledError,
   ToolError,
 } from './runtime/client/index.js';
-export type { CallOptions, Server, ServerLocation } from './runtime/client/index.js';
+export type {
+  CallOptions,
+  Server,
+  ServerLocation,
+  TaskHandle,
+  TaskOptions,
+  TaskStatus,
+} from './runtime/client/index.js';
 
 /** What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot. */
 export interface Handlers {

@@ -4,6 +4,7 @@ import { getForecast } from './tools/getForecast.js';
 import { resources } from './resources.js';
 import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
+import { climateReport } from './tools/climateReport.js';
 
 /**
  * Every handler of the server, checked against the generated `Handlers` type. Regenerating adds
@@ -13,6 +14,7 @@ export const handlers: Handlers = {
   tools: {
     get_weather: getWeather,
     get_forecast: getForecast,
+    climate_report: climateReport,
   },
   resources,
   resourceTemplates,

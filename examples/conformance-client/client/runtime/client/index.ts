@@ -24,6 +24,15 @@ export type { StdioServerParameters } from './stdio.js';
 export type { Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions.js';
 export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
+export {
+  startToolTask,
+  TaskCancelledError,
+  TASKS_EXTENSION,
+  type TaskHandle,
+  type TaskOptions,
+  type TaskState,
+  type TaskStatus,
+} from './tasks.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation =

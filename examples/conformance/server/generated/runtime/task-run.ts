@@ -51,7 +51,9 @@ export class TaskRun {
   /** 2025-11-25: server→client requests in flight for this task. */
   private clientRequests = 0;
   /** 2025-11-25 `tasks/result` requests waiting for the end, newest last (their streams carry the task's requests). */
-  readonly waiters: { out: Outbound; done: (record: TaskRecord) => void }[] = [];
+  private readonly waiters: { out: Outbound; done: (record: TaskRecord) => void }[] = [];
+  /** 2025-11-25: messages for the client while it has no stream to receive them; sent on the next `tasks/result`. */
+  readonly queued: string[] = [];
 
   constructor(
     session: Session,
@@ -216,6 +218,17 @@ export class TaskRun {
 
   // ---- input ------------------------------------------------------------------------------------
 
+  /** A 2025-11-25 `tasks/result` waiting for the end: what was queued for the client goes out on its stream. */
+  wait(out: Outbound, done: (record: TaskRecord) => void): void {
+    this.waiters.push({ out, done });
+    for (const text of this.queued.splice(0)) out.emit(text);
+  }
+
+  /** @internal Where the task's messages to a 2025-11-25 client go now. */
+  get latestWaiter(): Outbound | undefined {
+    return this.waiters.at(-1)?.out;
+  }
+
   /** Whether an input request of the handler belongs to the task (not to the request before it). */
   takesInput(options: InputOptions | undefined): boolean {
     return this.promoted || options?.beforeTask !== true;
@@ -324,14 +337,17 @@ class TaskOutbound implements Outbound {
 
   emit(text: string): void {
     const target = this.target();
-    target?.emit(text);
+    if (target !== undefined && target.canEmit) target.emit(text);
+    else if (this.run.promoted && !this.run.session.stateless) this.run.queued.push(text);
   }
 
   abandon(): void {
     if (!this.run.promoted) this.run.requestOut.abandon();
   }
 
+  /** A 2025-11-25 task can always emit: without a stream, its messages wait for the next `tasks/result`. */
   get canEmit(): boolean {
+    if (this.run.promoted && !this.run.session.stateless) return true;
     return this.target()?.canEmit ?? false;
   }
 
@@ -339,7 +355,7 @@ class TaskOutbound implements Outbound {
     const run = this.run;
     if (!run.promoted) return run.requestOut;
     if (run.session.stateless) return undefined;
-    return run.waiters.at(-1)?.out ?? run.session.standalone;
+    return run.latestWaiter ?? run.session.standalone;
   }
 }
 

@@ -313,7 +313,7 @@ function taskResult(
   withTask(session, idText, taskId, out, (record) => {
     if (isTerminal(record.status)) return answer(record);
     const run = session.core.taskRuns.get(taskId);
-    if (run !== undefined) run.waiters.push({ out, done: answer });
+    if (run !== undefined) run.wait(out, answer);
     else pollUntilDone(session.core, taskId, record.pollIntervalMs, answer);
   });
 }
