@@ -7,7 +7,7 @@
  * `tasks/update` (2026-07-28) and `tasks/cancel` from the task store.
  */
 import type { JsonObject } from './api.js';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_CAPABILITY, errorMessage, isObject, quote, resultMessage, type RequestId } from './jsonrpc.js';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_CAPABILITY, TOO_MANY_REQUESTS, errorMessage, isObject, quote, resultMessage, type RequestId } from './jsonrpc.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { metaOf, stackOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
@@ -58,6 +58,11 @@ function missingExtension(idText: string): string {
  */
 export function callAsTask(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound, tool: ToolEntry, args: unknown): boolean {
   const support = tool.taskSupport;
+  const { maxRunning } = session.core.taskSettings;
+  if (support !== 'forbidden' && session.core.taskRuns.size >= maxRunning && (session.stateless ? declaresExtension(session) : isObject(params['task']))) {
+    out.respond(errorMessage(idText, TOO_MANY_REQUESTS, `Too many tasks running: at most ${maxRunning} at once; retry when one has finished`));
+    return true;
+  }
   if (session.stateless) {
     if (support === 'forbidden') return false;
     if (!declaresExtension(session)) {

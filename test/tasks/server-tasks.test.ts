@@ -171,6 +171,21 @@ describe('bad task requests: a clear protocol error, nothing changes, the server
   });
 });
 
+describe('a bound on running tasks', () => {
+  it('a task beyond tasks.maxRunning is refused with -32000, and accepted again once one has finished', async () => {
+    const { server, release } = taskServer({ maxRunning: 1 });
+    const wire = new Wire(server);
+    const { taskId } = (await wire.request('tools/call', { name: 'export_report', arguments: { rows: 1 }, _meta: meta() }))['result'];
+    const refused = await wire.request('tools/call', { name: 'export_report', arguments: { rows: 2 }, _meta: meta() });
+    expect(refused['error']).toMatchObject({ code: -32000, message: 'Too many tasks running: at most 1 at once; retry when one has finished' });
+    release();
+    await pollUntil(wire, { taskId, _meta: meta() }, (t) => t['status'] === 'completed');
+    expect((await wire.request('tools/call', { name: 'export_report', arguments: { rows: 3 }, _meta: meta() }))['result']['resultType']).toBe('task');
+    release();
+    wire.close();
+  });
+});
+
 describe('task state lives in the store', () => {
   it('a second server sharing the store answers tasks/get for a task the first one runs', async () => {
     const store = new InMemoryTaskStore();

@@ -326,6 +326,8 @@ export interface TaskOptions {
   maxTtlMs?: number;
   /** The poll interval suggested to clients. Default 500 ms. */
   pollIntervalMs?: number;
+  /** Tasks whose handlers may run at once in this process; a call beyond that is refused with -32000. Default 1000. */
+  maxRunning?: number;
   /**
    * Where task state lives (`InMemoryTaskStore` by default). Several processes sharing one store
    * (`connectRedisStores`) answer `tasks/get` for each other's tasks.

@@ -360,7 +360,12 @@ function taskSupportOf(tool: JsonObject): ToolEntry['taskSupport'] {
 }
 
 function taskSettings(given: TaskOptions | undefined): TaskSettings {
-  const settings = { ttlMs: 60 * 60 * 1000, maxTtlMs: 24 * 60 * 60 * 1000, pollIntervalMs: 500 };
+  const settings = {
+    ttlMs: 60 * 60 * 1000,
+    maxTtlMs: 24 * 60 * 60 * 1000,
+    pollIntervalMs: 500,
+    maxRunning: 1000,
+  };
   for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
     const value = given?.[key];
     if (value === undefined) continue;

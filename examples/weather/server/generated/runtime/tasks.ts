@@ -12,6 +12,7 @@ import {
   INVALID_PARAMS,
   METHOD_NOT_FOUND,
   MISSING_CAPABILITY,
+  TOO_MANY_REQUESTS,
   errorMessage,
   isObject,
   quote,
@@ -81,6 +82,21 @@ export function callAsTask(
   args: unknown,
 ): boolean {
   const support = tool.taskSupport;
+  const { maxRunning } = session.core.taskSettings;
+  if (
+    support !== 'forbidden' &&
+    session.core.taskRuns.size >= maxRunning &&
+    (session.stateless ? declaresExtension(session) : isObject(params['task']))
+  ) {
+    out.respond(
+      errorMessage(
+        idText,
+        TOO_MANY_REQUESTS,
+        `Too many tasks running: at most ${maxRunning} at once; retry when one has finished`,
+      ),
+    );
+    return true;
+  }
   if (session.stateless) {
     if (support === 'forbidden') return false;
     if (!declaresExtension(session)) {
