@@ -15,7 +15,6 @@ import type {
   ServerHandlers,
   ServerLimits,
   ServerOptions,
-  TaskOptions,
   ToolHandler,
   Validator,
 } from './api.js';
@@ -25,7 +24,7 @@ import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
 import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from './task-run.js';
-import { TASKS_EXTENSION } from './task-wire.js';
+import { taskSettings, taskSupportOf, withTasks, type TaskSettings } from './task-settings.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
 /** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
@@ -87,9 +86,6 @@ export interface ToolEntry {
   /** The manifest's `execution.taskSupport`; `forbidden` when absent. */
   readonly taskSupport: 'forbidden' | 'optional' | 'required';
 }
-
-/** Task settings with their defaults filled in. */
-export type TaskSettings = Readonly<Required<Omit<TaskOptions, 'store'>>>;
 
 export interface TemplateEntry {
   readonly matcher: UriTemplateMatcher;
@@ -351,42 +347,6 @@ function indexTools(
     });
   }
   return tools;
-}
-
-function taskSupportOf(tool: JsonObject): ToolEntry['taskSupport'] {
-  const execution = tool['execution'];
-  const support = isObject(execution) ? execution['taskSupport'] : undefined;
-  return support === 'optional' || support === 'required' ? support : 'forbidden';
-}
-
-function taskSettings(given: TaskOptions | undefined): TaskSettings {
-  const settings = {
-    ttlMs: 60 * 60 * 1000,
-    maxTtlMs: 24 * 60 * 60 * 1000,
-    pollIntervalMs: 500,
-    maxRunning: 1000,
-  };
-  for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
-    const value = given?.[key];
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1)
-      throw new Error(`tasks.${key} must be a positive integer, got ${String(value)}`);
-    settings[key] = value;
-  }
-  return Object.freeze(settings);
-}
-
-/**
- * The capabilities with tasks declared as each revision spells them: `tasks` from 2025-11-25 (list,
- * cancel, task-augmented tools/call), the `io.modelcontextprotocol/tasks` extension in 2026-07-28.
- */
-function withTasks(capabilities: JsonObject, offered: boolean, version: string): JsonObject {
-  if (!offered || version < '2025-11-25') return capabilities;
-  if (version === STATELESS_REVISION) {
-    const extensions = isObject(capabilities['extensions']) ? capabilities['extensions'] : {};
-    return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
-  }
-  return { ...capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 }
 
 /** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
