@@ -17,6 +17,7 @@ export type { HttpListener, HttpOptions } from './http.js';
 export { DEFAULT_HTTP_LIMITS, DEFAULT_LIMITS, RUNTIME_PROTOCOL_VERSIONS, STATELESS_REVISION } from './server.js';
 export type { SessionStore } from './session-store.js';
 export { InMemorySessionStore } from './session-store.js';
+export { InMemoryTaskStore } from './task-store.js';
 
 /**
  * A running server. `Tool` and `Prompt` are the manifest's names (generated `createServer` sets

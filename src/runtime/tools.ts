@@ -11,6 +11,7 @@ import type { Outbound } from './outbound.js';
 import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
 import { answerInputError } from './url-elicitation.js';
+import { callAsTask } from './tasks.js';
 
 export function registerTools(table: MethodTable): void {
   table.set('tools/list', { handle: listTools, statelessOnly: false });
@@ -54,6 +55,9 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
     );
     return;
   }
+  if (tool.taskSupport !== 'forbidden' || params['task'] !== undefined) {
+    if (callAsTask(session, id, idText, params, out, tool, args)) return;
+  }
   context.toolName = tool.name;
   let result: unknown;
   try {
@@ -73,7 +77,7 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
   }
 }
 
-function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
+export function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
   if (!session.settle(context)) return;
   let text: string;
   try {
@@ -86,7 +90,7 @@ function toolFinished(session: Session, context: Context, tool: ToolEntry, resul
   context.out.respond(text);
 }
 
-function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
+export function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
   if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   session.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);

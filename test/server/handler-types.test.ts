@@ -92,10 +92,10 @@ import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
 export const handlers: Handlers = { tools: { get_weather: getWeather }, resources, resourceTemplates, prompts };
 `;
-    expect(typeCheck([], { [index]: missing }).join('\n')).toMatch(/TS2741: Property 'get_forecast' is missing/);
+    expect(typeCheck([], { [index]: missing }).join('\n')).toMatch(/TS2739: .* is missing the following properties from type 'ToolHandlers': get_forecast, climate_report/);
     const extra = missing
-      .replace(`import { getWeather } from './tools/getWeather.js';`, `import { getWeather } from './tools/getWeather.js';\nimport { getForecast } from './tools/getForecast.js';`)
-      .replace('{ get_weather: getWeather }', '{ get_weather: getWeather, get_forecast: getForecast, old_tool: getWeather }');
+      .replace(`import { getWeather } from './tools/getWeather.js';`, `import { getWeather } from './tools/getWeather.js';\nimport { getForecast } from './tools/getForecast.js';\nimport { climateReport } from './tools/climateReport.js';`)
+      .replace('{ get_weather: getWeather }', '{ get_weather: getWeather, get_forecast: getForecast, climate_report: climateReport, old_tool: getWeather }');
     expect(typeCheck([], { [index]: extra })).toEqual([expect.stringMatching(/TS2353: Object literal may only specify known properties, and 'old_tool' does not exist/)]);
   });
 });

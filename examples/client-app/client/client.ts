@@ -10,6 +10,8 @@ import type {
   Server,
   ServerLocation,
   StopListening,
+  TaskHandle,
+  TaskOptions,
 } from './runtime/client/index.js';
 import {
   callTool,
@@ -22,8 +24,13 @@ import {
   ping,
   requestWith,
   setLogLevel,
+  startToolTask,
 } from './runtime/client/index.js';
-import { validateGetForecastOutput, validateGetWeatherOutput } from './validators.js';
+import {
+  validateClimateReportOutput,
+  validateGetForecastOutput,
+  validateGetWeatherOutput,
+} from './validators.js';
 
 import type * as P from './protocol.js';
 import type * as P26 from './protocol-2026-07-28.js';
@@ -35,6 +42,7 @@ export {
   McpError,
   OutputValidationError,
   RequestTimeoutError,
+  TaskCancelledError,
   ToolError,
 } from './runtime/client/index.js';
 export type {
@@ -46,6 +54,9 @@ export type {
   Server,
   ServerLocation,
   StopListening,
+  TaskHandle,
+  TaskOptions,
+  TaskStatus,
 } from './runtime/client/index.js';
 
 /** What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot. */
@@ -154,6 +165,31 @@ export type ToolCalls = {
     input: T.Tools['get_forecast']['input'],
     options?: CallOptions,
   ) => Promise<T.Tools['get_forecast']['output']>;
+  /**
+   * `climate_report`: Climate report
+   *
+   * Averages many years of readings for a location; slow, so it runs as a task when the client can.
+   */
+  climate_report: (
+    input: T.Tools['climate_report']['input'],
+    options?: CallOptions,
+  ) => Promise<T.Tools['climate_report']['output']>;
+};
+
+/**
+ * Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with
+ * a handle (`status()`, `result()` validated like a plain call, `cancel()`).
+ */
+export type TaskCalls = {
+  /**
+   * `climate_report`: Climate report
+   *
+   * Averages many years of readings for a location; slow, so it runs as a task when the client can.
+   */
+  climate_report: (
+    input: T.Tools['climate_report']['input'],
+    options?: TaskOptions,
+  ) => Promise<TaskHandle<T.Tools['climate_report']['output']>>;
 };
 
 /** The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too. */
@@ -166,6 +202,10 @@ export type FullToolCalls = {
     input: T.Tools['get_forecast']['input'],
     options?: CallOptions,
   ) => Promise<FullResult<T.Tools['get_forecast']['output']>>;
+  climate_report: (
+    input: T.Tools['climate_report']['input'],
+    options?: CallOptions,
+  ) => Promise<FullResult<T.Tools['climate_report']['output']>>;
 };
 
 /**
@@ -189,6 +229,14 @@ export interface ToolMethods {
   readonly getForecast: ToolCalls['get_forecast'] & {
     readonly full: FullToolCalls['get_forecast'];
   };
+  /**
+   * `climate_report`: Climate report
+   *
+   * Averages many years of readings for a location; slow, so it runs as a task when the client can.
+   */
+  readonly climateReport: ToolCalls['climate_report'] & {
+    readonly full: FullToolCalls['climate_report'];
+  } & { readonly task: TaskCalls['climate_report'] };
 }
 
 /** One method per prompt, named after it; the arguments are typed from the prompt's list. */
@@ -273,6 +321,7 @@ export interface Client<V extends Revision = Revision> {
 const TOOLS: ReadonlyMap<string, ClientToolBinding> = new Map<string, ClientToolBinding>([
   ['get_weather', { name: 'get_weather', validateOutput: validateGetWeatherOutput }],
   ['get_forecast', { name: 'get_forecast', validateOutput: validateGetForecastOutput }],
+  ['climate_report', { name: 'climate_report', validateOutput: validateClimateReportOutput }],
 ]);
 
 /**
@@ -309,9 +358,17 @@ export async function connect<V extends Revision = Revision>(
     (uriTemplate: string) =>
     (variables: Readonly<Record<string, string>>, callOptions?: CallOptions) =>
       read(expandUriTemplate(uriTemplate, variables), callOptions);
+  const taskTool = (name: string) => {
+    const binding = TOOLS.get(name) as ClientToolBinding;
+    return Object.assign(tool(name), {
+      task: (input?: unknown, taskOptions?: TaskOptions) =>
+        startToolTask(session, binding, input, taskOptions),
+    });
+  };
   const tools = Object.freeze({
     getWeather: tool('get_weather'),
     getForecast: tool('get_forecast'),
+    climateReport: taskTool('climate_report'),
   });
   const prompts = Object.freeze({
     planOuting: prompt('plan_outing'),

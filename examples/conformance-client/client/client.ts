@@ -33,6 +33,7 @@ export {
   McpError,
   OutputValidationError,
   RequestTimeoutError,
+  TaskCancelledError,
   ToolError,
 } from './runtime/client/index.js';
 export type {
@@ -44,6 +45,9 @@ export type {
   Server,
   ServerLocation,
   StopListening,
+  TaskHandle,
+  TaskOptions,
+  TaskStatus,
 } from './runtime/client/index.js';
 
 /** What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot. */

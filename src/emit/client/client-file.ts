@@ -24,8 +24,8 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
 
   file.push(
     NAMESPACES,
-    `export { ConnectionClosedError, ListCache, McpError, OutputValidationError, RequestTimeoutError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
-    `export type { CallOptions, ChangeNotification, ListenFilter, LoggingLevel, RequestMeta, Server, ServerLocation, StopListening } from ${stringLiteral(RUNTIME)};\n\n`,
+    `export { ConnectionClosedError, ListCache, McpError, OutputValidationError, RequestTimeoutError, TaskCancelledError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
+    `export type { CallOptions, ChangeNotification, ListenFilter, LoggingLevel, RequestMeta, Server, ServerLocation, StopListening, TaskHandle, TaskOptions, TaskStatus } from ${stringLiteral(RUNTIME)};\n\n`,
     jsdoc('What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot.'),
     'export interface Handlers {\n',
     '  /** A function answers form mode only; `{ form, url }` declares each mode given (`elicitation.form` / `elicitation.url`). */\n',
@@ -89,6 +89,8 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     );
   }
   file.push('};\n\n');
+  const taskTools = model.tools.filter(runsAsTask);
+  if (taskTools.length > 0) file.push(taskCallsType(taskTools, toolNames, type));
 
   file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n');
   for (const tool of model.tools) {
@@ -108,10 +110,11 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       'resolves with the whole result instead (`FullResult`), `isError` results included.',
     ]),
     'export interface ToolMethods {\n',
-    ...model.tools.map(
-      (tool) =>
-        `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${stringLiteral(tool.name)}] & { readonly full: FullToolCalls[${stringLiteral(tool.name)}] };\n`,
-    ),
+    ...model.tools.map((tool) => {
+      const key = stringLiteral(tool.name);
+      const task = runsAsTask(tool) ? ` & { readonly task: TaskCalls[${key}] }` : '';
+      return `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${task};\n`;
+    }),
     '}\n\n',
     jsdoc('One method per prompt, named after it; the arguments are typed from the prompt\'s list.'),
     'export interface PromptMethods {\n',
@@ -195,8 +198,11 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     model.resourceTemplates.length === 0
       ? ''
       : `  const template = (uriTemplate: string) => (variables: Readonly<Record<string, string>>, callOptions?: ${callOptions}) =>\n    read(${value('expandUriTemplate')}(uriTemplate, variables), callOptions);\n`,
+    taskTools.length === 0
+      ? ''
+      : `  const taskTool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    return Object.assign(tool(name), { task: (input?: unknown, taskOptions?: ${type('TaskOptions')}) => ${value('startToolTask')}(session, binding, input, taskOptions) });\n  };\n`,
     '  const tools = Object.freeze({\n',
-    ...model.tools.map((t) => `    ${t.ids.camel}: tool(${stringLiteral(t.name)}),\n`),
+    ...model.tools.map((t) => `    ${t.ids.camel}: ${runsAsTask(t) ? 'taskTool' : 'tool'}(${stringLiteral(t.name)}),\n`),
     '  });\n',
     '  const prompts = Object.freeze({\n',
     ...model.prompts.map((p) => `    ${p.ids.camel}: prompt(${stringLiteral(p.name)}),\n`),
@@ -234,6 +240,33 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '}\n',
   );
   return file.toString();
+}
+
+/** A tool the manifest lets run as a task (`execution.taskSupport` optional or required). */
+function runsAsTask(tool: ToolModel): boolean {
+  const execution = tool.wire['execution'];
+  const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  return support === 'optional' || support === 'required';
+}
+
+/** `TaskCalls`: for each task tool, `.task(input, options)` and the handle it resolves with. */
+function taskCallsType(tools: ToolModel[], toolNames: Map<string, ToolTypeNames>, type: (name: string) => string): string {
+  const lines = tools.map((tool) => {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
+    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
+    const optional = hasRequiredInput(tool) ? '' : '?';
+    return `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${type('TaskOptions')}) => Promise<${type('TaskHandle')}<${output}>>;\n`;
+  });
+  return (
+    jsdoc([
+      'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
+      'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
+    ]) +
+    'export type TaskCalls = {\n' +
+    lines.join('') +
+    '};\n\n'
+  );
 }
 
 function hasRequiredInput(tool: ToolModel): boolean {

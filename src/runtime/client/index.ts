@@ -24,6 +24,7 @@ export type { ClientTransport, OutgoingInfo } from './transport.js';
 export { META_LOG_LEVEL, setLogLevel, type CallOptions, type LoggingLevel, type RequestMeta } from './call-options.js';
 export { listen, type ChangeNotification, type ListenFilter, type StopListening } from './listen.js';
 export { ListCache, type CacheBinding } from './list-cache.js';
+export { startToolTask, TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskOptions, type TaskState, type TaskStatus } from './tasks.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation =

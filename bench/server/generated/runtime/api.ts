@@ -190,6 +190,12 @@ export interface RequestContext {
 export interface InputOptions {
   /** The key of this input in a 2026-07-28 `inputRequests` map; stable across retries. */
   key?: string;
+  /**
+   * 2026-07-28, a tool that may run as a task: ask on the tools/call request itself (an
+   * input-required round) before the task is created, instead of through the task's
+   * `inputRequests`. Ignored once the call has become a task.
+   */
+  beforeTask?: boolean;
 }
 
 /**
@@ -439,6 +445,24 @@ export interface ServerOptions {
   stateSecret?: string;
   /** Bounds on what one client may make the server do; every field has a default (`DEFAULT_LIMITS`). */
   limits?: ServerLimits;
+  /** Tasks (tools with `execution.taskSupport`): lifetimes, poll interval and where their state lives. */
+  tasks?: TaskOptions;
+}
+
+export interface TaskOptions {
+  /** How long a task is kept from its creation when the client asks for no TTL. Default 1 hour. */
+  ttlMs?: number;
+  /** The longest TTL a 2025-11-25 client may ask for. Default 24 hours. */
+  maxTtlMs?: number;
+  /** The poll interval suggested to clients. Default 500 ms. */
+  pollIntervalMs?: number;
+  /** Tasks whose handlers may run at once in this process; a call beyond that is refused with -32000. Default 1000. */
+  maxRunning?: number;
+  /**
+   * Where task state lives (`InMemoryTaskStore` by default). Several processes sharing one store
+   * (`connectRedisStores`) answer `tasks/get` for each other's tasks.
+   */
+  store?: TaskStore;
 }
 
 /** Limits of both transports. HTTP adds its own in `HttpOptions`. */
@@ -461,4 +485,38 @@ export interface ServerLimits {
    * Default 5 minutes.
    */
   handlerTimeoutMs?: number;
+}
+
+// ---- tasks ------------------------------------------------------------------------------------
+// The store seam's types live here (not in task-store.ts) so this file stays self-contained.
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** One task as stored: era-neutral; task-wire.ts spells it for each revision. */
+export interface TaskRecord {
+  taskId: string;
+  /** Who may see it: `session:<id>` for a stateful session, `stateless` for 2026-07-28 clients. */
+  owner: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** Milliseconds from creation the task is kept; null for unlimited. */
+  ttlMs: number | null;
+  pollIntervalMs: number;
+  /** The underlying request's result, once `completed`. */
+  result?: JsonObject;
+  /** The underlying request's JSON-RPC error, once `failed`. */
+  error?: JsonObject;
+  /** 2026-07-28: the input requests still waiting for an answer, by key. */
+  inputRequests?: Record<string, JsonObject>;
+}
+
+export interface TaskStore {
+  /** Records (or replaces) a task; it may be forgotten once its TTL has passed. */
+  save(record: TaskRecord): Promise<void>;
+  /** The task, or undefined for an unknown or expired one. */
+  load(taskId: string): Promise<TaskRecord | undefined>;
+  /** The owner's tasks, oldest first (2025-11-25 `tasks/list`). */
+  list(owner: string): Promise<TaskRecord[]>;
 }

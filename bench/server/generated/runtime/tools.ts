@@ -27,6 +27,7 @@ import type { Outbound } from './outbound.js';
 import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
 import { answerInputError } from './url-elicitation.js';
+import { callAsTask } from './tasks.js';
 
 export function registerTools(table: MethodTable): void {
   table.set('tools/list', { handle: listTools, statelessOnly: false });
@@ -95,6 +96,9 @@ function callTool(
     );
     return;
   }
+  if (tool.taskSupport !== 'forbidden' || params['task'] !== undefined) {
+    if (callAsTask(session, id, idText, params, out, tool, args)) return;
+  }
   context.toolName = tool.name;
   let result: unknown;
   try {
@@ -114,7 +118,12 @@ function callTool(
   }
 }
 
-function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
+export function toolFinished(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  result: unknown,
+): void {
   if (!session.settle(context)) return;
   let text: string;
   try {
@@ -130,7 +139,12 @@ function toolFinished(session: Session, context: Context, tool: ToolEntry, resul
   context.out.respond(text);
 }
 
-function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
+export function toolFailed(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  error: unknown,
+): void {
   if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   session.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);

@@ -133,6 +133,34 @@ export interface Tools {
     input: TestInputRequiredResultCapabilitiesInput;
     output: never;
   };
+  greet: {
+    input: GreetInput;
+    output: never;
+  };
+  slow_compute: {
+    input: SlowComputeInput;
+    output: never;
+  };
+  failing_job: {
+    input: FailingJobInput;
+    output: never;
+  };
+  protocol_error_job: {
+    input: ProtocolErrorJobInput;
+    output: never;
+  };
+  confirm_delete: {
+    input: ConfirmDeleteInput;
+    output: never;
+  };
+  multi_input: {
+    input: MultiInputInput;
+    output: never;
+  };
+  test_tool_with_task: {
+    input: TestToolWithTaskInput;
+    output: never;
+  };
 }
 export interface TestSimpleTextInput {
   [k: string]: unknown;
@@ -239,6 +267,31 @@ export interface TestInputRequiredResultTamperedStateInput {
 export interface TestInputRequiredResultCapabilitiesInput {
   [k: string]: unknown;
 }
+export interface GreetInput {
+  name?: string;
+  [k: string]: unknown;
+}
+export interface SlowComputeInput {
+  seconds?: number;
+  label?: string;
+  [k: string]: unknown;
+}
+export interface FailingJobInput {
+  [k: string]: unknown;
+}
+export interface ProtocolErrorJobInput {
+  [k: string]: unknown;
+}
+export interface ConfirmDeleteInput {
+  filename?: string;
+  [k: string]: unknown;
+}
+export interface MultiInputInput {
+  [k: string]: unknown;
+}
+export interface TestToolWithTaskInput {
+  [k: string]: unknown;
+}
 
 /**
  * The handler of every tool, keyed by wire name. A handler gets the validated input and must return
@@ -303,6 +356,13 @@ export type ToolHandlers = {
     InputOrUnknown<TestInputRequiredResultCapabilitiesInput>,
     never
   >;
+  greet: ToolHandler<InputOrUnknown<GreetInput>, never>;
+  slow_compute: ToolHandler<InputOrUnknown<SlowComputeInput>, never>;
+  failing_job: ToolHandler<InputOrUnknown<FailingJobInput>, never>;
+  protocol_error_job: ToolHandler<InputOrUnknown<ProtocolErrorJobInput>, never>;
+  confirm_delete: ToolHandler<InputOrUnknown<ConfirmDeleteInput>, never>;
+  multi_input: ToolHandler<InputOrUnknown<MultiInputInput>, never>;
+  test_tool_with_task: ToolHandler<InputOrUnknown<TestToolWithTaskInput>, never>;
 };
 
 /** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */

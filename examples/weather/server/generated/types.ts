@@ -27,6 +27,10 @@ export interface Tools {
     input: GetForecastInput;
     output: GetForecastOutput;
   };
+  climate_report: {
+    input: ClimateReportInput;
+    output: ClimateReportOutput;
+  };
 }
 export interface GetWeatherInput {
   /**
@@ -63,6 +67,15 @@ export interface GetForecastOutput {
     conditions: Conditions;
   }[];
 }
+export interface ClimateReportInput {
+  location: string;
+  years?: number;
+}
+export interface ClimateReportOutput {
+  location: string;
+  years: number;
+  averageCelsius: number;
+}
 
 /**
  * The handler of every tool, keyed by wire name. A handler gets the validated input and must return
@@ -71,6 +84,7 @@ export interface GetForecastOutput {
 export type ToolHandlers = {
   get_weather: ToolHandler<InputOrUnknown<GetWeatherInput>, GetWeatherOutput>;
   get_forecast: ToolHandler<InputOrUnknown<GetForecastInput>, GetForecastOutput>;
+  climate_report: ToolHandler<InputOrUnknown<ClimateReportInput>, ClimateReportOutput>;
 };
 
 /** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */

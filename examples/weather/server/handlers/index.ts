@@ -6,6 +6,7 @@ import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
 import { resourceLists } from './resource-lists.js';
 import { STATIONS } from './data.js';
+import { climateReport } from './tools/climateReport.js';
 
 /**
  * Every handler of the server, checked against the generated `Handlers` type. Regenerating adds
@@ -15,6 +16,7 @@ export const handlers: Handlers = {
   tools: {
     get_weather: getWeather,
     get_forecast: getForecast,
+    climate_report: climateReport,
   },
   resources,
   resourceTemplates,

@@ -53,6 +53,15 @@ export {
   type StopListening,
 } from './listen.js';
 export { ListCache, type CacheBinding } from './list-cache.js';
+export {
+  startToolTask,
+  TaskCancelledError,
+  TASKS_EXTENSION,
+  type TaskHandle,
+  type TaskOptions,
+  type TaskState,
+  type TaskStatus,
+} from './tasks.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation =

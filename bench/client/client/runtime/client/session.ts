@@ -97,6 +97,10 @@ const NAMED: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension routes its methods by task id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 export class ClientSession {
@@ -282,7 +286,10 @@ export class ClientSession {
   private withMeta(params: JsonObject, version: string): JsonObject {
     const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
     meta[META_VERSION] = version;
-    meta[META_CAPABILITIES] = statelessCapabilities(this.capabilities);
+    // A request may add to the session's capabilities (a task call declares the tasks extension).
+    const added = meta[META_CAPABILITIES];
+    const declared = statelessCapabilities(this.capabilities);
+    meta[META_CAPABILITIES] = isObject(added) ? { ...declared, ...added } : declared;
     meta[META_CLIENT_INFO] = this.options.clientInfo ?? {
       name: 'mcp-gen-client',
       version: '0.1.0',
@@ -290,10 +297,8 @@ export class ClientSession {
     return { ...params, _meta: meta };
   }
 
-  private async answerInputs(
-    requests: JsonObject,
-    signal: AbortSignal | undefined,
-  ): Promise<JsonObject> {
+  /** @internal Answers input requests (by key) from the handlers; also used for a task's (tasks.ts). */
+  async answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     const responses: JsonObject = {};
     for (const key of Object.keys(requests)) {
       const request = requests[key];

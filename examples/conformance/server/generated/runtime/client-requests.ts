@@ -54,8 +54,25 @@ export function requestClient(
     );
     if (refused !== undefined) return Promise.reject(refused);
   }
+  const task = context.task;
+  if (task !== undefined && session.stateless && task.takesInput(options))
+    return task.requestInput(method, capability, params ?? {}, options?.key);
   if (session.stateless)
     return requestInput(session, context, method, capability, params ?? {}, options?.key);
+  if (task !== undefined)
+    return task.stateful(params, (tagged) =>
+      sendToClient(session, context, method, capability, tagged),
+    );
+  return sendToClient(session, context, method, capability, params);
+}
+
+function sendToClient(
+  session: Session,
+  context: Context,
+  method: string,
+  capability: string,
+  params: JsonObject | undefined,
+): Promise<JsonObject> {
   const refusal = clientRequestRefusal(session, context, method, capability);
   if (refusal !== undefined) return Promise.reject(new Error(refusal));
   const id = ++session.lastOutgoingId;

@@ -19,6 +19,7 @@ import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
+import type { TaskRun } from './task-run.js';
 import { expire } from './cancellation.js';
 import { cancelOutgoing, requestClient } from './client-requests.js';
 import { sendLog } from './logging.js';
@@ -40,6 +41,8 @@ export class Context implements RequestContext, DeadlineEntry {
   inputCount = 0;
   /** Set for tools/call: a timeout is then answered as a tool error. */
   toolName: string | undefined = undefined;
+  /** Set when the tool call runs as a task (task-run.ts): its input requests go through the task. */
+  task: TaskRun | undefined = undefined;
   /** The handler timeout's queue (`Deadlines`), while an async handler runs. */
   deadlineAt = 0;
   deadlinePrevious: DeadlineEntry | undefined = undefined;

@@ -33,6 +33,7 @@ export {
 } from './server.js';
 export type { SessionStore } from './session-store.js';
 export { InMemorySessionStore } from './session-store.js';
+export { InMemoryTaskStore } from './task-store.js';
 
 /**
  * A running server. `Tool` and `Prompt` are the manifest's names (generated `createServer` sets

@@ -23,6 +23,9 @@ import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
 import { ListState, paginate, type ListPages } from './lists.js';
 import { ResourceLists } from './resource-lists.js';
+import { InMemoryTaskStore, type TaskStore } from './task-store.js';
+import type { TaskRun } from './task-run.js';
+import { taskSettings, taskSupportOf, withTasks, type TaskSettings } from './task-settings.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
 /** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
@@ -81,6 +84,8 @@ export interface ToolEntry {
    * on older revisions then see the tool without its outputSchema, and its results as text only.
    */
   readonly objectOutput: boolean;
+  /** The manifest's `execution.taskSupport`; `forbidden` when absent. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
 }
 
 export interface TemplateEntry {
@@ -148,6 +153,13 @@ export class ServerCore {
   readonly supportedMethods: ReadonlySet<string>;
   /** Running handlers by deadline, across every session; undefined when `handlerTimeoutMs` is 0. */
   readonly deadlines: Deadlines | undefined;
+  /** Whether any tool may run as a task: the `tasks` capability (2025-11-25) and extension (2026-07-28) are then declared. */
+  readonly tasksOffered: boolean;
+  readonly taskSettings: TaskSettings;
+  /** Where task state lives; `listenHttp({ taskStore })` may replace it before serving. */
+  taskStore: TaskStore;
+  /** Tasks whose handlers run in this process, by task id. */
+  readonly taskRuns = new Map<string, TaskRun>();
 
   constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
     this.definition = definition;
@@ -168,10 +180,13 @@ export class ServerCore {
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
     this.secret = options.stateSecret;
+    this.tasksOffered = definition.tools.some((tool) => taskSupportOf(tool) !== 'forbidden');
+    this.taskSettings = taskSettings(options.tasks);
+    this.taskStore = options.tasks?.store ?? new InMemoryTaskStore();
     // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
     const discover: JsonObject = {
       supportedVersions: this.versions,
-      capabilities: definition.capabilities,
+      capabilities: withTasks(definition.capabilities, this.tasksOffered, STATELESS_REVISION),
     };
     if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
     this.discoverResult = JSON.stringify(discover);
@@ -183,7 +198,7 @@ export class ServerCore {
     for (const version of this.statefulVersions) {
       const result: JsonObject = {
         protocolVersion: version,
-        capabilities: statefulCapabilities,
+        capabilities: withTasks(statefulCapabilities, this.tasksOffered, version),
         serverInfo: serverInfoFor(definition.serverInfo, version),
       };
       if (definition.instructions !== undefined) result['instructions'] = definition.instructions;
@@ -212,6 +227,7 @@ export class ServerCore {
       handlers.completions !== undefined
     )
       methods.push('completion/complete');
+    if (this.tasksOffered) methods.push('tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel');
     this.supportedMethods = new Set(methods);
 
     this.tools = indexTools(definition, handlers);
@@ -352,6 +368,7 @@ function indexTools(
       validateInput: binding.validateInput,
       validateOutput: binding.validateOutput,
       objectOutput: hasObjectOutput(tool),
+      taskSupport: taskSupportOf(tool),
     });
   }
   return tools;

@@ -45,6 +45,9 @@ const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
   ['prompts/list', 'prompts'],
   ['prompts/get', 'prompts'],
   ['completion/complete', 'completions'],
+  ['tasks/get', 'tasks'],
+  ['tasks/update', 'tasks'],
+  ['tasks/cancel', 'tasks'],
 ]);
 
 /** The methods `Mcp-Name` applies to, and the param it mirrors. */
@@ -52,6 +55,9 @@ const NAMED: ReadonlyMap<string, string> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 export interface Refusal {
@@ -157,6 +163,7 @@ export function statelessMethodServed(core: ServerCore, method: string): boolean
   const capability = STATELESS_METHODS.get(method);
   if (method === 'subscriptions/listen') return listenFilterOffered(core) !== undefined;
   if (method === 'completion/complete') return core.supportedMethods.has(method);
+  if (capability === 'tasks') return core.tasksOffered;
   return capability === undefined || isObject(core.definition.capabilities[capability]);
 }
 

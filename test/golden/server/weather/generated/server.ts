@@ -3,6 +3,8 @@ import type { McpServer, ServerDefinition, ServerOptions } from './runtime/index
 import { requestValidators } from './runtime/request-validators.js';
 import type { Handlers, PromptName, ToolName } from './types.js';
 import {
+  validateClimateReportInput,
+  validateClimateReportOutput,
   validateGetForecastInput,
   validateGetForecastOutput,
   validateGetWeatherInput,
@@ -22,7 +24,7 @@ export const definition: ServerDefinition = {
     '{"tools":{},"resources":{},"prompts":{},"logging":{},"completions":{}}',
   ),
   tools: JSON.parse(
-    '[{"name":"get_weather","title":"Current weather","description":"Current conditions at a location.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1,"description":"City name, e.g. Lisbon."},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number","description":"Air temperature in the requested units."},"units":{"$ref":"#/$defs/units"},"conditions":{"$ref":"#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100,"description":"Relative humidity in percent."}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"get_forecast","title":"Forecast","description":"Daily highs, lows and conditions for the next days.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7,"default":3},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}}]',
+    '[{"name":"get_weather","title":"Current weather","description":"Current conditions at a location.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1,"description":"City name, e.g. Lisbon."},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number","description":"Air temperature in the requested units."},"units":{"$ref":"#/$defs/units"},"conditions":{"$ref":"#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100,"description":"Relative humidity in percent."}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"get_forecast","title":"Forecast","description":"Daily highs, lows and conditions for the next days.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7,"default":3},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"climate_report","title":"Climate report","description":"Averages many years of readings for a location; slow, so it runs as a task when the client can.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"years":{"type":"integer","minimum":1,"maximum":30,"default":10}},"required":["location"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"years":{"type":"integer"},"averageCelsius":{"type":"number"}},"required":["location","years","averageCelsius"],"additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"optional"}}]',
   ),
   toolBindings: Object.fromEntries([
     [
@@ -39,6 +41,14 @@ export const definition: ServerDefinition = {
         name: 'get_forecast',
         validateInput: validateGetForecastInput,
         validateOutput: validateGetForecastOutput,
+      },
+    ],
+    [
+      'climate_report',
+      {
+        name: 'climate_report',
+        validateInput: validateClimateReportInput,
+        validateOutput: validateClimateReportOutput,
       },
     ],
   ]),
