@@ -14,7 +14,7 @@ import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { location, type ClientSource } from './client-command.js';
-import { printReport, printWarnings, type Console } from './output.js';
+import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, toolVersion } from './paths.js';
 
 export interface DocsCommandOptions {
@@ -79,7 +79,7 @@ async function loadModel(job: DocsJob, io: Console): Promise<{ model: ServiceMod
     return { model: built.model, inputs: [await fileInput('snapshot', job.out, source.fromSnapshot)] };
   }
   const live = location(source);
-  const snapshot = await introspect(live!, (line) => io.err(line));
+  const snapshot = await withProgress(io, 'reading the server…', () => introspect(live!, (line) => io.err(line)));
   const built = serviceFromSnapshot(snapshot, job.banner.command, 'fromUrl' in source ? source.fromUrl : (source as { fromCommand: string }).fromCommand);
   printWarnings(io, built.warnings);
   // A live server is its own input: check regenerates from it again.
