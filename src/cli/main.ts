@@ -104,6 +104,23 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     });
 
   program
+    .command('mock')
+    .description('Serve a mock of a server: every tool answers values generated from its outputSchema (or a fixture), both protocol eras.')
+    .argument('[manifest]', 'the server manifest (YAML or JSON), or a snapshot saved with `mcp-gen client --save-snapshot`')
+    .option('--from-url <url>', 'mock the server at this URL (introspected once at start-up)')
+    .option('--header <header>', "an HTTP header for --from-url, 'Name: value' (repeatable)", collect)
+    .option('--http', 'serve Streamable HTTP instead of stdio')
+    .option('--port <port>', 'HTTP port (0: any free one)', '3000')
+    .option('--host <host>', 'HTTP host', '127.0.0.1')
+    .option('--seed <seed>', 'same seed, same answers', '0')
+    .option('--fixtures <file>', 'canned results and errors per tool, matched on the arguments (YAML or JSON)')
+    .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .action(async (manifest: string | undefined, options) => {
+      const { runMock } = await import('./mock-command.js');
+      exitCode = await runMock(manifest, options, io);
+    });
+
+  program
     .command('check')
     .description('Is every generated output current? Regenerates each in memory from its ledger (or a config file) and compares; writes nothing.')
     .argument('[paths...]', 'output folders or mcp-gen.config.json/.yaml files (default: the config here, else every ledger below)')

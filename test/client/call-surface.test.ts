@@ -129,7 +129,8 @@ describe.each(ERAS)('against our server at %s', (era) => {
   it('lists every prompt, tool, resource and template across pages (one item per page)', async () => {
     expect((await client.listPrompts()).map((p) => p.name)).toEqual(['plan_outing', 'plan_picnic', 'plan_swim']);
     expect((await client.listTools()).map((t) => t.name)).toEqual(['get_weather', 'get_forecast']);
-    expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations', 'weather://archive']);
+    // The static resources, then the stations the weather example lists at run time (its list handler).
+    expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations', 'weather://archive', 'weather://stations/lis', 'weather://stations/osl', 'weather://stations/sgp']);
     expect((await client.resources.listTemplates()).map((t) => t.uriTemplate)).toEqual(['weather://stations/{id}', 'weather://archive/{id}']);
   });
 
