@@ -7,7 +7,7 @@ import { toolVersion } from './paths.js';
 import { modeConsole, outputMode, type JsonResult, type OutputMode } from './terminal.js';
 
 /** Commands that print their own JSON document with --json (the others are wrapped by main). */
-const OWN_JSON = new Set(['diff', 'check']);
+const OWN_JSON = new Set(['diff', 'check', 'mock']);
 
 /** Runs the CLI and returns the exit code; never calls process.exit, so tests can call it. */
 export async function main(argv: readonly string[], rawIo: Console = processConsole): Promise<number> {
@@ -15,7 +15,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
   const tty = rawIo === processConsole ? { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true } : { stdout: false, stderr: false };
   // Set from the command's flags just before its action runs (preAction); plain until then.
   const run = { command: '', mode: outputMode({}, tty, process.env) as OutputMode, debug: false, held: [] as string[], results: [] as JsonResult[] };
-  let active = modeConsole(terminal, run.mode, false, run.held, run.results);
+  let active = modeConsole(rawIo, run.mode, false, run.held, run.results);
   const io: Console = {
     out: (line) => active.out(line),
     err: (line) => active.err(line),
@@ -184,7 +184,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     run.command = action.name();
     run.mode = outputMode(flags, tty, process.env);
     run.debug = flags.debug === true;
-    active = modeConsole(terminal, run.mode, OWN_JSON.has(run.command), run.held, run.results);
+    active = modeConsole(rawIo, run.mode, OWN_JSON.has(run.command), run.held, run.results);
   });
 
   const code = await execute();

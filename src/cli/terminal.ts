@@ -4,6 +4,7 @@
  * ever drawn; `--quiet` keeps only errors; `--json` keeps stdout for one JSON document, which
  * main() prints from what the command reported.
  */
+import { terminalText } from '../printer/escape.js';
 import type { Console } from './output.js';
 
 export interface OutputMode {
@@ -42,16 +43,19 @@ export function paint(line: string): string {
 export type JsonResult = Record<string, unknown>;
 
 /**
- * `io` as the mode wants it. In JSON mode stdout lines are kept back in `held` (main prints one
- * document instead) unless the command prints its own JSON (`ownJson`).
+ * The raw `io` as the mode wants it, every line through the terminal sink first (so colour is
+ * added after input text was made harmless, never escaped away). In JSON mode stdout lines are
+ * kept back in `held` (main prints one document instead) unless the command prints its own JSON.
  */
 export function modeConsole(io: Console, mode: OutputMode, ownJson: boolean, held: string[], results: JsonResult[]): Console {
   return {
-    out: (line) => {
+    out: (raw) => {
+      const line = terminalText(raw);
       if (mode.json && !ownJson) held.push(line);
       else if (!mode.quiet || (mode.json && ownJson)) io.out(line);
     },
-    err: (line) => {
+    err: (raw) => {
+      const line = terminalText(raw);
       if (mode.quiet && !line.startsWith('error')) return;
       io.err(mode.colour ? paint(line) : line);
     },
