@@ -15,7 +15,7 @@ import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { flagPairs } from './flag-pairs.js';
-import { printReport, printWarnings, type Console } from './output.js';
+import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
@@ -135,8 +135,8 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     place = displayPath(resolve(source.fromSnapshot));
     inputs = [await fileInput('snapshot', job.out, source.fromSnapshot)];
   } else if (live) {
-    snapshot = await introspect(live, (line) => io.err(line));
     place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
+    snapshot = await withProgress(io, `reading ${place}…`, () => introspect(live, (line) => io.err(line)));
     saved = snapshotText(snapshot);
     inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
   } else {
@@ -177,11 +177,11 @@ export async function prepareClient(
   inputFiles?: Set<string>,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved } = await loadClientModel(job, io, inputFiles);
-  const plan = await planClient(model, {
+  const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     runtimeSources: readClientRuntimeSources(),
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
-  });
+  }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const files = [...plan.files];
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });

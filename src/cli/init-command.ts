@@ -58,6 +58,7 @@ export async function runInit(dir: string | undefined, options: InitOptions, io:
   }
   for (const path of kept) io.err(`kept ${path} (it exists; init never replaces a file)`);
   const where = displayPath(target);
+  io.result?.({ dir: where, kind: scaffold.kind, written, kept });
   io.out(`created a ${scaffold.kind} project in ${where}`);
   io.out('next:');
   if (where !== '.') io.out(`  cd ${where}`);

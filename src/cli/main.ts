@@ -1,18 +1,35 @@
 import { Command, CommanderError, Option } from 'commander';
-import { InputError } from '../load/diagnostics.js';
-import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, terminalConsole, type Console } from './output.js';
+import { InputError, UnreachableError } from '../load/diagnostics.js';
+import { KNOWN_REVISIONS } from '../load/spec.js';
+import { examplesText } from './help-examples.js';
+import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE, printInputError, processConsole, terminalConsole, type Console } from './output.js';
 import { toolVersion } from './paths.js';
+import { modeConsole, outputMode, type JsonResult, type OutputMode } from './terminal.js';
+
+/** Commands that print their own JSON document with --json (the others are wrapped by main). */
+const OWN_JSON = new Set(['diff', 'check', 'mock']);
 
 /** Runs the CLI and returns the exit code; never calls process.exit, so tests can call it. */
 export async function main(argv: readonly string[], rawIo: Console = processConsole): Promise<number> {
-  const io = terminalConsole(rawIo);
+  const terminal = terminalConsole(rawIo);
+  const tty = rawIo === processConsole ? { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true } : { stdout: false, stderr: false };
+  // Set from the command's flags just before its action runs (preAction); plain until then.
+  const run = { command: '', mode: outputMode({}, tty, process.env) as OutputMode, debug: false, held: [] as string[], results: [] as JsonResult[] };
+  let active = modeConsole(rawIo, run.mode, false, run.held, run.results);
+  const io: Console = {
+    out: (line) => active.out(line),
+    err: (line) => active.err(line),
+    result: (data) => active.result?.(data),
+    progress: (label) => active.progress?.(label) ?? (() => {}),
+  };
   let exitCode = EXIT_OK;
   const program = new Command('mcp-gen')
-    .description('Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers.')
-    .version(toolVersion())
+    .description('Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers, clients, mocks and docs.')
+    .version(`mcp-gen ${toolVersion()}\nMCP revisions: ${KNOWN_REVISIONS.join(', ')}`, '-V, --version', 'print the version and the MCP revisions it supports')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .showHelpAfterError();
+    .configureOutput({ writeOut: (s) => terminal.out(s.trimEnd()), writeErr: (s) => terminal.err(s.trimEnd()) })
+    .showHelpAfterError()
+    .addHelpText('after', '\nExit codes: 0 done, 1 out of date or a diff/check finding, 2 bad input (nothing written),\n3 a server or the network failed, 70 an internal error (a bug; --debug shows the stack).');
 
   program
     .command('types')
@@ -83,7 +100,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .action(async (oldSide: string, newSide: string, options) => {
       const { runDiff } = await import('./diff-command.js');
       // Colour goes around the terminal sink (it would escape the codes); the renderer escapes input text itself.
-      exitCode = await runDiff(oldSide, newSide, options, io, { raw: rawIo, stdoutIsTty: rawIo === processConsole && process.stdout.isTTY === true });
+      exitCode = await runDiff(oldSide, newSide, options, io, { raw: rawIo, stdoutIsTty: tty.stdout && options.color !== false });
     });
 
   program
@@ -155,19 +172,53 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
       exitCode = await runSelf(options, io);
     });
 
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end here too, with code 0.
-      return error.exitCode === 0 ? EXIT_OK : EXIT_INPUT;
+  for (const command of program.commands) {
+    const own = command.options.map((o) => o.long);
+    if (!own.includes('--json')) command.option('--json', 'print the result as one JSON document on stdout');
+    command.option('-q, --quiet', 'print nothing but errors').option('--no-color', 'plain output even on a terminal (also NO_COLOR=1)').option('--debug', 'show the stack trace of an internal error');
+    const examples = examplesText(command.name());
+    if (examples !== undefined) command.addHelpText('after', examples);
+  }
+  program.hook('preAction', (_program, action) => {
+    const flags = action.opts() as { json?: boolean; quiet?: boolean; color?: boolean; debug?: boolean };
+    run.command = action.name();
+    run.mode = outputMode(flags, tty, process.env);
+    run.debug = flags.debug === true;
+    active = modeConsole(rawIo, run.mode, OWN_JSON.has(run.command), run.held, run.results);
+  });
+
+  const code = await execute();
+  if (run.mode.json && run.command !== '' && !OWN_JSON.has(run.command)) printJson(code);
+  return code;
+
+  async function execute(): Promise<number> {
+    try {
+      await program.parseAsync([...argv], { from: 'user' });
+      return exitCode;
+    } catch (error) {
+      if (error instanceof CommanderError) {
+        // --help and --version end here too, with code 0.
+        return error.exitCode === 0 ? EXIT_OK : EXIT_INPUT;
+      }
+      if (error instanceof InputError) {
+        printInputError(io, error);
+        run.results.push({ errors: error.diagnostics });
+        return error instanceof UnreachableError ? EXIT_UNREACHABLE : EXIT_INPUT;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      io.err(`error: internal error in mcp-gen: ${message}`);
+      if (run.debug && error instanceof Error && error.stack !== undefined) io.err(error.stack);
+      else io.err('run again with --debug for the stack trace, and please report it');
+      run.results.push({ errors: [{ message: `internal error: ${message}` }] });
+      return EXIT_INTERNAL;
     }
-    if (error instanceof InputError) {
-      printInputError(io, error);
-      return EXIT_INPUT;
-    }
-    io.err(`internal error in mcp-gen (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return EXIT_DRIFT;
+  }
+
+  /** One JSON document on stdout: the command, its exit code, and what it reported. */
+  function printJson(code: number): void {
+    const document: Record<string, unknown> = { command: run.command, exitCode: code, ok: code === EXIT_OK };
+    for (const result of run.results) Object.assign(document, result);
+    if (run.held.length > 0) document['messages'] = run.held;
+    rawIo.out(JSON.stringify(document, null, 2));
   }
 }

@@ -12,7 +12,7 @@ import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { MANIFEST_PROTOCOL_VERSIONS } from '../model/service.js';
 import { flagPairs } from './flag-pairs.js';
-import { EXIT_OK, printWarnings, type Console } from './output.js';
+import { EXIT_OK, printWarnings, withProgress, type Console } from './output.js';
 import { displayPath } from './paths.js';
 
 export interface MockCommandOptions {
@@ -24,6 +24,8 @@ export interface MockCommandOptions {
   seed?: string;
   fixtures?: string;
   allowOutsideRefs?: boolean;
+  /** Print a ready line `{ command, url, seed }` on stdout (HTTP only: stdout is the protocol on stdio). */
+  json?: boolean;
 }
 
 /** A snapshot file is JSON whose `mcpGenSnapshot` says so; anything else is read as a manifest. */
@@ -53,7 +55,7 @@ async function loadModel(source: string | undefined, options: MockCommandOptions
     place = displayPath(resolve(source));
   } else {
     const headers = flagPairs(options.header, ':', '--header');
-    snapshot = await introspect({ url: options.fromUrl as string, ...(headers ? { headers } : {}) }, (line) => io.err(line));
+    snapshot = await withProgress(io, `reading ${options.fromUrl}…`, () => introspect({ url: options.fromUrl as string, ...(headers ? { headers } : {}) }, (line) => io.err(line)));
     place = options.fromUrl as string;
   }
   const built = serviceFromSnapshot(snapshot, `mcp-gen mock ${place}`, place);
@@ -80,7 +82,9 @@ export async function runMock(source: string | undefined, options: MockCommandOp
   const port = Number(options.port ?? '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw inputProblem('--port', `must be a number from 0 to 65535 (0: any free port), not ${options.port}`);
   const listener = await server.listenHttp({ port, host: options.host ?? '127.0.0.1', path: '/mcp' });
-  io.err(`mock of ${model.server.name} (seed ${seed}) serving ${listener.url}; Ctrl-C stops it`);
+  // --json: one line a script can read the URL from once the mock is ready.
+  if (options.json) io.out(JSON.stringify({ command: 'mock', url: listener.url, seed }));
+  else io.err(`mock of ${model.server.name} (seed ${seed}) serving ${listener.url}; Ctrl-C stops it`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);

@@ -7,7 +7,7 @@ import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
-import { EXIT_OK, printReport, printWarnings, type Console } from './output.js';
+import { EXIT_OK, printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
@@ -65,7 +65,7 @@ export async function prepareServer(
   inputFiles?: Set<string>,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
   const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles);
-  const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
+  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources() }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
   for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));

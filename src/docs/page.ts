@@ -13,8 +13,8 @@ import { schemaRows, type SchemaRow } from './schema-rows.js';
 export interface DocsPageOptions {
   /** Who made the page, e.g. `mcp-gen 0.1.0`, shown in the footer. */
   generator: string;
-  /** An example value valid against a schema (the mock's generator), or undefined to show none. */
-  example?: (schema: { [key: string]: unknown }, seedLabel: string) => unknown;
+  /** An example of a tool's arguments or structuredContent (the mock's generator), or undefined for none. */
+  example?: (tool: ToolModel, which: 'input' | 'output') => unknown;
 }
 
 const h = htmlText;
@@ -131,11 +131,10 @@ function toolSection(tool: ToolModel, options: DocsPageOptions): Section {
   parts.push('<h4>Input</h4>', table(schemaRows(tool.inputSchema, headers), 'No arguments.'));
   if (tool.outputSchema !== undefined) parts.push('<h4>Output (structuredContent)</h4>', table(schemaRows(tool.outputSchema), 'An empty object.'));
   else parts.push('<h4>Output</h4>', '<p class="muted">Content only (no outputSchema).</p>');
-  if (options.example !== undefined) {
-    const example = { arguments: options.example(tool.inputSchema, `${tool.name}:input`) } as { [key: string]: unknown };
-    if (tool.outputSchema !== undefined) example['structuredContent'] = options.example(tool.outputSchema, `${tool.name}:output`);
-    parts.push('<h4>Example</h4>', `<pre>${h(JSON.stringify(example, null, 2))}</pre>`);
-  }
+  const input = options.example?.(tool, 'input');
+  const output = tool.outputSchema !== undefined ? options.example?.(tool, 'output') : undefined;
+  if (input !== undefined) parts.push('<h4>Example arguments</h4>', `<pre>${h(JSON.stringify(input, null, 2))}</pre>`);
+  if (output !== undefined) parts.push('<h4>Example structuredContent</h4>', `<pre>${h(JSON.stringify(output, null, 2))}</pre>`);
   const argumentNames = schemaRows(tool.inputSchema).map((r) => r.path);
   return { name: tool.name, search: searchText(tool.name, title, about, ...argumentNames), html: parts.join('\n') };
 }

@@ -8,6 +8,8 @@ import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaRows } from '../../src/docs/schema-rows.js';
+import { createAjv } from '../../src/emit/validators/ajv-instance.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { cli, repoRoot } from '../client/support.js';
 import { tempDir } from '../server/support.js';
 
@@ -120,6 +122,21 @@ describe('the page', () => {
     const { html } = await render(manifest);
     expect(html).toContain('<th>HTTP header</th>');
     expect(html).toContain('<code>Mcp-Param-Region</code>');
+  });
+
+  it("shows an example of each tool's arguments and output that its own schemas accept", async () => {
+    const { html } = await render(WEATHER);
+    const examples = [...html.matchAll(/<h4>Example (arguments|structuredContent)<\/h4>\n<pre>([\s\S]*?)<\/pre>/g)].map((m) => ({
+      which: m[1],
+      value: JSON.parse((m[2] as string).replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as unknown,
+    }));
+    const model = (await loadManifest(WEATHER)).model;
+    expect(examples).toHaveLength(model.tools.length * 2);
+    const ajv = createAjv('2020-12', { standalone: false });
+    model.tools.forEach((tool, index) => {
+      expect(ajv.validate(tool.inputSchema, examples[2 * index]?.value), `${tool.name} arguments`).toBe(true);
+      expect(ajv.validate(tool.outputSchema as object, examples[2 * index + 1]?.value), `${tool.name} output`).toBe(true);
+    });
   });
 
   it('keeps hostile text as text', async () => {
