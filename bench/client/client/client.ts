@@ -265,7 +265,7 @@ export async function connect<V extends Revision = Revision>(
 ): Promise<Client<V>> {
   const session = await openSession(options as unknown as Parameters<typeof openSession>[0]);
   const cache = listCacheFor(session, options as unknown as Parameters<typeof listCacheFor>[1]);
-  const tool = (name: string) => {
+  const tool = (name: string, more: object = {}) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
     const full = (input?: unknown, callOptions?: CallOptions) =>
       callToolFull(session, binding, input, callOptions);
@@ -274,6 +274,7 @@ export async function connect<V extends Revision = Revision>(
         (input?: unknown, callOptions?: CallOptions) =>
           callTool(session, binding, input, callOptions),
         { full },
+        more,
       ),
     );
   };

@@ -333,7 +333,7 @@ export async function connect<V extends Revision = Revision>(
 ): Promise<Client<V>> {
   const session = await openSession(options as unknown as Parameters<typeof openSession>[0]);
   const cache = listCacheFor(session, options as unknown as Parameters<typeof listCacheFor>[1]);
-  const tool = (name: string) => {
+  const tool = (name: string, more: object = {}) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
     const full = (input?: unknown, callOptions?: CallOptions) =>
       callToolFull(session, binding, input, callOptions);
@@ -342,6 +342,7 @@ export async function connect<V extends Revision = Revision>(
         (input?: unknown, callOptions?: CallOptions) =>
           callTool(session, binding, input, callOptions),
         { full },
+        more,
       ),
     );
   };
@@ -360,7 +361,8 @@ export async function connect<V extends Revision = Revision>(
       read(expandUriTemplate(uriTemplate, variables), callOptions);
   const taskTool = (name: string) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
-    return Object.assign(tool(name), {
+    // One frozen function per tool, its .full and (here) .task beside it.
+    return tool(name, {
       task: (input?: unknown, taskOptions?: TaskOptions) =>
         startToolTask(session, binding, input, taskOptions),
     });

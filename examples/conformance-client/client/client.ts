@@ -288,7 +288,7 @@ export async function connect<V extends Revision = Revision>(
 ): Promise<Client<V>> {
   const session = await openSession(options as unknown as Parameters<typeof openSession>[0]);
   const cache = listCacheFor(session, options as unknown as Parameters<typeof listCacheFor>[1]);
-  const tool = (name: string) => {
+  const tool = (name: string, more: object = {}) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
     const full = (input?: unknown, callOptions?: CallOptions) =>
       callToolFull(session, binding, input, callOptions);
@@ -297,6 +297,7 @@ export async function connect<V extends Revision = Revision>(
         (input?: unknown, callOptions?: CallOptions) =>
           callTool(session, binding, input, callOptions),
         { full },
+        more,
       ),
     );
   };

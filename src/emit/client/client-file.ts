@@ -190,7 +190,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     // Each helper only when something uses it: strict settings refuse unused locals.
     model.tools.length === 0
       ? ''
-      : `  const tool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    const full = (input?: unknown, callOptions?: ${callOptions}) => ${value('callToolFull')}(session, binding, input, callOptions);\n    return Object.freeze(Object.assign((input?: unknown, callOptions?: ${callOptions}) => ${callTool}(session, binding, input, callOptions), { full }));\n  };\n`,
+      : `  const tool = (name: string, more: object = {}) => {\n    const binding = TOOLS.get(name) as ${binding};\n    const full = (input?: unknown, callOptions?: ${callOptions}) => ${value('callToolFull')}(session, binding, input, callOptions);\n    return Object.freeze(Object.assign((input?: unknown, callOptions?: ${callOptions}) => ${callTool}(session, binding, input, callOptions), { full }, more));\n  };\n`,
     model.prompts.length === 0
       ? ''
       : `  const prompt = (name: string) => (args?: unknown, callOptions?: ${callOptions}) =>\n    ${requestWith}(session, 'prompts/get', { name, arguments: (args ?? {}) as { [key: string]: unknown } }, callOptions);\n`,
@@ -200,7 +200,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       : `  const template = (uriTemplate: string) => (variables: Readonly<Record<string, string>>, callOptions?: ${callOptions}) =>\n    read(${value('expandUriTemplate')}(uriTemplate, variables), callOptions);\n`,
     taskTools.length === 0
       ? ''
-      : `  const taskTool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    return Object.assign(tool(name), { task: (input?: unknown, taskOptions?: ${type('TaskOptions')}) => ${value('startToolTask')}(session, binding, input, taskOptions) });\n  };\n`,
+      : `  const taskTool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    // One frozen function per tool, its .full and (here) .task beside it.\n    return tool(name, { task: (input?: unknown, taskOptions?: ${type('TaskOptions')}) => ${value('startToolTask')}(session, binding, input, taskOptions) });\n  };\n`,
     '  const tools = Object.freeze({\n',
     ...model.tools.map((t) => `    ${t.ids.camel}: ${runsAsTask(t) ? 'taskTool' : 'tool'}(${stringLiteral(t.name)}),\n`),
     '  });\n',
