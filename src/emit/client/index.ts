@@ -13,7 +13,7 @@ import { clientFile } from './client-file.js';
 export interface ClientInputs {
   /**
    * The client runtime, by path under `runtime/`: `client/*.ts` and the shared modules they import
-   * (`api.ts`, `errors.ts`, `header-params.ts`, `input-types.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
+   * (`api.ts` and the type modules it re-exports, `errors.ts`, `header-params.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
   /** mcp-gen's generated protocol types of 2025-11-25: the stateful revisions' `request()` map and the types the client uses. */
@@ -27,7 +27,7 @@ export interface ClientPlan {
   warnings: string[];
 }
 
-const REQUIRED_RUNTIME = ['api.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'client/index.ts'];
+const REQUIRED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'client/index.ts'];
 const RUNTIME_PATH = /^(client\/)?[a-z][a-z0-9-]*\.ts$/;
 
 /**

@@ -18,6 +18,17 @@ import type {
 } from './input-types.js';
 
 export type * from './input-types.js';
+export type * from './list-types.js';
+export type * from './content-types.js';
+export type * from './task-types.js';
+import type { ResourceContents, ContentBlock } from './content-types.js';
+import type { TaskStore } from './task-types.js';
+import type {
+  ListControl,
+  ResourceListHandler,
+  ResourceSubscriptionHooks,
+  CacheHint,
+} from './list-types.js';
 
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
@@ -40,54 +51,6 @@ export interface Validator<T> {
 
 export type LoggingLevel =
   'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
-export interface Annotations extends JsonObject {
-  audience?: ('user' | 'assistant')[];
-  priority?: number;
-  lastModified?: string;
-}
-
-export interface TextContent extends JsonObject {
-  type: 'text';
-  text: string;
-  annotations?: Annotations;
-}
-export interface ImageContent extends JsonObject {
-  type: 'image';
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-}
-export interface AudioContent extends JsonObject {
-  type: 'audio';
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-}
-export interface ResourceLink extends JsonObject {
-  type: 'resource_link';
-  uri: string;
-  name: string;
-  mimeType?: string;
-}
-export interface TextResourceContents extends JsonObject {
-  uri: string;
-  mimeType?: string;
-  text: string;
-}
-export interface BlobResourceContents extends JsonObject {
-  uri: string;
-  mimeType?: string;
-  blob: string;
-}
-export type ResourceContents = TextResourceContents | BlobResourceContents;
-export interface EmbeddedResource extends JsonObject {
-  type: 'resource';
-  resource: ResourceContents;
-  annotations?: Annotations;
-}
-export type ContentBlock =
-  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /**
  * What a tool handler returns.
@@ -208,65 +171,6 @@ export interface Notifier {
   promptsChanged(): void;
   resourcesChanged(): void;
   resourceUpdated(uri: string): void;
-}
-
-/**
- * Turns manifest tools (or prompts) on and off at run time. `tools/list` leaves out what is
- * disabled or filtered out, and `tools/call` refuses it with -32602; every change that alters the
- * list announces `notifications/tools/list_changed` (`prompts/…` for prompts) by itself.
- */
-export interface ListControl<Name extends string = string> {
-  /** Serves `name` again; throws for a name the manifest does not list. */
-  enable(name: Name): void;
-  /** Leaves `name` out of every list and refuses its calls; throws for a name the manifest does not list. */
-  disable(name: Name): void;
-  isEnabled(name: Name): boolean;
-  /**
-   * A per-request filter (undefined removes it): an enabled entry is served to a request only when
-   * it returns true. It runs for each list request and each call, with that request's context, so
-   * it must be quick and synchronous. Changing the filter announces a list change.
-   */
-  setFilter(filter: ListFilter<Name> | undefined): void;
-}
-
-/** Decides whether one enabled tool or prompt is served to the request behind `context`. */
-export type ListFilter<Name extends string = string> = (
-  name: Name,
-  context: RequestContext,
-) => boolean;
-
-/** One entry of `resources/list`, as a `ResourceListHandler` returns it. */
-export interface ListedResource extends JsonObject {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-}
-
-/**
- * The resources a template currently has (the manifest's `list: true`), each read through the
- * template's handler. Called on every `resources/list` request; the runtime pages the whole list.
- */
-export type ResourceListHandler = (
-  context: RequestContext,
-) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
-
-/**
- * Called when the first subscriber of a URI appears (`resources/subscribe` or a 2026-07-28
- * `subscriptions/listen`), and when its last one leaves (unsubscribe, end of session or stream),
- * counted over this process's clients: a handler starts and stops watching there.
- */
-export interface ResourceSubscriptionHooks {
-  subscribe?(uri: string): void | Promise<void>;
-  unsubscribe?(uri: string): void | Promise<void>;
-}
-
-/** The 2026-07-28 caching hints of one list (`ttlMs`, `cacheScope`). */
-export interface CacheHint {
-  ttlMs: number;
-  cacheScope: 'public' | 'private';
 }
 
 export type ToolHandler<Input, Output> = (
@@ -485,38 +389,4 @@ export interface ServerLimits {
    * Default 5 minutes.
    */
   handlerTimeoutMs?: number;
-}
-
-// ---- tasks ------------------------------------------------------------------------------------
-// The store seam's types live here (not in task-store.ts) so this file stays self-contained.
-
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** One task as stored: era-neutral; task-wire.ts spells it for each revision. */
-export interface TaskRecord {
-  taskId: string;
-  /** Who may see it: `session:<id>` for a stateful session, `stateless` for 2026-07-28 clients. */
-  owner: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  /** Milliseconds from creation the task is kept; null for unlimited. */
-  ttlMs: number | null;
-  pollIntervalMs: number;
-  /** The underlying request's result, once `completed`. */
-  result?: JsonObject;
-  /** The underlying request's JSON-RPC error, once `failed`. */
-  error?: JsonObject;
-  /** 2026-07-28: the input requests still waiting for an answer, by key. */
-  inputRequests?: Record<string, JsonObject>;
-}
-
-export interface TaskStore {
-  /** Records (or replaces) a task; it may be forgotten once its TTL has passed. */
-  save(record: TaskRecord): Promise<void>;
-  /** The task, or undefined for an unknown or expired one. */
-  load(taskId: string): Promise<TaskRecord | undefined>;
-  /** The owner's tasks, oldest first (2025-11-25 `tasks/list`). */
-  list(owner: string): Promise<TaskRecord[]>;
 }
