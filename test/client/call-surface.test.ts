@@ -128,7 +128,7 @@ describe.each(ERAS)('against our server at %s', (era) => {
 
   it('lists every prompt, tool, resource and template across pages (one item per page)', async () => {
     expect((await client.listPrompts()).map((p) => p.name)).toEqual(['plan_outing', 'plan_picnic', 'plan_swim']);
-    expect((await client.listTools()).map((t) => t.name)).toEqual(['get_weather', 'get_forecast']);
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['get_weather', 'get_forecast', 'climate_report']);
     // The static resources, then the stations the weather example lists at run time (its list handler).
     expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations', 'weather://archive', 'weather://stations/lis', 'weather://stations/osl', 'weather://stations/sgp']);
     expect((await client.resources.listTemplates()).map((t) => t.uriTemplate)).toEqual(['weather://stations/{id}', 'weather://archive/{id}']);
@@ -168,7 +168,7 @@ describe.each(ERAS)('against our server at %s', (era) => {
     const cached = await connect({ url: ours.url, protocolVersions: [era], listCache: cache });
     try {
       // Two tools, one per page: listTools walks both pages too.
-      expect((await cached.listTools()).map((t) => t.name)).toEqual(['get_weather', 'get_forecast']);
+      expect((await cached.listTools()).map((t) => t.name)).toEqual(['get_weather', 'get_forecast', 'climate_report']);
       expect(cache.size).toBe(0);
     } finally {
       await cached.close();
