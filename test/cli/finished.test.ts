@@ -5,7 +5,7 @@
  * `--debug`; piped output with no colour codes and no progress frames, a terminal (util-linux
  * `script` gives the binary a real pty) with colour, and `NO_COLOR` taking it away again.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
@@ -40,11 +40,16 @@ async function mcpGen(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run>
   }
 }
 
-/** The binary on a pseudo-terminal (both streams), its screen as one text. */
-function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; screen: string } {
+/**
+ * The binary on a pseudo-terminal (both streams), its screen as one text. Asynchronous: the weather
+ * server some runs read lives in this process and must keep answering meanwhile.
+ */
+function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; screen: string }> {
   const line = [process.execPath, cliPath, ...args].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const result = spawnSync('script', ['-qec', line, '/dev/null'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '', ...env } });
-  return { code: result.status, screen: result.stdout };
+  const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let screen = '';
+  child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
 }
 
 const work = tempDir('cli-finished');
@@ -155,15 +160,15 @@ describe('the terminal', () => {
     }
   });
 
-  it('on a terminal: coloured problems and a spinner while a server is read; NO_COLOR and --no-color take colour away', () => {
-    const broken = onTerminal(['server', brokenManifest, '-o', join(work, 't1')]);
+  it('on a terminal: coloured problems and a spinner while a server is read; NO_COLOR and --no-color take colour away', async () => {
+    const broken = await onTerminal(['server', brokenManifest, '-o', join(work, 't1')]);
     expect(broken.code).toBe(2);
     expect(broken.screen).toContain(`${ESC}1;31merror:`);
-    const reading = onTerminal(['client', '--from-url', listener.url, '-o', join(work, 't2')]);
+    const reading = await onTerminal(['client', '--from-url', listener.url, '-o', join(work, 't2')]);
     expect(reading.code).toBe(0);
     expect(reading.screen).toMatch(/\r. reading http/);
     for (const env of [{ NO_COLOR: '1' }, {}]) {
-      const plain = onTerminal(['server', brokenManifest, '-o', join(work, 't3'), ...('NO_COLOR' in env ? [] : ['--no-color'])], env);
+      const plain = await onTerminal(['server', brokenManifest, '-o', join(work, 't3'), ...('NO_COLOR' in env ? [] : ['--no-color'])], env);
       expect(plain.code).toBe(2);
       expect(plain.screen).not.toContain(ESC);
     }
