@@ -11,8 +11,10 @@ const weatherTools = join(repoRoot, 'examples', 'weather', 'server', 'handlers',
 const notesGolden = join(repoRoot, 'test', 'golden', 'server', 'no-output');
 const notesTools = join(notesGolden, 'handlers', 'tools');
 
-/** Goldens leave the runtime out; its API module is all the generated types need. */
-const runtimeApi = { [join(notesGolden, 'generated', 'runtime', 'api.ts')]: runtimeSources()['api.ts'] as string };
+/** Goldens leave the runtime out; its API module (and the type modules it re-exports) is all the generated types need. */
+const runtimeApi = Object.fromEntries(
+  ['api.ts', 'content-types.ts', 'input-types.ts', 'list-types.ts', 'task-types.ts'].map((name) => [join(notesGolden, 'generated', 'runtime', name), runtimeSources()[name] as string]),
+);
 
 function check(dir: string, body: string): string[] {
   const file = join(dir, 'type-test.ts');
