@@ -1,51 +1,32 @@
 /**
  * Tasks across processes: two processes of the generated conformance server share one real
  * redis-server (`--redis`). A task started on A is polled on B until it completes; a task
- * cancelled through B stays cancelled when A's handler finishes.
+ * cancelled through B stays cancelled when A's handler finishes, and A aborts that handler
+ * (`context.signal`) within a poll interval.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBinary } from '../../scripts/system-packages.mjs';
 import { repoRoot, startHttpServer } from '../server/support.js';
+import { startRedis } from '../support/redis.js';
 
-const REDIS = findBinary('redis-server');
 const running: ChildProcess[] = [];
 const project = join(repoRoot, 'examples', 'conformance', 'server');
 const main = join(project, 'build', 'main.js');
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 let a: URL;
 let b: URL;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** What process A has logged so far. */
+let logOfA = '';
 
 beforeAll(async () => {
-  if (REDIS === undefined) throw new Error('redis-server is not installed: `npm test` installs it (scripts/system-packages.mjs); run that first');
   const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', project], { encoding: 'utf8' });
   expect(tsc.stdout + tsc.stderr).toBe('');
-  const port = await freePort();
-  const redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(redis);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    redis.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    redis.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  [a, b] = await Promise.all([startHttpServer(main, running, ['--redis', url]), startHttpServer(main, running, ['--redis', url])]);
+  const url = await startRedis(running);
+  [a, b] = await Promise.all([
+    startHttpServer(main, running, ['--redis', url], process.env, (text) => (logOfA += text)),
+    startHttpServer(main, running, ['--redis', url]),
+  ]);
 }, 300_000);
 
 afterAll(() => {
@@ -110,6 +91,17 @@ describe('tasks with --redis on two processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await call(a, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
     expect((await call(b, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
+  });
+
+  it('a cancel sent to B aborts the handler running on A (its signal), within about a poll interval', async () => {
+    const label = `cross-process-${Date.now()}`;
+    const { taskId } = (await call(a, 'tools/call', { name: 'slow_compute', arguments: { seconds: 30, label } }))['result'];
+    expect((await call(b, 'tasks/cancel', { taskId }))['result']['resultType']).toBe('complete');
+    // slow_compute logs when its signal cuts its wait short; A checks its running tasks every 500 ms.
+    const deadline = Date.now() + 5_000;
+    while (!logOfA.includes(`slow_compute ${label}: stopped early`) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logOfA).toContain(`slow_compute ${label}: stopped early`);
+    expect((await call(a, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
   });
 
   it('an unknown task id is -32602 on either process', async () => {

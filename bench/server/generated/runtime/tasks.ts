@@ -242,7 +242,8 @@ function cancelTask(
       await run.save();
       record = run.record;
     } else {
-      // Running on another process: the store says cancelled, and that process's finish will not overwrite a terminal state it sees.
+      // Running on another process: the store says cancelled; that process sees it on its next
+      // check and aborts the handler (task-cancel-watch.ts), and its finish keeps the terminal state.
       record.status = 'cancelled';
       record.statusMessage = 'The task was cancelled by request';
       record.lastUpdatedAt = new Date().toISOString();
