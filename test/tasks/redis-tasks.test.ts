@@ -2,11 +2,14 @@
  * Tasks across processes: two processes of the generated conformance server share one real
  * redis-server (`--redis`). A task started on A is polled on B until it completes; a task
  * cancelled through B stays cancelled when A's handler finishes, and A aborts that handler
- * (`context.signal`) within a poll interval.
+ * (`context.signal`) within a poll interval. Our client, through a proxy that sends each request
+ * to the other process in turn, runs a task in both eras: started on one, polled on both.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, startToolTask } from '../../src/runtime/client/index.js';
 import { repoRoot, startHttpServer } from '../server/support.js';
 import { startRedis } from '../support/redis.js';
 
@@ -32,6 +35,34 @@ beforeAll(async () => {
 afterAll(() => {
   for (const child of running.reverse()) child.kill();
 });
+
+/** An HTTP proxy sending each request to A and B in turn; `served` says which process answered each method. */
+async function alternatingProxy(): Promise<{ url: string; served: { method: string; by: 'A' | 'B' }[]; close(): Promise<void> }> {
+  const served: { method: string; by: 'A' | 'B' }[] = [];
+  let turn = 0;
+  const server: Server = createServer((incoming, outgoing) => {
+    const by = turn++ % 2 === 0 ? 'A' : 'B';
+    const target = by === 'A' ? a : b;
+    served.push({ method: String(incoming.headers['mcp-method'] ?? incoming.method), by });
+    const forwarded = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    served,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 let nextId = 1;
 
@@ -102,6 +133,24 @@ describe('tasks with --redis on two processes', () => {
     while (!logOfA.includes(`slow_compute ${label}: stopped early`) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(logOfA).toContain(`slow_compute ${label}: stopped early`);
     expect((await call(a, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
+  });
+
+  it.each(['2026-07-28', '2025-11-25'])('our client at %s: a task started on one process is polled on both and its result fetched', async (era) => {
+    const proxy = await alternatingProxy();
+    const session = await openSession({ url: proxy.url, protocolVersions: [era] });
+    try {
+      const label = `alternating-${era}`;
+      const handle = await startToolTask(session, { name: 'slow_compute' }, { seconds: 1, label });
+      expect((await handle.status()).status).toBe('working');
+      expect((await handle.status()).status).toBe('working');
+      expect(await handle.result()).toMatchObject({ content: [{ type: 'text', text: `Computed ${label} in 1s` }] });
+      expect((await handle.status()).status).toBe('completed');
+      const reads = proxy.served.filter((entry) => entry.method === 'tasks/get' || entry.method === 'tasks/result');
+      expect(new Set(reads.map((entry) => entry.by))).toEqual(new Set(['A', 'B']));
+    } finally {
+      await session.close();
+      await proxy.close();
+    }
   });
 
   it('an unknown task id is -32602 on either process', async () => {
