@@ -1,31 +1,32 @@
 /**
- * What every connection of one server shares: the definition checked once, handler lookups in
- * Maps (never on plain objects, so a tool named `constructor` cannot reach a prototype), and the
- * wire payloads that never change (initialize results per revision, list pages) serialized once.
+ * What every connection of one server shares: the definition checked once, the handler tables
+ * (server-index.ts), and the wire payloads that never change (initialize results per revision,
+ * list pages) serialized once.
  */
-import type {
-  JsonObject,
-  Notifier,
-  PromptHandler,
-  ResourceHandler,
-  ResourceTemplateHandler,
-  ServerDefinition,
-  ServerHandlers,
-  ServerLimits,
-  ServerOptions,
-  ToolHandler,
-  Validator,
-} from './api.js';
+import type { JsonObject, Notifier, ResourceHandler, ServerDefinition, ServerHandlers, ServerLimits, ServerOptions, Validator } from './api.js';
 import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
-import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
 import { ListState, paginate, type ListPages } from './lists.js';
 import { ResourceLists } from './resource-lists.js';
+import {
+  hasObjectOutput,
+  indexHeaders,
+  indexPrompts,
+  indexResources,
+  indexTemplates,
+  indexTools,
+  withoutOutputSchema,
+  type MirroredHeader,
+  type PromptEntry,
+  type TemplateEntry,
+  type ToolEntry,
+} from './server-index.js';
 import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from './task-run.js';
 import { taskSettings, taskSupportOf, withTasks, type TaskSettings } from './task-settings.js';
-import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
+
+export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
 
 /** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
 export const STATELESS_REVISION = '2026-07-28';
@@ -56,39 +57,6 @@ export interface ChangeEvent {
   /** The SubscriptionFilter field that opts in to it (2026-07-28 `subscriptions/listen`). */
   readonly filter: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceSubscriptions';
   readonly uri?: string;
-}
-
-/** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
-export interface MirroredHeader {
-  /** Property names from the arguments object down (`x-mcp-header` may sit on a nested property). */
-  readonly path: readonly string[];
-  /** Lower case, as node:http names headers: `mcp-param-region`. */
-  readonly header: string;
-}
-
-export interface ToolEntry {
-  readonly name: string;
-  readonly handler: ToolHandler<unknown, unknown>;
-  readonly validateInput: Validator<unknown>;
-  readonly validateOutput: Validator<unknown> | undefined;
-  /**
-   * False when the outputSchema's root is not an object schema (allowed from 2026-07-28 on). Sessions
-   * on older revisions then see the tool without its outputSchema, and its results as text only.
-   */
-  readonly objectOutput: boolean;
-  /** The manifest's `execution.taskSupport`; `forbidden` when absent. */
-  readonly taskSupport: 'forbidden' | 'optional' | 'required';
-}
-
-
-export interface TemplateEntry {
-  readonly matcher: UriTemplateMatcher;
-  readonly handler: ResourceTemplateHandler;
-}
-
-export interface PromptEntry {
-  readonly handler: PromptHandler<unknown>;
-  readonly requiredArguments: readonly string[];
 }
 
 export class ServerCore {
@@ -279,98 +247,6 @@ function checkLimits(given: ServerLimits | undefined): Readonly<Required<ServerL
     limits[key] = value;
   }
   return Object.freeze(limits);
-}
-
-function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
-  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-function nameOf(entry: JsonObject, field: string, what: string): string {
-  const value = entry[field];
-  if (typeof value !== 'string') throw new Error(`Every ${what} in the definition needs a string "${field}"`);
-  return value;
-}
-
-function indexTools(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ToolEntry> {
-  const tools = new Map<string, ToolEntry>();
-  for (const tool of definition.tools) {
-    const name = nameOf(tool, 'name', 'tool');
-    const binding = own(definition.toolBindings, name);
-    if (binding === undefined) throw new Error(`Tool ${name} has no entry in toolBindings`);
-    const handler = own(handlers.tools, name);
-    if (typeof handler !== 'function') throw new Error(`No handler for tool ${name}`);
-    const hasOutputSchema = tool['outputSchema'] !== undefined;
-    if (hasOutputSchema !== (binding.validateOutput !== undefined)) {
-      throw new Error(`Tool ${name}: validateOutput must be present exactly when the tool declares an outputSchema`);
-    }
-    tools.set(name, {
-      name,
-      handler: handler as ToolHandler<unknown, unknown>,
-      validateInput: binding.validateInput,
-      validateOutput: binding.validateOutput,
-      objectOutput: hasObjectOutput(tool),
-      taskSupport: taskSupportOf(tool),
-    });
-  }
-  return tools;
-}
-
-/** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
-function hasObjectOutput(tool: JsonObject): boolean {
-  const schema = tool['outputSchema'];
-  return schema === undefined || (isObject(schema) && schema['type'] === 'object');
-}
-
-function withoutOutputSchema(tool: JsonObject): JsonObject {
-  const { outputSchema: _dropped, ...rest } = tool;
-  return rest;
-}
-
-function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[]> {
-  const byTool = new Map<string, MirroredHeader[]>();
-  for (const tool of definition.tools) {
-    const schema = tool['inputSchema'];
-    const headers: MirroredHeader[] = [];
-    // The walk the client mirrors with, so both sides agree on which arguments travel in headers.
-    for (const { path, header } of isObject(schema) ? headerAnnotations(schema) : []) {
-      if (typeof header === 'string') headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
-    }
-    if (headers.length > 0) byTool.set(String(tool['name']), headers);
-  }
-  return byTool;
-}
-
-function indexResources(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ResourceHandler> {
-  const resources = new Map<string, ResourceHandler>();
-  for (const resource of definition.resources) {
-    const uri = nameOf(resource, 'uri', 'resource');
-    const handler = own(handlers.resources, uri);
-    if (typeof handler !== 'function') throw new Error(`No handler for resource ${uri}`);
-    resources.set(uri, handler);
-  }
-  return resources;
-}
-
-function indexTemplates(definition: ServerDefinition, handlers: ServerHandlers): TemplateEntry[] {
-  return definition.resourceTemplates.map((entry) => {
-    const template = nameOf(entry, 'uriTemplate', 'resource template');
-    const handler = own(handlers.resourceTemplates, template);
-    if (typeof handler !== 'function') throw new Error(`No handler for resource template ${template}`);
-    return { matcher: compileUriTemplate(template), handler };
-  });
-}
-
-function indexPrompts(definition: ServerDefinition, handlers: ServerHandlers): Map<string, PromptEntry> {
-  const prompts = new Map<string, PromptEntry>();
-  for (const prompt of definition.prompts) {
-    const name = nameOf(prompt, 'name', 'prompt');
-    const handler = own(handlers.prompts, name);
-    if (typeof handler !== 'function') throw new Error(`No handler for prompt ${name}`);
-    const args = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as JsonObject[]) : [];
-    const requiredArguments = args.filter((a) => a['required'] === true).map((a) => nameOf(a, 'name', 'prompt argument'));
-    prompts.set(name, { handler: handler as PromptHandler<unknown>, requiredArguments });
-  }
-  return prompts;
 }
 
 /** `description`, `websiteUrl` and `icons` joined `Implementation` in 2025-11-25; older revisions get the rest. */

@@ -10,6 +10,7 @@ import { GREETING, NAME, until, type MatrixClient } from './clients.js';
 import { CLIENT_ROW_BODIES } from './rows-client.js';
 import { LIST_ROW_BODIES } from './rows-lists.js';
 import { INPUT_ROW_BODIES, type InputRowContext } from './rows-input.js';
+import { TASK_ROW_BODIES } from './rows-tasks.js';
 import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './servers.js';
 
 export interface RowContext extends InputRowContext {
@@ -203,6 +204,7 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   ...CLIENT_ROW_BODIES,
   ...LIST_ROW_BODIES,
   ...INPUT_ROW_BODIES,
+  ...TASK_ROW_BODIES,
 };
 
 function pause(ms: number): Promise<void> {

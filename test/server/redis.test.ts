@@ -6,47 +6,22 @@
  * In stateless mode two processes without any store serve alternating requests, input-required
  * rounds included (one MCP_STATE_SECRET).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBinary } from '../../scripts/system-packages.mjs';
+import { startRedis } from '../support/redis.js';
 import { repoRoot, startHttpServer } from './support.js';
 
-const REDIS = findBinary('redis-server');
 const running: ChildProcess[] = [];
 // Built in place (gitignored build/), so `import('redis')` resolves from the repository's node_modules.
 const project = join(repoRoot, 'examples', 'conformance', 'server');
 const main = join(project, 'build', 'main.js');
 let redisUrl = '';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  if (REDIS === undefined) throw new Error('redis-server is not installed: `npm test` installs it (scripts/system-packages.mjs); run that first');
   const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', project], { encoding: 'utf8' });
   expect(tsc.stdout + tsc.stderr).toBe('');
-  const port = await freePort();
-  const redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(redis);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    redis.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    redis.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  redisUrl = `redis://127.0.0.1:${port}`;
+  redisUrl = await startRedis(running);
 }, 300_000);
 
 afterAll(() => {

@@ -156,7 +156,14 @@ export function build(project: string, outDir: string): string {
 }
 
 /** Starts `main.js --http --port 0` and resolves with the URL it prints on stderr. */
-export function startHttpServer(main: string, running: ChildProcess[], extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<URL> {
+export function startHttpServer(
+  main: string,
+  running: ChildProcess[],
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  /** Everything the server writes on stderr, as it comes (its log). */
+  onStderr?: (text: string) => void,
+): Promise<URL> {
   const child = spawn(process.execPath, [main, '--http', '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env });
   running.push(child);
   let stdout = '';
@@ -165,6 +172,7 @@ export function startHttpServer(main: string, running: ChildProcess[], extraArgs
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      onStderr?.(chunk.toString());
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
       if (match) resolve(new URL(match[1] as string));
     });

@@ -1,56 +1,68 @@
 /**
  * Tasks across processes: two processes of the generated conformance server share one real
  * redis-server (`--redis`). A task started on A is polled on B until it completes; a task
- * cancelled through B stays cancelled when A's handler finishes.
+ * cancelled through B stays cancelled when A's handler finishes, and A aborts that handler
+ * (`context.signal`) within a poll interval. Our client, through a proxy that sends each request
+ * to the other process in turn, runs a task in both eras: started on one, polled on both.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBinary } from '../../scripts/system-packages.mjs';
+import { openSession, startToolTask } from '../../src/runtime/client/index.js';
 import { repoRoot, startHttpServer } from '../server/support.js';
+import { startRedis } from '../support/redis.js';
 
-const REDIS = findBinary('redis-server');
 const running: ChildProcess[] = [];
 const project = join(repoRoot, 'examples', 'conformance', 'server');
 const main = join(project, 'build', 'main.js');
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 let a: URL;
 let b: URL;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** What process A has logged so far. */
+let logOfA = '';
 
 beforeAll(async () => {
-  if (REDIS === undefined) throw new Error('redis-server is not installed: `npm test` installs it (scripts/system-packages.mjs); run that first');
   const tsc = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', project], { encoding: 'utf8' });
   expect(tsc.stdout + tsc.stderr).toBe('');
-  const port = await freePort();
-  const redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(redis);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    redis.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    redis.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  [a, b] = await Promise.all([startHttpServer(main, running, ['--redis', url]), startHttpServer(main, running, ['--redis', url])]);
+  const url = await startRedis(running);
+  [a, b] = await Promise.all([
+    startHttpServer(main, running, ['--redis', url], process.env, (text) => (logOfA += text)),
+    startHttpServer(main, running, ['--redis', url]),
+  ]);
 }, 300_000);
 
 afterAll(() => {
   for (const child of running.reverse()) child.kill();
 });
+
+/** An HTTP proxy sending each request to A and B in turn; `served` says which process answered each method. */
+async function alternatingProxy(): Promise<{ url: string; served: { method: string; by: 'A' | 'B' }[]; close(): Promise<void> }> {
+  const served: { method: string; by: 'A' | 'B' }[] = [];
+  let turn = 0;
+  const server: Server = createServer((incoming, outgoing) => {
+    const by = turn++ % 2 === 0 ? 'A' : 'B';
+    const target = by === 'A' ? a : b;
+    served.push({ method: String(incoming.headers['mcp-method'] ?? incoming.method), by });
+    const forwarded = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    served,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 let nextId = 1;
 
@@ -110,6 +122,35 @@ describe('tasks with --redis on two processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await call(a, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
     expect((await call(b, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
+  });
+
+  it('a cancel sent to B aborts the handler running on A (its signal), within about a poll interval', async () => {
+    const label = `cross-process-${Date.now()}`;
+    const { taskId } = (await call(a, 'tools/call', { name: 'slow_compute', arguments: { seconds: 30, label } }))['result'];
+    expect((await call(b, 'tasks/cancel', { taskId }))['result']['resultType']).toBe('complete');
+    // slow_compute logs when its signal cuts its wait short; A checks its running tasks every 500 ms.
+    const deadline = Date.now() + 5_000;
+    while (!logOfA.includes(`slow_compute ${label}: stopped early`) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logOfA).toContain(`slow_compute ${label}: stopped early`);
+    expect((await call(a, 'tasks/get', { taskId }))['result']['status']).toBe('cancelled');
+  });
+
+  it.each(['2026-07-28', '2025-11-25'])('our client at %s: a task started on one process is polled on both and its result fetched', async (era) => {
+    const proxy = await alternatingProxy();
+    const session = await openSession({ url: proxy.url, protocolVersions: [era] });
+    try {
+      const label = `alternating-${era}`;
+      const handle = await startToolTask(session, { name: 'slow_compute' }, { seconds: 1, label });
+      expect((await handle.status()).status).toBe('working');
+      expect((await handle.status()).status).toBe('working');
+      expect(await handle.result()).toMatchObject({ content: [{ type: 'text', text: `Computed ${label} in 1s` }] });
+      expect((await handle.status()).status).toBe('completed');
+      const reads = proxy.served.filter((entry) => entry.method === 'tasks/get' || entry.method === 'tasks/result');
+      expect(new Set(reads.map((entry) => entry.by))).toEqual(new Set(['A', 'B']));
+    } finally {
+      await session.close();
+      await proxy.close();
+    }
   });
 
   it('an unknown task id is -32602 on either process', async () => {

@@ -4,43 +4,34 @@
  * cancellation, progress, and answers to what the server asks of the client (elicitation,
  * sampling, roots), both as real requests and as 2026-07-28 input-required results.
  *
+ * Negotiation facts and the 2026-07-28 `_meta` are in negotiation.ts, the input-required rounds
+ * in input-rounds.ts, answering the server's requests in serve-requests.ts.
+ *
  * Incoming messages are routed by kind, never by id alone: an object with `method` is the server's
  * request or notification; one with `result`/`error` and no `method` answers one of ours. The server
  * numbers its requests independently, so its ids often equal ours.
  */
 import type { JsonObject } from '../api.js';
 import { McpError } from '../errors.js';
-import {
-  errorMessage,
-  idJson,
-  INTERNAL_ERROR,
-  isObject,
-  isRequestId,
-  jsonOrUndefined,
-  notificationMessage,
-  resultMessage,
-  type RequestId,
-} from '../jsonrpc.js';
+import { INTERNAL_ERROR, isObject, isRequestId, jsonOrUndefined, notificationMessage, type RequestId } from '../jsonrpc.js';
 import { whenAborted } from './cancellation.js';
-import { answerServerRequest, declaredCapabilities, statelessCapabilities, type ClientHandlers } from './input-handlers.js';
+import { answerServerRequest, declaredCapabilities, type ClientHandlers } from './input-handlers.js';
+import { answerInputRequests, requestWithInputRounds } from './input-rounds.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
+import {
+  CLIENT_PROTOCOL_VERSIONS,
+  identity,
+  META_SUBSCRIPTION_ID,
+  STATELESS_REVISION,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  withStatelessMeta,
+  type ServerIdentity,
+} from './negotiation.js';
+import { progressUpdate, serveServerRequest } from './serve-requests.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
-import type { ClientTransport, OutgoingInfo } from './transport.js';
+import { mcpNameOf, type ClientTransport, type OutgoingInfo } from './transport.js';
 
-/** The stateless revision: no handshake, `_meta` on every request. */
-export const STATELESS_REVISION = '2026-07-28';
-/** Every revision this client speaks, newest first. */
-export const CLIENT_PROTOCOL_VERSIONS: readonly string[] = [STATELESS_REVISION, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-/** JSON-RPC error a 2026-07-28 server answers a version it does not speak with (`data.supported`). */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
-/** Where a 2026-07-28 result names the server; the client reads server/discover's. */
-const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-/** Rounds of input-required answers before a request gives up. */
-const MAX_INPUT_ROUNDS = 16;
+export { CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION, UNSUPPORTED_PROTOCOL_VERSION, type ServerIdentity } from './negotiation.js';
 
 export type { Awaitable, ClientHandlers } from './input-handlers.js';
 
@@ -72,23 +63,6 @@ interface Pending {
   resolve(result: JsonObject): void;
   reject(error: Error): void;
 }
-
-export interface ServerIdentity {
-  protocolVersion: string;
-  capabilities: JsonObject;
-  serverInfo: JsonObject | undefined;
-  instructions: string | undefined;
-}
-
-const NAMED: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  // The tasks extension routes its methods by task id.
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 export class ClientSession {
   private transport: ClientTransport;
@@ -144,7 +118,7 @@ export class ClientSession {
     // negotiation, and the same request is sent again once.
     for (let attempt = 0; result === undefined; attempt++) {
       try {
-        result = await this.exchange('server/discover', this.withMeta({}, STATELESS_REVISION), { timeoutMs: 10_000 });
+        result = await this.exchange('server/discover', withStatelessMeta({}, this.capabilities, this.options.clientInfo), { timeoutMs: 10_000 });
       } catch (error) {
         if (this.closedError) throw error;
         const supported = error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION ? (error.data as { supported?: unknown } | undefined)?.supported : undefined;
@@ -193,17 +167,12 @@ export class ClientSession {
    */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
     if (!this.stateless) return this.exchange(method, params, options);
-    let current = this.withMeta(params, STATELESS_REVISION);
-    for (let round = 0; round < MAX_INPUT_ROUNDS; round++) {
-      const result = await this.exchange(method, current, options);
-      if (result['resultType'] !== 'input_required') return result;
-      current = { ...current };
-      delete current['inputResponses'];
-      delete current['requestState'];
-      if (isObject(result['inputRequests'])) current['inputResponses'] = await this.answerInputs(result['inputRequests'], options.signal);
-      if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
-    }
-    throw new Error(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
+    return requestWithInputRounds(
+      method,
+      withStatelessMeta(params, this.capabilities, this.options.clientInfo),
+      (current) => this.exchange(method, current, options),
+      (requests) => this.answerInputs(requests, options.signal),
+    );
   }
 
   /**
@@ -240,32 +209,9 @@ export class ClientSession {
     await this.transport.close();
   }
 
-  private withMeta(params: JsonObject, version: string): JsonObject {
-    const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
-    meta[META_VERSION] = version;
-    // A request may add to the session's capabilities (a task call declares the tasks extension).
-    const added = meta[META_CAPABILITIES];
-    const declared = statelessCapabilities(this.capabilities);
-    meta[META_CAPABILITIES] = isObject(added) ? { ...declared, ...added } : declared;
-    meta[META_CLIENT_INFO] = this.options.clientInfo ?? { name: 'mcp-gen-client', version: '0.1.0' };
-    return { ...params, _meta: meta };
-  }
-
   /** @internal Answers input requests (by key) from the handlers; also used for a task's (tasks.ts). */
-  async answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
-    const responses: JsonObject = {};
-    for (const key of Object.keys(requests)) {
-      const request = requests[key];
-      if (!isObject(request) || typeof request['method'] !== 'string') throw new Error(`input request ${JSON.stringify(key)} is malformed`);
-      const params = isObject(request['params']) ? request['params'] : {};
-      Object.defineProperty(responses, key, {
-        value: await this.answer(request['method'], params, signal ?? new AbortController().signal),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return responses;
+  answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+    return answerInputRequests(this.options.handlers ?? {}, requests, signal);
   }
 
   /** What the app says to one of the server's requests (input-handlers.ts); McpError when it cannot. */
@@ -302,8 +248,8 @@ export class ClientSession {
     if (paramsJson === undefined) return Promise.reject(new TypeError(`${method}: params cannot be serialized as JSON`));
     const text = '{"jsonrpc":"2.0","id":' + id + ',"method":' + JSON.stringify(method) + ',"params":' + paramsJson + '}';
     const info: OutgoingInfo = { method, id };
-    const nameField = NAMED[method];
-    if (nameField !== undefined && typeof params[nameField] === 'string') info.name = params[nameField];
+    const name = mcpNameOf(method, params);
+    if (name !== undefined) info.name = name;
     if (options.headers) info.headers = options.headers;
 
     return new Promise<JsonObject>((resolve, reject) => {
@@ -396,12 +342,8 @@ export class ClientSession {
     if (method === 'notifications/progress') {
       const token = params['progressToken'];
       const listener = isRequestId(token) ? this.progress.get(token) : undefined;
-      if (listener && typeof params['progress'] === 'number') {
-        const update: { progress: number; total?: number; message?: string } = { progress: params['progress'] };
-        if (typeof params['total'] === 'number') update.total = params['total'];
-        if (typeof params['message'] === 'string') update.message = params['message'];
-        listener(update);
-      }
+      const update = progressUpdate(params);
+      if (listener && update) listener(update);
       return;
     }
     if (method === 'notifications/cancelled') {
@@ -425,30 +367,11 @@ export class ClientSession {
   }
 
   private serve(id: RequestId, method: string, params: JsonObject): void {
-    const controller = new AbortController();
-    this.serving.set(id, controller);
-    const idText = idJson(id);
-    this.answer(method, params, controller.signal)
-      .then(
-        (result) => {
-          const json = jsonOrUndefined(result);
-          return json === undefined || !isObject(result)
-            ? errorMessage(idText, INTERNAL_ERROR, `The client's ${method} handler returned something that is not a JSON object`)
-            : resultMessage(idText, json);
-        },
-        (error: unknown) =>
-          error instanceof McpError
-            ? errorMessage(idText, error.code, error.message, error.data)
-            : errorMessage(idText, INTERNAL_ERROR, error instanceof Error ? error.message : String(error)),
-      )
-      .then((text) => {
-        const cancelled = controller.signal.aborted;
-        this.serving.delete(id);
-        // A response carries no Mcp-Method: the header names requests and notifications only.
-        if (!cancelled && !this.closedError) return this.transport.send(text, { method: '' });
-        return undefined;
-      })
-      .catch(() => {});
+    serveServerRequest(id, method, {
+      serving: this.serving,
+      answer: (signal) => this.answer(method, params, signal),
+      send: (text) => (this.closedError ? undefined : this.transport.send(text, { method: '' })),
+    });
   }
 
   private closed(error?: Error): void {
@@ -460,24 +383,7 @@ export class ClientSession {
   }
 }
 
-/** What a discover or initialize result says about the server. */
-function identity(protocolVersion: string, result: JsonObject): ServerIdentity {
-  return {
-    protocolVersion,
-    capabilities: isObject(result['capabilities']) ? result['capabilities'] : {},
-    serverInfo: isObject(result['serverInfo']) ? result['serverInfo'] : serverInfoInMeta(result),
-    instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
-  };
-}
-
 function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new Error(reason === undefined ? 'The request was aborted' : String(reason));
-}
-
-/** `_meta`'s `io.modelcontextprotocol/serverInfo` (2026-07-28 results), when it is an object. */
-function serverInfoInMeta(result: JsonObject): JsonObject | undefined {
-  const meta = result['_meta'];
-  const info = isObject(meta) ? meta[META_SERVER_INFO] : undefined;
-  return isObject(info) ? info : undefined;
 }

@@ -43,3 +43,23 @@ export interface ClientTransport {
   fallback?(): ClientTransport | undefined;
   close(): Promise<void>;
 }
+
+/** The params field each request's `Mcp-Name` comes from; the tasks extension routes its methods by task id. */
+const NAME_FIELDS: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** The `Mcp-Name` of a request, when its method has one and its params carry it as a string. */
+export function mcpNameOf(
+  method: string,
+  params: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const field = NAME_FIELDS[method];
+  const value = field === undefined ? undefined : params[field];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -8,14 +8,15 @@
  *   `Mcp-Name` and `Mcp-Param-*` headers. Cancelling a request closes its response (at 2026-07-28
  *   that is the whole cancellation; before, `notifications/cancelled` is posted first).
  * - Legacy HTTP+SSE (2024-11-05): a GET stream whose first `endpoint` event names the POST URL;
- *   used when the initialize POST is refused with 400/404/405.
+ *   used when the initialize POST is refused with 400/404/405 (legacy-sse.ts).
+ * The SSE and exchange plumbing is in http-wire.ts.
  */
-import { Buffer } from 'node:buffer';
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
+import { delay, drain, exchange, isAnswerTo, parseJson, readSse, readText } from './http-wire.js';
+import { LegacySseTransport } from './legacy-sse.js';
 import { STATELESS_REVISION } from './session.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -31,12 +32,6 @@ export interface HttpClientOptions {
 
 /** Resumptions of one stream without a new event before it counts as gone. */
 const MAX_IDLE_RESUMES = 5;
-
-interface SseEvent {
-  event: string;
-  data: string;
-  id: string | undefined;
-}
 
 export class StreamableHttpTransport implements ClientTransport {
   private readonly url: URL;
@@ -81,6 +76,7 @@ export class StreamableHttpTransport implements ClientTransport {
     return new LegacySseTransport(this.options);
   }
 
+  /** The headers of every request this transport makes (POST, GET, DELETE): the one place they are built. */
   private baseHeaders(): OutgoingHttpHeaders {
     const headers: OutgoingHttpHeaders = { ...this.options.headers };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
@@ -88,14 +84,20 @@ export class StreamableHttpTransport implements ClientTransport {
     return headers;
   }
 
-  async send(text: string, info: OutgoingInfo): Promise<void> {
-    if (this.isClosed) throw new ConnectionClosedError();
+  /** A message POST's headers: the base ones, then what names the message (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
+  private postHeaders(info: OutgoingInfo): OutgoingHttpHeaders {
     const headers = this.baseHeaders();
     headers['content-type'] = 'application/json';
     headers['accept'] = 'application/json, text/event-stream';
     if (info.method !== '') headers['mcp-method'] = info.method;
     if (info.name !== undefined) headers['mcp-name'] = headerValue(info.name);
     if (info.headers) Object.assign(headers, info.headers);
+    return headers;
+  }
+
+  async send(text: string, info: OutgoingInfo): Promise<void> {
+    if (this.isClosed) throw new ConnectionClosedError();
+    const headers = this.postHeaders(info);
     const hadSession = this.sessionId !== undefined;
     // A request's exchange can be closed by `cancel`; notifications and responses are not tracked.
     const id = info.id;
@@ -272,220 +274,4 @@ export class StreamableHttpTransport implements ClientTransport {
   }
 }
 
-/** The deprecated HTTP+SSE transport of 2024-11-05. */
-export class LegacySseTransport implements ClientTransport {
-  private readonly url: URL;
-  private readonly options: HttpClientOptions;
-  private endpoint: URL | undefined;
-  private stream: IncomingMessage | undefined;
-  private isClosed = false;
-  private readonly open = new Set<IncomingMessage>();
-
-  constructor(options: HttpClientOptions) {
-    this.url = new URL(options.url);
-    this.options = options;
-  }
-
-  async start(
-    receive: (message: unknown, text: string) => void,
-    closed: (error?: Error) => void,
-  ): Promise<void> {
-    const response = await exchange(
-      this.url,
-      'GET',
-      { ...this.options.headers, accept: 'text/event-stream' },
-      undefined,
-    );
-    if (
-      response.statusCode !== 200 ||
-      !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')
-    ) {
-      const body = await readText(response);
-      throw new HttpStatusError(response.statusCode ?? 0, body, 'legacy SSE GET');
-    }
-    this.stream = response;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('legacy SSE: no endpoint event within 10 s')),
-        10_000,
-      );
-      void readSse(
-        response,
-        (event) => {
-          if (event.event === 'endpoint') {
-            this.endpoint = new URL(event.data.trim(), this.url);
-            if (this.endpoint.origin !== this.url.origin) {
-              reject(new Error('legacy SSE: the endpoint event names another origin'));
-              return;
-            }
-            clearTimeout(timer);
-            resolve();
-          } else if (event.event === 'message') {
-            const message = parseJson(event.data);
-            if (message !== undefined) receive(message, event.data);
-          }
-        },
-        () => {},
-        this.open,
-      ).then(() => {
-        clearTimeout(timer);
-        reject(new ConnectionClosedError('legacy SSE stream ended'));
-        if (!this.isClosed) closed(new ConnectionClosedError('The server closed the SSE stream'));
-      });
-    });
-  }
-
-  async send(text: string, info: OutgoingInfo): Promise<void> {
-    if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
-    const response = await exchange(
-      this.endpoint,
-      'POST',
-      { ...this.options.headers, 'content-type': 'application/json' },
-      text,
-    );
-    const status = response.statusCode ?? 0;
-    const body = await readText(response);
-    if (status < 200 || status >= 300)
-      throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
-  }
-
-  /** The legacy transport is stateful only: `notifications/cancelled`, like any message. */
-  cancel(id: string | number, reason: string): Promise<void> {
-    return this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
-  }
-
-  setProtocolVersion(): void {}
-
-  close(): Promise<void> {
-    this.isClosed = true;
-    this.stream?.destroy();
-    for (const response of this.open) response.destroy();
-    return Promise.resolve();
-  }
-}
-
-/** One HTTP exchange; aborting `signal` closes it, response included (the server sees the disconnect). */
-function exchange(
-  url: URL,
-  method: string,
-  headers: OutgoingHttpHeaders,
-  body: string | undefined,
-  timeoutMs?: number,
-  signal?: AbortSignal,
-): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const outgoing = { ...headers };
-    if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = send(
-      url,
-      signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal },
-      resolve,
-    );
-    request.on('error', reject);
-    if (timeoutMs !== undefined)
-      request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
-    request.end(body);
-  });
-}
-
-function drain(response: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => {
-    response
-      .on('end', resolve)
-      .on('error', () => resolve())
-      .on('close', resolve);
-    response.resume();
-  });
-}
-
-function readText(response: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => (text += chunk));
-    response.on('end', () => resolve(text));
-    response.on('error', () => resolve(text));
-    response.on('close', () => resolve(text));
-  });
-}
-
-/** Reads SSE events until the stream ends (or breaks); `retry` fields are reported as they come. */
-function readSse(
-  response: IncomingMessage,
-  onEvent: (event: SseEvent) => void,
-  onRetry: (ms: number) => void,
-  open: Set<IncomingMessage>,
-): Promise<void> {
-  open.add(response);
-  return new Promise((resolve) => {
-    let buffer = '';
-    let data: string[] = [];
-    let event = '';
-    let id: string | undefined;
-    let any = false;
-    const dispatch = (): void => {
-      if (any) onEvent({ event: event === '' ? 'message' : event, data: data.join('\n'), id });
-      data = [];
-      event = '';
-      id = undefined;
-      any = false;
-    };
-    const line = (text: string): void => {
-      if (text === '') return dispatch();
-      if (text.startsWith(':')) return;
-      const colon = text.indexOf(':');
-      const field = colon === -1 ? text : text.slice(0, colon);
-      let value = colon === -1 ? '' : text.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') {
-        data.push(value);
-        any = true;
-      } else if (field === 'event') {
-        event = value;
-        any = true;
-      } else if (field === 'id') {
-        if (!value.includes('\0')) id = value;
-        any = true;
-      } else if (field === 'retry' && /^\d+$/.test(value)) {
-        onRetry(Number(value));
-      }
-    };
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      buffer += chunk;
-      let newline = buffer.search(/\r\n|\r|\n/);
-      while (newline !== -1) {
-        const crlf = buffer.startsWith('\r\n', newline);
-        line(buffer.slice(0, newline));
-        buffer = buffer.slice(newline + (crlf ? 2 : 1));
-        newline = buffer.search(/\r\n|\r|\n/);
-      }
-    });
-    const end = (): void => {
-      open.delete(response);
-      resolve();
-    };
-    response.on('end', end);
-    response.on('error', end);
-    response.on('close', end);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isAnswerTo(message: unknown, id: string | number | null | undefined): boolean {
-  if (id === undefined || typeof message !== 'object' || message === null) return false;
-  const m = message as { id?: unknown; method?: unknown };
-  return m.method === undefined && m.id === id;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { LegacySseTransport };

@@ -2,7 +2,7 @@
 /**
  * Task state on Redis, so a task one process runs is answered by any process sharing the store
  * (`tasks/get`, `tasks/list`, `tasks/result` once it has ended, `tasks/cancel` of one still running
- * is recorded for its process to honour). Made by `connectRedisStores` (redis-store.ts).
+ * is recorded, and the process running it aborts its handler on its next check: task-cancel-watch.ts). Made by `connectRedisStores` (redis-store.ts).
  *
  * Keys (under `prefix`, default `mcp:`): `task:<id>`, the record (JSON), expiring with its TTL;
  * `tasks-of:<owner>`, a set of the owner's task ids for 2025-11-25 `tasks/list` (ids whose record
@@ -24,6 +24,8 @@ interface RedisTaskClient {
 }
 
 export class RedisTaskStore implements TaskStore {
+  /** Every process using the prefix sees (and cancels) the same tasks. */
+  readonly shared = true;
   private readonly client: RedisTaskClient;
   private readonly prefix: string;
 

@@ -26,6 +26,7 @@ import type { Outbound } from './outbound.js';
 import type { ServerCore, ToolEntry } from './server.js';
 import type { Session } from './session.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from './task-store.js';
+import { watchForCancellation } from './task-cancel-watch.js';
 import { RELATED_TASK, createTaskResult, statefulTask } from './task-wire.js';
 import { toolFailed, toolFinished } from './tools.js';
 
@@ -110,6 +111,7 @@ export class TaskRun {
     if (this.promoted || this.context.done || this.session.pendingInputs !== undefined) return;
     this.promoted = true;
     this.core.taskRuns.set(this.record.taskId, this);
+    watchForCancellation(this.core);
     this.save().then(
       () =>
         this.requestOut.respond(
@@ -122,6 +124,7 @@ export class TaskRun {
   /** 2025-11-25: the task is saved, then created, then the handler starts. */
   begin(tool: ToolEntry, args: unknown): void {
     this.core.taskRuns.set(this.record.taskId, this);
+    watchForCancellation(this.core);
     this.save().then(
       () => {
         this.requestOut.respond(
@@ -145,10 +148,10 @@ export class TaskRun {
   /** The handler's answer (a JSON-RPC response text) becomes the task's result or error. */
   finish(text: string): void {
     if (isTerminal(this.record.status)) return;
-    // Another process may have cancelled it in the store: a terminal state there stays.
+    // Another process may have cancelled it in the store: that stays, and the run ends as cancelled.
     this.core.taskStore.load(this.record.taskId).then(
       (stored) => {
-        if (stored !== undefined && isTerminal(stored.status)) Object.assign(this.record, stored);
+        if (stored?.status === 'cancelled') this.cancel();
         else this.settle(text);
       },
       () => this.settle(text),

@@ -31,4 +31,9 @@ export interface TaskStore {
   load(taskId: string): Promise<TaskRecord | undefined>;
   /** The owner's tasks, oldest first (2025-11-25 `tasks/list`). */
   list(owner: string): Promise<TaskRecord[]>;
+  /**
+   * True when other processes change these records too: a task another process cancelled is then
+   * seen by the process running it, which aborts its handler (task-cancel-watch.ts).
+   */
+  readonly shared?: boolean;
 }

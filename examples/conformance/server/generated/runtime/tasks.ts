@@ -25,6 +25,7 @@ import type { Outbound } from './outbound.js';
 import type { ServerCore, ToolEntry } from './server.js';
 import type { Session } from './session.js';
 import { isTerminal, type TaskRecord } from './task-store.js';
+import { listTaskPage } from './task-list.js';
 import { TaskRun, taskNotFound } from './task-run.js';
 import { TASKS_EXTENSION, statefulTask, statelessTask, taskResultPayload } from './task-wire.js';
 
@@ -242,7 +243,8 @@ function cancelTask(
       await run.save();
       record = run.record;
     } else {
-      // Running on another process: the store says cancelled, and that process's finish will not overwrite a terminal state it sees.
+      // Running on another process: the store says cancelled; that process sees it on its next
+      // check and aborts the handler (task-cancel-watch.ts), and its finish keeps the terminal state.
       record.status = 'cancelled';
       record.statusMessage = 'The task was cancelled by request';
       record.lastUpdatedAt = new Date().toISOString();
@@ -353,7 +355,7 @@ function pollUntilDone(
   }, intervalMs).unref();
 }
 
-/** 2025-11-25: the session's tasks, oldest first, one page (the store holds at most the tasks of their TTL). */
+/** 2025-11-25: the session's tasks, a page at a time (task-list.ts). */
 function listTasks(
   session: Session,
   _id: RequestId,
@@ -365,18 +367,5 @@ function listTasks(
     out.respond(errorMessage(idText, METHOD_NOT_FOUND, 'Method not found: tasks/list'));
     return;
   }
-  if (params['cursor'] !== undefined) {
-    out.respond(errorMessage(idText, INVALID_PARAMS, 'Invalid cursor'));
-    return;
-  }
-  session.core.taskStore.list(ownerOf(session)).then(
-    (records) => {
-      records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-      out.respond(resultMessage(idText, JSON.stringify({ tasks: records.map(statefulTask) })));
-    },
-    (error: unknown) => {
-      session.core.log(`Listing tasks failed: ${stackOf(error)}`);
-      out.respond(errorMessage(idText, -32603, 'Internal error: the task store could not be read'));
-    },
-  );
+  listTaskPage(session, ownerOf(session), idText, params, out);
 }

@@ -1,0 +1,135 @@
+/**
+ * The server's handler tables, built once from the definition and the app's handlers: tools,
+ * mirrored headers, resources, templates and prompts, each in a Map (never a plain object, so a
+ * tool named `constructor` cannot reach a prototype), with the definition checked on the way.
+ */
+import type { JsonObject, PromptHandler, ResourceHandler, ResourceTemplateHandler, ServerDefinition, ServerHandlers, ToolHandler, Validator } from './api.js';
+import { headerAnnotations } from './header-params.js';
+import { isObject } from './jsonrpc.js';
+import { taskSupportOf } from './task-settings.js';
+import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
+
+/** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
+export interface MirroredHeader {
+  /** Property names from the arguments object down (`x-mcp-header` may sit on a nested property). */
+  readonly path: readonly string[];
+  /** Lower case, as node:http names headers: `mcp-param-region`. */
+  readonly header: string;
+}
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly handler: ToolHandler<unknown, unknown>;
+  readonly validateInput: Validator<unknown>;
+  readonly validateOutput: Validator<unknown> | undefined;
+  /**
+   * False when the outputSchema's root is not an object schema (allowed from 2026-07-28 on). Sessions
+   * on older revisions then see the tool without its outputSchema, and its results as text only.
+   */
+  readonly objectOutput: boolean;
+  /** The manifest's `execution.taskSupport`; `forbidden` when absent. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
+}
+
+
+export interface TemplateEntry {
+  readonly matcher: UriTemplateMatcher;
+  readonly handler: ResourceTemplateHandler;
+}
+
+export interface PromptEntry {
+  readonly handler: PromptHandler<unknown>;
+  readonly requiredArguments: readonly string[];
+}
+
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function nameOf(entry: JsonObject, field: string, what: string): string {
+  const value = entry[field];
+  if (typeof value !== 'string') throw new Error(`Every ${what} in the definition needs a string "${field}"`);
+  return value;
+}
+
+export function indexTools(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ToolEntry> {
+  const tools = new Map<string, ToolEntry>();
+  for (const tool of definition.tools) {
+    const name = nameOf(tool, 'name', 'tool');
+    const binding = own(definition.toolBindings, name);
+    if (binding === undefined) throw new Error(`Tool ${name} has no entry in toolBindings`);
+    const handler = own(handlers.tools, name);
+    if (typeof handler !== 'function') throw new Error(`No handler for tool ${name}`);
+    const hasOutputSchema = tool['outputSchema'] !== undefined;
+    if (hasOutputSchema !== (binding.validateOutput !== undefined)) {
+      throw new Error(`Tool ${name}: validateOutput must be present exactly when the tool declares an outputSchema`);
+    }
+    tools.set(name, {
+      name,
+      handler: handler as ToolHandler<unknown, unknown>,
+      validateInput: binding.validateInput,
+      validateOutput: binding.validateOutput,
+      objectOutput: hasObjectOutput(tool),
+      taskSupport: taskSupportOf(tool),
+    });
+  }
+  return tools;
+}
+
+/** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
+export function hasObjectOutput(tool: JsonObject): boolean {
+  const schema = tool['outputSchema'];
+  return schema === undefined || (isObject(schema) && schema['type'] === 'object');
+}
+
+export function withoutOutputSchema(tool: JsonObject): JsonObject {
+  const { outputSchema: _dropped, ...rest } = tool;
+  return rest;
+}
+
+export function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[]> {
+  const byTool = new Map<string, MirroredHeader[]>();
+  for (const tool of definition.tools) {
+    const schema = tool['inputSchema'];
+    const headers: MirroredHeader[] = [];
+    // The walk the client mirrors with, so both sides agree on which arguments travel in headers.
+    for (const { path, header } of isObject(schema) ? headerAnnotations(schema) : []) {
+      if (typeof header === 'string') headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
+    }
+    if (headers.length > 0) byTool.set(String(tool['name']), headers);
+  }
+  return byTool;
+}
+
+export function indexResources(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ResourceHandler> {
+  const resources = new Map<string, ResourceHandler>();
+  for (const resource of definition.resources) {
+    const uri = nameOf(resource, 'uri', 'resource');
+    const handler = own(handlers.resources, uri);
+    if (typeof handler !== 'function') throw new Error(`No handler for resource ${uri}`);
+    resources.set(uri, handler);
+  }
+  return resources;
+}
+
+export function indexTemplates(definition: ServerDefinition, handlers: ServerHandlers): TemplateEntry[] {
+  return definition.resourceTemplates.map((entry) => {
+    const template = nameOf(entry, 'uriTemplate', 'resource template');
+    const handler = own(handlers.resourceTemplates, template);
+    if (typeof handler !== 'function') throw new Error(`No handler for resource template ${template}`);
+    return { matcher: compileUriTemplate(template), handler };
+  });
+}
+
+export function indexPrompts(definition: ServerDefinition, handlers: ServerHandlers): Map<string, PromptEntry> {
+  const prompts = new Map<string, PromptEntry>();
+  for (const prompt of definition.prompts) {
+    const name = nameOf(prompt, 'name', 'prompt');
+    const handler = own(handlers.prompts, name);
+    if (typeof handler !== 'function') throw new Error(`No handler for prompt ${name}`);
+    const args = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as JsonObject[]) : [];
+    const requiredArguments = args.filter((a) => a['required'] === true).map((a) => nameOf(a, 'name', 'prompt argument'));
+    prompts.set(name, { handler: handler as PromptHandler<unknown>, requiredArguments });
+  }
+  return prompts;
+}
