@@ -1,0 +1,60 @@
+/**
+ * The scopes a message needs, from the manifest's `scopes`: a tools/call needs its tool's, a
+ * prompts/get its prompt's, a resource read or subscription its resource's (or the first matching
+ * template's). A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
+ * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { compileUriTemplate, type UriTemplateMatcher } from '../uri-template.js';
+import type { AuthSettings } from './settings.js';
+
+const NONE: readonly string[] = [];
+
+export class ScopeRules {
+  private readonly settings: AuthSettings;
+  private readonly templates: [UriTemplateMatcher, string[]][];
+
+  constructor(settings: AuthSettings) {
+    this.settings = settings;
+    this.templates = Object.entries(settings.resourceTemplateScopes ?? {}).map(([template, scopes]) => [compileUriTemplate(template), scopes]);
+  }
+
+  required(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+    if (!Array.isArray(message)) return this.requiredBy(message, headers);
+    const all = new Set<string>();
+    for (const item of message) for (const scope of this.requiredBy(item, headers)) all.add(scope);
+    return [...all];
+  }
+
+  private requiredBy(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+    if (typeof message !== 'object' || message === null) return NONE;
+    const { method, params } = message as { method?: unknown; params?: unknown };
+    const param = (key: string): string | undefined => {
+      const value = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[key] : undefined;
+      return typeof value === 'string' ? value : undefined;
+    };
+    const named = (): string | undefined => param('name') ?? (typeof headers['mcp-name'] === 'string' ? headers['mcp-name'] : undefined);
+    switch (method) {
+      case 'tools/call':
+        return own(this.settings.toolScopes, named());
+      case 'prompts/get':
+        return own(this.settings.promptScopes, named());
+      case 'resources/read':
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const uri = param('uri');
+        if (uri === undefined) return NONE;
+        const fixed = own(this.settings.resourceScopes, uri);
+        if (fixed !== NONE) return fixed;
+        return this.templates.find(([matcher]) => matcher.match(uri) !== undefined)?.[1] ?? NONE;
+      }
+      default:
+        return NONE;
+    }
+  }
+}
+
+/** `table[key]` when it is the table's own entry (a tool named `__proto__` is just a name). */
+function own(table: Record<string, string[]> | undefined, key: string | undefined): readonly string[] {
+  return table !== undefined && key !== undefined && Object.hasOwn(table, key) ? (table[key] as string[]) : NONE;
+}
