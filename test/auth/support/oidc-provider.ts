@@ -22,6 +22,9 @@ export interface TestAuthorizationServer {
   /** The issuer's public key as a JWK (what a forger knows). */
   publicJwk: Record<string, unknown>;
   clientCredentials: { clientId: string; clientSecret: string };
+  /** A confidential client for resource servers to introspect tokens with, at `introspectionEndpoint`. */
+  resourceServerClient: { clientId: string; clientSecret: string };
+  introspectionEndpoint: string;
   publicClient: { clientId: string; redirectUri: string };
   /** An access token for `resource` by client_credentials (RFC 6749 4.4), with `scope` if given. */
   tokenByClientCredentials(resource: string, scope?: string): Promise<string>;
@@ -37,11 +40,14 @@ export interface AuthorizationServerOptions {
   accessTokenTtl?: number;
   /** The subject the auto-approved login signs in as. Default `user-1`. */
   accountId?: string;
+  /** `opaque` access tokens are checked by introspection (RFC 7662) only. Default `jwt`. */
+  tokenFormat?: 'jwt' | 'opaque';
 }
 
 const CC_CLIENT = { clientId: 'test-service', clientSecret: 'test-service-secret-0123456789abcdef' };
 const REDIRECT = 'http://127.0.0.1:1/callback';
 const PUBLIC_CLIENT = { clientId: 'test-app', redirectUri: REDIRECT };
+const RS_CLIENT = { clientId: 'test-resource-server', clientSecret: 'test-resource-server-secret-0123456789' };
 
 export async function startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<TestAuthorizationServer> {
   const scopes = options.scopes ?? ['mcp:tools', 'weather:read', 'weather:write'];
@@ -59,6 +65,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const provider = new Provider(issuer, {
     clients: [
       { client_id: CC_CLIENT.clientId, client_secret: CC_CLIENT.clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+      { client_id: RS_CLIENT.clientId, client_secret: RS_CLIENT.clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
       { client_id: PUBLIC_CLIENT.clientId, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], redirect_uris: [REDIRECT], response_types: ['code'] },
     ],
     jwks: { keys: [privateJwk] },
@@ -67,6 +74,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      introspection: { enabled: true },
       resourceIndicators: {
         enabled: true,
         // One resource per request: the one the client names.
@@ -76,7 +84,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           scope: scopes.join(' '),
           audience: resource,
           accessTokenTTL: options.accessTokenTtl ?? 3600,
-          accessTokenFormat: 'jwt',
+          accessTokenFormat: options.tokenFormat ?? 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
@@ -128,6 +136,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     kid,
     publicJwk,
     clientCredentials: CC_CLIENT,
+    resourceServerClient: RS_CLIENT,
+    introspectionEndpoint: `${issuer}/token/introspection`,
     publicClient: PUBLIC_CLIENT,
     sign: (claims, header = {}) => signWith(privateKey, header.kid ?? kid, claims),
     tokenByClientCredentials: (resource, scope) =>
