@@ -54,8 +54,8 @@ describe('golden output', () => {
   });
 
   it('copies the runtime unchanged (the writer adds only its banner and formatting)', async () => {
-    // runtime/auth/ goes only to servers whose manifest has `auth` (test/auth/resource-server.test.ts).
-    const sources = Object.fromEntries(Object.entries(runtimeSources()).filter(([name]) => !name.startsWith('auth/')));
+    // The weather manifest has `auth`, so runtime/auth/ is copied too (test/auth/emit.test.ts: not without it).
+    const sources = runtimeSources();
     const copied = listFiles(join(outputs.weather, 'generated', 'runtime'));
     expect(copied).toEqual(Object.keys(sources).sort());
     for (const [name, original] of Object.entries(sources)) {
