@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SignJWT, base64url, exportSPKI, generateKeyPair, importJWK, type CryptoKey } from 'jose';
+import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Http } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -265,6 +266,23 @@ describe('the official SDK 1.x client with a bearer token', () => {
     await client.close();
     const refused = new Client({ name: 'sdk1', version: '1' });
     await expect(refused.connect(new StreamableHTTPClientTransport(new URL(listener.url)))).rejects.toThrow();
+  });
+});
+
+describe.each(ERAS)('the official SDK 2.x client at %s with a bearer token', (era) => {
+  it('calls a protected tool and sees the scope refusal as an error; without the token it cannot connect', async () => {
+    const options = era === STATELESS ? { versionNegotiation: { mode: { pin: STATELESS } } } : {};
+    const client = new Sdk2Client({ name: 'sdk2', version: '2' }, options as never);
+    await client.connect(new Sdk2Http(new URL(listener.url), { requestInit: { headers: { authorization: `Bearer ${readToken}` } } }));
+    expect(client.getNegotiatedProtocolVersion()).toBe(era);
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.structuredContent).toEqual({ subject: 'test-service', clientId: 'test-service', scopes: ['weather:read'] });
+    const before = calls.length;
+    await expect(client.callTool({ name: 'set_alert', arguments: { city: 'Faro' } })).rejects.toThrow();
+    expect(calls.length).toBe(before);
+    await client.close();
+    const refused = new Sdk2Client({ name: 'sdk2', version: '2' }, options as never);
+    await expect(refused.connect(new Sdk2Http(new URL(listener.url)))).rejects.toThrow();
   });
 });
 
