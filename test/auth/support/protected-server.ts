@@ -5,7 +5,9 @@
  */
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadModel, plan, repoRoot, write } from '../../server/support.js';
+import { startAuthorizationServer, type TestAuthorizationServer } from './oidc-provider.js';
 
 export const FIXTURE = join(repoRoot, 'test/fixtures/auth');
 
@@ -21,4 +23,42 @@ export async function generateProtectedServer(): Promise<GeneratedProtectedServe
   await write(dir, await plan(await loadModel(manifest)), manifest);
   cpSync(join(FIXTURE, 'handlers'), join(dir, 'handlers'), { recursive: true });
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface RunningProtectedServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:41234/mcp` (also the tokens' audience). */
+  url: string;
+  as: TestAuthorizationServer;
+  /** A client_credentials token with `weather:read` (not `weather:write`: set_alert is refused). */
+  readToken: string;
+  close(): Promise<void>;
+}
+
+/** The generated protected server listening in-process, trusting a fresh oidc-provider. */
+export async function startProtectedServer(): Promise<RunningProtectedServer> {
+  const as = await startAuthorizationServer();
+  const generated = await generateProtectedServer();
+  const url = (path: string): string => pathToFileURL(join(generated.dir, path)).href;
+  const server = (await import(url('generated/server.ts'))) as typeof import('../../fixtures/auth/generated-shape.js');
+  const { createResourceServerAuth } = (await import(url('generated/runtime/auth/index.ts'))) as typeof import('../../../src/runtime/auth/index.js');
+  const { handlers } = (await import(url('handlers/index.ts'))) as { handlers: never };
+  const probe = await server.createServer(handlers, { logger: () => {} }).listenHttp({ port: 0 });
+  const port = new URL(probe.url).port;
+  await probe.close();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const settings = server.authSettings;
+  const jwt = 'jwt' in settings.verifier ? settings.verifier.jwt : undefined;
+  const auth = createResourceServerAuth({ ...settings, authorizationServers: [as.issuer], verifier: { jwt: { ...jwt!, issuer: as.issuer } } }, { resource });
+  const listener = await server.createServer(handlers, { logger: () => {} }).listenHttp({ port: Number(port), auth });
+  const readToken = await as.tokenByClientCredentials(resource, 'weather:read');
+  return {
+    url: listener.url,
+    as,
+    readToken,
+    close: async () => {
+      await listener.close();
+      await as.close();
+      generated.remove();
+    },
+  };
 }
