@@ -50,3 +50,23 @@ export function checkAuthRules(doc: SourceDocument): Diagnostic[] {
   }
   return problems;
 }
+
+/**
+ * `offline_access` asks for refresh tokens, which are no resource's requirement: the specification
+ * says a protected resource should not name it in its metadata or its challenges.
+ */
+export function authWarnings(doc: SourceDocument): Diagnostic[] {
+  const auth = (doc.value as { [key: string]: unknown })['auth'];
+  if (!isObject(auth)) return [];
+  const warnings: Diagnostic[] = [];
+  for (const field of ['scopesSupported', 'scopes'] as const) {
+    const scopes = auth[field];
+    if (!Array.isArray(scopes)) continue;
+    scopes.forEach((scope, index) => {
+      if (scope === 'offline_access') {
+        warnings.push(diagnosticAt(doc, joinPointer(`/auth/${field}`, index), "'offline_access' is not a scope of this resource", 'clients ask for refresh tokens themselves; leave it out'));
+      }
+    });
+  }
+  return warnings;
+}

@@ -92,4 +92,10 @@ describe('manifest auth', () => {
     expect(problems.map(brief)).toEqual(['5:13 /tools/0/scopes scopes need an `auth` section', '7:24 /prompts/0/scopes scopes need an `auth` section']);
     expect(problems[0]!.hint).toContain('add a top-level `auth` section');
   });
+
+  test('offline_access in the resource scopes is a warning, not an error', async () => {
+    const { file } = await load([server, 'auth:', '  resource: https://m.example/mcp', '  authorizationServers: [https://as.example]', '  scopesSupported: [read, offline_access]', '  verifier: { hook: true }']);
+    const { warnings } = await loadManifest(file);
+    expect(warnings.map(brief)).toEqual(["5:27 /auth/scopesSupported/1 'offline_access' is not a scope of this resource"]);
+  });
 });
