@@ -80,6 +80,15 @@ describe('scopes beyond tools', () => {
     const city = await read('weather://lisbon/current');
     expect(city.status).toBe(403);
     expect(city.headers.get('www-authenticate')).toContain('scope="base city"');
+    // Completing a protected template's arguments needs its scopes too.
+    const complete = await post(
+      listener.url,
+      'alice-token-2',
+      { jsonrpc: '2.0', id: 5, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'weather://{city}/current' }, argument: { name: 'city', value: 'l' } } },
+      session,
+    );
+    expect(complete.status).toBe(403);
+    expect(complete.headers.get('www-authenticate')).toContain('scope="base city"');
     // A token with the scopes reads it.
     const full = await open(listener.url, 'alice-token');
     expect((await post(listener.url, 'alice-token', { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'weather://lisbon/current' } }, full)).status).toBe(200);

@@ -1,7 +1,7 @@
 /**
  * The scopes a message needs, from the manifest's `scopes`: a tools/call needs its tool's, a
  * prompts/get its prompt's, a resource read or subscription its resource's (or the first matching
- * template's). A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
+ * template's), a completion/complete its prompt's or template's. A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
  * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -47,6 +47,18 @@ export class ScopeRules {
         const fixed = own(this.settings.resourceScopes, uri);
         if (fixed !== NONE) return fixed;
         return this.templates.find(([matcher]) => matcher.match(uri) !== undefined)?.[1] ?? NONE;
+      }
+      case 'completion/complete': {
+        // Completing a prompt's or a template's arguments reveals what they accept: the same scopes.
+        const ref = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['ref'] : undefined;
+        if (typeof ref !== 'object' || ref === null) return NONE;
+        const { type, name, uri } = ref as { type?: unknown; name?: unknown; uri?: unknown };
+        if (type === 'ref/prompt' && typeof name === 'string') return own(this.settings.promptScopes, name);
+        if (type === 'ref/resource' && typeof uri === 'string') {
+          const template = own(this.settings.resourceTemplateScopes, uri);
+          return template !== NONE ? template : own(this.settings.resourceScopes, uri);
+        }
+        return NONE;
       }
       default:
         return NONE;
