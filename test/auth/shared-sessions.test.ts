@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, InMemorySessionStore, type AuthInfo, type HttpListener } from '../../src/runtime/index.js';
 import { createResourceServerAuth, type AuthSettings } from '../../src/runtime/auth/index.js';
 import { buildDefinition, handlers } from '../runtime/fixtures/demo-server.js';
+import { meta, REVISION } from '../runtime/stateless-support.js';
 
 const listeners: HttpListener[] = [];
 afterAll(async () => {
@@ -94,3 +95,18 @@ describe('scopes beyond tools', () => {
     expect((await post(listener.url, 'alice-token', { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'weather://lisbon/current' } }, full)).status).toBe(200);
   });
 });
+
+describe('a 2026-07-28 subscriptions/listen', () => {
+  it('naming a protected resource needs its scopes', async () => {
+    const listener = await listen();
+    const body = { jsonrpc: '2.0', id: 6, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['info://server'] }, _meta: meta() } };
+    const response = await fetch(listener.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer alice-token-2', 'mcp-protocol-version': REVISION, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toContain('scope="base info"');
+  });
+});
+

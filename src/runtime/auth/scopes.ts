@@ -1,7 +1,8 @@
 /**
  * The scopes a message needs, from the manifest's `scopes`: a tools/call needs its tool's, a
  * prompts/get its prompt's, a resource read or subscription its resource's (or the first matching
- * template's), a completion/complete its prompt's or template's. A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
+ * template's), a 2026-07-28 subscriptions/listen those of every resource it names, a
+ * completion/complete its prompt's or template's. A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
  * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -26,6 +27,13 @@ export class ScopeRules {
     return [...all];
   }
 
+  /** A resource's own scopes, or else those of the first template it matches. */
+  private resource(uri: string): readonly string[] {
+    const fixed = own(this.settings.resourceScopes, uri);
+    if (fixed !== NONE) return fixed;
+    return this.templates.find(([matcher]) => matcher.match(uri) !== undefined)?.[1] ?? NONE;
+  }
+
   private requiredBy(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
     if (typeof message !== 'object' || message === null) return NONE;
     const { method, params } = message as { method?: unknown; params?: unknown };
@@ -43,10 +51,14 @@ export class ScopeRules {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const uri = param('uri');
-        if (uri === undefined) return NONE;
-        const fixed = own(this.settings.resourceScopes, uri);
-        if (fixed !== NONE) return fixed;
-        return this.templates.find(([matcher]) => matcher.match(uri) !== undefined)?.[1] ?? NONE;
+        return uri === undefined ? NONE : this.resource(uri);
+      }
+      case 'subscriptions/listen': {
+        // 2026-07-28: hearing that a resource changed needs what reading it needs.
+        const notifications = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['notifications'] : undefined;
+        const uris = typeof notifications === 'object' && notifications !== null ? (notifications as Record<string, unknown>)['resourceSubscriptions'] : undefined;
+        if (!Array.isArray(uris)) return NONE;
+        return [...new Set(uris.flatMap((uri) => (typeof uri === 'string' ? this.resource(uri) : NONE)))];
       }
       case 'completion/complete': {
         // Completing a prompt's or a template's arguments reveals what they accept: the same scopes.
