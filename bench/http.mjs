@@ -4,7 +4,9 @@
 // the official SDK 2.x (createMcpHandler; stateless mode only, where it applies) and ours (the
 // generated bench server, `--http`). Two modes: session (initialize once, then every call names the
 // session) and stateless (floor and SDK 1.x: no session; SDK 2.x and ours: the 2026-07-28 revision,
-// `_meta` and the standard headers on every request). 1 and 16 connections.
+// `_meta` and the standard headers on every request). 1 and 16 connections. `ours+auth` is the same
+// server as an OAuth resource server (`--auth-issuer`): every call carries one reused JWT access
+// token, verified once and then found in the token cache; its keys come from a JWKS served here.
 //
 //   node bench/http.mjs [--rounds 5] [--calls 3000] [--search-calls 600] [--mem-calls 100000] [--quick]
 //
@@ -25,6 +27,7 @@ import { onServerCpu, pinSelf } from './lib/pin.mjs';
 import { median, windowMetrics } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
+import { startIssuer } from './lib/issuer.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -42,10 +45,13 @@ const SEARCH_CALLS = Number(flags['search-calls'] ?? (flags.quick ? 60 : 600));
 const MEM_CALLS = Number(flags['mem-calls'] ?? (flags.quick ? 2000 : 100_000));
 const CONNECTIONS = [1, 16];
 const MODES = ['session', 'stateless'];
-const SERVERS = ['floor', 'sdk', 'sdk2', 'ours'];
+const SERVERS = ['floor', 'sdk', 'sdk2', 'ours', 'ours+auth'];
+const isOurs = (server) => server === 'ours' || server === 'ours+auth';
 /** The SDK 2.x server is measured where it applies: the stateless revision 2026-07-28. */
 const serves = (server, mode) => server !== 'sdk2' || mode === 'stateless';
 const workload = loadWorkload();
+// The issuer of the one access token every `ours+auth` call reuses.
+const issuer = await startIssuer();
 
 const at = (...parts) => path.join(repoRoot, ...parts);
 const COMMANDS = {
@@ -54,6 +60,10 @@ const COMMANDS = {
   sdk2: () => [at('bench', 'sdk2', 'http-server.mjs'), '--port', '0'],
   // One binary for both: a 2026-07-28 request is stateless by itself.
   ours: () => [at('bench', 'server', 'build', 'main.js'), '--http', '--port', '0'],
+  'ours+auth': () => [
+    at('bench', 'server', 'build', 'main.js'),
+    ...['--http', '--port', '0', '--auth-issuer', issuer.issuer, '--auth-jwks', issuer.jwksUri, '--resource', issuer.resource],
+  ],
 };
 
 function start(server, mode) {
@@ -78,6 +88,7 @@ class HttpPeer {
     this.url = url;
     this.agent = new Agent({ keepAlive: true, maxSockets: connections });
     this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (server === 'ours+auth') this.headers.authorization = `Bearer ${issuer.token}`;
     this.nextId = 1;
   }
 
@@ -112,7 +123,7 @@ class HttpPeer {
   /** The request body and headers of one tools/call in this peer's mode. */
   call(tool, args) {
     const id = this.nextId++;
-    if ((this.server === 'ours' || this.server === 'sdk2') && this.mode === 'stateless') {
+    if ((isOurs(this.server) || this.server === 'sdk2') && this.mode === 'stateless') {
       const params = { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
       return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
     }
@@ -131,13 +142,13 @@ async function verify(peer) {
     // At 2026-07-28 both the SDK 2.x and ours name the server in every result's `_meta` (the
     // schema's SHOULD); that member alone is set aside, anything else in `_meta` still fails.
     const { resultType, ...result } = body.result;
-    if (peer.server === 'sdk2' || (peer.server === 'ours' && peer.mode === 'stateless')) {
+    if (peer.server === 'sdk2' || (isOurs(peer.server) && peer.mode === 'stateless')) {
       const { 'io.modelcontextprotocol/serverInfo': identity, ...rest } = result._meta ?? {};
-      if (peer.server === 'ours' && identity === undefined) throw new Error('ours stateless: no serverInfo in _meta');
+      if (isOurs(peer.server) && identity === undefined) throw new Error('ours stateless: no serverInfo in _meta');
       if (Object.keys(rest).length === 0) delete result._meta;
       else result._meta = rest;
     }
-    if ((peer.server === 'ours' || peer.server === 'sdk2') && peer.mode === 'stateless' && resultType !== 'complete') throw new Error(`${peer.server} stateless: resultType ${resultType}`);
+    if ((isOurs(peer.server) || peer.server === 'sdk2') && peer.mode === 'stateless' && resultType !== 'complete') throw new Error(`${peer.server} stateless: resultType ${resultType}`);
     checkResult(`${peer.server} ${peer.mode} ${name}`, testCase, result);
   }
 }
@@ -169,7 +180,7 @@ const processes = {};
 for (const mode of MODES) {
   for (const server of SERVERS) {
     if (!serves(server, mode)) continue;
-    if (server === 'ours' && mode === 'stateless') processes[`${server}/${mode}`] = processes['ours/session'];
+    if (isOurs(server) && mode === 'stateless') processes[`${server}/${mode}`] = processes[`${server}/session`];
     else processes[`${server}/${mode}`] = await start(server, mode);
   }
 }
@@ -259,8 +270,8 @@ try {
   ];
   const rows = [];
   const table = [
-    '| window | metric | floor | sdk 1.x | sdk 2.x | ours | ours/floor | sdk 1.x/floor | sdk 2.x/floor | ours/floor range | target |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| window | metric | floor | sdk 1.x | sdk 2.x | ours | ours+auth | ours/floor | sdk 1.x/floor | sdk 2.x/floor | ours+auth/ours | ours/floor range | target |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const fmt = (v) => (v >= 100 ? Math.round(v).toString() : v.toFixed(1));
   for (const w of WINDOWS) {
@@ -274,11 +285,13 @@ try {
       const ours = median(oursRatios);
       const sdk = median(ratios('sdk'));
       const sdk2 = byServer.sdk2 === undefined ? undefined : median(ratios('sdk2'));
+      // Auth on (a reused token) against auth off, paired within each round like the others.
+      const authOverOurs = median(byServer['ours+auth'].map((r, i) => r[key] / byServer.ours[i][key]));
       const verdict = target === undefined ? '' : `≤ ${target} ${ours <= target ? 'met' : 'NOT met'}`;
-      rows.push({ window: label(w), metric: name, ...med, oursOverFloor: ours, sdkOverFloor: sdk, sdk2OverFloor: sdk2, range: [Math.min(...oursRatios), Math.max(...oursRatios)] });
+      rows.push({ window: label(w), metric: name, ...med, oursOverFloor: ours, sdkOverFloor: sdk, sdk2OverFloor: sdk2, authOverOurs, range: [Math.min(...oursRatios), Math.max(...oursRatios)] });
       const dash = (v, f) => (v === undefined ? '–' : f(v));
       table.push(
-        `| ${label(w)} | ${name} | ${fmt(med.floor)} | ${fmt(med.sdk)} | ${dash(med.sdk2, fmt)} | ${fmt(med.ours)} | ${ours.toFixed(2)}x | ${sdk.toFixed(2)}x | ${dash(sdk2, (v) => `${v.toFixed(2)}x`)} | ${Math.min(...oursRatios).toFixed(2)}x – ${Math.max(...oursRatios).toFixed(2)}x | ${verdict} |`,
+        `| ${label(w)} | ${name} | ${fmt(med.floor)} | ${fmt(med.sdk)} | ${dash(med.sdk2, fmt)} | ${fmt(med.ours)} | ${fmt(med['ours+auth'])} | ${ours.toFixed(2)}x | ${sdk.toFixed(2)}x | ${dash(sdk2, (v) => `${v.toFixed(2)}x`)} | ${authOverOurs.toFixed(2)}x | ${Math.min(...oursRatios).toFixed(2)}x – ${Math.max(...oursRatios).toFixed(2)}x | ${verdict} |`,
       );
     }
   }
@@ -300,4 +313,5 @@ try {
   writeReport(flags.out, { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, calls: CALLS, searchCalls: SEARCH_CALLS, memCalls: MEM_CALLS, rows, memory, load });
 } finally {
   for (const { child } of new Set(Object.values(processes))) child.kill();
+  await issuer.close();
 }

@@ -5,7 +5,7 @@
  * `http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).
  */
 import { parseArgs } from 'node:util';
-import { createServer } from './generated/server.js';
+import { authSettings, createServer } from './generated/server.js';
 import { handlers } from './handlers/index.js';
 
 const { values } = parseArgs({
@@ -13,6 +13,10 @@ const { values } = parseArgs({
     http: { type: 'boolean', default: false },
     port: { type: 'string', default: '3000' },
     host: { type: 'string', default: '127.0.0.1' },
+    // Protected only when asked (bench/http.mjs, "auth on"): the issuer, its JWKS and the audience.
+    'auth-issuer': { type: 'string' },
+    'auth-jwks': { type: 'string' },
+    resource: { type: 'string' },
   },
 });
 
@@ -36,6 +40,20 @@ if (values.http) {
     log(`--port must be a number from 0 to 65535 (0: any free port), not ${values.port}`);
     process.exit(2);
   }
+  const issuer = values['auth-issuer'];
+  const auth =
+    issuer === undefined
+      ? undefined
+      : (await import('./generated/runtime/auth/index.js')).createResourceServerAuth(
+          {
+            ...authSettings,
+            authorizationServers: [issuer],
+            verifier: {
+              jwt: { issuer, algorithms: ['RS256'], ...(values['auth-jwks'] === undefined ? {} : { jwksUri: values['auth-jwks'] }) },
+            },
+          },
+          { log, ...(values.resource === undefined ? {} : { resource: values.resource }) },
+        );
   const listening = await server.listenHttp({
     port,
     // Loopback only by default. Binding elsewhere? Read "Security" in mcp-gen's README first.
@@ -47,6 +65,7 @@ if (values.http) {
     headersTimeoutMs: 10_000, // headers must arrive within this (slowloris); else 408
     requestTimeoutMs: 30_000, // the whole request must arrive within this; else 408
     keepAliveTimeoutMs: 5_000, // an idle keep-alive connection is closed after this
+    ...(auth === undefined ? {} : { auth }),
   });
   log(`listening on ${listening.url}`);
 } else {

@@ -78,6 +78,8 @@ function describe(doc: SourceDocument, error: ErrorObject): Diagnostic {
       return diagnosticAt(doc, at, params.limit === 1 ? 'must list at least one item' : `must list at least ${String(params.limit)} items`, hint);
     case 'uniqueItems':
       return diagnosticAt(doc, joinPointer(at, Number(params.i)), `${show((error.data as unknown[])[Number(params.i)])} is listed twice`, hint);
+    case 'maxProperties':
+      return diagnosticAt(doc, at, `use at most ${String(params.limit)} of ${Object.keys((error.data as JsonObject | null) ?? {}).map(show).join(', ')}`, hint);
     case 'minimum':
     case 'maximum':
       return diagnosticAt(doc, at, `must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`, hint);

@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, inputProblem } from './diagnostics.js';
 import type { Diagnostic } from './diagnostics.js';
+import { authWarnings, checkAuthRules } from './manifest-auth.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings } from './manifest-checks.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
@@ -69,7 +70,9 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
 
   problems.push(...validateAgainstManifestSchema(doc));
   problems.push(...checkManifestRules(doc));
+  problems.push(...checkAuthRules(doc));
   warnings.push(...toolNameWarnings(doc));
+  warnings.push(...authWarnings(doc));
 
   const manifestFile: SchemaFile = { path: path.resolve(manifestPath), doc };
   const bundler = new SchemaBundler(manifestFile, {

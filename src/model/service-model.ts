@@ -34,6 +34,8 @@ export interface ToolModel {
   headers?: { path: string[]; header: string }[];
   /** The tools/list entry, exactly as sent (name, title, description, schemas, annotations, icons, _meta). */
   wire: { [key: string]: unknown };
+  /** OAuth scopes a token needs to call it (manifest `scopes`, with `auth`); absent when none. */
+  scopes?: string[];
 }
 
 export interface ResourceModel {
@@ -42,6 +44,8 @@ export interface ResourceModel {
   ids: Identifiers;
   /** The resources/list entry, exactly as sent. */
   wire: { [key: string]: unknown };
+  /** OAuth scopes a token needs to use it (manifest `scopes`, with `auth`); absent when none. */
+  scopes?: string[];
 }
 
 export interface ResourceTemplateModel {
@@ -55,6 +59,8 @@ export interface ResourceTemplateModel {
   /** Manifest `variables.<name>.enum`: default completions, by variable. */
   variableEnums?: Record<string, string[]>;
   wire: { [key: string]: unknown };
+  /** OAuth scopes a token needs to use it (manifest `scopes`, with `auth`); absent when none. */
+  scopes?: string[];
 }
 
 export interface PromptArgumentModel {
@@ -70,6 +76,8 @@ export interface PromptModel {
   ids: Identifiers;
   arguments: PromptArgumentModel[];
   wire: { [key: string]: unknown };
+  /** OAuth scopes a token needs to use it (manifest `scopes`, with `auth`); absent when none. */
+  scopes?: string[];
 }
 
 export interface ServerIdentity {
@@ -86,6 +94,23 @@ export interface ServerIdentity {
 export interface CacheHintModel {
   ttlMs: number;
   cacheScope: 'public' | 'private';
+}
+
+/** How access tokens are checked (manifest `auth.verifier`): exactly one kind. */
+export type TokenVerifierModel =
+  | { jwt: { issuer: string; audience?: string; algorithms: string[]; jwksUri?: string; clockSkewSeconds?: number } }
+  | { introspection: { endpoint: string; clientId: string; clientSecretEnv: string } }
+  | { hook: true };
+
+/** Manifest `auth`: the HTTP server is an OAuth 2.1 resource server. */
+export interface AuthModel {
+  /** Canonical URI of the MCP endpoint: the metadata's `resource` and the tokens' audience. */
+  resource: string;
+  authorizationServers: string[];
+  scopesSupported?: string[];
+  /** Scopes every request needs. */
+  scopes?: string[];
+  verifier: TokenVerifierModel;
 }
 
 export interface ServiceModel {
@@ -107,6 +132,8 @@ export interface ServiceModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+  /** Manifest `auth`; absent: no authorization (the output is as without this field). */
+  auth?: AuthModel;
   /** Manifest path as the user named it, for messages; never printed into generated files. */
   source: string;
 }

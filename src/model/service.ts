@@ -8,6 +8,7 @@ import { headerAnnotations } from '../runtime/header-params.js';
 import { assignNames } from '../printer/names.js';
 import type { AssignedName } from '../printer/names.js';
 import type {
+  AuthModel,
   Identifiers,
   PromptArgumentModel,
   PromptModel,
@@ -40,6 +41,7 @@ export interface ManifestDocument {
   resources?: JsonObject[];
   resourceTemplates?: JsonObject[];
   prompts?: ManifestPrompt[];
+  auth?: AuthModel;
 }
 
 export interface ManifestTool extends JsonObject {
@@ -126,14 +128,19 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       if (tool.outputSchema) model.outputSchema = as2020(tool.outputSchema);
       const headers = mirroredHeaders(tool.inputSchema);
       if (headers.length > 0) model.headers = headers;
-      return model;
+      return withScopes(model, tool);
     }),
-    resources: resources.map((resource): ResourceModel => ({
-      uri: String(resource.uri),
-      name: String(resource.name),
-      ids: ids(resourceIds.get(String(resource.name)), String(resource.name)),
-      wire: pick(resource, RESOURCE_KEYS),
-    })),
+    resources: resources.map((resource): ResourceModel =>
+      withScopes<ResourceModel>(
+        {
+          uri: String(resource.uri),
+          name: String(resource.name),
+          ids: ids(resourceIds.get(String(resource.name)), String(resource.name)),
+          wire: pick(resource, RESOURCE_KEYS),
+        },
+        resource,
+      ),
+    ),
     resourceTemplates: templates.map((template): ResourceTemplateModel => {
       const model: ResourceTemplateModel = {
         uriTemplate: String(template.uriTemplate),
@@ -145,13 +152,13 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       };
       const enums = variableEnums(template['variables'], model.variables);
       if (enums !== undefined) model.variableEnums = enums;
-      return model;
+      return withScopes(model, template);
     }),
     prompts: prompts.map((prompt): PromptModel => {
       const args = prompt.arguments ?? [];
       const wire = pick(prompt, PROMPT_KEYS);
       if (prompt.arguments) wire.arguments = args.map((a) => pick(a, PROMPT_ARGUMENT_KEYS));
-      return {
+      const model: PromptModel = {
         name: prompt.name,
         ids: ids(promptIds.get(prompt.name), prompt.name),
         arguments: args.map((a): PromptArgumentModel => ({
@@ -162,10 +169,31 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
         })),
         wire,
       };
+      return withScopes(model, prompt);
     }),
+    ...(doc.auth !== undefined ? { auth: authModel(doc.auth) } : {}),
     source,
   };
   return { model, renamings };
+}
+
+/** The entry's manifest `scopes`, when it lists any (never on the wire). */
+function withScopes<T extends { scopes?: string[] }>(model: T, entry: JsonObject): T {
+  const scopes = entry['scopes'];
+  if (Array.isArray(scopes) && scopes.length > 0) model.scopes = scopes.map(String);
+  return model;
+}
+
+/** Manifest `auth`, keys in a fixed order so generated code never depends on how it was written. */
+function authModel(auth: AuthModel): AuthModel {
+  const verifier = auth.verifier;
+  const kind: AuthModel['verifier'] =
+    'jwt' in verifier
+      ? { jwt: pick(verifier.jwt, ['issuer', 'audience', 'algorithms', 'jwksUri', 'clockSkewSeconds']) as never }
+      : 'introspection' in verifier
+        ? { introspection: pick(verifier.introspection, ['endpoint', 'clientId', 'clientSecretEnv']) as never }
+        : { hook: true };
+  return pick({ ...auth, verifier: kind }, ['resource', 'authorizationServers', 'scopesSupported', 'scopes', 'verifier']) as unknown as AuthModel;
 }
 
 /** `x-mcp-header` on input properties reached through `properties` alone: the runtime's own walk, so the generated client and the server agree. */

@@ -2,7 +2,7 @@
  * The `RequestContext` a handler gets: its cancellation signal, progress, log messages and requests
  * to the client. What it sends goes through the method modules (logging, client requests).
  */
-import type { ElicitParams, ElicitResult, InputOptions, JsonObject, ListControl, LoggingLevel, Notifier, RequestContext, SampleParams, SampleResult } from './api.js';
+import type { AuthInfo, ElicitParams, ElicitResult, InputOptions, JsonObject, ListControl, LoggingLevel, Notifier, RequestContext, SampleParams, SampleResult } from './api.js';
 import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
@@ -61,6 +61,10 @@ export class Context implements RequestContext, DeadlineEntry {
 
   get sessionId(): string | undefined {
     return this.session.id;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.out.auth;
   }
 
   get clientCapabilities(): JsonObject {

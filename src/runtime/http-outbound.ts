@@ -1,5 +1,6 @@
 /** One POST's answer channel: JSON, or an SSE stream once a handler sends before its result. */
 import type { ServerResponse } from 'node:http';
+import type { AuthInfo } from './api.js';
 import { JSON_HEADERS } from './http-reply.js';
 import type { SessionEntry } from './http-sessions.js';
 import { sseHeaders, type SseStream, type SseStreams } from './http-sse.js';
@@ -18,6 +19,8 @@ export class HttpOutbound implements Outbound {
   readonly canEmit = true;
   finished = false;
   sessionId: string | undefined = undefined;
+  /** The verified caller of this POST (manifest `auth`). */
+  auth: AuthInfo | undefined = undefined;
   private readonly res: ServerResponse;
   private readonly transport: SseStreams;
   /** Undefined for a stateless request. */

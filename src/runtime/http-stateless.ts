@@ -1,5 +1,6 @@
 /** The 2026-07-28 path of Streamable HTTP: no session, no store, no promise of its own. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from './api.js';
 import { HttpOutbound } from './http-outbound.js';
 import { send } from './http-reply.js';
 import { statelessNonRequest } from './http-rules.js';
@@ -10,7 +11,7 @@ import { Session } from './session.js';
 import { checkStateless } from './stateless.js';
 
 /** A 2026-07-28 request: checked, then served by a session of its own that ends with it. */
-export function receiveStateless(core: ServerCore, streams: SseStreams, req: IncomingMessage, res: ServerResponse, message: unknown): void {
+export function receiveStateless(core: ServerCore, streams: SseStreams, req: IncomingMessage, res: ServerResponse, message: unknown, auth?: AuthInfo): void {
   if (!isObject(message)) {
     send(res, 400, errorMessage(NULL_ID, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message must be an object (batches are not part of 2026-07-28)'));
     return;
@@ -30,6 +31,7 @@ export function receiveStateless(core: ServerCore, streams: SseStreams, req: Inc
   }
   const session = Session.stateless(core, checked);
   const out = new HttpOutbound(res, streams, undefined, session);
+  out.auth = auth;
   out.statelessResult(isRequestId(id) ? idJson(id) : NULL_ID, message['method'] as string);
   out.received(session.receive(message, out));
 }

@@ -18,6 +18,7 @@
  * resumption (http-sse.ts), the relay of another process's stream (http-relay.ts) and a POST's
  * answer channel (http-outbound.ts).
  */
+import type { AuthInfo } from './api.js';
 import type { TaskStore } from './task-store.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { InMemoryEventStore, type EventStore } from './event-store.js';
@@ -31,6 +32,7 @@ import { ACCEPTS_JSON, ACCEPTS_SSE, send, sendError } from './http-reply.js';
 import { HttpSessions } from './http-sessions.js';
 import { SseStreams } from './http-sse.js';
 import { receiveStateless } from './http-stateless.js';
+import { isRefusal, sendRefusal, type ResourceServerAuth } from './http-auth.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -69,6 +71,13 @@ export interface HttpOptions {
    * `Authorization: Bearer …` header. Default: everyone is allowed.
    */
   authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server: the metadata at its well-known paths, a bearer
+   * token checked on every request (401), scopes checked before a handler runs (403), sessions bound
+   * to the token's subject, `context.auth` for handlers. Made by `createResourceServerAuth` in
+   * `runtime/auth/` (generated for manifests with `auth`). Runs after `authorize` when both are set.
+   */
+  auth?: ResourceServerAuth;
   /** Stores SSE events and gives them ids, for resumption. Default: an `InMemoryEventStore`. */
   eventStore?: EventStore;
   /** Shares sessions between processes (e.g. Redis). Default: none, sessions stay in this process. */
@@ -104,6 +113,7 @@ class HttpTransport {
   private readonly maxBodyBytes: number;
   private readonly idleTimeout: number;
   private readonly authorize: HttpOptions['authorize'];
+  private readonly auth: ResourceServerAuth | undefined;
   private readonly streams: SseStreams;
   /** The stateful era: sessions, their POSTs, GET streams and DELETE. */
   private readonly stateful: HttpSessions;
@@ -123,6 +133,7 @@ class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
     this.authorize = options.authorize;
+    this.auth = options.auth;
     if (options.taskStore !== undefined) core.taskStore = options.taskStore;
     const eventStore: EventStore = options.eventStore ?? new InMemoryEventStore();
     this.streams = new SseStreams(core, eventStore, options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT);
@@ -170,8 +181,11 @@ class HttpTransport {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query === -1 ? url : url.slice(0, query)) !== this.path) {
-      sendError(res, 404, TRANSPORT_ERROR, 'Not Found');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (path !== this.path) {
+      const metadata = this.auth?.metadataAt(path);
+      if (metadata !== undefined && this.hostAllowed(req.headers.host)) serveMetadata(req, res, metadata);
+      else sendError(res, 404, TRANSPORT_ERROR, 'Not Found');
       return;
     }
     if (!this.hostAllowed(req.headers.host)) {
@@ -183,10 +197,10 @@ class HttpTransport {
       sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
     }
-    if (this.authorize === undefined) this.route(req, res);
+    if (this.authorize === undefined) this.authenticated(req, res);
     else {
       const allow = (allowed: boolean): void => {
-        if (allowed === true) this.route(req, res);
+        if (allowed === true) this.authenticated(req, res);
         else sendError(res, 401, TRANSPORT_ERROR, 'Unauthorized');
       };
       try {
@@ -204,13 +218,28 @@ class HttpTransport {
     }
   }
 
-  private route(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method === 'POST') this.post(req, res);
+  /** With `auth`: the bearer token checked before anything else looks at the request. */
+  private authenticated(req: IncomingMessage, res: ServerResponse): void {
+    if (this.auth === undefined) {
+      this.route(req, res, undefined);
+      return;
+    }
+    this.auth.authenticate(req).then(
+      (verdict) => {
+        if (isRefusal(verdict)) sendRefusal(res, verdict);
+        else this.route(req, res, verdict);
+      },
+      (error: unknown) => this.failed(res, error),
+    );
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
+    if (req.method === 'POST') this.post(req, res, auth);
     else if ((req.method === 'GET' || req.method === 'DELETE') && statelessGetOrDelete(this.core, req.headers)) {
       res.setHeader('allow', 'POST');
       sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${STATELESS_REVISION} has no ${req.method} on the endpoint, only POST`);
-    } else if (req.method === 'GET') void this.stateful.get(req, res).catch((error: unknown) => this.failed(res, error));
-    else if (req.method === 'DELETE') void this.stateful.delete(req, res).catch((error: unknown) => this.failed(res, error));
+    } else if (req.method === 'GET') void this.stateful.get(req, res, auth).catch((error: unknown) => this.failed(res, error));
+    else if (req.method === 'DELETE') void this.stateful.delete(req, res, auth).catch((error: unknown) => this.failed(res, error));
     else {
       res.setHeader('allow', 'GET, POST, DELETE');
       sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
@@ -245,7 +274,7 @@ class HttpTransport {
 
   // ---- POST ------------------------------------------------------------------------------------
 
-  private post(req: IncomingMessage, res: ServerResponse): void {
+  private post(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
     const badType = contentTypeProblem(req.headers['content-type']);
     if (badType !== undefined) {
       sendError(res, 415, TRANSPORT_ERROR, `Unsupported Media Type: ${badType}`);
@@ -261,7 +290,7 @@ class HttpTransport {
       this.maxBodyBytes,
       (body) => {
         try {
-          this.receive(req, res, body);
+          this.receive(req, res, body, auth);
         } catch (error) {
           this.failed(res, error);
         }
@@ -274,7 +303,7 @@ class HttpTransport {
   }
 
   /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
-  private receive(req: IncomingMessage, res: ServerResponse, body: string): void {
+  private receive(req: IncomingMessage, res: ServerResponse, body: string, auth: AuthInfo | undefined): void {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
       send(res, 400, tooDeepMessage(maxDepth, scanRequestId(body, this.maxBodyBytes)));
@@ -287,13 +316,31 @@ class HttpTransport {
       send(res, 400, PARSE_ERROR_MESSAGE);
       return;
     }
+    if (auth !== undefined) {
+      const refusal = this.auth!.authorize(message, req, auth);
+      if (refusal !== undefined) {
+        sendRefusal(res, refusal, scanRequestId(body, this.maxBodyBytes));
+        return;
+      }
+    }
     if (servedStatelessly(message, req.headers)) {
-      receiveStateless(this.core, this.streams, req, res, message);
+      receiveStateless(this.core, this.streams, req, res, message, auth);
       return;
     }
-    this.stateful.receive(req, res, message, versionHeader(req.headers)).catch((error: unknown) => this.failed(res, error));
+    this.stateful.receive(req, res, message, versionHeader(req.headers), auth).catch((error: unknown) => this.failed(res, error));
   }
 
+}
+
+/** The Protected Resource Metadata: public, so any origin may read it (browser-based clients discover with it). */
+function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: string): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' });
+  res.end(req.method === 'HEAD' ? undefined : metadata);
 }
 
 /** A bind address or URL hostname naming this machine (`::1` as bound, `[::1]` as in a URL). */

@@ -2,6 +2,7 @@
  * The seam between the dispatcher and the transports: where answers go (`Outbound`), what
  * `Session.receive` promises (`Delivery`), and the outbound that gathers a batch's responses.
  */
+import type { AuthInfo } from './api.js';
 import { INVALID_REQUEST, errorMessage } from './jsonrpc.js';
 
 /**
@@ -19,6 +20,8 @@ export interface Outbound {
   readonly canEmit: boolean;
   /** Streamable HTTP polling: end the response stream now; later messages wait for the client to resume it. */
   closeStream?(retryMs: number): void;
+  /** The verified caller of this POST (manifest `auth`); undefined elsewhere. */
+  readonly auth?: AuthInfo | undefined;
 }
 
 /** What `Session.receive` promises the transport. */
@@ -44,6 +47,10 @@ export class BatchOutbound implements Outbound {
 
   get canEmit(): boolean {
     return this.parent.canEmit;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.parent.auth;
   }
 
   expect(): void {

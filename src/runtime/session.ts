@@ -44,6 +44,8 @@ export interface SessionSnapshot {
   clientCapabilities: JsonObject;
   logThreshold: number;
   subscriptions: string[];
+  /** The access token's subject the session is bound to (manifest `auth`). */
+  subject?: string;
 }
 
 export class Session {
@@ -59,6 +61,8 @@ export class Session {
   inputTarget = '';
   /** @internal */
   logThreshold = 0;
+  /** @internal HTTP with manifest `auth`: the token subject this session belongs to (http-sessions.ts). */
+  subject: string | undefined = undefined;
   /** @internal Requests whose handler returned a promise, by the client's id. */
   readonly inFlight = new Map<RequestId, Context>();
   // The collections below are made on first use: a stateless session lives for one request and
@@ -109,6 +113,7 @@ export class Session {
       clientCapabilities: this.clientCapabilities,
       logThreshold: this.logThreshold,
       subscriptions: this.subscriptions === undefined ? [] : [...this.subscriptions],
+      ...(this.subject === undefined ? {} : { subject: this.subject }),
     };
   }
 
@@ -118,6 +123,7 @@ export class Session {
     session.protocolVersion = snapshot.protocolVersion;
     session.clientCapabilities = snapshot.clientCapabilities;
     session.logThreshold = snapshot.logThreshold;
+    session.subject = snapshot.subject;
     if (snapshot.subscriptions.length > 0) session.subscriptions = new Set(snapshot.subscriptions);
     for (const uri of snapshot.subscriptions) core.resourceLists.watch(uri);
     session.state = STATE_INITIALIZED;

@@ -9,6 +9,7 @@ import { CLIENT_ROWS, clientRowNotApplicable } from './rows-client.js';
 import { LIST_ROWS, listRowNotApplicable } from './rows-lists.js';
 import { INPUT_ROWS, inputRowNotApplicable } from './rows-input.js';
 import { TASK_ROWS, taskRowNotApplicable } from './rows-tasks.js';
+import { AUTH_ROWS, authRowNotApplicable } from './rows-auth.js';
 
 export type ClientKind = 'ours' | 'sdk1' | 'sdk2';
 export type ServerKind = 'ours' | 'sdk1' | 'sdk2';
@@ -46,6 +47,7 @@ export const ROWS = [
   ...LIST_ROWS,
   ...INPUT_ROWS,
   ...TASK_ROWS,
+  ...AUTH_ROWS,
 ] as const;
 export type RowId = (typeof ROWS)[number]['id'];
 
@@ -82,6 +84,8 @@ export function rowNotApplicable(c: Combination, row: RowId): string | undefined
   if (lists !== undefined) return lists;
   const tasks = taskRowNotApplicable(c, row);
   if (tasks !== undefined) return tasks;
+  const auth = authRowNotApplicable(c, row);
+  if (auth !== undefined) return auth;
   if (INPUT_ROWS.some((r) => r.id === row)) return inputRowNotApplicable(c);
   if (c.server === 'sdk2' && c.transport === 'http' && c.era === '2025-11-25') return SDK2_STATELESS_2025[row];
   return undefined;

@@ -9,6 +9,7 @@ import type { Combination, RowId } from './cells.js';
 import { GREETING, NAME, until, type MatrixClient } from './clients.js';
 import { CLIENT_ROW_BODIES } from './rows-client.js';
 import { LIST_ROW_BODIES } from './rows-lists.js';
+import { AUTH_ROW_BODIES } from './rows-auth.js';
 import { INPUT_ROW_BODIES, type InputRowContext } from './rows-input.js';
 import { TASK_ROW_BODIES } from './rows-tasks.js';
 import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './servers.js';
@@ -203,6 +204,7 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   '9': row9,
   ...CLIENT_ROW_BODIES,
   ...LIST_ROW_BODIES,
+  ...AUTH_ROW_BODIES,
   ...INPUT_ROW_BODIES,
   ...TASK_ROW_BODIES,
 };

@@ -46,3 +46,21 @@ describe('the runtime copied into every generated server', () => {
     expect(readFileSync(join(ROOT, 'templates/main.ts.hbs'), 'utf8')).toContain("import('./generated/runtime/redis-store.js')");
   });
 });
+
+// The one exception: the resource-server checks (manifest `auth`) verify JWTs with jose, and only
+// generated main.ts of a server with `auth` loads them.
+describe('the runtime auth folder', () => {
+  const authFiles = readdirSync(join(ROOT, 'src/runtime/auth')).filter((f) => f.endsWith('.ts'));
+
+  it.each(authFiles)('src/runtime/auth/%s imports node:*, jose, its siblings and the runtime beside it only', (file) => {
+    const found = specifiers(readFileSync(join(ROOT, 'src/runtime/auth', file), 'utf8'));
+    expect(found.filter((s) => !(isAllowed(s) || s === 'jose' || /^\.\.\/[\w.-]+\.js$/.test(s)))).toEqual([]);
+  });
+
+  it('jose is imported by jwt.ts alone, and no runtime file outside auth/ reaches into it', () => {
+    const jose = authFiles.filter((file) => specifiers(readFileSync(join(ROOT, 'src/runtime/auth', file), 'utf8')).includes('jose'));
+    expect(jose).toEqual(['jwt.ts']);
+    const outside = readdirSync(join(ROOT, 'src/runtime')).filter((f) => f.endsWith('.ts'));
+    expect(outside.filter((file) => specifiers(readFileSync(join(ROOT, 'src/runtime', file), 'utf8')).some((s) => s.includes('auth/')))).toEqual([]);
+  });
+});

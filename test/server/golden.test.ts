@@ -54,6 +54,7 @@ describe('golden output', () => {
   });
 
   it('copies the runtime unchanged (the writer adds only its banner and formatting)', async () => {
+    // The weather manifest has `auth`, so runtime/auth/ is copied too (test/auth/emit.test.ts: not without it).
     const sources = runtimeSources();
     const copied = listFiles(join(outputs.weather, 'generated', 'runtime'));
     expect(copied).toEqual(Object.keys(sources).sort());

@@ -3,7 +3,7 @@
  * manifest through the real writer, the one golden comparison, and a strict tsc program.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +107,7 @@ const parsed = new Map<string, { text: string; sourceFile: ts.SourceFile }>();
 export function typeCheck(projectDirs: readonly string[], extraFiles: Record<string, string> = {}): string[] {
   const rootNames: string[] = [];
   for (const dir of projectDirs) {
+    linkPackages(dir);
     for (const path of listFiles(dir, (p) => p === 'build' || p === 'node_modules')) {
       if (path.endsWith('.ts')) rootNames.push(join(dir, path));
     }
@@ -143,10 +144,21 @@ export function typeCheck(projectDirs: readonly string[], extraFiles: Record<str
 const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /**
+ * A project copied outside the repository finds the packages its manifest's features need (jose,
+ * for `auth`) through a `node_modules` link to the repository's, as `npm install` would give it.
+ */
+function linkPackages(project: string): void {
+  if (relative(repoRoot, project).startsWith('..') && !existsSync(join(project, 'node_modules'))) {
+    symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+  }
+}
+
+/**
  * Builds a project with its own tsconfig into `outDir` (never into the repository). Copies in the
  * temp folder have no node_modules above them, hence the explicit type roots.
  */
 export function build(project: string, outDir: string): string {
+  linkPackages(project);
   const args = [tsc, '-p', project, '--outDir', outDir, '--tsBuildInfoFile', join(outDir, '.tsbuildinfo')];
   args.push('--typeRoots', join(repoRoot, 'node_modules', '@types'));
   const result = spawnSync(process.execPath, args, { encoding: 'utf8' });

@@ -5,9 +5,12 @@
  * `http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).
  * With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable
  * streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.
+ * With `--auth <issuer>` the HTTP server is an OAuth 2.1 resource server trusting that issuer's JWT
+ * access tokens (the manifest's `auth` section and tool scopes; `--resource <url>` names the
+ * endpoint when it is not http://127.0.0.1:3000/mcp).
  */
 import { parseArgs } from 'node:util';
-import { createServer } from './generated/server.js';
+import { authSettings, createServer } from './generated/server.js';
 import { handlers } from './handlers/index.js';
 
 const { values } = parseArgs({
@@ -16,6 +19,9 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3000' },
     host: { type: 'string', default: '127.0.0.1' },
     redis: { type: 'string' },
+    // This example serves unprotected unless asked: `--auth <issuer>` (e.g. http://127.0.0.1:9400).
+    auth: { type: 'string' },
+    resource: { type: 'string' },
   },
 });
 
@@ -52,6 +58,18 @@ if (values.http) {
       : await (
           await import('./generated/runtime/redis-store.js')
         ).connectRedisStores(redisUrl, { log });
+  const issuer = values.auth;
+  const auth =
+    issuer === undefined
+      ? undefined
+      : (await import('./generated/runtime/auth/index.js')).createResourceServerAuth(
+          {
+            ...authSettings,
+            authorizationServers: [issuer],
+            verifier: { jwt: { issuer, algorithms: ['RS256'] } },
+          },
+          { log, resource: values.resource ?? `http://${values.host}:${port}/mcp` },
+        );
   const listening = await server.listenHttp({
     port,
     // Loopback only by default. Binding elsewhere? Read "Security" in mcp-gen's README first.
@@ -64,6 +82,7 @@ if (values.http) {
     requestTimeoutMs: 30_000, // the whole request must arrive within this; else 408
     keepAliveTimeoutMs: 5_000, // an idle keep-alive connection is closed after this
     ...stores,
+    ...(auth === undefined ? {} : { auth }),
   });
   log(`listening on ${listening.url}`);
 } else {

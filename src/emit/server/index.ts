@@ -42,7 +42,7 @@ const REQUIRED_RUNTIME = [
 ];
 
 const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
-  [/^[a-z][a-z0-9-]*(\.d)?\.ts$/, 'typescript'],
+  [/^(auth\/)?[a-z][a-z0-9-]*(\.d)?\.ts$/, 'typescript'],
   // Compiled validators, laid out by ajv: copied byte for byte (prettier would take seconds on
   // them and nearly double their size). The writer still puts the banner on them.
   [/^[a-z][a-z0-9-]*\.js$/, 'none'],
@@ -62,7 +62,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   assertSafeIdentifiers(model, 'planServer');
   const notes: string[] = [];
   const toolNames = toolTypeNames(model);
-  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model))];
+  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined)];
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
 
@@ -105,8 +105,10 @@ function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeName
 
 
 const STATELESS_VALIDATORS = /^stateless-validators\.(js|d\.ts)$/;
+/** The resource-server checks (`runtime/auth/`), copied only for a manifest with `auth`: they import jose. */
+const AUTH_RUNTIME = /^auth\//;
 
-function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: boolean): PlannedFile[] {
+function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: boolean, auth: boolean): PlannedFile[] {
   const missing = [...REQUIRED_RUNTIME, ...(stateless ? ['stateless-validators.js', 'stateless-validators.d.ts'] : [])].filter(
     (name) => !Object.hasOwn(sources, name),
   );
@@ -114,6 +116,7 @@ function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: bool
   return Object.keys(sources)
     // A server that does not serve 2026-07-28 has no use for its validators.
     .filter((name) => stateless || !STATELESS_VALIDATORS.test(name))
+    .filter((name) => auth || !AUTH_RUNTIME.test(name))
     .sort()
     .map((name) => {
       const format = RUNTIME_FORMATS.find(([pattern]) => pattern.test(name))?.[1];

@@ -8,6 +8,9 @@ import { render } from './templates.js';
  */
 export const BUILD_DEPENDENCIES = { '@types/node': '20.19.43', typescript: '5.9.3' } as const;
 
+/** What a server whose manifest has `auth` runs with: jose verifies JWTs (kept equal to mcp-gen's devDependency by a test). */
+export const AUTH_DEPENDENCIES = { jose: '6.2.18' } as const;
+
 /** An npm package name from the server name: lowercase, URL-safe, or `mcp-server` when nothing is left. */
 export function packageName(serverName: string): string {
   const name = serverName
@@ -59,6 +62,7 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
       'start:http': 'tsc -b && node build/main.js --http',
     },
     engines: { node: '>=20' },
+    ...(model.auth === undefined ? {} : { dependencies: { ...AUTH_DEPENDENCIES } }),
     devDependencies: { ...BUILD_DEPENDENCIES },
   };
   const serverTitle = model.server.title ?? model.server.name;
@@ -71,6 +75,8 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
       owner: 'user',
       format: 'typescript',
       content: render('main.ts.hbs', {
+        auth: model.auth !== undefined,
+        hook: model.auth !== undefined && 'hook' in model.auth.verifier,
         doc: [
           `Starts the MCP server ${JSON.stringify(serverTitle)}.`,
           '',
@@ -78,8 +84,14 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
           '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
           'With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable',
           'streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.',
+          ...(model.auth === undefined
+            ? []
+            : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
         ].join('\n'),
       }),
     },
+    ...(model.auth !== undefined && 'hook' in model.auth.verifier
+      ? [{ path: 'handlers/verify-token.ts', owner: 'user' as const, format: 'typescript' as const, content: render('verify-token.ts.hbs', {}) }]
+      : []),
   ];
 }

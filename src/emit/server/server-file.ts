@@ -90,7 +90,32 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  return createRuntimeServer<ToolName, PromptName>(definition, handlers, options);\n',
     '}\n',
   );
+  if (model.auth !== undefined) {
+    const settings = file.importType('AuthSettings', './runtime/auth/index.js');
+    file.push(
+      '\n',
+      jsdoc('The OAuth resource server this HTTP server is (manifest `auth`): pass it to `createResourceServerAuth`.'),
+      `export const authSettings: ${settings} = ${jsonValueExpression(authSettings(model))};\n`,
+    );
+  }
   return file.toString();
+}
+
+/** The manifest's `auth` and the scopes its tools, prompts and resources need (only those that need some). */
+function authSettings(model: ServiceModel): Record<string, unknown> {
+  const table = (entries: { key: string; scopes?: string[] }[]): Record<string, string[]> | undefined => {
+    const pairs = entries.flatMap((e) => (e.scopes === undefined ? [] : [[e.key, e.scopes] as const]));
+    return pairs.length === 0 ? undefined : Object.fromEntries(pairs);
+  };
+  const settings: Record<string, unknown> = { ...model.auth };
+  const tables = {
+    toolScopes: table(model.tools.map((t) => ({ key: t.name, ...(t.scopes ? { scopes: t.scopes } : {}) }))),
+    promptScopes: table(model.prompts.map((p) => ({ key: p.name, ...(p.scopes ? { scopes: p.scopes } : {}) }))),
+    resourceScopes: table(model.resources.map((r) => ({ key: r.uri, ...(r.scopes ? { scopes: r.scopes } : {}) }))),
+    resourceTemplateScopes: table(model.resourceTemplates.map((r) => ({ key: r.uriTemplate, ...(r.scopes ? { scopes: r.scopes } : {}) }))),
+  };
+  for (const [key, value] of Object.entries(tables)) if (value !== undefined) settings[key] = value;
+  return settings;
 }
 
 /** `completionDefaults`: the manifest's `enum` values per prompt argument and template variable, when there are any. */

@@ -4,6 +4,7 @@
  * to the client. What it sends goes through the method modules (logging, client requests).
  */
 import type {
+  AuthInfo,
   ElicitParams,
   ElicitResult,
   InputOptions,
@@ -79,6 +80,10 @@ export class Context implements RequestContext, DeadlineEntry {
 
   get sessionId(): string | undefined {
     return this.session.id;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.out.auth;
   }
 
   get clientCapabilities(): JsonObject {

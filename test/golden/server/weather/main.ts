@@ -5,9 +5,11 @@
  * `http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).
  * With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable
  * streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.
+ * Over HTTP every request needs an OAuth access token for this server (manifest `auth`);
+ * `--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.
  */
 import { parseArgs } from 'node:util';
-import { createServer } from './generated/server.js';
+import { authSettings, createServer } from './generated/server.js';
 import { handlers } from './handlers/index.js';
 
 const { values } = parseArgs({
@@ -16,6 +18,8 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3000' },
     host: { type: 'string', default: '127.0.0.1' },
     redis: { type: 'string' },
+    // The endpoint's real URL when it is not the manifest's `auth.resource` (also MCP_AUTH_RESOURCE).
+    resource: { type: 'string' },
   },
 });
 
@@ -52,6 +56,14 @@ if (values.http) {
       : await (
           await import('./generated/runtime/redis-store.js')
         ).connectRedisStores(redisUrl, { log });
+  // An OAuth 2.1 resource server: every request needs a valid access token for this resource.
+  // Loaded here, so stdio never loads jose.
+  const { createResourceServerAuth } = await import('./generated/runtime/auth/index.js');
+  const resource = values.resource ?? process.env['MCP_AUTH_RESOURCE'];
+  const auth = createResourceServerAuth(authSettings, {
+    log,
+    ...(resource === undefined ? {} : { resource }),
+  });
   const listening = await server.listenHttp({
     port,
     // Loopback only by default. Binding elsewhere? Read "Security" in mcp-gen's README first.
@@ -64,6 +76,7 @@ if (values.http) {
     requestTimeoutMs: 30_000, // the whole request must arrive within this; else 408
     keepAliveTimeoutMs: 5_000, // an idle keep-alive connection is closed after this
     ...stores,
+    auth,
   });
   log(`listening on ${listening.url}`);
 } else {

@@ -87,6 +87,23 @@ export interface ToolErrorResult {
  * with an input-required result instead, and runs the handler again when the client retries with
  * the answers (the handler sees the same promise resolve either way).
  */
+/**
+ * Who called, on a server whose manifest has `auth` (Streamable HTTP): taken from the verified
+ * access token. The token itself is never kept.
+ */
+export interface AuthInfo {
+  /** The token's subject (`sub`); for a client acting on its own behalf, usually its client id. */
+  readonly subject: string;
+  /** The OAuth client the token was issued to (`client_id` or `azp`), when the token says. */
+  readonly clientId: string | undefined;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** Every claim of the JWT, or the introspection answer, or what your `verifyToken` returned. */
+  readonly claims: JsonObject;
+  /** When the token expires, in seconds since the epoch, when known. */
+  readonly expiresAt: number | undefined;
+}
+
 export interface RequestContext {
   /**
    * Aborted when the client cancels the request, or on HTTP when the POST carrying it disconnects
@@ -100,6 +117,8 @@ export interface RequestContext {
   readonly sessionId: string | undefined;
   /** The request's `_meta`, as the client sent it. */
   readonly meta: JsonObject | undefined;
+  /** The verified caller, when the server is an OAuth resource server (manifest `auth`, HTTP); else undefined. */
+  readonly auth: AuthInfo | undefined;
   /** What the client declared: at initialize (stateful), or in this request's `_meta` (2026-07-28). */
   readonly clientCapabilities: JsonObject;
   /** Announces changes to every client listening (see `Notifier`). */

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from './api.js';
 import { HttpOutbound } from './http-outbound.js';
 import { ACCEPTS_SSE, sendError } from './http-reply.js';
 import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.js';
@@ -78,6 +79,7 @@ export class HttpSessions {
     res: ServerResponse,
     message: unknown,
     version: string | undefined,
+    auth?: AuthInfo,
   ): Promise<void> {
     if (version !== undefined && !this.core.statefulVersions.includes(version)) {
       sendError(
@@ -109,12 +111,14 @@ export class HttpSessions {
         standalone: undefined,
         savedAt: 0,
       };
+      entry.session.subject = auth?.subject;
     } else {
-      entry = await this.sessionOf(req, res);
+      entry = await this.sessionOf(req, res, auth);
       if (entry === undefined) return;
     }
     const session = entry.session;
     const out = new HttpOutbound(res, this.streams, entry, session);
+    out.auth = auth;
     entry.lastActive = Date.now();
     entry.openRequests++;
     const delivery = session.receive(message, out);
@@ -130,7 +134,7 @@ export class HttpSessions {
 
   // ---- GET: the standalone stream, or the resumption of a stream -----------------------------
 
-  async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async get(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): Promise<void> {
     if (!ACCEPTS_SSE.test(req.headers.accept ?? '')) {
       sendError(
         res,
@@ -153,7 +157,7 @@ export class HttpSessions {
       );
       return;
     }
-    const entry = await this.sessionOf(req, res);
+    const entry = await this.sessionOf(req, res, auth);
     if (entry === undefined) return;
     entry.lastActive = Date.now();
     const lastEventId = req.headers['last-event-id'];
@@ -180,8 +184,8 @@ export class HttpSessions {
 
   // ---- DELETE ----------------------------------------------------------------------------------
 
-  async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry = await this.sessionOf(req, res);
+  async delete(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): Promise<void> {
+    const entry = await this.sessionOf(req, res, auth);
     if (entry === undefined) return;
     this.sessions.delete(entry.session.id!);
     this.endSession(entry);
@@ -189,10 +193,15 @@ export class HttpSessions {
     res.writeHead(204).end();
   }
 
-  /** The session named by the request's `Mcp-Session-Id`; undefined once the refusal is sent. */
+  /**
+   * The session named by the request's `Mcp-Session-Id`; undefined once the refusal is sent. With
+   * `auth`, a session belongs to the token subject that opened it: another subject's request is
+   * answered exactly as for an unknown id (404), so a leaked or guessed id tells its holder nothing.
+   */
   private async sessionOf(
     req: IncomingMessage,
     res: ServerResponse,
+    auth?: AuthInfo,
   ): Promise<SessionEntry | undefined> {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') {
@@ -223,6 +232,7 @@ export class HttpSessions {
         await this.saveSession(entry); // keeps the shared record from expiring while in use
       }
     }
+    if (entry !== undefined && entry.session.subject !== auth?.subject) entry = undefined;
     if (entry === undefined) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
     return entry;
   }

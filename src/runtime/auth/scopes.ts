@@ -1,0 +1,84 @@
+/**
+ * The scopes a message needs, from the manifest's `scopes`: a tools/call needs its tool's, a
+ * prompts/get its prompt's, a resource read or subscription its resource's (or the first matching
+ * template's), a 2026-07-28 subscriptions/listen those of every resource it names, a
+ * completion/complete its prompt's or template's. A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
+ * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { compileUriTemplate, type UriTemplateMatcher } from '../uri-template.js';
+import type { AuthSettings } from './settings.js';
+
+const NONE: readonly string[] = [];
+
+export class ScopeRules {
+  private readonly settings: AuthSettings;
+  private readonly templates: [UriTemplateMatcher, string[]][];
+
+  constructor(settings: AuthSettings) {
+    this.settings = settings;
+    this.templates = Object.entries(settings.resourceTemplateScopes ?? {}).map(([template, scopes]) => [compileUriTemplate(template), scopes]);
+  }
+
+  required(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+    if (!Array.isArray(message)) return this.requiredBy(message, headers);
+    const all = new Set<string>();
+    for (const item of message) for (const scope of this.requiredBy(item, headers)) all.add(scope);
+    return [...all];
+  }
+
+  /** A resource's own scopes, or else those of the first template it matches. */
+  private resource(uri: string): readonly string[] {
+    const fixed = own(this.settings.resourceScopes, uri);
+    if (fixed !== NONE) return fixed;
+    return this.templates.find(([matcher]) => matcher.match(uri) !== undefined)?.[1] ?? NONE;
+  }
+
+  private requiredBy(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+    if (typeof message !== 'object' || message === null) return NONE;
+    const { method, params } = message as { method?: unknown; params?: unknown };
+    const param = (key: string): string | undefined => {
+      const value = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[key] : undefined;
+      return typeof value === 'string' ? value : undefined;
+    };
+    const named = (): string | undefined => param('name') ?? (typeof headers['mcp-name'] === 'string' ? headers['mcp-name'] : undefined);
+    switch (method) {
+      case 'tools/call':
+        return own(this.settings.toolScopes, named());
+      case 'prompts/get':
+        return own(this.settings.promptScopes, named());
+      case 'resources/read':
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const uri = param('uri');
+        return uri === undefined ? NONE : this.resource(uri);
+      }
+      case 'subscriptions/listen': {
+        // 2026-07-28: hearing that a resource changed needs what reading it needs.
+        const notifications = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['notifications'] : undefined;
+        const uris = typeof notifications === 'object' && notifications !== null ? (notifications as Record<string, unknown>)['resourceSubscriptions'] : undefined;
+        if (!Array.isArray(uris)) return NONE;
+        return [...new Set(uris.flatMap((uri) => (typeof uri === 'string' ? this.resource(uri) : NONE)))];
+      }
+      case 'completion/complete': {
+        // Completing a prompt's or a template's arguments reveals what they accept: the same scopes.
+        const ref = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['ref'] : undefined;
+        if (typeof ref !== 'object' || ref === null) return NONE;
+        const { type, name, uri } = ref as { type?: unknown; name?: unknown; uri?: unknown };
+        if (type === 'ref/prompt' && typeof name === 'string') return own(this.settings.promptScopes, name);
+        if (type === 'ref/resource' && typeof uri === 'string') {
+          const template = own(this.settings.resourceTemplateScopes, uri);
+          return template !== NONE ? template : own(this.settings.resourceScopes, uri);
+        }
+        return NONE;
+      }
+      default:
+        return NONE;
+    }
+  }
+}
+
+/** `table[key]` when it is the table's own entry (a tool named `__proto__` is just a name). */
+function own(table: Record<string, string[]> | undefined, key: string | undefined): readonly string[] {
+  return table !== undefined && key !== undefined && Object.hasOwn(table, key) ? (table[key] as string[]) : NONE;
+}

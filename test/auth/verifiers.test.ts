@@ -1,0 +1,125 @@
+/**
+ * The resource server's verifiers and its token cache, each against the real thing where there is
+ * one: introspection (RFC 7662) of opaque tokens at oidc-provider, the hook verifier, and the
+ * cache that lets a reused token skip verification until it expires.
+ */
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthInfo } from '../../src/runtime/api.js';
+import { createResourceServerAuth, TokenCache, type AuthSettings, type ResourceServerAuth } from '../../src/runtime/auth/index.js';
+import { isRefusal, type AuthRefusal } from '../../src/runtime/http-auth.js';
+import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
+
+const RESOURCE = 'http://127.0.0.1:1/mcp';
+const request = (authorization?: string, url = '/mcp'): IncomingMessage => ({ url, headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
+const info = (subject: string, expiresAt?: number): AuthInfo => ({ subject, clientId: undefined, scopes: ['a'], claims: {}, expiresAt });
+const base = (verifier: AuthSettings['verifier']): AuthSettings => ({ resource: RESOURCE, authorizationServers: ['http://127.0.0.1:2'], verifier });
+
+async function accepted(auth: ResourceServerAuth, token: string): Promise<AuthInfo> {
+  const verdict = await auth.authenticate(request(`Bearer ${token}`));
+  if (isRefusal(verdict)) throw new Error(`refused: ${verdict.status} ${verdict.message}`);
+  return verdict;
+}
+
+describe('introspection (RFC 7662) of opaque tokens at oidc-provider', () => {
+  let as: TestAuthorizationServer;
+  let auth: ResourceServerAuth;
+  beforeAll(async () => {
+    as = await startAuthorizationServer({ tokenFormat: 'opaque' });
+    auth = createResourceServerAuth(
+      { ...base({ introspection: { endpoint: as.introspectionEndpoint, clientId: as.resourceServerClient.clientId, clientSecretEnv: 'TEST_RS_SECRET' } }) },
+      { env: { TEST_RS_SECRET: as.resourceServerClient.clientSecret } },
+    );
+  }, 30_000);
+  afterAll(() => as?.close());
+
+  it('an active token for this resource is accepted with its subject and scopes', async () => {
+    const token = await as.tokenByClientCredentials(RESOURCE, 'weather:read');
+    expect(token.split('.')).toHaveLength(1); // opaque, not a JWT
+    const who = await accepted(auth, token);
+    expect(who).toMatchObject({ clientId: 'test-service', scopes: ['weather:read'] });
+  });
+
+  it('an unknown token is refused as invalid_token', async () => {
+    const verdict = (await auth.authenticate(request('Bearer not-a-token-the-server-issued'))) as AuthRefusal;
+    expect(verdict.status).toBe(401);
+    expect(verdict.challenge).toContain('error="invalid_token"');
+  });
+
+  it('an active token for another resource is refused', async () => {
+    const token = await as.tokenByClientCredentials('http://127.0.0.1:9/elsewhere', 'weather:read');
+    expect(((await auth.authenticate(request(`Bearer ${token}`))) as AuthRefusal).status).toBe(401);
+  });
+
+  it('a missing client secret stops the server at start, naming the variable', () => {
+    expect(() => createResourceServerAuth(base({ introspection: { endpoint: as.introspectionEndpoint, clientId: 'x', clientSecretEnv: 'NOPE_SECRET' } }), { env: {} })).toThrow(/NOPE_SECRET/);
+  });
+});
+
+describe('the hook verifier', () => {
+  it('accepts what verifyToken accepts and refuses what it refuses, with the resource passed in', async () => {
+    const resources: string[] = [];
+    const auth = createResourceServerAuth(base({ hook: true }), {
+      verifyToken: async (token, resource) => {
+        resources.push(resource);
+        return token === 'good' ? info('hooked', Math.floor(Date.now() / 1000) + 60) : undefined;
+      },
+    });
+    expect((await accepted(auth, 'good')).subject).toBe('hooked');
+    expect(((await auth.authenticate(request('Bearer bad'))) as AuthRefusal).status).toBe(401);
+    expect(resources).toEqual([RESOURCE, RESOURCE]);
+  });
+
+  it('a hook that throws is 503 (cannot tell), logged without the token', async () => {
+    const logs: string[] = [];
+    const auth = createResourceServerAuth(base({ hook: true }), {
+      log: (line) => logs.push(line),
+      verifyToken: async () => {
+        throw new Error('backend down');
+      },
+    });
+    expect(((await auth.authenticate(request('Bearer secret-token-123'))) as AuthRefusal).status).toBe(503);
+    expect(logs.join('\n')).toContain('backend down');
+    expect(logs.join('\n')).not.toContain('secret-token-123');
+  });
+});
+
+describe('the verified-token cache', () => {
+  it('a reused token is verified once until it expires', async () => {
+    let verified = 0;
+    let expiresAt = Math.floor(Date.now() / 1000) + 60;
+    const auth = createResourceServerAuth(base({ hook: true }), {
+      verifyToken: async () => {
+        verified++;
+        return info('cached', expiresAt);
+      },
+    });
+    for (let i = 0; i < 5; i++) await accepted(auth, 'reused');
+    expect(verified).toBe(1);
+    await accepted(auth, 'another');
+    expect(verified).toBe(2);
+    // An answer that has already expired is not kept: the next use verifies again.
+    expiresAt = Math.floor(Date.now() / 1000) - 1;
+    await accepted(auth, 'stale');
+    await accepted(auth, 'stale');
+    expect(verified).toBe(4);
+  });
+
+  it('is bounded: past its size the least recently used entry goes', () => {
+    const cache = new TokenCache(2);
+    const later = Math.floor(Date.now() / 1000) + 60;
+    cache.set('a', info('a', later));
+    cache.set('b', info('b', later));
+    expect(cache.get('a')?.subject).toBe('a'); // a is now the most recently used
+    cache.set('c', info('c', later));
+    expect(cache.size).toBe(2);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')?.subject).toBe('a');
+    expect(cache.get('c')?.subject).toBe('c');
+  });
+
+  it('keys are hashes: the cache never holds the token text', () => {
+    expect(TokenCache.key('my-token')).not.toContain('my-token');
+    expect(TokenCache.key('my-token')).toHaveLength(43);
+  });
+});
