@@ -164,7 +164,11 @@ export function checkToolSchema(
   bundled: BundledSchema,
   raw: JsonObject,
   key: 'inputSchema' | 'outputSchema',
-  options: { anyOutput?: boolean } = {},
+  options: {
+    anyOutput?: boolean;
+    /** Reuses an earlier run's compile check of the very same schema (the output folder's unit cache). */
+    memo?: (kind: string, input: string, compute: () => string) => string;
+  } = {},
 ): SchemaCheck {
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
@@ -242,7 +246,8 @@ export function checkToolSchema(
   });
 
   if (problems.length === 0 && !unsupportedDialect && bundled.complete) {
-    const compiled = compileCheck(schema);
+    const memo = options.memo;
+    const compiled = memo ? (JSON.parse(memo('schema-check', JSON.stringify(schema), () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
     // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
     const explained = new Set<string>();
     for (const error of compiled.schemaErrors) {

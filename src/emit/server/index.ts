@@ -2,7 +2,8 @@ import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
 import { hasBanner } from '../../write/render.js';
-import { emitValidators, type Dialect, type ValidatorEntry } from '../validators/index.js';
+import type { Dialect, ValidatorEntry } from '../validators/index.js';
+import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
@@ -19,6 +20,8 @@ export interface ServerInputs {
    * The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
+  /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
+  memo?: Memo;
 }
 
 export interface ServerPlan {
@@ -67,7 +70,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
 
-  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames) : undefined;
+  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo) : undefined;
   if (validators) files.push(...validators.files);
   files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validators && './validators.js') });
 
@@ -76,24 +79,26 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
 }
 
 /**
- * `generated/validators.js` and its `.d.ts`: every tool's input and output schema, embedded under
- * one root (local `$ref`s rewritten to match) and compiled to ajv standalone code.
+ * `generated/validators.js` and its `.d.ts`: every tool's input and output schema, compiled to ajv
+ * standalone code one tool at a time (each tool's local `$ref`s rewritten to its own root), so a
+ * warm run recompiles only the tools that changed.
  */
-function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeNames>): { files: PlannedFile[]; warnings: string[] } {
+function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined): { files: PlannedFile[]; warnings: string[] } {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
-  const schemas: SchemaObject = {};
-  const entries: ValidatorEntry[] = [];
-  for (const tool of model.tools) {
+  const units: ToolValidatorUnit[] = model.tools.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
+    const schemas: SchemaObject = {};
+    const entries: ValidatorEntry[] = [];
     const add = (typeName: string, exportName: string, schema: SchemaObject): void => {
       defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
       entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
     };
     add(names.input, names.validateInput, tool.inputSchema);
     if (tool.outputSchema && names.output && names.validateOutput) add(names.output, names.validateOutput, tool.outputSchema);
-  }
-  const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
+    return { root: { [defs]: schemas }, entries };
+  });
+  const emitted = emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);
   return {
     files: [
       // Laid out by ajv already; prettier would only make it bigger and slower to write.

@@ -202,16 +202,16 @@ function $linearPattern(source, flags) {
   return { source, flags, test, toString: () => "/" + source + "/" + flags };
 }
 
-export const validateProtoInput = validate52;
+export const [validateProtoInput] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
-const func1 = $linearPattern;
-const pattern3 = func1("^__proto__$", "u");
+const func6 = $linearPattern;
+const pattern0 = func6("^__proto__$", "u");
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -222,7 +222,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.__proto__ === undefined) || (!(func0.call(data, "__proto__")))) && (missing0 = "__proto__")){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -230,7 +230,7 @@ if(data.constructor !== undefined && func0.call(data, "constructor")){
 let data0 = data.constructor;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate52.errors = [{instancePath:instancePath+"/constructor",schemaPath:"#/properties/constructor/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate0.errors = [{instancePath:instancePath+"/constructor",schemaPath:"#/properties/constructor/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -242,7 +242,7 @@ if(valid0){
 if(data["a\"b"] !== undefined && func0.call(data, "a\"b")){
 const _errs3 = errors;
 if(typeof data["a\"b"] !== "string"){
-validate52.errors = [{instancePath:instancePath+"/a\"b",schemaPath:"#/properties/a%22b/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/a\"b",schemaPath:"#/properties/a%22b/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -254,7 +254,7 @@ if(valid0){
 if(data["back\\slash"] !== undefined && func0.call(data, "back\\slash")){
 const _errs5 = errors;
 if(typeof data["back\\slash"] !== "string"){
-validate52.errors = [{instancePath:instancePath+"/back\\slash",schemaPath:"#/properties/back%5Cslash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/back\\slash",schemaPath:"#/properties/back%5Cslash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -266,7 +266,7 @@ if(valid0){
 if(data.$ref !== undefined && func0.call(data, "$ref")){
 const _errs7 = errors;
 if(typeof data.$ref !== "string"){
-validate52.errors = [{instancePath:instancePath+"/$ref",schemaPath:"#/properties/%24ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/$ref",schemaPath:"#/properties/%24ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -278,7 +278,7 @@ if(valid0){
 if(data["line\u2028sep"] !== undefined && func0.call(data, "line\u2028sep")){
 const _errs9 = errors;
 if(typeof data["line\u2028sep"] !== "boolean"){
-validate52.errors = [{instancePath:instancePath+"/line\u2028sep",schemaPath:"#/properties/line%E2%80%A8sep/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate0.errors = [{instancePath:instancePath+"/line\u2028sep",schemaPath:"#/properties/line%E2%80%A8sep/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -294,9 +294,9 @@ props0["back\\slash"] = true;
 props0.$ref = true;
 props0["line\u2028sep"] = true;
 for(const key0 of Object.keys(data)){
-if(pattern3.test(key0)){
+if(pattern0.test(key0)){
 if(typeof data[key0] !== "string"){
-validate52.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5E__proto__%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5E__proto__%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 props0[key0] = true;
@@ -310,25 +310,29 @@ props0[key0] = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate0.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate52.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate0.evaluated = {"dynamicProps":true,"dynamicItems":false};
+return [validate0];
+})();
 
-export const validateConstructorInput = validate53;
-const schema20 = {"type":"object","properties":{"mode":{"enum":["*/","\"","\\","${x}","a\u2028b","`tick`"]},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}},"$id":"mcp-gen:defs/ConstructorInput"};
-const pattern4 = func1("^x-*/ */ export const pwn = 5; /*", "u");
+export const [validateConstructorInput, validateConstructorOutput] = (() => {
+const schema0 = {"type":"object","properties":{"mode":{"enum":["*/","\"","\\","${x}","a\u2028b","`tick`"]},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}},"$id":"mcp-gen:defs/ConstructorInput"};
+const func0 = Object.prototype.hasOwnProperty;
+const func2 = $linearPattern;
+const pattern0 = func2("^x-*/ */ export const pwn = 5; /*", "u");
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -341,7 +345,7 @@ if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
 if(!((((((data0 === "*/") || (data0 === "\"")) || (data0 === "\\")) || (data0 === "${x}")) || (data0 === "a\u2028b")) || (data0 === "`tick`"))){
-validate53.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema20.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate0.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema0.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -353,7 +357,7 @@ if(valid0){
 if(data.fixed !== undefined && func0.call(data, "fixed")){
 const _errs2 = errors;
 if("*/ export const pwn = 4; /*" !== data.fixed){
-validate53.errors = [{instancePath:instancePath+"/fixed",schemaPath:"#/properties/fixed/const",keyword:"const",params:{allowedValue: "*/ export const pwn = 4; /*"},message:"must be equal to constant"}];
+validate0.errors = [{instancePath:instancePath+"/fixed",schemaPath:"#/properties/fixed/const",keyword:"const",params:{allowedValue: "*/ export const pwn = 4; /*"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -366,9 +370,9 @@ var props0 = {};
 props0.mode = true;
 props0.fixed = true;
 for(const key0 of Object.keys(data)){
-if(pattern4.test(key0)){
+if(pattern0.test(key0)){
 if(typeof data[key0] !== "string"){
-validate53.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5Ex-*~1%20*~1%20export%20const%20pwn%20%3D%205%3B%20~1*/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5Ex-*~1%20*~1%20export%20const%20pwn%20%3D%205%3B%20~1*/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 props0[key0] = true;
@@ -378,22 +382,21 @@ props0[key0] = true;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate0.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate0.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const validateConstructorOutput = validate54;
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -401,20 +404,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate55.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -425,14 +428,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.echo === undefined) || (!(func0.call(data, "echo")))) && (missing0 = "echo")){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.echo !== undefined && func0.call(data, "echo")){
 const _errs1 = errors;
-if(!(validate55(data.echo, {instancePath:instancePath+"/echo",parentData:data,parentDataProperty:"echo",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate2(data.echo, {instancePath:instancePath+"/echo",parentData:data,parentDataProperty:"echo",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -448,13 +451,13 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.inner !== undefined && func0.call(data1, "inner")){
 if(typeof data1.inner !== "string"){
-validate54.errors = [{instancePath:instancePath+"/nested/inner",schemaPath:"#/properties/nested/properties/inner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [{instancePath:instancePath+"/nested/inner",schemaPath:"#/properties/nested/properties/inner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/nested",schemaPath:"#/properties/nested/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath:instancePath+"/nested",schemaPath:"#/properties/nested/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -467,22 +470,23 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate54.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"echo":true,"nested":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"echo":true,"nested":true},"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate1];
+})();
 
-export const validateClassInput = validate57;
-
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const [validateClassInput] = (() => {
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -490,21 +494,24 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-validate57.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();
 
-export const validate_1AbcInput = validate58;
+export const [validate_1AbcInput, validate_1AbcOutput] = (() => {
+const func0 = Object.prototype.hasOwnProperty;
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -516,28 +523,27 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["1"] !== undefined && func0.call(data, "1")){
 let data0 = data["1"];
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate58.errors = [{instancePath:instancePath+"/1",schemaPath:"#/properties/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [{instancePath:instancePath+"/1",schemaPath:"#/properties/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"1":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"1":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validate_1AbcOutput = validate59;
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -548,35 +554,38 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.ok === undefined) || (!(func0.call(data, "ok")))) && (missing0 = "ok")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.ok !== undefined && func0.call(data, "ok")){
 if(typeof data.ok !== "boolean"){
-validate59.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"ok":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"ok":true},"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate1];
+})();
 
-export const validateGetUserInput = validate60;
+export const [validateGetUserInput, validateGetUserOutput] = (() => {
+const func0 = Object.prototype.hasOwnProperty;
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -587,35 +596,34 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
-validate60.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate60.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetUserOutput = validate61;
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -626,35 +634,38 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
-validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate61.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate1];
+})();
 
-export const validateGetUser_2Input = validate62;
+export const [validateGetUser_2Input, validateGetUser_2Output] = (() => {
+const func0 = Object.prototype.hasOwnProperty;
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -665,35 +676,34 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
-validate62.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate62.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetUser_2Output = validate63;
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -704,35 +714,36 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-validate63.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate63.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate1];
+})();
 
-export const validateToStringInput = validate64;
-
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const [validateToStringInput] = (() => {
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -740,21 +751,22 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-validate64.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();
 
-export const validateHandlersInput = validate65;
-
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const [validateHandlersInput] = (() => {
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -762,21 +774,22 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-validate65.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();
 
-export const validateResourcesInput = validate66;
-
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const [validateResourcesInput] = (() => {
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -784,10 +797,12 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-validate66.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();

@@ -17,15 +17,15 @@ function $isDate(s) {
 }
 const $formatDate = { validate: $isDate };
 
-export const validateGetWeatherInput = validate52;
+export const [validateGetWeatherInput, validateGetWeatherOutput] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
-const func65 = $ucs2length;
-const schema20 = {"enum":["celsius","fahrenheit"]};
+const func2 = $ucs2length;
+const schema1 = {"enum":["celsius","fahrenheit"]};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33,20 +33,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "celsius") || (data === "fahrenheit"))){
-validate53.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema20.enum},message:"must be equal to one of the allowed values"}];
+validate1.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema1.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate53.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57,14 +57,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((key0 === "location") || (key0 === "units"))){
-validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -75,13 +75,13 @@ let data0 = data.location;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func65(data0) < 1){
-validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data0) < 1){
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -93,8 +93,8 @@ var valid0 = true;
 if(valid0){
 if(data.units !== undefined && func0.call(data, "units")){
 const _errs4 = errors;
-if(!(validate53(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate1(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -107,22 +107,21 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetWeatherOutput = validate55;
-const schema22 = {"enum":["celsius","fahrenheit"]};
+const schema3 = {"enum":["celsius","fahrenheit"]};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -130,20 +129,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "celsius") || (data === "fahrenheit"))){
-validate56.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema22.enum},message:"must be equal to one of the allowed values"}];
+validate4.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema3.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate56.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema23 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
+const schema4 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -151,20 +150,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((((((data === "sunny") || (data === "cloudy")) || (data === "rain")) || (data === "snow")) || (data === "fog")) || (data === "wind"))){
-validate58.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema23.enum},message:"must be equal to one of the allowed values"}];
+validate6.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema4.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate58.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -175,14 +174,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.temperature === undefined) || (!(func0.call(data, "temperature")))) && (missing0 = "temperature"))) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.conditions === undefined) || (!(func0.call(data, "conditions")))) && (missing0 = "conditions"))) || (((data.humidity === undefined) || (!(func0.call(data, "humidity")))) && (missing0 = "humidity"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((((key0 === "location") || (key0 === "temperature")) || (key0 === "units")) || (key0 === "conditions")) || (key0 === "humidity"))){
-validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate3.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -191,7 +190,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate55.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -204,7 +203,7 @@ if(data.temperature !== undefined && func0.call(data, "temperature")){
 let data1 = data.temperature;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate55.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate3.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -215,8 +214,8 @@ var valid0 = true;
 if(valid0){
 if(data.units !== undefined && func0.call(data, "units")){
 const _errs6 = errors;
-if(!(validate56(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(!(validate4(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -227,8 +226,8 @@ var valid0 = true;
 if(valid0){
 if(data.conditions !== undefined && func0.call(data, "conditions")){
 const _errs7 = errors;
-if(!(validate58(data.conditions, {instancePath:instancePath+"/conditions",parentData:data,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate6(data.conditions, {instancePath:instancePath+"/conditions",parentData:data,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -241,18 +240,18 @@ if(data.humidity !== undefined && func0.call(data, "humidity")){
 let data4 = data.humidity;
 const _errs8 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate3.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100 || isNaN(data4)){
-validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate3.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate55.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate3.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -271,22 +270,26 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate3];
+})();
 
-export const validateGetForecastInput = validate60;
-const schema25 = {"enum":["celsius","fahrenheit"]};
+export const [validateGetForecastInput, validateGetForecastOutput] = (() => {
+const func0 = Object.prototype.hasOwnProperty;
+const func2 = $ucs2length;
+const schema1 = {"enum":["celsius","fahrenheit"]};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -294,20 +297,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "celsius") || (data === "fahrenheit"))){
-validate61.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema25.enum},message:"must be equal to one of the allowed values"}];
+validate1.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema1.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate61.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -318,14 +321,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "days")) || (key0 === "units"))){
-validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -336,13 +339,13 @@ let data0 = data.location;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func65(data0) < 1){
-validate60.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data0) < 1){
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -356,18 +359,18 @@ if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 7 || isNaN(data1)){
-validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7},message:"must be <= 7"}];
+validate0.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7},message:"must be <= 7"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate60.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate0.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -381,8 +384,8 @@ var valid0 = true;
 if(valid0){
 if(data.units !== undefined && func0.call(data, "units")){
 const _errs6 = errors;
-if(!(validate61(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate1(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -396,22 +399,21 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate60.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetForecastOutput = validate63;
-const schema27 = {"enum":["celsius","fahrenheit"]};
+const schema3 = {"enum":["celsius","fahrenheit"]};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -419,20 +421,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "celsius") || (data === "fahrenheit"))){
-validate64.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
+validate4.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema3.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate64.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema28 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
+const schema4 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -440,21 +442,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((((((data === "sunny") || (data === "cloudy")) || (data === "rain")) || (data === "snow")) || (data === "fog")) || (data === "wind"))){
-validate66.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema28.enum},message:"must be equal to one of the allowed values"}];
+validate6.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema4.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate66.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = $formatDate;
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -465,14 +467,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.days === undefined) || (!(func0.call(data, "days")))) && (missing0 = "days"))){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "units")) || (key0 === "days"))){
-validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate3.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -481,7 +483,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate63.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -492,8 +494,8 @@ var valid0 = true;
 if(valid0){
 if(data.units !== undefined && func0.call(data, "units")){
 const _errs4 = errors;
-if(!(validate64(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate4(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -516,14 +518,14 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((((data3.date === undefined) || (!(func0.call(data3, "date")))) && (missing1 = "date")) || (((data3.high === undefined) || (!(func0.call(data3, "high")))) && (missing1 = "high"))) || (((data3.low === undefined) || (!(func0.call(data3, "low")))) && (missing1 = "low"))) || (((data3.conditions === undefined) || (!(func0.call(data3, "conditions")))) && (missing1 = "conditions"))){
-validate63.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 of Object.keys(data3)){
 if(!((((key1 === "date") || (key1 === "high")) || (key1 === "low")) || (key1 === "conditions"))){
-validate63.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -536,12 +538,12 @@ if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -556,7 +558,7 @@ if(data3.high !== undefined && func0.call(data3, "high")){
 let data5 = data3.high;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -569,7 +571,7 @@ if(data3.low !== undefined && func0.call(data3, "low")){
 let data6 = data3.low;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate63.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -580,8 +582,8 @@ var valid2 = true;
 if(valid2){
 if(data3.conditions !== undefined && func0.call(data3, "conditions")){
 const _errs16 = errors;
-if(!(validate66(data3.conditions, {instancePath:instancePath+"/days/" + i0+"/conditions",parentData:data3,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+if(!(validate6(data3.conditions, {instancePath:instancePath+"/days/" + i0+"/conditions",parentData:data3,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs16 === errors;
@@ -596,7 +598,7 @@ var valid2 = true;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -607,7 +609,7 @@ break;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate3.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -622,11 +624,13 @@ var valid0 = true;
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate63.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate3];
+})();
