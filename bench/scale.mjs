@@ -80,8 +80,9 @@ async function startSeconds(serverDir) {
   }
 }
 
+/** Emits the server's JavaScript; type checking is no part of start time (and takes minutes at this size). */
 function buildServer(dir) {
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--noCheck'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 function profileOne(step, scratch) {
