@@ -9,7 +9,10 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** binary → the Debian package that provides it. */
-export const SYSTEM_PACKAGES = [{ binary: 'redis-server', pkg: 'redis-server', usedBy: 'test/server/redis.test.ts' }];
+export const SYSTEM_PACKAGES = [
+  { binary: 'redis-server', pkg: 'redis-server', usedBy: 'test/server/redis.test.ts' },
+  { binary: 'chromium', pkg: 'chromium', usedBy: 'test/docs/browser.test.ts' },
+];
 
 const SYSTEM_DIRS = ['/usr/bin', '/usr/local/bin', '/usr/sbin'];
 

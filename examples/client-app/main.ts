@@ -26,6 +26,25 @@ async function tour(client: Client, transport: string): Promise<void> {
   const forecast = await client.tools.getForecast({ location: 'Lisbon', days: 3 });
   for (const day of forecast.days) console.log(`  ${day.date}: ${day.low} to ${day.high}, ${day.conditions}`);
 
+  // The whole result: the text content beside the typed, validated structuredContent, and any
+  // per-call _meta the app wants the server to see (here a W3C trace context).
+  const full = await client.tools.getWeather.full({ location: 'Porto' }, { _meta: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } });
+  if (full.isError) throw new Error('get_weather failed');
+  console.log(`  full result: ${full.content.length} content block(s) beside ${full.structuredContent.conditions} in ${full.structuredContent.location}`);
+
+  // Every prompt, across pages.
+  console.log(`  prompts: ${(await client.listPrompts()).map((p) => p.name).join(', ')}`);
+
+  // Tool-list changes as they come (subscriptions/listen at 2026-07-28, the session's own
+  // notifications otherwise), until stop() is called; only from a server that announces them.
+  const tools = client.server.capabilities['tools'] as { listChanged?: boolean } | undefined;
+  if (tools?.listChanged === true) {
+    const stop = await client.listen({ toolsListChanged: true }, (change) => console.log(`  heard ${change.method}`));
+    await stop();
+  } else {
+    console.log('  the server announces no tool-list changes: nothing to listen to');
+  }
+
   const prompt = await client.prompts.planOuting({ location: 'Lisbon', activity: 'hiking' });
   console.log(`  prompt plan_outing: ${prompt.messages.length} message(s)`);
 

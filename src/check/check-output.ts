@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Console } from '../cli/output.js';
 import { displayPath } from '../cli/paths.js';
 import { formatDiagnostic, InputError } from '../load/diagnostics.js';
-import { LEDGER_FILE, LEDGER_FORMAT, parseLedger, type Recipe } from '../write/ledger.js';
+import { LEDGER_FILE, trustedLedger, type Recipe } from '../write/ledger.js';
 import { changedUnnamedInputs, compareInputs, pathInOut } from './inputs.js';
 import { fixCommand } from './fix-command.js';
 import { checkTarget, needsNetwork, targetFromRecipe, type Target } from './target.js';
@@ -58,12 +58,9 @@ async function targetOfLedger(out: string, res: OutputResult): Promise<{ target:
   } catch (error) {
     return fail(`cannot read ${LEDGER_FILE}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const parsed = parseLedger(text);
-  if (parsed.kind === 'invalid') return fail(`unreadable ${LEDGER_FILE}: ${parsed.reason}`);
-  const ledger = parsed.ledger;
-  if (typeof ledger.ledgerFormat === 'number' && ledger.ledgerFormat > LEDGER_FORMAT) {
-    return fail(`${LEDGER_FILE} has format ${ledger.ledgerFormat}, written by a newer mcp-gen (${ledger.mcpGenVersion ?? 'unknown version'}); this one reads up to format ${LEDGER_FORMAT}: upgrade mcp-gen`);
-  }
+  const trusted = trustedLedger(text);
+  if (trusted.kind === 'refused') return fail(trusted.reason);
+  const ledger = trusted.ledger;
   if (ledger.recipe === undefined || typeof ledger.recipe !== 'object') {
     const hint = await bannerHint(out, Object.keys(ledger.files).sort());
     const command = hint === undefined ? 'the command that made it' : hint.startsWith('mcp-gen ') ? `${hint} -o ${displayPath(out)}` : hint;

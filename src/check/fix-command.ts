@@ -23,7 +23,7 @@ export function fixCommand(target: Target, configDir?: string): string {
   };
   const words: string[] = ['mcp-gen', target.command];
   if (target.command === 'server') words.push(displayPath(target.job.manifest));
-  else if (target.command === 'client') {
+  else if (target.command === 'client' || target.command === 'docs') {
     const source = target.job.source;
     if ('manifest' in source) words.push(displayPath(source.manifest));
     else if ('fromSnapshot' in source) words.push('--from-snapshot', displayPath(source.fromSnapshot));
@@ -37,7 +37,7 @@ export function fixCommand(target: Target, configDir?: string): string {
     if (job.specDir !== undefined) words.push('--spec-dir', displayPath(job.specDir));
   }
   words.push('-o', displayPath(target.job.out));
-  if ((target.command === 'server' || target.command === 'client') && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
+  if (target.command !== 'types' && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
   if (!banner.version) words.push('--no-version-banner');
   const line = words.map(shellWord).join(' ');
   return base === process.cwd() ? line : `cd ${shellWord(displayPathFromCwd(base))} && ${line}`;

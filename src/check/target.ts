@@ -1,4 +1,5 @@
 import { checkClient, type ClientJob } from '../cli/client-command.js';
+import { checkDocs, type DocsJob } from '../cli/docs-command.js';
 import { checkRuntimeValidators } from '../cli/self-command.js';
 import { checkServer, type ServerJob } from '../cli/server-command.js';
 import { checkTypes, type TypesJob } from '../cli/types-command.js';
@@ -12,6 +13,7 @@ import { pathInOut } from './inputs.js';
 export type Target =
   | { command: 'server'; job: ServerJob }
   | { command: 'client'; job: ClientJob }
+  | { command: 'docs'; job: DocsJob }
   | { command: 'types'; job: TypesJob }
   | { command: 'runtime-validators'; job: { out: string; banner: Recipe['banner'] } };
 
@@ -28,7 +30,7 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   if (recipe.command === 'server') {
     return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow } };
   }
-  if (recipe.command === 'client') {
+  if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');
     const snapshot = text(o, 'fromSnapshot');
     const url = text(o, 'fromUrl');
@@ -37,7 +39,7 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
       : snapshot !== undefined ? { fromSnapshot: pathInOut(out, snapshot) }
       : url !== undefined ? { fromUrl: url }
       : { fromCommand: text(o, 'fromCommand') ?? '' };
-    return { command: 'client', job: { out, source, banner, ...allow } };
+    return { command: recipe.command, job: { out, source, banner, ...allow } };
   }
   if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };
   const spec = text(o, 'spec') ?? '';
@@ -61,7 +63,7 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
 
 /** True when regenerating the target would talk to a server or the network. */
 export function needsNetwork(target: Target): boolean {
-  if (target.command === 'client') return !('manifest' in target.job.source) && !('fromSnapshot' in target.job.source);
+  if (target.command === 'client' || target.command === 'docs') return !('manifest' in target.job.source) && !('fromSnapshot' in target.job.source);
   if (target.command === 'types') return /^https?:\/\//i.test(target.job.spec);
   return false;
 }
@@ -70,6 +72,7 @@ export function needsNetwork(target: Target): boolean {
 export async function checkTarget(target: Target, live: boolean, io: Console): Promise<{ report: WriteReport; recipe: Recipe }> {
   if (target.command === 'server') return unwrap(await checkServer(target.job, io));
   if (target.command === 'client') return unwrap(await checkClient({ ...target.job, offline: !live }, io));
+  if (target.command === 'docs') return unwrap(await checkDocs(target.job, io));
   if (target.command === 'types') return unwrap(await checkTypes(target.job, io));
   return unwrap(await checkRuntimeValidators(target.job.out));
 }

@@ -4,9 +4,9 @@ import { fileInput, pathFromOut, sha256 } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
 import { compilableTools } from '../emit/client/compilable.js';
 import { planClient } from '../emit/client/index.js';
-import { inputProblem } from '../load/diagnostics.js';
+import { inputProblem, unplacedDiagnostic } from '../load/diagnostics.js';
 import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { STATELESS_REVISION } from '../model/service.js';
@@ -17,7 +17,7 @@ import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { flagPairs } from './flag-pairs.js';
-import { printReport, printWarnings, type Console } from './output.js';
+import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
@@ -38,7 +38,7 @@ export interface ClientCommandOptions {
 /** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
 const CLIENT_TYPES_REVISION = '2025-11-25';
 /** The shared runtime modules the client imports, beside `src/runtime/client/`. */
-const SHARED_RUNTIME = ['api.ts', 'errors.ts', 'header-params.ts', 'jsonrpc.ts'];
+const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts'];
 
 /** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules. */
 export function readClientRuntimeSources(): Record<string, string> {
@@ -55,7 +55,7 @@ function readProtocolTypes(revision: string): string {
   return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
 }
 
-/** Where a client is generated from: exactly one of a manifest, a live server, or a saved snapshot. */
+/** Where a client (or a docs page) is generated from: exactly one of a manifest, a live server, or a saved snapshot. */
 export type ClientSource =
   | { manifest: string }
   | { fromSnapshot: string }
@@ -75,7 +75,7 @@ export interface ClientJob {
 /** A live server's answers, saved in the output so the client can be checked offline. */
 export const SAVED_SNAPSHOT = '.mcp-gen-snapshot.json';
 
-function location(source: ClientSource): ServerLocation | undefined {
+export function location(source: ClientSource): ServerLocation | undefined {
   if ('fromUrl' in source) {
     const headers = flagPairs(source.headers, ':', '--header');
     return headers ? { url: source.fromUrl, headers } : { url: source.fromUrl };
@@ -88,7 +88,7 @@ function location(source: ClientSource): ServerLocation | undefined {
   return undefined;
 }
 
-function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
+export function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
   const given = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
   if (given.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');
@@ -141,8 +141,8 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     place = displayPath(resolve(source.fromSnapshot));
     inputs = [await fileInput('snapshot', job.out, source.fromSnapshot)];
   } else if (live) {
-    snapshot = await introspect(live, (line) => io.err(line));
     place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
+    snapshot = await withProgress(io, `reading ${place}…`, () => introspect(live, (line) => io.err(line)));
     saved = snapshotText(snapshot);
     inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
   } else {
@@ -157,8 +157,9 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     io.err(`snapshot saved: ${job.saveSnapshot}`);
   }
   const built = serviceFromSnapshot(snapshot, job.banner.command, place);
-  const compiled = await compilableTools(built.model, snapshot, place);
-  printWarnings(io, [...built.warnings, ...compiled.warnings]);
+  const compiled = await compilableTools(built.model, snapshot.tools);
+  const leftOut = compiled.leftOut.map((tool) => unplacedDiagnostic(place, tool.pointer, tool.message));
+  printWarnings(io, [...built.warnings, ...leftOut]);
   for (const note of built.notes) io.err(`note: ${note}`);
   return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}) };
 }
@@ -184,12 +185,12 @@ export async function prepareClient(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved } = await loadClientModel(job, io, inputFiles, cache);
-  const plan = await planClient(model, {
+  const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     runtimeSources: readClientRuntimeSources(),
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
     ...(cache ? { memo: cache.memo } : {}),
-  });
+  }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const files = [...plan.files];
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });

@@ -1,18 +1,35 @@
 import { Command, CommanderError, Option } from 'commander';
-import { InputError } from '../load/diagnostics.js';
-import { EXIT_DRIFT, EXIT_INPUT, EXIT_OK, printInputError, processConsole, terminalConsole, type Console } from './output.js';
+import { InputError, UnreachableError } from '../load/diagnostics.js';
+import { KNOWN_REVISIONS } from '../load/spec.js';
+import { examplesText } from './help-examples.js';
+import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE, printInputError, processConsole, terminalConsole, type Console } from './output.js';
 import { toolVersion } from './paths.js';
+import { modeConsole, outputMode, type JsonResult, type OutputMode } from './terminal.js';
+
+/** Commands that print their own JSON document with --json (the others are wrapped by main). */
+const OWN_JSON = new Set(['diff', 'check', 'mock']);
 
 /** Runs the CLI and returns the exit code; never calls process.exit, so tests can call it. */
 export async function main(argv: readonly string[], rawIo: Console = processConsole): Promise<number> {
-  const io = terminalConsole(rawIo);
+  const terminal = terminalConsole(rawIo);
+  const tty = rawIo === processConsole ? { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true } : { stdout: false, stderr: false };
+  // Set from the command's flags just before its action runs (preAction); plain until then.
+  const run = { command: '', mode: outputMode({}, tty, process.env) as OutputMode, debug: false, held: [] as string[], results: [] as JsonResult[] };
+  let active = modeConsole(rawIo, run.mode, false, run.held, run.results);
+  const io: Console = {
+    out: (line) => active.out(line),
+    err: (line) => active.err(line),
+    result: (data) => active.result?.(data),
+    progress: (label) => active.progress?.(label) ?? (() => {}),
+  };
   let exitCode = EXIT_OK;
   const program = new Command('mcp-gen')
-    .description('Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers.')
-    .version(toolVersion())
+    .description('Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers, clients, mocks and docs.')
+    .version(`mcp-gen ${toolVersion()}\nMCP revisions: ${KNOWN_REVISIONS.join(', ')}`, '-V, --version', 'print the version and the MCP revisions it supports')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .showHelpAfterError();
+    .configureOutput({ writeOut: (s) => terminal.out(s.trimEnd()), writeErr: (s) => terminal.err(s.trimEnd()) })
+    .showHelpAfterError()
+    .addHelpText('after', '\nExit codes: 0 done, 1 out of date or a diff/check finding, 2 bad input (nothing written),\n3 a server or the network failed, 70 an internal error (a bug; --debug shows the stack).');
 
   program
     .command('types')
@@ -83,7 +100,24 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .action(async (oldSide: string, newSide: string, options) => {
       const { runDiff } = await import('./diff-command.js');
       // Colour goes around the terminal sink (it would escape the codes); the renderer escapes input text itself.
-      exitCode = await runDiff(oldSide, newSide, options, io, { raw: rawIo, stdoutIsTty: rawIo === processConsole && process.stdout.isTTY === true });
+      exitCode = await runDiff(oldSide, newSide, options, io, { raw: rawIo, stdoutIsTty: tty.stdout && options.color !== false });
+    });
+
+  program
+    .command('mock')
+    .description('Serve a mock of a server: every tool answers values generated from its outputSchema (or a fixture), both protocol eras.')
+    .argument('[manifest]', 'the server manifest (YAML or JSON), or a snapshot saved with `mcp-gen client --save-snapshot`')
+    .option('--from-url <url>', 'mock the server at this URL (introspected once at start-up)')
+    .option('--header <header>', "an HTTP header for --from-url, 'Name: value' (repeatable)", collect)
+    .option('--http', 'serve Streamable HTTP instead of stdio')
+    .option('--port <port>', 'HTTP port (0: any free one)', '3000')
+    .option('--host <host>', 'HTTP host', '127.0.0.1')
+    .option('--seed <seed>', 'same seed, same answers', '0')
+    .option('--fixtures <file>', 'canned results and errors per tool, matched on the arguments (YAML or JSON)')
+    .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .action(async (manifest: string | undefined, options) => {
+      const { runMock } = await import('./mock-command.js');
+      exitCode = await runMock(manifest, options, io);
     });
 
   program
@@ -98,6 +132,38 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     });
 
   program
+    .command('docs')
+    .description('Write a static HTML reference page (index.html) of a server: tools, prompts, resources and templates, with search and light/dark themes.')
+    .argument('[manifest]', 'the server manifest (YAML or JSON)')
+    .option('-o, --out <dir>', 'output folder', 'mcp-docs')
+    .option('--from-url <url>', 'introspect a Streamable HTTP server')
+    .option('--header <header>', "an HTTP header for --from-url, 'Name: value' (repeatable)", collect)
+    .option('--from-command <command>', 'introspect a stdio server started with this command line')
+    .option('--env <K=V>', 'an environment variable for --from-command (repeatable)', collect)
+    .option('--from-snapshot <file>', 'a snapshot saved with `mcp-gen client --save-snapshot` (offline)')
+    .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .option('--check', 'write nothing; exit 1 if index.html is stale or missing')
+    .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable output)')
+    .action(async (manifest: string | undefined, options) => {
+      const { runDocs } = await import('./docs-command.js');
+      exitCode = await runDocs(manifest, options, io);
+    });
+
+  program
+    .command('init')
+    .description('Start a new project: a server (manifest with one example tool, generated server and client, a passing test) or, with --client, a client of a running server.')
+    .argument('[dir]', 'the folder to create the project in (must be empty unless --force)', '.')
+    .option('--client', 'a client project, generated from the server at --url')
+    .option('--url <url>', 'the Streamable HTTP server a --client project calls')
+    .option('--name <name>', 'the package (and server) name (default: the folder name)')
+    .option('--force', 'scaffold into a folder that has files in it (existing files are kept, never replaced)')
+    .option('--mcp-gen <spec>', "how the project's package.json depends on mcp-gen (default: this mcp-gen)")
+    .action(async (dir: string, options) => {
+      const { runInit } = await import('./init-command.js');
+      exitCode = await runInit(dir, options, io);
+    });
+
+  program
     .command('regenerate-self', { hidden: true })
     .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
@@ -106,19 +172,53 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
       exitCode = await runSelf(options, io);
     });
 
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end here too, with code 0.
-      return error.exitCode === 0 ? EXIT_OK : EXIT_INPUT;
+  for (const command of program.commands) {
+    const own = command.options.map((o) => o.long);
+    if (!own.includes('--json')) command.option('--json', 'print the result as one JSON document on stdout');
+    command.option('-q, --quiet', 'print nothing but errors').option('--no-color', 'plain output even on a terminal (also NO_COLOR=1)').option('--debug', 'show the stack trace of an internal error');
+    const examples = examplesText(command.name());
+    if (examples !== undefined) command.addHelpText('after', examples);
+  }
+  program.hook('preAction', (_program, action) => {
+    const flags = action.opts() as { json?: boolean; quiet?: boolean; color?: boolean; debug?: boolean };
+    run.command = action.name();
+    run.mode = outputMode(flags, tty, process.env);
+    run.debug = flags.debug === true;
+    active = modeConsole(rawIo, run.mode, OWN_JSON.has(run.command), run.held, run.results);
+  });
+
+  const code = await execute();
+  if (run.mode.json && run.command !== '' && !OWN_JSON.has(run.command)) printJson(code);
+  return code;
+
+  async function execute(): Promise<number> {
+    try {
+      await program.parseAsync([...argv], { from: 'user' });
+      return exitCode;
+    } catch (error) {
+      if (error instanceof CommanderError) {
+        // --help and --version end here too, with code 0.
+        return error.exitCode === 0 ? EXIT_OK : EXIT_INPUT;
+      }
+      if (error instanceof InputError) {
+        printInputError(io, error);
+        run.results.push({ errors: error.diagnostics });
+        return error instanceof UnreachableError ? EXIT_UNREACHABLE : EXIT_INPUT;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      io.err(`error: internal error in mcp-gen: ${message}`);
+      if (run.debug && error instanceof Error && error.stack !== undefined) io.err(error.stack);
+      else io.err('run again with --debug for the stack trace, and please report it');
+      run.results.push({ errors: [{ message: `internal error: ${message}` }] });
+      return EXIT_INTERNAL;
     }
-    if (error instanceof InputError) {
-      printInputError(io, error);
-      return EXIT_INPUT;
-    }
-    io.err(`internal error in mcp-gen (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return EXIT_DRIFT;
+  }
+
+  /** One JSON document on stdout: the command, its exit code, and what it reported. */
+  function printJson(code: number): void {
+    const document: Record<string, unknown> = { command: run.command, exitCode: code, ok: code === EXIT_OK };
+    for (const result of run.results) Object.assign(document, result);
+    if (run.held.length > 0) document['messages'] = run.held;
+    rawIo.out(JSON.stringify(document, null, 2));
   }
 }

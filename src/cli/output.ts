@@ -9,6 +9,10 @@ import type { WriteReport } from '../write/writer.js';
 export interface Console {
   out(line: string): void;
   err(line: string): void;
+  /** What the command did, for `--json` (main prints it); absent where nobody asks. */
+  result?(data: Record<string, unknown>): void;
+  /** Starts a spinner for long work on a terminal; returns the function that clears it. */
+  progress?(label: string): () => void;
 }
 
 export const processConsole: Console = {
@@ -18,13 +22,28 @@ export const processConsole: Console = {
 
 /** `io` with every line passed through the terminal sink; main() prints through nothing else. */
 export function terminalConsole(io: Console): Console {
-  return { out: (line) => io.out(terminalText(line)), err: (line) => io.err(terminalText(line)) };
+  return { ...io, out: (line) => io.out(terminalText(line)), err: (line) => io.err(terminalText(line)) };
 }
 
-/** Exit codes: 0 done, 1 `--check` found drift (or an internal error), 2 bad input. */
+/** Runs `work` with a spinner labelled `label` on a terminal (nothing otherwise). */
+export async function withProgress<T>(io: Console, label: string, work: () => Promise<T>): Promise<T> {
+  const stop = io.progress?.(label) ?? (() => {});
+  try {
+    return await work();
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * Exit codes: 0 done, 1 `--check`/`check`/`diff` found something, 2 bad input (nothing written),
+ * 3 a server or the network could not be reached or failed, 70 an internal error (a bug in mcp-gen).
+ */
 export const EXIT_OK = 0;
 export const EXIT_DRIFT = 1;
 export const EXIT_INPUT = 2;
+export const EXIT_UNREACHABLE = 3;
+export const EXIT_INTERNAL = 70;
 
 export function printWarnings(io: Console, warnings: readonly Diagnostic[]): void {
   for (const warning of warnings) io.err(`warning: ${formatDiagnostic(warning)}`);
@@ -38,6 +57,7 @@ export function printInputError(io: Console, error: InputError): void {
 
 /** Prints what a write did (or, with --check, what it would do) and returns the exit code. */
 export function printReport(io: Console, outDir: string, report: WriteReport, check: boolean): number {
+  io.result?.({ out: outDir, check, files: reportFiles(report, check) });
   if (check) {
     const problems = [
       ...report.stale.map((p) => `stale: ${outDir}/${p}`),
@@ -62,4 +82,12 @@ export function printReport(io: Console, outDir: string, report: WriteReport, ch
   ] as const;
   io.out(`${outDir}: ${parts.filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`).join(', ') || 'nothing to do'}.`);
   return EXIT_OK;
+}
+
+/** The report's file lists for `--json`: what was (or, with --check, would be) done to each file. */
+function reportFiles(report: WriteReport, check: boolean): Record<string, string[]> {
+  const lists: Record<string, readonly string[]> = check
+    ? { stale: report.stale, missing: report.missing, extra: report.extra }
+    : { created: report.created, updated: report.updated, unchanged: report.unchanged, merged: report.merged, kept: report.kept, deleted: report.deleted };
+  return Object.fromEntries(Object.entries(lists).map(([key, paths]) => [key, [...paths]]));
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planServer } from '../emit/server/index.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import { fileInput, pathFromOut } from '../check/inputs.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
@@ -9,7 +9,7 @@ import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
-import { EXIT_OK, printReport, printWarnings, type Console } from './output.js';
+import { EXIT_OK, printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
@@ -74,7 +74,7 @@ export async function prepareServer(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
   const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles, cache);
-  const plan = await planServer(model, { runtimeSources: readRuntimeSources(), ...(cache ? { memo: cache.memo } : {}) });
+  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources(), ...(cache ? { memo: cache.memo } : {}) }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
   for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));

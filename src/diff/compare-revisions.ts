@@ -8,7 +8,7 @@
  * receiver); a definition no message reaches counts as both sent and received by both.
  */
 import type { ProtocolModel, RequestMethod } from '../model/protocol.js';
-import { isSubschema, subschemaSlot } from '../load/schema-keywords.js';
+import { isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { worst, type Finding, type Severity } from './finding.js';
 import { childPointer, isObject, show, sortedUnion, type JsonObject } from './json-values.js';
 import type { SchemaChange } from './schema-change.js';

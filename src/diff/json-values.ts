@@ -1,5 +1,5 @@
 /** Small helpers over plain JSON values, shared by the diff modules. */
-import { pointerSegment } from '../load/schema-keywords.js';
+import { pointerSegment } from '../schema/keywords.js';
 import { byCodeUnit } from '../printer/names.js';
 
 export type JsonObject = { [key: string]: unknown };

@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { formatDiagnostic, inputProblem, InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import { introspect, readSnapshot, splitCommand, type ServerSnapshot } from '../load/introspect.js';
-import { loadManifest } from '../load/manifest.js';
+import { loadManifest } from '../pipeline/manifest.js';
 import { isKnownRevision, KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
 import { buildProtocolModel, type ProtocolModel } from '../model/protocol.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';

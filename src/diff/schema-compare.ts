@@ -5,7 +5,7 @@
  * path a value takes, not where a definition is written. Each (old node, new node) pair is compared
  * once, so recursive schemas terminate.
  */
-import { isSubschema, subschemaSlot } from '../load/schema-keywords.js';
+import { isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { canonicalJson, childPointer, isObject, show, sortedUnion, type JsonObject } from './json-values.js';
 import { alters, EFFECT_SEVERITIES, flipped, type Effect, type SchemaChange } from './schema-change.js';
 import {

@@ -3,6 +3,7 @@
  * pair, like `enum`/`const`) of two schema nodes and says what the change does to the set of
  * accepted values. The walker in schema-compare.ts calls them and turns effects into severities.
  */
+import { ANNOTATION_KEYWORDS as SCHEMA_ANNOTATIONS, DOCS_KEYWORDS } from '../schema/keywords.js';
 import { canonicalJson, show, type JsonObject } from './json-values.js';
 import type { Effect } from './schema-change.js';
 
@@ -17,10 +18,15 @@ export interface KeywordChange {
 }
 
 /** Keywords that only document: a change to them alone is a `docs` change. */
-export const DOCS_KEYWORDS = new Set(['title', 'description', 'examples', '$comment']);
+export { DOCS_KEYWORDS };
 
-/** Annotations that do not change which values are valid (a change is compatible both ways). */
-export const ANNOTATION_KEYWORDS = new Set(['default', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema']);
+/** Annotations beyond the docs ones, and the content keywords: they do not change which values are valid (a change is compatible both ways). */
+export const ANNOTATION_KEYWORDS = new Set([
+  ...[...SCHEMA_ANNOTATIONS].filter((keyword) => !DOCS_KEYWORDS.has(keyword)),
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
+]);
 
 /** Keywords that name or hold things rather than constrain the value here. */
 export const IGNORED_KEYWORDS = new Set(['$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions']);

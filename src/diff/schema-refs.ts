@@ -4,7 +4,7 @@
  * anchor, a dangling pointer, an alias loop) or that the document marks as opaque stays in the node
  * and is compared by its text, like any other keyword.
  */
-import { refSegmentKey } from '../load/schema-keywords.js';
+import { refSegmentKey } from '../schema/keywords.js';
 import { isObject, type JsonObject } from './json-values.js';
 
 export interface SchemaDocument {

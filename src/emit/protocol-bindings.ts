@@ -1,4 +1,4 @@
-import { pointerSegment } from '../load/schema-keywords.js';
+import { pointerSegment } from '../schema/keywords.js';
 import type { ProtocolModel } from '../model/protocol.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { emitProtocolTypes, type DocsMode } from './types/index.js';

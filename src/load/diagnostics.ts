@@ -25,6 +25,17 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * A server (or the network) that could not be reached, or failed while it was read: the user's
+ * input names it, but nothing in the input is wrong, so the CLI exits 3 instead of 2.
+ */
+export class UnreachableError extends InputError {
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics);
+    this.name = 'UnreachableError';
+  }
+}
+
 /** `file:line:col: message (at /pointer) — hint`, one line per problem. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;

@@ -8,7 +8,7 @@
  * `$ref` are ignored in draft-07, so they go; and 2020-12 keywords mean nothing in draft-07, so
  * they go too rather than start to apply.
  */
-import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from './schema-keywords.js';
+import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from '../schema/keywords.js';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { ClientSession, listAll, transportFor, type ServerLocation } from '../runtime/client/index.js';
 import { isObject } from '../runtime/jsonrpc.js';
 import { jsonText } from './deep-json.js';
-import { inputProblem, InputError, unplacedDiagnostic } from './diagnostics.js';
+import { inputProblem, InputError, unplacedDiagnostic, UnreachableError } from './diagnostics.js';
 import { duplicateKeys, lineAndColumn } from './json-duplicates.js';
 import { inspectingTransport } from './raw-json-transport.js';
 
@@ -58,7 +58,7 @@ export async function introspect(location: ServerLocation, log: (line: string) =
     }
   };
   const session = await connectInspecting(location, scan).catch((error: Error) => {
-    throw inputProblem(describeLocation(location), `cannot connect: ${error.message}`);
+    throw new UnreachableError([unplacedDiagnostic(describeLocation(location), '', `cannot connect: ${error.message}`)]);
   });
   try {
     const { protocolVersion, capabilities, serverInfo, instructions } = session.server;
@@ -85,6 +85,10 @@ export async function introspect(location: ServerLocation, log: (line: string) =
     }
     if (found.length > 0) snapshot.duplicateKeys = found;
     return snapshot;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UnreachableError([unplacedDiagnostic(describeLocation(location), '', `the server failed while its lists were read: ${reason}`)]);
   } finally {
     await session.close();
   }

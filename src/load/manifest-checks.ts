@@ -5,13 +5,13 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { parseUriTemplate } from './uri-template.js';
+import { parseUriTemplate, uriTemplateVariables } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
-import { addStandardFormats, EXTRA_FORMATS } from './extra-formats.js';
+import { addStandardFormats, EXTRA_FORMATS } from '../schema/formats.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
-import { isSchemaObject as isObject, subschemaSlot } from './schema-keywords.js';
+import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -89,6 +89,17 @@ export function checkManifestRules(doc: SourceDocument): Diagnostic[] {
     if (typeof template.uriTemplate !== 'string') continue;
     const problem = templateProblem(template.uriTemplate);
     if (problem) problems.push(diagnosticAt(doc, joinPointer('/resourceTemplates', index, 'uriTemplate'), problem.message, problem.hint));
+    else if (isObject(template.variables)) {
+      // Completion enums for a variable the template does not have would never be offered.
+      const known = new Set(uriTemplateVariables(template.uriTemplate));
+      for (const name of Object.keys(template.variables)) {
+        if (!known.has(name)) {
+          problems.push(
+            diagnosticAt(doc, joinPointer('/resourceTemplates', index, 'variables', name), `'${name}' is not a variable of ${template.uriTemplate}`, `the template's variables: ${[...known].join(', ') || 'none'}`),
+          );
+        }
+      }
+    }
   }
 
   // Resource and template names become handler identifiers side by side: one namespace.

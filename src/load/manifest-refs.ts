@@ -9,7 +9,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
-import { defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from './schema-keywords.js';
+import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, formatOf, joinPointer, parsePointer, parseSource } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -68,8 +68,6 @@ const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
  * 2026-07-28 clients expect tool schemas verbatim, anchors included.
  */
 const UNSUPPORTED_KEYWORDS = new Set(['$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
-/** Keys that may differ between a root `$ref` and its target without blocking inlining (the root's win). */
-const ANNOTATION_KEYWORDS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'default', 'readOnly', 'writeOnly']);
 
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
   let value = root;
@@ -313,6 +311,7 @@ class BundleJob {
     const targetValue = valueAt(target.file.doc.value, target.pointer).value;
     // The target's own `$schema`, `$id` and definitions never reach the copy, so they cannot clash.
     const siblings = Object.keys(rootValue).filter((k) => !['$ref', '$schema', '$id', '$defs', 'definitions'].includes(k));
+    // Annotations may differ between a root `$ref` and its target without blocking inlining (the root's win).
     const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
     if (!inlinable) return undefined;
     const { $ref: _ref, ...rest } = rootValue;

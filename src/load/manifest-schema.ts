@@ -34,6 +34,8 @@ export function validateAgainstManifestSchema(doc: SourceDocument): Diagnostic[]
   // A value of the wrong type makes every other complaint about it noise.
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   return errors
+    // A bad key is reported by the pattern it breaks; ajv's `propertyNames` summary adds nothing.
+    .filter((e) => e.keyword !== 'propertyNames')
     .filter((e) => e.keyword === 'type' || !wrongType.has(e.instancePath))
     .map((e) => describe(doc, e));
 }

@@ -1,20 +1,19 @@
 /**
  * Reads a server manifest (YAML or JSON), validates it against schema/manifest.schema.json and the
- * protocol's rules, bundles every tool schema, and hands the result to the model builder. All
- * problems are collected and thrown together as one InputError; warnings come back beside the model.
+ * protocol's rules, and bundles every tool schema. It returns the validated document; building the
+ * model from it is the pipeline's step (src/pipeline/manifest.ts), so load never reaches into model.
+ * All problems are collected and thrown together as one InputError; warnings come back beside the document.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildServiceModel, STATELESS_REVISION } from '../model/service.js';
-import type { ManifestDocument, Renaming } from '../model/service.js';
-import type { ServiceModel } from '../model/service-model.js';
 import { InputError, inputProblem } from './diagnostics.js';
 import type { Diagnostic } from './diagnostics.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings } from './manifest-checks.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
-import { isSchemaObject as isObject, type SchemaObject } from './schema-keywords.js';
+import { STATELESS_REVISION } from './spec.js';
+import { isSchemaObject as isObject, type SchemaObject } from '../schema/keywords.js';
 import { diagnosticAt, formatOf, joinPointer, parseSource } from './yaml-positions.js';
 
 export interface LoadManifestOptions {
@@ -31,9 +30,14 @@ export interface LoadManifestOptions {
   memo?: (kind: string, input: string, compute: () => string) => string;
 }
 
-export interface LoadedManifest {
-  model: ServiceModel;
-  /** Things worth telling the user that do not stop generation (renamed identifiers, risky patterns). */
+export interface ReadManifest {
+  /** The validated manifest with every tool schema bundled (self-contained): the model builder's input. */
+  document: SchemaObject;
+  /** How messages name the manifest. */
+  display: string;
+  /** A problem at `pointer` in the manifest, with its line and column. */
+  placeAt: (pointer: string, message: string, hint?: string) => Diagnostic;
+  /** Things worth telling the user that do not stop generation (risky patterns, odd names). */
   warnings: Diagnostic[];
   /** Absolute paths of the schema files reached through `$ref` (the manifest itself not included). */
   schemaFiles: string[];
@@ -42,7 +46,7 @@ export interface LoadedManifest {
 /** A manifest larger than this is not a manifest. */
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
-export async function loadManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<LoadedManifest> {
+export async function readManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<ReadManifest> {
   const display = options.displayPath ?? manifestPath;
   options.inputFiles?.add(path.resolve(manifestPath));
   let text: string;
@@ -107,10 +111,18 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
 
   if (problems.length > 0) throw new InputError(sortDiagnostics(dedupe(problems), display));
 
-  const manifest = (Array.isArray(raw.tools) ? { ...raw, tools: bundledTools } : raw) as unknown as ManifestDocument;
-  const { model, renamings } = buildServiceModel(manifest, display);
-  warnings.push(...renamings.map((r: Renaming) => diagnosticAt(doc, joinPointer('', r.collection, r.index, 'name'), `identifier clash: ${r.message}`, 'rename one of them if the suffix is unwelcome')));
-  return { model, warnings: sortDiagnostics(dedupe(warnings), display), schemaFiles: [...bundler.filesRead].sort() };
+  return {
+    document: Array.isArray(raw.tools) ? { ...raw, tools: bundledTools } : raw,
+    display,
+    placeAt: (pointer, message, hint) => diagnosticAt(doc, pointer, message, hint),
+    warnings: orderDiagnostics(warnings, display),
+    schemaFiles: [...bundler.filesRead].sort(),
+  };
+}
+
+/** Without repeats; the manifest first, then other files by name; within a file, by position. */
+export function orderDiagnostics(diagnostics: Diagnostic[], manifest: string): Diagnostic[] {
+  return sortDiagnostics(dedupe(diagnostics), manifest);
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

@@ -1,7 +1,7 @@
 import type { Diagnostic } from './diagnostics.js';
 import { InputError, unplacedDiagnostic } from './diagnostics.js';
-import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from './schema-keywords.js';
-import { mapSchema, SchemaTooDeepError, type JsonSchema } from './spec-walk.js';
+import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from '../schema/keywords.js';
+import { mapSchema, SchemaTooDeepError, type JsonSchema } from '../schema/walk.js';
 
 /**
  * Draft-07 `definitions` versus 2020-12 `$defs` is settled here and nowhere else: every later phase

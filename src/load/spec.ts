@@ -6,15 +6,18 @@ import { inputProblem, unplacedDiagnostic } from './diagnostics.js';
 import { downloadText, OFFLINE_HINT, readIfPresent, storeInCache } from './spec-fetch.js';
 import { parseJsonDocument } from './spec-json.js';
 import { normalizeSpecDocument, type SpecDialect } from './spec-normalize.js';
-import type { JsonSchema } from './spec-walk.js';
+import type { JsonSchema } from '../schema/walk.js';
 
 export type { SpecDialect } from './spec-normalize.js';
-export type { JsonSchema } from './spec-walk.js';
-export type { SchemaObject } from './schema-keywords.js';
+export type { JsonSchema } from '../schema/walk.js';
+export type { SchemaObject } from '../schema/keywords.js';
 
 /** Every published MCP schema revision mcp-gen knows by name, oldest first. */
 export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'] as const;
 export type KnownRevision = (typeof KNOWN_REVISIONS)[number];
+
+/** The stateless revision: no `initialize`, its own validators, any JSON Schema as `outputSchema`. */
+export const STATELESS_REVISION = '2026-07-28' satisfies KnownRevision;
 
 /** The official schemas shipped in the package (`schema/mcp-spec/`), two levels up from src/load and dist/load. */
 export const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../schema/mcp-spec/', import.meta.url));

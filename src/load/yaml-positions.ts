@@ -6,7 +6,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
-import { pointerSegment } from './schema-keywords.js';
+import { pointerSegment } from '../schema/keywords.js';
 import { locateJsonSyntaxError } from './spec-json.js';
 
 export type SourceFormat = 'yaml' | 'json';

@@ -5,7 +5,7 @@
  * of its target, and the anchors go (two tools may use the same name, and they end up side by
  * side). Callers bound the nesting depth first (src/load/deep-json.ts): this walk recurses.
  */
-import { isSchemaObject, pointerSegment, subschemaSlot, type SchemaObject } from '../load/schema-keywords.js';
+import { isSchemaObject, pointerSegment, subschemaSlot, type SchemaObject } from '../schema/keywords.js';
 
 const ANCHOR_REF = /^#([A-Za-z_][-A-Za-z0-9._]*)$/;
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../load/diagnostics.js';
 import { InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import type { JsonSchema, LoadedSpec, SpecDialect } from '../load/spec.js';
-import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from '../load/schema-keywords.js';
+import { isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from '../schema/keywords.js';
 import { byCodeUnit } from '../printer/names.js';
 import { assignDefinitionIdentifiers } from './protocol-identifiers.js';
 

@@ -50,6 +50,10 @@ export interface ResourceTemplateModel {
   ids: Identifiers;
   /** `{var}` names in the template, in order of appearance. */
   variables: string[];
+  /** Its resources are listed at run time by a handler (manifest `list: true`). */
+  list?: boolean;
+  /** Manifest `variables.<name>.enum`: default completions, by variable. */
+  variableEnums?: Record<string, string[]>;
   wire: { [key: string]: unknown };
 }
 
@@ -57,6 +61,8 @@ export interface PromptArgumentModel {
   name: string;
   required: boolean;
   description?: string;
+  /** Manifest `enum`: default completions. */
+  enum?: string[];
 }
 
 export interface PromptModel {
@@ -66,14 +72,36 @@ export interface PromptModel {
   wire: { [key: string]: unknown };
 }
 
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: { [key: string]: unknown }[];
+  instructions?: string;
+}
+
+/** The 2026-07-28 caching hints of one list. */
+export interface CacheHintModel {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
 export interface ServiceModel {
-  server: { name: string; version: string; title?: string; instructions?: string };
+  server: ServerIdentity;
   /** Revisions to serve, newest first. */
   protocolVersions: string[];
   /** Advertise `listChanged` on tools, prompts and resources (manifest `protocol.listChanged`). */
   listChanged: boolean;
   /** Advertise `resources.subscribe` (manifest `protocol.subscribe`). */
   subscribe: boolean;
+  /** Page size of the list methods (manifest `protocol.pageSize`); absent: the runtime's 100. */
+  pageSize?: number;
+  /** `capabilities.extensions` (manifest `protocol.extensions`), sent in 2026-07-28. */
+  extensions?: { [key: string]: { [key: string]: unknown } };
+  /** 2026-07-28 caching hints per list (manifest `protocol.caching`). */
+  caching?: Partial<Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', CacheHintModel>>;
   /** In manifest order (the order of tools/list). */
   tools: ToolModel[];
   resources: ResourceModel[];

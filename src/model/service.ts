@@ -19,16 +19,23 @@ import type {
 
 type JsonObject = { [key: string]: unknown };
 
-/** The stateless revision: no `initialize`, its own validators, any JSON Schema as `outputSchema`. */
-export const STATELESS_REVISION = '2026-07-28';
+/** The stateless revision: a protocol fact the loader needs too, so it is defined there. */
+export { STATELESS_REVISION } from '../load/spec.js';
 
 /** The stateful revisions a generated server can negotiate, newest first. */
 export const MANIFEST_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** A validated manifest, as the loader hands it over (tool schemas already bundled). */
 export interface ManifestDocument {
-  server: { name: string; version: string; title?: string; instructions?: string };
-  protocol?: { versions?: string[]; listChanged?: boolean; subscribe?: boolean };
+  server: { name: string; version: string; title?: string; description?: string; websiteUrl?: string; icons?: JsonObject[]; instructions?: string };
+  protocol?: {
+    versions?: string[];
+    listChanged?: boolean;
+    subscribe?: boolean;
+    pageSize?: number;
+    extensions?: Record<string, JsonObject>;
+    caching?: Record<string, { ttlMs: number; cacheScope: 'public' | 'private' }>;
+  };
   tools?: ManifestTool[];
   resources?: JsonObject[];
   resourceTemplates?: JsonObject[];
@@ -43,7 +50,7 @@ export interface ManifestTool extends JsonObject {
 
 export interface ManifestPrompt extends JsonObject {
   name: string;
-  arguments?: { name: string; description?: string; required?: boolean; title?: string }[];
+  arguments?: { name: string; description?: string; required?: boolean; title?: string; enum?: string[] }[];
 }
 
 /** An identifier that differs from its natural form because another name took it first. */
@@ -53,7 +60,7 @@ export interface Renaming {
   message: string;
 }
 
-const TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta'];
+const TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution', 'icons', '_meta'];
 const RESOURCE_KEYS = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'];
 const TEMPLATE_KEYS = ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta'];
 const PROMPT_KEYS = ['name', 'title', 'description', 'arguments', 'icons', '_meta'];
@@ -101,10 +108,13 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
 
   const requested = new Set(doc.protocol?.versions ?? MANIFEST_PROTOCOL_VERSIONS);
   const model: ServiceModel = {
-    server: pick(doc.server, ['name', 'version', 'title', 'instructions']) as ServiceModel['server'],
+    server: pick(doc.server, ['name', 'version', 'title', 'description', 'websiteUrl', 'icons', 'instructions']) as unknown as ServiceModel['server'],
     protocolVersions: MANIFEST_PROTOCOL_VERSIONS.filter((v) => requested.has(v)),
     listChanged: doc.protocol?.listChanged === true,
     subscribe: doc.protocol?.subscribe === true,
+    ...(doc.protocol?.pageSize !== undefined ? { pageSize: doc.protocol.pageSize } : {}),
+    ...(doc.protocol?.extensions !== undefined ? { extensions: doc.protocol.extensions } : {}),
+    ...(doc.protocol?.caching !== undefined ? { caching: doc.protocol.caching as NonNullable<ServiceModel['caching']> } : {}),
     tools: tools.map((tool): ToolModel => {
       const model: ToolModel = {
         name: tool.name,
@@ -124,13 +134,19 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       ids: ids(resourceIds.get(String(resource.name)), String(resource.name)),
       wire: pick(resource, RESOURCE_KEYS),
     })),
-    resourceTemplates: templates.map((template): ResourceTemplateModel => ({
-      uriTemplate: String(template.uriTemplate),
-      name: String(template.name),
-      ids: ids(resourceIds.get(String(template.name)), String(template.name)),
-      variables: uriTemplateVariables(String(template.uriTemplate)),
-      wire: pick(template, TEMPLATE_KEYS),
-    })),
+    resourceTemplates: templates.map((template): ResourceTemplateModel => {
+      const model: ResourceTemplateModel = {
+        uriTemplate: String(template.uriTemplate),
+        name: String(template.name),
+        ids: ids(resourceIds.get(String(template.name)), String(template.name)),
+        variables: uriTemplateVariables(String(template.uriTemplate)),
+        ...(template['list'] === true ? { list: true } : {}),
+        wire: pick(template, TEMPLATE_KEYS),
+      };
+      const enums = variableEnums(template['variables'], model.variables);
+      if (enums !== undefined) model.variableEnums = enums;
+      return model;
+    }),
     prompts: prompts.map((prompt): PromptModel => {
       const args = prompt.arguments ?? [];
       const wire = pick(prompt, PROMPT_KEYS);
@@ -142,6 +158,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
           name: a.name,
           required: a.required === true,
           ...(a.description !== undefined ? { description: a.description } : {}),
+          ...(a.enum !== undefined ? { enum: [...a.enum] } : {}),
         })),
         wire,
       };
@@ -156,4 +173,19 @@ function mirroredHeaders(schema: JsonObject): { path: string[]; header: string }
   const headers: { path: string[]; header: string }[] = [];
   for (const { path, header } of headerAnnotations(schema)) if (typeof header === 'string') headers.push({ path: [...path], header });
   return headers;
+}
+
+/** Manifest `variables.<name>.enum` of a resource template, for the variables the template has. */
+function variableEnums(declared: unknown, variables: readonly string[]): Record<string, string[]> | undefined {
+  if (typeof declared !== 'object' || declared === null) return undefined;
+  const enums: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  let any = false;
+  for (const name of variables) {
+    const entry = Object.hasOwn(declared, name) ? (declared as Record<string, { enum?: unknown }>)[name] : undefined;
+    if (entry !== undefined && Array.isArray(entry.enum)) {
+      enums[name] = entry.enum.filter((v): v is string => typeof v === 'string');
+      any = true;
+    }
+  }
+  return any ? enums : undefined;
 }

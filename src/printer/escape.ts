@@ -79,6 +79,17 @@ export function terminalText(text: string): string {
 }
 
 /**
+ * THE sink for untrusted text in an HTML page (`mcp-gen docs`): markup characters become entities,
+ * so text stays text in element content and in quoted attribute values alike, and invisible or
+ * direction-changing characters become a visible `\uXXXX`, as in a terminal.
+ */
+export function htmlText(text: string): string {
+  return terminalText(text).replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] as string);
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
  * A `/** … *\/` block. Returns '' when there is nothing to say, so callers can always prepend it.
  * Lines are trimmed at the end; empty leading and trailing lines are dropped.
  */

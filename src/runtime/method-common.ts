@@ -1,14 +1,14 @@
 /**
  * What the method modules share: the shape of a method handler and its dispatch-table entry, the
- * run of a non-tool handler (result or JSON-RPC error), list pages and small readers of params.
+ * run of a non-tool handler (result or JSON-RPC error) and small readers of params.
  */
 import type { JsonObject, Validator } from './api.js';
 import type { Context } from './context.js';
 import { McpError } from './errors.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, describeIssues, errorMessage, isObject, resultMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
-import type { ListPages } from './server.js';
 import type { Session } from './session.js';
+import { answerInputError } from './url-elicitation.js';
 
 /** Answers one request (params already checked by the method's validator) on `out`. */
 export type MethodHandler = (session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound) => void;
@@ -59,6 +59,7 @@ function handlerFinished(session: Session, context: Context, value: unknown, enc
 }
 
 function handlerFailed(session: Session, context: Context, error: unknown): void {
+  if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   if (error instanceof McpError) {
     context.out.respond(errorMessage(context.idText, error.code, error.message, error.data));
@@ -71,12 +72,6 @@ function handlerFailed(session: Session, context: Context, error: unknown): void
 
 export function invalidParams(idText: string, method: string, validate: Validator<unknown>): string {
   return errorMessage(idText, INVALID_PARAMS, `Invalid params for ${method}: ${describeIssues(validate.errors)}`);
-}
-
-export function listPage(pages: ListPages, idText: string, params: JsonObject, out: Outbound): void {
-  const cursor = params['cursor'];
-  const page = cursor === undefined ? pages.first : typeof cursor === 'string' ? pages.byCursor.get(cursor) : undefined;
-  out.respond(page === undefined ? errorMessage(idText, INVALID_PARAMS, 'Invalid cursor') : resultMessage(idText, page));
 }
 
 export function paramsOf(message: JsonObject): JsonObject {

@@ -2,7 +2,8 @@
 import type { JsonObject } from './api.js';
 import { Context } from './context.js';
 import { INVALID_PARAMS, errorMessage, isObject, quoteValue, type RequestId } from './jsonrpc.js';
-import { invoke, listPage, metaOf, type MethodTable } from './method-common.js';
+import { listPage } from './lists.js';
+import { invoke, metaOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 
@@ -11,8 +12,16 @@ export function registerPrompts(table: MethodTable): void {
   table.set('prompts/get', { handle: getPrompt, statelessOnly: false });
 }
 
-function listPrompts(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
-  listPage(session.core.promptPages, idText, params, out);
+/** Disabled and filtered-out prompts are left out (lists.ts). */
+function listPrompts(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+  const state = session.core.promptList;
+  if (!state.restricted) {
+    listPage(session.core.promptPages, 'prompts/list', idText, params, out);
+    return;
+  }
+  let context: Context | undefined;
+  const contextOf = (): Context => (context ??= new Context(session, id, idText, metaOf(params), out));
+  listPage(session.core.promptPages, 'prompts/list', idText, params, out, (prompt) => state.refusal(prompt['name'] as string, contextOf) === undefined);
 }
 
 function getPrompt(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
@@ -22,6 +31,12 @@ function getPrompt(session: Session, id: RequestId, idText: string, params: Json
     out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${quoteValue(name)}`));
     return;
   }
+  const context = new Context(session, id, idText, metaOf(params), out);
+  const refused = session.core.promptList.restricted ? session.core.promptList.refusal(name as string, () => context) : undefined;
+  if (refused !== undefined) {
+    out.respond(errorMessage(idText, INVALID_PARAMS, `Prompt ${quoteValue(name)} ${refused}`));
+    return;
+  }
   const args = isObject(params['arguments']) ? params['arguments'] : {};
   for (const required of prompt.requiredArguments) {
     if (args[required] === undefined) {
@@ -29,7 +44,6 @@ function getPrompt(session: Session, id: RequestId, idText: string, params: Json
       return;
     }
   }
-  const context = new Context(session, id, idText, metaOf(params), out);
   invoke(session, context, () => prompt.handler(args, context), promptResult);
 }
 

@@ -11,7 +11,7 @@ export const LEDGER_FILE = '.mcp-gen-ledger.json';
 export const LEDGER_FORMAT = 2;
 
 /** `runtime-validators` is mcp-gen's own `generated/` folder (`npm run gen:self`). */
-export type RecipeCommand = 'server' | 'client' | 'types' | 'runtime-validators';
+export type RecipeCommand = 'server' | 'client' | 'docs' | 'types' | 'runtime-validators';
 
 /** One file (or schema revision) the output was generated from. */
 export interface RecipeInput {
@@ -101,7 +101,27 @@ export function parseLedger(text: string): ParsedLedger {
   return { kind: 'ok', ledger: ledger as Ledger };
 }
 
-const COMMANDS: readonly string[] = ['server', 'client', 'types', 'runtime-validators'];
+/** What to do about a ledger that cannot be read. */
+export const UNREADABLE_LEDGER_HINT =
+  'restore it (e.g. from version control), or delete it to generate afresh: generated files it listed that this run does not make then stay on disk';
+
+/**
+ * A ledger on disk that says which files here are mcp-gen's, or why it cannot be trusted to: an
+ * output folder with such a ledger is neither checked nor rewritten (the writer would have to guess
+ * what to replace and delete).
+ */
+export function trustedLedger(text: string): { kind: 'ok'; ledger: Ledger } | { kind: 'refused'; reason: string; hint?: string } {
+  const parsed = parseLedger(text);
+  if (parsed.kind === 'invalid') return { kind: 'refused', reason: `unreadable ${LEDGER_FILE}: ${parsed.reason}`, hint: UNREADABLE_LEDGER_HINT };
+  const { ledgerFormat, mcpGenVersion } = parsed.ledger;
+  if (typeof ledgerFormat === 'number' && ledgerFormat > LEDGER_FORMAT) {
+    const reason = `${LEDGER_FILE} has format ${ledgerFormat}, written by a newer mcp-gen (${mcpGenVersion ?? 'unknown version'}); this one reads up to format ${LEDGER_FORMAT}: upgrade mcp-gen`;
+    return { kind: 'refused', reason };
+  }
+  return parsed;
+}
+
+const COMMANDS: readonly string[] = ['server', 'client', 'docs', 'types', 'runtime-validators'];
 const ROLES: readonly string[] = ['manifest', 'schema', 'snapshot', 'spec'];
 
 /** Why a recipe of this format cannot be used, or undefined: a hand-edited ledger must not crash check. */

@@ -49,7 +49,7 @@ export function bannerText(options: BannerOptions): string {
 function bannerComment(file: PlannedFile, options: BannerOptions): string | undefined {
   const text = bannerText(options).replace(/\*\//g, '*\\/');
   if (/\.(?:[cm]?[jt]s|tsx|jsx)$/.test(file.path)) return `/* ${text} */\n`;
-  if (file.path.endsWith('.md')) return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
+  if (/\.(?:md|html)$/.test(file.path)) return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
   return undefined;
 }
 
@@ -62,8 +62,17 @@ export function hasBanner(text: string): boolean {
 /** Caches an asynchronous pure step by kind and input (`UnitCache.memoAsync`). */
 export type AsyncMemo = (kind: string, input: string, compute: () => Promise<string>) => Promise<string>;
 
+/**
+ * A generated file's content may itself come from a generated file (the runtime's envelope
+ * validators, the protocol types) and carry the banner of mcp-gen's own build, whose regenerate
+ * command means nothing in the user's project: that banner goes, and the right one is added below.
+ */
+function withoutBanner(source: string): string {
+  return hasBanner(source) ? source.slice(source.indexOf('\n') + 1) : source;
+}
+
 export async function renderFile(file: PlannedFile, banner: BannerOptions, memo?: AsyncMemo): Promise<string> {
-  let text = file.content.replace(/\r\n?/g, '\n');
+  let text = (file.owner === 'generated' ? withoutBanner(file.content) : file.content).replace(/\r\n?/g, '\n');
   if (file.format !== 'none') {
     const parser = PARSERS[file.format];
     const source = text;

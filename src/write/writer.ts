@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
-import { LEDGER_FILE, ledgerText as renderLedger, parseLedger, type LedgerRecord } from './ledger.js';
+import { inputProblem } from '../load/diagnostics.js';
+import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
 import type { PlannedFile } from './planned-file.js';
 import { hasBanner, renderFile, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
@@ -62,12 +63,23 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-/** The ledger on disk: its exact text (for --check) and the files it lists, if it is mcp-gen's. */
-async function readLedger(outDir: string): Promise<{ text: string | undefined; files: string[] }> {
-  const text = await readIfExists(join(outDir, LEDGER_FILE));
+/**
+ * The ledger on disk: its exact text (for --check) and the files it lists. One that cannot be read,
+ * or that a newer mcp-gen wrote, is bad input (exit 2): it alone says which files may be replaced
+ * or deleted, so nothing is written rather than guessed.
+ */
+async function readLedger(outDir: string, shownDir: string): Promise<{ text: string | undefined; files: string[] }> {
+  const shown = join(shownDir, LEDGER_FILE);
+  let text: string | undefined;
+  try {
+    text = await readIfExists(join(outDir, LEDGER_FILE));
+  } catch (error) {
+    throw inputProblem(shown, `cannot read the ledger: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, UNREADABLE_LEDGER_HINT);
+  }
   if (text === undefined) return { text, files: [] };
-  const parsed = parseLedger(text);
-  return { text, files: parsed.kind === 'ok' ? Object.keys(parsed.ledger.files).sort() : [] };
+  const trusted = trustedLedger(text);
+  if (trusted.kind === 'refused') throw inputProblem(shown, trusted.reason, trusted.hint);
+  return { text, files: Object.keys(trusted.ledger.files).sort() };
 }
 
 /**
@@ -122,12 +134,13 @@ export async function writeOutput(
     planned.add(file.path);
   }
   const root = resolve(outDir);
+  // First, so a ledger that cannot be trusted stops the run before any work.
+  const previous = await readLedger(root, outDir);
   const report = emptyReport();
   const { texts, hashes } = await plan(root, files, options, report);
   const ledgerText = renderLedger(hashes, options.record);
 
   // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
-  const previous = await readLedger(root);
   const orphans: string[] = [];
   for (const path of previous.files) {
     if (planned.has(path)) continue;

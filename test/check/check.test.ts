@@ -210,6 +210,15 @@ describe('mcp-gen check: bad input, exit 2, nothing written', () => {
       /does not record how this folder was made \(written by an older mcp-gen\); regenerate once with mcp-gen server .*manifest\.yaml -o .*server/,
     ],
     ['a vanished input', async (out: string) => rm(join(out, '..', 'schemas', 'pair.json')), /input vanished: .*schemas\/pair\.json; restore it/],
+    [
+      'a ledger that cannot be read at all (a folder in its place)',
+      async (out: string) => {
+        await rm(join(out, '.mcp-gen-ledger.json'));
+        await mkdir(join(out, '.mcp-gen-ledger.json'));
+      },
+      /cannot read \.mcp-gen-ledger\.json: EISDIR/,
+    ],
+    ['the manifest itself vanished', async (out: string) => rm(join(out, '..', 'manifest.yaml')), /input vanished: .*manifest\.yaml; restore it/],
   ])('%s', async (_what, damage, message) => {
     const { dir, out } = await repository();
     await damage(out);

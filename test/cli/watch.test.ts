@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { InputError } from '../../src/load/diagnostics.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { watchAndRegenerate } from '../../src/cli/watch.js';
 import type { Console } from '../../src/cli/output.js';
 

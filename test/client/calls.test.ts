@@ -110,7 +110,8 @@ describe('against the generated weather server over Streamable HTTP', () => {
     expect(prompt.messages.length).toBeGreaterThan(0);
     const stations = await client.resources.read('weather://stations');
     expect(stations.contents[0]?.uri).toBe('weather://stations');
-    expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations']);
+    // The static resource, then the stations the example lists at run time.
+    expect((await client.resources.list()).map((r) => r.uri)).toEqual(['weather://stations', 'weather://stations/lis', 'weather://stations/osl', 'weather://stations/sgp']);
     await client.close();
     const stateful = await weather.connect({ url: listener.url, protocolVersions: ['2025-11-25'] });
     expect(stateful.server.protocolVersion).toBe('2025-11-25');
@@ -128,9 +129,9 @@ describe('introspection over stdio (mcp-gen client --from-command)', () => {
     expect(readFileSync(join(dir, 'client', 'client.ts'), 'utf8')).toContain('readonly fromEnv:');
   }, 60_000);
 
-  it('reports a server that cannot be started as bad input (exit 2), writing nothing', async () => {
+  it('reports a server that cannot be started as unreachable (exit 3), writing nothing', async () => {
     const { dir, run } = await generate(['--from-command', 'no-such-command-mcp-gen --x']);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(3);
     expect(run.err).toContain('cannot connect');
     const { existsSync } = await import('node:fs');
     expect(existsSync(join(dir, 'client'))).toBe(false);

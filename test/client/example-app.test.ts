@@ -21,6 +21,8 @@ it('builds and calls the weather server over stdio and HTTP', () => {
     expect(section, output).toMatch(/^\S+: connected/);
     expect(section).toMatch(/now in Lisbon: -?\d+(\.\d+)?° celsius, (sunny|cloudy|rain|snow|fog|wind), humidity \d+%/);
     expect(section).toContain('resource weather://stations/lis');
+    expect(section).toMatch(/full result: \d+ content block\(s\) beside \w+ in Porto/);
+    expect(section).toContain('prompts: plan_outing');
     expect(section).toContain('refused as expected: Tool get_weather failed: Invalid arguments for tool get_weather');
   }
 }, 120_000);

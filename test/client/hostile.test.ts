@@ -91,7 +91,7 @@ export const start = () => connect({ url: 'http://127.0.0.1:1/mcp' });
 
     const module = await importClient(dir);
     expect(Object.keys(module).sort()).toEqual(
-      ['ConnectionClosedError', 'McpError', 'OutputValidationError', 'RequestTimeoutError', 'ToolError', 'connect'].sort(),
+      ['ConnectionClosedError', 'ListCache', 'McpError', 'OutputValidationError', 'RequestTimeoutError', 'TaskCancelledError', 'ToolError', 'connect'].sort(),
     );
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('ok');

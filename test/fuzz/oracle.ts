@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { toolTypeNames } from '../../src/emit/server/naming.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { typeCheck } from '../server/support.js';
 
 export interface CaseResult {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { brief, fixture, problemsOf, tempProject } from './helpers.js';
 import path from 'node:path';
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/load/diagnostics.js';
 import type { Diagnostic } from '../../src/load/diagnostics.js';
-import { loadManifest } from '../../src/load/manifest.js';
-import type { LoadManifestOptions } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
+import type { LoadManifestOptions } from '../../src/pipeline/manifest.js';
 
 export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

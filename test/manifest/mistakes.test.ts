@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatDiagnostic } from '../../src/load/diagnostics.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { brief, fixture, problemsOf, tempProject } from './helpers.js';
 
 describe('a manifest with many mistakes', async () => {
@@ -134,6 +134,24 @@ describe('resources, templates and schemas that do not compile', () => {
       "11:20 /resourceTemplates/4/uriTemplate URI template 'app://e/{bad name}': '{bad name}' is not a well-formed expression",
       "12:20 /resourceTemplates/5/uriTemplate URI template 'app://f/id}' has an unmatched '}' at character 11",
     ]);
+  });
+
+  test('completion enums for a variable the template does not have (issue 14 item 5)', async () => {
+    const root = await tempProject({
+      'manifest.yaml': [
+        'server: { name: s, version: "1" }',
+        'resourceTemplates:',
+        '  - uriTemplate: "app://a/{id}"',
+        '    name: fine',
+        '    variables: { id: { enum: [a, b] }, idd: { enum: [c] } }',
+        'prompts:',
+        '  - name: p',
+        '    arguments: [{ name: style, enum: [plain, bold] }]',
+        '',
+      ].join('\n'),
+    });
+    const problems = await problemsOf(path.join(root, 'manifest.yaml'));
+    expect(problems.map(brief)).toEqual(["5:45 /resourceTemplates/0/variables/idd 'idd' is not a variable of app://a/{id}"]);
   });
 
   test('an unknown format stops compilation and points at the format', async () => {

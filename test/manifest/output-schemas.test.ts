@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { brief, problemsOf, tempProject } from './helpers.js';
 
 const manifest = (versions: string) => `server: { name: lists, version: 1.0.0 }

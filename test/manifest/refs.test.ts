@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import { describe, expect, test } from 'vitest';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { REF_LIMITS } from '../../src/load/manifest-refs.js';
 import { brief, problemsOf, tempProject } from './helpers.js';
 

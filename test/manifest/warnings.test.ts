@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { catastrophicPattern } from '../../src/load/manifest-refs.js';
 import { brief, problemsOf, tempProject } from './helpers.js';
 

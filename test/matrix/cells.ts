@@ -5,6 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLIENT_ROWS, clientRowNotApplicable } from './rows-client.js';
+import { LIST_ROWS, listRowNotApplicable } from './rows-lists.js';
+import { INPUT_ROWS, inputRowNotApplicable } from './rows-input.js';
 
 export type ClientKind = 'ours' | 'sdk1' | 'sdk2';
 export type ServerKind = 'ours' | 'sdk1' | 'sdk2';
@@ -38,6 +41,9 @@ export const ROWS = [
   { id: '7', title: 'tools list-changed notification' },
   { id: '8', title: 'output breaking the outputSchema is rejected' },
   { id: '9', title: "the server's identity (serverInfo) as the client reports it" },
+  ...CLIENT_ROWS,
+  ...LIST_ROWS,
+  ...INPUT_ROWS,
 ] as const;
 export type RowId = (typeof ROWS)[number]['id'];
 
@@ -68,6 +74,11 @@ const SDK2_STATELESS_2025: Partial<Record<RowId, string>> = {
 
 /** Why one row cannot run in a combination that otherwise runs, or undefined when it runs. */
 export function rowNotApplicable(c: Combination, row: RowId): string | undefined {
+  const clientRow = clientRowNotApplicable(c, row);
+  if (clientRow !== undefined) return clientRow;
+  const lists = listRowNotApplicable(c, row);
+  if (lists !== undefined) return lists;
+  if (INPUT_ROWS.some((r) => r.id === row)) return inputRowNotApplicable(c);
   if (c.server === 'sdk2' && c.transport === 'http' && c.era === '2025-11-25') return SDK2_STATELESS_2025[row];
   return undefined;
 }

@@ -13,6 +13,7 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientKind, Era } from './cells.js';
@@ -31,8 +32,10 @@ export interface ToolOutcome {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
-  /** 2026-07-28: the request's `_meta` log level. */
+  /** 2026-07-28: the request's `_meta` log level (our client: any era, see rows-client.ts). */
   logLevel?: LoggingLevel;
+  /** Put into the request's `_meta`. */
+  meta?: Record<string, string>;
 }
 
 export interface MatrixClient {
@@ -45,6 +48,12 @@ export interface MatrixClient {
   /** The messages of the elicitation and sampling requests the client answered. */
   readonly asked: string[];
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolOutcome>;
+  /** The whole result (our client: the tool method's `.full`; the SDK clients always give it). */
+  callFull(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolOutcome>;
+  /** The names of every prompt listed (our client: `listPrompts()`, all pages). */
+  listPrompts(): Promise<string[]>;
+  /** Our generated client itself, for the rows of its own call surface (rows-client.ts). */
+  readonly generated?: OurClient;
   /** The first message's text. */
   prompt(name: string, args: Record<string, string>): Promise<string>;
   /** `tools/list`, as a client does after a list change: the SDK clients check results against the listed outputSchemas. */
@@ -53,6 +62,16 @@ export interface MatrixClient {
   setLogLevel(level: LoggingLevel): Promise<void>;
   /** 2026-07-28: opens a `subscriptions/listen` stream for tool-list changes; resolves once acknowledged with a closer. */
   listenToolsChanged(): Promise<() => Promise<void>>;
+  /** Every tool name over all pages of `tools/list`, as the client lists them. */
+  toolNames(): Promise<string[]>;
+  /** Every resource URI over all pages of `resources/list`. */
+  resourceUris(): Promise<string[]>;
+  /** The text of the first contents of `resources/read`. */
+  readText(uri: string): Promise<string>;
+  /** Subscribes to `uri` (`resources/subscribe`; `subscriptions/listen` in 2026-07-28); resolves with the unsubscriber. */
+  subscribe(uri: string): Promise<() => Promise<void>>;
+  /** The URIs of the `notifications/resources/updated` received. */
+  readonly updated: string[];
   close(): Promise<void>;
 }
 
@@ -97,9 +116,13 @@ export interface OurClientModule {
   connect(options: object): Promise<OurClient>;
   ToolError: new (...args: never[]) => Error & { result: { content?: unknown; isError?: unknown } };
 }
-interface OurClient {
+export interface OurClient {
   readonly server: { protocolVersion: string; serverInfo: Record<string, unknown> | undefined };
-  readonly tools: Record<string, ((input: unknown, options?: object) => Promise<unknown>) | undefined>;
+  readonly tools: Record<string, (((input: unknown, options?: object) => Promise<unknown>) & { full(input: unknown, options?: object): Promise<Record<string, unknown>> }) | undefined>;
+  listPrompts(): Promise<{ name: string }[]>;
+  listen(filter: object, onChange: (change: { method: string; params: Record<string, unknown> }) => void): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  setLogLevel(level: string): Promise<void>;
   readonly prompts: Record<string, ((args: unknown, options?: object) => Promise<{ messages: { content: { text?: string } }[] }>) | undefined>;
   request(method: string, params: unknown, options?: object): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -116,15 +139,38 @@ const OUR_TOOL_METHODS: Record<string, string> = {
   interview: 'interview',
   touch_tools: 'touchTools',
   bad_output: 'badOutput',
+  trace: 'trace',
+  set_tool_enabled: 'setToolEnabled',
+  lists_target: 'listsTarget',
+  add_note: 'addNote',
+  edit_note: 'editNote',
+  watched: 'watched',
 };
 const OUR_PROMPT_METHODS: Record<string, string> = { 'météo': 'meteo' };
 /** Tools with an outputSchema: their typed method resolves with the validated structuredContent. */
-const STRUCTURED = new Set(['route', 'was_cancelled', 'interview', 'bad_output']);
+const STRUCTURED = new Set(['route', 'was_cancelled', 'interview', 'bad_output', 'trace', 'watched']);
+
+/** Every entry's `key` over all pages of a list, following `nextCursor`. */
+async function allPages(page: (cursor: string | undefined) => Promise<{ nextCursor?: string | undefined; [field: string]: unknown }>, field: string, key: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const result = await page(cursor);
+    for (const entry of result[field] as Record<string, unknown>[]) found.push(String(entry[key]));
+    cursor = result.nextCursor;
+  } while (cursor !== undefined);
+  return found;
+}
+
+function firstText(result: { contents: readonly Record<string, unknown>[] }): string {
+  return String(result.contents[0]?.['text']);
+}
 
 async function connectOurs(module: OurClientModule, era: Era, location: Location): Promise<MatrixClient> {
   const logs: MatrixClient['logs'] = [];
   const notifications: string[] = [];
   const asked: string[] = [];
+  const updated: string[] = [];
   const acknowledged: unknown[] = [];
   const client = await module.connect({
     ...('url' in location ? { url: location.url } : { command: location.command, args: location.args, stderr: 'ignore', shutdownGraceMs: 500 }),
@@ -133,12 +179,24 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
       elicitation: (params: { message?: unknown }) => answerElicitation(asked, params),
       sampling: (params: { messages?: readonly { content?: unknown }[] }) => answerSampling(asked, params),
     },
+    onLog: (message: { level: string; data: unknown }) => logs.push({ level: message.level, data: message.data }),
     onNotification: (method: string, params: Record<string, unknown>) => {
-      if (method === 'notifications/message') logs.push({ level: String(params['level']), data: params['data'] });
-      else if (method === 'notifications/subscriptions/acknowledged') acknowledged.push(params);
+      if (method === 'notifications/subscriptions/acknowledged') acknowledged.push(params);
       else notifications.push(method);
+      if (method === 'notifications/resources/updated') updated.push(String(params['uri']));
     },
   });
+  /** A 2026-07-28 `subscriptions/listen`, open once acknowledged; resolves with its closer. */
+  const listen = async (filter: Record<string, unknown>): Promise<() => Promise<void>> => {
+    const controller = new AbortController();
+    const before = acknowledged.length;
+    const listening = client.request('subscriptions/listen', { notifications: filter }, { signal: controller.signal }).catch(() => undefined);
+    await until(() => acknowledged.length > before, 5000, 'notifications/subscriptions/acknowledged for subscriptions/listen');
+    return async () => {
+      controller.abort();
+      await listening;
+    };
+  };
   const method = <T>(table: Record<string, T | undefined>, kind: string, name: string, methodName: string | undefined): T => {
     const found = methodName === undefined ? undefined : table[methodName];
     if (found === undefined) throw new TypeError(`the generated client has no ${kind}.${methodName ?? '?'} for ${JSON.stringify(name)} (it has ${Object.keys(table).join(', ')})`);
@@ -155,13 +213,14 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
     logs,
     notifications,
     asked,
+    generated: client,
     async call(name, args, options = {}) {
-      const callOptions = { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
-      if (options.logLevel !== undefined) {
-        // The typed methods take no _meta: the log level goes through the generic request.
-        const result = await client.request('tools/call', { name, arguments: args, _meta: { 'io.modelcontextprotocol/logLevel': options.logLevel } }, callOptions);
-        return outcomeOf(result);
-      }
+      const callOptions = {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+        ...(options.meta ? { _meta: options.meta } : {}),
+      };
       const tool = method(client.tools, 'tools', name, OUR_TOOL_METHODS[name]);
       try {
         const value = await tool(args, callOptions);
@@ -170,6 +229,13 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
         if (error instanceof module.ToolError) return outcomeOf(error.result);
         throw error;
       }
+    },
+    async callFull(name, args, options = {}) {
+      const tool = method(client.tools, 'tools', name, OUR_TOOL_METHODS[name]);
+      return outcomeOf(await tool.full(args, options.meta ? { _meta: options.meta } : {}));
+    },
+    async listPrompts() {
+      return (await client.listPrompts()).map((p) => p.name);
     },
     async prompt(name, args) {
       const prompt = method(client.prompts, 'prompts', name, OUR_PROMPT_METHODS[name]);
@@ -180,17 +246,19 @@ async function connectOurs(module: OurClientModule, era: Era, location: Location
       await client.request('tools/list', {});
     },
     async setLogLevel(level) {
-      await client.request('logging/setLevel', { level });
+      await client.setLogLevel(level);
     },
     async listenToolsChanged() {
-      const controller = new AbortController();
-      const before = acknowledged.length;
-      const listening = client.request('subscriptions/listen', { notifications: { toolsListChanged: true } }, { signal: controller.signal }).catch(() => undefined);
-      await until(() => acknowledged.length > before, 5000, 'notifications/subscriptions/acknowledged for subscriptions/listen');
-      return async () => {
-        controller.abort();
-        await listening;
-      };
+      return listen({ toolsListChanged: true });
+    },
+    updated,
+    toolNames: () => allPages((cursor) => client.request('tools/list', cursor === undefined ? {} : { cursor }), 'tools', 'name'),
+    resourceUris: () => allPages((cursor) => client.request('resources/list', cursor === undefined ? {} : { cursor }), 'resources', 'uri'),
+    readText: async (uri) => firstText((await client.request('resources/read', { uri })) as { contents: Record<string, unknown>[] }),
+    async subscribe(uri) {
+      if (era === '2026-07-28') return listen({ resourceSubscriptions: [uri] });
+      await client.request('resources/subscribe', { uri });
+      return async () => void (await client.request('resources/unsubscribe', { uri }));
     },
     close: () => client.close(),
   };
@@ -203,7 +271,11 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
   const logs: MatrixClient['logs'] = [];
   const notifications: string[] = [];
   const asked: string[] = [];
+  const updated: string[] = [];
   const client = new Sdk1Client({ name: 'matrix-sdk1-client', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updated.push(n.params.uri);
+  });
   client.setRequestHandler(ElicitRequestSchema, (request) => answerElicitation(asked, request.params));
   client.setRequestHandler(CreateMessageRequestSchema, (request) => answerSampling(asked, request.params));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -235,12 +307,19 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
     notifications,
     asked,
     async call(name, args, options = {}) {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
+      const result = await client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
       // The 1.x result type also admits the 2024-11-05 `toolResult` form, which no server here sends.
       return outcomeOf(result as { content?: unknown });
+    },
+    callFull(name, args, options) {
+      // The SDK clients' callTool already resolves with the whole result.
+      return (this as MatrixClient).call(name, args, options);
+    },
+    async listPrompts() {
+      return (await client.listPrompts()).prompts.map((p) => p.name);
     },
     async prompt(name, args) {
       const result = await client.getPrompt({ name, arguments: args });
@@ -254,6 +333,14 @@ async function connectSdk1(location: Location): Promise<MatrixClient> {
       await client.setLoggingLevel(level);
     },
     listenToolsChanged: () => Promise.reject(new Error('subscriptions/listen is a 2026-07-28 method')),
+    updated,
+    toolNames: () => allPages((cursor) => client.listTools(cursor === undefined ? {} : { cursor }), 'tools', 'name'),
+    resourceUris: () => allPages((cursor) => client.listResources(cursor === undefined ? {} : { cursor }), 'resources', 'uri'),
+    readText: async (uri) => firstText(await client.readResource({ uri })),
+    async subscribe(uri) {
+      await client.subscribeResource({ uri });
+      return async () => void (await client.unsubscribeResource({ uri }));
+    },
     close: () => client.close(),
   };
 }
@@ -280,6 +367,10 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
   client.setNotificationHandler('notifications/tools/list_changed', (n) => {
     notifications.push(n.method);
   });
+  const updated: string[] = [];
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    updated.push(n.params.uri);
+  });
   const transport = 'url' in location ? new Sdk2Http(new URL(location.url)) : new Sdk2Stdio({ command: location.command, args: location.args, stderr: 'ignore' });
   await client.connect(transport);
   await client.listTools();
@@ -294,11 +385,19 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
     notifications,
     asked,
     async call(name, args, options = {}) {
+      const meta = { ...options.meta, ...(options.logLevel !== undefined ? { [LOG_LEVEL_META_KEY]: options.logLevel } : {}) };
       const result = await client.callTool(
-        { name, arguments: args, ...(options.logLevel !== undefined ? { _meta: { [LOG_LEVEL_META_KEY]: options.logLevel } } : {}) },
+        { name, arguments: args, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) },
         { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onprogress: options.onProgress } : {}) },
       );
       return outcomeOf(result);
+    },
+    callFull(name, args, options) {
+      // The SDK clients' callTool already resolves with the whole result.
+      return (this as MatrixClient).call(name, args, options);
+    },
+    async listPrompts() {
+      return (await client.listPrompts()).prompts.map((p) => p.name);
     },
     async prompt(name, args) {
       const result = await client.getPrompt({ name, arguments: args });
@@ -314,6 +413,18 @@ async function connectSdk2(era: Era, location: Location): Promise<MatrixClient> 
     async listenToolsChanged() {
       const subscription = await client.listen({ toolsListChanged: true });
       return () => subscription.close();
+    },
+    updated,
+    toolNames: () => allPages((cursor) => client.listTools(cursor === undefined ? {} : { cursor }), 'tools', 'name'),
+    resourceUris: () => allPages((cursor) => client.listResources(cursor === undefined ? {} : { cursor }), 'resources', 'uri'),
+    readText: async (uri) => firstText(await client.readResource({ uri })),
+    async subscribe(uri) {
+      if (era === '2026-07-28') {
+        const subscription = await client.listen({ resourceSubscriptions: [uri] });
+        return () => subscription.close();
+      }
+      await client.subscribeResource({ uri });
+      return async () => void (await client.unsubscribeResource({ uri }));
     },
     close: () => client.close(),
   };

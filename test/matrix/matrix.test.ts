@@ -119,6 +119,8 @@ describe.each(runnable.map((c) => [label(c), c] as const))('%s', (_, c) => {
         connectNames: () => open(c, 'names'),
         http: c.transport === 'http' ? httpServer(c, 'main') : undefined,
         namesHttp: c.transport === 'http' && row === '1a' ? httpServer(c, 'names') : undefined,
+        location: location(c, 'main'),
+        ourClient: () => ourClient('main'),
       });
     });
   }, 15_000);

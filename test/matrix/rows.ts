@@ -7,9 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Combination, RowId } from './cells.js';
 import { GREETING, NAME, until, type MatrixClient } from './clients.js';
+import { CLIENT_ROW_BODIES } from './rows-client.js';
+import { LIST_ROW_BODIES } from './rows-lists.js';
+import { INPUT_ROW_BODIES, type InputRowContext } from './rows-input.js';
 import { decodeHeader, type RecordedRequest, type RunningHttpServer } from './servers.js';
 
-export interface RowContext {
+export interface RowContext extends InputRowContext {
   combination: Combination;
   /** Connected to the server of every row but 1a. */
   client: MatrixClient;
@@ -197,6 +200,9 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   '7': row7,
   '8': row8,
   '9': row9,
+  ...CLIENT_ROW_BODIES,
+  ...LIST_ROW_BODIES,
+  ...INPUT_ROW_BODIES,
 };
 
 function pause(ms: number): Promise<void> {

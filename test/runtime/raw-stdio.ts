@@ -1,6 +1,6 @@
 /** Drives `serveStdio` in-process with raw lines, for checks the SDK client would never send. */
 import { PassThrough } from 'node:stream';
-import { createServer, type ServerDefinition, type ServerHandlers } from '../../src/runtime/index.js';
+import { createServer, type McpServer, type ServerDefinition, type ServerHandlers } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
 
 export type Message = Record<string, any>;
@@ -11,11 +11,15 @@ export class RawStdio {
   readonly received: Message[] = [];
   readonly serverLog: string[] = [];
   readonly done: Promise<void>;
+  /** The server under test, for its run-time controls (`tools`, `prompts`, `notify`). */
+  readonly server: McpServer;
   private readonly waiters: { test: (m: Message) => boolean; resolve: (m: Message) => void }[] = [];
   private partial = '';
 
-  constructor(pageSize = 3, adjust: (definition: ServerDefinition) => ServerDefinition = (d) => d, serverHandlers: ServerHandlers = handlers) {
-    const server = createServer(adjust(buildDefinition(pageSize)), serverHandlers, { logger: (line) => this.serverLog.push(line) });
+  /** `server`, when given, is served on this new connection instead of a server of its own. */
+  constructor(pageSize = 3, adjust: (definition: ServerDefinition) => ServerDefinition = (d) => d, serverHandlers: ServerHandlers = handlers, server?: McpServer) {
+    server ??= createServer(adjust(buildDefinition(pageSize)), serverHandlers, { logger: (line) => this.serverLog.push(line) });
+    this.server = server;
     this.done = server.serveStdio({ input: this.input, output: this.output });
     this.output.setEncoding('utf8');
     this.output.on('data', (chunk: string) => {

@@ -96,7 +96,7 @@ describe('the server identity in 2026-07-28 results', () => {
   });
 
   it('is spliced into the result text without parsing it, whatever the result looks like', () => {
-    const member = '"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}';
+    const member = { serverInfoMember: '"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}', cacheFields: new Map([['tools/list', '"ttlMs":0,"cacheScope":"public",']]) };
     const fields = (result: string, method = 'tools/call') => JSON.parse(withResultFields(`{"jsonrpc":"2.0","id":1,"result":${result}}`, '1', method, member)).result;
     expect(fields('{}')).toEqual({ resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } } });
     expect(fields('{"a":1}', 'tools/list')).toEqual({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } }, a: 1 });

@@ -1,5 +1,5 @@
 // Pipelined stdio calls with async handlers: each answer is built before the next handler runs, so
-// the results of a whole input chunk are never alive at once (bench/RESULTS.md, memory: 1.27x → 1.05x
+// the results of a whole input chunk are never alive at once (git history of bench/RESULTS.md, memory: 1.27x → 1.05x
 // of the floor's RSS after 10k `search` calls).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { applyInsertions, exportedObject, parse, propertyInsertion } from '../..
 import { typeBase } from '../../src/emit/server/naming.js';
 import { propertyKey } from '../../src/printer/names.js';
 import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-files.js';
-import type { SchemaObject } from '../../src/load/schema-keywords.js';
+import type { SchemaObject } from '../../src/schema/keywords.js';
 import { embedAt } from '../../src/emit/server/schema-walk.js';
 import { capabilities } from '../../src/emit/server/server-file.js';
 import type { ServiceModel, ToolModel } from '../../src/model/service-model.js';
@@ -141,7 +141,9 @@ describe('generated/types.ts', () => {
       'export interface Tools',
       'export type Handlers',
       'export type Inner',
+      'export type PromptName',
       'export type ToolHandlers',
+      'export type ToolName',
     ]);
   });
 
@@ -161,7 +163,7 @@ describe('generated/types.ts', () => {
     const declared = types.match(/^export (?:interface|type) \w+/gm)?.map((d) => d.split(' ')[2]).sort();
     // `units` differs in B's output: one type per schema. `node` refers to itself: per schema.
     // `Tools` is shared but its name is taken: Def_Tools.
-    expect(declared).toEqual(['AInput', 'AInput_Node', 'AInput_Units', 'BInput', 'BInput_Units', 'BOutput', 'BOutput_Units', 'Def_Tools', 'Handlers', 'ToolHandlers', 'Tools']);
+    expect(declared).toEqual(['AInput', 'AInput_Node', 'AInput_Units', 'BInput', 'BInput_Units', 'BOutput', 'BOutput_Units', 'Def_Tools', 'Handlers', 'PromptName', 'ToolHandlers', 'ToolName', 'Tools']);
     expect(types).toContain('t?: Def_Tools');
 
     const same = model({ tools: [tool('a', 'A', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } }), tool('b', 'B', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } })] });

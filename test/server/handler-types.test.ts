@@ -11,8 +11,10 @@ const weatherTools = join(repoRoot, 'examples', 'weather', 'server', 'handlers',
 const notesGolden = join(repoRoot, 'test', 'golden', 'server', 'no-output');
 const notesTools = join(notesGolden, 'handlers', 'tools');
 
-/** Goldens leave the runtime out; its API module is all the generated types need. */
-const runtimeApi = { [join(notesGolden, 'generated', 'runtime', 'api.ts')]: runtimeSources()['api.ts'] as string };
+/** Goldens leave the runtime out; its API module (and the type modules it re-exports) is all the generated types need. */
+const runtimeApi = Object.fromEntries(
+  ['api.ts', 'content-types.ts', 'input-types.ts', 'list-types.ts', 'task-types.ts'].map((name) => [join(notesGolden, 'generated', 'runtime', name), runtimeSources()[name] as string]),
+);
 
 function check(dir: string, body: string): string[] {
   const file = join(dir, 'type-test.ts');
@@ -92,10 +94,10 @@ import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
 export const handlers: Handlers = { tools: { get_weather: getWeather }, resources, resourceTemplates, prompts };
 `;
-    expect(typeCheck([], { [index]: missing }).join('\n')).toMatch(/TS2741: Property 'get_forecast' is missing/);
+    expect(typeCheck([], { [index]: missing }).join('\n')).toMatch(/TS2739: .* is missing the following properties from type 'ToolHandlers': get_forecast, climate_report/);
     const extra = missing
-      .replace(`import { getWeather } from './tools/getWeather.js';`, `import { getWeather } from './tools/getWeather.js';\nimport { getForecast } from './tools/getForecast.js';`)
-      .replace('{ get_weather: getWeather }', '{ get_weather: getWeather, get_forecast: getForecast, old_tool: getWeather }');
+      .replace(`import { getWeather } from './tools/getWeather.js';`, `import { getWeather } from './tools/getWeather.js';\nimport { getForecast } from './tools/getForecast.js';\nimport { climateReport } from './tools/climateReport.js';`)
+      .replace('{ get_weather: getWeather }', '{ get_weather: getWeather, get_forecast: getForecast, climate_report: climateReport, old_tool: getWeather }');
     expect(typeCheck([], { [index]: extra })).toEqual([expect.stringMatching(/TS2353: Object literal may only specify known properties, and 'old_tool' does not exist/)]);
   });
 });

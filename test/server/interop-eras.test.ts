@@ -24,6 +24,8 @@ let url: URL;
 const CALLS = [
   { name: 'get_weather', arguments: { location: 'Lisbon', units: 'celsius' }, expect: { location: 'Lisbon', units: 'celsius' } },
   { name: 'get_forecast', arguments: { location: 'Oslo', days: 2 }, expect: { location: 'Oslo' } },
+  // May run as a task, but these clients do not ask (2025-11-25) or declare the extension (2026-07-28): a plain call.
+  { name: 'climate_report', arguments: { location: 'Lisbon', years: 2 }, expect: { location: 'Lisbon', years: 2 } },
 ];
 
 interface Captured {

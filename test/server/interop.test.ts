@@ -95,13 +95,21 @@ for (const [name, how] of Object.entries(transports)) {
 
     it('initializes with the manifest identity and capabilities', () => {
       expect(client.getServerVersion()).toEqual({ name: 'weather', version: '1.0.0', title: 'Weather' });
-      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} });
+      // climate_report may run as a task: the 2025-11-25 session is told so.
+      expect(client.getServerCapabilities()).toEqual({
+        tools: {},
+        resources: {},
+        prompts: {},
+        logging: {},
+        completions: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      });
       expect(client.getInstructions()).toMatch(/get_weather/);
     });
 
     it('lists the tools with their schemas', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['get_weather', 'get_forecast']);
+      expect(tools.map((t) => t.name)).toEqual(['get_weather', 'get_forecast', 'climate_report']);
       expect(tools[0]?.outputSchema?.required).toEqual(['location', 'temperature', 'units', 'conditions', 'humidity']);
     });
 

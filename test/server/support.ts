@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import { planServer, type ServerPlan } from '../../src/emit/server/index.js';
 import { readRuntimeSources } from '../../src/cli/server-command.js';
 import { defaultSpecDir } from '../../src/cli/paths.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { writeOutput, type WriteReport } from '../../src/write/writer.js';
 import { STRICT_OPTIONS as STRICT_TYPES_OPTIONS } from '../types/helpers.js';

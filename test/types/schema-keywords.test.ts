@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SchemaObject } from '../../src/load/schema-keywords.js';
+import type { SchemaObject } from '../../src/schema/keywords.js';
 import { mapSchema as copyForServer } from '../../src/emit/server/schema-walk.js';
 import { rewriteSchema, type Json, type JsonObject } from '../../src/emit/validators/schema-walk.js';
-import { subschemaSlot } from '../../src/load/schema-keywords.js';
-import { mapSchema as mapSpecSchema } from '../../src/load/spec-walk.js';
+import { subschemaSlot } from '../../src/schema/keywords.js';
+import { mapSchema as mapSpecSchema } from '../../src/schema/walk.js';
 
 describe('subschemaSlot', () => {
   it('lets the value decide what `items` holds', () => {

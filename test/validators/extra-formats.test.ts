@@ -1,14 +1,14 @@
 /**
  * Issue 6, finding 4: the standard formats ajv-formats lacks (iri, iri-reference, idn-email,
  * idn-hostname) once made a manifest fail with "unknown format". They are validated by checkers
- * of our own (src/load/extra-formats.ts): generated validators and in-process ajv alike.
+ * of our own (src/schema/formats.ts): generated validators and in-process ajv alike.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAjv } from '../../src/emit/validators/ajv-instance.js';
 import { emitValidators } from '../../src/emit/validators/index.js';
-import { EXTRA_FORMATS } from '../../src/load/extra-formats.js';
-import { loadManifest } from '../../src/load/manifest.js';
+import { EXTRA_FORMATS } from '../../src/schema/formats.js';
+import { loadManifest } from '../../src/pipeline/manifest.js';
 import { tempProject } from '../manifest/helpers.js';
 import { importEmitted, tempDir, type ValidatorFn } from './support.js';
 

@@ -36,6 +36,17 @@ describe('renderFile', () => {
     expect(json).toBe('{ "a": 1 }\n');
   });
 
+  it('replaces the banner a reused generated file already carries: one banner, the current one (the writer decides, not the emitter)', async () => {
+    const reused = `/* ${bannerText({ command: 'npm run gen:self' })} */\r\nexport const v = 1;\n`;
+    const g = await renderFile({ path: 'generated/runtime/v.js', content: reused, owner: 'generated', format: 'none' }, banner);
+    expect(g).toBe(`/* ${bannerText(banner)} */\nexport const v = 1;\n`);
+    const t = await renderFile(gen('protocol.ts', reused), banner);
+    expect(t).toBe(`/* ${bannerText(banner)} */\nexport const v = 1;\n`);
+    // A user-owned file is the user's text: a banner-like first line in it is left alone.
+    const u = await renderFile(user('main.ts', reused), banner);
+    expect(u.split('\n')[0]).toContain('npm run gen:self');
+  });
+
   it('cannot be tricked into closing the banner comment', async () => {
     const text = await renderFile(gen('a.ts', 'export {};'), { command: 'x */ evil() /*' });
     expect(text.split('\n')[0]).not.toContain('*/ evil');

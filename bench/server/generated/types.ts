@@ -75,3 +75,9 @@ type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
 export type Handlers = {
   tools: ToolHandlers;
 };
+
+/** The name of every tool (what `server.tools.enable` and `.disable` take). */
+export type ToolName = Extract<keyof ToolHandlers, string>;
+
+/** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
+export type PromptName = never;

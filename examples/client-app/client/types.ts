@@ -17,6 +17,10 @@ export interface Tools {
     input: GetForecastInput;
     output: GetForecastOutput;
   };
+  climate_report: {
+    input: ClimateReportInput;
+    output: ClimateReportOutput;
+  };
 }
 export interface GetWeatherInput {
   /**
@@ -52,6 +56,15 @@ export interface GetForecastOutput {
     low: number;
     conditions: Conditions;
   }[];
+}
+export interface ClimateReportInput {
+  location: string;
+  years?: number;
+}
+export interface ClimateReportOutput {
+  location: string;
+  years: number;
+  averageCelsius: number;
 }
 
 /** Arguments of the prompt "plan_outing"; the protocol sends them all as strings. */

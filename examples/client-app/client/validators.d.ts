@@ -21,3 +21,6 @@ export declare const validateGetWeatherOutput: Validator<Types.GetWeatherOutput>
 
 /** Validates `#/$defs/GetForecastOutput`. */
 export declare const validateGetForecastOutput: Validator<Types.GetForecastOutput>;
+
+/** Validates `#/$defs/ClimateReportOutput`. */
+export declare const validateClimateReportOutput: Validator<Types.ClimateReportOutput>;

@@ -24,14 +24,20 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
 
   file.push(
     NAMESPACES,
-    `export { ConnectionClosedError, McpError, OutputValidationError, RequestTimeoutError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
-    `export type { CallOptions, Server, ServerLocation } from ${stringLiteral(RUNTIME)};\n\n`,
+    `export { ConnectionClosedError, ListCache, McpError, OutputValidationError, RequestTimeoutError, TaskCancelledError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
+    `export type { CallOptions, ChangeNotification, ListenFilter, LoggingLevel, RequestMeta, Server, ServerLocation, StopListening, TaskHandle, TaskOptions, TaskStatus } from ${stringLiteral(RUNTIME)};\n\n`,
     jsdoc('What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot.'),
     'export interface Handlers {\n',
-    "  elicitation?: (params: P.ElicitRequest['params'], context: { signal: AbortSignal }) => P.ElicitResult | Promise<P.ElicitResult>;\n",
-    "  sampling?: (params: P.CreateMessageRequest['params'], context: { signal: AbortSignal }) => P.CreateMessageResult | Promise<P.CreateMessageResult>;\n",
-    '  roots?: (context: { signal: AbortSignal }) => P.ListRootsResult | Promise<P.ListRootsResult>;\n',
-    '}\n\n',
+    '  /** A function answers form mode only; `{ form, url }` declares each mode given (`elicitation.form` / `elicitation.url`). */\n',
+    "  elicitation?: ElicitationHandler<P.ElicitRequestFormParams> | { form?: ElicitationHandler<P.ElicitRequestFormParams>; url?: ElicitationHandler<P.ElicitRequestURLParams> };\n",
+    '  /** `{ createMessage, tools: true }` declares `sampling.tools` (tool-enabled sampling), `context: true` declares `sampling.context`. */\n',
+    "  sampling?: SamplingHandler | { createMessage: SamplingHandler; tools?: boolean; context?: boolean };\n",
+    '  /** `{ list, listChanged: true }` declares `roots.listChanged`; send it with `client.session.rootsChanged()`. */\n',
+    '  roots?: RootsHandler | { list: RootsHandler; listChanged?: boolean };\n',
+    '}\n',
+    "type ElicitationHandler<Params> = (params: Params, context: { signal: AbortSignal }) => P.ElicitResult | Promise<P.ElicitResult>;\n",
+    "type SamplingHandler = (params: P.CreateMessageRequest['params'], context: { signal: AbortSignal }) => P.CreateMessageResult | Promise<P.CreateMessageResult>;\n",
+    'type RootsHandler = (context: { signal: AbortSignal }) => P.ListRootsResult | Promise<P.ListRootsResult>;\n\n',
     jsdoc('The protocol revisions the client can negotiate.'),
     "export type Revision = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05';\n\n",
     jsdoc([
@@ -50,9 +56,24 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  handlers?: Handlers;\n',
     '  /** Revisions to offer, newest first (default: all of them). The client\'s `request` is typed by these. */\n',
     '  protocolVersions?: readonly V[];\n',
-    '  /** Server notifications other than progress (log messages, list changes, …). */\n',
+    '  /** Server notifications other than progress (list changes, …; log messages too unless `onLog` is given). */\n',
     '  onNotification?: (method: string, params: { [key: string]: unknown }) => void;\n',
+    '  /** Log messages (`notifications/message`), at the level asked with `setLogLevel` or a call\'s `logLevel`. */\n',
+    `  onLog?: (message: { level: ${type('LoggingLevel')}; logger?: string; data: unknown }) => void;\n`,
+    '  /** `capabilities.extensions`: the extensions this client supports, by identifier, with their settings (`{}` for none). */\n',
+    '  extensions?: { readonly [id: string]: { [key: string]: unknown } };\n',
+    '  /** Keep list pages while the server\'s `ttlMs`/`cacheScope` allow (2026-07-28): `true`, or a `ListCache` shared by several connections. */\n',
+    `  listCache?: boolean | ${type('ListCache')};\n`,
+    '  /** The authorization context of `private` cached pages (default: this connection alone). */\n',
+    '  cacheContext?: string;\n',
     '};\n\n',
+    jsdoc([
+      'The whole result of a tool call: `content`, `_meta`, `isError` and `structuredContent`, which',
+      'for a tool with an outputSchema is validated and typed as its output unless `isError` is true.',
+    ]),
+    "export type FullResult<Output> = (P.CallToolResult & { isError?: false; structuredContent: Output }) | (P.CallToolResult & { isError: true });\n\n",
+    jsdoc('`ping` where the revisions `V` all have it; 2026-07-28 has none (never: calling it does not compile).'),
+    `export type PingMethod<V extends Revision> = [V] extends ['2026-07-28'] ? never : (options?: ${callOptions}) => Promise<void>;\n\n`,
   );
 
   // Tool calls, keyed by wire name.
@@ -68,15 +89,32 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     );
   }
   file.push('};\n\n');
+  const taskTools = model.tools.filter(runsAsTask);
+  if (taskTools.length > 0) file.push(taskCallsType(taskTools, toolNames, type));
+
+  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n');
+  for (const tool of model.tools) {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
+    const output = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
+    const optional = hasRequiredInput(tool) ? '' : '?';
+    file.push(`  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`);
+  }
+  file.push('};\n\n');
 
   file.push(
     jsdoc([
       'One method per tool, named after it. A tool with an outputSchema resolves with its validated',
       '`structuredContent` (or rejects with `OutputValidationError`); one without resolves with the',
-      'whole `CallToolResult`. An `isError` result rejects with `ToolError`.',
+      'whole `CallToolResult`. An `isError` result rejects with `ToolError`. Each method\'s `.full`',
+      'resolves with the whole result instead (`FullResult`), `isError` results included.',
     ]),
     'export interface ToolMethods {\n',
-    ...model.tools.map((tool) => `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${stringLiteral(tool.name)}];\n`),
+    ...model.tools.map((tool) => {
+      const key = stringLiteral(tool.name);
+      const task = runsAsTask(tool) ? ` & { readonly task: TaskCalls[${key}] }` : '';
+      return `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${task};\n`;
+    }),
     '}\n\n',
     jsdoc('One method per prompt, named after it; the arguments are typed from the prompt\'s list.'),
     'export interface PromptMethods {\n',
@@ -110,6 +148,17 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  /** A tool by wire name; the same as its method under `tools`. */\n',
     '  callTool<K extends keyof ToolCalls>(name: K, ...args: Parameters<ToolCalls[K]>): ReturnType<ToolCalls[K]>;\n',
     `  /** Every tool the server lists now (all pages), as it describes them. */\n  listTools(options?: ${callOptions}): Promise<P.Tool[]>;\n`,
+    `  /** Every prompt the server lists now (all pages). */\n  listPrompts(options?: ${callOptions}): Promise<P.Prompt[]>;\n`,
+    '  /**\n',
+    '   * Calls `onChange` for each change the filter names until the returned function is called: a\n',
+    '   * 2026-07-28 `subscriptions/listen` (resolves once acknowledged), or in the stateful revisions the\n',
+    '   * session\'s own list-changed notifications and `resources/subscribe` per URI (resolves once subscribed).\n',
+    '   */\n',
+    `  listen(filter: ${type('ListenFilter')}, onChange: (change: ${type('ChangeNotification')}) => void, options?: ${callOptions}): Promise<${type('StopListening')}>;\n`,
+    '  /** The log level of what follows: `logging/setLevel` in the stateful revisions; at 2026-07-28 the default `logLevel` of every later request. */\n',
+    `  setLogLevel(level: ${type('LoggingLevel')}, options?: ${callOptions}): Promise<void>;\n`,
+    '  /** `ping` (stateful revisions only: at 2026-07-28 it rejects, naming the revision). */\n',
+    '  readonly ping: PingMethod<V>;\n',
     `  /** Any request of the revisions \`V\`, typed by its method (pin \`protocolVersions\` for one revision's exact map). */\n  request<M extends keyof RequestsOf<V>>(method: M, params: ParamsOf<V, M>, options?: ${callOptions}): Promise<ResultOf<V, M>>;\n`,
     `  /** The protocol session underneath, for tools known only at run time and other requests the methods above do not cover. */\n  readonly session: ${type('ClientSession')};\n`,
     '  close(): Promise<void>;\n',
@@ -129,6 +178,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
 
   const callTool = value('callTool');
   const listAll = value('listAll');
+  const requestWith = value('requestWith');
   file.push(
     jsdoc([
       'Connects (spawning the server for `{ command }`), negotiates the newest revision both sides speak,',
@@ -136,19 +186,23 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     ]),
     'export async function connect<V extends Revision = Revision>(options: ConnectOptions<V>): Promise<Client<V>> {\n',
     `  const session = await ${value('openSession')}(options as unknown as Parameters<typeof ${value('openSession')}>[0]);\n`,
+    `  const cache = ${value('listCacheFor')}(session, options as unknown as Parameters<typeof ${value('listCacheFor')}>[1]);\n`,
     // Each helper only when something uses it: strict settings refuse unused locals.
     model.tools.length === 0
       ? ''
-      : `  const tool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    return (input?: unknown, callOptions?: ${callOptions}) => ${callTool}(session, binding, input, callOptions);\n  };\n`,
+      : `  const tool = (name: string, more: object = {}) => {\n    const binding = TOOLS.get(name) as ${binding};\n    const full = (input?: unknown, callOptions?: ${callOptions}) => ${value('callToolFull')}(session, binding, input, callOptions);\n    return Object.freeze(Object.assign((input?: unknown, callOptions?: ${callOptions}) => ${callTool}(session, binding, input, callOptions), { full }, more));\n  };\n`,
     model.prompts.length === 0
       ? ''
-      : `  const prompt = (name: string) => (args?: unknown, callOptions?: ${callOptions}) =>\n    session.request('prompts/get', { name, arguments: args ?? {} }, callOptions);\n`,
-    `  const read = (uri: string, callOptions?: ${callOptions}) => session.request('resources/read', { uri }, callOptions);\n`,
+      : `  const prompt = (name: string) => (args?: unknown, callOptions?: ${callOptions}) =>\n    ${requestWith}(session, 'prompts/get', { name, arguments: (args ?? {}) as { [key: string]: unknown } }, callOptions);\n`,
+    `  const read = (uri: string, callOptions?: ${callOptions}) => ${requestWith}(session, 'resources/read', { uri }, callOptions);\n`,
     model.resourceTemplates.length === 0
       ? ''
       : `  const template = (uriTemplate: string) => (variables: Readonly<Record<string, string>>, callOptions?: ${callOptions}) =>\n    read(${value('expandUriTemplate')}(uriTemplate, variables), callOptions);\n`,
+    taskTools.length === 0
+      ? ''
+      : `  const taskTool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    // One frozen function per tool, its .full and (here) .task beside it.\n    return tool(name, { task: (input?: unknown, taskOptions?: ${type('TaskOptions')}) => ${value('startToolTask')}(session, binding, input, taskOptions) });\n  };\n`,
     '  const tools = Object.freeze({\n',
-    ...model.tools.map((t) => `    ${t.ids.camel}: tool(${stringLiteral(t.name)}),\n`),
+    ...model.tools.map((t) => `    ${t.ids.camel}: ${runsAsTask(t) ? 'taskTool' : 'tool'}(${stringLiteral(t.name)}),\n`),
     '  });\n',
     '  const prompts = Object.freeze({\n',
     ...model.prompts.map((p) => `    ${p.ids.camel}: prompt(${stringLiteral(p.name)}),\n`),
@@ -162,8 +216,8 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '    tools,\n',
     '    prompts,\n',
     '    resources: Object.freeze({\n',
-    `      list: (callOptions?: ${callOptions}) => ${listAll}(session, 'resources/list', 'resources', callOptions),\n`,
-    `      listTemplates: (callOptions?: ${callOptions}) => ${listAll}(session, 'resources/templates/list', 'resourceTemplates', callOptions),\n`,
+    `      list: (callOptions?: ${callOptions}) => ${listAll}(session, 'resources/list', 'resources', callOptions, cache),\n`,
+    `      listTemplates: (callOptions?: ${callOptions}) => ${listAll}(session, 'resources/templates/list', 'resourceTemplates', callOptions, cache),\n`,
     '      read,\n',
     '      templates,\n',
     '    }),\n',
@@ -172,9 +226,13 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '      if (binding === undefined) return Promise.reject(new TypeError(`Unknown tool ${JSON.stringify(name)}`));\n',
     `      return ${callTool}(session, binding, input, callOptions);\n`,
     '    },\n',
-    `    listTools: (callOptions?: ${callOptions}) => ${listAll}(session, 'tools/list', 'tools', callOptions),\n`,
+    `    listTools: (callOptions?: ${callOptions}) => ${listAll}(session, 'tools/list', 'tools', callOptions, cache),\n`,
+    `    listPrompts: (callOptions?: ${callOptions}) => ${listAll}(session, 'prompts/list', 'prompts', callOptions, cache),\n`,
+    `    listen: (filter: ${type('ListenFilter')}, onChange: (change: ${type('ChangeNotification')}) => void, callOptions?: ${callOptions}) =>\n      ${value('listen')}(session, filter, onChange, callOptions),\n`,
+    `    setLogLevel: (level: ${type('LoggingLevel')}, callOptions?: ${callOptions}) => ${value('setLogLevel')}(session, level, callOptions),\n`,
+    `    ping: (callOptions?: ${callOptions}) => ${value('ping')}(session, callOptions),\n`,
     `    request: (method: string, params?: unknown, callOptions?: ${callOptions}) =>\n`,
-    "      session.request(method, (params ?? {}) as { [key: string]: unknown }, callOptions),\n",
+    `      ${requestWith}(session, method, (params ?? {}) as { [key: string]: unknown }, callOptions),\n`,
     '    close: () => session.close(),\n',
     '  };\n',
     '  // The methods are built from the table above; their precise types come from the interfaces.\n',
@@ -182,6 +240,33 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '}\n',
   );
   return file.toString();
+}
+
+/** A tool the manifest lets run as a task (`execution.taskSupport` optional or required). */
+function runsAsTask(tool: ToolModel): boolean {
+  const execution = tool.wire['execution'];
+  const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  return support === 'optional' || support === 'required';
+}
+
+/** `TaskCalls`: for each task tool, `.task(input, options)` and the handle it resolves with. */
+function taskCallsType(tools: ToolModel[], toolNames: Map<string, ToolTypeNames>, type: (name: string) => string): string {
+  const lines = tools.map((tool) => {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
+    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
+    const optional = hasRequiredInput(tool) ? '' : '?';
+    return `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${type('TaskOptions')}) => Promise<${type('TaskHandle')}<${output}>>;\n`;
+  });
+  return (
+    jsdoc([
+      'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
+      'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
+    ]) +
+    'export type TaskCalls = {\n' +
+    lines.join('') +
+    '};\n\n'
+  );
 }
 
 function hasRequiredInput(tool: ToolModel): boolean {

@@ -1,6 +1,3 @@
-import type { Diagnostic } from '../../load/diagnostics.js';
-import { unplacedDiagnostic } from '../../load/diagnostics.js';
-import type { ServerSnapshot } from '../../load/introspect.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { embedAt } from '../server/schema-walk.js';
 import { toolTypeNames } from '../server/naming.js';
@@ -9,6 +6,12 @@ import { createAjv } from '../validators/ajv-instance.js';
 import { emitValidators } from '../validators/index.js';
 import { dialectOf } from '../server/index.js';
 
+/** A tool the client leaves out: why, and where it sits in the snapshot ('' when it is not there). The CLI makes the warning. */
+export interface LeftOutTool {
+  pointer: string;
+  message: string;
+}
+
 /**
  * A live server's schemas are untrusted: one that is not valid JSON Schema (a keyword of the wrong
  * type, a `pattern` that is no ECMA-262 regular expression) or cannot be compiled to a validator
@@ -16,13 +19,13 @@ import { dialectOf } from '../server/index.js';
  * instead of failing the whole client. Each tool is tried on its own. The tool stays callable by
  * wire name through the runtime's `callTool` on `client.session`, unvalidated.
  */
-export async function compilableTools(model: ServiceModel, snapshot?: ServerSnapshot, file = model.source): Promise<{ model: ServiceModel; warnings: Diagnostic[] }> {
-  const warnings: Diagnostic[] = [];
+export async function compilableTools(model: ServiceModel, snapshotTools?: readonly { [key: string]: unknown }[]): Promise<{ model: ServiceModel; leftOut: LeftOutTool[] }> {
+  const leftOuts: LeftOutTool[] = [];
   const kept: ToolModel[] = [];
   for (const tool of model.tools) {
-    const index = snapshot?.tools.findIndex((t) => t['name'] === tool.name) ?? -1;
+    const index = snapshotTools?.findIndex((t) => t['name'] === tool.name) ?? -1;
     const leftOut = (key: string, reason: string): void => {
-      warnings.push(unplacedDiagnostic(file, index < 0 ? '' : `/tools/${index}${key === '' ? '' : `/${key}`}`, `tool ${JSON.stringify(tool.name)} left out: ${reason}`));
+      leftOuts.push({ pointer: index < 0 ? '' : `/tools/${index}${key === '' ? '' : `/${key}`}`, message: `tool ${JSON.stringify(tool.name)} left out: ${reason}` });
     };
     const invalid = invalidSchema(tool);
     if (invalid !== undefined) {
@@ -46,7 +49,7 @@ export async function compilableTools(model: ServiceModel, snapshot?: ServerSnap
       leftOut('', `its schema cannot be compiled (${firstLine(error)})`);
     }
   }
-  return { model: { ...model, tools: kept }, warnings };
+  return { model: { ...model, tools: kept }, leftOut: leftOuts };
 }
 
 /** In-process ajv, as the generated validators judge schemas (the model's schemas are all 2020-12 by now). */

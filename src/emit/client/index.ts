@@ -1,11 +1,11 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ValidatorEntry } from '../validators/index.js';
 import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
-import { dialectOf, withoutBanner } from '../server/index.js';
+import { dialectOf } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
 import { embedAt } from '../server/schema-walk.js';
 import { promptArgumentTypes, toolTypes, TYPES_MODULE } from '../server/types-file.js';
@@ -14,7 +14,7 @@ import { clientFile } from './client-file.js';
 export interface ClientInputs {
   /**
    * The client runtime, by path under `runtime/`: `client/*.ts` and the shared modules they import
-   * (`api.ts`, `errors.ts`, `header-params.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
+   * (`api.ts` and the type modules it re-exports, `errors.ts`, `header-params.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
   /** mcp-gen's generated protocol types of 2025-11-25: the stateful revisions' `request()` map and the types the client uses. */
@@ -30,7 +30,7 @@ export interface ClientPlan {
   warnings: string[];
 }
 
-const REQUIRED_RUNTIME = ['api.ts', 'errors.ts', 'header-params.ts', 'jsonrpc.ts', 'client/index.ts'];
+const REQUIRED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'client/index.ts'];
 const RUNTIME_PATH = /^(client\/)?[a-z][a-z0-9-]*\.ts$/;
 
 /**
@@ -43,8 +43,8 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   assertSafeIdentifiers(model, 'planClient');
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = runtimeFiles(inputs.runtimeSources);
-  files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.protocolTypes) });
-  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: withoutBanner(inputs.statelessProtocolTypes) });
+  files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: inputs.protocolTypes });
+  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: inputs.statelessProtocolTypes });
 
   const types = [await toolTypes(model, toolNames), promptArgumentTypes(model)];
   if (model.resources.length > 0) {

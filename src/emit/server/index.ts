@@ -1,12 +1,11 @@
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
-import { hasBanner } from '../../write/render.js';
 import type { Dialect, ValidatorEntry } from '../validators/index.js';
 import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
-import { defineOwn, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from './schema-walk.js';
 import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from './types-file.js';
@@ -124,16 +123,8 @@ function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: bool
     .map((name) => {
       const format = RUNTIME_FORMATS.find(([pattern]) => pattern.test(name))?.[1];
       if (format === undefined) throw new Error(`planServer: unexpected runtime file name ${JSON.stringify(name)}`);
-      return { path: `generated/runtime/${name}`, owner: 'generated', format, content: withoutBanner(sources[name] as string) };
+      return { path: `generated/runtime/${name}`, owner: 'generated', format, content: sources[name] as string };
     });
-}
-
-/**
- * mcp-gen's own generated files (the envelope validators) carry the banner of mcp-gen's build,
- * whose regenerate command means nothing in the user's project; the writer adds the right one.
- */
-export function withoutBanner(source: string): string {
-  return hasBanner(source) ? source.slice(source.indexOf('\n') + 1) : source;
 }
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;

@@ -18,6 +18,33 @@ export function packageName(serverName: string): string {
   return name === '' ? 'mcp-server' : name;
 }
 
+/** The tsconfig.json of a generated project (a server; `mcp-gen init --client` uses it too). */
+export const PROJECT_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    noUnusedLocals: true,
+    skipLibCheck: true,
+    types: ['node'],
+    // The validators are plain JavaScript (ajv standalone) typed by a .d.ts beside them: tsc
+    // copies them into build/ without checking them.
+    allowJs: true,
+    checkJs: false,
+    rootDir: '.',
+    outDir: 'build',
+    incremental: true,
+    tsBuildInfoFile: 'build/.tsbuildinfo',
+  },
+  include: ['**/*.ts', 'generated/**/*.js'],
+  exclude: ['build', 'node_modules'],
+} as const;
+
 /** package.json, tsconfig.json, .gitignore and main.ts: the project around the generated code. */
 export function projectFiles(model: ServiceModel): PlannedFile[] {
   const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
@@ -34,35 +61,10 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
     engines: { node: '>=20' },
     devDependencies: { ...BUILD_DEPENDENCIES },
   };
-  const tsconfig = {
-    compilerOptions: {
-      target: 'ES2022',
-      lib: ['ES2023'],
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      verbatimModuleSyntax: true,
-      noUnusedLocals: true,
-      skipLibCheck: true,
-      types: ['node'],
-      // The validators are plain JavaScript (ajv standalone) typed by a .d.ts beside them: tsc
-      // copies them into build/ without checking them.
-      allowJs: true,
-      checkJs: false,
-      rootDir: '.',
-      outDir: 'build',
-      incremental: true,
-      tsBuildInfoFile: 'build/.tsbuildinfo',
-    },
-    include: ['**/*.ts', 'generated/**/*.js'],
-    exclude: ['build', 'node_modules'],
-  };
   const serverTitle = model.server.title ?? model.server.name;
   return [
     { path: 'package.json', owner: 'user', format: 'json', content: JSON.stringify(packageJson, null, 2) },
-    { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(tsconfig, null, 2) },
+    { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(PROJECT_TSCONFIG, null, 2) },
     // The unit cache only makes the next run faster; the ledger and the generated files are the record.
     { path: '.gitignore', owner: 'user', format: 'none', content: 'build/\nnode_modules/\n.mcp-gen-cache.json\n' },
     {

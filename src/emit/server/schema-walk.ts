@@ -1,9 +1,9 @@
 /**
- * Schema-aware copying. Only the subschema positions schema-keywords.ts names are visited, so data
+ * Schema-aware copying. Only the subschema positions src/schema/keywords.ts names are visited, so data
  * (`enum`, `const`, `default`, `examples`) and property *names* are never mistaken for keywords: a
  * property called `$ref` or `title` stays a property.
  */
-import { defineOwn, isSchemaObject, pointerSegment, subschemaSlot, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject, pointerSegment, subschemaSlot, type SchemaObject } from '../../schema/keywords.js';
 
 
 /** Where a node sits. */

@@ -27,6 +27,8 @@ export function capabilities(model: ServiceModel): Record<string, object> {
   if (model.prompts.length > 0) caps['prompts'] = listChanged;
   caps['logging'] = {};
   if (model.prompts.length > 0 || model.resourceTemplates.length > 0) caps['completions'] = {};
+  // Only 2026-07-28 has this field; the runtime leaves it out of the stateful initialize results.
+  if (model.extensions !== undefined) caps['extensions'] = model.extensions;
   return caps;
 }
 
@@ -46,14 +48,16 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     return `    [${name}, { name: ${name}, validateInput: ${validator(names.validateInput)}${output} }],\n`;
   });
 
-  const { name, version, title, instructions } = model.server;
-  const serverInfo = title === undefined ? { name, version } : { name, version, title };
+  const { instructions, ...serverInfo } = model.server;
+  const listedTemplates = model.resourceTemplates.filter((t) => t.list).map((t) => t.uriTemplate);
   file.push(
     // The runtime's createServer is imported under another name, since this module exports its own.
     `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n\n`,
   );
   const requestValidators = file.importValue('requestValidators', './runtime/request-validators.js');
   file.importType('Handlers', './types.js');
+  file.importType('ToolName', './types.js');
+  file.importType('PromptName', './types.js');
   file.push(
     jsdoc('Everything the runtime needs to know about this server, computed from the manifest.'),
     `export const definition: ${type('ServerDefinition')} = {\n`,
@@ -67,6 +71,10 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `  resources: ${jsonValueExpression(model.resources.map((r) => r.wire))},\n`,
     `  resourceTemplates: ${jsonValueExpression(model.resourceTemplates.map((t) => t.wire))},\n`,
     `  prompts: ${jsonValueExpression(model.prompts.map((p) => p.wire))},\n`,
+    model.pageSize === undefined ? '' : `  pageSize: ${model.pageSize},\n`,
+    listedTemplates.length === 0 ? '' : `  listedTemplates: ${jsonValueExpression(listedTemplates)},\n`,
+    model.caching === undefined ? '' : `  caching: ${jsonValueExpression(model.caching)},\n`,
+    completionDefaultsLine(model),
     `  requestValidators: ${requestValidators},\n`,
     // Loaded on the first request the server sends its client: most servers never send one.
     "  resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),\n",
@@ -75,11 +83,27 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '};\n\n',
     jsdoc([
       'Creates the server from your handlers; start it with `serveStdio()` or `listenHttp(…)`.',
-      'Throws when a handler the manifest needs is missing.',
+      'Throws when a handler the manifest needs is missing. `server.tools` and `server.prompts`',
+      "turn the manifest's tools and prompts on and off at run time.",
     ]),
-    `export function createServer(handlers: Handlers, options?: ${type('ServerOptions')}): ${type('McpServer')} {\n`,
-    '  return createRuntimeServer(definition, handlers, options);\n',
+    `export function createServer(handlers: Handlers, options?: ${type('ServerOptions')}): ${type('McpServer')}<ToolName, PromptName> {\n`,
+    '  return createRuntimeServer<ToolName, PromptName>(definition, handlers, options);\n',
     '}\n',
   );
   return file.toString();
+}
+
+/** `completionDefaults`: the manifest's `enum` values per prompt argument and template variable, when there are any. */
+function completionDefaultsLine(model: ServiceModel): string {
+  // Object.fromEntries makes own properties, so a prompt named `__proto__` is just a key.
+  const prompts = Object.fromEntries(
+    model.prompts
+      .map((p) => [p.name, Object.fromEntries(p.arguments.flatMap((a) => (a.enum === undefined ? [] : [[a.name, a.enum]])))] as const)
+      .filter(([, args]) => Object.keys(args).length > 0),
+  );
+  const templates = Object.fromEntries(model.resourceTemplates.flatMap((t) => (t.variableEnums === undefined ? [] : [[t.uriTemplate, t.variableEnums]])));
+  const defaults: Record<string, unknown> = {};
+  if (Object.keys(prompts).length > 0) defaults['prompts'] = prompts;
+  if (Object.keys(templates).length > 0) defaults['resourceTemplates'] = templates;
+  return Object.keys(defaults).length === 0 ? '' : `  completionDefaults: ${jsonValueExpression(defaults)},\n`;
 }

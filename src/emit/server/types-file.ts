@@ -2,7 +2,7 @@ import type { ServiceModel } from '../../model/service-model.js';
 import { escapeInvisible, jsdoc, stringLiteral } from '../../printer/escape.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
 import { compileTypes, OWN_TS_TYPE } from '../types/compile-types.js';
 import { embedAt, mapSchema } from './schema-walk.js';
 import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
@@ -80,6 +80,23 @@ export async function typesFile(model: ServiceModel): Promise<string> {
       '};\n',
     );
     sections.push('  resourceTemplates: ResourceTemplateHandlers;\n');
+    const listed = model.resourceTemplates.filter((t) => t.list);
+    if (listed.length > 0) {
+      file.push(
+        '\n',
+        jsdoc('Lists the resources each `list: true` template has now (read through its template handler), keyed by template.'),
+        'export type ResourceListHandlers = {\n',
+        ...listed.map((t) => `  ${propertyKey(t.uriTemplate)}: ${api('ResourceListHandler')};\n`),
+        '};\n',
+      );
+      sections.push('  resourceLists: ResourceListHandlers;\n');
+    }
+  }
+  if (model.subscribe && (model.resources.length > 0 || model.resourceTemplates.length > 0)) {
+    sections.push(
+      `${jsdoc('Called when the first client subscribes to a URI and when the last one leaves: start and stop watching there.', '  ')}`,
+      `  resourceSubscriptions?: ${api('ResourceSubscriptionHooks')};\n`,
+    );
   }
   if (model.prompts.length > 0) {
     file.push(promptArgumentTypes(model));
@@ -92,6 +109,23 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     );
     sections.push('  prompts: PromptHandlers;\n');
   }
+  const completable = completionEntries(model, () => api('CompletionHandler'));
+  if (completable.length > 0) {
+    file.push(
+      '\n',
+      jsdoc([
+        'Completion handlers, keyed by prompt name or URI template, then by argument or template variable:',
+        '`CompletionHandlers["plan_outing"]["city"]`. Each gets what was typed and the arguments already filled in.',
+      ]),
+      'export type CompletionHandlers = {\n',
+      ...completable,
+      '};\n',
+    );
+    sections.push(
+      `${jsdoc('Completes the arguments you give a handler for; the others fall back to `complete`, then to the manifest\'s `enum` values.', '  ')}`,
+      '  completions?: { [K in keyof CompletionHandlers]?: Partial<CompletionHandlers[K]> };\n',
+    );
+  }
   if (model.prompts.length > 0 || model.resourceTemplates.length > 0) {
     sections.push(
       `${jsdoc('Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions.', '  ')}`,
@@ -99,7 +133,39 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     );
   }
   file.push('\n', jsdoc('Everything `createServer` needs from user code.'), 'export type Handlers = {\n', ...sections, '};\n');
+  file.push(
+    '\n',
+    jsdoc('The name of every tool (what `server.tools.enable` and `.disable` take).'),
+    'export type ToolName = Extract<keyof ToolHandlers, string>;\n\n',
+    jsdoc('The name of every prompt (what `server.prompts.enable` and `.disable` take).'),
+    `export type PromptName = ${model.prompts.length > 0 ? 'Extract<keyof PromptHandlers, string>' : 'never'};\n`,
+  );
   return file.toString();
+}
+
+/**
+ * One `CompletionHandlers` entry per prompt with arguments and per template with variables. A
+ * template spelled exactly like a prompt name shares that prompt's entry (one key per name).
+ */
+function completionEntries(model: ServiceModel, handlerType: () => string): string[] {
+  const entries: string[] = [];
+  // Imported only when some entry uses it.
+  const handler = (): string => handlerType();
+  const taken = new Set<string>();
+  for (const prompt of model.prompts) {
+    if (prompt.arguments.length === 0) continue;
+    taken.add(prompt.name);
+    const args = prompt.arguments.map((a) => `${propertyKey(a.name)}: ${handler()}<${prompt.ids.pascal}Arguments>`).join('; ');
+    entries.push(`  ${propertyKey(prompt.name)}: { ${args} };\n`);
+  }
+  for (const template of model.resourceTemplates) {
+    const variables = [...new Set(template.variables)];
+    if (variables.length === 0 || taken.has(template.uriTemplate)) continue;
+    taken.add(template.uriTemplate);
+    const resolved = variables.map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
+    entries.push(`  ${propertyKey(template.uriTemplate)}: { ${variables.map((v) => `${propertyKey(v)}: ${handler()}<{ ${resolved} }>`).join('; ')} };\n`);
+  }
+  return entries;
 }
 
 /** `<Prompt>Arguments` for every prompt: the server's handlers and the client's calls take them. */
@@ -202,6 +268,13 @@ const FIXED_NAMES = [
   'RequestContext',
   'ResourceReadResult',
   'ServerHandlers',
+  'ToolName',
+  'PromptName',
+  'ResourceListHandler',
+  'ResourceListHandlers',
+  'ResourceSubscriptionHooks',
+  'CompletionHandlers',
+  'CompletionHandler',
 ];
 
 interface SharedDefinition {

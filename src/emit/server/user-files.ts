@@ -50,7 +50,7 @@ export function toolHandlerFile(tool: ToolModel): PlannedFile {
 /** A group of non-tool handlers with its own user file (`handlers/resources.ts`, …). */
 interface Section {
   /** Property of `Handlers`, and the name the section's file exports. */
-  property: 'resources' | 'resourceTemplates' | 'prompts';
+  property: 'resources' | 'resourceTemplates' | 'resourceLists' | 'prompts';
   path: string;
   module: string;
   template: string;
@@ -97,6 +97,20 @@ function sections(model: ServiceModel): Section[] {
       })),
     },
     {
+      property: 'resourceLists',
+      path: 'handlers/resource-lists.ts',
+      module: './resource-lists.js',
+      template: 'resource-lists.ts.hbs',
+      entryTemplate: 'resource-list-entry.hbs',
+      noun: 'listed resource template',
+      entries: model.resourceTemplates
+        .filter((t) => t.list)
+        .map((t) => ({
+          key: t.uriTemplate,
+          view: { uriTemplate: t.uriTemplate, doc: describe(t.wire) },
+        })),
+    },
+    {
       property: 'prompts',
       path: 'handlers/prompts.ts',
       module: './prompts.js',
@@ -117,7 +131,7 @@ function sections(model: ServiceModel): Section[] {
 }
 
 /** Names the collector file binds itself; a tool handler imported there must not take one. */
-const INDEX_NAMES = ['Handlers', 'handlers', 'resources', 'resourceTemplates', 'prompts'];
+const INDEX_NAMES = ['Handlers', 'handlers', 'resources', 'resourceTemplates', 'resourceLists', 'prompts'];
 
 /** The name `tool`'s handler is imported under in handlers/index.ts: its camel id unless taken. */
 function localName(tool: ToolModel, taken: Set<string>): string {
@@ -211,7 +225,7 @@ export function sectionFiles(model: ServiceModel, notes: string[]): PlannedFile[
 }
 
 function viewKey(section: Section): string {
-  return section.property === 'resourceTemplates' ? 'templates' : section.property;
+  return section.property === 'resourceTemplates' ? 'templates' : section.property === 'resourceLists' ? 'lists' : section.property;
 }
 
 function mergeSection(section: Section, existing: string, notes: string[]): string | undefined {

@@ -1,5 +1,5 @@
 import { compile, type Options } from 'json-schema-to-typescript';
-import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from '../../schema/keywords.js';
 import { commentText } from '../../printer/escape.js';
 import { scanDeclarations } from './scan.js';
 

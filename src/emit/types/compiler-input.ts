@@ -1,6 +1,5 @@
-import type { JsonSchema, SchemaObject } from '../../load/spec.js';
-import { isSchemaObject, refSegmentKey } from '../../load/schema-keywords.js';
-import { mapSchema } from '../../load/spec-walk.js';
+import { isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
+import { mapSchema, type JsonSchema } from '../../schema/walk.js';
 import { BINDING_NAMES, type ProtocolModel } from '../../model/protocol.js';
 
 export type DocsMode = 'full' | 'link' | 'none';

@@ -1,6 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { addStandardFormats } from '../../load/extra-formats.js';
+import { addStandardFormats } from '../../schema/formats.js';
 import { inProcessFormats } from './inline-helpers.js';
 import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
 
@@ -30,7 +30,7 @@ const linearRegExp = Object.assign((pattern: string, flags: string) => new RegEx
  * - generated (standalone) validators match `pattern`s in linear time (linear-pattern.ts); the
  *   in-process reference keeps RegExp, so the differential tests hold the two against each other.
  * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords, plus the
- *   standard formats it lacks (iri, iri-reference, idn-email, idn-hostname: src/load/extra-formats.ts).
+ *   standard formats it lacks (iri, iri-reference, idn-email, idn-hostname: src/schema/formats.ts).
  */
 export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[]; validateSchema?: false }): Ajv {
   const warnings = options.warnings;

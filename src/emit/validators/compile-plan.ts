@@ -1,4 +1,4 @@
-import { defineOwn, isSchemaObject } from '../../load/schema-keywords.js';
+import { defineOwn, isSchemaObject } from '../../schema/keywords.js';
 import { protoMembersForAjv, rewriteSchema, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
 
 /**

@@ -6,7 +6,7 @@
  * The helpers are kept as source text (not as functions serialized with `toString()`), so the
  * emitted bytes never depend on how this file was compiled.
  */
-import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatCheck, type FormatHelper } from '../../load/extra-formats.js';
+import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatCheck, type FormatHelper } from '../../schema/formats.js';
 
 import { LINEAR_PATTERN_MODULE, LINEAR_PATTERN_NAME, LINEAR_PATTERN_SOURCE } from './linear-pattern.js';
 

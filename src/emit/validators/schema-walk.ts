@@ -1,9 +1,9 @@
 /**
- * A walk over JSON Schema documents that visits only the subschema positions schema-keywords.ts
+ * A walk over JSON Schema documents that visits only the subschema positions src/schema/keywords.ts
  * names, so a *property* named `description` or `$ref`, an enum value or a const is data and is
  * never touched.
  */
-import { defineOwn, isSchemaObject, subschemaSlot } from '../../load/schema-keywords.js';
+import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject, subschemaSlot } from '../../schema/keywords.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -37,16 +37,13 @@ function rewriteKeyword(key: string, value: Json, rewrite: (node: JsonObject) =>
   }
 }
 
-/** Keywords that only annotate: they never change a verdict (ajv ignores `default` without useDefaults). */
-const ANNOTATIONS = ['description', 'title', '$comment', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'];
-
 /**
  * ajv standalone embeds every schema object a validator refers to, descriptions included. The MCP
  * schemas are mostly prose, so annotations go before compiling.
  */
 export function stripAnnotations(schema: Json): Json {
   return rewriteSchema(schema, (node) => {
-    for (const key of ANNOTATIONS) delete node[key];
+    for (const key of ANNOTATION_KEYWORDS) delete node[key];
     return node;
   });
 }

@@ -8,6 +8,28 @@
  * imported from the protocol bindings.
  */
 
+import type {
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  ElicitUrlResult,
+  SampleParams,
+  SampleResult,
+} from './input-types.js';
+
+export type * from './input-types.js';
+export type * from './list-types.js';
+export type * from './content-types.js';
+export type * from './task-types.js';
+import type { ResourceContents, ContentBlock } from './content-types.js';
+import type { TaskStore } from './task-types.js';
+import type {
+  ListControl,
+  ResourceListHandler,
+  ResourceSubscriptionHooks,
+  CacheHint,
+} from './list-types.js';
+
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: unknown };
@@ -29,54 +51,6 @@ export interface Validator<T> {
 
 export type LoggingLevel =
   'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
-export interface Annotations extends JsonObject {
-  audience?: ('user' | 'assistant')[];
-  priority?: number;
-  lastModified?: string;
-}
-
-export interface TextContent extends JsonObject {
-  type: 'text';
-  text: string;
-  annotations?: Annotations;
-}
-export interface ImageContent extends JsonObject {
-  type: 'image';
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-}
-export interface AudioContent extends JsonObject {
-  type: 'audio';
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-}
-export interface ResourceLink extends JsonObject {
-  type: 'resource_link';
-  uri: string;
-  name: string;
-  mimeType?: string;
-}
-export interface TextResourceContents extends JsonObject {
-  uri: string;
-  mimeType?: string;
-  text: string;
-}
-export interface BlobResourceContents extends JsonObject {
-  uri: string;
-  mimeType?: string;
-  blob: string;
-}
-export type ResourceContents = TextResourceContents | BlobResourceContents;
-export interface EmbeddedResource extends JsonObject {
-  type: 'resource';
-  resource: ResourceContents;
-  annotations?: Annotations;
-}
-export type ContentBlock =
-  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /**
  * What a tool handler returns.
@@ -130,6 +104,11 @@ export interface RequestContext {
   readonly clientCapabilities: JsonObject;
   /** Announces changes to every client listening (see `Notifier`). */
   readonly notify: Notifier;
+  /**
+   * The server's run-time lists: enable or disable tools and prompts (names are checked at run
+   * time here; `McpServer.tools` / `.prompts` take only the manifest's names).
+   */
+  readonly lists: { readonly tools: ListControl; readonly prompts: ListControl };
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /**
@@ -141,11 +120,25 @@ export interface RequestContext {
   /**
    * `elicitation/create`; rejects when the client did not declare the elicitation capability (in
    * 2026-07-28 the request is then answered with -32021). `options.key` names the input in a
-   * 2026-07-28 input-required result (default `elicitation-<n>`).
+   * 2026-07-28 input-required result (default `elicitation-<n>`). Form mode (`mode` left out or
+   * `'form'`) needs `elicitation.form` (a bare `elicitation: {}` counts as form), URL mode
+   * (`{ mode: 'url', url, message }`, 2025-11-25 on) needs `elicitation.url`; without it the
+   * promise rejects with `ClientCapabilityError` and nothing is sent.
    */
-  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
-  /** `sampling/createMessage`; as `elicit`, for the sampling capability. */
-  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject>;
+  elicit(params: ElicitUrlParams, options?: InputOptions): Promise<ElicitUrlResult>;
+  elicit(params: ElicitFormParams, options?: InputOptions): Promise<ElicitResult>;
+  /**
+   * `sampling/createMessage`; as `elicit`, for the sampling capability. `tools`/`toolChoice` need
+   * the client's `sampling.tools` (2025-11-25 on), an `includeContext` other than `"none"` its
+   * `sampling.context`; otherwise the promise rejects with `ClientCapabilityError`, nothing sent.
+   */
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult>;
+  /**
+   * `notifications/elicitation/complete` for a URL elicitation this client was asked (2025-11-25;
+   * on the request's stream while it runs, then on the session's standalone stream). False when it
+   * could not be sent: another revision (2026-07-28 has no such notification) or no stream open.
+   */
+  completeElicitation(elicitationId: string): boolean;
   /** `roots/list`; as `elicit`, for the roots capability. */
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
   /**
@@ -160,6 +153,12 @@ export interface RequestContext {
 export interface InputOptions {
   /** The key of this input in a 2026-07-28 `inputRequests` map; stable across retries. */
   key?: string;
+  /**
+   * 2026-07-28, a tool that may run as a task: ask on the tools/call request itself (an
+   * input-required round) before the task is created, instead of through the task's
+   * `inputRequests`. Ignored once the call has become a task.
+   */
+  beforeTask?: boolean;
 }
 
 /**
@@ -172,15 +171,6 @@ export interface Notifier {
   promptsChanged(): void;
   resourcesChanged(): void;
   resourceUpdated(uri: string): void;
-}
-
-export interface ElicitParams extends JsonObject {
-  message: string;
-  requestedSchema: JsonObject;
-}
-export interface ElicitResult extends JsonObject {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
 }
 
 export type ToolHandler<Input, Output> = (
@@ -231,7 +221,15 @@ export type PromptHandler<Args> = (
 
 /** Everything the runtime needs to know about a server, precomputed by the generator. */
 export interface ServerDefinition {
-  serverInfo: { name: string; version: string; title?: string };
+  /** `description`, `websiteUrl` and `icons` are sent only in revisions whose schema has them (2025-11-25 on). */
+  serverInfo: {
+    name: string;
+    version: string;
+    title?: string;
+    description?: string;
+    websiteUrl?: string;
+    icons?: JsonObject[];
+  };
   instructions?: string;
   /** Revisions this server may negotiate, newest first. */
   protocolVersions: readonly string[];
@@ -246,6 +244,18 @@ export interface ServerDefinition {
   prompts: readonly JsonObject[];
   /** Page size for the list methods; default 100. */
   pageSize?: number;
+  /** URI templates whose resources are listed by a `ResourceListHandler` (`handlers.resourceLists`). */
+  listedTemplates?: readonly string[];
+  /** 2026-07-28 caching hints per list; a list left out gets `ttlMs: 0`, `cacheScope: "public"`. */
+  caching?: Partial<Record<'tools' | 'prompts' | 'resources' | 'resourceTemplates', CacheHint>>;
+  /**
+   * The manifest's `enum` values, offered by `completion/complete` when no handler answers:
+   * by prompt name then argument, and by URI template then variable.
+   */
+  completionDefaults?: {
+    prompts?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+    resourceTemplates?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  };
   /**
    * Envelope validators for the client→server messages the runtime handles, keyed by method
    * (`tools/call`, `initialize`, `notifications/cancelled`, …). Each validates the whole JSON-RPC
@@ -289,14 +299,44 @@ export interface ServerHandlers {
   resourceTemplates?: Record<string, ResourceTemplateHandler<any>>;
   /** Keyed by prompt name. */
   prompts?: Record<string, PromptHandler<any>>;
-  /** `completion/complete`; when absent, completions answer with no values. */
+  /** Keyed by URI template: the resources each listed template has now (see `ResourceListHandler`). */
+  resourceLists?: Record<string, ResourceListHandler>;
+  /** Start and stop watching a resource as its first subscriber comes and its last goes. */
+  resourceSubscriptions?: ResourceSubscriptionHooks;
+  /**
+   * Completions per argument: keyed by prompt name or URI template, then by argument or template
+   * variable name (`completions['plan_outing']['city']`). Tried first; then `complete`; then the
+   * manifest's `enum` values starting with what was typed (`definition.completionDefaults`).
+   */
+  completions?: Record<string, Record<string, CompletionHandler<any> | undefined> | undefined>;
+  /** `completion/complete` for anything `completions` does not answer; when absent, the manifest's enums, else no values. */
   complete?: (
     params: JsonObject,
     context: RequestContext,
-  ) =>
-    | { values: string[]; total?: number; hasMore?: boolean }
-    | Promise<{ values: string[]; total?: number; hasMore?: boolean }>;
+  ) => CompletionValues | Promise<CompletionValues>;
+  /**
+   * The client sent `notifications/roots/list_changed` (stateful revisions): the next
+   * `context.listRoots()` on that session sees the new list.
+   */
+  onRootsListChanged?: (client: {
+    sessionId: string | undefined;
+    protocolVersion: string;
+    clientCapabilities: JsonObject;
+  }) => void;
 }
+
+/** What a completion handler returns: the values (at most 100 are sent), or them with a total and `hasMore`. */
+export type CompletionValues = string[] | { values: string[]; total?: number; hasMore?: boolean };
+
+/**
+ * Completes one prompt argument or template variable. `value` is what the user typed so far;
+ * `resolved` holds the other arguments already filled in (`context.arguments` of the request).
+ */
+export type CompletionHandler<Args = Readonly<Record<string, string>>> = (
+  value: string,
+  resolved: Partial<Args>,
+  context: RequestContext,
+) => CompletionValues | Promise<CompletionValues>;
 
 export interface ServerOptions {
   /** Where diagnostics go; the stdio transport must never write them to stdout. Default: stderr. */
@@ -309,6 +349,24 @@ export interface ServerOptions {
   stateSecret?: string;
   /** Bounds on what one client may make the server do; every field has a default (`DEFAULT_LIMITS`). */
   limits?: ServerLimits;
+  /** Tasks (tools with `execution.taskSupport`): lifetimes, poll interval and where their state lives. */
+  tasks?: TaskOptions;
+}
+
+export interface TaskOptions {
+  /** How long a task is kept from its creation when the client asks for no TTL. Default 1 hour. */
+  ttlMs?: number;
+  /** The longest TTL a 2025-11-25 client may ask for. Default 24 hours. */
+  maxTtlMs?: number;
+  /** The poll interval suggested to clients. Default 500 ms. */
+  pollIntervalMs?: number;
+  /** Tasks whose handlers may run at once in this process; a call beyond that is refused with -32000. Default 1000. */
+  maxRunning?: number;
+  /**
+   * Where task state lives (`InMemoryTaskStore` by default). Several processes sharing one store
+   * (`connectRedisStores`) answer `tasks/get` for each other's tasks.
+   */
+  store?: TaskStore;
 }
 
 /** Limits of both transports. HTTP adds its own in `HttpOptions`. */

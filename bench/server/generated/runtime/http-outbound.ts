@@ -75,12 +75,7 @@ export class HttpOutbound implements Outbound {
     const final =
       this.statelessId === undefined
         ? text
-        : withResultFields(
-            text,
-            this.statelessId,
-            this.statelessMethod,
-            this.session.core.serverInfoMember,
-          );
+        : withResultFields(text, this.statelessId, this.statelessMethod, this.session.core);
     if (this.receiving && !this.streaming) this.held = final;
     else this.deliver(final, statusOf(final));
   }

@@ -19,6 +19,8 @@
  */
 import type { EventStore, StreamWatcher } from './event-store.js';
 import type { SessionSnapshot, SessionStore } from './session-store.js';
+import { RedisTaskStore } from './redis-task-store.js';
+import type { TaskStore } from './task-store.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
 export interface RedisClient {
@@ -30,6 +32,8 @@ export interface RedisClient {
   del(key: string): Promise<number>;
   lRange(key: string, start: number, stop: number): Promise<string[]>;
   exists(key: string): Promise<number>;
+  sMembers(key: string): Promise<string[]>;
+  sRem(key: string, member: string): Promise<number>;
   publish(channel: string, message: string): Promise<unknown>;
   multi(): RedisMulti;
   /** A second connection: a subscribed connection runs no other commands. */
@@ -43,6 +47,7 @@ interface RedisMulti {
   rPush(key: string, value: string): RedisMulti;
   pExpire(key: string, ms: number): RedisMulti;
   set(key: string, value: string, options: { PX: number }): RedisMulti;
+  sAdd(key: string, member: string): RedisMulti;
   publish(channel: string, message: string): RedisMulti;
   exec(): Promise<unknown[]>;
 }
@@ -171,7 +176,12 @@ export class RedisEventStore implements EventStore {
 export async function connectRedisStores(
   url: string,
   options: RedisStoreOptions & { log?: (line: string) => void } = {},
-): Promise<{ sessionStore: SessionStore; eventStore: EventStore; close(): Promise<void> }> {
+): Promise<{
+  sessionStore: SessionStore;
+  eventStore: EventStore;
+  taskStore: TaskStore;
+  close(): Promise<void>;
+}> {
   // A computed specifier: the runtime type-checks and runs without the package installed.
   const packageName = 'redis';
   let redis: { createClient(options: { url: string }): RedisClient };
@@ -187,6 +197,7 @@ export async function connectRedisStores(
   return {
     sessionStore: new RedisSessionStore(client, options.prefix),
     eventStore,
+    taskStore: new RedisTaskStore(client, options.prefix),
     close: async () => {
       await eventStore.close();
       await (client.close?.() ?? client.quit?.());

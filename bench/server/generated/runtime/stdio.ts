@@ -55,7 +55,7 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
       canEmit: true,
       respond: (text) => {
         stateless.delete(id);
-        writer.respond(withResultFields(text, idText, method, core.serverInfoMember));
+        writer.respond(withResultFields(text, idText, method, core));
       },
       emit: (text) => writer.emit(text),
       abandon: () => stateless.delete(id),

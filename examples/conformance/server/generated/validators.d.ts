@@ -99,3 +99,24 @@ export declare const validateTestInputRequiredResultTamperedStateInput: Validato
 
 /** Validates `#/$defs/TestInputRequiredResultCapabilitiesInput`. */
 export declare const validateTestInputRequiredResultCapabilitiesInput: Validator<Types.TestInputRequiredResultCapabilitiesInput>;
+
+/** Validates `#/$defs/GreetInput`. */
+export declare const validateGreetInput: Validator<Types.GreetInput>;
+
+/** Validates `#/$defs/SlowComputeInput`. */
+export declare const validateSlowComputeInput: Validator<Types.SlowComputeInput>;
+
+/** Validates `#/$defs/FailingJobInput`. */
+export declare const validateFailingJobInput: Validator<Types.FailingJobInput>;
+
+/** Validates `#/$defs/ProtocolErrorJobInput`. */
+export declare const validateProtocolErrorJobInput: Validator<Types.ProtocolErrorJobInput>;
+
+/** Validates `#/$defs/ConfirmDeleteInput`. */
+export declare const validateConfirmDeleteInput: Validator<Types.ConfirmDeleteInput>;
+
+/** Validates `#/$defs/MultiInputInput`. */
+export declare const validateMultiInputInput: Validator<Types.MultiInputInput>;
+
+/** Validates `#/$defs/TestToolWithTaskInput`. */
+export declare const validateTestToolWithTaskInput: Validator<Types.TestToolWithTaskInput>;

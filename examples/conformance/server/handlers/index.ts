@@ -27,6 +27,13 @@ import { testInputRequiredResultMultipleInputs } from './tools/testInputRequired
 import { testInputRequiredResultMultiRound } from './tools/testInputRequiredResultMultiRound.js';
 import { testInputRequiredResultTamperedState } from './tools/testInputRequiredResultTamperedState.js';
 import { testInputRequiredResultCapabilities } from './tools/testInputRequiredResultCapabilities.js';
+import { greet } from './tools/greet.js';
+import { slowCompute } from './tools/slowCompute.js';
+import { failingJob } from './tools/failingJob.js';
+import { protocolErrorJob } from './tools/protocolErrorJob.js';
+import { confirmDelete } from './tools/confirmDelete.js';
+import { multiInput } from './tools/multiInput.js';
+import { testToolWithTask } from './tools/testToolWithTask.js';
 import { resources } from './resources.js';
 import { resourceTemplates } from './resource-templates.js';
 import { prompts } from './prompts.js';
@@ -65,6 +72,13 @@ export const handlers: Handlers = {
     test_input_required_result_multi_round: testInputRequiredResultMultiRound,
     test_input_required_result_tampered_state: testInputRequiredResultTamperedState,
     test_input_required_result_capabilities: testInputRequiredResultCapabilities,
+    greet,
+    slow_compute: slowCompute,
+    failing_job: failingJob,
+    protocol_error_job: protocolErrorJob,
+    confirm_delete: confirmDelete,
+    multi_input: multiInput,
+    test_tool_with_task: testToolWithTask,
   },
   resources,
   resourceTemplates,

@@ -27,3 +27,9 @@ export declare const validateGetForecastInput: Validator<Types.GetForecastInput>
 
 /** Validates `#/$defs/GetForecastOutput`. */
 export declare const validateGetForecastOutput: Validator<Types.GetForecastOutput>;
+
+/** Validates `#/$defs/ClimateReportInput`. */
+export declare const validateClimateReportInput: Validator<Types.ClimateReportInput>;
+
+/** Validates `#/$defs/ClimateReportOutput`. */
+export declare const validateClimateReportOutput: Validator<Types.ClimateReportOutput>;

@@ -21,7 +21,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MIRRORED_TYPES = ['string', 'integer', 'boolean'];
 
 /**
- * Keywords holding subschemas, in draft-07 and 2020-12 (as src/load/schema-keywords.ts, which the
+ * Keywords holding subschemas, in draft-07 and 2020-12 (as src/schema/keywords.ts, which the
  * runtime cannot import): an `x-mcp-header` below any of them but `properties` is not statically
  * reachable. Values of other keywords (`enum`, `const`, `default`, …) are data.
  */

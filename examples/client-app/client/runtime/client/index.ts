@@ -3,11 +3,26 @@
  * The client runtime's entry point. Generated `client.ts` calls `openSession` with the app's
  * connection options and binds one typed method per tool to `callTool`.
  */
+import { randomUUID } from 'node:crypto';
 import type { JsonObject, Validator } from '../api.js';
+import {
+  prepareParams,
+  requestOptions,
+  type CallOptions,
+  type LoggingLevel,
+} from './call-options.js';
 import { OutputValidationError, ToolError } from './errors.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import {
+  bindListCache,
+  itemsOf,
+  ListCache,
+  listPagesCached,
+  type CacheBinding,
+} from './list-cache.js';
+import {
   ClientSession,
+  STATELESS_REVISION,
   type ClientHandlers,
   type RequestOptions,
   type ServerIdentity,
@@ -24,6 +39,29 @@ export type { StdioServerParameters } from './stdio.js';
 export type { Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions.js';
 export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
+export {
+  META_LOG_LEVEL,
+  setLogLevel,
+  type CallOptions,
+  type LoggingLevel,
+  type RequestMeta,
+} from './call-options.js';
+export {
+  listen,
+  type ChangeNotification,
+  type ListenFilter,
+  type StopListening,
+} from './listen.js';
+export { ListCache, type CacheBinding } from './list-cache.js';
+export {
+  startToolTask,
+  TaskCancelledError,
+  TASKS_EXTENSION,
+  type TaskHandle,
+  type TaskOptions,
+  type TaskState,
+  type TaskStatus,
+} from './tasks.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation =
@@ -35,18 +73,22 @@ export interface ClientOptions {
   handlers?: ClientHandlers;
   /** Revisions to offer, newest first (default: every revision the runtime speaks). */
   protocolVersions?: readonly string[];
-  /** Server notifications other than progress (log messages, list changes, …). */
+  /** Server notifications other than progress (list changes, …; log messages too unless `onLog` is given). */
   onNotification?: (method: string, params: JsonObject) => void;
+  /** `notifications/message`: the log messages the server sends at the level the app asked for. */
+  onLog?: (message: { level: LoggingLevel; logger?: string; data: unknown }) => void;
+  /** `capabilities.extensions`: extension identifier → its settings (`{}` for none). */
+  extensions?: Readonly<Record<string, JsonObject>>;
+  /** Keep list pages as long as the server's `ttlMs`/`cacheScope` allow (2026-07-28); one cache may serve several connections. */
+  listCache?: ListCache | boolean;
+  /**
+   * The authorization context `private` cached pages belong to: connections sharing a cache and
+   * naming the same context share them. Default: this connection alone.
+   */
+  cacheContext?: string;
 }
 
 export type ConnectOptions = ServerLocation & ClientOptions;
-
-/** Options of one call. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
 
 /** Builds the transport for a location; HTTP is loaded only when used. */
 export async function transportFor(location: ServerLocation): Promise<ClientTransport> {
@@ -64,11 +106,13 @@ export async function transportFor(location: ServerLocation): Promise<ClientTran
 
 /** Connects and negotiates; the session is ready for requests. */
 export async function openSession(options: ConnectOptions): Promise<ClientSession> {
+  const onNotification = notificationRouter(options);
   const session = new ClientSession(await transportFor(options), {
     ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.protocolVersions ? { protocolVersions: options.protocolVersions } : {}),
-    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+    ...(onNotification ? { onNotification } : {}),
+    ...(options.extensions ? { extensions: options.extensions } : {}),
   });
   try {
     await session.connect();
@@ -77,6 +121,51 @@ export async function openSession(options: ConnectOptions): Promise<ClientSessio
     throw error;
   }
   return session;
+}
+
+/** Log messages to `onLog` when given; everything else to `onNotification`. */
+function notificationRouter(
+  options: ClientOptions,
+): ((method: string, params: JsonObject) => void) | undefined {
+  const { onLog, onNotification } = options;
+  if (onLog === undefined) return onNotification;
+  return (method, params) => {
+    if (method !== 'notifications/message') return onNotification?.(method, params);
+    const message: { level: LoggingLevel; logger?: string; data: unknown } = {
+      level: params['level'] as LoggingLevel,
+      data: params['data'],
+    };
+    if (typeof params['logger'] === 'string') message.logger = params['logger'];
+    onLog(message);
+  };
+}
+
+/** The list cache of a connection, when the app asked for one. */
+export function listCacheFor(
+  session: ClientSession,
+  options: ConnectOptions,
+): CacheBinding | undefined {
+  if (options.listCache === undefined || options.listCache === false) return undefined;
+  const cache = options.listCache === true ? new ListCache() : options.listCache;
+  const server =
+    'url' in options
+      ? `url ${String(options.url)}`
+      : `command ${JSON.stringify([options.command, ...(options.args ?? [])])}`;
+  return bindListCache(
+    session,
+    cache,
+    server,
+    options.cacheContext ?? `connection ${randomUUID()}`,
+  );
+}
+
+/** `ping`: the stateful revisions have it; 2026-07-28 does not, and says so instead of sending it. */
+export async function ping(session: ClientSession, options: CallOptions = {}): Promise<void> {
+  if (session.stateless)
+    throw new Error(
+      `ping does not exist in protocol revision ${STATELESS_REVISION} (this session speaks it); any request shows the server is there`,
+    );
+  await session.request('ping', await prepareParams(session, {}, options), requestOptions(options));
 }
 
 /** What generated code knows about one tool. */
@@ -117,21 +206,48 @@ export async function callTool(
   input: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const request: RequestOptions = {
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-    onProgress: options.onProgress,
-  };
+  const result = await sendToolCall(session, binding, input, options);
+  if (result['isError'] === true) throw new ToolError(binding.name, result);
+  if (binding.validateOutput === undefined) return result;
+  return validatedOutput(binding, result);
+}
+
+/**
+ * `tools/call` resolving with the whole result (`content`, `structuredContent`, `_meta`, `isError`):
+ * an `isError` result is returned, not thrown; otherwise a tool with an outputSchema has its
+ * `structuredContent` validated as `callTool` does.
+ */
+export async function callToolFull(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<JsonObject> {
+  const result = await sendToolCall(session, binding, input, options);
+  if (result['isError'] !== true && binding.validateOutput !== undefined)
+    validatedOutput(binding, result);
+  return result;
+}
+
+async function sendToolCall(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions,
+): Promise<JsonObject> {
+  const request = requestOptions(options);
   if (binding.headers !== undefined && binding.headers.length > 0)
     request.headers = paramHeaders(binding.headers, input);
-  const result = await session.request(
+  return session.request(
     'tools/call',
-    { name: binding.name, arguments: input ?? {} },
+    await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options),
     request,
   );
-  if (result['isError'] === true) throw new ToolError(binding.name, result);
-  const validate = binding.validateOutput;
-  if (validate === undefined) return result;
+}
+
+/** The result's `structuredContent` if the tool's validator accepts it; OutputValidationError (keeping the raw result) otherwise. */
+function validatedOutput(binding: ClientToolBinding, result: JsonObject): unknown {
+  const validate = binding.validateOutput as Validator<unknown>;
   if (!('structuredContent' in result))
     throw new OutputValidationError(binding.name, result, [], 'it has no structuredContent');
   const output = result['structuredContent'];
@@ -139,28 +255,47 @@ export async function callTool(
   return output;
 }
 
-/** Every page of a list method, concatenated. */
+/** Any request with the call's `_meta` and log level (call-options.ts). */
+export async function requestWith(
+  session: ClientSession,
+  method: string,
+  params: JsonObject,
+  options: CallOptions = {},
+): Promise<JsonObject> {
+  return session.request(
+    method,
+    await prepareParams(session, params, options),
+    requestOptions(options),
+  );
+}
+
+/** Every page of a list method, concatenated; through the connection's list cache when it has one. */
 export async function listAll(
   session: ClientSession,
   method: string,
   field: string,
-  options: RequestOptions = {},
+  options: CallOptions = {},
+  cache?: CacheBinding,
 ): Promise<JsonObject[]> {
-  const items: JsonObject[] = [];
+  const params = await prepareParams(session, {}, options);
+  const request: RequestOptions = requestOptions(options);
+  if (cache !== undefined)
+    return itemsOf(await listPagesCached(session, cache, method, request, params), field);
+  const pages: JsonObject[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const result = await session.request(method, cursor === undefined ? {} : { cursor }, options);
-    const page = result[field];
-    if (Array.isArray(page))
-      for (const item of page)
-        if (typeof item === 'object' && item !== null && !Array.isArray(item))
-          items.push(item as JsonObject);
+    const result = await session.request(
+      method,
+      cursor === undefined ? params : { ...params, cursor },
+      request,
+    );
+    pages.push(result);
     const next = result['nextCursor'];
     cursor = typeof next === 'string' && next !== '' && !seen.has(next) ? next : undefined;
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
-  return items;
+  return itemsOf(pages, field);
 }
 
 /** Expands a level-1 (`{name}`) / reserved (`{+name}`) URI template. */

@@ -18,12 +18,17 @@ import {
   isObject,
   isRequestId,
   jsonOrUndefined,
-  METHOD_NOT_FOUND,
   notificationMessage,
   resultMessage,
   type RequestId,
 } from '../jsonrpc.js';
 import { whenAborted } from './cancellation.js';
+import {
+  answerServerRequest,
+  declaredCapabilities,
+  statelessCapabilities,
+  type ClientHandlers,
+} from './input-handlers.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
@@ -49,16 +54,7 @@ const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** Rounds of input-required answers before a request gives up. */
 const MAX_INPUT_ROUNDS = 16;
 
-export type Awaitable<T> = T | Promise<T>;
-
-/** What the app answers when the server asks; a capability is declared only when its handler is given. */
-export interface ClientHandlers {
-  elicitation?: (params: JsonObject, context: { signal: AbortSignal }) => Awaitable<JsonObject>;
-  sampling?: (params: JsonObject, context: { signal: AbortSignal }) => Awaitable<JsonObject>;
-  roots?: (context: {
-    signal: AbortSignal;
-  }) => Awaitable<{ roots: { uri: string; name?: string }[] } & JsonObject>;
-}
+export type { Awaitable, ClientHandlers } from './input-handlers.js';
 
 export interface SessionOptions {
   clientInfo?: { name: string; version: string };
@@ -67,6 +63,8 @@ export interface SessionOptions {
   protocolVersions?: readonly string[];
   /** Server notifications other than progress (logging, list changes, …). */
   onNotification?: (method: string, params: JsonObject) => void;
+  /** `capabilities.extensions`: the extensions this client supports, by identifier, with their settings. */
+  extensions?: Readonly<Record<string, JsonObject>>;
 }
 
 export interface RequestOptions {
@@ -99,6 +97,10 @@ const NAMED: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension routes its methods by task id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 export class ClientSession {
@@ -111,6 +113,8 @@ export class ClientSession {
     RequestId,
     NonNullable<RequestOptions['onSubscriptionNotification']>
   >();
+  /** Watchers of every server notification but progress and cancellation (listen, list cache). */
+  private readonly observers = new Set<(method: string, params: JsonObject) => void>();
   /** Server requests being handled, for `notifications/cancelled`. */
   private readonly serving = new Map<RequestId, AbortController>();
   private nextId = 0;
@@ -121,12 +125,9 @@ export class ClientSession {
   constructor(transport: ClientTransport, options: SessionOptions = {}) {
     this.transport = transport;
     this.options = options;
-    const capabilities: JsonObject = {};
-    const handlers = options.handlers ?? {};
-    if (handlers.roots) capabilities['roots'] = {};
-    if (handlers.sampling) capabilities['sampling'] = {};
-    if (handlers.elicitation) capabilities['elicitation'] = { form: {} };
-    this.capabilities = capabilities;
+    this.capabilities = declaredCapabilities(options.handlers ?? {});
+    if (options.extensions !== undefined)
+      this.capabilities['extensions'] = { ...options.extensions };
   }
 
   get server(): ServerIdentity {
@@ -263,6 +264,12 @@ export class ClientSession {
     );
   }
 
+  /** Calls `listener` with every server notification but progress and cancellation; returns the undo. */
+  observe(listener: (method: string, params: JsonObject) => void): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
+  }
+
   /** Sends a notification (nothing in the stateless revision, which has none from clients). */
   async notify(method: string, params: JsonObject = {}): Promise<void> {
     if (this.stateless) return;
@@ -279,7 +286,10 @@ export class ClientSession {
   private withMeta(params: JsonObject, version: string): JsonObject {
     const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
     meta[META_VERSION] = version;
-    meta[META_CAPABILITIES] = this.capabilities;
+    // A request may add to the session's capabilities (a task call declares the tasks extension).
+    const added = meta[META_CAPABILITIES];
+    const declared = statelessCapabilities(this.capabilities);
+    meta[META_CAPABILITIES] = isObject(added) ? { ...declared, ...added } : declared;
     meta[META_CLIENT_INFO] = this.options.clientInfo ?? {
       name: 'mcp-gen-client',
       version: '0.1.0',
@@ -287,10 +297,8 @@ export class ClientSession {
     return { ...params, _meta: meta };
   }
 
-  private async answerInputs(
-    requests: JsonObject,
-    signal: AbortSignal | undefined,
-  ): Promise<JsonObject> {
+  /** @internal Answers input requests (by key) from the handlers; also used for a task's (tasks.ts). */
+  async answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     const responses: JsonObject = {};
     for (const key of Object.keys(requests)) {
       const request = requests[key];
@@ -307,27 +315,20 @@ export class ClientSession {
     return responses;
   }
 
-  /** What the app says to one of the server's requests; McpError when it cannot. */
-  private async answer(
-    method: string,
-    params: JsonObject,
-    signal: AbortSignal,
-  ): Promise<JsonObject> {
-    const handlers = this.options.handlers ?? {};
-    switch (method) {
-      case 'ping':
-        return {};
-      case 'elicitation/create':
-        if (handlers.elicitation) return handlers.elicitation(params, { signal });
-        break;
-      case 'sampling/createMessage':
-        if (handlers.sampling) return handlers.sampling(params, { signal });
-        break;
-      case 'roots/list':
-        if (handlers.roots) return handlers.roots({ signal });
-        break;
-    }
-    throw new McpError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+  /** What the app says to one of the server's requests (input-handlers.ts); McpError when it cannot. */
+  private answer(method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    return answerServerRequest(this.options.handlers ?? {}, method, params, signal);
+  }
+
+  /**
+   * `notifications/roots/list_changed`, for a client whose roots handler declared `listChanged`
+   * (stateful revisions; 2026-07-28 has no such notification). False when nothing was sent.
+   */
+  async rootsChanged(): Promise<boolean> {
+    const roots = this.capabilities['roots'];
+    if (this.stateless || !isObject(roots) || roots['listChanged'] !== true) return false;
+    await this.notify('notifications/roots/list_changed');
+    return true;
   }
 
   /** One JSON-RPC round trip, with cancellation, timeout and progress. */
@@ -502,6 +503,7 @@ export class ClientSession {
     const meta = params['_meta'];
     const subscription = isObject(meta) ? meta[META_SUBSCRIPTION_ID] : undefined;
     const subscriber = isRequestId(subscription) ? this.subscriptions.get(subscription) : undefined;
+    for (const observer of [...this.observers]) observer(method, params);
     if (subscriber !== undefined) subscriber(method, params);
     else this.options.onNotification?.(method, params);
   }

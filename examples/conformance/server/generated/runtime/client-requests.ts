@@ -18,6 +18,7 @@ import {
   quote,
   type RequestId,
 } from './jsonrpc.js';
+import { inputRefusal } from './input-capabilities.js';
 import { requestInput } from './input-requests.js';
 import { STATE_CLOSED } from './lifecycle.js';
 import type { Session } from './session.js';
@@ -43,8 +44,35 @@ export function requestClient(
   params: JsonObject | undefined,
   options: InputOptions | undefined,
 ): Promise<JsonObject> {
+  // Below a declared capability: the elicitation mode, sampling tools and context (input-capabilities.ts).
+  if (isObject(session.clientCapabilities[capability])) {
+    const refused = inputRefusal(
+      method,
+      params,
+      session.clientCapabilities,
+      session.protocolVersion,
+    );
+    if (refused !== undefined) return Promise.reject(refused);
+  }
+  const task = context.task;
+  if (task !== undefined && session.stateless && task.takesInput(options))
+    return task.requestInput(method, capability, params ?? {}, options?.key);
   if (session.stateless)
     return requestInput(session, context, method, capability, params ?? {}, options?.key);
+  if (task !== undefined)
+    return task.stateful(params, (tagged) =>
+      sendToClient(session, context, method, capability, tagged),
+    );
+  return sendToClient(session, context, method, capability, params);
+}
+
+function sendToClient(
+  session: Session,
+  context: Context,
+  method: string,
+  capability: string,
+  params: JsonObject | undefined,
+): Promise<JsonObject> {
   const refusal = clientRequestRefusal(session, context, method, capability);
   if (refusal !== undefined) return Promise.reject(new Error(refusal));
   const id = ++session.lastOutgoingId;

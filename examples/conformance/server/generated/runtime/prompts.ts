@@ -3,7 +3,8 @@
 import type { JsonObject } from './api.js';
 import { Context } from './context.js';
 import { INVALID_PARAMS, errorMessage, isObject, quoteValue, type RequestId } from './jsonrpc.js';
-import { invoke, listPage, metaOf, type MethodTable } from './method-common.js';
+import { listPage } from './lists.js';
+import { invoke, metaOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 
@@ -12,14 +13,30 @@ export function registerPrompts(table: MethodTable): void {
   table.set('prompts/get', { handle: getPrompt, statelessOnly: false });
 }
 
+/** Disabled and filtered-out prompts are left out (lists.ts). */
 function listPrompts(
   session: Session,
-  _id: RequestId,
+  id: RequestId,
   idText: string,
   params: JsonObject,
   out: Outbound,
 ): void {
-  listPage(session.core.promptPages, idText, params, out);
+  const state = session.core.promptList;
+  if (!state.restricted) {
+    listPage(session.core.promptPages, 'prompts/list', idText, params, out);
+    return;
+  }
+  let context: Context | undefined;
+  const contextOf = (): Context =>
+    (context ??= new Context(session, id, idText, metaOf(params), out));
+  listPage(
+    session.core.promptPages,
+    'prompts/list',
+    idText,
+    params,
+    out,
+    (prompt) => state.refusal(prompt['name'] as string, contextOf) === undefined,
+  );
 }
 
 function getPrompt(
@@ -35,6 +52,14 @@ function getPrompt(
     out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown prompt: ${quoteValue(name)}`));
     return;
   }
+  const context = new Context(session, id, idText, metaOf(params), out);
+  const refused = session.core.promptList.restricted
+    ? session.core.promptList.refusal(name as string, () => context)
+    : undefined;
+  if (refused !== undefined) {
+    out.respond(errorMessage(idText, INVALID_PARAMS, `Prompt ${quoteValue(name)} ${refused}`));
+    return;
+  }
   const args = isObject(params['arguments']) ? params['arguments'] : {};
   for (const required of prompt.requiredArguments) {
     if (args[required] === undefined) {
@@ -48,7 +73,6 @@ function getPrompt(
       return;
     }
   }
-  const context = new Context(session, id, idText, metaOf(params), out);
   invoke(session, context, () => prompt.handler(args, context), promptResult);
 }
 

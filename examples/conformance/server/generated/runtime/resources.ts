@@ -14,7 +14,9 @@ import {
   resultMessage,
   type RequestId,
 } from './jsonrpc.js';
-import { invoke, listPage, metaOf, type MethodTable } from './method-common.js';
+import { listPage } from './lists.js';
+import { invoke, metaOf, type MethodTable } from './method-common.js';
+import { listDynamicResources } from './resource-lists.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 
@@ -26,14 +28,17 @@ export function registerResources(table: MethodTable): void {
   table.set('resources/unsubscribe', { handle: unsubscribe, statelessOnly: false });
 }
 
+/** With templates that list their resources, the list is built per request (resource-lists.ts). */
 function listResources(
   session: Session,
-  _id: RequestId,
+  id: RequestId,
   idText: string,
   params: JsonObject,
   out: Outbound,
 ): void {
-  listPage(session.core.resourcePages, idText, params, out);
+  if (session.core.resourceLists.listed.length > 0)
+    listDynamicResources(session, id, idText, params, out);
+  else listPage(session.core.resourcePages, 'resources/list', idText, params, out);
 }
 
 function listTemplates(
@@ -43,10 +48,10 @@ function listTemplates(
   params: JsonObject,
   out: Outbound,
 ): void {
-  listPage(session.core.templatePages, idText, params, out);
+  listPage(session.core.templatePages, 'resources/templates/list', idText, params, out);
 }
 
-/** The set of subscribed URIs is made on the first subscribe. */
+/** The set of subscribed URIs is made on the first subscribe; a URI new to it counts as a subscriber (hooks). */
 function subscribe(
   session: Session,
   _id: RequestId,
@@ -54,7 +59,12 @@ function subscribe(
   params: JsonObject,
   out: Outbound,
 ): void {
-  if (typeof params['uri'] === 'string') (session.subscriptions ??= new Set()).add(params['uri']);
+  const uri = params['uri'];
+  const subscriptions = (session.subscriptions ??= new Set());
+  if (typeof uri === 'string' && !subscriptions.has(uri)) {
+    subscriptions.add(uri);
+    session.core.resourceLists.watch(uri);
+  }
   out.respond(resultMessage(idText, '{}'));
 }
 
@@ -65,7 +75,9 @@ function unsubscribe(
   params: JsonObject,
   out: Outbound,
 ): void {
-  if (typeof params['uri'] === 'string') session.subscriptions?.delete(params['uri']);
+  const uri = params['uri'];
+  if (typeof uri === 'string' && session.subscriptions?.delete(uri) === true)
+    session.core.resourceLists.unwatch(uri);
   out.respond(resultMessage(idText, '{}'));
 }
 

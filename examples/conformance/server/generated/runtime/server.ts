@@ -4,7 +4,6 @@
  * Maps (never on plain objects, so a tool named `constructor` cannot reach a prototype), and the
  * wire payloads that never change (initialize results per revision, list pages) serialized once.
  */
-import { Buffer } from 'node:buffer';
 import type {
   JsonObject,
   Notifier,
@@ -22,6 +21,11 @@ import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
+import { ListState, paginate, type ListPages } from './lists.js';
+import { ResourceLists } from './resource-lists.js';
+import { InMemoryTaskStore, type TaskStore } from './task-store.js';
+import type { TaskRun } from './task-run.js';
+import { taskSettings, taskSupportOf, withTasks, type TaskSettings } from './task-settings.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
 /** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
@@ -80,6 +84,8 @@ export interface ToolEntry {
    * on older revisions then see the tool without its outputSchema, and its results as text only.
    */
   readonly objectOutput: boolean;
+  /** The manifest's `execution.taskSupport`; `forbidden` when absent. */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
 }
 
 export interface TemplateEntry {
@@ -90,12 +96,6 @@ export interface TemplateEntry {
 export interface PromptEntry {
   readonly handler: PromptHandler<unknown>;
   readonly requiredArguments: readonly string[];
-}
-
-/** Pre-serialized result objects of one list method: the first page and the pages behind each cursor. */
-export interface ListPages {
-  readonly first: string;
-  readonly byCursor: ReadonlyMap<string, string>;
 }
 
 export class ServerCore {
@@ -134,6 +134,15 @@ export class ServerCore {
   readonly resourcePages: ListPages;
   readonly templatePages: ListPages;
   readonly promptPages: ListPages;
+  /** Which tools are served: enabled set and per-request filter (`McpServer.tools`). */
+  readonly toolList: ListState;
+  readonly promptList: ListState;
+  /** Templates with a `list` handler, and the subscribe/unsubscribe hooks. */
+  readonly resourceLists: ResourceLists;
+  /** The 2026-07-28 `"ttlMs":…,"cacheScope":…,` text of each cacheable method (`withResultFields`). */
+  readonly cacheFields: ReadonlyMap<string, string>;
+  /** What `context.lists` and `McpServer.tools` / `.prompts` hand out. */
+  readonly lists: { readonly tools: ListState; readonly prompts: ListState };
   private resultValidatorsLoading: Promise<ReadonlyMap<string, Validator<unknown>>> | undefined;
   /** The 2026-07-28 envelope validators; undefined until `loadStatelessValidators` has loaded them. */
   statelessValidators: ReadonlyMap<string, Validator<unknown>> | undefined;
@@ -144,6 +153,13 @@ export class ServerCore {
   readonly supportedMethods: ReadonlySet<string>;
   /** Running handlers by deadline, across every session; undefined when `handlerTimeoutMs` is 0. */
   readonly deadlines: Deadlines | undefined;
+  /** Whether any tool may run as a task: the `tasks` capability (2025-11-25) and extension (2026-07-28) are then declared. */
+  readonly tasksOffered: boolean;
+  readonly taskSettings: TaskSettings;
+  /** Where task state lives; `listenHttp({ taskStore })` may replace it before serving. */
+  taskStore: TaskStore;
+  /** Tasks whose handlers run in this process, by task id. */
+  readonly taskRuns = new Map<string, TaskRun>();
 
   constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
     this.definition = definition;
@@ -164,21 +180,26 @@ export class ServerCore {
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
     this.secret = options.stateSecret;
+    this.tasksOffered = definition.tools.some((tool) => taskSupportOf(tool) !== 'forbidden');
+    this.taskSettings = taskSettings(options.tasks);
+    this.taskStore = options.tasks?.store ?? new InMemoryTaskStore();
     // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
     const discover: JsonObject = {
       supportedVersions: this.versions,
-      capabilities: definition.capabilities,
+      capabilities: withTasks(definition.capabilities, this.tasksOffered, STATELESS_REVISION),
     };
     if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
     this.discoverResult = JSON.stringify(discover);
     this.serverInfoMember =
       '"io.modelcontextprotocol/serverInfo":' + JSON.stringify(definition.serverInfo);
+    // `extensions` exists in the capabilities of 2026-07-28 only (server/discover above).
+    const { extensions: _onlyStateless, ...statefulCapabilities } = definition.capabilities;
     const results = new Map<string, string>();
     for (const version of this.statefulVersions) {
       const result: JsonObject = {
         protocolVersion: version,
-        capabilities: definition.capabilities,
-        serverInfo: definition.serverInfo,
+        capabilities: withTasks(statefulCapabilities, this.tasksOffered, version),
+        serverInfo: serverInfoFor(definition.serverInfo, version),
       };
       if (definition.instructions !== undefined) result['instructions'] = definition.instructions;
       results.set(version, JSON.stringify(result));
@@ -200,8 +221,13 @@ export class ServerCore {
       methods.push('resources/subscribe', 'resources/unsubscribe');
     if (isObject(capabilities['prompts'])) methods.push('prompts/list', 'prompts/get');
     if (this.hasLogging) methods.push('logging/setLevel');
-    if (isObject(capabilities['completions']) || handlers.complete !== undefined)
+    if (
+      isObject(capabilities['completions']) ||
+      handlers.complete !== undefined ||
+      handlers.completions !== undefined
+    )
       methods.push('completion/complete');
+    if (this.tasksOffered) methods.push('tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel');
     this.supportedMethods = new Set(methods);
 
     this.tools = indexTools(definition, handlers);
@@ -223,6 +249,21 @@ export class ServerCore {
     this.resourcePages = paginate('resources', definition.resources, pageSize);
     this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
     this.promptPages = paginate('prompts', definition.prompts, pageSize);
+    this.toolList = new ListState(
+      'tool',
+      new Set(this.tools.keys()),
+      () => this.notifier.toolsChanged(),
+      this.log,
+    );
+    this.promptList = new ListState(
+      'prompt',
+      new Set(this.prompts.keys()),
+      () => this.notifier.promptsChanged(),
+      this.log,
+    );
+    this.resourceLists = new ResourceLists(definition, handlers, this.log);
+    this.cacheFields = cacheFields(definition);
+    this.lists = Object.freeze({ tools: this.toolList, prompts: this.promptList });
   }
 
   /** What handlers (`context.notify`) and the server (`McpServer.notify`) announce changes with. */
@@ -327,6 +368,7 @@ function indexTools(
       validateInput: binding.validateInput,
       validateOutput: binding.validateOutput,
       objectOutput: hasObjectOutput(tool),
+      taskSupport: taskSupportOf(tool),
     });
   }
   return tools;
@@ -400,18 +442,37 @@ function indexPrompts(
   return prompts;
 }
 
-/** Cursors are opaque to clients; here they encode the list and the offset of the page they open. */
-function paginate(field: string, entries: readonly JsonObject[], pageSize: number): ListPages {
-  const byCursor = new Map<string, string>();
-  const cursorAt = (offset: number) => Buffer.from(`${field}:${offset}`).toString('base64url');
-  let first = '';
-  for (let offset = 0; offset === 0 || offset < entries.length; offset += pageSize) {
-    const next = offset + pageSize < entries.length ? cursorAt(offset + pageSize) : undefined;
-    const page: JsonObject = { [field]: entries.slice(offset, offset + pageSize) };
-    if (next !== undefined) page['nextCursor'] = next;
-    const text = JSON.stringify(page);
-    if (offset === 0) first = text;
-    else byCursor.set(cursorAt(offset), text);
-  }
-  return { first, byCursor };
+/** `description`, `websiteUrl` and `icons` joined `Implementation` in 2025-11-25; older revisions get the rest. */
+function serverInfoFor(info: ServerDefinition['serverInfo'], version: string): JsonObject {
+  if (version >= '2025-11-25') return info;
+  const { description: _d, websiteUrl: _w, icons: _i, ...older } = info;
+  return older;
+}
+
+/** The caching hints of each cacheable 2026-07-28 result, from the definition (default 0 / public; reads private). */
+function cacheFields(definition: ServerDefinition): Map<string, string> {
+  const hint = (
+    method: string,
+    list: keyof NonNullable<ServerDefinition['caching']> | undefined,
+    scope: string,
+  ): [string, string] => {
+    const given = list === undefined ? undefined : definition.caching?.[list];
+    const ttlMs = given?.ttlMs ?? 0;
+    const cacheScope = given?.cacheScope ?? scope;
+    if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+      throw new Error(
+        `caching.${String(list)}.ttlMs must be an integer of at least 0, got ${String(ttlMs)}`,
+      );
+    if (cacheScope !== 'public' && cacheScope !== 'private')
+      throw new Error(`caching.${String(list)}.cacheScope must be "public" or "private"`);
+    return [method, `"ttlMs":${ttlMs},"cacheScope":"${cacheScope}",`];
+  };
+  return new Map([
+    hint('server/discover', undefined, 'public'),
+    hint('tools/list', 'tools', 'public'),
+    hint('prompts/list', 'prompts', 'public'),
+    hint('resources/list', 'resources', 'public'),
+    hint('resources/templates/list', 'resourceTemplates', 'public'),
+    hint('resources/read', undefined, 'private'),
+  ]);
 }

@@ -45,16 +45,9 @@ const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
   ['prompts/list', 'prompts'],
   ['prompts/get', 'prompts'],
   ['completion/complete', 'completions'],
-]);
-
-/** Results a client may cache: they carry `ttlMs` and `cacheScope`. Reads may be user-specific. */
-const CACHEABLE: ReadonlyMap<string, string> = new Map([
-  ['server/discover', '"ttlMs":0,"cacheScope":"public",'],
-  ['tools/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['prompts/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['resources/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['resources/templates/list', '"ttlMs":0,"cacheScope":"public",'],
-  ['resources/read', '"ttlMs":0,"cacheScope":"private",'],
+  ['tasks/get', 'tasks'],
+  ['tasks/update', 'tasks'],
+  ['tasks/cancel', 'tasks'],
 ]);
 
 /** The methods `Mcp-Name` applies to, and the param it mirrors. */
@@ -62,6 +55,9 @@ const NAMED: ReadonlyMap<string, string> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 export interface Refusal {
@@ -167,6 +163,7 @@ export function statelessMethodServed(core: ServerCore, method: string): boolean
   const capability = STATELESS_METHODS.get(method);
   if (method === 'subscriptions/listen') return listenFilterOffered(core) !== undefined;
   if (method === 'completion/complete') return core.supportedMethods.has(method);
+  if (capability === 'tasks') return core.tasksOffered;
   return capability === undefined || isObject(core.definition.capabilities[capability]);
 }
 
@@ -247,7 +244,7 @@ function headerMismatch(
 }
 
 /**
- * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`) and the server's identity
+ * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`, `ServerCore.cacheFields`) and the server's identity
  * (`_meta["io.modelcontextprotocol/serverInfo"]`, `ServerCore.serverInfoMember`, serialized once)
  * to a result message built by `resultMessage`, in front of the result's own fields. Results that
  * already start with `resultType` (input-required) keep theirs; errors pass unchanged. A result
@@ -258,13 +255,14 @@ export function withResultFields(
   text: string,
   idText: string,
   method: string,
-  serverInfoMember: string,
+  core: Pick<ServerCore, 'serverInfoMember' | 'cacheFields'>,
 ): string {
+  const serverInfoMember = core.serverInfoMember;
   const prefix = '{"jsonrpc":"2.0","id":' + idText + ',"result":{';
   if (!text.startsWith(prefix)) return text;
   const fields = text.startsWith('"resultType"', prefix.length)
     ? ''
-    : '"resultType":"complete",' + (CACHEABLE.get(method) ?? '');
+    : '"resultType":"complete",' + (core.cacheFields.get(method) ?? '');
   const rest = text.slice(prefix.length);
   // No "_meta" anywhere in the text, so none at the result's top level: one search, no parsing.
   const metaAt =

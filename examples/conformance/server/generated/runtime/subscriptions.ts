@@ -77,9 +77,15 @@ function listen(
     out.emit(notificationMessage(event.method, JSON.stringify(body)));
   };
   session.core.listeners.add(listener);
-  context.signal.addEventListener('abort', () => session.core.listeners.delete(listener), {
-    once: true,
-  });
+  for (const uri of uris) if (typeof uri === 'string') session.core.resourceLists.watch(uri);
+  context.signal.addEventListener(
+    'abort',
+    () => {
+      session.core.listeners.delete(listener);
+      for (const uri of uris) if (typeof uri === 'string') session.core.resourceLists.unwatch(uri);
+    },
+    { once: true },
+  );
 }
 
 /** A stateful session's share of an announced change, on its standalone stream. */

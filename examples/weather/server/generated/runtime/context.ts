@@ -8,18 +8,23 @@ import type {
   ElicitResult,
   InputOptions,
   JsonObject,
+  ListControl,
   LoggingLevel,
   Notifier,
   RequestContext,
+  SampleParams,
+  SampleResult,
 } from './api.js';
 import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
+import type { TaskRun } from './task-run.js';
 import { expire } from './cancellation.js';
 import { cancelOutgoing, requestClient } from './client-requests.js';
 import { sendLog } from './logging.js';
 import { RESOLVED } from './method-common.js';
+import { completeElicitation, urlElicitationParams } from './url-elicitation.js';
 
 /** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
 export class Context implements RequestContext, DeadlineEntry {
@@ -36,6 +41,8 @@ export class Context implements RequestContext, DeadlineEntry {
   inputCount = 0;
   /** Set for tools/call: a timeout is then answered as a tool error. */
   toolName: string | undefined = undefined;
+  /** Set when the tool call runs as a task (task-run.ts): its input requests go through the task. */
+  task: TaskRun | undefined = undefined;
   /** The handler timeout's queue (`Deadlines`), while an async handler runs. */
   deadlineAt = 0;
   deadlinePrevious: DeadlineEntry | undefined = undefined;
@@ -82,6 +89,10 @@ export class Context implements RequestContext, DeadlineEntry {
     return this.session.core.notifier;
   }
 
+  get lists(): { readonly tools: ListControl; readonly prompts: ListControl } {
+    return this.session.core.lists;
+  }
+
   /** @internal Called by the server's `deadlines` when the handler timeout passes. */
   timedOut(): void {
     expire(this.session, this);
@@ -115,13 +126,24 @@ export class Context implements RequestContext, DeadlineEntry {
       this,
       'elicitation/create',
       'elicitation',
-      params,
+      urlElicitationParams(this.session, params),
       options,
     ) as Promise<ElicitResult>;
   }
 
-  sample(params: JsonObject, options?: InputOptions): Promise<JsonObject> {
-    return requestClient(this.session, this, 'sampling/createMessage', 'sampling', params, options);
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult> {
+    return requestClient(
+      this.session,
+      this,
+      'sampling/createMessage',
+      'sampling',
+      params,
+      options,
+    ) as Promise<SampleResult>;
+  }
+
+  completeElicitation(elicitationId: string): boolean {
+    return completeElicitation(this.session, this, elicitationId);
   }
 
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }> {

@@ -19,6 +19,7 @@
  * resumption (http-sse.ts), the relay of another process's stream (http-relay.ts) and a POST's
  * answer channel (http-outbound.ts).
  */
+import type { TaskStore } from './task-store.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { InMemoryEventStore, type EventStore } from './event-store.js';
 import {
@@ -86,6 +87,8 @@ export interface HttpOptions {
   eventStore?: EventStore;
   /** Shares sessions between processes (e.g. Redis). Default: none, sessions stay in this process. */
   sessionStore?: SessionStore;
+  /** Where task state lives (e.g. Redis, so any process answers `tasks/get`). Default: the server's own (`ServerOptions.tasks.store`). */
+  taskStore?: TaskStore;
   /** A standalone GET stream without an event for this long is closed (the client reconnects). Default 5 minutes. */
   idleStreamTimeoutMs?: number;
 }
@@ -135,6 +138,7 @@ class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
     this.authorize = options.authorize;
+    if (options.taskStore !== undefined) core.taskStore = options.taskStore;
     const eventStore: EventStore = options.eventStore ?? new InMemoryEventStore();
     this.streams = new SseStreams(
       core,

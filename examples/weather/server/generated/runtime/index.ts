@@ -4,13 +4,25 @@
  * built from the manifest and the user's handlers, then starts a transport.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Notifier, ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
+import type {
+  ListControl,
+  Notifier,
+  ServerDefinition,
+  ServerHandlers,
+  ServerOptions,
+} from './api.js';
 import type { HttpListener, HttpOptions } from './http.js';
 import { ServerCore } from './server.js';
 import { serveStdio } from './stdio.js';
 
 export type * from './api.js';
 export { McpError } from './errors.js';
+export { ClientCapabilityError } from './input-capabilities.js';
+export {
+  UrlElicitationRequiredError,
+  URL_ELICITATION_REQUIRED,
+  type RequiredUrlElicitation,
+} from './url-elicitation.js';
 export { InMemoryEventStore, type EventStore } from './event-store.js';
 export type { HttpListener, HttpOptions } from './http.js';
 export {
@@ -21,8 +33,13 @@ export {
 } from './server.js';
 export type { SessionStore } from './session-store.js';
 export { InMemorySessionStore } from './session-store.js';
+export { InMemoryTaskStore } from './task-store.js';
 
-export interface McpServer {
+/**
+ * A running server. `Tool` and `Prompt` are the manifest's names (generated `createServer` sets
+ * them), so `server.tools.disable('get_weather')` accepts only a tool the manifest lists.
+ */
+export interface McpServer<Tool extends string = string, Prompt extends string = string> {
   /**
    * Serves one client over newline-delimited JSON on `io` (default: process stdin/stdout).
    * Resolves when the input ends and every in-flight request has been answered.
@@ -32,18 +49,25 @@ export interface McpServer {
   listenHttp(options?: HttpOptions): Promise<HttpListener>;
   /** Announces list changes and resource updates to every listening client (as `context.notify`). */
   readonly notify: Notifier;
+  /** Enables, disables and filters tools at run time; each change announces `notifications/tools/list_changed`. */
+  readonly tools: ListControl<Tool>;
+  /** The same for prompts (`notifications/prompts/list_changed`). */
+  readonly prompts: ListControl<Prompt>;
 }
 
 /** Checks the definition against the handlers (throws on a missing handler) and precomputes the wire payloads. */
-export function createServer(
+export function createServer<Tool extends string = string, Prompt extends string = string>(
   definition: ServerDefinition,
   handlers: ServerHandlers,
   options: ServerOptions = {},
-): McpServer {
+): McpServer<Tool, Prompt> {
   const core = new ServerCore(definition, handlers, options);
   return {
     serveStdio: (io) => serveStdio(core, io),
     notify: core.notifier,
+    // The filter is only ever called with names from the manifest, which is what `Tool` lists.
+    tools: core.toolList as unknown as ListControl<Tool>,
+    prompts: core.promptList as unknown as ListControl<Prompt>,
     // Loaded on first use: a stdio server never pays for node:http and node:crypto at start-up.
     listenHttp: async (httpOptions) =>
       (await import('./http.js')).listenHttp(core, httpOptions ?? {}),

@@ -10,6 +10,7 @@ import type { MethodEntry, MethodTable } from './method-common.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerSubscriptions } from './subscriptions.js';
+import { registerTasks } from './tasks.js';
 import { registerTools } from './tools.js';
 
 function buildMethodTable(): MethodTable {
@@ -21,6 +22,7 @@ function buildMethodTable(): MethodTable {
   registerCompletion(table);
   registerLogging(table);
   registerSubscriptions(table);
+  registerTasks(table);
   return table;
 }
 

@@ -9,6 +9,7 @@
 import type { JsonObject, LoggingLevel } from './api.js';
 import { changed } from './subscriptions.js';
 import { notification } from './cancellation.js';
+import { ROOTS_LIST_CHANGED, rootsListChanged } from './roots.js';
 import { clientResponse, type PendingClientRequest } from './client-requests.js';
 import type { Context } from './context.js';
 import { NO_ANSWERS, openInputState, validWithoutAnswers } from './input-requests.js';
@@ -133,6 +134,7 @@ export class Session {
     session.clientCapabilities = snapshot.clientCapabilities;
     session.logThreshold = snapshot.logThreshold;
     if (snapshot.subscriptions.length > 0) session.subscriptions = new Set(snapshot.subscriptions);
+    for (const uri of snapshot.subscriptions) core.resourceLists.watch(uri);
     session.state = STATE_INITIALIZED;
     core.listeners.add(session.onChange);
     return session;
@@ -175,6 +177,10 @@ export class Session {
   close(abortHandlers: boolean): void {
     this.state = STATE_CLOSED;
     if (this.changeListener !== undefined) this.core.listeners.delete(this.changeListener);
+    // Its subscriptions end with it (the subscribe/unsubscribe hooks count subscribers).
+    const subscriptions = this.subscriptions;
+    this.subscriptions = undefined;
+    for (const uri of subscriptions ?? []) this.core.resourceLists.unwatch(uri);
     const pendingClient = this.pendingClient;
     this.pendingClient = undefined;
     for (const pending of pendingClient?.values() ?? []) {
@@ -226,7 +232,8 @@ export class Session {
     }
     if (typeof method === 'string') {
       if (id === undefined) {
-        notification(this, method, message);
+        if (method === ROOTS_LIST_CHANGED) rootsListChanged(this);
+        else notification(this, method, message);
         return NO_RESPONSE;
       }
       if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));

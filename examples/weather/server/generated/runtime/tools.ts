@@ -15,9 +15,9 @@ import {
   resultMessage,
   type RequestId,
 } from './jsonrpc.js';
+import { listPage } from './lists.js';
 import {
   isThenable,
-  listPage,
   metaOf,
   stackOf,
   toolErrorMessage,
@@ -26,25 +26,41 @@ import {
 import type { Outbound } from './outbound.js';
 import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
+import { answerInputError } from './url-elicitation.js';
+import { callAsTask } from './tasks.js';
 
 export function registerTools(table: MethodTable): void {
   table.set('tools/list', { handle: listTools, statelessOnly: false });
   table.set('tools/call', { handle: callTool, statelessOnly: false });
 }
 
-/** A 2026-07-28 list keeps every outputSchema; the stateful one drops those that are not objects. */
+/**
+ * A 2026-07-28 list keeps every outputSchema; the stateful one drops those that are not objects.
+ * Disabled and filtered-out tools are left out (lists.ts).
+ */
 function listTools(
   session: Session,
-  _id: RequestId,
+  id: RequestId,
   idText: string,
   params: JsonObject,
   out: Outbound,
 ): void {
+  const pages = session.stateless ? session.core.toolPages : session.core.statefulToolPages;
+  const state = session.core.toolList;
+  if (!state.restricted) {
+    listPage(pages, 'tools/list', idText, params, out);
+    return;
+  }
+  let context: Context | undefined;
+  const contextOf = (): Context =>
+    (context ??= new Context(session, id, idText, metaOf(params), out));
   listPage(
-    session.stateless ? session.core.toolPages : session.core.statefulToolPages,
+    pages,
+    'tools/list',
     idText,
     params,
     out,
+    (tool) => state.refusal(tool['name'] as string, contextOf) === undefined,
   );
 }
 
@@ -61,6 +77,15 @@ function callTool(
     out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown tool: ${quoteValue(name)}`));
     return;
   }
+  const context = new Context(session, id, idText, metaOf(params), out);
+  const refused = session.core.toolList.restricted
+    ? session.core.toolList.refusal(tool.name, () => context)
+    : undefined;
+  if (refused !== undefined) {
+    // The same answer as for a tool the server never had, and it says why: nothing runs.
+    out.respond(errorMessage(idText, INVALID_PARAMS, `Tool ${quoteValue(name)} ${refused}`));
+    return;
+  }
   const args = params['arguments'] === undefined ? {} : params['arguments'];
   if (!tool.validateInput(args)) {
     out.respond(
@@ -71,7 +96,9 @@ function callTool(
     );
     return;
   }
-  const context = new Context(session, id, idText, metaOf(params), out);
+  if (tool.taskSupport !== 'forbidden' || params['task'] !== undefined) {
+    if (callAsTask(session, id, idText, params, out, tool, args)) return;
+  }
   context.toolName = tool.name;
   let result: unknown;
   try {
@@ -91,7 +118,12 @@ function callTool(
   }
 }
 
-function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
+export function toolFinished(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  result: unknown,
+): void {
   if (!session.settle(context)) return;
   let text: string;
   try {
@@ -107,7 +139,13 @@ function toolFinished(session: Session, context: Context, tool: ToolEntry, resul
   context.out.respond(text);
 }
 
-function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
+export function toolFailed(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  error: unknown,
+): void {
+  if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   session.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);
   const message = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 /**
  * Which JSON Schema keywords hold subschemas (draft-07 and 2020-12): the one table every schema
  * walker reads, so that everywhere alike a *property* named `$ref` or `items`, an enum value or a
- * const is data, never a schema. Load owns it because it is the first phase; model and emit import it.
+ * const is data, never a schema. A leaf: every phase (load, model, emit, diff) imports it, it imports none.
  */
 
 export type SchemaObject = { [key: string]: unknown };
@@ -42,6 +42,15 @@ export function subschemaSlot(keyword: string, value: unknown): SubschemaSlot | 
   if (MAP.has(keyword) && isSchemaObject(value)) return 'map';
   return undefined;
 }
+
+/** Keywords that only document a schema: a change to them alone changes no verdict and no type. */
+export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(['title', 'description', 'examples', '$comment']);
+
+/**
+ * Keywords that annotate and never change which values are valid: the docs ones, plus `default`
+ * (ajv ignores it without useDefaults), `deprecated`, `readOnly` and `writeOnly`.
+ */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([...DOCS_KEYWORDS, 'default', 'deprecated', 'readOnly', 'writeOnly']);
 
 /** A JSON object: not null, not an array. */
 export function isSchemaObject(value: unknown): value is SchemaObject {

@@ -1,9 +1,9 @@
 /**
- * The spec loader's schema walk. It visits only the subschema positions that schema-keywords.ts
- * names; everything else (`const`, `enum`, `default`, `examples`, unknown keywords) is data and is
+ * A schema walk shared by the spec loader and the types emitter. It visits only the subschema
+ * positions that keywords.ts names; everything else (`const`, `enum`, `default`, `examples`, unknown keywords) is data and is
  * copied untouched, so a property named `tsType` or `$ref` is never mistaken for a keyword.
  */
-import { isSchemaObject, isSubschema, pointerSegment, subschemaSlot, type SchemaObject } from './schema-keywords.js';
+import { isSchemaObject, isSubschema, pointerSegment, subschemaSlot, type SchemaObject } from './keywords.js';
 
 export type JsonSchema = SchemaObject | boolean;
 

@@ -1,0 +1,107 @@
+/**
+ * What the generator makes of the run-time list and identity fields of a manifest (issue 14 items
+ * 1 and 7): `ToolName`/`PromptName` typing `server.tools` and `server.prompts`, the identity,
+ * extensions, caching hints, page size and listed templates in the definition, escaped like all
+ * manifest text; and the manifest's refusals of malformed ones.
+ */
+import path from 'node:path';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planServer } from '../../src/emit/server/index.js';
+import type { ServiceModel } from '../../src/model/service-model.js';
+import { brief, problemsOf, tempProject } from '../manifest/helpers.js';
+import { repoRoot, runtimeSources, typeCheck } from './support.js';
+
+const weatherServer = join(repoRoot, 'examples', 'weather', 'server');
+
+describe('server.tools and server.prompts', { timeout: 180_000 }, () => {
+  it("take only the manifest's names, and the filter sees names and the request context", () => {
+    const body = `import { createServer } from './generated/server.js';
+import { handlers } from './handlers/index.js';
+const server = createServer(handlers);
+server.tools.disable('get_weather');
+server.prompts.enable('plan_outing');
+server.tools.setFilter((name, context) => name !== 'get_forecast' || context.meta !== undefined);
+server.tools.disable('get_wether');
+server.prompts.disable('get_weather');
+`;
+    const diagnostics = typeCheck([], { [join(weatherServer, 'type-test.ts')]: body });
+    expect(diagnostics).toEqual([
+      expect.stringMatching(/type-test\.ts:7:22: TS2345: Argument of type '"get_wether"' is not assignable to parameter of type 'ToolName'/),
+      expect.stringMatching(/type-test\.ts:8:24: TS2345: Argument of type '"get_weather"' is not assignable to parameter of type '"plan_outing"'/),
+    ]);
+  });
+});
+
+const HOSTILE = "*/ '${x}' \u2028 </script>";
+
+function model(): ServiceModel {
+  return {
+    server: { name: 'tiny', version: '1.0.0', description: HOSTILE, websiteUrl: 'https://example.com/?q=*/', icons: [{ src: 'data:image/png;base64,AA==', theme: 'dark' }] },
+    protocolVersions: ['2026-07-28', '2025-11-25'],
+    listChanged: true,
+    subscribe: true,
+    pageSize: 7,
+    extensions: { 'com.example/x': { note: HOSTILE } },
+    caching: { tools: { ttlMs: 1000, cacheScope: 'private' } },
+    tools: [],
+    resources: [],
+    resourceTemplates: [{ uriTemplate: 'notes://{id}', name: 'note', ids: { pascal: 'Note', camel: 'note' }, variables: ['id'], list: true, wire: { uriTemplate: 'notes://{id}', name: 'note' } }],
+    prompts: [],
+    source: 'tiny.yaml',
+  };
+}
+
+/** The value of `<field>: <expression>,` in the generated definition, evaluated (it is a literal or JSON.parse of one). */
+function definitionField(text: string, field: string): unknown {
+  const match = new RegExp(`^  ${field}: (.*),$`, 'm').exec(text);
+  if (match === null) throw new Error(`no ${field} in the definition`);
+  return new Function(`return ${match[1]}`)();
+}
+
+describe('the generated definition', () => {
+  it('carries identity, extensions, caching hints, page size and listed templates, escaped', async () => {
+    const plan = await planServer(model(), { runtimeSources: runtimeSources() });
+    const server = plan.files.find((f) => f.path === 'generated/server.ts')!.content;
+    expect(server).not.toContain('\u2028');
+    expect(definitionField(server, 'serverInfo')).toEqual(model().server);
+    expect((definitionField(server, 'capabilities') as Record<string, unknown>)['extensions']).toEqual({ 'com.example/x': { note: HOSTILE } });
+    expect(definitionField(server, 'caching')).toEqual({ tools: { ttlMs: 1000, cacheScope: 'private' } });
+    expect(definitionField(server, 'pageSize')).toBe(7);
+    expect(definitionField(server, 'listedTemplates')).toEqual(['notes://{id}']);
+    expect(server).toContain('McpServer<ToolName, PromptName>');
+    const types = plan.files.find((f) => f.path === 'generated/types.ts')!.content;
+    expect(types).toContain('"notes://{id}": ResourceListHandler;');
+    expect(types).toContain('resourceSubscriptions?: ResourceSubscriptionHooks;');
+    expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (context) => {');
+  });
+});
+
+describe('the manifest', () => {
+  it('refuses an extension key without a prefix, a website that is not a URL, and a bad cache scope', async () => {
+    const root = await tempProject({
+      'manifest.yaml': [
+        'server:',
+        '  name: s',
+        '  version: 1.0.0',
+        '  websiteUrl: example.com',
+        'protocol:',
+        '  extensions:',
+        '    alerts: {}',
+        '  caching:',
+        '    tools: { ttlMs: -1, cacheScope: shared }',
+        '  pageSize: 0',
+        'tools: []',
+        '',
+      ].join('\n'),
+    });
+    const problems = (await problemsOf(path.join(root, 'manifest.yaml'))).map(brief);
+    expect(problems).toEqual([
+      "4:15 /server/websiteUrl 'example.com' is not an http: or https: URL",
+      "7:5 /protocol/extensions 'alerts' is not an extension identifier with a prefix",
+      '9:21 /protocol/caching/tools/ttlMs must be at least 0',
+      "9:37 /protocol/caching/tools/cacheScope 'shared' is not allowed here",
+      '10:13 /protocol/pageSize must be at least 1',
+    ]);
+  });
+});
