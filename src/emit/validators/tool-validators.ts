@@ -29,14 +29,67 @@ export function emitToolValidators(units: readonly ToolValidatorUnit[], dialect:
   const warnings = new Set<string>();
   const scopes: string[] = [];
   for (const unit of units) {
-    const input = JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) });
-    const compiled = JSON.parse(memo('tool-validators', input, () => JSON.stringify(compileUnit(unit, dialect)))) as CompiledValidatorCode;
+    const compiled = compiledUnit(unit, dialect, memo);
     compiled.helpers.forEach((h) => helpers.add(h));
     compiled.warnings.forEach((w) => warnings.add(w));
     scopes.push(compiled.code);
   }
   const js = `${helperCode(helpers)}${scopes.join('')}`;
   return { js, dts: declarations({ entries, typesModule }), warnings: [...warnings] };
+}
+
+/** A tool's validators in a module of their own (`generated/validators/<module>.js`). */
+export interface ToolModuleUnit extends ToolValidatorUnit {
+  /** File name without extension: the tool's identifier, unique ignoring case. */
+  module: string;
+}
+
+export interface SplitValidators {
+  /** `<module>.js` per tool: its validators, importing the helpers they call from `helpersModule`. */
+  modules: { module: string; js: string }[];
+  /** The helpers every tool module calls, declared once and exported. */
+  helpers: string;
+  /** Every validator re-exported from its tool's module, for code that wants them all at once. */
+  js: string;
+  dts: string;
+  warnings: string[];
+}
+
+/**
+ * The tools' validators one module per tool, so a server loads a tool's validators on its first
+ * call and starts without parsing any (a thousand tools make 20 MB of validators). Each module is
+ * the same code `emitToolValidators` concatenates. `helpersModule` and `modulesDir` are relative
+ * paths: from a tool module to the helpers, and from the index to the tool modules.
+ */
+export function emitSplitToolValidators(
+  units: readonly ToolModuleUnit[],
+  dialect: Dialect,
+  paths: { typesModule: string; helpersModule: string; modulesDir: string },
+  memo: Memo = computeOnly,
+): SplitValidators {
+  const entries = units.flatMap((u) => u.entries);
+  checkExportNames({ entries });
+  const helpers = new Set<string>();
+  const warnings = new Set<string>();
+  const modules: SplitValidators['modules'] = [];
+  const index: string[] = [];
+  for (const unit of units) {
+    const compiled = compiledUnit(unit, dialect, memo);
+    compiled.warnings.forEach((w) => warnings.add(w));
+    compiled.helpers.forEach((h) => helpers.add(h));
+    const uses = [...new Set(compiled.helpers)].sort();
+    const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`;
+    modules.push({ module: unit.module, js: `${imports}${compiled.code.replace(/^\n/, '')}` });
+    index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.js`)};\n`);
+  }
+  const used = [...helpers].sort();
+  const helperModule = `${helperCode(helpers)}${used.length === 0 ? '' : `export { ${used.join(', ')} };\n`}`;
+  return { modules, helpers: helperModule, js: index.join(''), dts: declarations({ entries, typesModule: paths.typesModule }), warnings: [...warnings] };
+}
+
+function compiledUnit(unit: ToolValidatorUnit, dialect: Dialect, memo: Memo): CompiledValidatorCode {
+  const input = JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) });
+  return JSON.parse(memo('tool-validators', input, () => JSON.stringify(compileUnit(unit, dialect)))) as CompiledValidatorCode;
 }
 
 /** `export const NAME = validateN;` as ajv prints its exports, one per line. */
