@@ -147,7 +147,7 @@ describe('server and client generation with the unit cache', () => {
     await generate('server', 'planted');
     const cacheFile = join(out, UNIT_CACHE_FILE);
     const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as CacheFileShape;
-    // The compiled validators of get_weather, as one run left them.
+    // The compiled validators of get_weather (generated/validators/getWeather.js), as one run left them.
     const planted = Object.entries(cache.entries).filter(([, [value]]) => value.includes('export const [validateGetWeatherInput'));
     expect(planted).toHaveLength(1);
     const [key, [value]] = planted[0] as [string, [string, string]];
@@ -156,11 +156,11 @@ describe('server and client generation with the unit cache', () => {
     cache.entries[key] = [poisoned, sha256(poisoned)];
     await writeFile(cacheFile, JSON.stringify(cache));
     await generate('server', 'planted');
-    expect(await readFile(join(out, 'generated', 'validators.js'), 'utf8')).toContain('PLANTED BY THE TEST');
+    expect(await readFile(join(out, 'generated', 'validators', 'getWeather.js'), 'utf8')).toContain('PLANTED BY THE TEST');
     // And with the same entry but its old hash, the value is refused and the output is right again.
     cache.entries[key] = [poisoned, sha256(value)];
     await writeFile(cacheFile, JSON.stringify(cache));
     await generate('server', 'planted');
-    expect(await readFile(join(out, 'generated', 'validators.js'), 'utf8')).not.toContain('PLANTED BY THE TEST');
+    expect(await readFile(join(out, 'generated', 'validators', 'getWeather.js'), 'utf8')).not.toContain('PLANTED BY THE TEST');
   }, 240_000);
 });
