@@ -13,7 +13,9 @@ import { STATELESS_REVISION } from '../model/service.js';
 import type { ServerLocation } from '../runtime/client/index.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
+import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
+import { generatorFingerprint } from './generator-fingerprint.js';
 import { flagPairs } from './flag-pairs.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
@@ -114,10 +116,14 @@ interface LoadedClient {
 }
 
 /** Where the model comes from: a manifest, a live server, or a snapshot of one. */
-async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<string>): Promise<LoadedClient> {
+async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<string>, cache?: UnitCache): Promise<LoadedClient> {
   const source = job.source;
   if ('manifest' in source) {
-    const { model, warnings, schemaFiles } = await loadManifest(source.manifest, { allowOutside: job.allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
+    const { model, warnings, schemaFiles } = await loadManifest(source.manifest, {
+      allowOutside: job.allowOutsideRefs === true,
+      ...(inputFiles ? { inputFiles } : {}),
+      ...(cache ? { memo: cache.memo } : {}),
+    });
     printWarnings(io, warnings);
     const inputs = [await fileInput('manifest', job.out, source.manifest)];
     for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
@@ -175,12 +181,15 @@ export async function prepareClient(
   io: Console,
   /** Collects the files the model was read from (for --watch). */
   inputFiles?: Set<string>,
+  /** The output folder's unit cache, for a run that writes. */
+  cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
-  const { model, inputs, saved } = await loadClientModel(job, io, inputFiles);
+  const { model, inputs, saved } = await loadClientModel(job, io, inputFiles, cache);
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     runtimeSources: readClientRuntimeSources(),
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
+    ...(cache ? { memo: cache.memo } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const files = [...plan.files];
@@ -211,10 +220,12 @@ export async function generateClient(
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
   };
-  const { files, record } = await prepareClient(job, io, inputFiles);
   const check = options.check === true;
+  // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
+  const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());
+  const { files, record } = await prepareClient(job, io, inputFiles, cache);
   const banner = commandBanner(job.banner.command, job.banner.version);
-  const report = await writeOutput(options.out, files, { banner, check, force: false, record });
+  const report = await writeOutput(options.out, files, { banner, check, force: false, record, ...(cache ? { cache } : {}) });
   return printReport(io, displayPath(options.out), report, check);
 }
 

@@ -6,7 +6,9 @@ import { fileInput, pathFromOut } from '../check/inputs.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
+import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
+import { generatorFingerprint } from './generator-fingerprint.js';
 import { EXIT_OK, printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -47,8 +49,13 @@ async function loadModel(
   allowOutsideRefs: boolean | undefined,
   io: Console,
   inputFiles?: Set<string>,
+  cache?: UnitCache,
 ): Promise<{ model: ServiceModel; schemaFiles: string[] }> {
-  const { model, warnings, schemaFiles } = await loadManifest(manifest, { allowOutside: allowOutsideRefs === true, ...(inputFiles ? { inputFiles } : {}) });
+  const { model, warnings, schemaFiles } = await loadManifest(manifest, {
+    allowOutside: allowOutsideRefs === true,
+    ...(inputFiles ? { inputFiles } : {}),
+    ...(cache ? { memo: cache.memo } : {}),
+  });
   printWarnings(io, warnings);
   return { model, schemaFiles };
 }
@@ -67,9 +74,11 @@ export async function prepareServer(
   io: Console,
   /** Collects the files the manifest loader read or tried to, even when it fails (for --watch). */
   inputFiles?: Set<string>,
+  /** The output folder's unit cache, for a run that writes. */
+  cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
-  const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles);
-  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources() }));
+  const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles, cache);
+  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources(), ...(cache ? { memo: cache.memo } : {}) }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
   for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
@@ -95,10 +104,12 @@ export async function generateServer(
   inputFiles?: Set<string>,
 ): Promise<number> {
   const job: ServerJob = { manifest, out: options.out, banner: options.banner, ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}) };
-  const { files, record, notes } = await prepareServer(job, io, inputFiles);
   const check = options.check === true;
+  // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
+  const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());
+  const { files, record, notes } = await prepareServer(job, io, inputFiles, cache);
   const banner = commandBanner(options.banner.command, options.banner.version);
-  const report = await writeOutput(options.out, files, { banner, check, force: options.force === true, record });
+  const report = await writeOutput(options.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
   const code = printReport(io, displayPath(options.out), report, check);
   for (const note of notes) io.err(`note: ${note}`);
   return code;

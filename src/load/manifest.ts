@@ -27,6 +27,8 @@ export interface LoadManifestOptions {
    * `$ref`ed file, missing ones included, also when loading fails (what `--watch` watches).
    */
   inputFiles?: Set<string>;
+  /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
+  memo?: (kind: string, input: string, compute: () => string) => string;
 }
 
 export interface ReadManifest {
@@ -100,7 +102,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
       const bundled = await bundler.bundle(pointer);
-      const check = checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless });
+      const check = checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, ...(options.memo ? { memo: options.memo } : {}) });
       problems.push(...check.problems);
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;

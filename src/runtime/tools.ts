@@ -12,6 +12,7 @@ import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
 import { answerInputError } from './url-elicitation.js';
 import { callAsTask } from './tasks.js';
+import { callAfterLoading } from './tool-loading.js';
 
 export function registerTools(table: MethodTable): void {
   table.set('tools/list', { handle: listTools, statelessOnly: false });
@@ -46,6 +47,10 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
   if (refused !== undefined) {
     // The same answer as for a tool the server never had, and it says why: nothing runs.
     out.respond(errorMessage(idText, INVALID_PARAMS, `Tool ${quoteValue(name)} ${refused}`));
+    return;
+  }
+  if (tool.loadValidators !== undefined) {
+    callAfterLoading(session, context, tool, () => callTool(session, id, idText, params, out));
     return;
   }
   const args = params['arguments'] === undefined ? {} : params['arguments'];

@@ -59,6 +59,9 @@ export function hasBanner(text: string): boolean {
   return firstLine.includes(BANNER_MARKER) && firstLine.includes('DO NOT EDIT');
 }
 
+/** Caches an asynchronous pure step by kind and input (`UnitCache.memoAsync`). */
+export type AsyncMemo = (kind: string, input: string, compute: () => Promise<string>) => Promise<string>;
+
 /**
  * A generated file's content may itself come from a generated file (the runtime's envelope
  * validators, the protocol types) and carry the banner of mcp-gen's own build, whose regenerate
@@ -68,12 +71,15 @@ function withoutBanner(source: string): string {
   return hasBanner(source) ? source.slice(source.indexOf('\n') + 1) : source;
 }
 
-export async function renderFile(file: PlannedFile, banner: BannerOptions): Promise<string> {
+export async function renderFile(file: PlannedFile, banner: BannerOptions, memo?: AsyncMemo): Promise<string> {
   let text = (file.owner === 'generated' ? withoutBanner(file.content) : file.content).replace(/\r\n?/g, '\n');
   if (file.format !== 'none') {
+    const parser = PARSERS[file.format];
+    const source = text;
     // The file name only tells prettier's TypeScript parser the file is not JSX; without it, it
     // guesses with a regular expression that takes quadratic time on large files.
-    text = await format(text, { ...PRETTIER_OPTIONS, parser: PARSERS[file.format], filepath: file.path });
+    const formatted = (): Promise<string> => format(source, { ...PRETTIER_OPTIONS, parser, filepath: file.path });
+    text = memo ? await memo('prettier', `${parser}\0${file.path}\0${source}`, formatted) : await formatted();
   }
   if (!text.endsWith('\n')) text += '\n';
   if (file.owner === 'generated') {

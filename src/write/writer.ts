@@ -5,6 +5,7 @@ import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
 import type { PlannedFile } from './planned-file.js';
 import { hasBanner, renderFile, type BannerOptions } from './render.js';
+import { writeUnitCache, type UnitCache } from './unit-cache.js';
 
 /**
  * The only code that touches the output folder. Everything is rendered in memory first; then either
@@ -22,6 +23,8 @@ export interface WriteOptions {
   force?: boolean;
   /** How the output was made, recorded in the ledger for `mcp-gen check`. */
   record?: LedgerRecord;
+  /** The folder's unit cache: formatting reuses it, and a real run saves it beside the ledger. */
+  cache?: UnitCache;
 }
 
 export interface WriteReport {
@@ -105,7 +108,7 @@ async function plan(
       report.merged.push(file.path);
       continue;
     }
-    const text = await renderFile(file, options.banner);
+    const text = await renderFile(file, options.banner, options.cache && ((kind, input, compute) => (options.cache as UnitCache).memoAsync(kind, input, compute)));
     if (existing === undefined) report.created.push(file.path);
     else if (existing === text) report.unchanged.push(file.path);
     else report.updated.push(file.path);
@@ -180,5 +183,6 @@ export async function writeOutput(
     await rm(join(root, ...path.split('/')));
     report.deleted.push(path);
   }
+  if (options.cache) await writeUnitCache(root, options.cache);
   return report;
 }

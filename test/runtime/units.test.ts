@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServerDefinition } from '../../src/runtime/api.js';
+import type { ServerDefinition, ToolValidators } from '../../src/runtime/api.js';
 import { createServer } from '../../src/runtime/index.js';
 import { describeIssues } from '../../src/runtime/jsonrpc.js';
 import { ServerCore } from '../../src/runtime/server.js';
@@ -79,7 +79,8 @@ describe('createServer checks the definition', () => {
 
   it('requires validateOutput exactly for tools with an outputSchema', () => {
     const broken = definition();
-    const { validateOutput: _dropped, ...binding } = broken.toolBindings['get_weather']!;
+    // This test's bindings carry their validators (no `load`).
+    const { validateOutput: _dropped, ...binding } = broken.toolBindings['get_weather'] as ToolValidators & { name: string };
     broken.toolBindings = { ...broken.toolBindings, get_weather: binding };
     expect(() => createServer(broken, handlers)).toThrow(/validateOutput must be present exactly/);
   });

@@ -11,8 +11,8 @@ import type { SchemaObject } from '../../src/schema/keywords.js';
 import { embedAt } from '../../src/emit/server/schema-walk.js';
 import { capabilities } from '../../src/emit/server/server-file.js';
 import type { ServiceModel, ToolModel } from '../../src/model/service-model.js';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runtimeSources, tempDir } from './support.js';
 import rootPackage from '../../package.json' with { type: 'json' };
@@ -202,11 +202,17 @@ describe('generated/types.ts', () => {
 });
 
 describe('generated/validators.js', () => {
+  /** Every validator module as planned (the index, one module per tool, the helpers), imported through the index. */
   async function importValidators(m: ServiceModel): Promise<Record<string, (data: unknown) => boolean>> {
     const dir = tempDir('server-validators');
     try {
-      writeFileSync(join(dir, 'validators.mjs'), await file(m, 'generated/validators.js'));
-      return (await import(pathToFileURL(join(dir, 'validators.mjs')).href)) as Record<string, (data: unknown) => boolean>;
+      const plan = await planServer(m, { runtimeSources: runtimeSources() });
+      writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+      for (const planned of plan.files.filter((f) => /^generated\/validator.*\.js$/.test(f.path))) {
+        mkdirSync(dirname(join(dir, planned.path)), { recursive: true });
+        writeFileSync(join(dir, planned.path), planned.content);
+      }
+      return (await import(pathToFileURL(join(dir, 'generated', 'validators.js')).href)) as Record<string, (data: unknown) => boolean>;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -256,7 +262,9 @@ describe('generated/server.ts', () => {
     expect(server).toContain(`  serverInfo: JSON.parse("{\\"name\\":\\"n\\",\\"version\\":\\"1\\",\\"title\\":\\"*/ it's\\"}"),\n`);
     expect(server).toContain('  instructions: "line\\u2028break",\n');
     expect(server).toMatch(/ {2}tools: JSON\.parse\("\[\{\\"name\\":\\"__proto__\\",\\"inputSchema\\":\{\\"type\\":\\"object\\",\\"properties\\":\{\\"__proto__\\"/);
-    expect(server).toContain('    ["__proto__", { name: "__proto__", validateInput: validateProtoInput, validateOutput: validateProtoOutput }],\n');
+    expect(server).toContain(
+      '    ["__proto__", { name: "__proto__", load: () => import("./validators/proto.js").then((m) => ({ validateInput: m.validateProtoInput, validateOutput: m.validateProtoOutput })) }],\n',
+    );
     expect(server).not.toMatch(/[\u2028\u2029]/);
   });
 

@@ -3,12 +3,6 @@ import type { AuthSettings } from './runtime/auth/index.js';
 import type { McpServer, ServerDefinition, ServerOptions } from './runtime/index.js';
 import { requestValidators } from './runtime/request-validators.js';
 import type { Handlers, PromptName, ToolName } from './types.js';
-import {
-  validateGetWeatherInput,
-  validateGetWeatherOutput,
-  validateSearchInput,
-  validateSearchOutput,
-} from './validators.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
@@ -27,13 +21,23 @@ export const definition: ServerDefinition = {
       'get_weather',
       {
         name: 'get_weather',
-        validateInput: validateGetWeatherInput,
-        validateOutput: validateGetWeatherOutput,
+        load: () =>
+          import('./validators/getWeather.js').then((m) => ({
+            validateInput: m.validateGetWeatherInput,
+            validateOutput: m.validateGetWeatherOutput,
+          })),
       },
     ],
     [
       'search',
-      { name: 'search', validateInput: validateSearchInput, validateOutput: validateSearchOutput },
+      {
+        name: 'search',
+        load: () =>
+          import('./validators/search.js').then((m) => ({
+            validateInput: m.validateSearchInput,
+            validateOutput: m.validateSearchOutput,
+          })),
+      },
     ],
   ]),
   resources: JSON.parse('[]'),

@@ -9,14 +9,14 @@ function $isDate(s) {
 }
 const $formatDate = { validate: $isDate };
 
-export const validateGetWeatherOutput = validate52;
+export const [validateGetWeatherOutput] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"enum":["celsius","fahrenheit"]};
+const schema1 = {"enum":["celsius","fahrenheit"]};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24,20 +24,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "celsius") || (data === "fahrenheit"))){
-validate53.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema20.enum},message:"must be equal to one of the allowed values"}];
+validate1.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema1.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate53.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema21 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
+const schema2 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45,20 +45,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((((((data === "sunny") || (data === "cloudy")) || (data === "rain")) || (data === "snow")) || (data === "fog")) || (data === "wind"))){
-validate55.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema21.enum},message:"must be equal to one of the allowed values"}];
+validate3.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema2.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate55.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69,14 +69,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.temperature === undefined) || (!(func0.call(data, "temperature")))) && (missing0 = "temperature"))) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.conditions === undefined) || (!(func0.call(data, "conditions")))) && (missing0 = "conditions"))) || (((data.humidity === undefined) || (!(func0.call(data, "humidity")))) && (missing0 = "humidity"))){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((((key0 === "location") || (key0 === "temperature")) || (key0 === "units")) || (key0 === "conditions")) || (key0 === "humidity"))){
-validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -85,7 +85,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate52.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -98,7 +98,7 @@ if(data.temperature !== undefined && func0.call(data, "temperature")){
 let data1 = data.temperature;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate52.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate0.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -109,8 +109,8 @@ var valid0 = true;
 if(valid0){
 if(data.units !== undefined && func0.call(data, "units")){
 const _errs6 = errors;
-if(!(validate53(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate1(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -121,8 +121,8 @@ var valid0 = true;
 if(valid0){
 if(data.conditions !== undefined && func0.call(data, "conditions")){
 const _errs7 = errors;
-if(!(validate55(data.conditions, {instancePath:instancePath+"/conditions",parentData:data,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate3(data.conditions, {instancePath:instancePath+"/conditions",parentData:data,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -135,18 +135,18 @@ if(data.humidity !== undefined && func0.call(data, "humidity")){
 let data4 = data.humidity;
 const _errs8 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate52.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100 || isNaN(data4)){
-validate52.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate0.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate52.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate0.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -165,22 +165,25 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();
 
-export const validateGetForecastOutput = validate57;
-const schema23 = {"enum":["celsius","fahrenheit"]};
+export const [validateGetForecastOutput] = (() => {
+const func0 = Object.prototype.hasOwnProperty;
+const schema1 = {"enum":["celsius","fahrenheit"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -188,20 +191,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "celsius") || (data === "fahrenheit"))){
-validate58.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema23.enum},message:"must be equal to one of the allowed values"}];
+validate1.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema1.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate58.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema24 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
+const schema2 = {"enum":["sunny","cloudy","rain","snow","fog","wind"]};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -209,21 +212,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((((((data === "sunny") || (data === "cloudy")) || (data === "rain")) || (data === "snow")) || (data === "fog")) || (data === "wind"))){
-validate60.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema24.enum},message:"must be equal to one of the allowed values"}];
+validate3.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema2.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate60.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = $formatDate;
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -234,14 +237,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.days === undefined) || (!(func0.call(data, "days")))) && (missing0 = "days"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "units")) || (key0 === "days"))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -250,7 +253,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate57.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -261,8 +264,8 @@ var valid0 = true;
 if(valid0){
 if(data.units !== undefined && func0.call(data, "units")){
 const _errs4 = errors;
-if(!(validate58(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate1(data.units, {instancePath:instancePath+"/units",parentData:data,parentDataProperty:"units",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -285,14 +288,14 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((((data3.date === undefined) || (!(func0.call(data3, "date")))) && (missing1 = "date")) || (((data3.high === undefined) || (!(func0.call(data3, "high")))) && (missing1 = "high"))) || (((data3.low === undefined) || (!(func0.call(data3, "low")))) && (missing1 = "low"))) || (((data3.conditions === undefined) || (!(func0.call(data3, "conditions")))) && (missing1 = "conditions"))){
-validate57.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 of Object.keys(data3)){
 if(!((((key1 === "date") || (key1 === "high")) || (key1 === "low")) || (key1 === "conditions"))){
-validate57.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -305,12 +308,12 @@ if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-validate57.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -325,7 +328,7 @@ if(data3.high !== undefined && func0.call(data3, "high")){
 let data5 = data3.high;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate57.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -338,7 +341,7 @@ if(data3.low !== undefined && func0.call(data3, "low")){
 let data6 = data3.low;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate57.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -349,8 +352,8 @@ var valid2 = true;
 if(valid2){
 if(data3.conditions !== undefined && func0.call(data3, "conditions")){
 const _errs16 = errors;
-if(!(validate60(data3.conditions, {instancePath:instancePath+"/days/" + i0+"/conditions",parentData:data3,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate3(data3.conditions, {instancePath:instancePath+"/days/" + i0+"/conditions",parentData:data3,parentDataProperty:"conditions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs16 === errors;
@@ -365,7 +368,7 @@ var valid2 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -376,7 +379,7 @@ break;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate0.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -391,22 +394,25 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();
 
-export const validateClimateReportOutput = validate62;
+export const [validateClimateReportOutput] = (() => {
+const func0 = Object.prototype.hasOwnProperty;
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -417,14 +423,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.years === undefined) || (!(func0.call(data, "years")))) && (missing0 = "years"))) || (((data.averageCelsius === undefined) || (!(func0.call(data, "averageCelsius")))) && (missing0 = "averageCelsius"))){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "years")) || (key0 === "averageCelsius"))){
-validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -433,7 +439,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate62.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -446,7 +452,7 @@ if(data.years !== undefined && func0.call(data, "years")){
 let data1 = data.years;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate62.errors = [{instancePath:instancePath+"/years",schemaPath:"#/properties/years/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [{instancePath:instancePath+"/years",schemaPath:"#/properties/years/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -459,7 +465,7 @@ if(data.averageCelsius !== undefined && func0.call(data, "averageCelsius")){
 let data2 = data.averageCelsius;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate62.errors = [{instancePath:instancePath+"/averageCelsius",schemaPath:"#/properties/averageCelsius/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate0.errors = [{instancePath:instancePath+"/averageCelsius",schemaPath:"#/properties/averageCelsius/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -473,11 +479,13 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate62.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+return [validate0];
+})();

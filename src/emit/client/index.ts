@@ -3,7 +3,8 @@ import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
-import { emitValidators, type ValidatorEntry } from '../validators/index.js';
+import type { ValidatorEntry } from '../validators/index.js';
+import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
 import { dialectOf } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
 import { embedAt } from '../server/schema-walk.js';
@@ -20,6 +21,8 @@ export interface ClientInputs {
   protocolTypes: string;
   /** The same for 2026-07-28: `request()` on a client of the stateless revision. */
   statelessProtocolTypes: string;
+  /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
+  memo?: Memo;
 }
 
 export interface ClientPlan {
@@ -49,27 +52,28 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   }
   files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: types.join('') });
 
-  const validators = outputValidators(model, toolNames);
+  const validators = outputValidators(model, toolNames, inputs.memo);
   if (validators) files.push(...validators.files);
   files.push({ path: 'client.ts', owner: 'generated', format: 'typescript', content: clientFile(model, toolNames, validators !== undefined) });
   return { files, warnings: validators?.warnings ?? [] };
 }
 
 /** `validators.js`/`.d.ts` with one validator per outputSchema; undefined when no tool has one. */
-function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>): { files: PlannedFile[]; warnings: string[] } | undefined {
+function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined): { files: PlannedFile[]; warnings: string[] } | undefined {
   const withOutput = model.tools.filter((t): t is ToolModel & { outputSchema: SchemaObject } => t.outputSchema !== undefined);
   if (withOutput.length === 0) return undefined;
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
-  const schemas: SchemaObject = {};
-  const entries: ValidatorEntry[] = [];
-  for (const tool of withOutput) {
+  // One unit per tool, so a warm run recompiles only the tools that changed (tool-validators.ts).
+  const units: ToolValidatorUnit[] = withOutput.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
     const output = names.output as string;
+    const schemas: SchemaObject = {};
     defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
-    entries.push({ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output });
-  }
-  const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
+    const entries: ValidatorEntry[] = [{ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output }];
+    return { root: { [defs]: schemas }, entries };
+  });
+  const emitted = emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);
   return {
     files: [
       { path: 'validators.js', owner: 'generated', format: 'none', content: emitted.js },

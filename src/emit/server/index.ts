@@ -1,7 +1,8 @@
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
-import { emitValidators, type Dialect, type ValidatorEntry } from '../validators/index.js';
+import type { Dialect, ValidatorEntry } from '../validators/index.js';
+import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
@@ -18,6 +19,8 @@ export interface ServerInputs {
    * The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
+  /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
+  memo?: Memo;
 }
 
 export interface ServerPlan {
@@ -66,43 +69,59 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
 
-  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames) : undefined;
+  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo) : undefined;
   if (validators) files.push(...validators.files);
-  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validators && './validators.js') });
+  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validators?.modules ?? new Map()) });
 
   files.push(...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model));
   return { files, notes, warnings: validators?.warnings ?? [] };
 }
 
 /**
- * `generated/validators.js` and its `.d.ts`: every tool's input and output schema, embedded under
- * one root (local `$ref`s rewritten to match) and compiled to ajv standalone code.
+ * The tools' input and output schemas, compiled to ajv standalone code one tool at a time (each
+ * tool's local `$ref`s rewritten to its own root), so a warm run recompiles only the tools that
+ * changed. Each tool's validators are a module of their own, `generated/validators/<tool>.js`,
+ * which the server imports on the tool's first call: starting a server parses none of them.
+ * `generated/validators.js`/`.d.ts` re-export them all for code that wants them at once.
  */
-function validatorFiles(model: ServiceModel, toolNames: Map<string, ToolTypeNames>): { files: PlannedFile[]; warnings: string[] } {
+function validatorFiles(
+  model: ServiceModel,
+  toolNames: Map<string, ToolTypeNames>,
+  memo: Memo | undefined,
+): { files: PlannedFile[]; warnings: string[]; modules: Map<string, string> } {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
-  const schemas: SchemaObject = {};
-  const entries: ValidatorEntry[] = [];
-  for (const tool of model.tools) {
+  const modules = new Map<string, string>();
+  const units: ToolModuleUnit[] = model.tools.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
+    const schemas: SchemaObject = {};
+    const entries: ValidatorEntry[] = [];
     const add = (typeName: string, exportName: string, schema: SchemaObject): void => {
       defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
       entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
     };
     add(names.input, names.validateInput, tool.inputSchema);
     if (tool.outputSchema && names.output && names.validateOutput) add(names.output, names.validateOutput, tool.outputSchema);
+    modules.set(tool.name, `./validators/${tool.ids.camel}.js`);
+    return { root: { [defs]: schemas }, entries, module: tool.ids.camel };
+  });
+  const emitted = emitSplitToolValidators(units, dialect, { typesModule: `./${TYPES_MODULE}.js`, helpersModule: '../validator-helpers.js', modulesDir: './validators' }, memo);
+  const files: PlannedFile[] = [
+    // Laid out by ajv already; prettier would only make them bigger and slower to write.
+    { path: 'generated/validators.js', owner: 'generated', format: 'none', content: emitted.js },
+    { path: 'generated/validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
+    { path: 'generated/validator-helpers.js', owner: 'generated', format: 'none', content: emitted.helpers },
+  ];
+  for (const [i, unit] of units.entries()) {
+    const module = emitted.modules[i] as { module: string; js: string };
+    files.push(
+      { path: `generated/validators/${module.module}.js`, owner: 'generated', format: 'none', content: module.js },
+      // One short line typed by the index's declarations: nothing for prettier to do.
+      { path: `generated/validators/${module.module}.d.ts`, owner: 'generated', format: 'none', content: `export { ${unit.entries.map((e) => e.exportName).join(', ')} } from '../validators.js';\n` },
+    );
   }
-  const emitted = emitValidators({ root: { [defs]: schemas }, dialect, entries, typesModule: `./${TYPES_MODULE}.js` });
-  return {
-    files: [
-      // Laid out by ajv already; prettier would only make it bigger and slower to write.
-      { path: 'generated/validators.js', owner: 'generated', format: 'none', content: emitted.js },
-      { path: 'generated/validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
-    ],
-    warnings: emitted.warnings,
-  };
+  return { files, warnings: emitted.warnings, modules };
 }
-
 
 const STATELESS_VALIDATORS = /^stateless-validators\.(js|d\.ts)$/;
 /** The resource-server checks (`runtime/auth/`), copied only for a manifest with `auth`: they import jose. */

@@ -69,7 +69,8 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
   return [
     { path: 'package.json', owner: 'user', format: 'json', content: JSON.stringify(packageJson, null, 2) },
     { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(PROJECT_TSCONFIG, null, 2) },
-    { path: '.gitignore', owner: 'user', format: 'none', content: 'build/\nnode_modules/\n' },
+    // The unit cache only makes the next run faster; the ledger and the generated files are the record.
+    { path: '.gitignore', owner: 'user', format: 'none', content: 'build/\nnode_modules/\n.mcp-gen-cache.json\n' },
     {
       path: 'main.ts',
       owner: 'user',

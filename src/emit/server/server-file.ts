@@ -36,16 +36,17 @@ export function capabilities(model: ServiceModel): Record<string, object> {
  * `generated/server.ts`: the `ServerDefinition` (every wire payload precomputed as data, embedded
  * with `JSON.parse`) and a `createServer` typed with the manifest's `Handlers`.
  */
-export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, validatorsModule: string | undefined): string {
+export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): string {
   const file = new SourceFile();
   const type = (name: string): string => file.importType(name, RUNTIME);
-  const validator = (name: string): string => file.importValue(name, validatorsModule as string);
 
+  // Each tool's validators are imported on its first call (tool-loading.ts in the runtime).
   const bindings = model.tools.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
-    const output = names.validateOutput === undefined ? '' : `, validateOutput: ${validator(names.validateOutput)}`;
+    const output = names.validateOutput === undefined ? '' : `, validateOutput: m.${names.validateOutput}`;
     const name = stringLiteral(tool.name);
-    return `    [${name}, { name: ${name}, validateInput: ${validator(names.validateInput)}${output} }],\n`;
+    const module = stringLiteral(validatorModules.get(tool.name) as string);
+    return `    [${name}, { name: ${name}, load: () => import(${module}).then((m) => ({ validateInput: m.${names.validateInput}${output} })) }],\n`;
   });
 
   const { instructions, ...serverInfo } = model.server;

@@ -146,13 +146,8 @@ function toolModule(tool: ToolModel): string {
 }
 
 export function handlersIndexFile(model: ServiceModel, notes: string[]): PlannedFile {
-  const taken = new Set([...INDEX_NAMES, ...model.tools.map((t) => t.ids.camel)]);
-  // A tool's own camel id is free for it unless the file itself uses the name.
-  const reserved = new Set(INDEX_NAMES);
-  const tools = model.tools.map((tool) => {
-    const local = reserved.has(tool.ids.camel) ? localName(tool, taken) : tool.ids.camel;
-    return { camel: tool.ids.camel, local, aliased: local !== tool.ids.camel, module: toolModule(tool), name: tool.name };
-  });
+  // Tools are imported where they are called, so their names never meet the file's own.
+  const tools = model.tools.map((tool) => ({ camel: tool.ids.camel, module: toolModule(tool), name: tool.name }));
   const present = sections(model).map((s) => ({ local: s.property, module: s.module }));
   return {
     path: HANDLERS_INDEX,

@@ -32,7 +32,7 @@ const linearRegExp = Object.assign((pattern: string, flags: string) => new RegEx
  * - formats: ajv-formats' "full" set, without its non-standard formatMinimum/… keywords, plus the
  *   standard formats it lacks (iri, iri-reference, idn-email, idn-hostname: src/schema/formats.ts).
  */
-export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[] }): Ajv {
+export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[]; validateSchema?: false }): Ajv {
   const warnings = options.warnings;
   const opts: Options = {
     strict: false,
@@ -42,6 +42,8 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
     strictNumbers: true,
     inlineRefs: false,
     validateFormats: true,
+    // Off only for a caller that has checked the schemas already: it saves compiling the meta-schema.
+    ...(options.validateSchema === false ? { validateSchema: false } : {}),
     logger: warnings
       ? { log: () => {}, warn: (...args: unknown[]) => warnings.push(args.map(String).join(' ')), error: () => {} }
       : false,

@@ -2,7 +2,7 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { escapeInvisible, jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { isSafeIdentifier } from '../../printer/names.js';
 import { createAjv, type Dialect } from './ajv-instance.js';
-import { inlineRuntimeDependencies } from './inline-helpers.js';
+import { helperCode, replaceRuntimeDependencies } from './inline-helpers.js';
 import { planCompilation } from './compile-plan.js';
 
 export type { Dialect } from './ajv-instance.js';
@@ -59,23 +59,46 @@ const AJV_INTERNAL_NAME = /^[a-z]+\d+$/;
  */
 export function emitValidators(o: EmitValidatorsOptions): EmittedValidators {
   checkExportNames(o);
+  const compiled = compileValidatorCode(o);
+  const tables = (o.extraExports ?? []).map(tableCode).join('');
+  const js = escapeInvisible(helperCode(new Set(compiled.helpers)) + compiled.code + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`));
+  return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings: compiled.warnings };
+}
+
+/** ajv's code for some entries, before the helpers it calls are prepended. */
+export interface CompiledValidatorCode {
+  /** Functions, schema literals and `export const <exportName> = validateN;` lines. */
+  code: string;
+  /** Names of the helpers (inline-helpers.ts) the code calls. */
+  helpers: string[];
+  warnings: string[];
+}
+
+/**
+ * Compiles the entries with a fresh ajv and cleans its output; the helpers it needs are named,
+ * not included. `checkSchema`: checks each schema against its meta-schema instead of this ajv
+ * (tool-validators.ts passes one shared checker, so a fresh ajv need not compile a meta-schema).
+ */
+export function compileValidatorCode(o: Pick<EmitValidatorsOptions, 'root' | 'dialect' | 'entries'>, options: { checkSchema?: (schema: object) => void } = {}): CompiledValidatorCode {
   const plan = planCompilation(o.root);
   const warnings: string[] = [];
-  const ajv = createAjv(o.dialect, { standalone: true, warnings });
-  for (const { key, schema } of plan.schemas) ajv.addSchema(schema, key);
+  const ajv = createAjv(o.dialect, { standalone: true, warnings, ...(options.checkSchema ? { validateSchema: false } : {}) });
+  for (const { key, schema } of plan.schemas) {
+    options.checkSchema?.(schema);
+    ajv.addSchema(schema, key);
+  }
 
   const refs: Record<string, string> = {};
   for (const entry of o.entries) refs[entry.exportName] = plan.target(entry.ref);
   const raw = o.entries.length > 0 ? standaloneCode(ajv, refs) : '';
 
   const body = protectProtoKeys(removeUnusedSchemaLiterals(removeSourceUrls(raw.replace(/^"use strict";/, ''))));
-  const tables = (o.extraExports ?? []).map(tableCode).join('');
-  const js = escapeInvisible(inlineRuntimeDependencies(body) + (tables === '' ? '' : `\n${TABLE_HELPER}\n${tables}`));
+  const { code, needed } = replaceRuntimeDependencies(body);
   // ajv compiles some schemas twice and then warns twice.
-  return { js: js.endsWith('\n') ? js : `${js}\n`, dts: declarations(o), warnings: [...new Set(warnings)] };
+  return { code, helpers: [...needed], warnings: [...new Set(warnings)] };
 }
 
-function checkExportNames(o: EmitValidatorsOptions): void {
+export function checkExportNames(o: Pick<EmitValidatorsOptions, 'entries' | 'extraExports'>): void {
   const seen = new Set<string>();
   const check = (name: string): void => {
     if (!isSafeIdentifier(name) || name.startsWith('$') || AJV_INTERNAL_NAME.test(name)) {
@@ -204,7 +227,8 @@ function typeExpression(typeName: string): string {
   return `${TYPES_NAMESPACE}.${m[1] as string}${keys.map((k) => `[${stringLiteral(k)}]`).join('')}`;
 }
 
-function declarations(o: EmitValidatorsOptions): string {
+/** The `.d.ts` of a validator module with these entries and tables. */
+export function declarations(o: Pick<EmitValidatorsOptions, 'entries' | 'typesModule' | 'extraExports'>): string {
   const typeOf = new Map<string, string>();
   for (const entry of o.entries) {
     typeOf.set(entry.exportName, o.typesModule === undefined ? 'unknown' : typeExpression(entry.typeName));

@@ -256,6 +256,15 @@ function helperFor(module: string, path: readonly string[]): string | undefined 
  * needs. Throws on a reference it does not know, so nothing that needs ajv at run time slips out.
  */
 export function inlineRuntimeDependencies(code: string): string {
+  const { code: rewritten, needed } = replaceRuntimeDependencies(code);
+  return helperCode(needed) + rewritten;
+}
+
+/**
+ * The same without the helpers' code: the rewritten code and the helpers it calls, for a module
+ * assembled from several compilations that declares each helper once (tool-validators.ts).
+ */
+export function replaceRuntimeDependencies(code: string): { code: string; needed: Set<string> } {
   const needed = new Set<string>();
   const rewritten = code.replace(REQUIRE_EXPRESSION, (whole, quotedModule: string, accessors: string) => {
     const helper = helperFor(JSON.parse(quotedModule) as string, accessPath(accessors));
@@ -265,11 +274,11 @@ export function inlineRuntimeDependencies(code: string): string {
   });
   // ajv prints calls as `require("…")`; inside string data that quote is always escaped.
   if (/\brequire\("/.test(rewritten)) throw new Error('ajv output still contains a require() call');
-  return helperCode(needed) + rewritten;
+  return { code: rewritten, needed };
 }
 
 /** The code of `names` and everything they use, in the fixed order of HELPERS. */
-function helperCode(names: ReadonlySet<string>): string {
+export function helperCode(names: ReadonlySet<string>): string {
   const closure = new Set<string>();
   const visit = (name: string): void => {
     if (closure.has(name)) return;

@@ -197,14 +197,21 @@ export type ToolHandler<Input, Output> = (
   context: RequestContext,
 ) => ToolResult<Output> | Promise<ToolResult<Output>>;
 
-/** One tool as the generated code describes it to the runtime. */
-export interface ToolBinding {
-  /** Wire name, as in `tools/call`. */
-  name: string;
+/** A tool's validators. */
+export interface ToolValidators {
   validateInput: Validator<unknown>;
   /** Present exactly when the tool declares an `outputSchema`. */
   validateOutput?: Validator<unknown>;
 }
+
+/**
+ * One tool as the generated code describes it to the runtime: its validators, or `load`, which
+ * imports them on the tool's first call (generated servers keep each tool's validators in a module
+ * of its own, so starting a server with many tools parses none of them).
+ */
+export type ToolBinding = { /** Wire name, as in `tools/call`. */ name: string } & (
+  ToolValidators | { load: () => Promise<ToolValidators> }
+);
 
 export interface ResourceReadResult extends JsonObject {
   contents: ResourceContents[];

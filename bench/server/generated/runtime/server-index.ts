@@ -12,8 +12,10 @@ import type {
   ServerDefinition,
   ServerHandlers,
   ToolHandler,
+  ToolValidators,
   Validator,
 } from './api.js';
+import { checkToolValidators, lazyValidators, notLoaded } from './tool-loading.js';
 import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
 import { taskSupportOf } from './task-settings.js';
@@ -30,8 +32,10 @@ export interface MirroredHeader {
 export interface ToolEntry {
   readonly name: string;
   readonly handler: ToolHandler<unknown, unknown>;
-  readonly validateInput: Validator<unknown>;
-  readonly validateOutput: Validator<unknown> | undefined;
+  /** Placeholders until `loadValidators`, set while they are not loaded, has run (tool-loading.ts). */
+  validateInput: Validator<unknown>;
+  validateOutput: Validator<unknown> | undefined;
+  loadValidators: (() => Promise<ToolValidators>) | undefined;
   /**
    * False when the outputSchema's root is not an object schema (allowed from 2026-07-28 on). Sessions
    * on older revisions then see the tool without its outputSchema, and its results as text only.
@@ -73,17 +77,14 @@ export function indexTools(
     if (binding === undefined) throw new Error(`Tool ${name} has no entry in toolBindings`);
     const handler = own(handlers.tools, name);
     if (typeof handler !== 'function') throw new Error(`No handler for tool ${name}`);
-    const hasOutputSchema = tool['outputSchema'] !== undefined;
-    if (hasOutputSchema !== (binding.validateOutput !== undefined)) {
-      throw new Error(
-        `Tool ${name}: validateOutput must be present exactly when the tool declares an outputSchema`,
-      );
-    }
+    const eager = 'load' in binding ? undefined : binding;
+    if (eager !== undefined) checkToolValidators(tool, eager);
     tools.set(name, {
       name,
       handler: handler as ToolHandler<unknown, unknown>,
-      validateInput: binding.validateInput,
-      validateOutput: binding.validateOutput,
+      validateInput: eager?.validateInput ?? notLoaded,
+      validateOutput: eager?.validateOutput,
+      loadValidators: 'load' in binding ? lazyValidators(tool, binding.load) : undefined,
       objectOutput: hasObjectOutput(tool),
       taskSupport: taskSupportOf(tool),
     });

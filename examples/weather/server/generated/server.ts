@@ -3,14 +3,6 @@ import type { AuthSettings } from './runtime/auth/index.js';
 import type { McpServer, ServerDefinition, ServerOptions } from './runtime/index.js';
 import { requestValidators } from './runtime/request-validators.js';
 import type { Handlers, PromptName, ToolName } from './types.js';
-import {
-  validateClimateReportInput,
-  validateClimateReportOutput,
-  validateGetForecastInput,
-  validateGetForecastOutput,
-  validateGetWeatherInput,
-  validateGetWeatherOutput,
-} from './validators.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
@@ -32,24 +24,33 @@ export const definition: ServerDefinition = {
       'get_weather',
       {
         name: 'get_weather',
-        validateInput: validateGetWeatherInput,
-        validateOutput: validateGetWeatherOutput,
+        load: () =>
+          import('./validators/getWeather.js').then((m) => ({
+            validateInput: m.validateGetWeatherInput,
+            validateOutput: m.validateGetWeatherOutput,
+          })),
       },
     ],
     [
       'get_forecast',
       {
         name: 'get_forecast',
-        validateInput: validateGetForecastInput,
-        validateOutput: validateGetForecastOutput,
+        load: () =>
+          import('./validators/getForecast.js').then((m) => ({
+            validateInput: m.validateGetForecastInput,
+            validateOutput: m.validateGetForecastOutput,
+          })),
       },
     ],
     [
       'climate_report',
       {
         name: 'climate_report',
-        validateInput: validateClimateReportInput,
-        validateOutput: validateClimateReportOutput,
+        load: () =>
+          import('./validators/climateReport.js').then((m) => ({
+            validateInput: m.validateClimateReportInput,
+            validateOutput: m.validateClimateReportOutput,
+          })),
       },
     ],
   ]),

@@ -2,21 +2,6 @@
 import type { McpServer, ServerDefinition, ServerOptions } from './runtime/index.js';
 import { requestValidators } from './runtime/request-validators.js';
 import type { Handlers, PromptName, ToolName } from './types.js';
-import {
-  validateClassInput,
-  validateConstructorInput,
-  validateConstructorOutput,
-  validateGetUserInput,
-  validateGetUserOutput,
-  validateGetUser_2Input,
-  validateGetUser_2Output,
-  validateHandlersInput,
-  validateProtoInput,
-  validateResourcesInput,
-  validateToStringInput,
-  validate_1AbcInput,
-  validate_1AbcOutput,
-} from './validators.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
@@ -36,39 +21,96 @@ export const definition: ServerDefinition = {
     '[{"name":"__proto__","description":"*/ export const pwn = 1; /*","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string","description":"*/ export const pwn = 2; /*"},"constructor":{"type":"number"},"a\\"b":{"type":"string"},"back\\\\slash":{"type":"string"},"$ref":{"type":"string","description":"a property called $ref"},"line\u2028sep":{"type":"boolean"}},"required":["__proto__"]}},{"name":"constructor","title":"*/ export const pwn = 3; /*","inputSchema":{"type":"object","properties":{"mode":{"enum":["*/","\\"","\\\\","${x}","a\u2028b","`tick`"],"default":"${default}"},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"echo":{"$ref":"#/$defs/weird_key_with_slash"},"nested":{"type":"object","title":"*/ export const pwn = 6; /*","properties":{"inner":{"type":"string"}}}},"required":["echo"],"$defs":{"weird_key_with_slash":{"type":"string","description":"*/ export const pwn = 12; /*"}}}},{"name":"class","inputSchema":{"type":"object"}},{"name":"1abc","inputSchema":{"type":"object","properties":{"1":{"type":"integer"}}},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}},{"name":"get-user","description":"Collides with get_user once converted","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}},{"name":"get_user","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}},{"name":"toString","inputSchema":{"type":"object"}},{"name":"handlers","description":"A tool named like the collector\'s own export","inputSchema":{"type":"object"}},{"name":"resources","inputSchema":{"type":"object"}}]',
   ),
   toolBindings: Object.fromEntries([
-    ['__proto__', { name: '__proto__', validateInput: validateProtoInput }],
+    [
+      '__proto__',
+      {
+        name: '__proto__',
+        load: () =>
+          import('./validators/proto.js').then((m) => ({ validateInput: m.validateProtoInput })),
+      },
+    ],
     [
       'constructor',
       {
         name: 'constructor',
-        validateInput: validateConstructorInput,
-        validateOutput: validateConstructorOutput,
+        load: () =>
+          import('./validators/constructor_.js').then((m) => ({
+            validateInput: m.validateConstructorInput,
+            validateOutput: m.validateConstructorOutput,
+          })),
       },
     ],
-    ['class', { name: 'class', validateInput: validateClassInput }],
+    [
+      'class',
+      {
+        name: 'class',
+        load: () =>
+          import('./validators/class_.js').then((m) => ({ validateInput: m.validateClassInput })),
+      },
+    ],
     [
       '1abc',
-      { name: '1abc', validateInput: validate_1AbcInput, validateOutput: validate_1AbcOutput },
+      {
+        name: '1abc',
+        load: () =>
+          import('./validators/_1abc.js').then((m) => ({
+            validateInput: m.validate_1AbcInput,
+            validateOutput: m.validate_1AbcOutput,
+          })),
+      },
     ],
     [
       'get-user',
       {
         name: 'get-user',
-        validateInput: validateGetUserInput,
-        validateOutput: validateGetUserOutput,
+        load: () =>
+          import('./validators/getUser.js').then((m) => ({
+            validateInput: m.validateGetUserInput,
+            validateOutput: m.validateGetUserOutput,
+          })),
       },
     ],
     [
       'get_user',
       {
         name: 'get_user',
-        validateInput: validateGetUser_2Input,
-        validateOutput: validateGetUser_2Output,
+        load: () =>
+          import('./validators/getUser_2.js').then((m) => ({
+            validateInput: m.validateGetUser_2Input,
+            validateOutput: m.validateGetUser_2Output,
+          })),
       },
     ],
-    ['toString', { name: 'toString', validateInput: validateToStringInput }],
-    ['handlers', { name: 'handlers', validateInput: validateHandlersInput }],
-    ['resources', { name: 'resources', validateInput: validateResourcesInput }],
+    [
+      'toString',
+      {
+        name: 'toString',
+        load: () =>
+          import('./validators/toString.js').then((m) => ({
+            validateInput: m.validateToStringInput,
+          })),
+      },
+    ],
+    [
+      'handlers',
+      {
+        name: 'handlers',
+        load: () =>
+          import('./validators/handlers.js').then((m) => ({
+            validateInput: m.validateHandlersInput,
+          })),
+      },
+    ],
+    [
+      'resources',
+      {
+        name: 'resources',
+        load: () =>
+          import('./validators/resources.js').then((m) => ({
+            validateInput: m.validateResourcesInput,
+          })),
+      },
+    ],
   ]),
   resources: JSON.parse(
     '[{"uri":"file:///it\'s/*/$x?a=*/export/*","name":"weird","description":"*/ export const pwn = 8; /*"},{"uri":"urn:__proto__","name":"proto"}]',

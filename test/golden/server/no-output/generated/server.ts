@@ -2,7 +2,6 @@
 import type { McpServer, ServerDefinition, ServerOptions } from './runtime/index.js';
 import { requestValidators } from './runtime/request-validators.js';
 import type { Handlers, PromptName, ToolName } from './types.js';
-import { validateAddNoteInput, validatePingInput } from './validators.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
@@ -17,8 +16,24 @@ export const definition: ServerDefinition = {
     '[{"name":"add_note","description":"Stores a note.","inputSchema":{"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"]}},{"name":"ping","description":"Answers pong.","inputSchema":{"type":"object"}}]',
   ),
   toolBindings: Object.fromEntries([
-    ['add_note', { name: 'add_note', validateInput: validateAddNoteInput }],
-    ['ping', { name: 'ping', validateInput: validatePingInput }],
+    [
+      'add_note',
+      {
+        name: 'add_note',
+        load: () =>
+          import('./validators/addNote.js').then((m) => ({
+            validateInput: m.validateAddNoteInput,
+          })),
+      },
+    ],
+    [
+      'ping',
+      {
+        name: 'ping',
+        load: () =>
+          import('./validators/ping.js').then((m) => ({ validateInput: m.validatePingInput })),
+      },
+    ],
   ]),
   resources: JSON.parse('[]'),
   resourceTemplates: JSON.parse('[]'),

@@ -1,14 +1,15 @@
 import type { Handlers } from '../generated/types.js';
-import { addNote } from './tools/addNote.js';
-import { ping } from './tools/ping.js';
 
 /**
- * Every handler of the server, checked against the generated `Handlers` type. Regenerating adds
- * new tools here; a tool removed from the manifest shows up as a type error until you remove it.
+ * Every handler of the server, checked against the generated `Handlers` type. A tool's module is
+ * imported on the tool's first call, so the server starts without loading any of them (a module
+ * that fails to load makes that tool's calls fail with the reason). Regenerating adds new tools
+ * here; a tool removed from the manifest shows up as a type error until you remove it.
  */
 export const handlers: Handlers = {
   tools: {
-    add_note: addNote,
-    ping: ping,
+    add_note: (input, context) =>
+      import('./tools/addNote.js').then((m) => m.addNote(input, context)),
+    ping: (input, context) => import('./tools/ping.js').then((m) => m.ping(input, context)),
   },
 };

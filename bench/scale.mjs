@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Codegen at scale (issue 16 item 5): a 1,000-tool manifest (bench/scale/make-manifest.mjs, seeded,
+// never committed) generated as a user runs it, each step a fresh CLI process:
+//   1. cold server:   `mcp-gen server <manifest> -o <dir>` into an empty folder;
+//   2. cold client:   `mcp-gen client <manifest> -o <dir>` into an empty folder;
+//   3. warm server:   one tool's schemas changed, `mcp-gen server` again into the folder of step 1
+//                     (what is unchanged is reused through the output folder's unit cache);
+//   4. warm client:   the same for the client;
+//   5. start time:    the generated 1,000-tool server, built with tsc, from spawn to its first
+//                     `tools/list` answer over stdio, against the weather example's (`--start`).
+// Wall seconds, CPU seconds (user + system of the CLI process: the stable figure on a shared
+// machine) and peak RSS (GNU time's %M) per step, median of the runs. Needs `npm run build`.
+//
+//   node bench/scale.mjs [--runs N] [--tools N] [--start] [--out file.json]
+//   node bench/scale.mjs --profile server|client|warm-server [--top N]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { median } from './lib/stats.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { formatProfile } from './lib/cpuprofile.mjs';
+import { machine, writeReport } from './lib/report.mjs';
+import { StdioPeer } from './lib/client.mjs';
+import { manifestText } from './scale/make-manifest.mjs';
+
+const COLD_TARGET_SECONDS = 10;
+const WARM_TARGET_SECONDS = 1;
+const START_TARGET_RATIO = 1.5;
+/** The tool whose schemas change between the cold and the warm run. */
+const CHANGED_TOOL = 500;
+
+const { values: flags } = parseArgs({
+  options: {
+    runs: { type: 'string', default: process.env.MCP_BENCH_SCALE_RUNS ?? '5' },
+    tools: { type: 'string', default: '1000' },
+    start: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    profile: { type: 'string' },
+    top: { type: 'string', default: '30' },
+  },
+});
+const runs = Number(flags.runs);
+const tools = Number(flags.tools);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${flags.runs}`);
+if (!Number.isInteger(tools) || tools <= CHANGED_TOOL) throw new Error(`--tools must be an integer above ${CHANGED_TOOL}, got ${flags.tools}`);
+const outFile = flags.out ?? path.join(repoRoot, 'bench', 'results', 'scale.json');
+const cli = path.join(repoRoot, 'bin', 'mcp-gen.js');
+if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) throw new Error('the CLI is not compiled: run `npm run build` first');
+const GNU_TIME = '/usr/bin/time';
+if (!existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} (GNU time) is needed for peak RSS`);
+
+/** Runs the CLI once under GNU time: wall seconds, CPU seconds and peak RSS of that process. */
+function generate(command, manifest, outDir, nodeFlags = []) {
+  const started = performance.now();
+  const child = spawnSync(GNU_TIME, ['-f', 'MCPGEN-TIME %U %S %M', process.execPath, ...nodeFlags, cli, command, manifest, '-o', outDir, '--no-version-banner'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wallSeconds = (performance.now() - started) / 1000;
+  const line = /MCPGEN-TIME (\S+) (\S+) (\d+)/.exec(child.stderr ?? '');
+  if (child.status !== 0 || line === null) throw new Error(`mcp-gen ${command} failed (${child.status}): ${child.stderr}`);
+  return { wallSeconds, cpuSeconds: Number(line[1]) + Number(line[2]), peakRssMiB: Number(line[3]) / 1024 };
+}
+
+/** Spawn to the first `tools/list` answer, over stdio. */
+async function startSeconds(serverDir) {
+  const started = performance.now();
+  const peer = new StdioPeer({ command: process.execPath, args: [path.join(serverDir, 'build', 'main.js')], cwd: serverDir });
+  try {
+    await peer.initialize();
+    const listed = await peer.request('tools/list', {});
+    if (!Array.isArray(listed.tools) || listed.tools.length === 0) throw new Error('tools/list answered no tools');
+    return { seconds: (performance.now() - started) / 1000, tools: listed.tools.length };
+  } finally {
+    await peer.close();
+  }
+}
+
+/**
+ * Emits the server's JavaScript; type checking is no part of start time (and takes minutes at this
+ * size). The project's tsconfig wants @types/node: the repository's node_modules stands in.
+ */
+function buildServer(dir) {
+  if (!existsSync(path.join(dir, 'node_modules'))) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--noCheck'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function profileOne(step, scratch) {
+  const manifest = path.join(scratch, 'manifest.json');
+  writeFileSync(manifest, manifestText({ tools }));
+  const command = step === 'client' ? 'client' : 'server';
+  const outDir = path.join(scratch, 'out');
+  if (step === 'warm-server') {
+    generate('server', manifest, outDir);
+    writeFileSync(manifest, manifestText({ tools, changed: { [CHANGED_TOOL]: 1 } }));
+  }
+  const profileDir = path.join(scratch, 'profile');
+  generate(command, manifest, outDir, ['--cpu-prof', '--cpu-prof-dir', profileDir]);
+  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+  const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8'));
+  process.stdout.write(formatProfile(profile, { top: Number(flags.top), title: `mcp-gen ${step} (${tools} tools)` }));
+}
+
+const STEPS = ['cold server', 'cold client', 'warm server', 'warm client'];
+
+async function benchmark(scratch) {
+  const loadAverageAtStart = loadavg();
+  const original = path.join(scratch, 'manifest.json');
+  const changed = path.join(scratch, 'manifest-changed.json');
+  writeFileSync(original, manifestText({ tools }));
+  writeFileSync(changed, manifestText({ tools, changed: { [CHANGED_TOOL]: 1 } }));
+  const results = [];
+  for (let run = 0; run < runs; run++) {
+    const serverDir = path.join(scratch, `run-${run}`, 'server');
+    const clientDir = path.join(scratch, `run-${run}`, 'client');
+    const steps = {};
+    steps['cold server'] = generate('server', original, serverDir);
+    steps['cold client'] = generate('client', original, clientDir);
+    steps['warm server'] = generate('server', changed, serverDir);
+    steps['warm client'] = generate('client', changed, clientDir);
+    results.push(steps);
+    process.stderr.write(`run ${run + 1}/${runs}: ${STEPS.map((s) => `${s} ${steps[s].wallSeconds.toFixed(2)} s (${steps[s].cpuSeconds.toFixed(2)} CPU s)`).join(', ')}\n`);
+    if (run < runs - 1) rmSync(path.join(scratch, `run-${run}`), { recursive: true, force: true });
+  }
+  const medianOf = (step, key) => median(results.map((r) => r[step][key]));
+  const table = Object.fromEntries(
+    STEPS.map((step) => [step, { wallSeconds: medianOf(step, 'wallSeconds'), cpuSeconds: medianOf(step, 'cpuSeconds'), peakRssMiB: medianOf(step, 'peakRssMiB') }]),
+  );
+
+  let start;
+  if (flags.start) {
+    const serverDir = path.join(scratch, `run-${runs - 1}`, 'server');
+    const weatherDir = path.join(scratch, 'weather');
+    cpSync(path.join(repoRoot, 'examples', 'weather', 'server'), weatherDir, { recursive: true, filter: (p) => !p.includes(`${path.sep}build`) });
+    buildServer(serverDir);
+    buildServer(weatherDir);
+    const scale = [];
+    const weather = [];
+    for (let run = 0; run < runs; run++) {
+      // Alternate, so that a busy moment on the machine hits both alike.
+      weather.push((await startSeconds(weatherDir)).seconds);
+      scale.push((await startSeconds(serverDir)).seconds);
+    }
+    start = { weatherSeconds: median(weather), scaleSeconds: median(scale), ratio: median(scale) / median(weather), weather, scale };
+  }
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    loadAverageAtStart,
+    loadAverageAtEnd: loadavg(),
+    tools,
+    changedTool: CHANGED_TOOL,
+    runs,
+    targets: { coldSeconds: COLD_TARGET_SECONDS, warmSeconds: WARM_TARGET_SECONDS, startRatio: START_TARGET_RATIO },
+    median: table,
+    ...(start ? { start } : {}),
+    results,
+  };
+  writeReport(outFile, report);
+
+  const verdict = (value, target) => (value < target ? 'met' : 'MISSED');
+  const lines = ['| step | wall s | CPU s | peak RSS MiB | target |', '| --- | --- | --- | --- | --- |'];
+  for (const step of STEPS) {
+    const { wallSeconds, cpuSeconds, peakRssMiB } = table[step];
+    const target = step.startsWith('cold') ? COLD_TARGET_SECONDS : WARM_TARGET_SECONDS;
+    lines.push(`| ${step} | ${wallSeconds.toFixed(2)} | ${cpuSeconds.toFixed(2)} | ${peakRssMiB.toFixed(0)} | < ${target} s: ${verdict(wallSeconds, target)} (wall), ${verdict(cpuSeconds, target)} (CPU) |`);
+  }
+  const sum = (key) => table['cold server'][key] + table['cold client'][key];
+  lines.push(`| cold server + client | ${sum('wallSeconds').toFixed(2)} | ${sum('cpuSeconds').toFixed(2)} | | |`);
+  if (start) {
+    lines.push('', `Start to first tools/list: weather ${(start.weatherSeconds * 1000).toFixed(0)} ms, ${tools} tools ${(start.scaleSeconds * 1000).toFixed(0)} ms: ${start.ratio.toFixed(2)}x (target < ${START_TARGET_RATIO}x: ${verdict(start.ratio, START_TARGET_RATIO)}).`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stderr.write(`JSON written to ${outFile}\n`);
+}
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'mcp-gen-bench-scale-'));
+try {
+  if (flags.profile !== undefined) profileOne(flags.profile, scratch);
+  else await benchmark(scratch);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
