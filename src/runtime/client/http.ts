@@ -15,6 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
+import { sendAuthorized, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './session.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -26,6 +27,8 @@ export interface HttpClientOptions {
   defaultRetryMs?: number;
   /** Whether to open the standalone GET stream after initialize (default true). */
   standaloneStream?: boolean;
+  /** Authorization headers for every request, and signing in again on 401/403 (./http-auth.ts). */
+  auth?: HttpAuth;
 }
 
 /** Resumptions of one stream without a new event before it counts as gone. */
@@ -102,7 +105,7 @@ export class StreamableHttpTransport implements ClientTransport {
     };
     let streaming = false;
     try {
-      const response = await exchange(this.url, 'POST', headers, text, undefined, controller?.signal);
+      const response = await authorizedExchange(this.options.auth, this.url, 'POST', headers, text, undefined, controller?.signal);
       const sessionId = response.headers['mcp-session-id'];
       if (info.method === 'initialize' && typeof sessionId === 'string' && response.statusCode === 200) this.sessionId = sessionId;
       const status = response.statusCode ?? 0;
@@ -167,7 +170,7 @@ export class StreamableHttpTransport implements ClientTransport {
     const headers = this.baseHeaders();
     headers['accept'] = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.url, 'GET', headers, undefined, undefined, signal);
+    return authorizedExchange(this.options.auth, this.url, 'GET', headers, undefined, undefined, signal);
   }
 
   /**
@@ -220,7 +223,7 @@ export class StreamableHttpTransport implements ClientTransport {
     this.open.clear();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.
-      const response = await exchange(this.url, 'DELETE', this.baseHeaders(), undefined, 2000).catch(() => undefined);
+      const response = await authorizedExchange(this.options.auth, this.url, 'DELETE', this.baseHeaders(), undefined, 2000).catch(() => undefined);
       if (response) await drain(response);
     }
     this.onClosed(new ConnectionClosedError());
@@ -242,7 +245,7 @@ export class LegacySseTransport implements ClientTransport {
   }
 
   async start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
-    const response = await exchange(this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
+    const response = await authorizedExchange(this.options.auth, this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
     if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
       const body = await readText(response);
       throw new HttpStatusError(response.statusCode ?? 0, body, 'legacy SSE GET');
@@ -278,7 +281,7 @@ export class LegacySseTransport implements ClientTransport {
 
   async send(text: string, info: OutgoingInfo): Promise<void> {
     if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
-    const response = await exchange(this.endpoint, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, text);
+    const response = await authorizedExchange(this.options.auth, this.endpoint, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, text);
     const status = response.statusCode ?? 0;
     const body = await readText(response);
     if (status < 200 || status >= 300) throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
@@ -297,6 +300,19 @@ export class LegacySseTransport implements ClientTransport {
     for (const response of this.open) response.destroy();
     return Promise.resolve();
   }
+}
+
+/** `exchange` with the connection's authorization: its headers, and a new sign-in on a refusal. */
+function authorizedExchange(
+  auth: HttpAuth | undefined,
+  url: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: string | undefined,
+  timeoutMs?: number,
+  signal?: AbortSignal,
+): Promise<IncomingMessage> {
+  return sendAuthorized(auth, method, url, (extra) => exchange(url, method, { ...headers, ...extra }, body, timeoutMs, signal));
 }
 
 /** One HTTP exchange; aborting `signal` closes it, response included (the server sees the disconnect). */
