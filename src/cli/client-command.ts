@@ -28,6 +28,8 @@ export interface ClientCommandOptions {
   fromSnapshot?: string;
   saveSnapshot?: string;
   allowOutsideRefs?: boolean;
+  /** Include the OAuth module (`runtime/client/auth/`) and its oauth4webapi dependency. */
+  auth?: boolean;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -38,13 +40,15 @@ const CLIENT_TYPES_REVISION = '2025-11-25';
 /** The shared runtime modules the client imports, beside `src/runtime/client/`. */
 const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts'];
 
-/** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules. */
-export function readClientRuntimeSources(): Record<string, string> {
+/** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules; `client/auth/*.ts` with `auth`. */
+export function readClientRuntimeSources(auth = false): Record<string, string> {
   const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
   const sources: Record<string, string> = {};
   for (const name of SHARED_RUNTIME) sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
-  for (const name of readdirSync(join(runtimeDir, 'client')).sort()) {
-    if (name.endsWith('.ts')) sources[`client/${name}`] = readFileSync(join(runtimeDir, 'client', name), 'utf8');
+  for (const folder of auth ? ['client', 'client/auth'] : ['client']) {
+    for (const name of readdirSync(join(runtimeDir, folder)).sort()) {
+      if (name.endsWith('.ts')) sources[`${folder}/${name}`] = readFileSync(join(runtimeDir, folder, name), 'utf8');
+    }
   }
   return sources;
 }
@@ -64,6 +68,8 @@ export interface ClientJob {
   out: string;
   source: ClientSource;
   allowOutsideRefs?: boolean;
+  /** `--auth`: the OAuth module and its dependency. */
+  auth?: boolean;
   banner: Recipe['banner'];
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
@@ -166,6 +172,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   else if ('fromUrl' in source) options['fromUrl'] = source.fromUrl;
   else options['fromCommand'] = source.fromCommand;
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
+  if (job.auth === true) options['auth'] = true;
   return options;
 }
 
@@ -178,7 +185,8 @@ export async function prepareClient(
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved } = await loadClientModel(job, io, inputFiles);
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
-    runtimeSources: readClientRuntimeSources(),
+    runtimeSources: readClientRuntimeSources(job.auth === true),
+    auth: job.auth === true,
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
   }));
@@ -209,6 +217,7 @@ export async function generateClient(
     source,
     banner: options.banner ?? { command: bannerCommand(source), version: options.versionBanner !== false },
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
+    ...(options.auth ? { auth: true } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
   };
   const { files, record } = await prepareClient(job, io, inputFiles);

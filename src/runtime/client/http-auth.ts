@@ -15,7 +15,15 @@ export interface HttpAuth {
    * The endpoint refused a request: 401, or 403 with `error="insufficient_scope"`. Resolves true when
    * new credentials are in place and the request is worth sending again; rejects when signing in failed.
    */
+  /** The sign-in in progress, if any. */
+  pending?(): Promise<unknown> | undefined;
   refused(refusal: { status: number; challenge: string | undefined; method: string; url: URL; dpopNonce?: string | undefined }): Promise<boolean>;
+}
+
+/** Signing in failed, or the server refused the credentials: negotiation must not read it as "no such revision". */
+export function isSignInFailure(error: unknown): boolean {
+  const e = error as { name?: unknown; status?: unknown } | null;
+  return e !== null && typeof e === 'object' && (e.name === 'AuthorizationError' || (e.name === 'HttpStatusError' && (e.status === 401 || e.status === 403)));
 }
 
 /** A function giving the current access token (called before every request; `undefined` sends none). */
@@ -66,7 +74,7 @@ export interface OAuthOptions {
   privateKeyPem?: string;
   /** Its JWS algorithm (default ES256). */
   signingAlgorithm?: string;
-  /** Bind tokens to a key (DPoP, RFC 9449) when the authorization server supports it (default false). */
+  /** Bind tokens to a key (DPoP, RFC 9449). Default: when the authorization server lists `dpop_signing_alg_values_supported`. */
   dpop?: boolean;
   /** `client_name` and friends for dynamic registration. */
   clientName?: string;

@@ -74,6 +74,10 @@ export class StreamableHttpTransport implements ClientTransport {
     this.sessionId = undefined;
   }
 
+  signingIn(): Promise<unknown> | undefined {
+    return this.options.auth?.pending?.();
+  }
+
   fallback(): ClientTransport | undefined {
     if (this.triedFallback || this.sessionId !== undefined) return undefined;
     this.triedFallback = true;

@@ -91,7 +91,13 @@ async function register(as: oauth.AuthorizationServer, options: OAuthOptions): P
   let registered: Omit<oauth.Client, symbol>;
   try {
     const response = await oauth.dynamicClientRegistrationRequest(as, metadata, httpOptions(as.registration_endpoint));
-    registered = await oauth.processDynamicClientRegistrationResponse(response);
+    registered = await oauth.processDynamicClientRegistrationResponse(response).catch((error: unknown) => {
+      // RFC 7591 wants client_secret_expires_at beside a secret; many servers leave it out. Their
+      // answer is taken as a secret that does not expire (0), every other check still applies.
+      const body = missingSecretExpiry(error);
+      if (body === undefined) throw error;
+      return body;
+    });
   } catch (error) {
     throw new AuthorizationError(`dynamic client registration at ${as.registration_endpoint} failed: ${(error as Error).message}`, { cause: error });
   }
@@ -101,6 +107,13 @@ async function register(as: oauth.AuthorizationServer, options: OAuthOptions): P
   if (registeredMethod !== undefined) result.tokenEndpointAuthMethod = registeredMethod === 'none' || result.clientSecret !== undefined ? registeredMethod : 'none';
   if (redirect !== undefined) result.redirectUris = [redirect.href];
   return result;
+}
+
+function missingSecretExpiry(error: unknown): Omit<oauth.Client, symbol> | undefined {
+  if (!(error instanceof oauth.OperationProcessingError) || !error.message.includes('client_secret_expires_at')) return undefined;
+  const body = (error.cause as { body?: unknown } | undefined)?.body as Record<string, unknown> | undefined;
+  if (body === undefined || typeof body['client_id'] !== 'string' || body['client_secret_expires_at'] !== undefined) return undefined;
+  return { ...body, client_id: body['client_id'], client_secret_expires_at: 0 } as Omit<oauth.Client, symbol>;
 }
 
 /** A PKCS#8 PEM key as the CryptoKey oauth4webapi signs with. */

@@ -39,19 +39,19 @@ class OAuthAuthorization implements HttpAuth {
   /** Every scope asked for on this connection (step-up asks for the union). */
   private readonly scopes = new Set<string>();
   private readonly attempts = new Map<string, number>();
-  private pending: Promise<boolean> | undefined;
-  private readonly dpop: DpopBinding | undefined;
+  private running: Promise<boolean> | undefined;
+  /** Created once an authorization server that supports DPoP is met (unless `dpop: false`). */
+  private dpop: DpopBinding | undefined;
 
   constructor(
     private readonly options: OAuthOptions,
     private readonly serverUrl: URL,
   ) {
     this.store = options.store ?? new MemoryTokenStore();
-    this.dpop = options.dpop === true ? new DpopBinding() : undefined;
   }
 
   async headers(request: { method: string; url: URL }): Promise<Record<string, string>> {
-    if (this.pending !== undefined) await this.pending.catch(() => false);
+    if (this.running !== undefined) await this.running.catch(() => false);
     const signed = this.signed;
     if (signed === undefined) return {};
     if (signed.tokens.expiresAt !== undefined && signed.tokens.expiresAt - EXPIRY_MARGIN_MS < Date.now() && signed.tokens.refreshToken !== undefined) {
@@ -63,8 +63,12 @@ class OAuthAuthorization implements HttpAuth {
     return { authorization: `DPoP ${current.tokens.accessToken}`, ...(await (this.dpop as DpopBinding).resourceProof(request.method, request.url, current.tokens.accessToken)) };
   }
 
+  pending(): Promise<boolean> | undefined {
+    return this.running;
+  }
+
   async refused(refusal: { status: number; challenge: string | undefined; url: URL; dpopNonce?: string | undefined }): Promise<boolean> {
-    if (this.pending !== undefined) return this.pending.then(() => true);
+    if (this.running !== undefined) return this.running.then(() => true);
     if (this.dpop !== undefined && refusal.dpopNonce !== undefined && bearerParams(refusal.challenge)['error'] === 'use_dpop_nonce') {
       await this.dpop.rememberNonce(refusal.url, refusal.dpopNonce);
       return true;
@@ -75,9 +79,9 @@ class OAuthAuthorization implements HttpAuth {
   /** Runs one sign-in (or refresh); requests arriving meanwhile wait for it. */
   private once(work: () => Promise<boolean>): Promise<boolean> {
     const running = work().finally(() => {
-      if (this.pending === running) this.pending = undefined;
+      if (this.running === running) this.running = undefined;
     });
-    this.pending = running;
+    this.running = running;
     return running;
   }
 
@@ -113,6 +117,10 @@ class OAuthAuthorization implements HttpAuth {
     this.attempts.set(key, attempts);
 
     const identity = await clientIdentity(as, this.options, this.store);
+    const dpopAlgorithms = as.dpop_signing_alg_values_supported;
+    if (this.dpop === undefined && (this.options.dpop ?? dpopAlgorithms !== undefined)) {
+      this.dpop = new DpopBinding(dpopAlgorithms === undefined || dpopAlgorithms.includes('ES256') ? 'ES256' : dpopAlgorithms[0]);
+    }
     await this.dpop?.ready;
     const grant: Grant = { as, identity, resource: resourceId, store: storeKey, ...(this.dpop ? { dpop: this.dpop } : {}) };
     const tokens = this.options.clientCredentials
