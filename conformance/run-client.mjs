@@ -86,7 +86,8 @@ for (const run of runs) {
       console.log(`  required (${required.join(', ')}): ${required.filter((name) => verdict(checks.get(name), 'client').passed).length}/${required.length} passed`);
     }
   } finally {
-    removeDir(dir);
+    if (process.env.CONFORMANCE_KEEP) console.log(`  results kept in ${dir}`);
+    else removeDir(dir);
   }
 }
 process.exit(failed > 0 ? 1 : 0);

@@ -6,6 +6,7 @@
  * then dynamic registration (RFC 7591, with `application_type`). With none of these there is no
  * way on, and the error says what to give.
  */
+import { Buffer } from 'node:buffer';
 import { createPrivateKey, webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { OAuthOptions, StoredClient, TokenStore } from '../http-auth.js';
@@ -88,7 +89,7 @@ function identity(stored: StoredClient): ClientIdentity {
   const secret = stored.clientSecret ?? '';
   switch (method) {
     case 'client_secret_basic':
-      return { client, auth: oauth.ClientSecretBasic(secret), method };
+      return { client, auth: secretBasic(secret), method };
     case 'client_secret_post':
       return { client, auth: oauth.ClientSecretPost(secret), method };
     case 'none':
@@ -98,6 +99,21 @@ function identity(stored: StoredClient): ClientIdentity {
         `token endpoint authentication ${method} is not supported by this client`,
       );
   }
+}
+
+/**
+ * client_secret_basic with the id and secret form-encoded as URLSearchParams encodes them (RFC 6749
+ * §2.3.1). oauth4webapi's own also escapes `-_.!~*'()`, which decodes to the same but is not decoded
+ * by every server (a pre-registered `my-client` arrives as `my%2Dclient`).
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string): string => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set(
+      'authorization',
+      `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString('base64')}`,
+    );
+  };
 }
 
 /** RFC 7591 registration: a public client when the server allows `none`, else one with a secret. */
