@@ -96,7 +96,7 @@ class OAuthAuthorization implements HttpAuth {
     const resource = await discoverResource(this.serverUrl, params['resource_metadata']);
     // Without resource metadata (a 2025-03-26 server) the server's origin is its authorization server.
     const issuer = resource?.authorization_servers?.[0] ?? this.serverUrl.origin;
-    const as = (await discoverAuthorizationServer(new URL(issuer))) ?? (resource === undefined ? defaultAuthorizationServer(new URL(issuer)) : undefined);
+    const as = (await discoverAuthorizationServer(new URL(issuer), resource === undefined)) ?? (resource === undefined ? defaultAuthorizationServer(new URL(issuer)) : undefined);
     if (as === undefined) throw new AuthorizationError(`no authorization server metadata found for ${issuer}`);
     const resourceId = resource?.resource;
     const storeKey = resourceId ?? this.serverUrl.href;

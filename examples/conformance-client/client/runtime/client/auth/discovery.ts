@@ -104,12 +104,16 @@ export async function discoverResource(
  */
 export async function discoverAuthorizationServer(
   issuer: URL,
+  legacy = false,
 ): Promise<oauth.AuthorizationServer | undefined> {
   for (const url of authorizationServerMetadataUrls(issuer)) {
     const response = await get(url);
     if (response === undefined || response.status !== 200) continue;
     try {
-      return await oauth.processDiscoveryResponse(issuer, response);
+      // A 2025-03-26 server (no resource metadata) names no issuer to ask for: its origin's document
+      // is taken with the issuer it states, provided that issuer is on the same origin.
+      const expected = legacy ? await statedIssuer(response.clone(), issuer) : issuer;
+      return await oauth.processDiscoveryResponse(expected, response);
     } catch (error) {
       throw new AuthorizationError(
         `authorization server metadata at ${url.href} was refused: ${(error as Error).message}`,
@@ -118,6 +122,17 @@ export async function discoverAuthorizationServer(
     }
   }
   return undefined;
+}
+
+async function statedIssuer(response: Response, origin: URL): Promise<URL> {
+  const body = (await response.json().catch(() => ({}))) as { issuer?: unknown };
+  if (
+    typeof body.issuer !== 'string' ||
+    !URL.canParse(body.issuer) ||
+    new URL(body.issuer).origin !== origin.origin
+  )
+    return origin;
+  return new URL(body.issuer);
 }
 
 /** The endpoints a 2025-03-26 server without metadata has: /authorize, /token and /register at its origin. */
