@@ -26,9 +26,6 @@ interface Signed {
   refreshTried: boolean;
 }
 
-/** Refresh this long before the access token expires. */
-const EXPIRY_MARGIN_MS = 30_000;
-
 export function oauthAuth(options: OAuthOptions, serverUrl: URL): HttpAuth {
   return new OAuthAuthorization(options, serverUrl);
 }
@@ -54,7 +51,7 @@ class OAuthAuthorization implements HttpAuth {
     if (this.running !== undefined) await this.running.catch(() => false);
     const signed = this.signed;
     if (signed === undefined) return {};
-    if (signed.tokens.expiresAt !== undefined && signed.tokens.expiresAt - EXPIRY_MARGIN_MS < Date.now() && signed.tokens.refreshToken !== undefined) {
+    if (signed.tokens.expiresAt !== undefined && signed.tokens.expiresAt < Date.now() && signed.tokens.refreshToken !== undefined) {
       await this.once(() => this.refresh(signed)).catch(() => false);
     }
     const current = this.signed ?? signed;
