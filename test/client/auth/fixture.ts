@@ -92,6 +92,11 @@ export class AuthFixture {
     return this.requests.filter((r) => r.path === path);
   }
 
+  /** A token the endpoint accepts without the authorization server having issued it (the app's own). */
+  acceptToken(token: string, scope = ''): void {
+    this.tokens.set(token, scope);
+  }
+
   /** Makes every token issued so far invalid (as if they expired on the server). */
   revokeAccessTokens(): void {
     this.tokens.clear();
@@ -168,6 +173,8 @@ export class AuthFixture {
         const known = this.refresh.get(form.get('refresh_token') ?? '');
         if (known === undefined) return json(400, { error: 'invalid_grant' });
         scope = known;
+      } else if (form.get('grant_type') === 'client_credentials') {
+        scope = form.get('scope') ?? '';
       } else {
         return json(400, { error: 'unsupported_grant_type' });
       }
