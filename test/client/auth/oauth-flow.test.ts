@@ -117,7 +117,8 @@ describe('the redirect\'s iss (RFC 9207)', () => {
 
 describe('scopes', () => {
   it('steps up on 403 insufficient_scope with the union of the scopes asked before and the challenge\'s', async () => {
-    const f = await fixture({ challengeScope: 'files:read', toolsScope: 'files:read files:write' });
+    // The 403 names only what tools/list needs; what was asked before must be kept.
+    const f = await fixture({ challengeScope: 'files:read', toolsScope: 'files:write' });
     const session = await connect(f);
     await session.request('tools/list', {});
     await session.close();
@@ -128,6 +129,8 @@ describe('scopes', () => {
     // The endpoint wants `b`, which its authorization server never grants.
     const f = await fixture({ challengeScope: 'a', toolsScope: 'a b', withheldScope: 'b' });
     const session = await connect(f);
+    await expect(session.request('tools/list', {})).rejects.toThrow(/HTTP 403/);
+    // The limit is the connection's: a later request does not start over.
     await expect(session.request('tools/list', {})).rejects.toThrow(/HTTP 403/);
     await session.close();
     expect(f.to('/authorize').map((r) => r.query.get('scope'))).toEqual(['a', 'a b', 'a b', 'a b']);
