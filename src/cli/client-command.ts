@@ -4,7 +4,7 @@ import { fileInput, pathFromOut, sha256 } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
 import { compilableTools } from '../emit/client/compilable.js';
 import { planClient } from '../emit/client/index.js';
-import { inputProblem, unplacedDiagnostic } from '../load/diagnostics.js';
+import { inputProblem, unplacedDiagnostic, UnreachableError } from '../load/diagnostics.js';
 import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
@@ -15,6 +15,7 @@ import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { flagPairs } from './flag-pairs.js';
+import { withSignIn, type SignIn } from './sign-in.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -117,6 +118,8 @@ interface LoadedClient {
   inputs: RecipeInput[];
   /** The saved snapshot's text, for a live source. */
   saved?: string;
+  /** The live server answered 401: the client needs the OAuth module. */
+  unauthorized?: boolean;
 }
 
 /** Where the model comes from: a manifest, a live server, or a snapshot of one. */
@@ -131,6 +134,7 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
   }
   let snapshot: ServerSnapshot;
   let saved: string | undefined;
+  let unauthorized = false;
   let inputs: RecipeInput[];
   // Where warnings point: the snapshot file, or the server as named on the command line.
   let place: string;
@@ -142,7 +146,22 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     inputs = [await fileInput('snapshot', job.out, source.fromSnapshot)];
   } else if (live) {
     place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
-    snapshot = await withProgress(io, `reading ${place}…`, () => introspect(live, (line) => io.err(line)));
+    // A protected server: the --header credential, or (on a terminal) an interactive sign-in.
+    const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, (line) => io.err(line));
+    try {
+      snapshot = interactiveSignIn(signIn, live)
+        ? await introspect(signIn.location, (line) => io.err(line))
+        : await withProgress(io, `reading ${place}…`, () => introspect(signIn.location, (line) => io.err(line)));
+    } catch (error) {
+      if (signIn.refused()) {
+        const how = process.stdin.isTTY === true ? 'the sign-in failed' : "give --header 'Authorization: Bearer <token>', or run on a terminal to sign in";
+        throw new UnreachableError([unplacedDiagnostic(place, '', `the server needs authorization (401): ${how}; ${(error as Error).message}`)]);
+      }
+      throw error;
+    } finally {
+      await signIn.close();
+    }
+    unauthorized = signIn.refused();
     saved = snapshotText(snapshot);
     inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
   } else {
@@ -161,7 +180,12 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
   const leftOut = compiled.leftOut.map((tool) => unplacedDiagnostic(place, tool.pointer, tool.message));
   printWarnings(io, [...built.warnings, ...leftOut]);
   for (const note of built.notes) io.err(`note: ${note}`);
-  return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}) };
+  return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}), ...(unauthorized ? { unauthorized } : {}) };
+}
+
+/** The interactive sign-in prints to the terminal: no spinner over it. */
+function interactiveSignIn(signIn: SignIn, live: ServerLocation): boolean {
+  return 'url' in live && signIn.location !== live && 'auth' in signIn.location && typeof signIn.location.auth === 'object';
 }
 
 function recipeOptions(job: ClientJob): Recipe['options'] {
@@ -183,7 +207,12 @@ export async function prepareClient(
   /** Collects the files the model was read from (for --watch). */
   inputFiles?: Set<string>,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
-  const { model, inputs, saved } = await loadClientModel(job, io, inputFiles);
+  const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles);
+  // A server that asked for authorization gets a client that can sign in, as with --auth.
+  if (unauthorized === true && job.auth !== true) {
+    job = { ...job, auth: true };
+    io.err('note: the server asked for authorization (401): the client includes the OAuth sign-in, as with --auth (add oauth4webapi@3.8.8 to the app)');
+  }
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     runtimeSources: readClientRuntimeSources(job.auth === true),
     auth: job.auth === true,
