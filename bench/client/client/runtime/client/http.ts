@@ -16,6 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
+import { sendAuthorized, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './session.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -27,6 +28,8 @@ export interface HttpClientOptions {
   defaultRetryMs?: number;
   /** Whether to open the standalone GET stream after initialize (default true). */
   standaloneStream?: boolean;
+  /** Authorization headers for every request, and signing in again on 401/403 (./http-auth.ts). */
+  auth?: HttpAuth;
 }
 
 /** Resumptions of one stream without a new event before it counts as gone. */
@@ -75,6 +78,10 @@ export class StreamableHttpTransport implements ClientTransport {
     this.sessionId = undefined;
   }
 
+  signingIn(): Promise<unknown> | undefined {
+    return this.options.auth?.pending?.();
+  }
+
   fallback(): ClientTransport | undefined {
     if (this.triedFallback || this.sessionId !== undefined) return undefined;
     this.triedFallback = true;
@@ -106,7 +113,8 @@ export class StreamableHttpTransport implements ClientTransport {
     };
     let streaming = false;
     try {
-      const response = await exchange(
+      const response = await authorizedExchange(
+        this.options.auth,
         this.url,
         'POST',
         headers,
@@ -191,7 +199,15 @@ export class StreamableHttpTransport implements ClientTransport {
     const headers = this.baseHeaders();
     headers['accept'] = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.url, 'GET', headers, undefined, undefined, signal);
+    return authorizedExchange(
+      this.options.auth,
+      this.url,
+      'GET',
+      headers,
+      undefined,
+      undefined,
+      signal,
+    );
   }
 
   /**
@@ -259,7 +275,8 @@ export class StreamableHttpTransport implements ClientTransport {
     this.open.clear();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.
-      const response = await exchange(
+      const response = await authorizedExchange(
+        this.options.auth,
         this.url,
         'DELETE',
         this.baseHeaders(),
@@ -290,7 +307,8 @@ export class LegacySseTransport implements ClientTransport {
     receive: (message: unknown, text: string) => void,
     closed: (error?: Error) => void,
   ): Promise<void> {
-    const response = await exchange(
+    const response = await authorizedExchange(
+      this.options.auth,
       this.url,
       'GET',
       { ...this.options.headers, accept: 'text/event-stream' },
@@ -337,7 +355,8 @@ export class LegacySseTransport implements ClientTransport {
 
   async send(text: string, info: OutgoingInfo): Promise<void> {
     if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
-    const response = await exchange(
+    const response = await authorizedExchange(
+      this.options.auth,
       this.endpoint,
       'POST',
       { ...this.options.headers, 'content-type': 'application/json' },
@@ -362,6 +381,21 @@ export class LegacySseTransport implements ClientTransport {
     for (const response of this.open) response.destroy();
     return Promise.resolve();
   }
+}
+
+/** `exchange` with the connection's authorization: its headers, and a new sign-in on a refusal. */
+function authorizedExchange(
+  auth: HttpAuth | undefined,
+  url: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: string | undefined,
+  timeoutMs?: number,
+  signal?: AbortSignal,
+): Promise<IncomingMessage> {
+  return sendAuthorized(auth, method, url, (extra) =>
+    exchange(url, method, { ...headers, ...extra }, body, timeoutMs, signal),
+  );
 }
 
 /** One HTTP exchange; aborting `signal` closes it, response included (the server sees the disconnect). */

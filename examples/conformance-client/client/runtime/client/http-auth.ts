@@ -43,7 +43,7 @@ export type TokenProvider = (context: {
   refused: boolean;
 }) => string | undefined | Promise<string | undefined>;
 
-/** Tokens as the store keeps them (`expiresAt` in ms since the epoch). */
+/** Tokens as the store keeps them; `expiresAt` (ms since the epoch) is when to refresh, a little before the server's expiry. */
 export interface StoredTokens {
   accessToken: string;
   tokenType?: string;

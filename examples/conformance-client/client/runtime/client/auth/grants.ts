@@ -163,7 +163,10 @@ async function tokenResponse(
   }
   const tokens: StoredTokens = { accessToken: result.access_token, tokenType: result.token_type };
   if (result.refresh_token !== undefined) tokens.refreshToken = result.refresh_token;
-  if (result.expires_in !== undefined) tokens.expiresAt = Date.now() + result.expires_in * 1000;
+  // Used until a little before the server's expiry: a tenth of the lifetime, at most 30 s.
+  if (result.expires_in !== undefined)
+    tokens.expiresAt =
+      Date.now() + result.expires_in * 1000 - Math.min(30_000, result.expires_in * 100);
   if (result.scope !== undefined) tokens.scope = result.scope;
   return tokens;
 }

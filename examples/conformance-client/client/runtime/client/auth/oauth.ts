@@ -36,9 +36,6 @@ interface Signed {
   refreshTried: boolean;
 }
 
-/** Refresh this long before the access token expires. */
-const EXPIRY_MARGIN_MS = 30_000;
-
 export function oauthAuth(options: OAuthOptions, serverUrl: URL): HttpAuth {
   return new OAuthAuthorization(options, serverUrl);
 }
@@ -66,7 +63,7 @@ class OAuthAuthorization implements HttpAuth {
     if (signed === undefined) return {};
     if (
       signed.tokens.expiresAt !== undefined &&
-      signed.tokens.expiresAt - EXPIRY_MARGIN_MS < Date.now() &&
+      signed.tokens.expiresAt < Date.now() &&
       signed.tokens.refreshToken !== undefined
     ) {
       await this.once(() => this.refresh(signed)).catch(() => false);
