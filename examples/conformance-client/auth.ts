@@ -26,6 +26,8 @@ export function authFor(scenario: string, context: Json): OAuthOptions | undefin
   if (typeof context['signing_algorithm'] === 'string') options.signingAlgorithm = context['signing_algorithm'];
   // The client-credentials extension: the app signs in as itself, with the credentials it was given.
   if (scenario.startsWith('auth/client-credentials')) options.clientCredentials = true;
+  // Workload identity: the platform's JWT, exchanged with the JWT-bearer grant.
+  if (typeof context['valid_jwt'] === 'string') options.assertion = context['valid_jwt'];
   return options;
 }
 

@@ -173,6 +173,9 @@ export class AuthFixture {
         const known = this.refresh.get(form.get('refresh_token') ?? '');
         if (known === undefined) return json(400, { error: 'invalid_grant' });
         scope = known;
+      } else if (form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+        if (form.get('assertion') !== 'workload-jwt') return json(400, { error: 'invalid_grant' });
+        scope = form.get('scope') ?? '';
       } else if (form.get('grant_type') === 'client_credentials') {
         scope = form.get('scope') ?? '';
       } else {

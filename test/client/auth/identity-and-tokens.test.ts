@@ -106,6 +106,27 @@ describe('client identity', () => {
   });
 });
 
+describe('workload identity (RFC 7523 JWT-bearer)', () => {
+  it('exchanges the assertion, with client_id, scope and resource; no browser, no registration', async () => {
+    const f = await fixture({ challengeScope: 'jobs' });
+    const session = await openSession({ url: f.url, protocolVersions: ['2026-07-28'], auth: { clientId: 'workload', assertion: () => 'workload-jwt' } });
+    await session.close();
+    const [token] = f.to('/token');
+    expect(token?.form.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
+    expect(token?.form.get('assertion')).toBe('workload-jwt');
+    expect(token?.form.get('client_id')).toBe('workload');
+    expect(token?.form.get('scope')).toBe('jobs');
+    expect(token?.form.get('resource')).toBe(f.url);
+    expect(f.to('/authorize')).toHaveLength(0);
+  });
+
+  it('a refused assertion is final: one token request, and the error says why', async () => {
+    const f = await fixture();
+    await expect(openSession({ url: f.url, protocolVersions: ['2026-07-28'], auth: { clientId: 'workload', assertion: 'forged' } })).rejects.toThrow(/invalid_grant/);
+    expect(f.to('/token')).toHaveLength(1);
+  });
+});
+
 describe('loopbackRedirect', () => {
   it('receives the redirect on 127.0.0.1 and hands it back; the opener is given the authorization URL', async () => {
     const f = await fixture();

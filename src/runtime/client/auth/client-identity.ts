@@ -25,7 +25,7 @@ export interface ClientIdentity {
 /** The identity to use with `as`, registering one when that is the way. */
 export async function clientIdentity(as: oauth.AuthorizationServer, options: OAuthOptions, store: TokenStore): Promise<ClientIdentity> {
   if (options.clientId !== undefined) return preRegistered(as, options);
-  if (!options.clientCredentials && options.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true) {
+  if (!options.clientCredentials && options.assertion === undefined && options.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true) {
     return identity({ clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: 'none' });
   }
   const stored = await store.getClient(as.issuer);

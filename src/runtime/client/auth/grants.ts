@@ -75,6 +75,19 @@ export async function clientCredentialsGrant(grant: Grant, scope: string | undef
   (response) => oauth.processClientCredentialsResponse(as, identity.client, response), grant);
 }
 
+/** RFC 7523 JWT-bearer: the workload's assertion for a token; a refusal is final (no retry, no other grant). */
+export async function jwtBearerGrant(grant: Grant, scope: string | undefined, assertion: string): Promise<StoredTokens> {
+  const { as, identity } = grant;
+  const parameters: Record<string, string> = { assertion };
+  if (scope !== undefined) parameters['scope'] = scope;
+  if (grant.resource !== undefined) parameters['resource'] = grant.resource;
+  return tokenResponse('JWT-bearer', () =>
+    oauth.genericTokenEndpointRequest(as, identity.client, identity.auth, JWT_BEARER, parameters, { ...httpOptions(as.token_endpoint), ...(grant.dpop ? { DPoP: grant.dpop.handle(identity.client) } : {}) }),
+  (response) => oauth.processGenericTokenEndpointResponse(as, identity.client, response), grant);
+}
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
 export async function refreshGrant(grant: Grant, refreshToken: string): Promise<StoredTokens> {
   const { as, identity } = grant;
   const tokens = await tokenResponse('refresh', () =>

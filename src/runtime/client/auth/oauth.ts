@@ -4,7 +4,7 @@
  *
  * On a refusal: discovery (./discovery.ts), the client's identity (./client-identity.ts), then a
  * grant (./grants.ts): the authorization code flow with PKCE S256, `state`, `resource` and the
- * redirect's `iss` checked, or `client_credentials`. A 401 with a refresh token tries the refresh
+ * redirect's `iss` checked, `client_credentials`, or a workload's JWT-bearer assertion. A 401 with a refresh token tries the refresh
  * first. Scopes: the challenge's `scope`, else the resource metadata's `scopes_supported`, else
  * none; a 403 `insufficient_scope` asks again for the union of what was asked before and the
  * challenge's. The same scope set is asked for at most `maxAttempts` times per connection.
@@ -15,7 +15,7 @@ import { clientIdentity } from './client-identity.js';
 import { defaultAuthorizationServer, discoverAuthorizationServer, discoverResource } from './discovery.js';
 import { DpopBinding } from './dpop.js';
 import { AuthorizationError } from './errors.js';
-import { authorizationCodeGrant, clientCredentialsGrant, refreshGrant, type Grant } from './grants.js';
+import { authorizationCodeGrant, clientCredentialsGrant, jwtBearerGrant, refreshGrant, type Grant } from './grants.js';
 import { MemoryTokenStore } from './memory-store.js';
 
 /** Where the current tokens came from: enough to refresh them, and to key them in the store. */
@@ -120,8 +120,10 @@ class OAuthAuthorization implements HttpAuth {
     }
     await this.dpop?.ready;
     const grant: Grant = { as, identity, resource: resourceId, store: storeKey, ...(this.dpop ? { dpop: this.dpop } : {}) };
-    const tokens = this.options.clientCredentials
-      ? await clientCredentialsGrant(grant, scope)
+    const assertion = this.options.assertion;
+    const tokens =
+      assertion !== undefined ? await jwtBearerGrant(grant, scope, typeof assertion === 'string' ? assertion : await assertion())
+      : this.options.clientCredentials ? await clientCredentialsGrant(grant, scope)
       : await authorizationCodeGrant(grant, scope, this.options);
     await this.store.setTokens(as.issuer, storeKey, tokens);
     this.signed = { grant, tokens, refreshTried: false };

@@ -91,6 +91,11 @@ export interface OAuthOptions {
   clientSecret?: string;
   /** The `client_credentials` grant instead of a user's sign-in (machine to machine). */
   clientCredentials?: boolean;
+  /**
+   * Workload identity: a JWT the platform issued this workload, exchanged with the RFC 7523
+   * JWT-bearer grant (with `clientId`) instead of a sign-in. A function is asked for a fresh one each time.
+   */
+  assertion?: string | (() => string | Promise<string>);
   /** A PKCS#8 PEM private key for `private_key_jwt` client authentication (with `clientId`). */
   privateKeyPem?: string;
   /** Its JWS algorithm (default ES256). */

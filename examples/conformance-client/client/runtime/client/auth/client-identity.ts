@@ -32,6 +32,7 @@ export async function clientIdentity(
   if (options.clientId !== undefined) return preRegistered(as, options);
   if (
     !options.clientCredentials &&
+    options.assertion === undefined &&
     options.clientMetadataUrl !== undefined &&
     as.client_id_metadata_document_supported === true
   ) {

@@ -5,7 +5,7 @@
  *
  * On a refusal: discovery (./discovery.ts), the client's identity (./client-identity.ts), then a
  * grant (./grants.ts): the authorization code flow with PKCE S256, `state`, `resource` and the
- * redirect's `iss` checked, or `client_credentials`. A 401 with a refresh token tries the refresh
+ * redirect's `iss` checked, `client_credentials`, or a workload's JWT-bearer assertion. A 401 with a refresh token tries the refresh
  * first. Scopes: the challenge's `scope`, else the resource metadata's `scopes_supported`, else
  * none; a 403 `insufficient_scope` asks again for the union of what was asked before and the
  * challenge's. The same scope set is asked for at most `maxAttempts` times per connection.
@@ -23,6 +23,7 @@ import { AuthorizationError } from './errors.js';
 import {
   authorizationCodeGrant,
   clientCredentialsGrant,
+  jwtBearerGrant,
   refreshGrant,
   type Grant,
 } from './grants.js';
@@ -182,9 +183,17 @@ class OAuthAuthorization implements HttpAuth {
       store: storeKey,
       ...(this.dpop ? { dpop: this.dpop } : {}),
     };
-    const tokens = this.options.clientCredentials
-      ? await clientCredentialsGrant(grant, scope)
-      : await authorizationCodeGrant(grant, scope, this.options);
+    const assertion = this.options.assertion;
+    const tokens =
+      assertion !== undefined
+        ? await jwtBearerGrant(
+            grant,
+            scope,
+            typeof assertion === 'string' ? assertion : await assertion(),
+          )
+        : this.options.clientCredentials
+          ? await clientCredentialsGrant(grant, scope)
+          : await authorizationCodeGrant(grant, scope, this.options);
     await this.store.setTokens(as.issuer, storeKey, tokens);
     this.signed = { grant, tokens, refreshTried: false };
     return true;
