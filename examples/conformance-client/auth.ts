@@ -4,6 +4,7 @@
  * endpoint redirects straight to the redirect URI, so the "browser" here follows redirects with
  * plain HTTP until one points at the redirect URI, and hands that URL back.
  */
+import { idJagAssertion } from './client/runtime/client/auth/index.js';
 import type { OAuthOptions } from './client/runtime/client/index.js';
 
 type Json = { [key: string]: unknown };
@@ -28,6 +29,15 @@ export function authFor(scenario: string, context: Json): OAuthOptions | undefin
   if (scenario.startsWith('auth/client-credentials')) options.clientCredentials = true;
   // Workload identity: the platform's JWT, exchanged with the JWT-bearer grant.
   if (typeof context['valid_jwt'] === 'string') options.assertion = context['valid_jwt'];
+  // Enterprise-managed authorization: the identity provider's ID token, exchanged there for an ID-JAG.
+  if (typeof context['idp_id_token'] === 'string' && typeof context['idp_token_endpoint'] === 'string') {
+    options.assertion = idJagAssertion({
+      idpTokenEndpoint: context['idp_token_endpoint'],
+      idpClientId: typeof context['idp_client_id'] === 'string' ? context['idp_client_id'] : '',
+      ...(typeof context['idp_issuer'] === 'string' ? { idpIssuer: context['idp_issuer'] } : {}),
+      idToken: context['idp_id_token'],
+    });
+  }
   return options;
 }
 

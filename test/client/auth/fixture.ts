@@ -192,6 +192,11 @@ export class AuthFixture {
       }
       return json(200, answer);
     }
+    // An enterprise identity provider: exchanges the ID token `user-id-token` for an ID-JAG (RFC 8693).
+    if (url.pathname === '/idp/token' && request.method === 'POST') {
+      if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:token-exchange' || form.get('subject_token') !== 'user-id-token') return json(400, { error: 'invalid_grant' });
+      return json(200, { access_token: 'workload-jwt', issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' });
+    }
     if (url.pathname === '/mcp' && request.method === 'POST') {
       const prm = `${this.origin}${k.prmPaths[0]}`;
       const token = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSession } from '../../../src/runtime/client/index.js';
-import { bearerParams, loopbackRedirect, parseChallenges } from '../../../src/runtime/client/auth/index.js';
+import { bearerParams, idJagAssertion, loopbackRedirect, parseChallenges } from '../../../src/runtime/client/auth/index.js';
 import type { OAuthOptions } from '../../../src/runtime/client/http-auth.js';
 import { AuthFixture, type Knobs } from './fixture.js';
 
@@ -118,6 +118,20 @@ describe('workload identity (RFC 7523 JWT-bearer)', () => {
     expect(token?.form.get('scope')).toBe('jobs');
     expect(token?.form.get('resource')).toBe(f.url);
     expect(f.to('/authorize')).toHaveLength(0);
+  });
+
+  it('enterprise-managed: the ID token is exchanged at the identity provider for an ID-JAG naming the authorization server and resource', async () => {
+    const f = await fixture();
+    const assertion = idJagAssertion({ idpTokenEndpoint: `${f.origin}/idp/token`, idpClientId: 'app-at-idp', idToken: 'user-id-token' });
+    const session = await openSession({ url: f.url, protocolVersions: ['2026-07-28'], auth: { clientId: 'app', clientSecret: 'pw', assertion } });
+    await session.close();
+    const [exchange] = f.to('/idp/token');
+    expect(exchange?.form.get('requested_token_type')).toBe('urn:ietf:params:oauth:token-type:id-jag');
+    expect(exchange?.form.get('subject_token_type')).toBe('urn:ietf:params:oauth:token-type:id_token');
+    expect(exchange?.form.get('audience')).toBe(f.issuer);
+    expect(exchange?.form.get('resource')).toBe(f.url);
+    expect(exchange?.form.get('client_id')).toBe('app-at-idp');
+    expect(f.to('/token')[0]?.form.get('assertion')).toBe('workload-jwt');
   });
 
   it('a refused assertion is final: one token request, and the error says why', async () => {

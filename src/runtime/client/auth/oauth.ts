@@ -122,7 +122,7 @@ class OAuthAuthorization implements HttpAuth {
     const grant: Grant = { as, identity, resource: resourceId, store: storeKey, ...(this.dpop ? { dpop: this.dpop } : {}) };
     const assertion = this.options.assertion;
     const tokens =
-      assertion !== undefined ? await jwtBearerGrant(grant, scope, typeof assertion === 'string' ? assertion : await assertion())
+      assertion !== undefined ? await jwtBearerGrant(grant, scope, typeof assertion === 'string' ? assertion : await assertion({ issuer: as.issuer, resource: resourceId, scope }))
       : this.options.clientCredentials ? await clientCredentialsGrant(grant, scope)
       : await authorizationCodeGrant(grant, scope, this.options);
     await this.store.setTokens(as.issuer, storeKey, tokens);

@@ -93,9 +93,16 @@ export interface OAuthOptions {
   clientCredentials?: boolean;
   /**
    * Workload identity: a JWT the platform issued this workload, exchanged with the RFC 7523
-   * JWT-bearer grant (with `clientId`) instead of a sign-in. A function is asked for a fresh one each time.
+   * JWT-bearer grant (with `clientId`) instead of a sign-in. A function is asked for a fresh one each
+   * time, told which authorization server, resource and scope it is for (see `idJagAssertion`).
    */
-  assertion?: string | (() => string | Promise<string>);
+  assertion?:
+    | string
+    | ((target: {
+        issuer: string;
+        resource: string | undefined;
+        scope: string | undefined;
+      }) => string | Promise<string>);
   /** A PKCS#8 PEM private key for `private_key_jwt` client authentication (with `clientId`). */
   privateKeyPem?: string;
   /** Its JWS algorithm (default ES256). */

@@ -6,6 +6,7 @@
 export { oauthAuth } from './oauth.js';
 export { loopbackRedirect, type LoopbackOptions, type LoopbackRedirect } from './loopback.js';
 export { MemoryTokenStore } from './memory-store.js';
+export { idJagAssertion, type IdJagOptions } from './id-jag.js';
 export { AuthorizationError } from './errors.js';
 export {
   authorizationServerMetadataUrls,

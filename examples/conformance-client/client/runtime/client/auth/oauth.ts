@@ -189,7 +189,9 @@ class OAuthAuthorization implements HttpAuth {
         ? await jwtBearerGrant(
             grant,
             scope,
-            typeof assertion === 'string' ? assertion : await assertion(),
+            typeof assertion === 'string'
+              ? assertion
+              : await assertion({ issuer: as.issuer, resource: resourceId, scope }),
           )
         : this.options.clientCredentials
           ? await clientCredentialsGrant(grant, scope)
