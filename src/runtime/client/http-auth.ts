@@ -110,20 +110,26 @@ export async function httpAuthFor(option: AuthOption, serverUrl: URL): Promise<H
   return loaded.oauthAuth(option, serverUrl);
 }
 
-/** A token given by the app: sent as `Bearer`; after a 401 the function is asked once more. */
+/**
+ * A token given by the app: sent as `Bearer`. After a 401 the function is asked with
+ * `refused: true`; a different token is sent with the retry, the same one (or none) ends it.
+ */
 function tokenAuth(provider: TokenProvider): HttpAuth {
-  let refused = false;
+  let lastSent: string | undefined;
+  let replacement: string | undefined;
   return {
     async headers() {
-      const token = await provider({ refused });
+      const token = replacement ?? (await provider({ refused: false }));
+      replacement = undefined;
+      lastSent = token;
       return token === undefined ? {} : { authorization: `Bearer ${token}` };
     },
     async refused(refusal) {
-      if (refusal.status !== 401 || refused) return false;
-      refused = true;
-      const before = await provider({ refused: false });
-      const after = await provider({ refused: true });
-      return after !== undefined && after !== before;
+      if (refusal.status !== 401) return false;
+      const next = await provider({ refused: true });
+      if (next === undefined || next === lastSent) return false;
+      replacement = next;
+      return true;
     },
   };
 }
