@@ -15,7 +15,7 @@ import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { flagPairs } from './flag-pairs.js';
-import { withSignIn, type SignIn } from './sign-in.js';
+import { withSignIn } from './sign-in.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -147,11 +147,17 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
   } else if (live) {
     place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
     // A protected server: the --header credential, or (on a terminal) an interactive sign-in.
-    const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, (line) => io.err(line));
+    // The spinner runs until a sign-in prompt is printed.
+    let stopSpinner = (): void => {};
+    const prompt = (line: string): void => {
+      stopSpinner();
+      stopSpinner = () => {};
+      io.err(line);
+    };
+    const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, prompt);
     try {
-      snapshot = interactiveSignIn(signIn, live)
-        ? await introspect(signIn.location, (line) => io.err(line))
-        : await withProgress(io, `reading ${place}…`, () => introspect(signIn.location, (line) => io.err(line)));
+      stopSpinner = io.progress?.(`reading ${place}…`) ?? (() => {});
+      snapshot = await introspect(signIn.location, (line) => io.err(line));
     } catch (error) {
       if (signIn.refused()) {
         const how = process.stdin.isTTY === true ? 'the sign-in failed' : "give --header 'Authorization: Bearer <token>', or run on a terminal to sign in";
@@ -159,6 +165,7 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
       }
       throw error;
     } finally {
+      stopSpinner();
       await signIn.close();
     }
     unauthorized = signIn.refused();
@@ -183,10 +190,6 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
   return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}), ...(unauthorized ? { unauthorized } : {}) };
 }
 
-/** The interactive sign-in prints to the terminal: no spinner over it. */
-function interactiveSignIn(signIn: SignIn, live: ServerLocation): boolean {
-  return 'url' in live && signIn.location !== live && 'auth' in signIn.location && typeof signIn.location.auth === 'object';
-}
 
 function recipeOptions(job: ClientJob): Recipe['options'] {
   const source = job.source;
