@@ -5,7 +5,7 @@
  * behind the router is the SDK's in-memory demo, which approves at once (the "browser" here just
  * follows the redirect) and checks the RFC 8707 resource strictly.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
@@ -29,18 +29,18 @@ beforeAll(async () => {
   const origin = `http://localhost:${(http.address() as AddressInfo).port}`;
   mcpUrl = new URL(`${origin}/mcp`);
   const provider = new DemoInMemoryAuthProvider((resource) => resource?.href === mcpUrl.href);
-  app.use((req, _res, next) => {
-    seen.push({ path: req.path, authorization: req.headers.authorization });
+  app.use((req: IncomingMessage, _res: ServerResponse, next: () => void) => {
+    seen.push({ path: new URL(req.url ?? '/', origin).pathname, authorization: req.headers.authorization });
     next();
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-  app.post('/mcp', bearer, express.json(), async (req, res) => {
+  app.post('/mcp', bearer, express.json(), async (req: IncomingMessage & { body: unknown }, res: ServerResponse) => {
     const server = new McpServer({ name: 'sdk-protected', version: '1.0.0' });
     server.registerTool('whoami', { inputSchema: { greeting: z.string() } }, (args, extra) => ({
       content: [{ type: 'text', text: `${args.greeting}, ${extra.authInfo?.clientId ?? 'nobody'}` }],
     }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({}) // no session id generator: stateless;
     res.on('close', () => {
       void transport.close();
       void server.close();
