@@ -86,13 +86,16 @@ export function tempDir(prefix) {
 }
 
 /** checks.json of every scenario under `dir`, keyed by scenario name (`server-`/timestamp stripped). */
-export function readChecks(dir) {
-  const byScenario = new Map();
+export function readChecks(dir, prefix = '', byScenario = new Map()) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const file = join(dir, entry.name, 'checks.json');
-    if (!existsSync(file)) continue;
-    const name = entry.name.replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '').replace(/^server-/, '');
+    // A scenario named `auth/x` writes its results under `auth/`.
+    if (!existsSync(file)) {
+      if (prefix === '') readChecks(join(dir, entry.name), `${entry.name}/`, byScenario);
+      continue;
+    }
+    const name = prefix + entry.name.replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '').replace(/^server-/, '');
     let checks;
     try {
       checks = JSON.parse(readFileSync(file, 'utf8'));

@@ -10,6 +10,7 @@
  */
 import { connect, type Client, type Handlers } from './client/client.js';
 import { bindListedTool, callTool } from './client/runtime/client/index.js';
+import { authFor } from './auth.js';
 
 type Json = { [key: string]: unknown };
 
@@ -40,8 +41,10 @@ const handlers: Handlers = {
   roots: () => ({ roots: [{ uri: 'file:///conformance', name: 'conformance' }] }),
 };
 
+const auth = authFor(scenario, context as Json);
 const client = await connect({
   url,
+  ...(auth === undefined ? {} : { auth }),
   clientInfo: { name: 'mcp-gen-conformance-client', version: '1.0.0' },
   protocolVersions: stateless ? ['2026-07-28'] : ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
   handlers,

@@ -4,7 +4,7 @@ import { fileInput, pathFromOut, sha256 } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
 import { compilableTools } from '../emit/client/compilable.js';
 import { planClient } from '../emit/client/index.js';
-import { inputProblem, unplacedDiagnostic } from '../load/diagnostics.js';
+import { inputProblem, unplacedDiagnostic, UnreachableError } from '../load/diagnostics.js';
 import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
@@ -17,6 +17,7 @@ import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { flagPairs } from './flag-pairs.js';
+import { withSignIn } from './sign-in.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -30,6 +31,8 @@ export interface ClientCommandOptions {
   fromSnapshot?: string;
   saveSnapshot?: string;
   allowOutsideRefs?: boolean;
+  /** Include the OAuth module (`runtime/client/auth/`) and its oauth4webapi dependency. */
+  auth?: boolean;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -40,13 +43,15 @@ const CLIENT_TYPES_REVISION = '2025-11-25';
 /** The shared runtime modules the client imports, beside `src/runtime/client/`. */
 const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts'];
 
-/** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules. */
-export function readClientRuntimeSources(): Record<string, string> {
+/** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules; `client/auth/*.ts` with `auth`. */
+export function readClientRuntimeSources(auth = false): Record<string, string> {
   const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
   const sources: Record<string, string> = {};
   for (const name of SHARED_RUNTIME) sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
-  for (const name of readdirSync(join(runtimeDir, 'client')).sort()) {
-    if (name.endsWith('.ts')) sources[`client/${name}`] = readFileSync(join(runtimeDir, 'client', name), 'utf8');
+  for (const folder of auth ? ['client', 'client/auth'] : ['client']) {
+    for (const name of readdirSync(join(runtimeDir, folder)).sort()) {
+      if (name.endsWith('.ts')) sources[`${folder}/${name}`] = readFileSync(join(runtimeDir, folder, name), 'utf8');
+    }
   }
   return sources;
 }
@@ -66,6 +71,8 @@ export interface ClientJob {
   out: string;
   source: ClientSource;
   allowOutsideRefs?: boolean;
+  /** `--auth`: the OAuth module and its dependency. */
+  auth?: boolean;
   banner: Recipe['banner'];
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
@@ -113,6 +120,8 @@ interface LoadedClient {
   inputs: RecipeInput[];
   /** The saved snapshot's text, for a live source. */
   saved?: string;
+  /** The live server answered 401: the client needs the OAuth module. */
+  unauthorized?: boolean;
 }
 
 /** Where the model comes from: a manifest, a live server, or a snapshot of one. */
@@ -131,6 +140,7 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
   }
   let snapshot: ServerSnapshot;
   let saved: string | undefined;
+  let unauthorized = false;
   let inputs: RecipeInput[];
   // Where warnings point: the snapshot file, or the server as named on the command line.
   let place: string;
@@ -142,7 +152,29 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     inputs = [await fileInput('snapshot', job.out, source.fromSnapshot)];
   } else if (live) {
     place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
-    snapshot = await withProgress(io, `reading ${place}…`, () => introspect(live, (line) => io.err(line)));
+    // A protected server: the --header credential, or (on a terminal) an interactive sign-in.
+    // The spinner runs until a sign-in prompt is printed.
+    let stopSpinner = (): void => {};
+    const prompt = (line: string): void => {
+      stopSpinner();
+      stopSpinner = () => {};
+      io.err(line);
+    };
+    const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, prompt);
+    try {
+      stopSpinner = io.progress?.(`reading ${place}…`) ?? (() => {});
+      snapshot = await introspect(signIn.location, (line) => io.err(line));
+    } catch (error) {
+      if (signIn.refused()) {
+        const how = process.stdin.isTTY === true ? 'the sign-in failed' : "give --header 'Authorization: Bearer <token>', or run on a terminal to sign in";
+        throw new UnreachableError([unplacedDiagnostic(place, '', `the server needs authorization (401): ${how}; ${(error as Error).message}`)]);
+      }
+      throw error;
+    } finally {
+      stopSpinner();
+      await signIn.close();
+    }
+    unauthorized = signIn.refused();
     saved = snapshotText(snapshot);
     inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
   } else {
@@ -161,8 +193,9 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
   const leftOut = compiled.leftOut.map((tool) => unplacedDiagnostic(place, tool.pointer, tool.message));
   printWarnings(io, [...built.warnings, ...leftOut]);
   for (const note of built.notes) io.err(`note: ${note}`);
-  return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}) };
+  return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}), ...(unauthorized ? { unauthorized } : {}) };
 }
+
 
 function recipeOptions(job: ClientJob): Recipe['options'] {
   const source = job.source;
@@ -172,6 +205,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   else if ('fromUrl' in source) options['fromUrl'] = source.fromUrl;
   else options['fromCommand'] = source.fromCommand;
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
+  if (job.auth === true) options['auth'] = true;
   return options;
 }
 
@@ -184,9 +218,15 @@ export async function prepareClient(
   /** The output folder's unit cache, for a run that writes. */
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
-  const { model, inputs, saved } = await loadClientModel(job, io, inputFiles, cache);
+  const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles, cache);
+  // A server that asked for authorization gets a client that can sign in, as with --auth.
+  if (unauthorized === true && job.auth !== true) {
+    job = { ...job, auth: true };
+    io.err('note: the server asked for authorization (401): the client includes the OAuth sign-in, as with --auth (add oauth4webapi@3.8.8 to the app)');
+  }
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
-    runtimeSources: readClientRuntimeSources(),
+    runtimeSources: readClientRuntimeSources(job.auth === true),
+    auth: job.auth === true,
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
     ...(cache ? { memo: cache.memo } : {}),
@@ -218,6 +258,7 @@ export async function generateClient(
     source,
     banner: options.banner ?? { command: bannerCommand(source), version: options.versionBanner !== false },
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
+    ...(options.auth ? { auth: true } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
   };
   const check = options.check === true;

@@ -23,7 +23,7 @@ const OWN_SERVERS = [
 const OWN_CLIENTS = [
   { manifest: 'examples/weather/manifest.yaml', out: 'examples/client-app/client' },
   { manifest: 'bench/server/manifest.yaml', out: 'bench/client/client' },
-  { manifest: 'examples/conformance-client/manifest.yaml', out: 'examples/conformance-client/client' },
+  { manifest: 'examples/conformance-client/manifest.yaml', out: 'examples/conformance-client/client', auth: true },
 ] as const;
 
 /** The revision the runtime's envelope validators are compiled from: the newest stateful one. */
@@ -78,7 +78,12 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   for (const client of OWN_CLIENTS) {
     const code = await generateClient(
       join(PACKAGE_ROOT, client.manifest),
-      { out: join(PACKAGE_ROOT, client.out), check, banner: { command: `mcp-gen client ${client.manifest}`, version: false } },
+      {
+        out: join(PACKAGE_ROOT, client.out),
+        check,
+        ...('auth' in client ? { auth: true } : {}),
+        banner: { command: `mcp-gen client ${client.manifest}${'auth' in client ? ' --auth' : ''}`, version: false },
+      },
       io,
     );
     record(code);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -36,6 +36,24 @@ describe('the runtime copied into every generated server', () => {
   it('the check itself catches a package import, a parent import and require', () => {
     const bad = "import x from 'ajv';\nimport { y } from '../src/y.js';\nconst z = require('fs');\n";
     expect(specifiers(bad).filter((s) => !isAllowed(s))).toHaveLength(3);
+  });
+
+  it('the client runtime imports node:* and the runtime alone, except client/auth/, which may also import oauth4webapi', () => {
+    const runtime = join(ROOT, 'src/runtime');
+    const clientFiles = ['client', 'client/auth'].flatMap((dir) =>
+      readdirSync(join(runtime, dir)).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`),
+    );
+    expect(clientFiles.filter((f) => f.startsWith('client/auth/')).length).toBeGreaterThan(3);
+    const bad: string[] = [];
+    for (const file of clientFiles) {
+      for (const specifier of specifiers(readFileSync(join(runtime, file), 'utf8'))) {
+        const resolved = posix.normalize(posix.join('src/runtime', posix.dirname(file), specifier));
+        const insideRuntime = specifier.startsWith('.') && resolved.startsWith('src/runtime/');
+        const allowed = specifier.startsWith('node:') || insideRuntime || (specifier === 'oauth4webapi' && file.startsWith('client/auth/'));
+        if (!allowed) bad.push(`${file}: ${specifier}`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 
   it('loads a package only in redis-store.ts, by a computed name, and nothing loads redis-store.ts but main.ts on --redis', () => {

@@ -23,6 +23,8 @@ export interface ClientInputs {
   statelessProtocolTypes: string;
   /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
   memo?: Memo;
+  /** `--auth`: `runtimeSources` has `client/auth/*.ts`, and `package.json` names their dependency. */
+  auth?: boolean;
 }
 
 export interface ClientPlan {
@@ -31,7 +33,9 @@ export interface ClientPlan {
 }
 
 const REQUIRED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'client/index.ts'];
-const RUNTIME_PATH = /^(client\/)?[a-z][a-z0-9-]*\.ts$/;
+const RUNTIME_PATH = /^(client\/(auth\/)?)?[a-z][a-z0-9-]*\.ts$/;
+/** The one package the OAuth module imports, pinned as mcp-gen's own package.json pins it. */
+export const OAUTH_DEPENDENCY = { oauth4webapi: '3.8.8' } as const;
 
 /**
  * Everything `mcp-gen client` writes, all of it generated: `client.ts` (`connect` and the typed
@@ -55,6 +59,11 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   const validators = outputValidators(model, toolNames, inputs.memo);
   if (validators) files.push(...validators.files);
   files.push({ path: 'client.ts', owner: 'generated', format: 'typescript', content: clientFile(model, toolNames, validators !== undefined) });
+  if (inputs.auth === true) {
+    // Only `runtime/client/auth/` imports a package; this names it for the app's install.
+    const manifest = { private: true, type: 'module', dependencies: OAUTH_DEPENDENCY };
+    files.push({ path: 'package.json', owner: 'generated', format: 'none', content: `${JSON.stringify(manifest, null, 2)}\n` });
+  }
   return { files, warnings: validators?.warnings ?? [] };
 }
 

@@ -5,7 +5,8 @@
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError } from './errors.js';
 import type { HttpClientOptions } from './http.js';
-import { exchange, parseJson, readSse, readText } from './http-wire.js';
+import { authorizedExchange } from './http-auth.js';
+import { parseJson, readSse, readText } from './http-wire.js';
 import type { IncomingMessage } from 'node:http';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -23,7 +24,7 @@ export class LegacySseTransport implements ClientTransport {
   }
 
   async start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
-    const response = await exchange(this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
+    const response = await authorizedExchange(this.options.auth, this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
     if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
       const body = await readText(response);
       throw new HttpStatusError(response.statusCode ?? 0, body, 'legacy SSE GET');
@@ -59,7 +60,7 @@ export class LegacySseTransport implements ClientTransport {
 
   async send(text: string, info: OutgoingInfo): Promise<void> {
     if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
-    const response = await exchange(this.endpoint, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, text);
+    const response = await authorizedExchange(this.options.auth, this.endpoint, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, text);
     const status = response.statusCode ?? 0;
     const body = await readText(response);
     if (status < 200 || status >= 300) throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);

@@ -37,6 +37,8 @@ export interface ClientTransport {
   resetSession?(): void;
   /** The transport to use instead when `initialize` is refused with 400/404/405 (legacy HTTP+SSE). */
   fallback?(): ClientTransport | undefined;
+  /** A sign-in in progress (HTTP with OAuth): requests wait for it, so a timeout meanwhile is not the server's. */
+  signingIn?(): Promise<unknown> | undefined;
   close(): Promise<void>;
 }
 

@@ -15,8 +15,9 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
-import { delay, drain, exchange, isAnswerTo, parseJson, readSse, readText } from './http-wire.js';
+import { delay, drain, isAnswerTo, parseJson, readSse, readText } from './http-wire.js';
 import { LegacySseTransport } from './legacy-sse.js';
+import { authorizedExchange, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './session.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -28,6 +29,8 @@ export interface HttpClientOptions {
   defaultRetryMs?: number;
   /** Whether to open the standalone GET stream after initialize (default true). */
   standaloneStream?: boolean;
+  /** Authorization headers for every request, and signing in again on 401/403 (./http-auth.ts). */
+  auth?: HttpAuth;
 }
 
 /** Resumptions of one stream without a new event before it counts as gone. */
@@ -70,6 +73,10 @@ export class StreamableHttpTransport implements ClientTransport {
     this.sessionId = undefined;
   }
 
+  signingIn(): Promise<unknown> | undefined {
+    return this.options.auth?.pending?.();
+  }
+
   fallback(): ClientTransport | undefined {
     if (this.triedFallback || this.sessionId !== undefined) return undefined;
     this.triedFallback = true;
@@ -108,7 +115,8 @@ export class StreamableHttpTransport implements ClientTransport {
     };
     let streaming = false;
     try {
-      const response = await exchange(
+      const response = await authorizedExchange(
+        this.options.auth,
         this.url,
         'POST',
         headers,
@@ -193,7 +201,15 @@ export class StreamableHttpTransport implements ClientTransport {
     const headers = this.baseHeaders();
     headers['accept'] = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return exchange(this.url, 'GET', headers, undefined, undefined, signal);
+    return authorizedExchange(
+      this.options.auth,
+      this.url,
+      'GET',
+      headers,
+      undefined,
+      undefined,
+      signal,
+    );
   }
 
   /**
@@ -261,7 +277,8 @@ export class StreamableHttpTransport implements ClientTransport {
     this.open.clear();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.
-      const response = await exchange(
+      const response = await authorizedExchange(
+        this.options.auth,
         this.url,
         'DELETE',
         this.baseHeaders(),

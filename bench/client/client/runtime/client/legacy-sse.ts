@@ -6,7 +6,8 @@
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError } from './errors.js';
 import type { HttpClientOptions } from './http.js';
-import { exchange, parseJson, readSse, readText } from './http-wire.js';
+import { authorizedExchange } from './http-auth.js';
+import { parseJson, readSse, readText } from './http-wire.js';
 import type { IncomingMessage } from 'node:http';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
@@ -27,7 +28,8 @@ export class LegacySseTransport implements ClientTransport {
     receive: (message: unknown, text: string) => void,
     closed: (error?: Error) => void,
   ): Promise<void> {
-    const response = await exchange(
+    const response = await authorizedExchange(
+      this.options.auth,
       this.url,
       'GET',
       { ...this.options.headers, accept: 'text/event-stream' },
@@ -74,7 +76,8 @@ export class LegacySseTransport implements ClientTransport {
 
   async send(text: string, info: OutgoingInfo): Promise<void> {
     if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
-    const response = await exchange(
+    const response = await authorizedExchange(
+      this.options.auth,
       this.endpoint,
       'POST',
       { ...this.options.headers, 'content-type': 'application/json' },

@@ -40,6 +40,7 @@ import {
   type ServerIdentity,
 } from './negotiation.js';
 import { progressUpdate, serveServerRequest } from './serve-requests.js';
+import { isSignInFailure } from './http-auth.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
 import { mcpNameOf, type ClientTransport, type OutgoingInfo } from './transport.js';
 
@@ -146,7 +147,15 @@ export class ClientSession {
           { timeoutMs: 10_000 },
         );
       } catch (error) {
-        if (this.closedError) throw error;
+        if (this.closedError || isSignInFailure(error)) throw error;
+        // A sign-in (a person in a browser) may outlast the timeout: wait for it, then ask again.
+        const signIn =
+          error instanceof RequestTimeoutError ? this.transport.signingIn?.() : undefined;
+        if (signIn !== undefined) {
+          await signIn.catch(() => undefined);
+          attempt--;
+          continue;
+        }
         const supported =
           error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION
             ? (error.data as { supported?: unknown } | undefined)?.supported

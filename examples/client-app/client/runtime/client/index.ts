@@ -27,6 +27,7 @@ import {
   type RequestOptions,
   type ServerIdentity,
 } from './session.js';
+import type { AuthOption } from './http-auth.js';
 import type { StdioServerParameters } from './stdio.js';
 import type { ClientTransport } from './transport.js';
 
@@ -36,6 +37,15 @@ export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';
 export type { ClientHandlers, RequestOptions, ServerIdentity, SessionOptions } from './session.js';
 export type { StdioServerParameters } from './stdio.js';
+export type {
+  AuthOption,
+  HttpAuth,
+  OAuthOptions,
+  StoredClient,
+  StoredTokens,
+  TokenProvider,
+  TokenStore,
+} from './http-auth.js';
 export type { Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions.js';
 export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
@@ -65,7 +75,8 @@ export {
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation =
-  { url: string | URL; headers?: Readonly<Record<string, string>> } | StdioServerParameters;
+  | { url: string | URL; headers?: Readonly<Record<string, string>>; auth?: AuthOption }
+  | StdioServerParameters;
 
 export interface ClientOptions {
   clientInfo?: { name: string; version: string };
@@ -94,11 +105,15 @@ export type ConnectOptions = ServerLocation & ClientOptions;
 export async function transportFor(location: ServerLocation): Promise<ClientTransport> {
   if ('url' in location) {
     const { StreamableHttpTransport } = await import('./http.js');
-    return new StreamableHttpTransport(
-      location.headers === undefined
-        ? { url: location.url }
-        : { url: location.url, headers: location.headers },
-    );
+    const auth =
+      location.auth === undefined
+        ? undefined
+        : await (await import('./http-auth.js')).httpAuthFor(location.auth, new URL(location.url));
+    return new StreamableHttpTransport({
+      url: location.url,
+      ...(location.headers === undefined ? {} : { headers: location.headers }),
+      ...(auth === undefined ? {} : { auth }),
+    });
   }
   const { StdioClientTransport } = await import('./stdio.js');
   return new StdioClientTransport(location);
