@@ -108,7 +108,11 @@ export interface OAuthOptions {
   privateKeyPem?: string;
   /** Its JWS algorithm (default ES256). */
   signingAlgorithm?: string;
-  /** Bind tokens to a key (DPoP, RFC 9449). Default: when the authorization server lists `dpop_signing_alg_values_supported`. */
+  /**
+   * Bind tokens to a key (DPoP, RFC 9449). Default: when the authorization server lists
+   * `dpop_signing_alg_values_supported` and the resource server asks for DPoP (a `DPoP` challenge, or
+   * DPoP fields in its resource metadata).
+   */
   dpop?: boolean;
   /** `client_name` and friends for dynamic registration. */
   clientName?: string;

@@ -146,6 +146,10 @@ export class StreamableHttpTransport implements ClientTransport {
       const body = await readText(response);
       if (controller?.signal.aborted) return;
       const message = parseJson(body);
+      // Credentials refused (after any sign-in): an HTTP matter whatever the body says, so negotiation
+      // never reads it as "no such revision".
+      if (status === 401)
+        throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
       // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
       if (isAnswerTo(message, id) || (status >= 200 && status < 300 && message !== undefined)) {
         this.receive(message, body);

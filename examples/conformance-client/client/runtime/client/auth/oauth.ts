@@ -168,7 +168,13 @@ class OAuthAuthorization implements HttpAuth {
 
     const identity = await clientIdentity(as, this.options, this.store);
     const dpopAlgorithms = as.dpop_signing_alg_values_supported;
-    if (this.dpop === undefined && (this.options.dpop ?? dpopAlgorithms !== undefined)) {
+    // Bound tokens only when both ends take them: a resource server that challenges with Bearer alone
+    // would refuse a DPoP-scheme token (RFC 9449 section 7.1).
+    if (
+      this.dpop === undefined &&
+      (this.options.dpop ??
+        (dpopAlgorithms !== undefined && resourceTakesDpop(challenge, resource)))
+    ) {
       this.dpop = new DpopBinding(
         dpopAlgorithms === undefined || dpopAlgorithms.includes('ES256')
           ? 'ES256'
@@ -231,4 +237,16 @@ class OAuthAuthorization implements HttpAuth {
     this.signed = { grant: signed.grant, tokens, refreshTried: false };
     return true;
   }
+}
+
+/** Whether the protected resource asks for DPoP: its challenge uses the DPoP scheme, or its metadata says so (RFC 9728). */
+function resourceTakesDpop(
+  challenge: string | undefined,
+  resource: { [key: string]: unknown } | undefined,
+): boolean {
+  if (challenge !== undefined && /(^|,)\s*dpop(\s|,|$)/i.test(challenge)) return true;
+  return (
+    resource?.['dpop_bound_access_tokens_required'] === true ||
+    Array.isArray(resource?.['dpop_signing_alg_values_supported'])
+  );
 }
