@@ -31,9 +31,12 @@ export function registerTasks(table: MethodTable): void {
 
 const owners = new WeakMap<Session, string>();
 
-/** Whose tasks a session sees: its own (stateful), or every 2026-07-28 task (the id is the bearer secret). */
-function ownerOf(session: Session): string {
-  if (session.stateless) return 'stateless';
+/**
+ * Whose tasks a caller sees: a stateful session's own; at 2026-07-28 those of the verified token's
+ * subject (manifest `auth`), else every task (the id is the bearer secret).
+ */
+function ownerOf(session: Session, out: Outbound): string {
+  if (session.stateless) return out.auth === undefined ? 'stateless' : `subject:${out.auth.subject}`;
   let owner = owners.get(session);
   if (owner === undefined) {
     owner = `session:${session.id ?? nodeCrypto().randomUUID()}`;
@@ -71,7 +74,7 @@ export function callAsTask(session: Session, id: RequestId, idText: string, para
       out.respond(missingExtension(idText));
       return true;
     }
-    new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, undefined)).start(tool, args);
+    new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, out, undefined)).start(tool, args);
     return true;
   }
   const asked = isObject(params['task']);
@@ -82,18 +85,18 @@ export function callAsTask(session: Session, id: RequestId, idText: string, para
     return true;
   }
   const ttl = (params['task'] as JsonObject)['ttl'];
-  new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, typeof ttl === 'number' ? ttl : undefined)).begin(tool, args);
+  new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, out, typeof ttl === 'number' ? ttl : undefined)).begin(tool, args);
   return true;
 }
 
-function newRecord(session: Session, askedTtlMs: number | undefined): TaskRecord {
+function newRecord(session: Session, out: Outbound, askedTtlMs: number | undefined): TaskRecord {
   const settings = session.core.taskSettings;
   const now = new Date().toISOString();
   const ttl = askedTtlMs === undefined || askedTtlMs < 1 ? settings.ttlMs : Math.min(Math.floor(askedTtlMs), settings.maxTtlMs);
   return {
     // 122 random bits: the id is all a 2026-07-28 client needs to reach its task.
     taskId: nodeCrypto().randomUUID(),
-    owner: ownerOf(session),
+    owner: ownerOf(session, out),
     status: 'working',
     createdAt: now,
     lastUpdatedAt: now,
@@ -127,7 +130,7 @@ function checkedTaskId(session: Session, idText: string, params: JsonObject, out
 function withTask(session: Session, idText: string, taskId: string, out: Outbound, then: (record: TaskRecord) => void | Promise<void>): void {
   session.core.taskStore.load(taskId).then(
     async (record) => {
-      if (record === undefined || record.owner !== ownerOf(session)) out.respond(taskNotFound(idText, taskId));
+      if (record === undefined || record.owner !== ownerOf(session, out)) out.respond(taskNotFound(idText, taskId));
       else await then(record);
     },
     (error: unknown) => {
@@ -234,5 +237,5 @@ function listTasks(session: Session, _id: RequestId, idText: string, params: Jso
     out.respond(errorMessage(idText, METHOD_NOT_FOUND, 'Method not found: tasks/list'));
     return;
   }
-  listTaskPage(session, ownerOf(session), idText, params, out);
+  listTaskPage(session, ownerOf(session, out), idText, params, out);
 }
