@@ -75,16 +75,23 @@ export class UnitCache {
     return sha256(`${kind}\0${this.fingerprint}\0${input}`);
   }
 
+  /** A value this run or the last one computed for `key` (kept for the next run), counted as hit or miss. */
+  private lookup(key: string): string | undefined {
+    const known = this.fresh.get(key) ?? this.stored.get(key);
+    if (known === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.fresh.set(key, known);
+    return known;
+  }
+
   /** The cached result of `compute` for this kind and input, computing (and keeping) it on a miss. */
   readonly memo: Memo = (kind, input, compute) => {
     const key = this.keyOf(kind, input);
-    const known = this.fresh.get(key) ?? this.stored.get(key);
-    if (known !== undefined) {
-      this.hits++;
-      this.fresh.set(key, known);
-      return known;
-    }
-    this.misses++;
+    const known = this.lookup(key);
+    if (known !== undefined) return known;
     const value = compute();
     this.fresh.set(key, value);
     return value;
@@ -93,13 +100,8 @@ export class UnitCache {
   /** The same for an asynchronous step. */
   async memoAsync(kind: string, input: string, compute: () => Promise<string>): Promise<string> {
     const key = this.keyOf(kind, input);
-    const known = this.fresh.get(key) ?? this.stored.get(key);
-    if (known !== undefined) {
-      this.hits++;
-      this.fresh.set(key, known);
-      return known;
-    }
-    this.misses++;
+    const known = this.lookup(key);
+    if (known !== undefined) return known;
     const value = await compute();
     this.fresh.set(key, value);
     return value;
