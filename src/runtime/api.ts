@@ -7,7 +7,14 @@
  * imported from the protocol bindings.
  */
 
-import type { ElicitFormParams, ElicitResult, ElicitUrlParams, ElicitUrlResult, SampleParams, SampleResult } from './input-types.js';
+import type {
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  ElicitUrlResult,
+  SampleParams,
+  SampleResult,
+} from './input-types.js';
 
 export type * from './input-types.js';
 export type * from './list-types.js';
@@ -15,7 +22,12 @@ export type * from './content-types.js';
 export type * from './task-types.js';
 import type { ResourceContents, ContentBlock } from './content-types.js';
 import type { TaskStore } from './task-types.js';
-import type { ListControl, ResourceListHandler, ResourceSubscriptionHooks, CacheHint } from './list-types.js';
+import type {
+  ListControl,
+  ResourceListHandler,
+  ResourceSubscriptionHooks,
+  CacheHint,
+} from './list-types.js';
 
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
@@ -37,15 +49,7 @@ export interface Validator<T> {
 }
 
 export type LoggingLevel =
-  | 'debug'
-  | 'info'
-  | 'notice'
-  | 'warning'
-  | 'error'
-  | 'critical'
-  | 'alert'
-  | 'emergency';
-
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /**
  * What a tool handler returns.
@@ -187,7 +191,6 @@ export interface Notifier {
   resourceUpdated(uri: string): void;
 }
 
-
 export type ToolHandler<Input, Output> = (
   input: Input,
   context: RequestContext,
@@ -205,7 +208,9 @@ export interface ToolValidators {
  * imports them on the tool's first call (generated servers keep each tool's validators in a module
  * of its own, so starting a server with many tools parses none of them).
  */
-export type ToolBinding = { /** Wire name, as in `tools/call`. */ name: string } & (ToolValidators | { load: () => Promise<ToolValidators> });
+export type ToolBinding = { /** Wire name, as in `tools/call`. */ name: string } & (
+  ToolValidators | { load: () => Promise<ToolValidators> }
+);
 
 export interface ResourceReadResult extends JsonObject {
   contents: ResourceContents[];
@@ -218,7 +223,9 @@ export type ResourceHandler = (
  * `variables` holds the values matched from the template's `{name}` placeholders; generated code
  * narrows it to the template's own variable names.
  */
-export type ResourceTemplateHandler<Variables extends Readonly<Record<string, string>> = Readonly<Record<string, string>>> = (
+export type ResourceTemplateHandler<
+  Variables extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
+> = (
   uri: string,
   variables: Variables,
   context: RequestContext,
@@ -240,7 +247,14 @@ export type PromptHandler<Args> = (
 /** Everything the runtime needs to know about a server, precomputed by the generator. */
 export interface ServerDefinition {
   /** `description`, `websiteUrl` and `icons` are sent only in revisions whose schema has them (2025-11-25 on). */
-  serverInfo: { name: string; version: string; title?: string; description?: string; websiteUrl?: string; icons?: JsonObject[] };
+  serverInfo: {
+    name: string;
+    version: string;
+    title?: string;
+    description?: string;
+    websiteUrl?: string;
+    icons?: JsonObject[];
+  };
   instructions?: string;
   /** Revisions this server may negotiate, newest first. */
   protocolVersions: readonly string[];
@@ -321,12 +335,19 @@ export interface ServerHandlers {
    */
   completions?: Record<string, Record<string, CompletionHandler<any> | undefined> | undefined>;
   /** `completion/complete` for anything `completions` does not answer; when absent, the manifest's enums, else no values. */
-  complete?: (params: JsonObject, context: RequestContext) => CompletionValues | Promise<CompletionValues>;
+  complete?: (
+    params: JsonObject,
+    context: RequestContext,
+  ) => CompletionValues | Promise<CompletionValues>;
   /**
    * The client sent `notifications/roots/list_changed` (stateful revisions): the next
    * `context.listRoots()` on that session sees the new list.
    */
-  onRootsListChanged?: (client: { sessionId: string | undefined; protocolVersion: string; clientCapabilities: JsonObject }) => void;
+  onRootsListChanged?: (client: {
+    sessionId: string | undefined;
+    protocolVersion: string;
+    clientCapabilities: JsonObject;
+  }) => void;
 }
 
 /** What a completion handler returns: the values (at most 100 are sent), or them with a total and `hasMore`. */

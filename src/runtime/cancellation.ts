@@ -13,7 +13,9 @@ export function notification(session: Session, method: string, message: JsonObje
   if (method !== 'notifications/cancelled' && method !== 'notifications/initialized') return;
   const validate = session.core.validators.get(method);
   if (validate !== undefined && !validate(message)) {
-    session.core.log(`Ignoring an invalid ${method} notification: ${describeIssues(validate.errors)}`);
+    session.core.log(
+      `Ignoring an invalid ${method} notification: ${describeIssues(validate.errors)}`,
+    );
     return;
   }
   // Only checked: requests are served from the initialize response on, initialized or not.
@@ -22,7 +24,9 @@ export function notification(session: Session, method: string, message: JsonObje
   const requestId = params['requestId'];
   if (!isRequestId(requestId)) return;
   const reason = params['reason'];
-  session.inFlight.get(requestId)?.cancel(typeof reason === 'string' ? reason : 'Cancelled by the client');
+  session.inFlight
+    .get(requestId)
+    ?.cancel(typeof reason === 'string' ? reason : 'Cancelled by the client');
 }
 
 /**
@@ -35,7 +39,9 @@ export function expire(session: Session, context: Context): void {
   context.cancel(`The request timed out: the handler ${reason}`, true);
   session.settle(context);
   const name = context.toolName;
-  session.core.log(`${name === undefined ? 'A handler' : `Tool ${name}`} ${reason}; its request was answered with an error`);
+  session.core.log(
+    `${name === undefined ? 'A handler' : `Tool ${name}`} ${reason}; its request was answered with an error`,
+  );
   context.out.respond(
     name === undefined
       ? errorMessage(context.idText, INTERNAL_ERROR, `Request timed out: the handler ${reason}`)

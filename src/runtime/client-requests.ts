@@ -7,7 +7,16 @@
 import type { InputOptions, JsonObject, Validator } from './api.js';
 import type { Context } from './context.js';
 import { McpError } from './errors.js';
-import { INTERNAL_ERROR, describeIssues, idJson, isObject, jsonOrUndefined, notificationMessage, quote, type RequestId } from './jsonrpc.js';
+import {
+  INTERNAL_ERROR,
+  describeIssues,
+  idJson,
+  isObject,
+  jsonOrUndefined,
+  notificationMessage,
+  quote,
+  type RequestId,
+} from './jsonrpc.js';
 import { inputRefusal } from './input-capabilities.js';
 import { requestInput } from './input-requests.js';
 import { STATE_CLOSED } from './lifecycle.js';
@@ -36,32 +45,60 @@ export function requestClient(
 ): Promise<JsonObject> {
   // Below a declared capability: the elicitation mode, sampling tools and context (input-capabilities.ts).
   if (isObject(session.clientCapabilities[capability])) {
-    const refused = inputRefusal(method, params, session.clientCapabilities, session.protocolVersion);
+    const refused = inputRefusal(
+      method,
+      params,
+      session.clientCapabilities,
+      session.protocolVersion,
+    );
     if (refused !== undefined) return Promise.reject(refused);
   }
   const task = context.task;
-  if (task !== undefined && session.stateless && task.takesInput(options)) return task.requestInput(method, capability, params ?? {}, options?.key);
-  if (session.stateless) return requestInput(session, context, method, capability, params ?? {}, options?.key);
-  if (task !== undefined) return task.stateful(params, (tagged) => sendToClient(session, context, method, capability, tagged));
+  if (task !== undefined && session.stateless && task.takesInput(options))
+    return task.requestInput(method, capability, params ?? {}, options?.key);
+  if (session.stateless)
+    return requestInput(session, context, method, capability, params ?? {}, options?.key);
+  if (task !== undefined)
+    return task.stateful(params, (tagged) =>
+      sendToClient(session, context, method, capability, tagged),
+    );
   return sendToClient(session, context, method, capability, params);
 }
 
-function sendToClient(session: Session, context: Context, method: string, capability: string, params: JsonObject | undefined): Promise<JsonObject> {
+function sendToClient(
+  session: Session,
+  context: Context,
+  method: string,
+  capability: string,
+  params: JsonObject | undefined,
+): Promise<JsonObject> {
   const refusal = clientRequestRefusal(session, context, method, capability);
   if (refusal !== undefined) return Promise.reject(new Error(refusal));
   const id = ++session.lastOutgoingId;
   const message: JsonObject = { jsonrpc: '2.0', id, method };
   if (params !== undefined) message['params'] = params;
   const text = jsonOrUndefined(message);
-  if (text === undefined) return Promise.reject(new Error(`${method} params must be serializable as JSON`));
+  if (text === undefined)
+    return Promise.reject(new Error(`${method} params must be serializable as JSON`));
   return new Promise<JsonObject>((resolve, reject) => {
-    (session.pendingClient ??= new Map()).set(id, { method, context, validators: session.core.resultValidators(), resolve, reject });
+    (session.pendingClient ??= new Map()).set(id, {
+      method,
+      context,
+      validators: session.core.resultValidators(),
+      resolve,
+      reject,
+    });
     (context.outgoing ??= []).push(id);
     context.out.emit(text);
   });
 }
 
-function clientRequestRefusal(session: Session, context: Context, method: string, capability: string): string | undefined {
+function clientRequestRefusal(
+  session: Session,
+  context: Context,
+  method: string,
+  capability: string,
+): string | undefined {
   if (session.state === STATE_CLOSED) return `${method}: the connection to the client is closed`;
   if (!isObject(session.clientCapabilities[capability])) {
     return `${method}: the client did not declare the ${capability} capability`;
@@ -69,7 +106,8 @@ function clientRequestRefusal(session: Session, context: Context, method: string
   if (capability === 'elicitation' && session.protocolVersion < ELICITATION_SINCE) {
     return `${method}: elicitation needs protocol revision ${ELICITATION_SINCE} or later (negotiated ${session.protocolVersion})`;
   }
-  if (context.done || context.cancelled) return `${method}: the request it belongs to has already finished`;
+  if (context.done || context.cancelled)
+    return `${method}: the request it belongs to has already finished`;
   if (!context.out.canEmit) {
     return `${method}: the client cannot receive server requests on this HTTP request (it does not accept text/event-stream)`;
   }
@@ -87,7 +125,8 @@ export function clientResponse(session: Session, id: RequestId, message: JsonObj
   if (error !== undefined) {
     const body = isObject(error) ? error : {};
     const code = typeof body['code'] === 'number' ? body['code'] : INTERNAL_ERROR;
-    const text = typeof body['message'] === 'string' ? body['message'] : 'The client answered with an error';
+    const text =
+      typeof body['message'] === 'string' ? body['message'] : 'The client answered with an error';
     pending.reject(new McpError(code, text, body['data']));
     return;
   }
@@ -100,12 +139,17 @@ export function clientResponse(session: Session, id: RequestId, message: JsonObj
     (validators) => {
       const validate = validators.get(pending.method);
       if (validate !== undefined && !validate(result)) {
-        pending.reject(new Error(`Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`));
+        pending.reject(
+          new Error(
+            `Invalid ${pending.method} result from the client: ${describeIssues(validate.errors)}`,
+          ),
+        );
       } else {
         pending.resolve(result);
       }
     },
-    (error: unknown) => pending.reject(new Error(`Could not load the result validators: ${String(error)}`)),
+    (error: unknown) =>
+      pending.reject(new Error(`Could not load the result validators: ${String(error)}`)),
   );
 }
 
@@ -116,10 +160,10 @@ export function cancelOutgoing(session: Session, context: Context, reason: strin
     const pending = session.pendingClient?.get(id);
     if (pending === undefined) continue;
     session.pendingClient!.delete(id);
-    context.out.emit(notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason })));
+    context.out.emit(
+      notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason })),
+    );
     pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
   }
   context.outgoing = undefined;
 }
-
-

@@ -30,19 +30,38 @@ interface Target {
 function targetOf(params: JsonObject): Target | undefined {
   const ref = params['ref'];
   const argument = params['argument'];
-  if (!isObject(ref) || !isObject(argument) || typeof argument['name'] !== 'string') return undefined;
-  const kind = ref['type'] === 'ref/prompt' ? 'prompts' : ref['type'] === 'ref/resource' ? 'resourceTemplates' : undefined;
+  if (!isObject(ref) || !isObject(argument) || typeof argument['name'] !== 'string')
+    return undefined;
+  const kind =
+    ref['type'] === 'ref/prompt'
+      ? 'prompts'
+      : ref['type'] === 'ref/resource'
+        ? 'resourceTemplates'
+        : undefined;
   const key = kind === 'prompts' ? ref['name'] : ref['uri'];
   if (kind === undefined || typeof key !== 'string') return undefined;
   const context = params['context'];
   const resolved = Object.create(null) as Record<string, string>;
   if (isObject(context) && isObject(context['arguments'])) {
-    for (const [name, value] of Object.entries(context['arguments'])) if (typeof value === 'string') resolved[name] = value;
+    for (const [name, value] of Object.entries(context['arguments']))
+      if (typeof value === 'string') resolved[name] = value;
   }
-  return { kind, key, argument: argument['name'], value: typeof argument['value'] === 'string' ? argument['value'] : '', resolved };
+  return {
+    kind,
+    key,
+    argument: argument['name'],
+    value: typeof argument['value'] === 'string' ? argument['value'] : '',
+    resolved,
+  };
 }
 
-function complete(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function complete(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const { handlers, definition } = session.core;
   const target = targetOf(params);
   const own = target === undefined ? undefined : argumentHandler(session, target);
@@ -57,12 +76,23 @@ function complete(session: Session, id: RequestId, idText: string, params: JsonO
     invoke(session, context, () => handler(params, context), completionResult);
     return;
   }
-  const defaults = target === undefined ? undefined : ownEntry(ownEntry(definition.completionDefaults?.[target.kind], target.key), target.argument);
+  const defaults =
+    target === undefined
+      ? undefined
+      : ownEntry(
+          ownEntry(definition.completionDefaults?.[target.kind], target.key),
+          target.argument,
+        );
   if (!Array.isArray(defaults) || target === undefined) {
     out.respond(resultMessage(idText, NO_VALUES));
     return;
   }
-  out.respond(resultMessage(idText, completionResult((defaults as readonly string[]).filter((v) => v.startsWith(target.value)))));
+  out.respond(
+    resultMessage(
+      idText,
+      completionResult((defaults as readonly string[]).filter((v) => v.startsWith(target.value))),
+    ),
+  );
 }
 
 /** `record[key]` when it is the record's own (a prompt named `constructor` is no prototype member). */
@@ -74,15 +104,20 @@ function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: strin
 function argumentHandler(session: Session, target: Target): CompletionHandler | undefined {
   const byName = session.core.handlers.completions;
   if (byName === undefined || !Object.hasOwn(byName, target.key)) return undefined;
-  const listed = target.kind === 'prompts' ? session.core.definition.prompts.some((p) => p['name'] === target.key) : session.core.definition.resourceTemplates.some((t) => t['uriTemplate'] === target.key);
+  const listed =
+    target.kind === 'prompts'
+      ? session.core.definition.prompts.some((p) => p['name'] === target.key)
+      : session.core.definition.resourceTemplates.some((t) => t['uriTemplate'] === target.key);
   const handlers = byName[target.key];
-  if (!listed || handlers === undefined || !Object.hasOwn(handlers, target.argument)) return undefined;
+  if (!listed || handlers === undefined || !Object.hasOwn(handlers, target.argument))
+    return undefined;
   return handlers[target.argument];
 }
 
 function completionResult(value: unknown): string {
   const result = Array.isArray(value) ? { values: value } : value;
-  if (!isObject(result) || !Array.isArray(result['values'])) throw new Error('The completion handler returned no values array');
+  if (!isObject(result) || !Array.isArray(result['values']))
+    throw new Error('The completion handler returned no values array');
   const values = result['values'] as unknown[];
   const completion: JsonObject = { values: values.slice(0, MAX_COMPLETION_VALUES) };
   if (result['total'] !== undefined) completion['total'] = result['total'];

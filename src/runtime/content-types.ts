@@ -46,4 +46,5 @@ export interface EmbeddedResource extends JsonObject {
   resource: ResourceContents;
   annotations?: Annotations;
 }
-export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+export type ContentBlock =
+  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;

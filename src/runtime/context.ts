@@ -2,7 +2,19 @@
  * The `RequestContext` a handler gets: its cancellation signal, progress, log messages and requests
  * to the client. What it sends goes through the method modules (logging, client requests).
  */
-import type { AuthInfo, ElicitParams, ElicitResult, InputOptions, JsonObject, ListControl, LoggingLevel, Notifier, RequestContext, SampleParams, SampleResult } from './api.js';
+import type {
+  AuthInfo,
+  ElicitParams,
+  ElicitResult,
+  InputOptions,
+  JsonObject,
+  ListControl,
+  LoggingLevel,
+  Notifier,
+  RequestContext,
+  SampleParams,
+  SampleResult,
+} from './api.js';
 import type { DeadlineEntry } from './deadlines.js';
 import { notificationMessage, type RequestId } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
@@ -39,7 +51,13 @@ export class Context implements RequestContext, DeadlineEntry {
   private controller: AbortController | undefined = undefined;
   private cancelReason = '';
 
-  constructor(session: Session, id: RequestId, idText: string, meta: JsonObject | undefined, out: Outbound) {
+  constructor(
+    session: Session,
+    id: RequestId,
+    idText: string,
+    meta: JsonObject | undefined,
+    out: Outbound,
+  ) {
     this.session = session;
     this.id = id;
     this.idText = idText;
@@ -107,11 +125,25 @@ export class Context implements RequestContext, DeadlineEntry {
   }
 
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
-    return requestClient(this.session, this, 'elicitation/create', 'elicitation', urlElicitationParams(this.session, params), options) as Promise<ElicitResult>;
+    return requestClient(
+      this.session,
+      this,
+      'elicitation/create',
+      'elicitation',
+      urlElicitationParams(this.session, params),
+      options,
+    ) as Promise<ElicitResult>;
   }
 
   sample(params: SampleParams, options?: InputOptions): Promise<SampleResult> {
-    return requestClient(this.session, this, 'sampling/createMessage', 'sampling', params, options) as Promise<SampleResult>;
+    return requestClient(
+      this.session,
+      this,
+      'sampling/createMessage',
+      'sampling',
+      params,
+      options,
+    ) as Promise<SampleResult>;
   }
 
   completeElicitation(elicitationId: string): boolean {
@@ -126,7 +158,12 @@ export class Context implements RequestContext, DeadlineEntry {
 }
 
 /** A progress notification for a request that asked for it (a `progressToken` in its `_meta`). */
-function sendProgress(context: Context, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+function sendProgress(
+  context: Context,
+  progress: number,
+  total: number | undefined,
+  message: string | undefined,
+): Promise<void> {
   const token = context.meta?.['progressToken'];
   if (token === undefined || context.done || context.cancelled) return RESOLVED;
   const params: JsonObject = { progressToken: token, progress };

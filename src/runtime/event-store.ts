@@ -26,7 +26,10 @@ export interface EventStore {
    * process, and `ended` once the stream is complete. Resolves once watching, with whether the
    * stream was already complete and the function that stops watching.
    */
-  watchStream?(streamId: string, watcher: StreamWatcher): Promise<{ complete: boolean; stop(): void }>;
+  watchStream?(
+    streamId: string,
+    watcher: StreamWatcher,
+  ): Promise<{ complete: boolean; stop(): void }>;
 }
 
 export interface StreamWatcher {

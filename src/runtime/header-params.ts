@@ -8,7 +8,8 @@ import { Buffer } from 'node:buffer';
 
 type JsonObject = { [key: string]: unknown };
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One `x-mcp-header` annotation of an inputSchema. */
 export interface HeaderAnnotation {
@@ -49,7 +50,8 @@ export function headerAnnotations(inputSchema: JsonObject): HeaderAnnotation[] {
 /** The value at `path` in the call arguments; undefined when any step is missing or not an object. */
 export function valueAt(args: unknown, path: readonly string[]): unknown {
   let value = args;
-  for (const key of path) value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  for (const key of path)
+    value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
   return value;
 }
 
@@ -61,7 +63,11 @@ const PLAIN_VALUE = /^[\t\x20-\x7e]*$/;
 
 /** True when a value must travel as `=?base64?…?=`: the markers are exactly these, lower case. */
 export function looksEncoded(value: string): boolean {
-  return value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX) && value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length;
+  return (
+    value.startsWith(SENTINEL_PREFIX) &&
+    value.endsWith(SENTINEL_SUFFIX) &&
+    value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length
+  );
 }
 
 /**

@@ -32,7 +32,11 @@ export function isRefusal(value: AuthInfo | AuthRefusal): value is AuthRefusal {
 }
 
 /** The refusal, under the request's id when the body was read (`idText`), else under a null id. */
-export function sendRefusal(res: ServerResponse, refusal: AuthRefusal, idText: string = NULL_ID): void {
+export function sendRefusal(
+  res: ServerResponse,
+  refusal: AuthRefusal,
+  idText: string = NULL_ID,
+): void {
   if (refusal.challenge !== undefined) res.setHeader('www-authenticate', refusal.challenge);
   send(res, refusal.status, errorMessage(idText, TRANSPORT_ERROR, refusal.message));
 }

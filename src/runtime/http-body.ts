@@ -49,6 +49,10 @@ export function readBody(
       return;
     }
     // Most bodies arrive in one chunk: decoding it directly saves a copy of every large body.
-    done(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    done(
+      chunks.length === 1
+        ? (chunks[0] as Buffer).toString('utf8')
+        : Buffer.concat(chunks, size).toString('utf8'),
+    );
   });
 }

@@ -36,7 +36,12 @@ export class HttpOutbound implements Outbound {
   private stream: SseStream | undefined = undefined;
   private plainStreaming = false;
 
-  constructor(res: ServerResponse, transport: SseStreams, entry: SessionEntry | undefined, session: Session) {
+  constructor(
+    res: ServerResponse,
+    transport: SseStreams,
+    entry: SessionEntry | undefined,
+    session: Session,
+  ) {
     this.res = res;
     this.transport = transport;
     this.entry = entry;
@@ -120,7 +125,10 @@ export class HttpOutbound implements Outbound {
   private deliver(text: string, status: number): void {
     this.finished = true;
     if (!this.streaming) {
-      const headers = this.sessionId === undefined ? JSON_HEADERS : { ...JSON_HEADERS, 'mcp-session-id': this.sessionId };
+      const headers =
+        this.sessionId === undefined
+          ? JSON_HEADERS
+          : { ...JSON_HEADERS, 'mcp-session-id': this.sessionId };
       this.res.writeHead(status, headers).end(text);
       return;
     }

@@ -22,7 +22,12 @@ export class StreamRelay {
    * stored, then each event as it is stored, until the stream completes. Quiet for the idle stream
    * timeout (that process may be gone), it ends with a retry hint, and the client resumes again.
    */
-  async relay(streamId: string, lastEventId: string, missed: readonly [string, string][], res: ServerResponse): Promise<void> {
+  async relay(
+    streamId: string,
+    lastEventId: string,
+    missed: readonly [string, string][],
+    res: ServerResponse,
+  ): Promise<void> {
     const written = new Set<string>();
     let newest = lastEventId;
     let ended = false;

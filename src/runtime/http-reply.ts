@@ -10,6 +10,11 @@ export function send(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, JSON_HEADERS).end(body);
 }
 
-export function sendError(res: ServerResponse, status: number, code: number, message: string): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
   send(res, status, errorMessage(NULL_ID, code, message));
 }

@@ -22,7 +22,11 @@ export function contentTypeProblem(header: string | undefined): string | undefin
   for (const parameter of parameters) {
     const equals = parameter.indexOf('=');
     if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const charset = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') {
       return 'application/json must be UTF-8, not charset ' + JSON.stringify(charset.slice(0, 40));
     }

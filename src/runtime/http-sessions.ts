@@ -33,7 +33,13 @@ export class HttpSessions {
   private readonly maxSessions: number;
   private readonly sessions = new Map<string, SessionEntry>();
 
-  constructor(core: ServerCore, streams: SseStreams, sessionStore: SessionStore | undefined, idleTimeout: number, maxSessions: number) {
+  constructor(
+    core: ServerCore,
+    streams: SseStreams,
+    sessionStore: SessionStore | undefined,
+    idleTimeout: number,
+    maxSessions: number,
+  ) {
     this.core = core;
     this.streams = streams;
     this.sessionStore = sessionStore;
@@ -67,20 +73,43 @@ export class HttpSessions {
   }
 
   /** A message for a session, or the initialize that opens one. */
-  async receive(req: IncomingMessage, res: ServerResponse, message: unknown, version: string | undefined, auth?: AuthInfo): Promise<void> {
+  async receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+    version: string | undefined,
+    auth?: AuthInfo,
+  ): Promise<void> {
     if (version !== undefined && !this.core.statefulVersions.includes(version)) {
-      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(version)}`);
+      sendError(
+        res,
+        400,
+        TRANSPORT_ERROR,
+        `Bad Request: unsupported MCP-Protocol-Version ${quote(version)}`,
+      );
       return;
     }
     let entry: SessionEntry | undefined;
     if (isInitializeRequest(message)) {
       if (this.sessions.size >= this.maxSessions) {
         res.setHeader('retry-after', '60');
-        sendError(res, 503, TRANSPORT_ERROR, `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`);
+        sendError(
+          res,
+          503,
+          TRANSPORT_ERROR,
+          `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`,
+        );
         return;
       }
       // initialize always opens a new session; its id is issued only if initialization succeeds.
-      entry = { session: new Session(this.core, newSessionId()), lastActive: 0, openRequests: 0, streams: new Map(), standalone: undefined, savedAt: 0 };
+      entry = {
+        session: new Session(this.core, newSessionId()),
+        lastActive: 0,
+        openRequests: 0,
+        streams: new Map(),
+        standalone: undefined,
+        savedAt: 0,
+      };
       entry.session.subject = auth?.subject;
     } else {
       entry = await this.sessionOf(req, res, auth);
@@ -106,12 +135,25 @@ export class HttpSessions {
 
   async get(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): Promise<void> {
     if (!ACCEPTS_SSE.test(req.headers.accept ?? '')) {
-      sendError(res, 406, TRANSPORT_ERROR, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
+      sendError(
+        res,
+        406,
+        TRANSPORT_ERROR,
+        'Not Acceptable: a GET stream needs Accept: text/event-stream',
+      );
       return;
     }
     const rawVersion = req.headers['mcp-protocol-version'];
-    if (rawVersion !== undefined && (typeof rawVersion !== 'string' || !this.core.statefulVersions.includes(rawVersion.trim()))) {
-      sendError(res, 400, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${quote(String(rawVersion))}`);
+    if (
+      rawVersion !== undefined &&
+      (typeof rawVersion !== 'string' || !this.core.statefulVersions.includes(rawVersion.trim()))
+    ) {
+      sendError(
+        res,
+        400,
+        TRANSPORT_ERROR,
+        `Bad Request: unsupported MCP-Protocol-Version ${quote(String(rawVersion))}`,
+      );
       return;
     }
     const entry = await this.sessionOf(req, res, auth);
@@ -123,7 +165,12 @@ export class HttpSessions {
       return;
     }
     if (entry.standalone?.res !== undefined) {
-      sendError(res, 409, TRANSPORT_ERROR, 'Conflict: this session already has a standalone stream');
+      sendError(
+        res,
+        409,
+        TRANSPORT_ERROR,
+        'Conflict: this session already has a standalone stream',
+      );
       return;
     }
     const stream = entry.standalone ?? this.streams.newStream(entry);
@@ -150,7 +197,11 @@ export class HttpSessions {
    * `auth`, a session belongs to the token subject that opened it: another subject's request is
    * answered exactly as for an unknown id (404), so a leaked or guessed id tells its holder nothing.
    */
-  private async sessionOf(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): Promise<SessionEntry | undefined> {
+  private async sessionOf(
+    req: IncomingMessage,
+    res: ServerResponse,
+    auth?: AuthInfo,
+  ): Promise<SessionEntry | undefined> {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') {
       sendError(res, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
@@ -167,7 +218,14 @@ export class HttpSessions {
         this.endSession(entry);
         entry = undefined;
       } else if (entry === undefined && snapshot !== undefined) {
-        entry = { session: Session.restore(this.core, sessionId, snapshot), lastActive: Date.now(), openRequests: 0, streams: new Map(), standalone: undefined, savedAt: Date.now() };
+        entry = {
+          session: Session.restore(this.core, sessionId, snapshot),
+          lastActive: Date.now(),
+          openRequests: 0,
+          streams: new Map(),
+          standalone: undefined,
+          savedAt: Date.now(),
+        };
         this.sessions.set(sessionId, entry);
       } else if (entry !== undefined && Date.now() - entry.savedAt > this.idleTimeout / 2) {
         await this.saveSession(entry); // keeps the shared record from expiring while in use
@@ -191,11 +249,19 @@ function newSessionId(): string {
 }
 
 function isInitializeRequest(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { method?: unknown }).method === 'initialize'
+  );
 }
 
 /** Requests after which a shared session's snapshot must be saved again. */
 function changesSession(message: unknown): boolean {
   const method = isObject(message) ? message['method'] : undefined;
-  return method === 'logging/setLevel' || method === 'resources/subscribe' || method === 'resources/unsubscribe';
+  return (
+    method === 'logging/setLevel' ||
+    method === 'resources/subscribe' ||
+    method === 'resources/unsubscribe'
+  );
 }

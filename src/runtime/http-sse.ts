@@ -59,7 +59,12 @@ export class SseStreams {
     });
     // Event ids are unique per session; a stream of another session is never replayed.
     if (streamId === undefined || !streamId.startsWith(entry.session.id! + '/')) {
-      sendError(res, 400, TRANSPORT_ERROR, 'Bad Request: Last-Event-ID names no stream of this session');
+      sendError(
+        res,
+        400,
+        TRANSPORT_ERROR,
+        'Bad Request: Last-Event-ID names no stream of this session',
+      );
       return;
     }
     res.writeHead(200, sseHeaders(entry.session.id));
@@ -74,7 +79,8 @@ export class SseStreams {
       }
       // Without a shared store to watch: send what is stored and end with a retry hint, so a client
       // still missing its response resumes again for the rest.
-      for (const [eventId, message] of missed) res.write(sseEvent(eventId, message === '' ? undefined : message));
+      for (const [eventId, message] of missed)
+        res.write(sseEvent(eventId, message === '' ? undefined : message));
       res.end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`);
       return;
     }
@@ -129,10 +135,13 @@ export class SseStreams {
       .then(() => stored)
       .then(
         (eventId) => {
-          if (stream.replayed?.has(eventId) !== true) stream.res?.write(sseEvent(eventId, message === '' ? undefined : message));
+          if (stream.replayed?.has(eventId) !== true)
+            stream.res?.write(sseEvent(eventId, message === '' ? undefined : message));
         },
         (error: unknown) => {
-          this.core.log(`The event store failed; ending the stream: ${error instanceof Error ? error.message : String(error)}`);
+          this.core.log(
+            `The event store failed; ending the stream: ${error instanceof Error ? error.message : String(error)}`,
+          );
           stream.res?.destroy();
         },
       );
@@ -146,7 +155,11 @@ export class SseStreams {
       stream.res?.end();
       stream.res = undefined;
       // A process relaying this stream ends its connection too (see `relay`).
-      this.eventStore.endStream?.(stream.id).catch((error: unknown) => this.core.log(`The event store failed to end a stream: ${String(error)}`));
+      this.eventStore
+        .endStream?.(stream.id)
+        .catch((error: unknown) =>
+          this.core.log(`The event store failed to end a stream: ${String(error)}`),
+        );
     });
   }
 
@@ -163,7 +176,8 @@ export class SseStreams {
   touchIdle(entry: SessionEntry, stream: SseStream): void {
     clearTimeout(stream.idleTimer);
     stream.idleTimer = setTimeout(() => {
-      if (entry.standalone === stream && stream.res !== undefined) this.poll(stream, IDLE_STREAM_RETRY_MS);
+      if (entry.standalone === stream && stream.res !== undefined)
+        this.poll(stream, IDLE_STREAM_RETRY_MS);
     }, this.idleStreamTimeout);
     stream.idleTimer.unref();
   }
@@ -200,5 +214,7 @@ export function sseHeaders(sessionId: string | undefined): Record<string, string
 
 /** An SSE event with an id; without a message it is a priming event (empty data). */
 export function sseEvent(eventId: string, message: string | undefined): string {
-  return message === undefined ? 'id: ' + eventId + '\ndata: \n\n' : 'id: ' + eventId + '\nevent: message\ndata: ' + message + '\n\n';
+  return message === undefined
+    ? 'id: ' + eventId + '\ndata: \n\n'
+    : 'id: ' + eventId + '\nevent: message\ndata: ' + message + '\n\n';
 }

@@ -5,15 +5,37 @@ import { HttpOutbound } from './http-outbound.js';
 import { send } from './http-reply.js';
 import { statelessNonRequest } from './http-rules.js';
 import type { SseStreams } from './http-sse.js';
-import { INVALID_REQUEST, NULL_ID, errorMessage, idJson, isObject, isRequestId } from './jsonrpc.js';
+import {
+  INVALID_REQUEST,
+  NULL_ID,
+  errorMessage,
+  idJson,
+  isObject,
+  isRequestId,
+} from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import { Session } from './session.js';
 import { checkStateless } from './stateless.js';
 
 /** A 2026-07-28 request: checked, then served by a session of its own that ends with it. */
-export function receiveStateless(core: ServerCore, streams: SseStreams, req: IncomingMessage, res: ServerResponse, message: unknown, auth?: AuthInfo): void {
+export function receiveStateless(
+  core: ServerCore,
+  streams: SseStreams,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: unknown,
+  auth?: AuthInfo,
+): void {
   if (!isObject(message)) {
-    send(res, 400, errorMessage(NULL_ID, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message must be an object (batches are not part of 2026-07-28)'));
+    send(
+      res,
+      400,
+      errorMessage(
+        NULL_ID,
+        INVALID_REQUEST,
+        'Invalid Request: a JSON-RPC message must be an object (batches are not part of 2026-07-28)',
+      ),
+    );
     return;
   }
   const id = message['id'];

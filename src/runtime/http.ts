@@ -22,10 +22,23 @@ import type { AuthInfo } from './api.js';
 import type { TaskStore } from './task-store.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { InMemoryEventStore, type EventStore } from './event-store.js';
-import { INVALID_REQUEST, PARSE_ERROR_MESSAGE, TRANSPORT_ERROR, errorMessage, nestsDeeperThan, quote, tooDeepMessage } from './jsonrpc.js';
+import {
+  INVALID_REQUEST,
+  PARSE_ERROR_MESSAGE,
+  TRANSPORT_ERROR,
+  errorMessage,
+  nestsDeeperThan,
+  quote,
+  tooDeepMessage,
+} from './jsonrpc.js';
 import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from './server.js';
 import type { SessionStore } from './session-store.js';
-import { contentTypeProblem, servedStatelessly, statelessGetOrDelete, versionHeader } from './http-rules.js';
+import {
+  contentTypeProblem,
+  servedStatelessly,
+  statelessGetOrDelete,
+  versionHeader,
+} from './http-rules.js';
 import { readBody } from './http-body.js';
 import { scanRequestId } from './json-scan.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, send, sendError } from './http-reply.js';
@@ -124,7 +137,8 @@ class HttpTransport {
     this.core = core;
     this.host = options.host ?? '127.0.0.1';
     this.path = options.path ?? '/mcp';
-    this.allowedOrigins = options.allowedOrigins && new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
+    this.allowedOrigins =
+      options.allowedOrigins && new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
     if (options.allowedHosts !== undefined) {
       this.allowedHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
     } else if (isLoopbackName(this.host)) {
@@ -136,9 +150,19 @@ class HttpTransport {
     this.auth = options.auth;
     if (options.taskStore !== undefined) core.taskStore = options.taskStore;
     const eventStore: EventStore = options.eventStore ?? new InMemoryEventStore();
-    this.streams = new SseStreams(core, eventStore, options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT);
+    this.streams = new SseStreams(
+      core,
+      eventStore,
+      options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT,
+    );
     const maxSessions = options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions;
-    this.stateful = new HttpSessions(core, this.streams, options.sessionStore, this.idleTimeout, maxSessions);
+    this.stateful = new HttpSessions(
+      core,
+      this.streams,
+      options.sessionStore,
+      this.idleTimeout,
+      maxSessions,
+    );
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
     this.server = createServer(
@@ -148,7 +172,10 @@ class HttpTransport {
         requestTimeout,
         keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
         // node:http enforces the two timeouts only when it checks its connections: often enough.
-        connectionsCheckingInterval: Math.max(10, Math.min(headersTimeout, requestTimeout, 30_000) / 4),
+        connectionsCheckingInterval: Math.max(
+          10,
+          Math.min(headersTimeout, requestTimeout, 30_000) / 4,
+        ),
       },
       (req, res) => this.handle(req, res),
     );
@@ -162,7 +189,10 @@ class HttpTransport {
         const address = this.server.address();
         const boundPort = typeof address === 'object' && address !== null ? address.port : port;
         const host = this.host.includes(':') ? `[${this.host}]` : this.host;
-        this.sweeper = setInterval(() => this.stateful.sweep(), Math.min(this.idleTimeout / 2, 60_000));
+        this.sweeper = setInterval(
+          () => this.stateful.sweep(),
+          Math.min(this.idleTimeout / 2, 60_000),
+        );
         this.sweeper.unref();
         resolve({ url: `http://${host}:${boundPort}${this.path}`, close: () => this.close() });
       });
@@ -184,12 +214,18 @@ class HttpTransport {
     const path = query === -1 ? url : url.slice(0, query);
     if (path !== this.path) {
       const metadata = this.auth?.metadataAt(path);
-      if (metadata !== undefined && this.hostAllowed(req.headers.host)) serveMetadata(req, res, metadata);
+      if (metadata !== undefined && this.hostAllowed(req.headers.host))
+        serveMetadata(req, res, metadata);
       else sendError(res, 404, TRANSPORT_ERROR, 'Not Found');
       return;
     }
     if (!this.hostAllowed(req.headers.host)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`);
+      sendError(
+        res,
+        403,
+        TRANSPORT_ERROR,
+        `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`,
+      );
       return;
     }
     const origin = req.headers.origin;
@@ -208,11 +244,15 @@ class HttpTransport {
         if (typeof verdict === 'boolean') allow(verdict);
         else
           verdict.then(allow, (error: unknown) => {
-            this.core.log(`authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+            this.core.log(
+              `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+            );
             sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
           });
       } catch (error) {
-        this.core.log(`authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        this.core.log(
+          `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
       }
     }
@@ -235,11 +275,21 @@ class HttpTransport {
 
   private route(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
     if (req.method === 'POST') this.post(req, res, auth);
-    else if ((req.method === 'GET' || req.method === 'DELETE') && statelessGetOrDelete(this.core, req.headers)) {
+    else if (
+      (req.method === 'GET' || req.method === 'DELETE') &&
+      statelessGetOrDelete(this.core, req.headers)
+    ) {
       res.setHeader('allow', 'POST');
-      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${STATELESS_REVISION} has no ${req.method} on the endpoint, only POST`);
-    } else if (req.method === 'GET') void this.stateful.get(req, res, auth).catch((error: unknown) => this.failed(res, error));
-    else if (req.method === 'DELETE') void this.stateful.delete(req, res, auth).catch((error: unknown) => this.failed(res, error));
+      sendError(
+        res,
+        405,
+        TRANSPORT_ERROR,
+        `Method Not Allowed: ${STATELESS_REVISION} has no ${req.method} on the endpoint, only POST`,
+      );
+    } else if (req.method === 'GET')
+      void this.stateful.get(req, res, auth).catch((error: unknown) => this.failed(res, error));
+    else if (req.method === 'DELETE')
+      void this.stateful.delete(req, res, auth).catch((error: unknown) => this.failed(res, error));
     else {
       res.setHeader('allow', 'GET, POST, DELETE');
       sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
@@ -248,7 +298,9 @@ class HttpTransport {
 
   /** A store failed while serving a request: 500 if nothing was sent yet, otherwise drop the connection. */
   private failed(res: ServerResponse, error: unknown): void {
-    this.core.log(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    this.core.log(
+      `HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     if (!res.headersSent) sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
     else res.destroy();
   }
@@ -266,7 +318,10 @@ class HttpTransport {
     if (this.allowedOrigins !== undefined) return this.allowedOrigins.has(origin.toLowerCase());
     try {
       const parsed = new URL(origin);
-      return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && isLoopbackName(parsed.hostname);
+      return (
+        (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+        isLoopbackName(parsed.hostname)
+      );
     } catch {
       return false;
     }
@@ -282,7 +337,12 @@ class HttpTransport {
     }
     const accept = req.headers.accept ?? '';
     if (!ACCEPTS_JSON.test(accept) || !ACCEPTS_SSE.test(accept)) {
-      sendError(res, 406, TRANSPORT_ERROR, 'Not Acceptable: Accept must list both application/json and text/event-stream');
+      sendError(
+        res,
+        406,
+        TRANSPORT_ERROR,
+        'Not Acceptable: Accept must list both application/json and text/event-stream',
+      );
       return;
     }
     readBody(
@@ -297,13 +357,26 @@ class HttpTransport {
       },
       (idText) => {
         res.setHeader('connection', 'close');
-        send(res, 413, errorMessage(idText, INVALID_REQUEST, `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`));
+        send(
+          res,
+          413,
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`,
+          ),
+        );
       },
     );
   }
 
   /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
-  private receive(req: IncomingMessage, res: ServerResponse, body: string, auth: AuthInfo | undefined): void {
+  private receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+    auth: AuthInfo | undefined,
+  ): void {
     const maxDepth = this.core.limits.maxDepth;
     if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
       send(res, 400, tooDeepMessage(maxDepth, scanRequestId(body, this.maxBodyBytes)));
@@ -327,9 +400,10 @@ class HttpTransport {
       receiveStateless(this.core, this.streams, req, res, message, auth);
       return;
     }
-    this.stateful.receive(req, res, message, versionHeader(req.headers), auth).catch((error: unknown) => this.failed(res, error));
+    this.stateful
+      .receive(req, res, message, versionHeader(req.headers), auth)
+      .catch((error: unknown) => this.failed(res, error));
   }
-
 }
 
 /** The Protected Resource Metadata: public, so any origin may read it (browser-based clients discover with it). */
@@ -339,7 +413,11 @@ function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: stri
     sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'access-control-allow-origin': '*',
+    'cache-control': 'max-age=3600',
+  });
   res.end(req.method === 'HEAD' ? undefined : metadata);
 }
 

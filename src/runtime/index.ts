@@ -3,7 +3,13 @@
  * built from the manifest and the user's handlers, then starts a transport.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { ListControl, Notifier, ServerDefinition, ServerHandlers, ServerOptions } from './api.js';
+import type {
+  ListControl,
+  Notifier,
+  ServerDefinition,
+  ServerHandlers,
+  ServerOptions,
+} from './api.js';
 import type { HttpListener, HttpOptions } from './http.js';
 import { ServerCore } from './server.js';
 import { serveStdio } from './stdio.js';
@@ -11,10 +17,19 @@ import { serveStdio } from './stdio.js';
 export type * from './api.js';
 export { McpError } from './errors.js';
 export { ClientCapabilityError } from './input-capabilities.js';
-export { UrlElicitationRequiredError, URL_ELICITATION_REQUIRED, type RequiredUrlElicitation } from './url-elicitation.js';
+export {
+  UrlElicitationRequiredError,
+  URL_ELICITATION_REQUIRED,
+  type RequiredUrlElicitation,
+} from './url-elicitation.js';
 export { InMemoryEventStore, type EventStore } from './event-store.js';
 export type { HttpListener, HttpOptions } from './http.js';
-export { DEFAULT_HTTP_LIMITS, DEFAULT_LIMITS, RUNTIME_PROTOCOL_VERSIONS, STATELESS_REVISION } from './server.js';
+export {
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_LIMITS,
+  RUNTIME_PROTOCOL_VERSIONS,
+  STATELESS_REVISION,
+} from './server.js';
 export type { SessionStore } from './session-store.js';
 export { InMemorySessionStore } from './session-store.js';
 export { InMemoryTaskStore } from './task-store.js';
@@ -53,6 +68,7 @@ export function createServer<Tool extends string = string, Prompt extends string
     tools: core.toolList as unknown as ListControl<Tool>,
     prompts: core.promptList as unknown as ListControl<Prompt>,
     // Loaded on first use: a stdio server never pays for node:http and node:crypto at start-up.
-    listenHttp: async (httpOptions) => (await import('./http.js')).listenHttp(core, httpOptions ?? {}),
+    listenHttp: async (httpOptions) =>
+      (await import('./http.js')).listenHttp(core, httpOptions ?? {}),
   };
 }

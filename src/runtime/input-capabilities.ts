@@ -38,16 +38,30 @@ export function elicitationModes(capabilities: JsonObject): { form: boolean; url
  * Why the client cannot be sent this request, beyond its top-level capability (checked by the
  * caller), or undefined when it can. Checks the params against the negotiated revision too.
  */
-export function inputRefusal(method: string, params: JsonObject | undefined, capabilities: JsonObject, revision: string): ClientCapabilityError | undefined {
-  if (method === 'elicitation/create') return elicitationRefusal(params ?? {}, capabilities, revision);
-  if (method === 'sampling/createMessage') return samplingRefusal(params ?? {}, capabilities, revision);
+export function inputRefusal(
+  method: string,
+  params: JsonObject | undefined,
+  capabilities: JsonObject,
+  revision: string,
+): ClientCapabilityError | undefined {
+  if (method === 'elicitation/create')
+    return elicitationRefusal(params ?? {}, capabilities, revision);
+  if (method === 'sampling/createMessage')
+    return samplingRefusal(params ?? {}, capabilities, revision);
   return undefined;
 }
 
-function elicitationRefusal(params: JsonObject, capabilities: JsonObject, revision: string): ClientCapabilityError | undefined {
+function elicitationRefusal(
+  params: JsonObject,
+  capabilities: JsonObject,
+  revision: string,
+): ClientCapabilityError | undefined {
   const mode = params['mode'] ?? 'form';
   if (mode !== 'form' && mode !== 'url') {
-    return new ClientCapabilityError(`elicitation/create: unknown mode ${JSON.stringify(mode)} (form or url)`, { elicitation: {} });
+    return new ClientCapabilityError(
+      `elicitation/create: unknown mode ${JSON.stringify(mode)} (form or url)`,
+      { elicitation: {} },
+    );
   }
   if (mode === 'url' && revision < URL_ELICITATION_SINCE) {
     return new ClientCapabilityError(
@@ -56,9 +70,12 @@ function elicitationRefusal(params: JsonObject, capabilities: JsonObject, revisi
     );
   }
   if (!elicitationModes(capabilities)[mode]) {
-    return new ClientCapabilityError(`elicitation/create: the client did not declare elicitation.${mode} (it declared ${declaredModes(capabilities)})`, {
-      elicitation: { [mode]: {} },
-    });
+    return new ClientCapabilityError(
+      `elicitation/create: the client did not declare elicitation.${mode} (it declared ${declaredModes(capabilities)})`,
+      {
+        elicitation: { [mode]: {} },
+      },
+    );
   }
   return undefined;
 }
@@ -69,7 +86,11 @@ function declaredModes(capabilities: JsonObject): string {
   return names.length === 0 ? 'no mode' : names.join(' and ');
 }
 
-function samplingRefusal(params: JsonObject, capabilities: JsonObject, revision: string): ClientCapabilityError | undefined {
+function samplingRefusal(
+  params: JsonObject,
+  capabilities: JsonObject,
+  revision: string,
+): ClientCapabilityError | undefined {
   const sampling = isObject(capabilities['sampling']) ? capabilities['sampling'] : {};
   if (params['tools'] !== undefined || params['toolChoice'] !== undefined) {
     if (revision < SAMPLING_TOOLS_SINCE) {
@@ -79,9 +100,12 @@ function samplingRefusal(params: JsonObject, capabilities: JsonObject, revision:
       );
     }
     if (!isObject(sampling['tools'])) {
-      return new ClientCapabilityError('sampling/createMessage: the client did not declare sampling.tools, so it cannot be sent tools or toolChoice', {
-        sampling: { tools: {} },
-      });
+      return new ClientCapabilityError(
+        'sampling/createMessage: the client did not declare sampling.tools, so it cannot be sent tools or toolChoice',
+        {
+          sampling: { tools: {} },
+        },
+      );
     }
   }
   const include = params['includeContext'];

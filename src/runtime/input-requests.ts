@@ -6,13 +6,23 @@
  */
 import type { JsonObject, Validator } from './api.js';
 import type { Context } from './context.js';
-import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_CAPABILITY, errorMessage, isObject, jsonOrUndefined, resultMessage } from './jsonrpc.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  MISSING_CAPABILITY,
+  errorMessage,
+  isObject,
+  jsonOrUndefined,
+  resultMessage,
+} from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 import { openState, sealState, type InputState } from './stateless.js';
 
 /** A session's answers before any arrive: shared and frozen, replaced on the first answer. */
-export const NO_ANSWERS: Record<string, JsonObject> = Object.freeze(Object.create(null) as Record<string, JsonObject>);
+export const NO_ANSWERS: Record<string, JsonObject> = Object.freeze(
+  Object.create(null) as Record<string, JsonObject>,
+);
 
 /** A handler waiting for input it will get in a later request: the promise that never settles. */
 const NEVER: Promise<never> = new Promise(() => undefined);
@@ -32,26 +42,47 @@ export function validWithoutAnswers(validate: Validator<unknown>, message: JsonO
  * request) and `inputResponses` into the answers the handler's input requests resolve from.
  * Answers with -32602 and returns false when either is malformed.
  */
-export function openInputState(session: Session, idText: string, method: string, params: JsonObject, out: Outbound): boolean {
+export function openInputState(
+  session: Session,
+  idText: string,
+  method: string,
+  params: JsonObject,
+  out: Outbound,
+): boolean {
   session.inputTarget = `${method}:${String(params['name'] ?? params['uri'] ?? '')}`;
   const responses = params['inputResponses'];
   const sealed = params['requestState'];
   if (responses !== undefined && !isObject(responses)) {
-    out.respond(errorMessage(idText, INVALID_PARAMS, 'Invalid params: inputResponses must be an object'));
+    out.respond(
+      errorMessage(idText, INVALID_PARAMS, 'Invalid params: inputResponses must be an object'),
+    );
     return false;
   }
   if (sealed !== undefined) {
-    const state = typeof sealed === 'string' ? openState(sealed, session.core.stateSecret, session.inputTarget) : undefined;
+    const state =
+      typeof sealed === 'string'
+        ? openState(sealed, session.core.stateSecret, session.inputTarget)
+        : undefined;
     if (state === undefined) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, 'Invalid params: requestState was not issued by this server for this request'));
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          'Invalid params: requestState was not issued by this server for this request',
+        ),
+      );
       return false;
     }
     // Without a prototype, keys such as `__proto__` or `constructor` are plain answer keys.
-    session.answers = Object.assign(Object.create(null) as Record<string, JsonObject>, state.answers);
+    session.answers = Object.assign(
+      Object.create(null) as Record<string, JsonObject>,
+      state.answers,
+    );
     session.inputRound = state.round;
   }
   if (responses !== undefined) {
-    if (session.answers === NO_ANSWERS) session.answers = Object.create(null) as Record<string, JsonObject>;
+    if (session.answers === NO_ANSWERS)
+      session.answers = Object.create(null) as Record<string, JsonObject>;
     for (const [key, value] of Object.entries(responses)) {
       if (isObject(value)) session.answers[key] = value;
     }
@@ -59,15 +90,28 @@ export function openInputState(session: Session, idText: string, method: string,
   return true;
 }
 
-export function requestInput(session: Session, context: Context, method: string, capability: string, params: JsonObject, key: string | undefined): Promise<JsonObject> {
-  if (context.done || context.cancelled) return Promise.reject(new Error(`${method}: the request it belongs to has already finished`));
+export function requestInput(
+  session: Session,
+  context: Context,
+  method: string,
+  capability: string,
+  params: JsonObject,
+  key: string | undefined,
+): Promise<JsonObject> {
+  if (context.done || context.cancelled)
+    return Promise.reject(new Error(`${method}: the request it belongs to has already finished`));
   if (!isObject(session.clientCapabilities[capability])) {
     // The request cannot be served without it: -32021 (HTTP 400), whatever the handler does next.
     if (session.settle(context)) {
       context.out.respond(
-        errorMessage(context.idText, MISSING_CAPABILITY, `Missing required client capability: ${capability}`, {
-          requiredCapabilities: { [capability]: {} },
-        }),
+        errorMessage(
+          context.idText,
+          MISSING_CAPABILITY,
+          `Missing required client capability: ${capability}`,
+          {
+            requiredCapabilities: { [capability]: {} },
+          },
+        ),
       );
     }
     return NEVER;
@@ -85,7 +129,13 @@ export function requestInput(session: Session, context: Context, method: string,
 }
 
 /** Parks the handler (its promise never settles) and answers with every input it asked for. */
-function askInput(session: Session, context: Context, key: string, method: string, params: JsonObject): Promise<never> {
+function askInput(
+  session: Session,
+  context: Context,
+  key: string,
+  method: string,
+  params: JsonObject,
+): Promise<never> {
   const first = session.pendingInputs === undefined;
   (session.pendingInputs ??= {})[key] = { method, params };
   // After the handler's synchronous run and promise reactions, so parallel asks share one result.
@@ -97,17 +147,26 @@ function flushInputs(session: Session, context: Context): void {
   const inputRequests = session.pendingInputs;
   session.pendingInputs = undefined;
   if (inputRequests === undefined || !session.settle(context)) return;
-  const state: InputState = { target: session.inputTarget, round: session.inputRound + 1, answers: session.answers };
+  const state: InputState = {
+    target: session.inputTarget,
+    round: session.inputRound + 1,
+    answers: session.answers,
+  };
   const json = jsonOrUndefined(inputRequests);
   if (json === undefined) {
-    context.out.respond(errorMessage(context.idText, INTERNAL_ERROR, 'The input request params are not JSON'));
+    context.out.respond(
+      errorMessage(context.idText, INTERNAL_ERROR, 'The input request params are not JSON'),
+    );
     return;
   }
   context.out.respond(
     resultMessage(
       context.idText,
-      '{"resultType":"input_required","inputRequests":' + json + ',"requestState":' + JSON.stringify(sealState(state, session.core.stateSecret)) + '}',
+      '{"resultType":"input_required","inputRequests":' +
+        json +
+        ',"requestState":' +
+        JSON.stringify(sealState(state, session.core.stateSecret)) +
+        '}',
     ),
   );
 }
-

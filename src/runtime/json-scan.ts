@@ -124,11 +124,16 @@ export function scanRequestId(text: string, limit: number): string | undefined {
       return false;
     }
     if (key === 'method') isRequest = text.charCodeAt(valueStart) === QUOTE;
-    else if (key === 'id') idText = valueEnd === -1 ? undefined : idValue(text.slice(valueStart, valueEnd));
+    else if (key === 'id')
+      idText = valueEnd === -1 ? undefined : idValue(text.slice(valueStart, valueEnd));
     answered = isRequest && idText !== undefined;
     return !answered;
   });
-  return outcome === 'stopped' && answered ? idText : outcome === 'done' && isRequest ? idText : undefined;
+  return outcome === 'stopped' && answered
+    ? idText
+    : outcome === 'done' && isRequest
+      ? idText
+      : undefined;
 }
 
 function idValue(json: string): string | undefined {

@@ -78,7 +78,12 @@ export function resultMessage(idText: string, resultJson: string): string {
   return '{"jsonrpc":"2.0","id":' + idText + ',"result":' + resultJson + '}';
 }
 
-export function errorMessage(idText: string, code: number, message: string, data?: unknown): string {
+export function errorMessage(
+  idText: string,
+  code: number,
+  message: string,
+  data?: unknown,
+): string {
   const dataJson = data === undefined ? undefined : jsonOrUndefined(data);
   return (
     '{"jsonrpc":"2.0","id":' +
@@ -118,8 +123,10 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   // Most messages hold fewer opening brackets than `max` in all (strings included), which native
   // searches count faster than the scan below walks the text.
   let brackets = 0;
-  for (let i = text.indexOf('{'); i !== -1 && brackets <= max; i = text.indexOf('{', i + 1)) brackets++;
-  for (let i = text.indexOf('['); i !== -1 && brackets <= max; i = text.indexOf('[', i + 1)) brackets++;
+  for (let i = text.indexOf('{'); i !== -1 && brackets <= max; i = text.indexOf('{', i + 1))
+    brackets++;
+  for (let i = text.indexOf('['); i !== -1 && brackets <= max; i = text.indexOf('[', i + 1))
+    brackets++;
   if (brackets <= max) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -144,14 +151,26 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 
 /** `idText`: the refused request's id when it could be read without parsing (json-scan.ts). */
 export function tooDeepMessage(max: number, idText: string = NULL_ID): string {
-  return errorMessage(idText, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${max} levels`);
+  return errorMessage(
+    idText,
+    INVALID_REQUEST,
+    `Invalid Request: the message nests deeper than ${max} levels`,
+  );
 }
 
 export function tooLargeMessage(max: number, idText: string = NULL_ID): string {
-  return errorMessage(idText, INVALID_REQUEST, `Invalid Request: the message is larger than ${max} bytes`);
+  return errorMessage(
+    idText,
+    INVALID_REQUEST,
+    `Invalid Request: the message is larger than ${max} bytes`,
+  );
 }
 
-export const PARSE_ERROR_MESSAGE = errorMessage(NULL_ID, PARSE_ERROR, 'Parse error: the message is not valid JSON');
+export const PARSE_ERROR_MESSAGE = errorMessage(
+  NULL_ID,
+  PARSE_ERROR,
+  'Parse error: the message is not valid JSON',
+);
 
 const MAX_DESCRIBED_ISSUES = 5;
 
@@ -176,7 +195,10 @@ function describeIssue(issue: ValidationIssue): string {
       text += ' (' + params['allowedValues'].map(displayValue).join(', ') + ')';
     } else if (issue.keyword === 'const' && 'allowedValue' in params) {
       text += ' (' + displayValue(params['allowedValue']) + ')';
-    } else if (issue.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+    } else if (
+      issue.keyword === 'additionalProperties' &&
+      typeof params['additionalProperty'] === 'string'
+    ) {
       text += ` ('${quote(params['additionalProperty'])}')`;
     }
   }

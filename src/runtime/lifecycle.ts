@@ -28,16 +28,33 @@ export function registerLifecycle(table: MethodTable): void {
   table.set('server/discover', { handle: discover, statelessOnly: true });
 }
 
-function ping(_session: Session, _id: RequestId, idText: string, _params: JsonObject, out: Outbound): void {
+function ping(
+  _session: Session,
+  _id: RequestId,
+  idText: string,
+  _params: JsonObject,
+  out: Outbound,
+): void {
   out.respond(resultMessage(idText, '{}'));
 }
 
-function discover(session: Session, _id: RequestId, idText: string, _params: JsonObject, out: Outbound): void {
+function discover(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  _params: JsonObject,
+  out: Outbound,
+): void {
   out.respond(resultMessage(idText, session.core.discoverResult));
 }
 
 /** Answered before the session is initialized, so it is called by the dispatcher, not through the table. */
-export function initialize(session: Session, idText: string, message: JsonObject, out: Outbound): void {
+export function initialize(
+  session: Session,
+  idText: string,
+  message: JsonObject,
+  out: Outbound,
+): void {
   if (session.state !== STATE_NEW) {
     out.respond(errorMessage(idText, INVALID_REQUEST, 'The session is already initialized'));
     return;
@@ -48,7 +65,12 @@ export function initialize(session: Session, idText: string, message: JsonObject
     out.respond(
       errorMessage(idText, INVALID_PARAMS, 'Unsupported protocol version', {
         supported: session.core.versions,
-        requested: requested === undefined ? null : typeof requested === 'object' && requested !== null ? quoteValue(requested) : requested,
+        requested:
+          requested === undefined
+            ? null
+            : typeof requested === 'object' && requested !== null
+              ? quoteValue(requested)
+              : requested,
       }),
     );
     return;
@@ -59,10 +81,18 @@ export function initialize(session: Session, idText: string, message: JsonObject
     return;
   }
   if (session.core.statefulVersions.length === 0) {
-    out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: initialize (this server speaks only ${STATELESS_REVISION})`));
+    out.respond(
+      errorMessage(
+        idText,
+        METHOD_NOT_FOUND,
+        `Method not found: initialize (this server speaks only ${STATELESS_REVISION})`,
+      ),
+    );
     return;
   }
-  const version = session.core.statefulVersions.includes(requested) ? requested : session.core.statefulVersions[0]!;
+  const version = session.core.statefulVersions.includes(requested)
+    ? requested
+    : session.core.statefulVersions[0]!;
   const capabilities = params['capabilities'];
   session.protocolVersion = version;
   session.clientCapabilities = isObject(capabilities) ? capabilities : EMPTY_PARAMS;
@@ -70,4 +100,3 @@ export function initialize(session: Session, idText: string, message: JsonObject
   session.core.listeners.add(session.onChange);
   out.respond(resultMessage(idText, session.core.initializeResults.get(version)!));
 }
-

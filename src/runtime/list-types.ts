@@ -21,7 +21,10 @@ export interface ListControl<Name extends string = string> {
 }
 
 /** Decides whether one enabled tool or prompt is served to the request behind `context`. */
-export type ListFilter<Name extends string = string> = (name: Name, context: RequestContext) => boolean;
+export type ListFilter<Name extends string = string> = (
+  name: Name,
+  context: RequestContext,
+) => boolean;
 
 /** One entry of `resources/list`, as a `ResourceListHandler` returns it. */
 export interface ListedResource extends JsonObject {
@@ -37,7 +40,9 @@ export interface ListedResource extends JsonObject {
  * The resources a template currently has (the manifest's `list: true`), each read through the
  * template's handler. Called on every `resources/list` request; the runtime pages the whole list.
  */
-export type ResourceListHandler = (context: RequestContext) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
+export type ResourceListHandler = (
+  context: RequestContext,
+) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
 
 /**
  * Called when the first subscriber of a URI appears (`resources/subscribe` or a 2026-07-28

@@ -40,13 +40,22 @@ export function cursorOffset(field: string, cursor: unknown): number | undefined
 }
 
 /** One page of `entries` from `offset`, with `nextCursor` when more follow. */
-export function pageOf(field: string, entries: readonly JsonObject[], offset: number, pageSize: number): string {
+export function pageOf(
+  field: string,
+  entries: readonly JsonObject[],
+  offset: number,
+  pageSize: number,
+): string {
   const page: JsonObject = { [field]: entries.slice(offset, offset + pageSize) };
   if (offset + pageSize < entries.length) page['nextCursor'] = cursorAt(field, offset + pageSize);
   return JSON.stringify(page);
 }
 
-export function paginate(field: string, entries: readonly JsonObject[], pageSize: number): ListPages {
+export function paginate(
+  field: string,
+  entries: readonly JsonObject[],
+  pageSize: number,
+): ListPages {
   const byCursor = new Map<string, string>();
   let first = '';
   for (let offset = 0; offset === 0 || offset < entries.length; offset += pageSize) {
@@ -58,7 +67,11 @@ export function paginate(field: string, entries: readonly JsonObject[], pageSize
 }
 
 export function invalidCursor(idText: string, method: string): string {
-  return errorMessage(idText, INVALID_PARAMS, `Invalid cursor: it was not issued by this server's ${method}`);
+  return errorMessage(
+    idText,
+    INVALID_PARAMS,
+    `Invalid cursor: it was not issued by this server's ${method}`,
+  );
 }
 
 /**
@@ -76,7 +89,12 @@ export function listPage(
 ): void {
   const cursor = params['cursor'];
   if (visible === undefined) {
-    const stored = cursor === undefined ? pages.first : typeof cursor === 'string' ? pages.byCursor.get(cursor) : undefined;
+    const stored =
+      cursor === undefined
+        ? pages.first
+        : typeof cursor === 'string'
+          ? pages.byCursor.get(cursor)
+          : undefined;
     if (stored !== undefined) {
       out.respond(resultMessage(idText, stored));
       return;
@@ -123,7 +141,8 @@ export class ListState implements ListControl {
   }
 
   setFilter(filter: ListFilter | undefined): void {
-    if (filter !== undefined && typeof filter !== 'function') throw new TypeError(`The ${this.kind} filter must be a function`);
+    if (filter !== undefined && typeof filter !== 'function')
+      throw new TypeError(`The ${this.kind} filter must be a function`);
     this.filter = filter;
     this.announce();
   }
@@ -137,13 +156,16 @@ export class ListState implements ListControl {
       return filter(name, context()) === true ? undefined : 'is not available to this request';
     } catch (error) {
       // A filter that throws serves nothing it was asked about, and says why in the log.
-      this.log(`The ${this.kind} filter threw for ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `The ${this.kind} filter threw for ${name}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return 'is not available to this request';
     }
   }
 
   private known(name: string): string {
-    if (typeof name !== 'string' || !this.names.has(name)) throw new Error(`No ${this.kind} named ${JSON.stringify(name)} in the manifest`);
+    if (typeof name !== 'string' || !this.names.has(name))
+      throw new Error(`No ${this.kind} named ${JSON.stringify(name)} in the manifest`);
     return name;
   }
 }

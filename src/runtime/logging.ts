@@ -4,22 +4,47 @@
  */
 import type { JsonObject, LoggingLevel } from './api.js';
 import type { Context } from './context.js';
-import { INVALID_PARAMS, errorMessage, jsonOrUndefined, notificationMessage, quoteValue, resultMessage, type RequestId } from './jsonrpc.js';
+import {
+  INVALID_PARAMS,
+  errorMessage,
+  jsonOrUndefined,
+  notificationMessage,
+  quoteValue,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import { RESOLVED, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 
 /** Lowest to highest; a session's threshold is an index into this list. */
-export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 export function registerLogging(table: MethodTable): void {
   table.set('logging/setLevel', { handle: setLogLevel, statelessOnly: false });
 }
 
-function setLogLevel(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function setLogLevel(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const threshold = LOG_LEVELS.indexOf(params['level'] as LoggingLevel);
   if (threshold === -1) {
-    out.respond(errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${quoteValue(params['level'])}`));
+    out.respond(
+      errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${quoteValue(params['level'])}`),
+    );
     return;
   }
   session.logThreshold = threshold;
@@ -27,7 +52,13 @@ function setLogLevel(session: Session, _id: RequestId, idText: string, params: J
 }
 
 /** @internal */
-export function sendLog(session: Session, context: Context, level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void> {
+export function sendLog(
+  session: Session,
+  context: Context,
+  level: LoggingLevel,
+  data: unknown,
+  logger: string | undefined,
+): Promise<void> {
   if (!session.core.hasLogging || context.cancelled) return RESOLVED;
   const index = LOG_LEVELS.indexOf(level);
   if (index === -1) return Promise.reject(new Error(`Unknown logging level: ${String(level)}`));
@@ -38,4 +69,3 @@ export function sendLog(session: Session, context: Context, level: LoggingLevel,
   context.out.emit(notificationMessage('notifications/message', text));
   return RESOLVED;
 }
-

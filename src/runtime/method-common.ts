@@ -5,13 +5,27 @@
 import type { JsonObject, Validator } from './api.js';
 import type { Context } from './context.js';
 import { McpError } from './errors.js';
-import { INTERNAL_ERROR, INVALID_PARAMS, describeIssues, errorMessage, isObject, resultMessage, type RequestId } from './jsonrpc.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  describeIssues,
+  errorMessage,
+  isObject,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 import { answerInputError } from './url-elicitation.js';
 
 /** Answers one request (params already checked by the method's validator) on `out`. */
-export type MethodHandler = (session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound) => void;
+export type MethodHandler = (
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+) => void;
 
 export interface MethodEntry {
   readonly handle: MethodHandler;
@@ -26,7 +40,12 @@ export const RESOLVED: Promise<void> = Promise.resolve();
 export const EMPTY_PARAMS: JsonObject = Object.freeze({});
 
 /** Runs a non-tool handler: its result becomes the JSON-RPC result, a throw a JSON-RPC error. */
-export function invoke(session: Session, context: Context, call: () => unknown, encode: (value: unknown) => string): void {
+export function invoke(
+  session: Session,
+  context: Context,
+  call: () => unknown,
+  encode: (value: unknown) => string,
+): void {
   let value: unknown;
   try {
     value = call();
@@ -45,14 +64,25 @@ export function invoke(session: Session, context: Context, call: () => unknown, 
   }
 }
 
-function handlerFinished(session: Session, context: Context, value: unknown, encode: (value: unknown) => string): void {
+function handlerFinished(
+  session: Session,
+  context: Context,
+  value: unknown,
+  encode: (value: unknown) => string,
+): void {
   if (!session.settle(context)) return;
   let json: string;
   try {
     json = encode(value);
   } catch (error) {
     session.core.log(`A handler returned an invalid result: ${stackOf(error)}`);
-    context.out.respond(errorMessage(context.idText, INTERNAL_ERROR, error instanceof Error ? error.message : 'Internal error'));
+    context.out.respond(
+      errorMessage(
+        context.idText,
+        INTERNAL_ERROR,
+        error instanceof Error ? error.message : 'Internal error',
+      ),
+    );
     return;
   }
   context.out.respond(resultMessage(context.idText, json));
@@ -70,8 +100,16 @@ function handlerFailed(session: Session, context: Context, error: unknown): void
   context.out.respond(errorMessage(context.idText, INTERNAL_ERROR, message));
 }
 
-export function invalidParams(idText: string, method: string, validate: Validator<unknown>): string {
-  return errorMessage(idText, INVALID_PARAMS, `Invalid params for ${method}: ${describeIssues(validate.errors)}`);
+export function invalidParams(
+  idText: string,
+  method: string,
+  validate: Validator<unknown>,
+): string {
+  return errorMessage(
+    idText,
+    INVALID_PARAMS,
+    `Invalid params for ${method}: ${describeIssues(validate.errors)}`,
+  );
 }
 
 export function paramsOf(message: JsonObject): JsonObject {
@@ -85,14 +123,20 @@ export function metaOf(params: JsonObject): JsonObject | undefined {
 }
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 export function stackOf(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
-
 export function toolErrorMessage(idText: string, text: string): string {
-  return resultMessage(idText, '{"content":[{"type":"text","text":' + JSON.stringify(text) + '}],"isError":true}');
+  return resultMessage(
+    idText,
+    '{"content":[{"type":"text","text":' + JSON.stringify(text) + '}],"isError":true}',
+  );
 }

@@ -13,18 +13,38 @@ export function registerPrompts(table: MethodTable): void {
 }
 
 /** Disabled and filtered-out prompts are left out (lists.ts). */
-function listPrompts(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function listPrompts(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const state = session.core.promptList;
   if (!state.restricted) {
     listPage(session.core.promptPages, 'prompts/list', idText, params, out);
     return;
   }
   let context: Context | undefined;
-  const contextOf = (): Context => (context ??= new Context(session, id, idText, metaOf(params), out));
-  listPage(session.core.promptPages, 'prompts/list', idText, params, out, (prompt) => state.refusal(prompt['name'] as string, contextOf) === undefined);
+  const contextOf = (): Context =>
+    (context ??= new Context(session, id, idText, metaOf(params), out));
+  listPage(
+    session.core.promptPages,
+    'prompts/list',
+    idText,
+    params,
+    out,
+    (prompt) => state.refusal(prompt['name'] as string, contextOf) === undefined,
+  );
 }
 
-function getPrompt(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function getPrompt(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const name = params['name'];
   const prompt = typeof name === 'string' ? session.core.prompts.get(name) : undefined;
   if (prompt === undefined) {
@@ -32,7 +52,9 @@ function getPrompt(session: Session, id: RequestId, idText: string, params: Json
     return;
   }
   const context = new Context(session, id, idText, metaOf(params), out);
-  const refused = session.core.promptList.restricted ? session.core.promptList.refusal(name as string, () => context) : undefined;
+  const refused = session.core.promptList.restricted
+    ? session.core.promptList.refusal(name as string, () => context)
+    : undefined;
   if (refused !== undefined) {
     out.respond(errorMessage(idText, INVALID_PARAMS, `Prompt ${quoteValue(name)} ${refused}`));
     return;
@@ -40,7 +62,13 @@ function getPrompt(session: Session, id: RequestId, idText: string, params: Json
   const args = isObject(params['arguments']) ? params['arguments'] : {};
   for (const required of prompt.requiredArguments) {
     if (args[required] === undefined) {
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Missing required argument ${required} for prompt ${quoteValue(name)}`));
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          `Missing required argument ${required} for prompt ${quoteValue(name)}`,
+        ),
+      );
       return;
     }
   }
@@ -48,7 +76,7 @@ function getPrompt(session: Session, id: RequestId, idText: string, params: Json
 }
 
 function promptResult(value: unknown): string {
-  if (!isObject(value) || !Array.isArray(value['messages'])) throw new Error('The prompt handler returned no messages array');
+  if (!isObject(value) || !Array.isArray(value['messages']))
+    throw new Error('The prompt handler returned no messages array');
   return JSON.stringify(value);
 }
-

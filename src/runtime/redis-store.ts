@@ -70,7 +70,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(sessionId: string, snapshot: SessionSnapshot, ttlMs: number): Promise<void> {
-    await this.client.set(this.prefix + 'session:' + sessionId, JSON.stringify(snapshot), { PX: Math.max(1, Math.floor(ttlMs)) });
+    await this.client.set(this.prefix + 'session:' + sessionId, JSON.stringify(snapshot), {
+      PX: Math.max(1, Math.floor(ttlMs)),
+    });
   }
 
   async load(sessionId: string): Promise<SessionSnapshot | undefined> {
@@ -113,7 +115,10 @@ export class RedisEventStore implements EventStore {
       .exec();
   }
 
-  async watchStream(streamId: string, watcher: StreamWatcher): Promise<{ complete: boolean; stop(): void }> {
+  async watchStream(
+    streamId: string,
+    watcher: StreamWatcher,
+  ): Promise<{ complete: boolean; stop(): void }> {
     const subscriber = await (this.subscriber ??= this.connectSubscriber());
     const channel = this.prefix + 'stream:' + streamId;
     const listener = (payload: string): void => {
@@ -127,7 +132,9 @@ export class RedisEventStore implements EventStore {
     return {
       complete,
       stop: () => {
-        subscriber.unsubscribe(channel, listener).catch((error: unknown) => this.log?.(`Redis: ${String(error)}`));
+        subscriber
+          .unsubscribe(channel, listener)
+          .catch((error: unknown) => this.log?.(`Redis: ${String(error)}`));
       },
     };
   }
@@ -168,7 +175,12 @@ export class RedisEventStore implements EventStore {
 export async function connectRedisStores(
   url: string,
   options: RedisStoreOptions & { log?: (line: string) => void } = {},
-): Promise<{ sessionStore: SessionStore; eventStore: EventStore; taskStore: TaskStore; close(): Promise<void> }> {
+): Promise<{
+  sessionStore: SessionStore;
+  eventStore: EventStore;
+  taskStore: TaskStore;
+  close(): Promise<void>;
+}> {
   // A computed specifier: the runtime type-checks and runs without the package installed.
   const packageName = 'redis';
   let redis: { createClient(options: { url: string }): RedisClient };

@@ -3,7 +3,14 @@
  * resources and the `list` callbacks of templates (paged like every list), and the count of
  * subscribers per URI behind the subscribe/unsubscribe hooks.
  */
-import type { JsonObject, ListedResource, ResourceListHandler, ResourceSubscriptionHooks, ServerDefinition, ServerHandlers } from './api.js';
+import type {
+  JsonObject,
+  ListedResource,
+  ResourceListHandler,
+  ResourceSubscriptionHooks,
+  ServerDefinition,
+  ServerHandlers,
+} from './api.js';
 import { Context } from './context.js';
 import { isObject, type RequestId } from './jsonrpc.js';
 import { cursorOffset, invalidCursor, pageOf } from './lists.js';
@@ -28,9 +35,18 @@ export class ResourceLists {
   constructor(definition: ServerDefinition, handlers: ServerHandlers, log: (line: string) => void) {
     const known = new Set(definition.resourceTemplates.map((t) => t['uriTemplate']));
     this.listed = (definition.listedTemplates ?? []).map((template) => {
-      if (!known.has(template)) throw new Error(`listedTemplates names ${template}, which is not a resource template of the definition`);
-      const list = handlers.resourceLists !== undefined && Object.hasOwn(handlers.resourceLists, template) ? handlers.resourceLists[template] : undefined;
-      if (typeof list !== 'function') throw new Error(`No list handler for resource template ${template} (handlers.resourceLists)`);
+      if (!known.has(template))
+        throw new Error(
+          `listedTemplates names ${template}, which is not a resource template of the definition`,
+        );
+      const list =
+        handlers.resourceLists !== undefined && Object.hasOwn(handlers.resourceLists, template)
+          ? handlers.resourceLists[template]
+          : undefined;
+      if (typeof list !== 'function')
+        throw new Error(
+          `No list handler for resource template ${template} (handlers.resourceLists)`,
+        );
       return { template, matcher: compileUriTemplate(template), list };
     });
     this.hooks = handlers.resourceSubscriptions;
@@ -59,7 +75,10 @@ export class ResourceLists {
   private callHook(which: 'subscribe' | 'unsubscribe', uri: string): void {
     const hook = this.hooks?.[which];
     if (hook === undefined) return;
-    const failed = (error: unknown): void => this.log(`The resource ${which} hook failed for ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = (error: unknown): void =>
+      this.log(
+        `The resource ${which} hook failed for ${uri}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     try {
       const result = hook.call(this.hooks, uri);
       if (isThenable(result)) result.then(undefined, failed);
@@ -70,7 +89,13 @@ export class ResourceLists {
 }
 
 /** `resources/list` with listed templates: static entries, then each template's current resources. */
-export function listDynamicResources(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+export function listDynamicResources(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const offset = cursorOffset('resources', params['cursor']);
   if (offset === undefined) {
     out.respond(invalidCursor(idText, 'resources/list'));
@@ -80,24 +105,43 @@ export function listDynamicResources(session: Session, id: RequestId, idText: st
   const context = new Context(session, id, idText, metaOf(params), out);
   const encode = (lists: unknown): string => {
     const entries: JsonObject[] = [...core.definition.resources];
-    (lists as unknown[]).forEach((list, i) => entries.push(...checkedEntries(core.resourceLists.listed[i]!, list, core.log)));
+    (lists as unknown[]).forEach((list, i) =>
+      entries.push(...checkedEntries(core.resourceLists.listed[i]!, list, core.log)),
+    );
     return pageOf('resources', entries, offset, core.resourcePages.pageSize);
   };
-  invoke(session, context, () => {
-    const lists = core.resourceLists.listed.map((t) => t.list(context));
-    return lists.some(isThenable) ? Promise.all(lists) : lists;
-  }, encode);
+  invoke(
+    session,
+    context,
+    () => {
+      const lists = core.resourceLists.listed.map((t) => t.list(context));
+      return lists.some(isThenable) ? Promise.all(lists) : lists;
+    },
+    encode,
+  );
 }
 
 /** A list handler's entries that a client could read back through the template; the rest is logged and left out. */
-function checkedEntries(template: ListedTemplate, list: unknown, log: (line: string) => void): ListedResource[] {
-  if (!Array.isArray(list)) throw new Error(`The list handler of resource template ${template.template} returned no array`);
+function checkedEntries(
+  template: ListedTemplate,
+  list: unknown,
+  log: (line: string) => void,
+): ListedResource[] {
+  if (!Array.isArray(list))
+    throw new Error(`The list handler of resource template ${template.template} returned no array`);
   const kept: ListedResource[] = [];
   for (const entry of list as unknown[]) {
-    if (isObject(entry) && typeof entry['uri'] === 'string' && typeof entry['name'] === 'string' && template.matcher.match(entry['uri']) !== undefined) {
+    if (
+      isObject(entry) &&
+      typeof entry['uri'] === 'string' &&
+      typeof entry['name'] === 'string' &&
+      template.matcher.match(entry['uri']) !== undefined
+    ) {
       kept.push(entry as ListedResource);
     } else {
-      log(`The list handler of resource template ${template.template} returned an entry left out of resources/list (it needs a string name and a uri the template matches): ${JSON.stringify(entry)?.slice(0, 200)}`);
+      log(
+        `The list handler of resource template ${template.template} returned an entry left out of resources/list (it needs a string name and a uri the template matches): ${JSON.stringify(entry)?.slice(0, 200)}`,
+      );
     }
   }
   return kept;

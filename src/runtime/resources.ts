@@ -4,7 +4,15 @@
  */
 import type { JsonObject } from './api.js';
 import { Context } from './context.js';
-import { INVALID_PARAMS, RESOURCE_NOT_FOUND, errorMessage, isObject, quote, resultMessage, type RequestId } from './jsonrpc.js';
+import {
+  INVALID_PARAMS,
+  RESOURCE_NOT_FOUND,
+  errorMessage,
+  isObject,
+  quote,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import { listPage } from './lists.js';
 import { invoke, metaOf, type MethodTable } from './method-common.js';
 import { listDynamicResources } from './resource-lists.js';
@@ -20,17 +28,36 @@ export function registerResources(table: MethodTable): void {
 }
 
 /** With templates that list their resources, the list is built per request (resource-lists.ts). */
-function listResources(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
-  if (session.core.resourceLists.listed.length > 0) listDynamicResources(session, id, idText, params, out);
+function listResources(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
+  if (session.core.resourceLists.listed.length > 0)
+    listDynamicResources(session, id, idText, params, out);
   else listPage(session.core.resourcePages, 'resources/list', idText, params, out);
 }
 
-function listTemplates(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function listTemplates(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   listPage(session.core.templatePages, 'resources/templates/list', idText, params, out);
 }
 
 /** The set of subscribed URIs is made on the first subscribe; a URI new to it counts as a subscriber (hooks). */
-function subscribe(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function subscribe(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const uri = params['uri'];
   const subscriptions = (session.subscriptions ??= new Set());
   if (typeof uri === 'string' && !subscriptions.has(uri)) {
@@ -40,13 +67,26 @@ function subscribe(session: Session, _id: RequestId, idText: string, params: Jso
   out.respond(resultMessage(idText, '{}'));
 }
 
-function unsubscribe(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function unsubscribe(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const uri = params['uri'];
-  if (typeof uri === 'string' && session.subscriptions?.delete(uri) === true) session.core.resourceLists.unwatch(uri);
+  if (typeof uri === 'string' && session.subscriptions?.delete(uri) === true)
+    session.core.resourceLists.unwatch(uri);
   out.respond(resultMessage(idText, '{}'));
 }
 
-function readResource(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function readResource(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const uri = params['uri'];
   if (typeof uri !== 'string') {
     out.respond(errorMessage(idText, INVALID_PARAMS, 'resources/read needs a string uri'));
@@ -67,11 +107,18 @@ function readResource(session: Session, id: RequestId, idText: string, params: J
     }
   }
   // 2026-07-28 (SEP-2164) says invalid params; the stateful revisions use -32002.
-  out.respond(errorMessage(idText, session.stateless ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${quote(uri)}`, { uri: quote(uri) }));
+  out.respond(
+    errorMessage(
+      idText,
+      session.stateless ? INVALID_PARAMS : RESOURCE_NOT_FOUND,
+      `Resource not found: ${quote(uri)}`,
+      { uri: quote(uri) },
+    ),
+  );
 }
 
 function resourceResult(value: unknown): string {
-  if (!isObject(value) || !Array.isArray(value['contents'])) throw new Error('The resource handler returned no contents array');
+  if (!isObject(value) || !Array.isArray(value['contents']))
+    throw new Error('The resource handler returned no contents array');
   return JSON.stringify(value);
 }
-

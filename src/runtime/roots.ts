@@ -11,7 +11,11 @@ export function rootsListChanged(session: Session): void {
   const hook = session.core.handlers.onRootsListChanged;
   if (hook === undefined || session.stateless) return;
   try {
-    hook({ sessionId: session.id, protocolVersion: session.protocolVersion, clientCapabilities: session.clientCapabilities });
+    hook({
+      sessionId: session.id,
+      protocolVersion: session.protocolVersion,
+      clientCapabilities: session.clientCapabilities,
+    });
   } catch (error) {
     // A notification has no answer: the failure is the server's to read.
     session.core.log(`onRootsListChanged threw: ${stackOf(error)}`);

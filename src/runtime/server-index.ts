@@ -3,7 +3,17 @@
  * mirrored headers, resources, templates and prompts, each in a Map (never a plain object, so a
  * tool named `constructor` cannot reach a prototype), with the definition checked on the way.
  */
-import type { JsonObject, PromptHandler, ResourceHandler, ResourceTemplateHandler, ServerDefinition, ServerHandlers, ToolHandler, ToolValidators, Validator } from './api.js';
+import type {
+  JsonObject,
+  PromptHandler,
+  ResourceHandler,
+  ResourceTemplateHandler,
+  ServerDefinition,
+  ServerHandlers,
+  ToolHandler,
+  ToolValidators,
+  Validator,
+} from './api.js';
 import { checkToolValidators, lazyValidators, notLoaded } from './tool-loading.js';
 import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
@@ -34,7 +44,6 @@ export interface ToolEntry {
   readonly taskSupport: 'forbidden' | 'optional' | 'required';
 }
 
-
 export interface TemplateEntry {
   readonly matcher: UriTemplateMatcher;
   readonly handler: ResourceTemplateHandler;
@@ -51,11 +60,15 @@ function own<T>(record: Record<string, T> | undefined, key: string): T | undefin
 
 function nameOf(entry: JsonObject, field: string, what: string): string {
   const value = entry[field];
-  if (typeof value !== 'string') throw new Error(`Every ${what} in the definition needs a string "${field}"`);
+  if (typeof value !== 'string')
+    throw new Error(`Every ${what} in the definition needs a string "${field}"`);
   return value;
 }
 
-export function indexTools(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ToolEntry> {
+export function indexTools(
+  definition: ServerDefinition,
+  handlers: ServerHandlers,
+): Map<string, ToolEntry> {
   const tools = new Map<string, ToolEntry>();
   for (const tool of definition.tools) {
     const name = nameOf(tool, 'name', 'tool');
@@ -96,14 +109,18 @@ export function indexHeaders(definition: ServerDefinition): Map<string, Mirrored
     const headers: MirroredHeader[] = [];
     // The walk the client mirrors with, so both sides agree on which arguments travel in headers.
     for (const { path, header } of isObject(schema) ? headerAnnotations(schema) : []) {
-      if (typeof header === 'string') headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
+      if (typeof header === 'string')
+        headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
     }
     if (headers.length > 0) byTool.set(String(tool['name']), headers);
   }
   return byTool;
 }
 
-export function indexResources(definition: ServerDefinition, handlers: ServerHandlers): Map<string, ResourceHandler> {
+export function indexResources(
+  definition: ServerDefinition,
+  handlers: ServerHandlers,
+): Map<string, ResourceHandler> {
   const resources = new Map<string, ResourceHandler>();
   for (const resource of definition.resources) {
     const uri = nameOf(resource, 'uri', 'resource');
@@ -114,23 +131,32 @@ export function indexResources(definition: ServerDefinition, handlers: ServerHan
   return resources;
 }
 
-export function indexTemplates(definition: ServerDefinition, handlers: ServerHandlers): TemplateEntry[] {
+export function indexTemplates(
+  definition: ServerDefinition,
+  handlers: ServerHandlers,
+): TemplateEntry[] {
   return definition.resourceTemplates.map((entry) => {
     const template = nameOf(entry, 'uriTemplate', 'resource template');
     const handler = own(handlers.resourceTemplates, template);
-    if (typeof handler !== 'function') throw new Error(`No handler for resource template ${template}`);
+    if (typeof handler !== 'function')
+      throw new Error(`No handler for resource template ${template}`);
     return { matcher: compileUriTemplate(template), handler };
   });
 }
 
-export function indexPrompts(definition: ServerDefinition, handlers: ServerHandlers): Map<string, PromptEntry> {
+export function indexPrompts(
+  definition: ServerDefinition,
+  handlers: ServerHandlers,
+): Map<string, PromptEntry> {
   const prompts = new Map<string, PromptEntry>();
   for (const prompt of definition.prompts) {
     const name = nameOf(prompt, 'name', 'prompt');
     const handler = own(handlers.prompts, name);
     if (typeof handler !== 'function') throw new Error(`No handler for prompt ${name}`);
     const args = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as JsonObject[]) : [];
-    const requiredArguments = args.filter((a) => a['required'] === true).map((a) => nameOf(a, 'name', 'prompt argument'));
+    const requiredArguments = args
+      .filter((a) => a['required'] === true)
+      .map((a) => nameOf(a, 'name', 'prompt argument'));
     prompts.set(name, { handler: handler as PromptHandler<unknown>, requiredArguments });
   }
   return prompts;

@@ -3,7 +3,16 @@
  * (server-index.ts), and the wire payloads that never change (initialize results per revision,
  * list pages) serialized once.
  */
-import type { JsonObject, Notifier, ResourceHandler, ServerDefinition, ServerHandlers, ServerLimits, ServerOptions, Validator } from './api.js';
+import type {
+  JsonObject,
+  Notifier,
+  ResourceHandler,
+  ServerDefinition,
+  ServerHandlers,
+  ServerLimits,
+  ServerOptions,
+  Validator,
+} from './api.js';
 import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { isObject } from './jsonrpc.js';
@@ -49,13 +58,20 @@ export const DEFAULT_HTTP_LIMITS = Object.freeze({
 });
 
 /** The protocol revisions this runtime speaks, newest first. */
-export const RUNTIME_PROTOCOL_VERSIONS: readonly string[] = [STATELESS_REVISION, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const RUNTIME_PROTOCOL_VERSIONS: readonly string[] = [
+  STATELESS_REVISION,
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+];
 
 /** A change announced through `Notifier`, as every listening connection receives it. */
 export interface ChangeEvent {
   readonly method: string;
   /** The SubscriptionFilter field that opts in to it (2026-07-28 `subscriptions/listen`). */
-  readonly filter: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceSubscriptions';
+  readonly filter:
+    'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceSubscriptions';
   readonly uri?: string;
 }
 
@@ -130,7 +146,9 @@ export class ServerCore {
     const timeout = this.limits.handlerTimeoutMs;
     this.deadlines = timeout > 0 ? new Deadlines(timeout) : undefined;
 
-    this.versions = definition.protocolVersions.filter((v) => RUNTIME_PROTOCOL_VERSIONS.includes(v));
+    this.versions = definition.protocolVersions.filter((v) =>
+      RUNTIME_PROTOCOL_VERSIONS.includes(v),
+    );
     if (this.versions.length === 0) {
       throw new Error(
         `None of the definition's protocol versions (${definition.protocolVersions.join(', ')}) is supported by this runtime (${RUNTIME_PROTOCOL_VERSIONS.join(', ')})`,
@@ -143,10 +161,14 @@ export class ServerCore {
     this.taskSettings = taskSettings(options.tasks);
     this.taskStore = options.tasks?.store ?? new InMemoryTaskStore();
     // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
-    const discover: JsonObject = { supportedVersions: this.versions, capabilities: withTasks(definition.capabilities, this.tasksOffered, STATELESS_REVISION) };
+    const discover: JsonObject = {
+      supportedVersions: this.versions,
+      capabilities: withTasks(definition.capabilities, this.tasksOffered, STATELESS_REVISION),
+    };
     if (definition.instructions !== undefined) discover['instructions'] = definition.instructions;
     this.discoverResult = JSON.stringify(discover);
-    this.serverInfoMember = '"io.modelcontextprotocol/serverInfo":' + JSON.stringify(definition.serverInfo);
+    this.serverInfoMember =
+      '"io.modelcontextprotocol/serverInfo":' + JSON.stringify(definition.serverInfo);
     // `extensions` exists in the capabilities of 2026-07-28 only (server/discover above).
     const { extensions: _onlyStateless, ...statefulCapabilities } = definition.capabilities;
     const results = new Map<string, string>();
@@ -162,18 +184,26 @@ export class ServerCore {
     this.initializeResults = results;
     this.validators = new Map(Object.entries(definition.requestValidators));
     const stateless = definition.statelessValidators;
-    if (typeof stateless !== 'function') this.statelessValidators = new Map(Object.entries(stateless ?? {}));
+    if (typeof stateless !== 'function')
+      this.statelessValidators = new Map(Object.entries(stateless ?? {}));
 
     const capabilities = definition.capabilities;
     const resources = capabilities['resources'];
     this.hasLogging = isObject(capabilities['logging']);
     const methods = ['ping'];
     if (isObject(capabilities['tools'])) methods.push('tools/list', 'tools/call');
-    if (isObject(resources)) methods.push('resources/list', 'resources/templates/list', 'resources/read');
-    if (isObject(resources) && resources['subscribe'] === true) methods.push('resources/subscribe', 'resources/unsubscribe');
+    if (isObject(resources))
+      methods.push('resources/list', 'resources/templates/list', 'resources/read');
+    if (isObject(resources) && resources['subscribe'] === true)
+      methods.push('resources/subscribe', 'resources/unsubscribe');
     if (isObject(capabilities['prompts'])) methods.push('prompts/list', 'prompts/get');
     if (this.hasLogging) methods.push('logging/setLevel');
-    if (isObject(capabilities['completions']) || handlers.complete !== undefined || handlers.completions !== undefined) methods.push('completion/complete');
+    if (
+      isObject(capabilities['completions']) ||
+      handlers.complete !== undefined ||
+      handlers.completions !== undefined
+    )
+      methods.push('completion/complete');
     if (this.tasksOffered) methods.push('tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel');
     this.supportedMethods = new Set(methods);
 
@@ -184,15 +214,30 @@ export class ServerCore {
     this.prompts = indexPrompts(definition, handlers);
 
     const pageSize = definition.pageSize ?? 100;
-    if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
     this.toolPages = paginate('tools', definition.tools, pageSize);
-    const statefulTools = definition.tools.map((tool) => (hasObjectOutput(tool) ? tool : withoutOutputSchema(tool)));
-    this.statefulToolPages = statefulTools.every((tool, i) => tool === definition.tools[i]) ? this.toolPages : paginate('tools', statefulTools, pageSize);
+    const statefulTools = definition.tools.map((tool) =>
+      hasObjectOutput(tool) ? tool : withoutOutputSchema(tool),
+    );
+    this.statefulToolPages = statefulTools.every((tool, i) => tool === definition.tools[i])
+      ? this.toolPages
+      : paginate('tools', statefulTools, pageSize);
     this.resourcePages = paginate('resources', definition.resources, pageSize);
     this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
     this.promptPages = paginate('prompts', definition.prompts, pageSize);
-    this.toolList = new ListState('tool', new Set(this.tools.keys()), () => this.notifier.toolsChanged(), this.log);
-    this.promptList = new ListState('prompt', new Set(this.prompts.keys()), () => this.notifier.promptsChanged(), this.log);
+    this.toolList = new ListState(
+      'tool',
+      new Set(this.tools.keys()),
+      () => this.notifier.toolsChanged(),
+      this.log,
+    );
+    this.promptList = new ListState(
+      'prompt',
+      new Set(this.prompts.keys()),
+      () => this.notifier.promptsChanged(),
+      this.log,
+    );
     this.resourceLists = new ResourceLists(definition, handlers, this.log);
     this.cacheFields = cacheFields(definition);
     this.lists = Object.freeze({ tools: this.toolList, prompts: this.promptList });
@@ -200,11 +245,21 @@ export class ServerCore {
 
   /** What handlers (`context.notify`) and the server (`McpServer.notify`) announce changes with. */
   readonly notifier: Notifier = {
-    toolsChanged: () => this.announce({ method: 'notifications/tools/list_changed', filter: 'toolsListChanged' }),
-    promptsChanged: () => this.announce({ method: 'notifications/prompts/list_changed', filter: 'promptsListChanged' }),
-    resourcesChanged: () => this.announce({ method: 'notifications/resources/list_changed', filter: 'resourcesListChanged' }),
+    toolsChanged: () =>
+      this.announce({ method: 'notifications/tools/list_changed', filter: 'toolsListChanged' }),
+    promptsChanged: () =>
+      this.announce({ method: 'notifications/prompts/list_changed', filter: 'promptsListChanged' }),
+    resourcesChanged: () =>
+      this.announce({
+        method: 'notifications/resources/list_changed',
+        filter: 'resourcesListChanged',
+      }),
     resourceUpdated: (uri: string) =>
-      this.announce({ method: 'notifications/resources/updated', filter: 'resourceSubscriptions', uri }),
+      this.announce({
+        method: 'notifications/resources/updated',
+        filter: 'resourceSubscriptions',
+        uri,
+      }),
   };
 
   /** Announces a change to every listening connection. */
@@ -213,7 +268,9 @@ export class ServerCore {
       try {
         listener(event);
       } catch (error) {
-        this.log(`A change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.log(
+          `A change listener failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }
@@ -221,7 +278,9 @@ export class ServerCore {
   /** Loads the 2026-07-28 validators once (see `statelessValidators`); a failure is kept, and rethrown to every caller. */
   loadStatelessValidators(): Promise<void> {
     const source = this.definition.statelessValidators;
-    this.statelessValidatorsLoading ??= Promise.resolve(typeof source === 'function' ? source() : (source ?? {})).then((table) => {
+    this.statelessValidatorsLoading ??= Promise.resolve(
+      typeof source === 'function' ? source() : (source ?? {}),
+    ).then((table) => {
       this.statelessValidators = new Map(Object.entries(table));
     });
     return this.statelessValidatorsLoading;
@@ -230,9 +289,9 @@ export class ServerCore {
   /** The result validators, loaded on the first server→client request and kept. */
   resultValidators(): Promise<ReadonlyMap<string, Validator<unknown>>> {
     const source = this.definition.resultValidators;
-    this.resultValidatorsLoading ??= Promise.resolve(typeof source === 'function' ? source() : (source ?? {})).then(
-      (table) => new Map(Object.entries(table)),
-    );
+    this.resultValidatorsLoading ??= Promise.resolve(
+      typeof source === 'function' ? source() : (source ?? {}),
+    ).then((table) => new Map(Object.entries(table)));
     return this.resultValidatorsLoading;
   }
 }
@@ -243,7 +302,10 @@ function checkLimits(given: ServerLimits | undefined): Readonly<Required<ServerL
     const value = given?.[key];
     if (value === undefined) continue;
     const least = key === 'handlerTimeoutMs' ? 0 : 1;
-    if (!Number.isSafeInteger(value) || value < least) throw new Error(`limits.${key} must be an integer of at least ${least}, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < least)
+      throw new Error(
+        `limits.${key} must be an integer of at least ${least}, got ${String(value)}`,
+      );
     limits[key] = value;
   }
   return Object.freeze(limits);
@@ -258,12 +320,20 @@ function serverInfoFor(info: ServerDefinition['serverInfo'], version: string): J
 
 /** The caching hints of each cacheable 2026-07-28 result, from the definition (default 0 / public; reads private). */
 function cacheFields(definition: ServerDefinition): Map<string, string> {
-  const hint = (method: string, list: keyof NonNullable<ServerDefinition['caching']> | undefined, scope: string): [string, string] => {
+  const hint = (
+    method: string,
+    list: keyof NonNullable<ServerDefinition['caching']> | undefined,
+    scope: string,
+  ): [string, string] => {
     const given = list === undefined ? undefined : definition.caching?.[list];
     const ttlMs = given?.ttlMs ?? 0;
     const cacheScope = given?.cacheScope ?? scope;
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new Error(`caching.${String(list)}.ttlMs must be an integer of at least 0, got ${String(ttlMs)}`);
-    if (cacheScope !== 'public' && cacheScope !== 'private') throw new Error(`caching.${String(list)}.cacheScope must be "public" or "private"`);
+    if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+      throw new Error(
+        `caching.${String(list)}.ttlMs must be an integer of at least 0, got ${String(ttlMs)}`,
+      );
+    if (cacheScope !== 'public' && cacheScope !== 'private')
+      throw new Error(`caching.${String(list)}.cacheScope must be "public" or "private"`);
     return [method, `"ttlMs":${ttlMs},"cacheScope":"${cacheScope}",`];
   };
   return new Map([

@@ -23,7 +23,10 @@ export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, { snapshot: string; expires: number }>();
 
   save(sessionId: string, snapshot: SessionSnapshot, ttlMs: number): Promise<void> {
-    this.sessions.set(sessionId, { snapshot: JSON.stringify(snapshot), expires: Date.now() + ttlMs });
+    this.sessions.set(sessionId, {
+      snapshot: JSON.stringify(snapshot),
+      expires: Date.now() + ttlMs,
+    });
     return Promise.resolve();
   }
 

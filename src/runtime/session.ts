@@ -30,11 +30,24 @@ import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW, initialize } from './lifecy
 import { LOG_LEVELS } from './logging.js';
 import { EMPTY_PARAMS, RESOLVED, invalidParams, paramsOf, stackOf } from './method-common.js';
 import { METHODS } from './methods.js';
-import { BatchOutbound, NO_RESPONSE, RESPONSE_PENDING, invalid, type Delivery, type Outbound } from './outbound.js';
+import {
+  BatchOutbound,
+  NO_RESPONSE,
+  RESPONSE_PENDING,
+  invalid,
+  type Delivery,
+  type Outbound,
+} from './outbound.js';
 import { STATELESS_REVISION, type ChangeEvent, type ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
 
-export { INVALID_MESSAGE, NO_RESPONSE, RESPONSE_PENDING, type Delivery, type Outbound } from './outbound.js';
+export {
+  INVALID_MESSAGE,
+  NO_RESPONSE,
+  RESPONSE_PENDING,
+  type Delivery,
+  type Outbound,
+} from './outbound.js';
 
 const BATCH_REVISION = '2025-03-26';
 
@@ -101,7 +114,8 @@ export class Session {
     session.state = STATE_INITIALIZED;
     session.clientCapabilities = meta.clientCapabilities;
     // Without a logLevel in _meta, a stateless request gets no log messages at all.
-    const level = meta.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(meta.logLevel as LoggingLevel);
+    const level =
+      meta.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(meta.logLevel as LoggingLevel);
     session.logThreshold = level === -1 ? LOG_LEVELS.length : level;
     return session;
   }
@@ -142,7 +156,9 @@ export class Session {
 
   /** True while a handler is running or a server→client request awaits its answer. */
   get busy(): boolean {
-    return this.inFlight.size > 0 || (this.pendingClient !== undefined && this.pendingClient.size > 0);
+    return (
+      this.inFlight.size > 0 || (this.pendingClient !== undefined && this.pendingClient.size > 0)
+    );
   }
 
   receive(message: unknown, out: Outbound): Delivery {
@@ -183,7 +199,10 @@ export class Session {
   /** The HTTP request behind `out` went away: cancel what it was waiting for. */
   cancelOutbound(out: Outbound): void {
     for (const context of this.inFlight.values()) {
-      if (context.out === out || (context.out instanceof BatchOutbound && context.out.parent === out)) {
+      if (
+        context.out === out ||
+        (context.out instanceof BatchOutbound && context.out.parent === out)
+      ) {
         context.cancel('The client disconnected');
       }
     }
@@ -191,7 +210,10 @@ export class Session {
 
   private receiveBatch(items: unknown[], out: Outbound): Delivery {
     if (this.protocolVersion !== BATCH_REVISION) {
-      const why = this.state === STATE_NEW ? 'before initialization' : `in protocol revision ${this.protocolVersion}`;
+      const why =
+        this.state === STATE_NEW
+          ? 'before initialization'
+          : `in protocol revision ${this.protocolVersion}`;
       return invalid(out, NULL_ID, `JSON-RPC batches are not supported ${why}`);
     }
     if (items.length === 0) return invalid(out, NULL_ID, 'an empty batch');
@@ -233,7 +255,11 @@ export class Session {
         return NO_RESPONSE;
       }
     }
-    return invalid(out, isRequestId(id) ? idJson(id) : NULL_ID, 'not a request, notification or response');
+    return invalid(
+      out,
+      isRequestId(id) ? idJson(id) : NULL_ID,
+      'not a request, notification or response',
+    );
   }
 
   private request(method: string, id: RequestId, message: JsonObject, out: Outbound): void {
@@ -244,17 +270,33 @@ export class Session {
         return;
       }
       if (this.state === STATE_NEW && method !== 'ping') {
-        out.respond(errorMessage(idText, INVALID_REQUEST, 'Server not initialized: the first request must be initialize'));
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            'Server not initialized: the first request must be initialize',
+          ),
+        );
         return;
       }
       if (this.inFlight.has(id)) {
         // Answers are matched by id: a second request with the id of a running one could not be told apart.
-        out.respond(errorMessage(idText, INVALID_REQUEST, `Invalid Request: id ${quote(idText)} is already used by a request in flight`));
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            `Invalid Request: id ${quote(idText)} is already used by a request in flight`,
+          ),
+        );
         return;
       }
       if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
         out.respond(
-          errorMessage(idText, TOO_MANY_REQUESTS, `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`),
+          errorMessage(
+            idText,
+            TOO_MANY_REQUESTS,
+            `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`,
+          ),
         );
         return;
       }
@@ -270,13 +312,23 @@ export class Session {
           () => this.request(method, id, message, out),
           (error: unknown) => {
             this.core.log(`Loading the 2026-07-28 request validators failed: ${stackOf(error)}`);
-            out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error: the request validators could not be loaded'));
+            out.respond(
+              errorMessage(
+                idText,
+                INTERNAL_ERROR,
+                'Internal error: the request validators could not be loaded',
+              ),
+            );
           },
         );
         return;
       }
       const validate = validators.get(method);
-      if (validate !== undefined && !validate(message) && !(this.stateless && validWithoutAnswers(validate, message))) {
+      if (
+        validate !== undefined &&
+        !validate(message) &&
+        !(this.stateless && validWithoutAnswers(validate, message))
+      ) {
         out.respond(invalidParams(idText, method, validate));
         return;
       }
@@ -284,7 +336,12 @@ export class Session {
       // only that revision has); a stateful session does not know those methods.
       const entry = METHODS.get(method);
       const params = paramsOf(message);
-      if (this.stateless && entry?.statelessOnly !== true && !openInputState(this, idText, method, params, out)) return;
+      if (
+        this.stateless &&
+        entry?.statelessOnly !== true &&
+        !openInputState(this, idText, method, params, out)
+      )
+        return;
       if (entry === undefined || (entry.statelessOnly && !this.stateless)) {
         out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
         return;

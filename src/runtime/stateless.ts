@@ -81,7 +81,9 @@ export function isStatelessMessage(message: unknown, headerVersion: string | und
   const meta = message['params']['_meta'];
   return (
     isObject(meta) &&
-    (meta[META_PROTOCOL_VERSION] !== undefined || meta[META_CLIENT_CAPABILITIES] !== undefined || meta[META_CLIENT_INFO] !== undefined)
+    (meta[META_PROTOCOL_VERSION] !== undefined ||
+      meta[META_CLIENT_CAPABILITIES] !== undefined ||
+      meta[META_CLIENT_INFO] !== undefined)
   );
 }
 
@@ -113,7 +115,12 @@ export function checkStateless(
       : typeof version !== 'string'
         ? `_meta["${META_PROTOCOL_VERSION}"]`
         : `_meta["${META_CLIENT_CAPABILITIES}"] (an object)`;
-    return refuse(400, idText, INVALID_PARAMS, `Invalid params: a ${STATELESS_REVISION} request needs ${missing}`);
+    return refuse(
+      400,
+      idText,
+      INVALID_PARAMS,
+      `Invalid params: a ${STATELESS_REVISION} request needs ${missing}`,
+    );
   }
   if (headers !== undefined) {
     const header = single(headers['mcp-protocol-version']);
@@ -137,13 +144,17 @@ export function checkStateless(
   const method = message['method'];
   if (headers !== undefined && typeof method === 'string') {
     const mismatch = headerMismatch(core, method, isObject(params) ? params : {}, headers);
-    if (mismatch !== undefined) return refuse(400, idText, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
+    if (mismatch !== undefined)
+      return refuse(400, idText, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
   }
   if (typeof method === 'string' && !statelessMethodServed(core, method)) {
     return refuse(404, idText, METHOD_NOT_FOUND, `Method not found: ${method}`);
   }
   const logLevel = (meta as JsonObject)[META_LOG_LEVEL];
-  return { clientCapabilities: capabilities, logLevel: typeof logLevel === 'string' ? logLevel : undefined };
+  return {
+    clientCapabilities: capabilities,
+    logLevel: typeof logLevel === 'string' ? logLevel : undefined,
+  };
 }
 
 export function statelessMethodServed(core: ServerCore, method: string): boolean {
@@ -167,7 +178,13 @@ export function listenFilterOffered(core: ServerCore): Set<string> | undefined {
   return offered.size === 0 ? undefined : offered;
 }
 
-function refuse(status: number, idText: string, code: number, message: string, data?: unknown): Refusal {
+function refuse(
+  status: number,
+  idText: string,
+  code: number,
+  message: string,
+  data?: unknown,
+): Refusal {
   return { status, text: errorMessage(idText, code, message, data) };
 }
 
@@ -191,7 +208,8 @@ function headerMismatch(
 ): string | undefined {
   const mcpMethod = single(headers['mcp-method']);
   if (mcpMethod === undefined) return 'the Mcp-Method header is required';
-  if (mcpMethod !== method) return `Mcp-Method ${quote(mcpMethod)} differs from the body's method ${quote(method)}`;
+  if (mcpMethod !== method)
+    return `Mcp-Method ${quote(mcpMethod)} differs from the body's method ${quote(method)}`;
   const field = NAMED.get(method);
   if (field === undefined) return undefined;
   const rawName = single(headers['mcp-name']);
@@ -201,7 +219,8 @@ function headerMismatch(
   if (name === undefined) {
     return `Mcp-Name ${quote(rawName)} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
   }
-  if (typeof value !== 'string' || name !== value) return `Mcp-Name ${quote(name)} differs from params.${field}`;
+  if (typeof value !== 'string' || name !== value)
+    return `Mcp-Name ${quote(name)} differs from params.${field}`;
   if (method !== 'tools/call') return undefined;
   const mirrored = core.mirroredHeaders.get(value);
   if (mirrored === undefined) return undefined;
@@ -216,7 +235,8 @@ function headerMismatch(
     }
     if (raw === undefined) return `the ${header} header is required (argument ${property} is set)`;
     const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined) return `${header} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
+    if (decoded === undefined)
+      return `${header} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
     if (!headerMatches(decoded, argument)) return `${header} differs from argument ${property}`;
   }
   return undefined;
@@ -230,21 +250,40 @@ function headerMismatch(
  * with a `_meta` of its own (rare: a handler's) gets the identity merged into it, unless it already
  * names one.
  */
-export function withResultFields(text: string, idText: string, method: string, core: Pick<ServerCore, 'serverInfoMember' | 'cacheFields'>): string {
+export function withResultFields(
+  text: string,
+  idText: string,
+  method: string,
+  core: Pick<ServerCore, 'serverInfoMember' | 'cacheFields'>,
+): string {
   const serverInfoMember = core.serverInfoMember;
   const prefix = '{"jsonrpc":"2.0","id":' + idText + ',"result":{';
   if (!text.startsWith(prefix)) return text;
-  const fields = text.startsWith('"resultType"', prefix.length) ? '' : '"resultType":"complete",' + (core.cacheFields.get(method) ?? '');
+  const fields = text.startsWith('"resultType"', prefix.length)
+    ? ''
+    : '"resultType":"complete",' + (core.cacheFields.get(method) ?? '');
   const rest = text.slice(prefix.length);
   // No "_meta" anywhere in the text, so none at the result's top level: one search, no parsing.
-  const metaAt = rest.indexOf('"_meta"') === -1 ? -1 : memberStart(text, prefix.length - 1, '_meta');
-  if (metaAt === -1) return prefix + fields + '"_meta":{' + serverInfoMember + (rest.startsWith('}') ? '}' : '},') + rest;
+  const metaAt =
+    rest.indexOf('"_meta"') === -1 ? -1 : memberStart(text, prefix.length - 1, '_meta');
+  if (metaAt === -1)
+    return (
+      prefix + fields + '"_meta":{' + serverInfoMember + (rest.startsWith('}') ? '}' : '},') + rest
+    );
   // A handler's own _meta: merged into, unless it is not an object or already names a server.
-  if (metaAt === undefined || text.charCodeAt(metaAt) !== 0x7b || memberStart(text, metaAt, META_SERVER_INFO) !== -1) {
+  if (
+    metaAt === undefined ||
+    text.charCodeAt(metaAt) !== 0x7b ||
+    memberStart(text, metaAt, META_SERVER_INFO) !== -1
+  ) {
     return prefix + fields + rest;
   }
   const inside = text.slice(metaAt + 1);
-  const merged = text.slice(prefix.length, metaAt + 1) + serverInfoMember + (/^\s*\}/.test(inside) ? '' : ',') + inside;
+  const merged =
+    text.slice(prefix.length, metaAt + 1) +
+    serverInfoMember +
+    (/^\s*\}/.test(inside) ? '' : ',') +
+    inside;
   return prefix + fields + merged;
 }
 
@@ -260,7 +299,9 @@ export interface InputState {
 
 export function sealState(state: InputState, secret: string): string {
   const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return payload + '.' + nodeCrypto().createHmac('sha256', secret).update(payload).digest('base64url');
+  return (
+    payload + '.' + nodeCrypto().createHmac('sha256', secret).update(payload).digest('base64url')
+  );
 }
 
 /** The state if its signature holds and it belongs to `target`; undefined otherwise. */
@@ -274,7 +315,8 @@ export function openState(sealed: string, secret: string, target: string): Input
   if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined;
   try {
     const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as InputState;
-    if (state.target !== target || !isObject(state.answers) || typeof state.round !== 'number') return undefined;
+    if (state.target !== target || !isObject(state.answers) || typeof state.round !== 'number')
+      return undefined;
     return state;
   } catch {
     return undefined;

@@ -5,7 +5,15 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { Buffer } from 'node:buffer';
-import { PARSE_ERROR_MESSAGE, idJson, isObject, isRequestId, nestsDeeperThan, tooDeepMessage, tooLargeMessage } from './jsonrpc.js';
+import {
+  PARSE_ERROR_MESSAGE,
+  idJson,
+  isObject,
+  isRequestId,
+  nestsDeeperThan,
+  tooDeepMessage,
+  tooLargeMessage,
+} from './jsonrpc.js';
 import type { ServerCore } from './server.js';
 import { Session } from './session.js';
 import { checkStateless, isStatelessMessage, withResultFields } from './stateless.js';
@@ -55,7 +63,8 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const { maxMessageBytes, maxDepth } = core.limits;
   // A UTF-16 code unit is 1 to 3 bytes of UTF-8: only long lines need counting.
   const tooLarge = (text: string): boolean =>
-    text.length > maxMessageBytes || (text.length * 3 > maxMessageBytes && Buffer.byteLength(text) > maxMessageBytes);
+    text.length > maxMessageBytes ||
+    (text.length * 3 > maxMessageBytes && Buffer.byteLength(text) > maxMessageBytes);
 
   const receiveLine = (line: string): void => {
     if (tooLarge(line)) {
@@ -75,7 +84,11 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
     }
     // Before the stateless branch: a 2026-07-28 client's cancellation carries the same `_meta`
     // envelope as its requests, and must reach the running request it names.
-    if (isObject(message) && message['method'] === 'notifications/cancelled' && isObject(message['params'])) {
+    if (
+      isObject(message) &&
+      message['method'] === 'notifications/cancelled' &&
+      isObject(message['params'])
+    ) {
       const target = message['params']['requestId'];
       const running = isRequestId(target) ? stateless.get(target) : undefined;
       if (running !== undefined) {
@@ -83,7 +96,12 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
         return;
       }
     }
-    if (isObject(message) && !Array.isArray(message) && !session.initialized && isStatelessMessage(message, undefined)) {
+    if (
+      isObject(message) &&
+      !Array.isArray(message) &&
+      !session.initialized &&
+      isStatelessMessage(message, undefined)
+    ) {
       receiveStateless(message);
       return;
     }

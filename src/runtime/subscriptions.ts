@@ -4,7 +4,13 @@
  */
 import type { JsonObject } from './api.js';
 import { Context } from './context.js';
-import { INVALID_REQUEST, errorMessage, isObject, notificationMessage, type RequestId } from './jsonrpc.js';
+import {
+  INVALID_REQUEST,
+  errorMessage,
+  isObject,
+  notificationMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import { STATE_INITIALIZED } from './lifecycle.js';
 import { metaOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
@@ -17,9 +23,21 @@ export function registerSubscriptions(table: MethodTable): void {
 }
 
 /** 2026-07-28 `subscriptions/listen`: acknowledges, then forwards matching changes until cancelled. */
-function listen(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function listen(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   if (!out.canEmit) {
-    out.respond(errorMessage(idText, INVALID_REQUEST, 'subscriptions/listen needs a client that accepts text/event-stream'));
+    out.respond(
+      errorMessage(
+        idText,
+        INVALID_REQUEST,
+        'subscriptions/listen needs a client that accepts text/event-stream',
+      ),
+    );
     return;
   }
   const offered = listenFilterOffered(session.core) ?? new Set<string>();
@@ -27,18 +45,33 @@ function listen(session: Session, id: RequestId, idText: string, params: JsonObj
   const honoured: JsonObject = {};
   for (const key of offered) {
     const value = asked[key];
-    if (key === 'resourceSubscriptions' ? Array.isArray(value) : value === true) honoured[key] = value;
+    if (key === 'resourceSubscriptions' ? Array.isArray(value) : value === true)
+      honoured[key] = value;
   }
-  const uris = new Set(Array.isArray(honoured['resourceSubscriptions']) ? (honoured['resourceSubscriptions'] as unknown[]) : []);
+  const uris = new Set(
+    Array.isArray(honoured['resourceSubscriptions'])
+      ? (honoured['resourceSubscriptions'] as unknown[])
+      : [],
+  );
   const context = new Context(session, id, idText, metaOf(params), out);
   session.track(context);
   // A listen stream lasts as long as the client wants: the handler timeout does not apply.
   session.core.deadlines?.delete(context);
   const meta = { [META_SUBSCRIPTION_ID]: id };
-  out.emit(notificationMessage('notifications/subscriptions/acknowledged', JSON.stringify({ notifications: honoured, _meta: meta })));
+  out.emit(
+    notificationMessage(
+      'notifications/subscriptions/acknowledged',
+      JSON.stringify({ notifications: honoured, _meta: meta }),
+    ),
+  );
   const listener = (event: ChangeEvent): void => {
     if (context.cancelled || context.done) return;
-    if (event.filter === 'resourceSubscriptions' ? !uris.has(event.uri) : honoured[event.filter] !== true) return;
+    if (
+      event.filter === 'resourceSubscriptions'
+        ? !uris.has(event.uri)
+        : honoured[event.filter] !== true
+    )
+      return;
     const body = event.uri === undefined ? { _meta: meta } : { uri: event.uri, _meta: meta };
     out.emit(notificationMessage(event.method, JSON.stringify(body)));
   };
@@ -63,8 +96,13 @@ export function changed(session: Session, event: ChangeEvent): void {
     out.emit(notificationMessage(event.method, JSON.stringify({ uri: event.uri })));
     return;
   }
-  const kind = event.filter === 'toolsListChanged' ? 'tools' : event.filter === 'promptsListChanged' ? 'prompts' : 'resources';
+  const kind =
+    event.filter === 'toolsListChanged'
+      ? 'tools'
+      : event.filter === 'promptsListChanged'
+        ? 'prompts'
+        : 'resources';
   const capability = session.core.definition.capabilities[kind];
-  if (isObject(capability) && capability['listChanged'] === true) out.emit(notificationMessage(event.method, '{}'));
+  if (isObject(capability) && capability['listChanged'] === true)
+    out.emit(notificationMessage(event.method, '{}'));
 }
-

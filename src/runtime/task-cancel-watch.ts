@@ -34,7 +34,9 @@ export function watchForCancellation(core: ServerCore): void {
       }),
     );
     Promise.all(checks)
-      .catch((error: unknown) => core.log(`Checking running tasks for cancellation failed: ${stackOf(error)}`))
+      .catch((error: unknown) =>
+        core.log(`Checking running tasks for cancellation failed: ${stackOf(error)}`),
+      )
       .finally(() => {
         checking = false;
       });

@@ -34,16 +34,36 @@ function readCursor(cursor: unknown): { createdAt: string; taskId: string } | un
   const position = { createdAt: text.slice(PREFIX.length, bar), taskId: text.slice(bar + 1) };
   if (position.taskId === '' || Number.isNaN(Date.parse(position.createdAt))) return undefined;
   // base64url decoding forgives stray characters: only the exact text we would issue counts.
-  return Buffer.from(`${PREFIX}${position.createdAt}|${position.taskId}`).toString('base64url') === cursor ? position : undefined;
+  return Buffer.from(`${PREFIX}${position.createdAt}|${position.taskId}`).toString('base64url') ===
+    cursor
+    ? position
+    : undefined;
 }
 
 /** Oldest first; the id breaks ties, so every task has one place in the order. */
-function compare(a: { createdAt: string; taskId: string }, b: { createdAt: string; taskId: string }): number {
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0;
+function compare(
+  a: { createdAt: string; taskId: string },
+  b: { createdAt: string; taskId: string },
+): number {
+  return a.createdAt < b.createdAt
+    ? -1
+    : a.createdAt > b.createdAt
+      ? 1
+      : a.taskId < b.taskId
+        ? -1
+        : a.taskId > b.taskId
+          ? 1
+          : 0;
 }
 
 /** Answers `tasks/list` from the owner's records (the caller checked the era and the capability). */
-export function listTaskPage(session: Session, owner: string, idText: string, params: JsonObject, out: Outbound): void {
+export function listTaskPage(
+  session: Session,
+  owner: string,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const cursor = params['cursor'];
   const after = cursor === undefined ? undefined : readCursor(cursor);
   if (cursor !== undefined && after === undefined) {
@@ -53,7 +73,9 @@ export function listTaskPage(session: Session, owner: string, idText: string, pa
   const pageSize = session.core.definition.pageSize ?? 100;
   session.core.taskStore.list(owner).then(
     (records) => {
-      const rest = records.sort(compare).filter((record) => after === undefined || compare(record, after) > 0);
+      const rest = records
+        .sort(compare)
+        .filter((record) => after === undefined || compare(record, after) > 0);
       const page = rest.slice(0, pageSize);
       const result: JsonObject = { tasks: page.map(statefulTask) };
       const last = page.at(-1);
@@ -66,4 +88,3 @@ export function listTaskPage(session: Session, owner: string, idText: string, pa
     },
   );
 }
-

@@ -12,7 +12,14 @@
 import type { InputOptions, JsonObject } from './api.js';
 import { Context } from './context.js';
 import { McpError } from './errors.js';
-import { INVALID_PARAMS, errorMessage, isObject, notificationMessage, resultMessage, type RequestId } from './jsonrpc.js';
+import {
+  INVALID_PARAMS,
+  errorMessage,
+  isObject,
+  notificationMessage,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import { isThenable, stackOf } from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { ServerCore, ToolEntry } from './server.js';
@@ -48,7 +55,14 @@ export class TaskRun {
   /** 2025-11-25: messages for the client while it has no stream to receive them; sent on the next `tasks/result`. */
   readonly queued: string[] = [];
 
-  constructor(session: Session, id: RequestId, idText: string, meta: JsonObject | undefined, out: Outbound, record: TaskRecord) {
+  constructor(
+    session: Session,
+    id: RequestId,
+    idText: string,
+    meta: JsonObject | undefined,
+    out: Outbound,
+    record: TaskRecord,
+  ) {
     this.core = session.core;
     this.session = session;
     this.record = record;
@@ -98,7 +112,10 @@ export class TaskRun {
     this.core.taskRuns.set(this.record.taskId, this);
     watchForCancellation(this.core);
     this.save().then(
-      () => this.requestOut.respond(resultMessage(this.requestIdText, createTaskResult(this.record, true))),
+      () =>
+        this.requestOut.respond(
+          resultMessage(this.requestIdText, createTaskResult(this.record, true)),
+        ),
       (error: unknown) => this.storeFailed(error),
     );
   }
@@ -109,7 +126,9 @@ export class TaskRun {
     watchForCancellation(this.core);
     this.save().then(
       () => {
-        this.requestOut.respond(resultMessage(this.requestIdText, createTaskResult(this.record, false)));
+        this.requestOut.respond(
+          resultMessage(this.requestIdText, createTaskResult(this.record, false)),
+        );
         this.start(tool, args);
       },
       (error: unknown) => this.storeFailed(error),
@@ -120,7 +139,9 @@ export class TaskRun {
     this.core.log(`Saving task ${this.record.taskId} failed: ${stackOf(error)}`);
     this.core.taskRuns.delete(this.record.taskId);
     this.context.cancel('The task could not be stored');
-    this.requestOut.respond(errorMessage(this.requestIdText, -32603, 'Internal error: the task could not be stored'));
+    this.requestOut.respond(
+      errorMessage(this.requestIdText, -32603, 'Internal error: the task could not be stored'),
+    );
   }
 
   /** The handler's answer (a JSON-RPC response text) becomes the task's result or error. */
@@ -142,7 +163,10 @@ export class TaskRun {
     if (isObject(message['error'])) {
       const error = message['error'];
       this.record.error = error;
-      this.transition('failed', typeof error['message'] === 'string' ? error['message'] : undefined);
+      this.transition(
+        'failed',
+        typeof error['message'] === 'string' ? error['message'] : undefined,
+      );
     } else {
       this.record.result = isObject(message['result']) ? message['result'] : {};
       this.transition('completed', undefined);
@@ -154,7 +178,8 @@ export class TaskRun {
     if (isTerminal(this.record.status)) return;
     this.transition('cancelled', 'The task was cancelled by request');
     this.context.cancel('The task was cancelled');
-    for (const pending of this.inputs.values()) pending.reject(new Error(`${pending.method}: the task was cancelled`));
+    for (const pending of this.inputs.values())
+      pending.reject(new Error(`${pending.method}: the task was cancelled`));
     this.inputs.clear();
   }
 
@@ -168,7 +193,9 @@ export class TaskRun {
     record.lastUpdatedAt = new Date().toISOString();
     const saved = this.save();
     if (!this.session.stateless) {
-      this.session.standalone?.emit(notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))));
+      this.session.standalone?.emit(
+        notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))),
+      );
     }
     if (isTerminal(status)) {
       saved.then(
@@ -213,10 +240,18 @@ export class TaskRun {
    * 2026-07-28: the request joins the task's `inputRequests` (the task turns `input_required`) and
    * resolves with the client's answer from `tasks/update`.
    */
-  requestInput(method: string, capability: string, params: JsonObject, key: string | undefined): Promise<JsonObject> {
-    if (isTerminal(this.record.status)) return Promise.reject(new Error(`${method}: the task has already finished`));
+  requestInput(
+    method: string,
+    capability: string,
+    params: JsonObject,
+    key: string | undefined,
+  ): Promise<JsonObject> {
+    if (isTerminal(this.record.status))
+      return Promise.reject(new Error(`${method}: the task has already finished`));
     if (!isObject(this.session.clientCapabilities[capability])) {
-      return Promise.reject(new Error(`${method}: the client did not declare the ${capability} capability`));
+      return Promise.reject(
+        new Error(`${method}: the client did not declare the ${capability} capability`),
+      );
     }
     if (!this.promoted) this.promoteIfRunning();
     const inputKey = key ?? `${capability}-${++this.context.inputCount}`;
@@ -261,12 +296,20 @@ export class TaskRun {
    * 2025-11-25: a server→client request of the task, tagged with the task it belongs to; the task
    * is `input_required` while any is unanswered.
    */
-  stateful(params: JsonObject | undefined, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+  stateful(
+    params: JsonObject | undefined,
+    send: (params: JsonObject) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
     const meta = isObject(params?.['_meta']) ? params['_meta'] : {};
-    const tagged: JsonObject = { ...(params ?? {}), _meta: { ...meta, [RELATED_TASK]: { taskId: this.record.taskId } } };
-    if (this.clientRequests++ === 0 && !isTerminal(this.record.status)) this.transition('input_required', 'Waiting for input from the client');
+    const tagged: JsonObject = {
+      ...(params ?? {}),
+      _meta: { ...meta, [RELATED_TASK]: { taskId: this.record.taskId } },
+    };
+    if (this.clientRequests++ === 0 && !isTerminal(this.record.status))
+      this.transition('input_required', 'Waiting for input from the client');
     const settle = (): void => {
-      if (--this.clientRequests === 0 && this.record.status === 'input_required') this.transition('working', undefined);
+      if (--this.clientRequests === 0 && this.record.status === 'input_required')
+        this.transition('working', undefined);
     };
     const result = send(tagged);
     result.then(settle, settle);
@@ -320,5 +363,9 @@ class TaskOutbound implements Outbound {
 
 /** -32602 for a task the requester may not see: unknown, expired, or someone else's (never said which). */
 export function taskNotFound(idText: string, taskId: unknown): string {
-  return errorMessage(idText, INVALID_PARAMS, `Failed to retrieve task: Task not found (${typeof taskId === 'string' ? taskId.slice(0, 200) : String(taskId)})`);
+  return errorMessage(
+    idText,
+    INVALID_PARAMS,
+    `Failed to retrieve task: Task not found (${typeof taskId === 'string' ? taskId.slice(0, 200) : String(taskId)})`,
+  );
 }

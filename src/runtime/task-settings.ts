@@ -18,11 +18,17 @@ export function taskSupportOf(tool: JsonObject): 'forbidden' | 'optional' | 'req
 }
 
 export function taskSettings(given: TaskOptions | undefined): TaskSettings {
-  const settings = { ttlMs: 60 * 60 * 1000, maxTtlMs: 24 * 60 * 60 * 1000, pollIntervalMs: 500, maxRunning: 1000 };
+  const settings = {
+    ttlMs: 60 * 60 * 1000,
+    maxTtlMs: 24 * 60 * 60 * 1000,
+    pollIntervalMs: 500,
+    maxRunning: 1000,
+  };
   for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
     const value = given?.[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`tasks.${key} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`tasks.${key} must be a positive integer, got ${String(value)}`);
     settings[key] = value;
   }
   return Object.freeze(settings);

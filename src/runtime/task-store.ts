@@ -22,7 +22,11 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, { text: string; owner: string; expires: number }>();
 
   save(record: TaskRecord): Promise<void> {
-    this.tasks.set(record.taskId, { text: JSON.stringify(record), owner: record.owner, expires: Date.now() + keepMs(record) });
+    this.tasks.set(record.taskId, {
+      text: JSON.stringify(record),
+      owner: record.owner,
+      expires: Date.now() + keepMs(record),
+    });
     return Promise.resolve();
   }
 

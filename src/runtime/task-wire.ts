@@ -39,13 +39,20 @@ export function statelessTask(record: TaskRecord, detailed: boolean): JsonObject
 
 /** The CreateTaskResult answering a `tools/call` that became a task. */
 export function createTaskResult(record: TaskRecord, stateless: boolean): string {
-  if (stateless) return '{"resultType":"task",' + JSON.stringify(statelessTask(record, false)).slice(1);
+  if (stateless)
+    return '{"resultType":"task",' + JSON.stringify(statelessTask(record, false)).slice(1);
   return JSON.stringify({ task: statefulTask(record) });
 }
 
 /** 2025-11-25 `tasks/result` of a completed task: its result, tagged with the task it belongs to. */
 export function taskResultPayload(record: TaskRecord): string {
   const result = record.result ?? {};
-  const meta = typeof result['_meta'] === 'object' && result['_meta'] !== null ? (result['_meta'] as JsonObject) : {};
-  return JSON.stringify({ ...result, _meta: { ...meta, [RELATED_TASK]: { taskId: record.taskId } } });
+  const meta =
+    typeof result['_meta'] === 'object' && result['_meta'] !== null
+      ? (result['_meta'] as JsonObject)
+      : {};
+  return JSON.stringify({
+    ...result,
+    _meta: { ...meta, [RELATED_TASK]: { taskId: record.taskId } },
+  });
 }

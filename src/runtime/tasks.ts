@@ -7,7 +7,17 @@
  * `tasks/update` (2026-07-28) and `tasks/cancel` from the task store.
  */
 import type { JsonObject } from './api.js';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_CAPABILITY, TOO_MANY_REQUESTS, errorMessage, isObject, quote, resultMessage, type RequestId } from './jsonrpc.js';
+import {
+  INVALID_PARAMS,
+  METHOD_NOT_FOUND,
+  MISSING_CAPABILITY,
+  TOO_MANY_REQUESTS,
+  errorMessage,
+  isObject,
+  quote,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { metaOf, stackOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
@@ -36,7 +46,8 @@ const owners = new WeakMap<Session, string>();
  * subject (manifest `auth`), else every task (the id is the bearer secret).
  */
 function ownerOf(session: Session, out: Outbound): string {
-  if (session.stateless) return out.auth === undefined ? 'stateless' : `subject:${out.auth.subject}`;
+  if (session.stateless)
+    return out.auth === undefined ? 'stateless' : `subject:${out.auth.subject}`;
   let owner = owners.get(session);
   if (owner === undefined) {
     owner = `session:${session.id ?? nodeCrypto().randomUUID()}`;
@@ -51,20 +62,43 @@ function declaresExtension(session: Session): boolean {
 }
 
 function missingExtension(idText: string): string {
-  return errorMessage(idText, MISSING_CAPABILITY, `Missing required client capability: extension ${TASKS_EXTENSION}`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return errorMessage(
+    idText,
+    MISSING_CAPABILITY,
+    `Missing required client capability: extension ${TASKS_EXTENSION}`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }
 
 /**
  * Called by tools/call once the input is valid. Returns true when the call is handled here (run as
  * a task, or refused because it must be one), false for a plain call.
  */
-export function callAsTask(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound, tool: ToolEntry, args: unknown): boolean {
+export function callAsTask(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+  tool: ToolEntry,
+  args: unknown,
+): boolean {
   const support = tool.taskSupport;
   const { maxRunning } = session.core.taskSettings;
-  if (support !== 'forbidden' && session.core.taskRuns.size >= maxRunning && (session.stateless ? declaresExtension(session) : isObject(params['task']))) {
-    out.respond(errorMessage(idText, TOO_MANY_REQUESTS, `Too many tasks running: at most ${maxRunning} at once; retry when one has finished`));
+  if (
+    support !== 'forbidden' &&
+    session.core.taskRuns.size >= maxRunning &&
+    (session.stateless ? declaresExtension(session) : isObject(params['task']))
+  ) {
+    out.respond(
+      errorMessage(
+        idText,
+        TOO_MANY_REQUESTS,
+        `Too many tasks running: at most ${maxRunning} at once; retry when one has finished`,
+      ),
+    );
     return true;
   }
   if (session.stateless) {
@@ -74,7 +108,10 @@ export function callAsTask(session: Session, id: RequestId, idText: string, para
       out.respond(missingExtension(idText));
       return true;
     }
-    new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, out, undefined)).start(tool, args);
+    new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, out, undefined)).start(
+      tool,
+      args,
+    );
     return true;
   }
   const asked = isObject(params['task']);
@@ -85,14 +122,24 @@ export function callAsTask(session: Session, id: RequestId, idText: string, para
     return true;
   }
   const ttl = (params['task'] as JsonObject)['ttl'];
-  new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, out, typeof ttl === 'number' ? ttl : undefined)).begin(tool, args);
+  new TaskRun(
+    session,
+    id,
+    idText,
+    metaOf(params),
+    out,
+    newRecord(session, out, typeof ttl === 'number' ? ttl : undefined),
+  ).begin(tool, args);
   return true;
 }
 
 function newRecord(session: Session, out: Outbound, askedTtlMs: number | undefined): TaskRecord {
   const settings = session.core.taskSettings;
   const now = new Date().toISOString();
-  const ttl = askedTtlMs === undefined || askedTtlMs < 1 ? settings.ttlMs : Math.min(Math.floor(askedTtlMs), settings.maxTtlMs);
+  const ttl =
+    askedTtlMs === undefined || askedTtlMs < 1
+      ? settings.ttlMs
+      : Math.min(Math.floor(askedTtlMs), settings.maxTtlMs);
   return {
     // 122 random bits: the id is all a 2026-07-28 client needs to reach its task.
     taskId: nodeCrypto().randomUUID(),
@@ -109,7 +156,13 @@ function newRecord(session: Session, out: Outbound, askedTtlMs: number | undefin
  * The checks every tasks/* method shares: the era has the method, a 2026-07-28 client declared the
  * extension, `taskId` is a string. Answers and returns undefined when one fails.
  */
-function checkedTaskId(session: Session, idText: string, params: JsonObject, out: Outbound, method: string): string | undefined {
+function checkedTaskId(
+  session: Session,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+  method: string,
+): string | undefined {
   if (!session.stateless && (session.protocolVersion < TASKS_SINCE || !session.core.tasksOffered)) {
     out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
     return undefined;
@@ -120,17 +173,26 @@ function checkedTaskId(session: Session, idText: string, params: JsonObject, out
   }
   const taskId = params['taskId'];
   if (typeof taskId !== 'string') {
-    out.respond(errorMessage(idText, INVALID_PARAMS, `Invalid params for ${method}: taskId must be a string`));
+    out.respond(
+      errorMessage(idText, INVALID_PARAMS, `Invalid params for ${method}: taskId must be a string`),
+    );
     return undefined;
   }
   return taskId;
 }
 
 /** Loads the task if the requester may see it; answers -32602 (unknown, expired or foreign, alike) otherwise. */
-function withTask(session: Session, idText: string, taskId: string, out: Outbound, then: (record: TaskRecord) => void | Promise<void>): void {
+function withTask(
+  session: Session,
+  idText: string,
+  taskId: string,
+  out: Outbound,
+  then: (record: TaskRecord) => void | Promise<void>,
+): void {
   session.core.taskStore.load(taskId).then(
     async (record) => {
-      if (record === undefined || record.owner !== ownerOf(session, out)) out.respond(taskNotFound(idText, taskId));
+      if (record === undefined || record.owner !== ownerOf(session, out))
+        out.respond(taskNotFound(idText, taskId));
       else await then(record);
     },
     (error: unknown) => {
@@ -140,7 +202,13 @@ function withTask(session: Session, idText: string, taskId: string, out: Outboun
   );
 }
 
-function getTask(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function getTask(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const taskId = checkedTaskId(session, idText, params, out, 'tasks/get');
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, (record) => {
@@ -149,7 +217,13 @@ function getTask(session: Session, _id: RequestId, idText: string, params: JsonO
   });
 }
 
-function cancelTask(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function cancelTask(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const taskId = checkedTaskId(session, idText, params, out, 'tasks/cancel');
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, async (record) => {
@@ -158,7 +232,11 @@ function cancelTask(session: Session, _id: RequestId, idText: string, params: Js
       out.respond(
         session.stateless
           ? resultMessage(idText, '{}')
-          : errorMessage(idText, INVALID_PARAMS, `Cannot cancel task: already in terminal status '${record.status}'`),
+          : errorMessage(
+              idText,
+              INVALID_PARAMS,
+              `Cannot cancel task: already in terminal status '${record.status}'`,
+            ),
       );
       return;
     }
@@ -175,23 +253,46 @@ function cancelTask(session: Session, _id: RequestId, idText: string, params: Js
       record.lastUpdatedAt = new Date().toISOString();
       await session.core.taskStore.save(record);
     }
-    out.respond(resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(record))));
+    out.respond(
+      resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(record))),
+    );
   });
 }
 
-function updateTask(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function updateTask(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const taskId = checkedTaskId(session, idText, params, out, 'tasks/update');
   if (taskId === undefined) return;
   const responses = params['inputResponses'];
   if (!isObject(responses)) {
-    out.respond(errorMessage(idText, INVALID_PARAMS, 'Invalid params for tasks/update: inputResponses must be an object'));
+    out.respond(
+      errorMessage(
+        idText,
+        INVALID_PARAMS,
+        'Invalid params for tasks/update: inputResponses must be an object',
+      ),
+    );
     return;
   }
   withTask(session, idText, taskId, out, async (record) => {
     const run = session.core.taskRuns.get(taskId);
     if (record.status !== 'input_required' || run === undefined || !run.waitingForInput) {
-      const why = run === undefined && record.status === 'input_required' ? 'it runs on another server process' : `its status is ${record.status}`;
-      out.respond(errorMessage(idText, INVALID_PARAMS, `Task ${quote(taskId)} is not waiting for input here: ${why}`));
+      const why =
+        run === undefined && record.status === 'input_required'
+          ? 'it runs on another server process'
+          : `its status is ${record.status}`;
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          `Task ${quote(taskId)} is not waiting for input here: ${why}`,
+        ),
+      );
       return;
     }
     await run.update(responses);
@@ -200,14 +301,35 @@ function updateTask(session: Session, _id: RequestId, idText: string, params: Js
 }
 
 /** 2025-11-25: the underlying request's own answer, once the task has ended (waits until then). */
-function taskResult(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function taskResult(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const taskId = checkedTaskId(session, idText, params, out, 'tasks/result');
   if (taskId === undefined) return;
   const answer = (record: TaskRecord): void => {
-    if (record.status === 'completed') out.respond(resultMessage(idText, taskResultPayload(record)));
+    if (record.status === 'completed')
+      out.respond(resultMessage(idText, taskResultPayload(record)));
     else if (record.status === 'failed' && record.error !== undefined) {
-      out.respond(errorMessage(idText, Number(record.error['code']), String(record.error['message']), record.error['data']));
-    } else out.respond(errorMessage(idText, INVALID_PARAMS, `Task ${quote(taskId)} was ${record.status}: it has no result`));
+      out.respond(
+        errorMessage(
+          idText,
+          Number(record.error['code']),
+          String(record.error['message']),
+          record.error['data'],
+        ),
+      );
+    } else
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          `Task ${quote(taskId)} was ${record.status}: it has no result`,
+        ),
+      );
   };
   withTask(session, idText, taskId, out, (record) => {
     if (isTerminal(record.status)) return answer(record);
@@ -218,7 +340,12 @@ function taskResult(session: Session, _id: RequestId, idText: string, params: Js
 }
 
 /** A task another process runs: its store record is read every poll interval until it ends. */
-function pollUntilDone(core: ServerCore, taskId: string, intervalMs: number, done: (record: TaskRecord) => void): void {
+function pollUntilDone(
+  core: ServerCore,
+  taskId: string,
+  intervalMs: number,
+  done: (record: TaskRecord) => void,
+): void {
   setTimeout(() => {
     core.taskStore.load(taskId).then(
       (record) => {
@@ -232,7 +359,13 @@ function pollUntilDone(core: ServerCore, taskId: string, intervalMs: number, don
 }
 
 /** 2025-11-25: the session's tasks, a page at a time (task-list.ts). */
-function listTasks(session: Session, _id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function listTasks(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   if (session.protocolVersion < TASKS_SINCE || !session.core.tasksOffered) {
     out.respond(errorMessage(idText, METHOD_NOT_FOUND, 'Method not found: tasks/list'));
     return;

@@ -19,15 +19,21 @@ export const notLoaded: Validator<unknown> = (_data: unknown): _data is unknown 
 /** The validators must match the tool's declaration: an output validator exactly when there is an outputSchema. */
 export function checkToolValidators(tool: JsonObject, validators: ToolValidators): void {
   const name = String(tool['name']);
-  if (typeof validators.validateInput !== 'function') throw new Error(`Tool ${name}: validateInput is not a function`);
+  if (typeof validators.validateInput !== 'function')
+    throw new Error(`Tool ${name}: validateInput is not a function`);
   const hasOutputSchema = tool['outputSchema'] !== undefined;
   if (hasOutputSchema !== (validators.validateOutput !== undefined)) {
-    throw new Error(`Tool ${name}: validateOutput must be present exactly when the tool declares an outputSchema`);
+    throw new Error(
+      `Tool ${name}: validateOutput must be present exactly when the tool declares an outputSchema`,
+    );
   }
 }
 
 /** A tool's `load`, with what it loads held to the tool's declaration. */
-export function lazyValidators(tool: JsonObject, load: () => Promise<ToolValidators>): () => Promise<ToolValidators> {
+export function lazyValidators(
+  tool: JsonObject,
+  load: () => Promise<ToolValidators>,
+): () => Promise<ToolValidators> {
   return () =>
     load().then((validators) => {
       checkToolValidators(tool, validators);
@@ -58,7 +64,12 @@ function load(tool: ToolEntry, loader: () => Promise<ToolValidators>): Promise<v
  * like a running handler. A module that fails to load answers this call with an internal error
  * naming the tool, logs why, and the server keeps serving.
  */
-export function callAfterLoading(session: Session, context: Context, tool: ToolEntry, resume: () => void): void {
+export function callAfterLoading(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  resume: () => void,
+): void {
   const loader = tool.loadValidators as () => Promise<ToolValidators>;
   session.track(context);
   load(tool, loader).then(
@@ -70,7 +81,13 @@ export function callAfterLoading(session: Session, context: Context, tool: ToolE
     (error: unknown) => {
       session.core.log(`Loading the validators of tool ${tool.name} failed: ${stackOf(error)}`);
       if (!session.settle(context)) return;
-      context.out.respond(errorMessage(context.idText, INTERNAL_ERROR, `Tool ${tool.name} is unavailable: its validators could not be loaded`));
+      context.out.respond(
+        errorMessage(
+          context.idText,
+          INTERNAL_ERROR,
+          `Tool ${tool.name} is unavailable: its validators could not be loaded`,
+        ),
+      );
     },
   );
 }

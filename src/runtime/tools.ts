@@ -4,9 +4,24 @@
  */
 import type { JsonObject } from './api.js';
 import { Context } from './context.js';
-import { INVALID_PARAMS, describeIssues, errorMessage, isObject, jsonOrUndefined, quoteValue, resultMessage, type RequestId } from './jsonrpc.js';
+import {
+  INVALID_PARAMS,
+  describeIssues,
+  errorMessage,
+  isObject,
+  jsonOrUndefined,
+  quoteValue,
+  resultMessage,
+  type RequestId,
+} from './jsonrpc.js';
 import { listPage } from './lists.js';
-import { isThenable, metaOf, stackOf, toolErrorMessage, type MethodTable } from './method-common.js';
+import {
+  isThenable,
+  metaOf,
+  stackOf,
+  toolErrorMessage,
+  type MethodTable,
+} from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { ToolEntry } from './server.js';
 import type { Session } from './session.js';
@@ -23,7 +38,13 @@ export function registerTools(table: MethodTable): void {
  * A 2026-07-28 list keeps every outputSchema; the stateful one drops those that are not objects.
  * Disabled and filtered-out tools are left out (lists.ts).
  */
-function listTools(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function listTools(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const pages = session.stateless ? session.core.toolPages : session.core.statefulToolPages;
   const state = session.core.toolList;
   if (!state.restricted) {
@@ -31,11 +52,25 @@ function listTools(session: Session, id: RequestId, idText: string, params: Json
     return;
   }
   let context: Context | undefined;
-  const contextOf = (): Context => (context ??= new Context(session, id, idText, metaOf(params), out));
-  listPage(pages, 'tools/list', idText, params, out, (tool) => state.refusal(tool['name'] as string, contextOf) === undefined);
+  const contextOf = (): Context =>
+    (context ??= new Context(session, id, idText, metaOf(params), out));
+  listPage(
+    pages,
+    'tools/list',
+    idText,
+    params,
+    out,
+    (tool) => state.refusal(tool['name'] as string, contextOf) === undefined,
+  );
 }
 
-function callTool(session: Session, id: RequestId, idText: string, params: JsonObject, out: Outbound): void {
+function callTool(
+  session: Session,
+  id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
   const name = params['name'];
   const tool = typeof name === 'string' ? session.core.tools.get(name) : undefined;
   if (tool === undefined) {
@@ -43,7 +78,9 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
     return;
   }
   const context = new Context(session, id, idText, metaOf(params), out);
-  const refused = session.core.toolList.restricted ? session.core.toolList.refusal(tool.name, () => context) : undefined;
+  const refused = session.core.toolList.restricted
+    ? session.core.toolList.refusal(tool.name, () => context)
+    : undefined;
   if (refused !== undefined) {
     // The same answer as for a tool the server never had, and it says why: nothing runs.
     out.respond(errorMessage(idText, INVALID_PARAMS, `Tool ${quoteValue(name)} ${refused}`));
@@ -56,7 +93,10 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
   const args = params['arguments'] === undefined ? {} : params['arguments'];
   if (!tool.validateInput(args)) {
     out.respond(
-      toolErrorMessage(idText, `Invalid arguments for tool ${tool.name}: ${describeIssues(tool.validateInput.errors)}`),
+      toolErrorMessage(
+        idText,
+        `Invalid arguments for tool ${tool.name}: ${describeIssues(tool.validateInput.errors)}`,
+      ),
     );
     return;
   }
@@ -82,7 +122,12 @@ function callTool(session: Session, id: RequestId, idText: string, params: JsonO
   }
 }
 
-export function toolFinished(session: Session, context: Context, tool: ToolEntry, result: unknown): void {
+export function toolFinished(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  result: unknown,
+): void {
   if (!session.settle(context)) return;
   let text: string;
   try {
@@ -90,31 +135,54 @@ export function toolFinished(session: Session, context: Context, tool: ToolEntry
   } catch (error) {
     // Only a broken validator gets here; on the async path a throw would be an unhandled rejection.
     session.core.log(`Checking the result of tool ${tool.name} failed: ${stackOf(error)}`);
-    text = toolErrorMessage(context.idText, `Tool ${tool.name} returned a result that could not be checked`);
+    text = toolErrorMessage(
+      context.idText,
+      `Tool ${tool.name} returned a result that could not be checked`,
+    );
   }
   context.out.respond(text);
 }
 
-export function toolFailed(session: Session, context: Context, tool: ToolEntry, error: unknown): void {
+export function toolFailed(
+  session: Session,
+  context: Context,
+  tool: ToolEntry,
+  error: unknown,
+): void {
   if (answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   session.core.log(`Tool ${tool.name} threw: ${stackOf(error)}`);
   const message = error instanceof Error ? error.message : String(error);
-  context.out.respond(toolErrorMessage(context.idText, message === '' ? `Tool ${tool.name} failed` : message));
+  context.out.respond(
+    toolErrorMessage(context.idText, message === '' ? `Tool ${tool.name} failed` : message),
+  );
 }
 
 /**
  * Output enforcement: a result that breaks the tool's contract is never sent as success; the
  * client gets `isError: true` with one text block saying what was wrong, and the detail is logged.
  */
-function toolResultMessage(session: Session, idText: string, tool: ToolEntry, result: unknown): string {
+function toolResultMessage(
+  session: Session,
+  idText: string,
+  tool: ToolEntry,
+  result: unknown,
+): string {
   if (!isObject(result)) {
-    return toolRefused(session, idText, `Tool ${tool.name} returned ${describeType(result)} instead of a result object`);
+    return toolRefused(
+      session,
+      idText,
+      `Tool ${tool.name} returned ${describeType(result)} instead of a result object`,
+    );
   }
   if (result['isError'] === true) {
     const json = jsonOrUndefined(result);
     return json === undefined
-      ? toolRefused(session, idText, `Tool ${tool.name} returned an error result that cannot be serialized as JSON`)
+      ? toolRefused(
+          session,
+          idText,
+          `Tool ${tool.name} returned an error result that cannot be serialized as JSON`,
+        )
       : resultMessage(idText, json);
   }
   const structured = result['structuredContent'];
@@ -124,26 +192,43 @@ function toolResultMessage(session: Session, idText: string, tool: ToolEntry, re
   // read back. Reading back every result would cost a parse per call.
   const structuredJson = structured === undefined ? undefined : jsonOrUndefined(structured);
   if (structured !== undefined && structuredJson === undefined) {
-    return toolRefused(session, idText, `Tool ${tool.name} returned structured content that is not JSON`);
+    return toolRefused(
+      session,
+      idText,
+      `Tool ${tool.name} returned structured content that is not JSON`,
+    );
   }
   if (tool.validateOutput !== undefined) {
     if (structuredJson === undefined) {
-      return toolRefused(session, idText, `Tool ${tool.name} declares an outputSchema but returned no structured content`);
+      return toolRefused(
+        session,
+        idText,
+        `Tool ${tool.name} declares an outputSchema but returned no structured content`,
+      );
     }
-    if (!tool.validateOutput(isPlainJson(structured, 0) ? structured : JSON.parse(structuredJson))) {
-      return toolRefused(session, 
+    if (
+      !tool.validateOutput(isPlainJson(structured, 0) ? structured : JSON.parse(structuredJson))
+    ) {
+      return toolRefused(
+        session,
         idText,
         `Tool ${tool.name} returned structured content that does not match its outputSchema: ${describeIssues(tool.validateOutput.errors)}`,
       );
     }
   }
-  if (!tool.objectOutput && !session.stateless && structuredJson !== undefined) return textOnlyResult(session, idText, tool, result, structuredJson);
+  if (!tool.objectOutput && !session.stateless && structuredJson !== undefined)
+    return textOnlyResult(session, idText, tool, result, structuredJson);
   if (result['content'] === undefined) {
     if (structuredJson === undefined) {
-      return toolRefused(session, idText, `Tool ${tool.name} returned neither content nor structuredContent`);
+      return toolRefused(
+        session,
+        idText,
+        `Tool ${tool.name} returned neither content nor structuredContent`,
+      );
     }
     const meta = result['_meta'] === undefined ? '' : jsonOrUndefined(result['_meta']);
-    if (meta === undefined) return toolRefused(session, idText, `Tool ${tool.name} returned a _meta that is not JSON`);
+    if (meta === undefined)
+      return toolRefused(session, idText, `Tool ${tool.name} returned a _meta that is not JSON`);
     // The text block is the JSON of the structured content: stringify once, use it twice.
     return (
       '{"jsonrpc":"2.0","id":' +
@@ -157,7 +242,8 @@ function toolResultMessage(session: Session, idText: string, tool: ToolEntry, re
   }
   if (structuredJson === undefined) {
     const json = jsonOrUndefined(result);
-    if (json === undefined) return toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`);
+    if (json === undefined)
+      return toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`);
     return resultMessage(idText, json);
   }
   // The checked text is the one sent: the rest of the result around it, never stringified twice.
@@ -165,19 +251,35 @@ function toolResultMessage(session: Session, idText: string, tool: ToolEntry, re
   const rest = Object.create(null) as JsonObject;
   for (const key of Object.keys(result)) if (key !== 'structuredContent') rest[key] = result[key];
   const restJson = jsonOrUndefined(rest);
-  if (restJson === undefined) return toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`);
-  return resultMessage(idText, restJson.slice(0, -1) + (restJson === '{}' ? '' : ',') + '"structuredContent":' + structuredJson + '}');
+  if (restJson === undefined)
+    return toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`);
+  return resultMessage(
+    idText,
+    restJson.slice(0, -1) +
+      (restJson === '{}' ? '' : ',') +
+      '"structuredContent":' +
+      structuredJson +
+      '}',
+  );
 }
 
 /**
  * A revision before 2026-07-28 allows only objects as structuredContent: a tool whose output is
  * another JSON value is answered with the value's JSON as text (or the handler's own content).
  */
-function textOnlyResult(session: Session, idText: string, tool: ToolEntry, result: JsonObject, structuredJson: string): string {
+function textOnlyResult(
+  session: Session,
+  idText: string,
+  tool: ToolEntry,
+  result: JsonObject,
+  structuredJson: string,
+): string {
   const { structuredContent: _sent, ...rest } = result;
   if (rest['content'] === undefined) rest['content'] = [{ type: 'text', text: structuredJson }];
   const text = jsonOrUndefined(rest);
-  return text === undefined ? toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`) : resultMessage(idText, text);
+  return text === undefined
+    ? toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`)
+    : resultMessage(idText, text);
 }
 
 function toolRefused(session: Session, idText: string, message: string): string {
@@ -204,9 +306,14 @@ function isPlainJson(value: unknown, depth: number): boolean {
     return true;
   }
   const proto: unknown = Object.getPrototypeOf(value);
-  if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    return false;
   for (const key in value) {
-    if (!Object.hasOwn(value, key) || !isPlainJson((value as JsonObject)[key], depth + 1)) return false;
+    if (!Object.hasOwn(value, key) || !isPlainJson((value as JsonObject)[key], depth + 1))
+      return false;
   }
   return true;
 }
@@ -216,4 +323,3 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
 }
-

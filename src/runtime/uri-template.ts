@@ -32,7 +32,8 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
     pattern += reserved ? '(.+?)' : '([^/?#]+)';
   }
   const tail = template.slice(last);
-  if (tail.includes('{') || tail.includes('}')) throw new Error(`URI template ${template}: unbalanced braces`);
+  if (tail.includes('{') || tail.includes('}'))
+    throw new Error(`URI template ${template}: unbalanced braces`);
   const regex = new RegExp(pattern + escapeRegExp(tail) + '$');
   return {
     template,

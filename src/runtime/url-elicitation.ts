@@ -8,7 +8,11 @@
 import type { ElicitUrlParams, JsonObject } from './api.js';
 import type { Context } from './context.js';
 import { McpError } from './errors.js';
-import { ClientCapabilityError, URL_ELICITATION_SINCE, elicitationModes } from './input-capabilities.js';
+import {
+  ClientCapabilityError,
+  URL_ELICITATION_SINCE,
+  elicitationModes,
+} from './input-capabilities.js';
 import { NO_ANSWERS, requestInput } from './input-requests.js';
 import { MISSING_CAPABILITY, errorMessage, notificationMessage } from './jsonrpc.js';
 import { nodeCrypto } from './lazy-crypto.js';
@@ -33,8 +37,16 @@ export interface RequiredUrlElicitation {
 export class UrlElicitationRequiredError extends McpError {
   readonly elicitations: readonly (ElicitUrlParams & { elicitationId: string })[];
 
-  constructor(elicitations: readonly RequiredUrlElicitation[], message = 'This request requires a URL elicitation to be completed first') {
-    const full = elicitations.map((e) => ({ mode: 'url' as const, elicitationId: e.elicitationId ?? nodeCrypto().randomUUID(), url: e.url, message: e.message }));
+  constructor(
+    elicitations: readonly RequiredUrlElicitation[],
+    message = 'This request requires a URL elicitation to be completed first',
+  ) {
+    const full = elicitations.map((e) => ({
+      mode: 'url' as const,
+      elicitationId: e.elicitationId ?? nodeCrypto().randomUUID(),
+      url: e.url,
+      message: e.message,
+    }));
     super(URL_ELICITATION_REQUIRED, message, { elicitations: full });
     this.name = 'UrlElicitationRequiredError';
     this.elicitations = full;
@@ -52,7 +64,9 @@ export function urlElicitationParams(session: Session, params: JsonObject): Json
     const { elicitationId: _dropped, ...rest } = params;
     return rest;
   }
-  return typeof params['elicitationId'] === 'string' ? params : { ...params, elicitationId: nodeCrypto().randomUUID() };
+  return typeof params['elicitationId'] === 'string'
+    ? params
+    : { ...params, elicitationId: nodeCrypto().randomUUID() };
 }
 
 /**
@@ -60,9 +74,16 @@ export function urlElicitationParams(session: Session, params: JsonObject): Json
  * request's own stream while it runs, then on the session's standalone stream. False when it could
  * not be sent (another revision, or nowhere to send it).
  */
-export function completeElicitation(session: Session, context: Context, elicitationId: string): boolean {
+export function completeElicitation(
+  session: Session,
+  context: Context,
+  elicitationId: string,
+): boolean {
   if (session.stateless || session.protocolVersion < URL_ELICITATION_SINCE) return false;
-  const message = notificationMessage('notifications/elicitation/complete', JSON.stringify({ elicitationId }));
+  const message = notificationMessage(
+    'notifications/elicitation/complete',
+    JSON.stringify({ elicitationId }),
+  );
   if (!context.done && !context.cancelled && context.out.canEmit) {
     context.out.emit(message);
     return true;
@@ -77,13 +98,19 @@ export function completeElicitation(session: Session, context: Context, elicitat
  * revision says; false leaves the failure to the caller's usual answer.
  */
 export function answerInputError(session: Session, context: Context, error: unknown): boolean {
-  if (error instanceof UrlElicitationRequiredError) return urlElicitationRequired(session, context, error);
+  if (error instanceof UrlElicitationRequiredError)
+    return urlElicitationRequired(session, context, error);
   if (error instanceof ClientCapabilityError && session.stateless) {
     if (session.settle(context)) {
       context.out.respond(
-        errorMessage(context.idText, MISSING_CAPABILITY, `Missing required client capability: ${error.message}`, {
-          requiredCapabilities: error.requiredCapabilities,
-        }),
+        errorMessage(
+          context.idText,
+          MISSING_CAPABILITY,
+          `Missing required client capability: ${error.message}`,
+          {
+            requiredCapabilities: error.requiredCapabilities,
+          },
+        ),
       );
     }
     return true;
@@ -91,18 +118,30 @@ export function answerInputError(session: Session, context: Context, error: unkn
   return false;
 }
 
-function urlElicitationRequired(session: Session, context: Context, error: UrlElicitationRequiredError): boolean {
+function urlElicitationRequired(
+  session: Session,
+  context: Context,
+  error: UrlElicitationRequiredError,
+): boolean {
   if (!session.stateless) {
     if (session.protocolVersion < URL_ELICITATION_SINCE) return false;
-    if (session.settle(context)) context.out.respond(errorMessage(context.idText, URL_ELICITATION_REQUIRED, error.message, error.data));
+    if (session.settle(context))
+      context.out.respond(
+        errorMessage(context.idText, URL_ELICITATION_REQUIRED, error.message, error.data),
+      );
     return true;
   }
   if (!elicitationModes(session.clientCapabilities).url) {
     if (session.settle(context)) {
       context.out.respond(
-        errorMessage(context.idText, MISSING_CAPABILITY, 'Missing required client capability: elicitation.url', {
-          requiredCapabilities: { elicitation: { url: {} } },
-        }),
+        errorMessage(
+          context.idText,
+          MISSING_CAPABILITY,
+          'Missing required client capability: elicitation.url',
+          {
+            requiredCapabilities: { elicitation: { url: {} } },
+          },
+        ),
       );
     }
     return true;
@@ -112,7 +151,14 @@ function urlElicitationRequired(session: Session, context: Context, error: UrlEl
   for (const { elicitationId, url, message } of error.elicitations) {
     const key = `elicitation-url-${elicitationId}`;
     if (session.answers !== NO_ANSWERS) delete session.answers[key];
-    void requestInput(session, context, 'elicitation/create', 'elicitation', { mode: 'url', url, message }, key);
+    void requestInput(
+      session,
+      context,
+      'elicitation/create',
+      'elicitation',
+      { mode: 'url', url, message },
+      key,
+    );
   }
   return true;
 }

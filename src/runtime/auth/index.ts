@@ -10,11 +10,21 @@ import type { ResourceServerAuth } from '../http-auth.js';
 import { IntrospectionVerifier } from './introspection.js';
 import { JwtVerifier } from './jwt.js';
 import { ResourceServer } from './resource-server.js';
-import { InvalidToken, type AuthSettings, type TokenVerifier, type VerifyToken } from './settings.js';
+import {
+  InvalidToken,
+  type AuthSettings,
+  type TokenVerifier,
+  type VerifyToken,
+} from './settings.js';
 
 export { InvalidToken } from './settings.js';
 export { TokenCache } from './token-cache.js';
-export type { AuthSettings, TokenVerifier, TokenVerifierSettings, VerifyToken } from './settings.js';
+export type {
+  AuthSettings,
+  TokenVerifier,
+  TokenVerifierSettings,
+  VerifyToken,
+} from './settings.js';
 export type { AuthRefusal, ResourceServerAuth } from '../http-auth.js';
 
 export interface ResourceServerOptions {
@@ -30,23 +40,37 @@ export interface ResourceServerOptions {
   env?: Record<string, string | undefined>;
 }
 
-export function createResourceServerAuth(settings: AuthSettings, options: ResourceServerOptions = {}): ResourceServerAuth {
-  const resolved = options.resource === undefined ? settings : { ...settings, resource: options.resource };
+export function createResourceServerAuth(
+  settings: AuthSettings,
+  options: ResourceServerOptions = {},
+): ResourceServerAuth {
+  const resolved =
+    options.resource === undefined ? settings : { ...settings, resource: options.resource };
   const verifier = options.verifier ?? verifierFor(resolved, options);
   return new ResourceServer(resolved, verifier, options.log ?? (() => {}));
 }
 
 function verifierFor(settings: AuthSettings, options: ResourceServerOptions): TokenVerifier {
   const kind = settings.verifier;
-  if ('jwt' in kind) return new JwtVerifier({ ...kind.jwt, audience: kind.jwt.audience ?? settings.resource });
+  if ('jwt' in kind)
+    return new JwtVerifier({ ...kind.jwt, audience: kind.jwt.audience ?? settings.resource });
   if ('introspection' in kind) {
     const { endpoint, clientId, clientSecretEnv } = kind.introspection;
     const clientSecret = (options.env ?? process.env)[clientSecretEnv];
-    if (clientSecret === undefined || clientSecret === '') throw new Error(`set ${clientSecretEnv} to the introspection client secret of ${clientId}`);
-    return new IntrospectionVerifier({ endpoint, clientId, clientSecret, audience: settings.resource });
+    if (clientSecret === undefined || clientSecret === '')
+      throw new Error(`set ${clientSecretEnv} to the introspection client secret of ${clientId}`);
+    return new IntrospectionVerifier({
+      endpoint,
+      clientId,
+      clientSecret,
+      audience: settings.resource,
+    });
   }
   const verifyToken = options.verifyToken;
-  if (verifyToken === undefined) throw new Error('the manifest asks for a verifyToken hook (verifier: { hook: true }), and none was given');
+  if (verifyToken === undefined)
+    throw new Error(
+      'the manifest asks for a verifyToken hook (verifier: { hook: true }), and none was given',
+    );
   const resource = settings.resource;
   return {
     async verify(token) {

@@ -29,7 +29,11 @@ export class IntrospectionVerifier implements TokenVerifier {
   async verify(token: string): Promise<AuthInfo> {
     const response = await fetch(this.settings.endpoint, {
       method: 'POST',
-      headers: { authorization: this.authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      headers: {
+        authorization: this.authorization,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
       signal: AbortSignal.timeout(5_000),
     });
@@ -37,12 +41,17 @@ export class IntrospectionVerifier implements TokenVerifier {
     const answer = (await response.json()) as { [key: string]: unknown };
     if (answer['active'] !== true) throw new InvalidToken('the token is not active');
     const aud = answer['aud'];
-    if (aud !== undefined && !(Array.isArray(aud) ? aud.includes(this.settings.audience) : aud === this.settings.audience)) {
+    if (
+      aud !== undefined &&
+      !(Array.isArray(aud) ? aud.includes(this.settings.audience) : aud === this.settings.audience)
+    ) {
       throw new InvalidToken('the token is not valid for this resource');
     }
-    if (typeof answer['exp'] === 'number' && answer['exp'] * 1000 <= Date.now()) throw new InvalidToken('the token has expired');
+    if (typeof answer['exp'] === 'number' && answer['exp'] * 1000 <= Date.now())
+      throw new InvalidToken('the token has expired');
     const info = authInfoOf(answer);
-    if (info === undefined) throw new InvalidToken('the token names neither a subject nor a client');
+    if (info === undefined)
+      throw new InvalidToken('the token names neither a subject nor a client');
     return info;
   }
 }

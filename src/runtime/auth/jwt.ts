@@ -54,18 +54,28 @@ export class JwtVerifier implements TokenVerifier {
       const fault = error instanceof errors.JOSEError ? TOKEN_FAULTS[error.code] : undefined;
       if (fault !== undefined) throw new InvalidToken(fault);
       // A malformed token can also surface as a plain TypeError from decoding.
-      if (error instanceof TypeError && !(error.cause instanceof Error)) throw new InvalidToken('the token is not a valid JWT');
+      if (error instanceof TypeError && !(error.cause instanceof Error))
+        throw new InvalidToken('the token is not a valid JWT');
       throw error;
     }
     const info = authInfoOf(payload);
-    if (info === undefined) throw new InvalidToken('the token names neither a subject nor a client');
+    if (info === undefined)
+      throw new InvalidToken('the token names neither a subject nor a client');
     return info;
   }
 
   /** The issuer's key set, its location discovered from the issuer's metadata unless configured. */
   private keySet(): Promise<JWTVerifyGetKey> {
-    this.keys ??= (this.settings.jwksUri !== undefined ? Promise.resolve(this.settings.jwksUri) : discoverJwksUri(this.settings.issuer)).then(
-      (uri) => createRemoteJWKSet(new URL(uri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 }),
+    this.keys ??= (
+      this.settings.jwksUri !== undefined
+        ? Promise.resolve(this.settings.jwksUri)
+        : discoverJwksUri(this.settings.issuer)
+    ).then((uri) =>
+      createRemoteJWKSet(new URL(uri), {
+        cooldownDuration: 30_000,
+        cacheMaxAge: 10 * 60_000,
+        timeoutDuration: 5_000,
+      }),
     );
     // A failed discovery is tried again on the next request, not remembered.
     this.keys.catch(() => {
@@ -88,11 +98,18 @@ export async function discoverJwksUri(issuer: string): Promise<string> {
     ...(path === '' ? [] : [`${url.origin}${path}/.well-known/openid-configuration`]),
   ];
   for (const candidate of candidates) {
-    const response = await fetch(candidate, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(candidate, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(5_000),
+    });
     if (!response.ok) continue;
     const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-    if (metadata.issuer !== issuer) throw new Error(`the metadata at ${candidate} is about issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
-    if (typeof metadata.jwks_uri !== 'string') throw new Error(`the metadata at ${candidate} has no jwks_uri`);
+    if (metadata.issuer !== issuer)
+      throw new Error(
+        `the metadata at ${candidate} is about issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`,
+      );
+    if (typeof metadata.jwks_uri !== 'string')
+      throw new Error(`the metadata at ${candidate} has no jwks_uri`);
     return metadata.jwks_uri;
   }
   throw new Error(`no authorization server metadata found for issuer ${issuer}`);

@@ -41,7 +41,9 @@ export class ResourceServer implements ResourceServerAuth {
     this.metadata = JSON.stringify({
       resource: settings.resource,
       authorization_servers: settings.authorizationServers,
-      ...(settings.scopesSupported === undefined ? {} : { scopes_supported: settings.scopesSupported }),
+      ...(settings.scopesSupported === undefined
+        ? {}
+        : { scopes_supported: settings.scopesSupported }),
       bearer_methods_supported: ['header'],
     });
   }
@@ -52,16 +54,29 @@ export class ResourceServer implements ResourceServerAuth {
 
   async authenticate(req: IncomingMessage): Promise<AuthInfo | AuthRefusal> {
     if (tokenInQuery(req.url ?? '')) {
-      return this.refuse(400, 'invalid_request', 'access tokens are accepted in the Authorization header only, never in the URL');
+      return this.refuse(
+        400,
+        'invalid_request',
+        'access tokens are accepted in the Authorization header only, never in the URL',
+      );
     }
     const header = req.headers.authorization;
     if (header === undefined || !/^Bearer(?: |$)/i.test(header)) {
       // No token at all: a bare challenge (RFC 6750 3.1), with the scopes to ask for.
       const scope = this.settings.scopesSupported ?? this.settings.scopes;
-      return { status: 401, challenge: this.challenge(scope === undefined ? [] : [['scope', scope.join(' ')]]), message: 'Unauthorized: an access token is required' };
+      return {
+        status: 401,
+        challenge: this.challenge(scope === undefined ? [] : [['scope', scope.join(' ')]]),
+        message: 'Unauthorized: an access token is required',
+      };
     }
     const token = BEARER.exec(header)?.[1];
-    if (token === undefined) return this.refuse(400, 'invalid_request', 'the Authorization header is not a well-formed Bearer token');
+    if (token === undefined)
+      return this.refuse(
+        400,
+        'invalid_request',
+        'the Authorization header is not a well-formed Bearer token',
+      );
     const key = TokenCache.key(token);
     let info = this.cache.get(key);
     if (info === undefined) {
@@ -69,8 +84,13 @@ export class ResourceServer implements ResourceServerAuth {
         info = await this.verifier.verify(token);
       } catch (error) {
         if (error instanceof InvalidToken) return this.refuse(401, 'invalid_token', error.message);
-        this.log(`access token check failed: ${error instanceof Error ? error.message : String(error)}`);
-        return { status: 503, message: 'Service Unavailable: the access token cannot be checked now' };
+        this.log(
+          `access token check failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return {
+          status: 503,
+          message: 'Service Unavailable: the access token cannot be checked now',
+        };
       }
       this.cache.set(key, info);
     }
@@ -85,10 +105,20 @@ export class ResourceServer implements ResourceServerAuth {
   private missing(required: readonly string[], auth: AuthInfo): AuthRefusal | undefined {
     if (required.every((scope) => auth.scopes.includes(scope))) return undefined;
     const all = [...new Set([...(this.settings.scopes ?? []), ...required])];
-    return this.refuse(403, 'insufficient_scope', `this operation needs the scopes ${all.join(' ')}`, all);
+    return this.refuse(
+      403,
+      'insufficient_scope',
+      `this operation needs the scopes ${all.join(' ')}`,
+      all,
+    );
   }
 
-  private refuse(status: 400 | 401 | 403, error: string, description: string, scope?: string[]): AuthRefusal {
+  private refuse(
+    status: 400 | 401 | 403,
+    error: string,
+    description: string,
+    scope?: string[],
+  ): AuthRefusal {
     const params: [string, string][] = [['error', error]];
     if (scope !== undefined) params.push(['scope', scope.join(' ')]);
     params.push(['error_description', description]);

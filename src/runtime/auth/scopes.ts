@@ -17,7 +17,9 @@ export class ScopeRules {
 
   constructor(settings: AuthSettings) {
     this.settings = settings;
-    this.templates = Object.entries(settings.resourceTemplateScopes ?? {}).map(([template, scopes]) => [compileUriTemplate(template), scopes]);
+    this.templates = Object.entries(settings.resourceTemplateScopes ?? {}).map(
+      ([template, scopes]) => [compileUriTemplate(template), scopes],
+    );
   }
 
   required(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
@@ -38,10 +40,14 @@ export class ScopeRules {
     if (typeof message !== 'object' || message === null) return NONE;
     const { method, params } = message as { method?: unknown; params?: unknown };
     const param = (key: string): string | undefined => {
-      const value = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[key] : undefined;
+      const value =
+        typeof params === 'object' && params !== null
+          ? (params as Record<string, unknown>)[key]
+          : undefined;
       return typeof value === 'string' ? value : undefined;
     };
-    const named = (): string | undefined => param('name') ?? (typeof headers['mcp-name'] === 'string' ? headers['mcp-name'] : undefined);
+    const named = (): string | undefined =>
+      param('name') ?? (typeof headers['mcp-name'] === 'string' ? headers['mcp-name'] : undefined);
     switch (method) {
       case 'tools/call':
         return own(this.settings.toolScopes, named());
@@ -55,17 +61,29 @@ export class ScopeRules {
       }
       case 'subscriptions/listen': {
         // 2026-07-28: hearing that a resource changed needs what reading it needs.
-        const notifications = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['notifications'] : undefined;
-        const uris = typeof notifications === 'object' && notifications !== null ? (notifications as Record<string, unknown>)['resourceSubscriptions'] : undefined;
+        const notifications =
+          typeof params === 'object' && params !== null
+            ? (params as Record<string, unknown>)['notifications']
+            : undefined;
+        const uris =
+          typeof notifications === 'object' && notifications !== null
+            ? (notifications as Record<string, unknown>)['resourceSubscriptions']
+            : undefined;
         if (!Array.isArray(uris)) return NONE;
-        return [...new Set(uris.flatMap((uri) => (typeof uri === 'string' ? this.resource(uri) : NONE)))];
+        return [
+          ...new Set(uris.flatMap((uri) => (typeof uri === 'string' ? this.resource(uri) : NONE))),
+        ];
       }
       case 'completion/complete': {
         // Completing a prompt's or a template's arguments reveals what they accept: the same scopes.
-        const ref = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['ref'] : undefined;
+        const ref =
+          typeof params === 'object' && params !== null
+            ? (params as Record<string, unknown>)['ref']
+            : undefined;
         if (typeof ref !== 'object' || ref === null) return NONE;
         const { type, name, uri } = ref as { type?: unknown; name?: unknown; uri?: unknown };
-        if (type === 'ref/prompt' && typeof name === 'string') return own(this.settings.promptScopes, name);
+        if (type === 'ref/prompt' && typeof name === 'string')
+          return own(this.settings.promptScopes, name);
         if (type === 'ref/resource' && typeof uri === 'string') {
           const template = own(this.settings.resourceTemplateScopes, uri);
           return template !== NONE ? template : own(this.settings.resourceScopes, uri);
@@ -79,6 +97,11 @@ export class ScopeRules {
 }
 
 /** `table[key]` when it is the table's own entry (a tool named `__proto__` is just a name). */
-function own(table: Record<string, string[]> | undefined, key: string | undefined): readonly string[] {
-  return table !== undefined && key !== undefined && Object.hasOwn(table, key) ? (table[key] as string[]) : NONE;
+function own(
+  table: Record<string, string[]> | undefined,
+  key: string | undefined,
+): readonly string[] {
+  return table !== undefined && key !== undefined && Object.hasOwn(table, key)
+    ? (table[key] as string[])
+    : NONE;
 }

@@ -5,7 +5,15 @@
 import type { AuthInfo } from '../api.js';
 
 export type TokenVerifierSettings =
-  | { jwt: { issuer: string; audience?: string; algorithms: string[]; jwksUri?: string; clockSkewSeconds?: number } }
+  | {
+      jwt: {
+        issuer: string;
+        audience?: string;
+        algorithms: string[];
+        jwksUri?: string;
+        clockSkewSeconds?: number;
+      };
+    }
   | { introspection: { endpoint: string; clientId: string; clientSecretEnv: string } }
   | { hook: true };
 

@@ -41,7 +41,8 @@ export class TokenCache {
     if (until <= now) return;
     this.entries.delete(key);
     this.entries.set(key, { info, until });
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > this.max)
+      this.entries.delete(this.entries.keys().next().value as string);
   }
 
   get size(): number {

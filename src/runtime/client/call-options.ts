@@ -8,7 +8,8 @@ import type { JsonObject } from '../api.js';
 import { isObject } from '../jsonrpc.js';
 import type { ClientSession, RequestOptions } from './session.js';
 
-export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type LoggingLevel =
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /** Where 2026-07-28 reads a request's log level. */
 export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
@@ -45,40 +46,66 @@ const sessionLevels = new WeakMap<ClientSession, LoggingLevel>();
  * The session's log level: at 2026-07-28 every later request asks for it in `_meta` (a call's own
  * `logLevel` wins); in the stateful revisions `logging/setLevel` is sent now.
  */
-export async function setLogLevel(session: ClientSession, level: LoggingLevel, options: CallOptions = {}): Promise<void> {
-  if (!session.stateless) await session.request('logging/setLevel', { level }, requestOptions(options));
+export async function setLogLevel(
+  session: ClientSession,
+  level: LoggingLevel,
+  options: CallOptions = {},
+): Promise<void> {
+  if (!session.stateless)
+    await session.request('logging/setLevel', { level }, requestOptions(options));
   sessionLevels.set(session, level);
 }
 
 /** The transport-level options of a call (the rest goes into params). */
 export function requestOptions(options: CallOptions | undefined): RequestOptions {
-  return { signal: options?.signal, timeoutMs: options?.timeoutMs, onProgress: options?.onProgress };
+  return {
+    signal: options?.signal,
+    timeoutMs: options?.timeoutMs,
+    onProgress: options?.onProgress,
+  };
 }
 
 /**
  * The params of a request with the call's `_meta` and log level put in; in a stateful session,
  * `logging/setLevel` goes first when the call asks for a level the session does not have.
  */
-export async function prepareParams(session: ClientSession, params: JsonObject, options: CallOptions | undefined): Promise<JsonObject> {
+export async function prepareParams(
+  session: ClientSession,
+  params: JsonObject,
+  options: CallOptions | undefined,
+): Promise<JsonObject> {
   const level = options?.logLevel;
   if (!session.stateless) {
-    if (level !== undefined && sessionLevels.get(session) !== level) await setLogLevel(session, level, options);
+    if (level !== undefined && sessionLevels.get(session) !== level)
+      await setLogLevel(session, level, options);
     return withMeta(params, options?._meta, undefined);
   }
   // A level named in the call's own `_meta` is left as it is; the session default fills a gap only.
-  const fallback = options?._meta?.[META_LOG_LEVEL] === undefined ? sessionLevels.get(session) : undefined;
+  const fallback =
+    options?._meta?.[META_LOG_LEVEL] === undefined ? sessionLevels.get(session) : undefined;
   return withMeta(params, options?._meta, level ?? fallback);
 }
 
-function withMeta(params: JsonObject, extra: RequestMeta | undefined, level: LoggingLevel | undefined): JsonObject {
+function withMeta(
+  params: JsonObject,
+  extra: RequestMeta | undefined,
+  level: LoggingLevel | undefined,
+): JsonObject {
   if (extra === undefined && level === undefined) return params;
   const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
-  if (extra !== undefined) for (const key of Object.keys(extra)) if (extra[key] !== undefined) defineOwn(meta, key, extra[key]);
+  if (extra !== undefined)
+    for (const key of Object.keys(extra))
+      if (extra[key] !== undefined) defineOwn(meta, key, extra[key]);
   if (level !== undefined) meta[META_LOG_LEVEL] = level;
   return { ...params, _meta: meta };
 }
 
 /** An own, enumerable property even for a key such as `__proto__`. */
 function defineOwn(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

@@ -15,7 +15,10 @@ export class ToolError extends Error {
   constructor(tool: string, result: { [key: string]: unknown }) {
     const content = Array.isArray(result['content']) ? (result['content'] as unknown[]) : [];
     const text = content
-      .map((block) => (typeof block === 'object' && block !== null && (block as { text?: unknown }).text) || '')
+      .map(
+        (block) =>
+          (typeof block === 'object' && block !== null && (block as { text?: unknown }).text) || '',
+      )
       .filter((t): t is string => typeof t === 'string' && t !== '')
       .join('\n');
     super(`Tool ${tool} failed${text === '' ? '' : `: ${text}`}`);
@@ -33,8 +36,15 @@ export class OutputValidationError extends Error {
   readonly result: unknown;
   readonly issues: readonly ValidationIssue[];
 
-  constructor(tool: string, result: unknown, issues: readonly ValidationIssue[] | null | undefined, reason?: string) {
-    super(`Tool ${tool} returned a result that does not match its outputSchema: ${reason ?? describeIssues(issues)}`);
+  constructor(
+    tool: string,
+    result: unknown,
+    issues: readonly ValidationIssue[] | null | undefined,
+    reason?: string,
+  ) {
+    super(
+      `Tool ${tool} returned a result that does not match its outputSchema: ${reason ?? describeIssues(issues)}`,
+    );
     this.name = 'OutputValidationError';
     this.tool = tool;
     this.result = result;

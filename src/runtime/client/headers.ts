@@ -24,11 +24,32 @@ const MIRRORED_TYPES = ['string', 'integer', 'boolean'];
  * runtime cannot import): an `x-mcp-header` below any of them but `properties` is not statically
  * reachable. Values of other keywords (`enum`, `const`, `default`, …) are data.
  */
-const SCHEMA_ONE = new Set(['additionalItems', 'additionalProperties', 'contains', 'contentSchema', 'else', 'if', 'items', 'not', 'propertyNames', 'then', 'unevaluatedItems', 'unevaluatedProperties']);
+const SCHEMA_ONE = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'contentSchema',
+  'else',
+  'if',
+  'items',
+  'not',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-const SCHEMA_MAP = new Set(['$defs', 'definitions', 'dependencies', 'dependentSchemas', 'patternProperties', 'properties']);
+const SCHEMA_MAP = new Set([
+  '$defs',
+  'definitions',
+  'dependencies',
+  'dependentSchemas',
+  'patternProperties',
+  'properties',
+]);
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 /** RFC 6901: a key as one JSON pointer segment. */
 const segment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -40,7 +61,9 @@ const segment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, 
  * The server checks the same properties (`headerAnnotations` in header-params.ts walks `properties`
  * alone); this walk also visits the rest, to refuse annotations the server would never check.
  */
-export function headerMirrors(inputSchema: JsonObject): { mirrors: HeaderMirror[] } | { problem: string } {
+export function headerMirrors(
+  inputSchema: JsonObject,
+): { mirrors: HeaderMirror[] } | { problem: string } {
   const mirrors: HeaderMirror[] = [];
   const seen = new Set<string>();
   for (const node of schemaNodes(inputSchema)) {
@@ -48,16 +71,25 @@ export function headerMirrors(inputSchema: JsonObject): { mirrors: HeaderMirror[
     const header = node.schema['x-mcp-header'];
     const where = node.parent === null ? 'the root' : pointerOf(node);
     if (!node.reachable || node.parent === null) {
-      return { problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is not statically reachable: only properties reached from the root through properties alone may carry one` };
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is not statically reachable: only properties reached from the root through properties alone may carry one`,
+      };
     }
     if (typeof header !== 'string' || !HEADER_NAME.test(header)) {
-      return { problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is not an HTTP header token (letters, digits and !#$%&'*+-.^_\`|~; no spaces, control characters or ':')` };
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is not an HTTP header token (letters, digits and !#$%&'*+-.^_\`|~; no spaces, control characters or ':')`,
+      };
     }
-    if (seen.has(header.toLowerCase())) return { problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is a duplicate: header names must differ ignoring case` };
+    if (seen.has(header.toLowerCase()))
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is a duplicate: header names must differ ignoring case`,
+      };
     seen.add(header.toLowerCase());
     const type = node.schema['type'];
     if (typeof type !== 'string' || !MIRRORED_TYPES.includes(type)) {
-      return { problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is on a property that is not a string, integer or boolean` };
+      return {
+        problem: `x-mcp-header ${JSON.stringify(header)} at ${where} is on a property that is not a string, integer or boolean`,
+      };
     }
     mirrors.push({ path: propertyPath(node), header });
   }
@@ -86,10 +118,12 @@ function schemaNodes(root: JsonObject): SchemaNode[] {
       if (isObject(schema)) children.push({ schema, parent: node, steps, reachable });
     };
     for (const [key, value] of Object.entries(node.schema)) {
-      if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((item, i) => child(item, [key, String(i)], false));
+      if (SCHEMA_LIST.has(key) && Array.isArray(value))
+        value.forEach((item, i) => child(item, [key, String(i)], false));
       else if (SCHEMA_ONE.has(key)) child(value, [key], false);
       else if (SCHEMA_MAP.has(key) && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) child(sub, [key, name], key === 'properties' && node.reachable);
+        for (const [name, sub] of Object.entries(value))
+          child(sub, [key, name], key === 'properties' && node.reachable);
       }
     }
     // Pushed in reverse, so properties are visited (and mirrors listed) in document order.
@@ -100,14 +134,19 @@ function schemaNodes(root: JsonObject): SchemaNode[] {
 
 function pointerOf(node: SchemaNode): string {
   const segments: string[] = [];
-  for (let n: SchemaNode | null = node; n !== null; n = n.parent) segments.push(...[...n.steps].reverse());
-  return segments.reverse().map((s) => `/${segment(s)}`).join('');
+  for (let n: SchemaNode | null = node; n !== null; n = n.parent)
+    segments.push(...[...n.steps].reverse());
+  return segments
+    .reverse()
+    .map((s) => `/${segment(s)}`)
+    .join('');
 }
 
 /** The property names from the arguments object down to a reachable node. */
 function propertyPath(node: SchemaNode): string[] {
   const path: string[] = [];
-  for (let n: SchemaNode | null = node; n !== null && n.parent !== null; n = n.parent) path.push(n.steps[1] as string);
+  for (let n: SchemaNode | null = node; n !== null && n.parent !== null; n = n.parent)
+    path.push(n.steps[1] as string);
   return path.reverse();
 }
 
@@ -117,7 +156,8 @@ function propertyPath(node: SchemaNode): string[] {
  * like that wrapper is encoded, so it cannot be misread.
  */
 export function headerValue(value: string): string {
-  const plain = /^[\x20-\x7e]*$/.test(value) && value === value.trim() && !value.startsWith('=?base64?');
+  const plain =
+    /^[\x20-\x7e]*$/.test(value) && value === value.trim() && !value.startsWith('=?base64?');
   return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
@@ -130,7 +170,10 @@ export function paramHeaderValue(value: unknown): string | undefined {
 }
 
 /** `mcp-param-<name>` headers for the arguments of one call. */
-export function paramHeaders(mirrors: readonly HeaderMirror[], input: unknown): Record<string, string> {
+export function paramHeaders(
+  mirrors: readonly HeaderMirror[],
+  input: unknown,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { path, header } of mirrors) {
     const text = paramHeaderValue(valueAt(input, path));

@@ -18,17 +18,30 @@ export interface HttpAuth {
    */
   /** The sign-in in progress, if any. */
   pending?(): Promise<unknown> | undefined;
-  refused(refusal: { status: number; challenge: string | undefined; method: string; url: URL; dpopNonce?: string | undefined }): Promise<boolean>;
+  refused(refusal: {
+    status: number;
+    challenge: string | undefined;
+    method: string;
+    url: URL;
+    dpopNonce?: string | undefined;
+  }): Promise<boolean>;
 }
 
 /** Signing in failed, or the server refused the credentials: negotiation must not read it as "no such revision". */
 export function isSignInFailure(error: unknown): boolean {
   const e = error as { name?: unknown; status?: unknown } | null;
-  return e !== null && typeof e === 'object' && (e.name === 'AuthorizationError' || (e.name === 'HttpStatusError' && (e.status === 401 || e.status === 403)));
+  return (
+    e !== null &&
+    typeof e === 'object' &&
+    (e.name === 'AuthorizationError' ||
+      (e.name === 'HttpStatusError' && (e.status === 401 || e.status === 403)))
+  );
 }
 
 /** A function giving the current access token (called before every request; `undefined` sends none). */
-export type TokenProvider = (context: { refused: boolean }) => string | undefined | Promise<string | undefined>;
+export type TokenProvider = (context: {
+  refused: boolean;
+}) => string | undefined | Promise<string | undefined>;
 
 /** Tokens as the store keeps them; `expiresAt` (ms since the epoch) is when to refresh, a little before the server's expiry. */
 export interface StoredTokens {
@@ -49,8 +62,15 @@ export interface StoredClient {
 
 /** Where tokens and client identities are kept: tokens by issuer and resource, clients by issuer. */
 export interface TokenStore {
-  getTokens(issuer: string, resource: string): StoredTokens | undefined | Promise<StoredTokens | undefined>;
-  setTokens(issuer: string, resource: string, tokens: StoredTokens | undefined): void | Promise<void>;
+  getTokens(
+    issuer: string,
+    resource: string,
+  ): StoredTokens | undefined | Promise<StoredTokens | undefined>;
+  setTokens(
+    issuer: string,
+    resource: string,
+    tokens: StoredTokens | undefined,
+  ): void | Promise<void>;
   getClient(issuer: string): StoredClient | undefined | Promise<StoredClient | undefined>;
   setClient(issuer: string, client: StoredClient | undefined): void | Promise<void>;
 }
@@ -76,7 +96,13 @@ export interface OAuthOptions {
    * JWT-bearer grant (with `clientId`) instead of a sign-in. A function is asked for a fresh one each
    * time, told which authorization server, resource and scope it is for (see `idJagAssertion`).
    */
-  assertion?: string | ((target: { issuer: string; resource: string | undefined; scope: string | undefined }) => string | Promise<string>);
+  assertion?:
+    | string
+    | ((target: {
+        issuer: string;
+        resource: string | undefined;
+        scope: string | undefined;
+      }) => string | Promise<string>);
   /** A PKCS#8 PEM private key for `private_key_jwt` client authentication (with `clientId`). */
   privateKeyPem?: string;
   /** Its JWS algorithm (default ES256). */
@@ -110,7 +136,9 @@ export async function httpAuthFor(option: AuthOption, serverUrl: URL): Promise<H
   // A computed name: generated clients without `--auth` have no auth/ folder (and no oauth4webapi).
   const modulePath = './auth/index.js';
   const loaded = (await import(modulePath).catch((error: unknown) => {
-    throw new Error(`connect({ auth: { … } }) needs the OAuth module (generate the client with \`mcp-gen client --auth\`): ${String(error)}`);
+    throw new Error(
+      `connect({ auth: { … } }) needs the OAuth module (generate the client with \`mcp-gen client --auth\`): ${String(error)}`,
+    );
   })) as { oauthAuth: (options: OAuthOptions, serverUrl: URL) => HttpAuth };
   return loaded.oauthAuth(option, serverUrl);
 }
@@ -156,11 +184,20 @@ export async function sendAuthorized(
     const header = response.headers['www-authenticate'];
     const challenge = Array.isArray(header) ? header.join(', ') : header;
     const nonce = response.headers['dpop-nonce'];
-    const stepUp = status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge);
+    const stepUp =
+      status === 403 &&
+      challenge !== undefined &&
+      /error\s*=\s*"?insufficient_scope/i.test(challenge);
     if ((status !== 401 && !stepUp) || retries >= MAX_AUTH_RETRIES) return response;
     let again: boolean;
     try {
-      again = await auth.refused({ status, challenge, method, url, dpopNonce: Array.isArray(nonce) ? nonce[0] : nonce });
+      again = await auth.refused({
+        status,
+        challenge,
+        method,
+        url,
+        dpopNonce: Array.isArray(nonce) ? nonce[0] : nonce,
+      });
     } catch (error) {
       response.resume();
       throw error;
@@ -181,5 +218,7 @@ export function authorizedExchange(
   signal?: AbortSignal,
 ): Promise<IncomingMessage> {
   if (auth === undefined) return exchange(url, method, headers, body, timeoutMs, signal);
-  return sendAuthorized(auth, method, url, (extra) => exchange(url, method, { ...headers, ...extra }, body, timeoutMs, signal));
+  return sendAuthorized(auth, method, url, (extra) =>
+    exchange(url, method, { ...headers, ...extra }, body, timeoutMs, signal),
+  );
 }

@@ -25,16 +25,24 @@ export function exchange(
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const outgoing = { ...headers };
     if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = send(url, signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal }, resolve);
+    const request = send(
+      url,
+      signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal },
+      resolve,
+    );
     request.on('error', reject);
-    if (timeoutMs !== undefined) request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
+    if (timeoutMs !== undefined)
+      request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
     request.end(body);
   });
 }
 
 export function drain(response: IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
-    response.on('end', resolve).on('error', () => resolve()).on('close', resolve);
+    response
+      .on('end', resolve)
+      .on('error', () => resolve())
+      .on('close', resolve);
     response.resume();
   });
 }

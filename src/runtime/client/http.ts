@@ -55,7 +55,10 @@ export class StreamableHttpTransport implements ClientTransport {
     this.retryMs = options.defaultRetryMs ?? 1000;
   }
 
-  start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
+  start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void> {
     this.receive = receive;
     this.onClosed = closed;
     return Promise.resolve();
@@ -111,9 +114,22 @@ export class StreamableHttpTransport implements ClientTransport {
     };
     let streaming = false;
     try {
-      const response = await authorizedExchange(this.options.auth, this.url, 'POST', headers, text, undefined, controller?.signal);
+      const response = await authorizedExchange(
+        this.options.auth,
+        this.url,
+        'POST',
+        headers,
+        text,
+        undefined,
+        controller?.signal,
+      );
       const sessionId = response.headers['mcp-session-id'];
-      if (info.method === 'initialize' && typeof sessionId === 'string' && response.statusCode === 200) this.sessionId = sessionId;
+      if (
+        info.method === 'initialize' &&
+        typeof sessionId === 'string' &&
+        response.statusCode === 200
+      )
+        this.sessionId = sessionId;
       const status = response.statusCode ?? 0;
       if (status === 202) return await drain(response);
       if (status === 404 && hadSession && info.method !== 'initialize') {
@@ -131,14 +147,19 @@ export class StreamableHttpTransport implements ClientTransport {
       const message = parseJson(body);
       // Credentials refused (after any sign-in): an HTTP matter whatever the body says, so negotiation
       // never reads it as "no such revision".
-      if (status === 401) throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
+      if (status === 401)
+        throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
       // A JSON-RPC answer is delivered whatever the status (a 400 carrying -32022 is negotiation).
       if (isAnswerTo(message, id) || (status >= 200 && status < 300 && message !== undefined)) {
         this.receive(message, body);
         return;
       }
       // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
-      if (id !== undefined && isAnswerTo(message, null) && typeof (message as { error?: unknown }).error === 'object') {
+      if (
+        id !== undefined &&
+        isAnswerTo(message, null) &&
+        typeof (message as { error?: unknown }).error === 'object'
+      ) {
         this.receive({ ...(message as object), id }, body);
         return;
       }
@@ -156,7 +177,8 @@ export class StreamableHttpTransport implements ClientTransport {
    */
   async cancel(id: string | number, reason: string): Promise<void> {
     try {
-      if (this.protocolVersion !== STATELESS_REVISION) await this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+      if (this.protocolVersion !== STATELESS_REVISION)
+        await this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
     } finally {
       this.inflight.get(id)?.abort();
       this.inflight.delete(id);
@@ -168,7 +190,10 @@ export class StreamableHttpTransport implements ClientTransport {
     if (this.options.standaloneStream === false || this.isClosed) return;
     const response = await this.get(undefined).catch(() => undefined);
     if (!response) return;
-    if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    if (
+      response.statusCode !== 200 ||
+      !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')
+    ) {
       await drain(response);
       return;
     }
@@ -179,7 +204,15 @@ export class StreamableHttpTransport implements ClientTransport {
     const headers = this.baseHeaders();
     headers['accept'] = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return authorizedExchange(this.options.auth, this.url, 'GET', headers, undefined, undefined, signal);
+    return authorizedExchange(
+      this.options.auth,
+      this.url,
+      'GET',
+      headers,
+      undefined,
+      undefined,
+      signal,
+    );
   }
 
   /**
@@ -187,7 +220,11 @@ export class StreamableHttpTransport implements ClientTransport {
    * it still owes something: the answer to `requestId`, or, for the standalone stream, as long as
    * the server keeps it resumable.
    */
-  private async readStream(first: IncomingMessage, requestId: string | number | undefined, signal?: AbortSignal): Promise<void> {
+  private async readStream(
+    first: IncomingMessage,
+    requestId: string | number | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
     let response: IncomingMessage | undefined = first;
     let lastEventId: string | undefined;
     let answered = false;
@@ -211,11 +248,22 @@ export class StreamableHttpTransport implements ClientTransport {
         this.open,
       );
       idleResumes = sawEvent ? 0 : idleResumes + 1;
-      if (answered || lastEventId === undefined || this.isClosed || signal?.aborted || idleResumes > MAX_IDLE_RESUMES) return;
+      if (
+        answered ||
+        lastEventId === undefined ||
+        this.isClosed ||
+        signal?.aborted ||
+        idleResumes > MAX_IDLE_RESUMES
+      )
+        return;
       await delay(this.retryMs);
       if (this.isClosed || signal?.aborted) return;
       response = await this.get(lastEventId, signal).catch(() => undefined);
-      if (response && (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream'))) {
+      if (
+        response &&
+        (response.statusCode !== 200 ||
+          !String(response.headers['content-type'] ?? '').startsWith('text/event-stream'))
+      ) {
         await drain(response);
         return;
       }
@@ -232,7 +280,14 @@ export class StreamableHttpTransport implements ClientTransport {
     this.open.clear();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.
-      const response = await authorizedExchange(this.options.auth, this.url, 'DELETE', this.baseHeaders(), undefined, 2000).catch(() => undefined);
+      const response = await authorizedExchange(
+        this.options.auth,
+        this.url,
+        'DELETE',
+        this.baseHeaders(),
+        undefined,
+        2000,
+      ).catch(() => undefined);
       if (response) await drain(response);
     }
     this.onClosed(new ConnectionClosedError());

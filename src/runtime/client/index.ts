@@ -4,11 +4,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonObject, Validator } from '../api.js';
-import { prepareParams, requestOptions, type CallOptions, type LoggingLevel } from './call-options.js';
+import {
+  prepareParams,
+  requestOptions,
+  type CallOptions,
+  type LoggingLevel,
+} from './call-options.js';
 import { OutputValidationError, ToolError } from './errors.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
-import { bindListCache, itemsOf, ListCache, listPagesCached, type CacheBinding } from './list-cache.js';
-import { ClientSession, STATELESS_REVISION, type ClientHandlers, type RequestOptions, type ServerIdentity } from './session.js';
+import {
+  bindListCache,
+  itemsOf,
+  ListCache,
+  listPagesCached,
+  type CacheBinding,
+} from './list-cache.js';
+import {
+  ClientSession,
+  STATELESS_REVISION,
+  type ClientHandlers,
+  type RequestOptions,
+  type ServerIdentity,
+} from './session.js';
 import type { AuthOption } from './http-auth.js';
 import type { StdioServerParameters } from './stdio.js';
 import type { ClientTransport } from './transport.js';
@@ -19,14 +36,41 @@ export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';
 export type { ClientHandlers, RequestOptions, ServerIdentity, SessionOptions } from './session.js';
 export type { StdioServerParameters } from './stdio.js';
-export type { AuthOption, HttpAuth, OAuthOptions, StoredClient, StoredTokens, TokenProvider, TokenStore } from './http-auth.js';
+export type {
+  AuthOption,
+  HttpAuth,
+  OAuthOptions,
+  StoredClient,
+  StoredTokens,
+  TokenProvider,
+  TokenStore,
+} from './http-auth.js';
 export type { Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions.js';
 export { headerMirrors, headerValue, paramHeaderValue, type HeaderMirror } from './headers.js';
 export type { ClientTransport, OutgoingInfo } from './transport.js';
-export { META_LOG_LEVEL, setLogLevel, type CallOptions, type LoggingLevel, type RequestMeta } from './call-options.js';
-export { listen, type ChangeNotification, type ListenFilter, type StopListening } from './listen.js';
+export {
+  META_LOG_LEVEL,
+  setLogLevel,
+  type CallOptions,
+  type LoggingLevel,
+  type RequestMeta,
+} from './call-options.js';
+export {
+  listen,
+  type ChangeNotification,
+  type ListenFilter,
+  type StopListening,
+} from './listen.js';
 export { ListCache, type CacheBinding } from './list-cache.js';
-export { startToolTask, TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskOptions, type TaskState, type TaskStatus } from './tasks.js';
+export {
+  startToolTask,
+  TaskCancelledError,
+  TASKS_EXTENSION,
+  type TaskHandle,
+  type TaskOptions,
+  type TaskState,
+  type TaskStatus,
+} from './tasks.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation =
@@ -60,8 +104,15 @@ export type ConnectOptions = ServerLocation & ClientOptions;
 export async function transportFor(location: ServerLocation): Promise<ClientTransport> {
   if ('url' in location) {
     const { StreamableHttpTransport } = await import('./http.js');
-    const auth = location.auth === undefined ? undefined : await (await import('./http-auth.js')).httpAuthFor(location.auth, new URL(location.url));
-    return new StreamableHttpTransport({ url: location.url, ...(location.headers === undefined ? {} : { headers: location.headers }), ...(auth === undefined ? {} : { auth }) });
+    const auth =
+      location.auth === undefined
+        ? undefined
+        : await (await import('./http-auth.js')).httpAuthFor(location.auth, new URL(location.url));
+    return new StreamableHttpTransport({
+      url: location.url,
+      ...(location.headers === undefined ? {} : { headers: location.headers }),
+      ...(auth === undefined ? {} : { auth }),
+    });
   }
   const { StdioClientTransport } = await import('./stdio.js');
   return new StdioClientTransport(location);
@@ -87,28 +138,47 @@ export async function openSession(options: ConnectOptions): Promise<ClientSessio
 }
 
 /** Log messages to `onLog` when given; everything else to `onNotification`. */
-function notificationRouter(options: ClientOptions): ((method: string, params: JsonObject) => void) | undefined {
+function notificationRouter(
+  options: ClientOptions,
+): ((method: string, params: JsonObject) => void) | undefined {
   const { onLog, onNotification } = options;
   if (onLog === undefined) return onNotification;
   return (method, params) => {
     if (method !== 'notifications/message') return onNotification?.(method, params);
-    const message: { level: LoggingLevel; logger?: string; data: unknown } = { level: params['level'] as LoggingLevel, data: params['data'] };
+    const message: { level: LoggingLevel; logger?: string; data: unknown } = {
+      level: params['level'] as LoggingLevel,
+      data: params['data'],
+    };
     if (typeof params['logger'] === 'string') message.logger = params['logger'];
     onLog(message);
   };
 }
 
 /** The list cache of a connection, when the app asked for one. */
-export function listCacheFor(session: ClientSession, options: ConnectOptions): CacheBinding | undefined {
+export function listCacheFor(
+  session: ClientSession,
+  options: ConnectOptions,
+): CacheBinding | undefined {
   if (options.listCache === undefined || options.listCache === false) return undefined;
   const cache = options.listCache === true ? new ListCache() : options.listCache;
-  const server = 'url' in options ? `url ${String(options.url)}` : `command ${JSON.stringify([options.command, ...(options.args ?? [])])}`;
-  return bindListCache(session, cache, server, options.cacheContext ?? `connection ${randomUUID()}`);
+  const server =
+    'url' in options
+      ? `url ${String(options.url)}`
+      : `command ${JSON.stringify([options.command, ...(options.args ?? [])])}`;
+  return bindListCache(
+    session,
+    cache,
+    server,
+    options.cacheContext ?? `connection ${randomUUID()}`,
+  );
 }
 
 /** `ping`: the stateful revisions have it; 2026-07-28 does not, and says so instead of sending it. */
 export async function ping(session: ClientSession, options: CallOptions = {}): Promise<void> {
-  if (session.stateless) throw new Error(`ping does not exist in protocol revision ${STATELESS_REVISION} (this session speaks it); any request shows the server is there`);
+  if (session.stateless)
+    throw new Error(
+      `ping does not exist in protocol revision ${STATELESS_REVISION} (this session speaks it); any request shows the server is there`,
+    );
   await session.request('ping', await prepareParams(session, {}, options), requestOptions(options));
 }
 
@@ -126,11 +196,16 @@ export interface ClientToolBinding {
  * A binding for a tool known only at run time (from tools/list): its header mirrors, or why it must
  * not be called (invalid `x-mcp-header`). Output is not validated: there is no precompiled validator.
  */
-export function bindListedTool(tool: JsonObject): { binding: ClientToolBinding } | { problem: string } {
+export function bindListedTool(
+  tool: JsonObject,
+): { binding: ClientToolBinding } | { problem: string } {
   const name = tool['name'];
   if (typeof name !== 'string') return { problem: 'the tool has no name' };
   const input = tool['inputSchema'];
-  const mirrors = typeof input === 'object' && input !== null && !Array.isArray(input) ? headerMirrors(input as JsonObject) : { mirrors: [] };
+  const mirrors =
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? headerMirrors(input as JsonObject)
+      : { mirrors: [] };
   if ('problem' in mirrors) return { problem: `tool ${JSON.stringify(name)}: ${mirrors.problem}` };
   return { binding: mirrors.mirrors.length > 0 ? { name, headers: mirrors.mirrors } : { name } };
 }
@@ -139,7 +214,12 @@ export function bindListedTool(tool: JsonObject): { binding: ClientToolBinding }
  * `tools/call`, then: `isError` → ToolError; a tool with an outputSchema → its `structuredContent`,
  * validated (OutputValidationError keeps the raw result); otherwise the whole result.
  */
-export async function callTool(session: ClientSession, binding: ClientToolBinding, input: unknown, options: CallOptions = {}): Promise<unknown> {
+export async function callTool(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<unknown> {
   const result = await sendToolCall(session, binding, input, options);
   if (result['isError'] === true) throw new ToolError(binding.name, result);
   if (binding.validateOutput === undefined) return result;
@@ -151,42 +231,79 @@ export async function callTool(session: ClientSession, binding: ClientToolBindin
  * an `isError` result is returned, not thrown; otherwise a tool with an outputSchema has its
  * `structuredContent` validated as `callTool` does.
  */
-export async function callToolFull(session: ClientSession, binding: ClientToolBinding, input: unknown, options: CallOptions = {}): Promise<JsonObject> {
+export async function callToolFull(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<JsonObject> {
   const result = await sendToolCall(session, binding, input, options);
-  if (result['isError'] !== true && binding.validateOutput !== undefined) validatedOutput(binding, result);
+  if (result['isError'] !== true && binding.validateOutput !== undefined)
+    validatedOutput(binding, result);
   return result;
 }
 
-async function sendToolCall(session: ClientSession, binding: ClientToolBinding, input: unknown, options: CallOptions): Promise<JsonObject> {
+async function sendToolCall(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions,
+): Promise<JsonObject> {
   const request = requestOptions(options);
-  if (binding.headers !== undefined && binding.headers.length > 0) request.headers = paramHeaders(binding.headers, input);
-  return session.request('tools/call', await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options), request);
+  if (binding.headers !== undefined && binding.headers.length > 0)
+    request.headers = paramHeaders(binding.headers, input);
+  return session.request(
+    'tools/call',
+    await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options),
+    request,
+  );
 }
 
 /** The result's `structuredContent` if the tool's validator accepts it; OutputValidationError (keeping the raw result) otherwise. */
 function validatedOutput(binding: ClientToolBinding, result: JsonObject): unknown {
   const validate = binding.validateOutput as Validator<unknown>;
-  if (!('structuredContent' in result)) throw new OutputValidationError(binding.name, result, [], 'it has no structuredContent');
+  if (!('structuredContent' in result))
+    throw new OutputValidationError(binding.name, result, [], 'it has no structuredContent');
   const output = result['structuredContent'];
   if (!validate(output)) throw new OutputValidationError(binding.name, result, validate.errors);
   return output;
 }
 
 /** Any request with the call's `_meta` and log level (call-options.ts). */
-export async function requestWith(session: ClientSession, method: string, params: JsonObject, options: CallOptions = {}): Promise<JsonObject> {
-  return session.request(method, await prepareParams(session, params, options), requestOptions(options));
+export async function requestWith(
+  session: ClientSession,
+  method: string,
+  params: JsonObject,
+  options: CallOptions = {},
+): Promise<JsonObject> {
+  return session.request(
+    method,
+    await prepareParams(session, params, options),
+    requestOptions(options),
+  );
 }
 
 /** Every page of a list method, concatenated; through the connection's list cache when it has one. */
-export async function listAll(session: ClientSession, method: string, field: string, options: CallOptions = {}, cache?: CacheBinding): Promise<JsonObject[]> {
+export async function listAll(
+  session: ClientSession,
+  method: string,
+  field: string,
+  options: CallOptions = {},
+  cache?: CacheBinding,
+): Promise<JsonObject[]> {
   const params = await prepareParams(session, {}, options);
   const request: RequestOptions = requestOptions(options);
-  if (cache !== undefined) return itemsOf(await listPagesCached(session, cache, method, request, params), field);
+  if (cache !== undefined)
+    return itemsOf(await listPagesCached(session, cache, method, request, params), field);
   const pages: JsonObject[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const result = await session.request(method, cursor === undefined ? params : { ...params, cursor }, request);
+    const result = await session.request(
+      method,
+      cursor === undefined ? params : { ...params, cursor },
+      request,
+    );
     pages.push(result);
     const next = result['nextCursor'];
     cursor = typeof next === 'string' && next !== '' && !seen.has(next) ? next : undefined;
@@ -196,7 +313,10 @@ export async function listAll(session: ClientSession, method: string, field: str
 }
 
 /** Expands a level-1 (`{name}`) / reserved (`{+name}`) URI template. */
-export function expandUriTemplate(template: string, variables: Readonly<Record<string, string>>): string {
+export function expandUriTemplate(
+  template: string,
+  variables: Readonly<Record<string, string>>,
+): string {
   return template.replace(/\{(\+?)([^{}]+)\}/g, (_, reserved: string, name: string) => {
     const value = Object.hasOwn(variables, name) ? (variables[name] as string) : '';
     return reserved === '+' ? encodeURI(value) : encodeURIComponent(value);

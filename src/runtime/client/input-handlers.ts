@@ -5,7 +5,15 @@
  * so, and a request asking for a part the client did not declare is refused with -32602 before
  * any handler runs. The session (session.ts) routes the server's requests here, in both eras.
  */
-import type { ElicitFormParams, ElicitResult, ElicitUrlParams, ElicitUrlResult, JsonObject, SampleParams, SampleResult } from '../api.js';
+import type {
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  ElicitUrlResult,
+  JsonObject,
+  SampleParams,
+  SampleResult,
+} from '../api.js';
 import { McpError } from '../errors.js';
 import { INVALID_PARAMS, METHOD_NOT_FOUND, isObject } from '../jsonrpc.js';
 
@@ -14,11 +22,22 @@ export interface HandlerContext {
   signal: AbortSignal;
 }
 
-export type FormElicitationHandler = (params: ElicitFormParams, context: HandlerContext) => Awaitable<ElicitResult>;
+export type FormElicitationHandler = (
+  params: ElicitFormParams,
+  context: HandlerContext,
+) => Awaitable<ElicitResult>;
 /** Show the user `params.url` (the full URL, with its host) and open it only with their consent. */
-export type UrlElicitationHandler = (params: ElicitUrlParams, context: HandlerContext) => Awaitable<ElicitUrlResult>;
-export type SamplingHandler = (params: SampleParams, context: HandlerContext) => Awaitable<SampleResult>;
-export type RootsHandler = (context: HandlerContext) => Awaitable<{ roots: { uri: string; name?: string }[] } & JsonObject>;
+export type UrlElicitationHandler = (
+  params: ElicitUrlParams,
+  context: HandlerContext,
+) => Awaitable<ElicitUrlResult>;
+export type SamplingHandler = (
+  params: SampleParams,
+  context: HandlerContext,
+) => Awaitable<SampleResult>;
+export type RootsHandler = (
+  context: HandlerContext,
+) => Awaitable<{ roots: { uri: string; name?: string }[] } & JsonObject>;
 
 /**
  * The app's answers to the server. A plain function is the simple form (elicitation: form mode
@@ -26,8 +45,10 @@ export type RootsHandler = (context: HandlerContext) => Awaitable<{ roots: { uri
  * else the client supports.
  */
 export interface ClientHandlers {
-  elicitation?: FormElicitationHandler | { form?: FormElicitationHandler; url?: UrlElicitationHandler };
-  sampling?: SamplingHandler | { createMessage: SamplingHandler; tools?: boolean; context?: boolean };
+  elicitation?:
+    FormElicitationHandler | { form?: FormElicitationHandler; url?: UrlElicitationHandler };
+  sampling?:
+    SamplingHandler | { createMessage: SamplingHandler; tools?: boolean; context?: boolean };
   roots?: RootsHandler | { list: RootsHandler; listChanged?: boolean };
 }
 
@@ -35,7 +56,9 @@ export interface ClientHandlers {
 export function declaredCapabilities(handlers: ClientHandlers): JsonObject {
   const capabilities: JsonObject = {};
   const { roots, sampling, elicitation } = handlers;
-  if (roots !== undefined) capabilities['roots'] = typeof roots !== 'function' && roots.listChanged === true ? { listChanged: true } : {};
+  if (roots !== undefined)
+    capabilities['roots'] =
+      typeof roots !== 'function' && roots.listChanged === true ? { listChanged: true } : {};
   if (sampling !== undefined) {
     const declared: JsonObject = {};
     if (typeof sampling !== 'function') {
@@ -56,41 +79,69 @@ export function declaredCapabilities(handlers: ClientHandlers): JsonObject {
 /** 2026-07-28 has no `roots.listChanged` (nor the notification): left out of the `_meta` capabilities. */
 export function statelessCapabilities(capabilities: JsonObject): JsonObject {
   const roots = capabilities['roots'];
-  return isObject(roots) && roots['listChanged'] !== undefined ? { ...capabilities, roots: {} } : capabilities;
+  return isObject(roots) && roots['listChanged'] !== undefined
+    ? { ...capabilities, roots: {} }
+    : capabilities;
 }
 
 /** The app's answer to one server request; McpError (-32601, -32602) when the client cannot give one. */
-export async function answerServerRequest(handlers: ClientHandlers, method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+export async function answerServerRequest(
+  handlers: ClientHandlers,
+  method: string,
+  params: JsonObject,
+  signal: AbortSignal,
+): Promise<JsonObject> {
   switch (method) {
     case 'ping':
       return {};
     case 'elicitation/create':
-      if (handlers.elicitation !== undefined) return elicit(handlers.elicitation, params, { signal });
+      if (handlers.elicitation !== undefined)
+        return elicit(handlers.elicitation, params, { signal });
       break;
     case 'sampling/createMessage':
       if (handlers.sampling !== undefined) return sample(handlers.sampling, params, { signal });
       break;
     case 'roots/list':
-      if (handlers.roots !== undefined) return (typeof handlers.roots === 'function' ? handlers.roots : handlers.roots.list)({ signal });
+      if (handlers.roots !== undefined)
+        return (typeof handlers.roots === 'function' ? handlers.roots : handlers.roots.list)({
+          signal,
+        });
       break;
   }
   throw new McpError(METHOD_NOT_FOUND, `Method not found: ${method}`);
 }
 
-function elicit(handler: NonNullable<ClientHandlers['elicitation']>, params: JsonObject, context: HandlerContext): Awaitable<JsonObject> {
+function elicit(
+  handler: NonNullable<ClientHandlers['elicitation']>,
+  params: JsonObject,
+  context: HandlerContext,
+): Awaitable<JsonObject> {
   // A request without `mode` is form mode.
   const mode = params['mode'] ?? 'form';
   const form = typeof handler === 'function' ? handler : handler.form;
   const url = typeof handler === 'function' ? undefined : handler.url;
   if (mode === 'form' && form !== undefined) return form(params as ElicitFormParams, context);
   if (mode === 'url' && url !== undefined) return url(params as ElicitUrlParams, context);
-  throw new McpError(INVALID_PARAMS, `Invalid params: this client did not declare elicitation mode ${JSON.stringify(mode)}`);
+  throw new McpError(
+    INVALID_PARAMS,
+    `Invalid params: this client did not declare elicitation mode ${JSON.stringify(mode)}`,
+  );
 }
 
-function sample(handler: NonNullable<ClientHandlers['sampling']>, params: JsonObject, context: HandlerContext): Awaitable<JsonObject> {
+function sample(
+  handler: NonNullable<ClientHandlers['sampling']>,
+  params: JsonObject,
+  context: HandlerContext,
+): Awaitable<JsonObject> {
   const declaresTools = typeof handler !== 'function' && handler.tools === true;
   if (!declaresTools && (params['tools'] !== undefined || params['toolChoice'] !== undefined)) {
-    throw new McpError(INVALID_PARAMS, 'Invalid params: this client did not declare sampling.tools, so it takes no tools or toolChoice');
+    throw new McpError(
+      INVALID_PARAMS,
+      'Invalid params: this client did not declare sampling.tools, so it takes no tools or toolChoice',
+    );
   }
-  return (typeof handler === 'function' ? handler : handler.createMessage)(params as SampleParams, context);
+  return (typeof handler === 'function' ? handler : handler.createMessage)(
+    params as SampleParams,
+    context,
+  );
 }

@@ -11,15 +11,25 @@ import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 const MAX_INPUT_ROUNDS = 16;
 
 /** Answers input requests (by key) from the handlers; a task's input requests too (tasks.ts). */
-export async function answerInputRequests(handlers: ClientHandlers, requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+export async function answerInputRequests(
+  handlers: ClientHandlers,
+  requests: JsonObject,
+  signal: AbortSignal | undefined,
+): Promise<JsonObject> {
   const responses: JsonObject = {};
   for (const key of Object.keys(requests)) {
     const request = requests[key];
-    if (!isObject(request) || typeof request['method'] !== 'string') throw new Error(`input request ${JSON.stringify(key)} is malformed`);
+    if (!isObject(request) || typeof request['method'] !== 'string')
+      throw new Error(`input request ${JSON.stringify(key)} is malformed`);
     const params = isObject(request['params']) ? request['params'] : {};
     // defineProperty: a key like `__proto__` stays an own property.
     Object.defineProperty(responses, key, {
-      value: await answerServerRequest(handlers, request['method'], params, signal ?? new AbortController().signal),
+      value: await answerServerRequest(
+        handlers,
+        request['method'],
+        params,
+        signal ?? new AbortController().signal,
+      ),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -42,8 +52,10 @@ export async function requestWithInputRounds(
     current = { ...current };
     delete current['inputResponses'];
     delete current['requestState'];
-    if (isObject(result['inputRequests'])) current['inputResponses'] = await answer(result['inputRequests']);
-    if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
+    if (isObject(result['inputRequests']))
+      current['inputResponses'] = await answer(result['inputRequests']);
+    if (typeof result['requestState'] === 'string')
+      current['requestState'] = result['requestState'];
   }
   throw new Error(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
 }

@@ -23,15 +23,30 @@ export class LegacySseTransport implements ClientTransport {
     this.options = options;
   }
 
-  async start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
-    const response = await authorizedExchange(this.options.auth, this.url, 'GET', { ...this.options.headers, accept: 'text/event-stream' }, undefined);
-    if (response.statusCode !== 200 || !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+  async start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void> {
+    const response = await authorizedExchange(
+      this.options.auth,
+      this.url,
+      'GET',
+      { ...this.options.headers, accept: 'text/event-stream' },
+      undefined,
+    );
+    if (
+      response.statusCode !== 200 ||
+      !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')
+    ) {
       const body = await readText(response);
       throw new HttpStatusError(response.statusCode ?? 0, body, 'legacy SSE GET');
     }
     this.stream = response;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('legacy SSE: no endpoint event within 10 s')), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error('legacy SSE: no endpoint event within 10 s')),
+        10_000,
+      );
       void readSse(
         response,
         (event) => {
@@ -60,10 +75,17 @@ export class LegacySseTransport implements ClientTransport {
 
   async send(text: string, info: OutgoingInfo): Promise<void> {
     if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
-    const response = await authorizedExchange(this.options.auth, this.endpoint, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, text);
+    const response = await authorizedExchange(
+      this.options.auth,
+      this.endpoint,
+      'POST',
+      { ...this.options.headers, 'content-type': 'application/json' },
+      text,
+    );
     const status = response.statusCode ?? 0;
     const body = await readText(response);
-    if (status < 200 || status >= 300) throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
+    if (status < 200 || status >= 300)
+      throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
   }
 
   /** The legacy transport is stateful only: `notifications/cancelled`, like any message. */

@@ -67,7 +67,8 @@ export class ListCache {
   /** @internal Drops every page of `method` from `server`, both scopes. */
   invalidate(server: string, method: string): void {
     const prefix = `${server}\n${method}\n`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.entries.keys()])
+      if (key.startsWith(prefix)) this.entries.delete(key);
   }
 }
 
@@ -81,7 +82,12 @@ export interface CacheBinding {
 }
 
 /** Binds a cache to a connection and empties the lists the server says changed. */
-export function bindListCache(session: ClientSession, cache: ListCache, server: string, context: string): CacheBinding {
+export function bindListCache(
+  session: ClientSession,
+  cache: ListCache,
+  server: string,
+  context: string,
+): CacheBinding {
   session.observe((method) => {
     for (const list of LIST_OF_NOTIFICATION[method] ?? []) cache.invalidate(server, list);
   });
@@ -89,7 +95,13 @@ export function bindListCache(session: ClientSession, cache: ListCache, server: 
 }
 
 /** Every page of a list method, each from the cache while fresh, else from the server (and kept as its hints allow). */
-export async function listPagesCached(session: ClientSession, binding: CacheBinding, method: string, options: RequestOptions, params: JsonObject = {}): Promise<JsonObject[]> {
+export async function listPagesCached(
+  session: ClientSession,
+  binding: CacheBinding,
+  method: string,
+  options: RequestOptions,
+  params: JsonObject = {},
+): Promise<JsonObject[]> {
   const pages: JsonObject[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -99,7 +111,11 @@ export async function listPagesCached(session: ClientSession, binding: CacheBind
     let page = binding.cache.lookup(keys);
     if (page === undefined) {
       try {
-        page = await session.request(method, cursor === undefined ? params : { ...params, cursor }, options);
+        page = await session.request(
+          method,
+          cursor === undefined ? params : { ...params, cursor },
+          options,
+        );
       } catch (error) {
         // A cursor from a cached page the server no longer accepts: start again from the top, once.
         if (cursor === undefined || restarted) throw error;
@@ -111,7 +127,8 @@ export async function listPagesCached(session: ClientSession, binding: CacheBind
         continue;
       }
       // Retried input-required requests are never cached; list results are never of that kind, but check.
-      if (page['resultType'] === undefined || page['resultType'] === 'complete') binding.cache.store(keys, page);
+      if (page['resultType'] === undefined || page['resultType'] === 'complete')
+        binding.cache.store(keys, page);
     }
     pages.push(page);
     const next = page['nextCursor'];
@@ -121,7 +138,11 @@ export async function listPagesCached(session: ClientSession, binding: CacheBind
   }
 }
 
-function pageKeys(binding: CacheBinding, method: string, cursor: string | undefined): { public: string; private: string } {
+function pageKeys(
+  binding: CacheBinding,
+  method: string,
+  cursor: string | undefined,
+): { public: string; private: string } {
   const base = `${binding.server}\n${method}\n${cursor === undefined ? '' : JSON.stringify(cursor)}`;
   return { public: `${base}\npublic`, private: `${base}\nprivate\n${binding.context}` };
 }

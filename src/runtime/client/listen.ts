@@ -32,7 +32,9 @@ export interface ChangeNotification {
 export type StopListening = () => Promise<void>;
 
 /** Which filter flag admits each notification. */
-const FLAG_OF: Readonly<Record<string, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>> = {
+const FLAG_OF: Readonly<
+  Record<string, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>
+> = {
   'notifications/tools/list_changed': 'toolsListChanged',
   'notifications/prompts/list_changed': 'promptsListChanged',
   'notifications/resources/list_changed': 'resourcesListChanged',
@@ -42,7 +44,11 @@ const UPDATED = 'notifications/resources/updated';
 export function admits(filter: ListenFilter, method: string, params: JsonObject): boolean {
   const flag = FLAG_OF[method];
   if (flag !== undefined) return filter[flag] === true;
-  return method === UPDATED && typeof params['uri'] === 'string' && (filter.resourceSubscriptions ?? []).includes(params['uri']);
+  return (
+    method === UPDATED &&
+    typeof params['uri'] === 'string' &&
+    (filter.resourceSubscriptions ?? []).includes(params['uri'])
+  );
 }
 
 export async function listen(
@@ -61,7 +67,9 @@ export async function listen(
       });
     }
   };
-  return session.stateless ? listenStateless(session, filter, deliver, options) : listenStateful(session, filter, deliver, options);
+  return session.stateless
+    ? listenStateless(session, filter, deliver, options)
+    : listenStateful(session, filter, deliver, options);
 }
 
 async function listenStateless(
@@ -73,7 +81,9 @@ async function listenStateless(
   const controller = new AbortController();
   const subscription = session.listen(filterJson(filter), { signal: controller.signal });
   const pumping = (async () => {
-    for await (const notification of subscription) if (admits(filter, notification.method, notification.params)) deliver(notification.method, notification.params);
+    for await (const notification of subscription)
+      if (admits(filter, notification.method, notification.params))
+        deliver(notification.method, notification.params);
   })();
   pumping.catch(() => {});
   const stop: StopListening = async () => {
@@ -83,9 +93,29 @@ async function listenStateless(
   };
   // The acknowledgment may never come (a refusal, a lost connection): the call's own signal and timeout bound the wait.
   const waiting = new Promise<never>((_, reject) => {
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => reject(new Error(`subscriptions/listen was not acknowledged within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `subscriptions/listen was not acknowledged within ${options.timeoutMs} ms`,
+                ),
+              ),
+            options.timeoutMs,
+          );
     subscription.ended.finally(() => clearTimeout(timer)).catch(() => {});
-    options.signal?.addEventListener('abort', () => reject(options.signal?.reason instanceof Error ? options.signal.reason : new Error('The request was aborted')), { once: true });
+    options.signal?.addEventListener(
+      'abort',
+      () =>
+        reject(
+          options.signal?.reason instanceof Error
+            ? options.signal.reason
+            : new Error('The request was aborted'),
+        ),
+      { once: true },
+    );
   });
   try {
     await Promise.race([subscription.acknowledged, waiting]);
@@ -108,7 +138,8 @@ async function listenStateful(
   });
   const subscribed: string[] = [];
   const unsubscribe = async (): Promise<void> => {
-    for (const uri of subscribed.splice(0)) await session.request('resources/unsubscribe', { uri }).catch(() => {});
+    for (const uri of subscribed.splice(0))
+      await session.request('resources/unsubscribe', { uri }).catch(() => {});
   };
   try {
     for (const uri of uris) {
@@ -132,7 +163,9 @@ async function listenStateful(
 /** The filter as sent: only the members given. */
 function filterJson(filter: ListenFilter): JsonObject {
   const json: JsonObject = {};
-  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (filter[flag] !== undefined) json[flag] = filter[flag];
-  if (filter.resourceSubscriptions !== undefined) json['resourceSubscriptions'] = [...filter.resourceSubscriptions];
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+    if (filter[flag] !== undefined) json[flag] = filter[flag];
+  if (filter.resourceSubscriptions !== undefined)
+    json['resourceSubscriptions'] = [...filter.resourceSubscriptions];
   return json;
 }

@@ -10,7 +10,13 @@ import { statelessCapabilities } from './input-handlers.js';
 /** The stateless revision: no handshake, `_meta` on every request. */
 export const STATELESS_REVISION = '2026-07-28';
 /** Every revision this client speaks, newest first. */
-export const CLIENT_PROTOCOL_VERSIONS: readonly string[] = [STATELESS_REVISION, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const CLIENT_PROTOCOL_VERSIONS: readonly string[] = [
+  STATELESS_REVISION,
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+];
 /** JSON-RPC error a 2026-07-28 server answers a version it does not speak with (`data.supported`). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -30,7 +36,11 @@ export interface ServerIdentity {
  * A request's params with the 2026-07-28 `_meta`: revision, capabilities and client info. A
  * request may add to the session's capabilities (a task call declares the tasks extension).
  */
-export function withStatelessMeta(params: JsonObject, capabilities: JsonObject, clientInfo: { name: string; version: string } | undefined): JsonObject {
+export function withStatelessMeta(
+  params: JsonObject,
+  capabilities: JsonObject,
+  clientInfo: { name: string; version: string } | undefined,
+): JsonObject {
   const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
   meta[META_VERSION] = STATELESS_REVISION;
   const added = meta[META_CAPABILITIES];

@@ -5,7 +5,15 @@
  */
 import type { JsonObject } from '../api.js';
 import { McpError } from '../errors.js';
-import { errorMessage, idJson, INTERNAL_ERROR, isObject, jsonOrUndefined, resultMessage, type RequestId } from '../jsonrpc.js';
+import {
+  errorMessage,
+  idJson,
+  INTERNAL_ERROR,
+  isObject,
+  jsonOrUndefined,
+  resultMessage,
+  type RequestId,
+} from '../jsonrpc.js';
 
 export interface ServingContext {
   /** Requests being handled, by id; `notifications/cancelled` aborts them through it. */
@@ -26,13 +34,21 @@ export function serveServerRequest(id: RequestId, method: string, context: Servi
       (result) => {
         const json = jsonOrUndefined(result);
         return json === undefined || !isObject(result)
-          ? errorMessage(idText, INTERNAL_ERROR, `The client's ${method} handler returned something that is not a JSON object`)
+          ? errorMessage(
+              idText,
+              INTERNAL_ERROR,
+              `The client's ${method} handler returned something that is not a JSON object`,
+            )
           : resultMessage(idText, json);
       },
       (error: unknown) =>
         error instanceof McpError
           ? errorMessage(idText, error.code, error.message, error.data)
-          : errorMessage(idText, INTERNAL_ERROR, error instanceof Error ? error.message : String(error)),
+          : errorMessage(
+              idText,
+              INTERNAL_ERROR,
+              error instanceof Error ? error.message : String(error),
+            ),
     )
     .then((text) => {
       const cancelled = controller.signal.aborted;
@@ -44,9 +60,13 @@ export function serveServerRequest(id: RequestId, method: string, context: Servi
 }
 
 /** A `notifications/progress`'s update, when it carries a numeric progress. */
-export function progressUpdate(params: JsonObject): { progress: number; total?: number; message?: string } | undefined {
+export function progressUpdate(
+  params: JsonObject,
+): { progress: number; total?: number; message?: string } | undefined {
   if (typeof params['progress'] !== 'number') return undefined;
-  const update: { progress: number; total?: number; message?: string } = { progress: params['progress'] };
+  const update: { progress: number; total?: number; message?: string } = {
+    progress: params['progress'],
+  };
   if (typeof params['total'] === 'number') update.total = params['total'];
   if (typeof params['message'] === 'string') update.message = params['message'];
   return update;

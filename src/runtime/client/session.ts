@@ -13,9 +13,20 @@
  */
 import type { JsonObject } from '../api.js';
 import { McpError } from '../errors.js';
-import { INTERNAL_ERROR, isObject, isRequestId, jsonOrUndefined, notificationMessage, type RequestId } from '../jsonrpc.js';
+import {
+  INTERNAL_ERROR,
+  isObject,
+  isRequestId,
+  jsonOrUndefined,
+  notificationMessage,
+  type RequestId,
+} from '../jsonrpc.js';
 import { whenAborted } from './cancellation.js';
-import { answerServerRequest, declaredCapabilities, type ClientHandlers } from './input-handlers.js';
+import {
+  answerServerRequest,
+  declaredCapabilities,
+  type ClientHandlers,
+} from './input-handlers.js';
 import { answerInputRequests, requestWithInputRounds } from './input-rounds.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
 import {
@@ -32,7 +43,12 @@ import { isSignInFailure } from './http-auth.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
 import { mcpNameOf, type ClientTransport, type OutgoingInfo } from './transport.js';
 
-export { CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION, UNSUPPORTED_PROTOCOL_VERSION, type ServerIdentity } from './negotiation.js';
+export {
+  CLIENT_PROTOCOL_VERSIONS,
+  STATELESS_REVISION,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  type ServerIdentity,
+} from './negotiation.js';
 
 export type { Awaitable, ClientHandlers } from './input-handlers.js';
 
@@ -50,7 +66,8 @@ export interface SessionOptions {
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
-  onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
+  onProgress?:
+    ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
   /** Extra HTTP headers for this request (`Mcp-Param-*`). */
   headers?: Readonly<Record<string, string>> | undefined;
   /**
@@ -71,7 +88,10 @@ export class ClientSession {
   private readonly pending = new Map<RequestId, Pending>();
   private readonly progress = new Map<RequestId, NonNullable<RequestOptions['onProgress']>>();
   /** Open `subscriptions/listen` requests, for the notifications that name them. */
-  private readonly subscriptions = new Map<RequestId, NonNullable<RequestOptions['onSubscriptionNotification']>>();
+  private readonly subscriptions = new Map<
+    RequestId,
+    NonNullable<RequestOptions['onSubscriptionNotification']>
+  >();
   /** Watchers of every server notification but progress and cancellation (listen, list cache). */
   private readonly observers = new Set<(method: string, params: JsonObject) => void>();
   /** Server requests being handled, for `notifications/cancelled`. */
@@ -85,7 +105,8 @@ export class ClientSession {
     this.transport = transport;
     this.options = options;
     this.capabilities = declaredCapabilities(options.handlers ?? {});
-    if (options.extensions !== undefined) this.capabilities['extensions'] = { ...options.extensions };
+    if (options.extensions !== undefined)
+      this.capabilities['extensions'] = { ...options.extensions };
   }
 
   get server(): ServerIdentity {
@@ -119,18 +140,27 @@ export class ClientSession {
     // negotiation, and the same request is sent again once.
     for (let attempt = 0; result === undefined; attempt++) {
       try {
-        result = await this.exchange('server/discover', withStatelessMeta({}, this.capabilities, this.options.clientInfo), { timeoutMs: 10_000 });
+        result = await this.exchange(
+          'server/discover',
+          withStatelessMeta({}, this.capabilities, this.options.clientInfo),
+          { timeoutMs: 10_000 },
+        );
       } catch (error) {
         if (this.closedError || isSignInFailure(error)) throw error;
         // A sign-in (a person in a browser) may outlast the timeout: wait for it, then ask again.
-        const signIn = error instanceof RequestTimeoutError ? this.transport.signingIn?.() : undefined;
+        const signIn =
+          error instanceof RequestTimeoutError ? this.transport.signingIn?.() : undefined;
         if (signIn !== undefined) {
           await signIn.catch(() => undefined);
           attempt--;
           continue;
         }
-        const supported = error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION ? (error.data as { supported?: unknown } | undefined)?.supported : undefined;
-        if (attempt > 0 || !Array.isArray(supported) || !supported.includes(STATELESS_REVISION)) return false;
+        const supported =
+          error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION
+            ? (error.data as { supported?: unknown } | undefined)?.supported
+            : undefined;
+        if (attempt > 0 || !Array.isArray(supported) || !supported.includes(STATELESS_REVISION))
+          return false;
       }
     }
     const supported = result['supportedVersions'];
@@ -149,7 +179,10 @@ export class ClientSession {
     try {
       result = await this.exchange('initialize', params, {});
     } catch (error) {
-      const fallback = (error as { status?: unknown }).status !== undefined ? this.transport.fallback?.() : undefined;
+      const fallback =
+        (error as { status?: unknown }).status !== undefined
+          ? this.transport.fallback?.()
+          : undefined;
       if (!fallback) throw error;
       // Legacy HTTP+SSE: the same handshake over the old transport.
       this.transport = fallback;
@@ -161,11 +194,15 @@ export class ClientSession {
     }
     const version = result['protocolVersion'];
     if (typeof version !== 'string' || !versions.includes(version)) {
-      throw new Error(`The server chose protocol version ${JSON.stringify(version)}, which this client does not speak (${versions.join(', ')})`);
+      throw new Error(
+        `The server chose protocol version ${JSON.stringify(version)}, which this client does not speak (${versions.join(', ')})`,
+      );
     }
     this.identity = identity(version, result);
     this.transport.setProtocolVersion(version);
-    await this.transport.send(notificationMessage('notifications/initialized', '{}'), { method: 'notifications/initialized' });
+    await this.transport.send(notificationMessage('notifications/initialized', '{}'), {
+      method: 'notifications/initialized',
+    });
     await this.transport.initialized?.();
   }
 
@@ -173,7 +210,11 @@ export class ClientSession {
    * Sends a request and resolves with its result. On 2026-07-28 every request carries `_meta`,
    * and an input-required result is answered from the handlers and the request retried.
    */
-  async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  async request(
+    method: string,
+    params: JsonObject = {},
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     if (!this.stateless) return this.exchange(method, params, options);
     return requestWithInputRounds(
       method,
@@ -192,7 +233,11 @@ export class ClientSession {
       (params, requestOptions) =>
         this.stateless
           ? this.request('subscriptions/listen', params, requestOptions)
-          : Promise.reject(new Error(`subscriptions/listen needs protocol revision ${STATELESS_REVISION}; this session speaks ${this.identity?.protocolVersion ?? 'none yet'} (use resources/subscribe and onNotification)`)),
+          : Promise.reject(
+              new Error(
+                `subscriptions/listen needs protocol revision ${STATELESS_REVISION}; this session speaks ${this.identity?.protocolVersion ?? 'none yet'} (use resources/subscribe and onNotification)`,
+              ),
+            ),
       notifications,
       options,
     );
@@ -239,7 +284,11 @@ export class ClientSession {
   }
 
   /** One JSON-RPC round trip, with cancellation, timeout and progress. */
-  private exchange(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+  private exchange(
+    method: string,
+    params: JsonObject,
+    options: RequestOptions,
+  ): Promise<JsonObject> {
     if (this.closedError) return Promise.reject(this.closedError);
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -251,10 +300,19 @@ export class ClientSession {
       sent = { ...params, _meta: meta };
       this.progress.set(id, options.onProgress);
     }
-    if (options.onSubscriptionNotification) this.subscriptions.set(id, options.onSubscriptionNotification);
+    if (options.onSubscriptionNotification)
+      this.subscriptions.set(id, options.onSubscriptionNotification);
     const paramsJson = jsonOrUndefined(sent);
-    if (paramsJson === undefined) return Promise.reject(new TypeError(`${method}: params cannot be serialized as JSON`));
-    const text = '{"jsonrpc":"2.0","id":' + id + ',"method":' + JSON.stringify(method) + ',"params":' + paramsJson + '}';
+    if (paramsJson === undefined)
+      return Promise.reject(new TypeError(`${method}: params cannot be serialized as JSON`));
+    const text =
+      '{"jsonrpc":"2.0","id":' +
+      id +
+      ',"method":' +
+      JSON.stringify(method) +
+      ',"params":' +
+      paramsJson +
+      '}';
     const info: OutgoingInfo = { method, id };
     const name = mcpNameOf(method, params);
     if (name !== undefined) info.name = name;
@@ -275,7 +333,8 @@ export class ClientSession {
         finish();
         reject(reason);
         // The transport tells the server its own way (cancellation.ts); initialize is never cancelled.
-        if (method !== 'initialize' && !this.closedError) this.transport.cancel(id, reason.message).catch(() => {});
+        if (method !== 'initialize' && !this.closedError)
+          this.transport.cancel(id, reason.message).catch(() => {});
       };
       this.pending.set(id, {
         resolve: (result) => {
@@ -287,10 +346,20 @@ export class ClientSession {
           reject(error);
         },
       });
-      if (signal !== undefined) stopWaiting = whenAborted(signal, () => cancel(abortReason(signal)));
-      if (options.timeoutMs !== undefined) timer = setTimeout(() => cancel(new RequestTimeoutError(method, options.timeoutMs as number)), options.timeoutMs);
+      if (signal !== undefined)
+        stopWaiting = whenAborted(signal, () => cancel(abortReason(signal)));
+      if (options.timeoutMs !== undefined)
+        timer = setTimeout(
+          () => cancel(new RequestTimeoutError(method, options.timeoutMs as number)),
+          options.timeoutMs,
+        );
       this.transport.send(text, info).catch((error: Error) => {
-        if (error instanceof SessionExpiredError && method !== 'initialize' && !this.stateless && this.pending.has(id)) {
+        if (
+          error instanceof SessionExpiredError &&
+          method !== 'initialize' &&
+          !this.stateless &&
+          this.pending.has(id)
+        ) {
           // The server forgot us: a new session, then the same request again (with a new id).
           finish();
           this.renewSession().then(
@@ -338,11 +407,19 @@ export class ClientSession {
     const error = message['error'];
     if (isObject(error)) {
       const code = typeof error['code'] === 'number' ? error['code'] : INTERNAL_ERROR;
-      pending.reject(new McpError(code, typeof error['message'] === 'string' ? error['message'] : 'Unknown error', error['data']));
+      pending.reject(
+        new McpError(
+          code,
+          typeof error['message'] === 'string' ? error['message'] : 'Unknown error',
+          error['data'],
+        ),
+      );
     } else if (isObject(message['result'])) {
       pending.resolve(message['result']);
     } else {
-      pending.reject(new McpError(INTERNAL_ERROR, 'The server answered with a result that is not an object'));
+      pending.reject(
+        new McpError(INTERNAL_ERROR, 'The server answered with a result that is not an object'),
+      );
     }
   }
 
@@ -360,7 +437,9 @@ export class ClientSession {
       // At 2026-07-28 the server sends it only to tear down one of our subscriptions.
       if (this.subscriptions.has(id)) {
         const reason = typeof params['reason'] === 'string' ? `: ${params['reason']}` : '';
-        this.pending.get(id)?.reject(new McpError(INTERNAL_ERROR, `The server ended the subscription${reason}`));
+        this.pending
+          .get(id)
+          ?.reject(new McpError(INTERNAL_ERROR, `The server ended the subscription${reason}`));
       } else {
         this.serving.get(id)?.abort(new Error('cancelled by the server'));
       }
@@ -393,5 +472,7 @@ export class ClientSession {
 
 function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new Error(reason === undefined ? 'The request was aborted' : String(reason));
+  return reason instanceof Error
+    ? reason
+    : new Error(reason === undefined ? 'The request was aborted' : String(reason));
 }

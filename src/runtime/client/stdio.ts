@@ -46,7 +46,10 @@ export class StdioClientTransport implements ClientTransport {
     return this.child?.pid;
   }
 
-  start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void> {
+  start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void> {
     const p = this.parameters;
     const stderr = p.stderr ?? 'inherit';
     const child = spawn(p.command, [...(p.args ?? [])], {
@@ -91,7 +94,11 @@ export class StdioClientTransport implements ClientTransport {
     });
     child.once('close', (code, signal) => {
       if (partial !== '') line(partial);
-      closed(new ConnectionClosedError(this.closing ? undefined : `The server process exited (${signal ?? `code ${code}`})`));
+      closed(
+        new ConnectionClosedError(
+          this.closing ? undefined : `The server process exited (${signal ?? `code ${code}`})`,
+        ),
+      );
     });
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
@@ -104,7 +111,8 @@ export class StdioClientTransport implements ClientTransport {
 
   send(text: string, _info: OutgoingInfo): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed || this.closing) return Promise.reject(new ConnectionClosedError());
+    if (!stdin || stdin.destroyed || this.closing)
+      return Promise.reject(new ConnectionClosedError());
     this.queued += text + '\n';
     this.writing ??= this.write(stdin);
     return this.writing;

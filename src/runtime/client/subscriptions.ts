@@ -33,10 +33,17 @@ export type ListenRequest = (params: JsonObject, options: RequestOptions) => Pro
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
-export function openSubscription(request: ListenRequest, notifications: JsonObject, options: { signal?: AbortSignal } = {}): Subscription {
+export function openSubscription(
+  request: ListenRequest,
+  notifications: JsonObject,
+  options: { signal?: AbortSignal } = {},
+): Subscription {
   // Ours, so that leaving the loop can cancel; the app's signal aborts it too.
   const controller = new AbortController();
-  const stopFollowing = options.signal === undefined ? undefined : whenAborted(options.signal, () => controller.abort(options.signal?.reason));
+  const stopFollowing =
+    options.signal === undefined
+      ? undefined
+      : whenAborted(options.signal, () => controller.abort(options.signal?.reason));
   if (options.signal?.aborted) controller.abort(options.signal.reason);
 
   const queue: SubscriptionNotification[] = [];
@@ -58,7 +65,11 @@ export function openSubscription(request: ListenRequest, notifications: JsonObje
   const settle = (result: { end: SubscriptionEnd } | { error: Error }): SubscriptionEnd => {
     outcome ??= result;
     stopFollowing?.();
-    refuse('error' in result ? result.error : new Error(`The subscription ended (${result.end}) before the server acknowledged it`));
+    refuse(
+      'error' in result
+        ? result.error
+        : new Error(`The subscription ended (${result.end}) before the server acknowledged it`),
+    );
     wake();
     if ('error' in outcome) throw outcome.error;
     return outcome.end;
@@ -90,7 +101,8 @@ export function openSubscription(request: ListenRequest, notifications: JsonObje
     [Symbol.asyncIterator](): AsyncIterator<SubscriptionNotification> {
       return {
         next: async (): Promise<IteratorResult<SubscriptionNotification>> => {
-          while (queue.length === 0 && outcome === undefined) await new Promise<void>((resolve) => sleepers.push(resolve));
+          while (queue.length === 0 && outcome === undefined)
+            await new Promise<void>((resolve) => sleepers.push(resolve));
           const next = queue.shift();
           if (next !== undefined) return { value: next, done: false };
           if (outcome !== undefined && 'error' in outcome) throw outcome.error;

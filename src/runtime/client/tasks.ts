@@ -67,9 +67,19 @@ export class TaskCancelledError extends Error {
 }
 
 /** Starts `binding` as a task. A server that answers at once (2026-07-28 may) gives a handle that is already done. */
-export async function startToolTask(session: ClientSession, binding: ClientToolBinding, input: unknown, options: TaskOptions = {}): Promise<TaskHandle<unknown>> {
-  const request: RequestOptions = { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress };
-  if (binding.headers !== undefined && binding.headers.length > 0) request.headers = paramHeaders(binding.headers, input);
+export async function startToolTask(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: TaskOptions = {},
+): Promise<TaskHandle<unknown>> {
+  const request: RequestOptions = {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    onProgress: options.onProgress,
+  };
+  if (binding.headers !== undefined && binding.headers.length > 0)
+    request.headers = paramHeaders(binding.headers, input);
   const params: JsonObject = { name: binding.name, arguments: input ?? {} };
   if (session.stateless) {
     params['_meta'] = declaringTasks();
@@ -78,9 +88,12 @@ export async function startToolTask(session: ClientSession, binding: ClientToolB
   }
   const created = await session.request('tools/call', params, request);
   const seed = session.stateless ? created : created['task'];
-  if (session.stateless && created['resultType'] !== 'task') return finishedHandle(binding, created);
+  if (session.stateless && created['resultType'] !== 'task')
+    return finishedHandle(binding, created);
   if (!isObject(seed) || typeof seed['taskId'] !== 'string') {
-    throw new Error(`tools/call ${binding.name}: the server did not create a task (${JSON.stringify(created).slice(0, 200)})`);
+    throw new Error(
+      `tools/call ${binding.name}: the server did not create a task (${JSON.stringify(created).slice(0, 200)})`,
+    );
   }
   return new ToolTask(session, binding, seed['taskId'], statusOf(seed), options);
 }
@@ -94,7 +107,13 @@ class ToolTask implements TaskHandle<unknown> {
   /** 2026-07-28: keys already answered, so a repeated poll does not ask the user twice. */
   private readonly answered = new Set<string>();
 
-  constructor(session: ClientSession, binding: ClientToolBinding, taskId: string, first: TaskStatus, options: TaskOptions) {
+  constructor(
+    session: ClientSession,
+    binding: ClientToolBinding,
+    taskId: string,
+    first: TaskStatus,
+    options: TaskOptions,
+  ) {
     this.session = session;
     this.binding = binding;
     this.taskId = taskId;
@@ -107,7 +126,10 @@ class ToolTask implements TaskHandle<unknown> {
   }
 
   async cancel(options: CallOptions = {}): Promise<void> {
-    await this.session.request('tasks/cancel', this.params({ taskId: this.taskId }), { signal: options.signal, timeoutMs: options.timeoutMs });
+    await this.session.request('tasks/cancel', this.params({ taskId: this.taskId }), {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
   }
 
   /** 2026-07-28: every task request declares the extension again (capabilities travel per request). */
@@ -124,14 +146,24 @@ class ToolTask implements TaskHandle<unknown> {
       if (TERMINAL.has(this.last.status)) return this.finish(task, options);
       // 2025-11-25: the server sends the task's own requests (answered by the handlers) on the
       // stream of a waiting tasks/result, which then carries the result.
-      if (this.last.status === 'input_required' && !this.session.stateless) return this.finish(task, options);
-      if (this.last.status === 'input_required' && this.session.stateless && isObject(task['inputRequests'])) {
+      if (this.last.status === 'input_required' && !this.session.stateless)
+        return this.finish(task, options);
+      if (
+        this.last.status === 'input_required' &&
+        this.session.stateless &&
+        isObject(task['inputRequests'])
+      ) {
         const fresh: JsonObject = {};
-        for (const [key, value] of Object.entries(task['inputRequests'])) if (!this.answered.has(key)) fresh[key] = value;
+        for (const [key, value] of Object.entries(task['inputRequests']))
+          if (!this.answered.has(key)) fresh[key] = value;
         if (Object.keys(fresh).length > 0) {
           const inputResponses = await this.session.answerInputs(fresh, options.signal);
           for (const key of Object.keys(fresh)) this.answered.add(key);
-          await this.session.request('tasks/update', this.params({ taskId: this.taskId, inputResponses }), { signal: options.signal, timeoutMs: options.timeoutMs });
+          await this.session.request(
+            'tasks/update',
+            this.params({ taskId: this.taskId, inputResponses }),
+            { signal: options.signal, timeoutMs: options.timeoutMs },
+          );
           continue;
         }
       }
@@ -141,17 +173,25 @@ class ToolTask implements TaskHandle<unknown> {
   }
 
   private get(options: CallOptions): Promise<JsonObject> {
-    return this.session.request('tasks/get', this.params({ taskId: this.taskId }), { signal: options.signal, timeoutMs: options.timeoutMs });
+    return this.session.request('tasks/get', this.params({ taskId: this.taskId }), {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
   }
 
   private async finish(task: JsonObject, options: CallOptions): Promise<unknown> {
-    if (task['status'] === 'cancelled') throw new TaskCancelledError(this.taskId, this.binding.name);
+    if (task['status'] === 'cancelled')
+      throw new TaskCancelledError(this.taskId, this.binding.name);
     if (this.session.stateless) {
       if (task['status'] === 'failed') throw failure(task['error']);
       return checked(this.binding, isObject(task['result']) ? task['result'] : {});
     }
     // 2025-11-25: the result (or the error) is the underlying request's own answer.
-    const result = await this.session.request('tasks/result', { taskId: this.taskId }, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const result = await this.session.request(
+      'tasks/result',
+      { taskId: this.taskId },
+      { signal: options.signal, timeoutMs: options.timeoutMs },
+    );
     return checked(this.binding, result);
   }
 }
@@ -159,7 +199,13 @@ class ToolTask implements TaskHandle<unknown> {
 /** The server answered the call at once: a handle whose result is that answer. */
 function finishedHandle(binding: ClientToolBinding, result: JsonObject): TaskHandle<unknown> {
   const now = new Date().toISOString();
-  const status: TaskStatus = { taskId: '', status: 'completed', createdAt: now, lastUpdatedAt: now, ttlMs: null };
+  const status: TaskStatus = {
+    taskId: '',
+    status: 'completed',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: null,
+  };
   return {
     taskId: '',
     status: () => Promise.resolve(status),
@@ -173,7 +219,8 @@ function checked(binding: ClientToolBinding, result: JsonObject): unknown {
   if (result['isError'] === true) throw new ToolError(binding.name, result);
   const validate = binding.validateOutput;
   if (validate === undefined) return result;
-  if (!('structuredContent' in result)) throw new OutputValidationError(binding.name, result, [], 'it has no structuredContent');
+  if (!('structuredContent' in result))
+    throw new OutputValidationError(binding.name, result, [], 'it has no structuredContent');
   const output = result['structuredContent'];
   if (!validate(output)) throw new OutputValidationError(binding.name, result, validate.errors);
   return output;
@@ -185,7 +232,11 @@ function declaringTasks(): JsonObject {
 
 function failure(error: unknown): McpError {
   const body = isObject(error) ? error : {};
-  return new McpError(typeof body['code'] === 'number' ? body['code'] : -32603, typeof body['message'] === 'string' ? body['message'] : 'The task failed', body['data']);
+  return new McpError(
+    typeof body['code'] === 'number' ? body['code'] : -32603,
+    typeof body['message'] === 'string' ? body['message'] : 'The task failed',
+    body['data'],
+  );
 }
 
 function statusOf(task: JsonObject): TaskStatus {
@@ -207,9 +258,13 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -21,7 +21,10 @@ export interface ClientTransport {
    * Starts delivering incoming messages, each with the JSON text it was parsed from (for tools that
    * inspect what JSON.parse hides, like duplicate keys); `closed` is called once when the peer goes away.
    */
-  start(receive: (message: unknown, text: string) => void, closed: (error?: Error) => void): Promise<void>;
+  start(
+    receive: (message: unknown, text: string) => void,
+    closed: (error?: Error) => void,
+  ): Promise<void>;
   /** Sends one message. Rejects with SessionExpiredError / HttpStatusError on HTTP failures. */
   send(text: string, info: OutgoingInfo): Promise<void>;
   /**
@@ -53,7 +56,10 @@ const NAME_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /** The `Mcp-Name` of a request, when its method has one and its params carry it as a string. */
-export function mcpNameOf(method: string, params: Readonly<Record<string, unknown>>): string | undefined {
+export function mcpNameOf(
+  method: string,
+  params: Readonly<Record<string, unknown>>,
+): string | undefined {
   const field = NAME_FIELDS[method];
   const value = field === undefined ? undefined : params[field];
   return typeof value === 'string' ? value : undefined;

@@ -12,7 +12,8 @@ export function parseChallenges(header: string | undefined): Challenge[] {
   if (header === undefined) return [];
   const challenges: Challenge[] = [];
   // scheme, then `name=value` pairs (value a token or a quoted string), comma separated.
-  const pattern = /\s*,?\s*([!#$%&'*+.^_`|~\w-]+)(?:\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]*)|(?=\s|,|$))/gy;
+  const pattern =
+    /\s*,?\s*([!#$%&'*+.^_`|~\w-]+)(?:\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]*)|(?=\s|,|$))/gy;
   let current: Challenge | undefined;
   let match: RegExpExecArray | null;
   while (pattern.lastIndex < header.length && (match = pattern.exec(header)) !== null) {
@@ -22,7 +23,9 @@ export function parseChallenges(header: string | undefined): Challenge[] {
       current = { scheme: name, params: {} };
       challenges.push(current);
     } else if (current !== undefined) {
-      current.params[name.toLowerCase()] = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+      current.params[name.toLowerCase()] = raw.startsWith('"')
+        ? raw.slice(1, -1).replace(/\\(.)/g, '$1')
+        : raw;
     }
     if (match[0] === '') break;
   }

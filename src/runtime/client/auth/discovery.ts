@@ -16,13 +16,13 @@ export interface ResourceMetadata {
   [key: string]: unknown;
 }
 
-
 /** The protected resource metadata URLs to try: the challenge's `resource_metadata`, then path-suffixed, then root. */
 export function resourceMetadataUrls(serverUrl: URL, fromChallenge: string | undefined): URL[] {
   const urls: URL[] = [];
   if (fromChallenge !== undefined) urls.push(new URL(fromChallenge, serverUrl));
   const path = serverUrl.pathname.replace(/\/$/, '');
-  if (path !== '') urls.push(new URL(`/.well-known/oauth-protected-resource${path}`, serverUrl.origin));
+  if (path !== '')
+    urls.push(new URL(`/.well-known/oauth-protected-resource${path}`, serverUrl.origin));
   urls.push(new URL('/.well-known/oauth-protected-resource', serverUrl.origin));
   return urls;
 }
@@ -31,7 +31,10 @@ export function resourceMetadataUrls(serverUrl: URL, fromChallenge: string | und
 export function authorizationServerMetadataUrls(issuer: URL): URL[] {
   const path = issuer.pathname.replace(/\/$/, '');
   if (path === '') {
-    return [new URL('/.well-known/oauth-authorization-server', issuer.origin), new URL('/.well-known/openid-configuration', issuer.origin)];
+    return [
+      new URL('/.well-known/oauth-authorization-server', issuer.origin),
+      new URL('/.well-known/openid-configuration', issuer.origin),
+    ];
   }
   return [
     new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin),
@@ -62,7 +65,10 @@ export function resourceCovers(resource: string, serverUrl: URL): boolean {
  * endpoint is refused outright (a server pointing at another's metadata). `undefined` when none is
  * published (a 2025-03-26 server: its origin is the authorization server).
  */
-export async function discoverResource(serverUrl: URL, fromChallenge: string | undefined): Promise<ResourceMetadata | undefined> {
+export async function discoverResource(
+  serverUrl: URL,
+  fromChallenge: string | undefined,
+): Promise<ResourceMetadata | undefined> {
   for (const url of resourceMetadataUrls(serverUrl, fromChallenge)) {
     const response = await get(url);
     if (response === undefined || response.status < 200 || response.status >= 300) continue;
@@ -72,12 +78,18 @@ export async function discoverResource(serverUrl: URL, fromChallenge: string | u
     } catch {
       continue;
     }
-    if (typeof body !== 'object' || body === null || typeof (body as ResourceMetadata).resource !== 'string') {
+    if (
+      typeof body !== 'object' ||
+      body === null ||
+      typeof (body as ResourceMetadata).resource !== 'string'
+    ) {
       throw new AuthorizationError(`protected resource metadata at ${url.href} has no "resource"`);
     }
     const metadata = body as ResourceMetadata;
     if (!resourceCovers(metadata.resource, serverUrl)) {
-      throw new AuthorizationError(`protected resource metadata at ${url.href} names resource ${metadata.resource}, not ${serverUrl.href}`);
+      throw new AuthorizationError(
+        `protected resource metadata at ${url.href} names resource ${metadata.resource}, not ${serverUrl.href}`,
+      );
     }
     return metadata;
   }
@@ -89,7 +101,10 @@ export async function discoverResource(serverUrl: URL, fromChallenge: string | u
  * `issuer` is not the issuer asked for is refused (oauth4webapi's check), not skipped. `undefined`
  * when no URL answers (a 2025-03-26 server without metadata: the default endpoints apply).
  */
-export async function discoverAuthorizationServer(issuer: URL, legacy = false): Promise<oauth.AuthorizationServer | undefined> {
+export async function discoverAuthorizationServer(
+  issuer: URL,
+  legacy = false,
+): Promise<oauth.AuthorizationServer | undefined> {
   for (const url of authorizationServerMetadataUrls(issuer)) {
     const response = await get(url);
     if (response === undefined || response.status !== 200) continue;
@@ -99,7 +114,10 @@ export async function discoverAuthorizationServer(issuer: URL, legacy = false): 
       const expected = legacy ? await statedIssuer(response.clone(), issuer) : issuer;
       return await oauth.processDiscoveryResponse(expected, response);
     } catch (error) {
-      throw new AuthorizationError(`authorization server metadata at ${url.href} was refused: ${(error as Error).message}`, { cause: error });
+      throw new AuthorizationError(
+        `authorization server metadata at ${url.href} was refused: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
   return undefined;
@@ -107,7 +125,12 @@ export async function discoverAuthorizationServer(issuer: URL, legacy = false): 
 
 async function statedIssuer(response: Response, origin: URL): Promise<URL> {
   const body = (await response.json().catch(() => ({}))) as { issuer?: unknown };
-  if (typeof body.issuer !== 'string' || !URL.canParse(body.issuer) || new URL(body.issuer).origin !== origin.origin) return origin;
+  if (
+    typeof body.issuer !== 'string' ||
+    !URL.canParse(body.issuer) ||
+    new URL(body.issuer).origin !== origin.origin
+  )
+    return origin;
   return new URL(body.issuer);
 }
 
@@ -125,7 +148,11 @@ export function defaultAuthorizationServer(origin: URL): oauth.AuthorizationServ
 async function get(url: URL): Promise<Response | undefined> {
   httpOptions(url); // refuses plain http beyond loopback
   try {
-    return await fetch(url, { headers: { accept: 'application/json' }, redirect: 'follow', signal: AbortSignal.timeout(30_000) });
+    return await fetch(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'follow',
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch {
     return undefined;
   }

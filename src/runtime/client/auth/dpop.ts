@@ -26,7 +26,11 @@ export class DpopBinding {
   }
 
   /** The `DPoP` header for one request to the MCP endpoint with `accessToken`. */
-  async resourceProof(method: string, url: URL, accessToken: string): Promise<Record<string, string>> {
+  async resourceProof(
+    method: string,
+    url: URL,
+    accessToken: string,
+  ): Promise<Record<string, string>> {
     const handle = this.bound;
     if (handle === undefined) return {};
     let proof: string | null = null;
@@ -49,7 +53,8 @@ export class DpopBinding {
       .protectedResourceRequest('-', 'HEAD', url, new Headers(), undefined, {
         DPoP: handle,
         ...httpOptions(url),
-        [oauth.customFetch]: () => Promise.resolve(new Response(null, { status: 204, headers: { 'dpop-nonce': nonce } })),
+        [oauth.customFetch]: () =>
+          Promise.resolve(new Response(null, { status: 204, headers: { 'dpop-nonce': nonce } })),
       })
       .catch(() => undefined);
   }

@@ -24,13 +24,26 @@ const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
 const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
 
-export function idJagAssertion(options: IdJagOptions): (target: { issuer: string; resource: string | undefined; scope: string | undefined }) => Promise<string> {
-  const idp: oauth.AuthorizationServer = { issuer: options.idpIssuer ?? new URL(options.idpTokenEndpoint).origin, token_endpoint: options.idpTokenEndpoint };
+export function idJagAssertion(
+  options: IdJagOptions,
+): (target: {
+  issuer: string;
+  resource: string | undefined;
+  scope: string | undefined;
+}) => Promise<string> {
+  const idp: oauth.AuthorizationServer = {
+    issuer: options.idpIssuer ?? new URL(options.idpTokenEndpoint).origin,
+    token_endpoint: options.idpTokenEndpoint,
+  };
   const client: oauth.Client = { client_id: options.idpClientId };
-  const auth = options.idpClientSecret === undefined ? oauth.None() : oauth.ClientSecretPost(options.idpClientSecret);
+  const auth =
+    options.idpClientSecret === undefined
+      ? oauth.None()
+      : oauth.ClientSecretPost(options.idpClientSecret);
   return async ({ issuer, resource, scope }) => {
     const parameters: Record<string, string> = {
-      subject_token: typeof options.idToken === 'string' ? options.idToken : await options.idToken(),
+      subject_token:
+        typeof options.idToken === 'string' ? options.idToken : await options.idToken(),
       subject_token_type: ID_TOKEN,
       requested_token_type: ID_JAG,
       audience: issuer,
@@ -38,13 +51,28 @@ export function idJagAssertion(options: IdJagOptions): (target: { issuer: string
     if (resource !== undefined) parameters['resource'] = resource;
     if (scope !== undefined) parameters['scope'] = scope;
     try {
-      const response = await oauth.genericTokenEndpointRequest(idp, client, auth, TOKEN_EXCHANGE, parameters, httpOptions(idp.token_endpoint));
+      const response = await oauth.genericTokenEndpointRequest(
+        idp,
+        client,
+        auth,
+        TOKEN_EXCHANGE,
+        parameters,
+        httpOptions(idp.token_endpoint),
+      );
       // The ID-JAG is no access token: its token_type is `N_A` (RFC 8693 §2.2.1).
-      const result = await oauth.processGenericTokenEndpointResponse(idp, client, response, { recognizedTokenTypes: { n_a: () => undefined } });
-      if (result['issued_token_type'] !== ID_JAG) throw new Error(`issued_token_type is ${String(result['issued_token_type'])}, not ${ID_JAG}`);
+      const result = await oauth.processGenericTokenEndpointResponse(idp, client, response, {
+        recognizedTokenTypes: { n_a: () => undefined },
+      });
+      if (result['issued_token_type'] !== ID_JAG)
+        throw new Error(
+          `issued_token_type is ${String(result['issued_token_type'])}, not ${ID_JAG}`,
+        );
       return result.access_token;
     } catch (error) {
-      throw new AuthorizationError(`the token exchange at ${idp.token_endpoint} for an identity assertion failed: ${(error as Error).message}`, { cause: error });
+      throw new AuthorizationError(
+        `the token exchange at ${idp.token_endpoint} for an identity assertion failed: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   };
 }

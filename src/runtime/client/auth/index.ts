@@ -7,6 +7,10 @@ export { loopbackRedirect, type LoopbackOptions, type LoopbackRedirect } from '.
 export { MemoryTokenStore } from './memory-store.js';
 export { idJagAssertion, type IdJagOptions } from './id-jag.js';
 export { AuthorizationError } from './errors.js';
-export { authorizationServerMetadataUrls, resourceMetadataUrls, resourceCovers } from './discovery.js';
+export {
+  authorizationServerMetadataUrls,
+  resourceMetadataUrls,
+  resourceCovers,
+} from './discovery.js';
 export { parseChallenges, bearerParams } from './challenge.js';
 export type { OAuthOptions, StoredClient, StoredTokens, TokenStore } from '../http-auth.js';

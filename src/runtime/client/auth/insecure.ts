@@ -12,10 +12,15 @@ export function isLoopback(url: URL): boolean {
 }
 
 /** oauth4webapi's options for a request to `url`: `allowInsecureRequests` for loopback http only. */
-export function httpOptions(url: URL | string | undefined): { [oauth.allowInsecureRequests]?: true } {
+export function httpOptions(url: URL | string | undefined): {
+  [oauth.allowInsecureRequests]?: true;
+} {
   if (url === undefined) return {};
   const parsed = new URL(url);
   if (parsed.protocol === 'https:') return {};
-  if (parsed.protocol === 'http:' && isLoopback(parsed)) return { [oauth.allowInsecureRequests]: true };
-  throw new AuthorizationError(`refusing ${parsed.href}: authorization endpoints must use https (plain http only on localhost)`);
+  if (parsed.protocol === 'http:' && isLoopback(parsed))
+    return { [oauth.allowInsecureRequests]: true };
+  throw new AuthorizationError(
+    `refusing ${parsed.href}: authorization endpoints must use https (plain http only on localhost)`,
+  );
 }

@@ -32,7 +32,9 @@ export async function loopbackRedirect(options: LoopbackOptions): Promise<Loopba
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Signed in. You can close this window.\n');
+    response
+      .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('Signed in. You can close this window.\n');
     deliver(`${redirectUrl}${url.search}`);
   });
   await new Promise<void>((resolve, reject) => {
@@ -48,7 +50,10 @@ export async function loopbackRedirect(options: LoopbackOptions): Promise<Loopba
     close,
     openAuthorizationUrl: (url) =>
       new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no redirect from the browser in time')), options.timeoutMs ?? 300_000);
+        const timer = setTimeout(
+          () => reject(new Error('no redirect from the browser in time')),
+          options.timeoutMs ?? 300_000,
+        );
         deliver = (redirected) => {
           clearTimeout(timer);
           deliver = undefined;
