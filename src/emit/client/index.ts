@@ -100,6 +100,7 @@ function runtimeFiles(sources: Readonly<Record<string, string>>): PlannedFile[] 
     .sort()
     .map((name): PlannedFile => {
       if (!RUNTIME_PATH.test(name)) throw new Error(`planClient: unexpected runtime file name ${JSON.stringify(name)}`);
-      return { path: `runtime/${name}`, owner: 'generated', format: 'typescript', content: sources[name] as string };
+      // Copied byte for byte: src/runtime is kept prettier-clean (test/write/runtime-format.test.ts).
+      return { path: `runtime/${name}`, owner: 'generated', format: 'none', content: sources[name] as string };
     });
 }

@@ -44,12 +44,15 @@ const REQUIRED_RUNTIME = [
   'result-validators.d.ts',
 ];
 
+/**
+ * Every runtime file is copied byte for byte (the writer still puts the banner on): the sources are
+ * kept prettier-clean (test/write/runtime-format.test.ts), the envelope validators' `.d.ts` were
+ * formatted when mcp-gen generated them, and the compiled `.js` validators are laid out by ajv.
+ */
 const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
-  [/^(auth\/)?[a-z][a-z0-9-]*(\.d)?\.ts$/, 'typescript'],
-  // Compiled validators, laid out by ajv: copied byte for byte (prettier would take seconds on
-  // them and nearly double their size). The writer still puts the banner on them.
+  [/^(auth\/)?[a-z][a-z0-9-]*(\.d)?\.ts$/, 'none'],
   [/^[a-z][a-z0-9-]*\.js$/, 'none'],
-  [/^README\.md$/, 'markdown'],
+  [/^README\.md$/, 'none'],
 ];
 
 /**
