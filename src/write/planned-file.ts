@@ -21,9 +21,20 @@ export interface PlannedFile {
   owner: FileOwner;
   format: FileFormat;
   /**
-   * User-owned files only: called with the file's current text when it already exists. Returns the
-   * updated text (e.g. a ts-morph edit that registers a new tool's handler) or `undefined` to leave
-   * the file alone. Must only add; user code is never removed or rewritten.
+   * User-owned files only: called with the file's current text when it already exists. Gives
+   * the updated text (e.g. an edit that registers a new tool's handler) or `undefined` to leave the
+   * file alone. Must only add; user code is never removed or rewritten. `memo` is the output
+   * folder's unit cache, when there is one: a hook whose answer depends only on the text and the
+   * manifest may reuse the last run's answer instead of parsing the file again.
    */
-  merge?: (existing: string) => string | undefined;
+  merge?: (existing: string, memo?: MergeMemo) => string | undefined | Promise<string | undefined>;
+  /**
+   * With `merge`: called with the text the writer just created this file with, so the hook can
+   * remember in the unit cache that merging that very text has nothing to add (the template already
+   * holds everything); the next run then needs no parse of an untouched file.
+   */
+  created?: (text: string, memo: MergeMemo) => Promise<void>;
 }
+
+/** Caches an asynchronous pure step by kind and input (`UnitCache.memoAsync`). */
+export type MergeMemo = (kind: string, input: string, compute: () => Promise<string>) => Promise<string>;

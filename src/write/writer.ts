@@ -95,10 +95,12 @@ async function plan(
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const texts = new Map<string, string>();
   const hashes: Record<string, string> = {};
+  const cache = options.cache;
+  const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
   for (const file of sorted) {
     const existing = await readIfExists(join(outDir, file.path));
     if (file.owner === 'user' && existing !== undefined && !options.force) {
-      const merged = file.merge?.(existing);
+      const merged = await file.merge?.(existing, memo);
       if (merged === undefined || merged === existing) {
         report.kept.push(file.path);
         continue;
@@ -108,7 +110,8 @@ async function plan(
       report.merged.push(file.path);
       continue;
     }
-    const text = await renderFile(file, options.banner, options.cache && ((kind, input, compute) => (options.cache as UnitCache).memoAsync(kind, input, compute)));
+    const text = await renderFile(file, options.banner, memo);
+    if (memo && file.created) await file.created(text, memo);
     if (existing === undefined) report.created.push(file.path);
     else if (existing === text) report.unchanged.push(file.path);
     else report.updated.push(file.path);

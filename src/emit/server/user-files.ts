@@ -1,16 +1,6 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
-import type { PlannedFile } from '../../write/planned-file.js';
-import {
-  applyInsertions,
-  exportedObject,
-  importInsertion,
-  parse,
-  propertyInsertion,
-  propertyNames,
-  propertyObject,
-  topLevelNames,
-  type Insertion,
-} from './merge.js';
+import type { MergeMemo, PlannedFile } from '../../write/planned-file.js';
+import type { Insertion } from './merge.js';
 import { propertyKey } from '../../printer/names.js';
 import { render } from './templates.js';
 
@@ -19,6 +9,55 @@ import { render } from './templates.js';
  * grows, their `merge` hooks add what is missing (a tool's import and registration, a resource's
  * stub); when it shrinks, they report what the user may now delete.
  */
+
+/**
+ * Runs a merge hook through the unit cache: its answer (new text and notes) depends only on the
+ * file's text and on `wanted` (what the manifest asks the file to hold). A warm run where the file
+ * and the manifest's names did not change so never parses the file, nor loads TypeScript.
+ */
+const HANDLERS_INDEX_MERGE = 'merge:handlers-index';
+const SECTION_MERGE = 'merge:section';
+
+/** What a merge of a file holding everything answers: nothing to add, nothing to say. */
+const NOTHING_TO_MERGE = JSON.stringify({ text: null, notes: [] });
+
+function mergeInput(wanted: unknown, text: string): string {
+  return `${JSON.stringify(wanted)}\0${text}`;
+}
+
+async function cachedMerge(
+  memo: MergeMemo | undefined,
+  kind: string,
+  wanted: unknown,
+  existing: string,
+  notes: string[],
+  merge: (notes: string[]) => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const compute = async (): Promise<string> => {
+    const own: string[] = [];
+    const text = await merge(own);
+    return JSON.stringify({ text: text ?? null, notes: own });
+  };
+  const answer = JSON.parse(memo ? await memo(kind, mergeInput(wanted, existing), compute) : await compute()) as {
+    text: string | null;
+    notes: string[];
+  };
+  notes.push(...answer.notes);
+  if (memo && answer.text !== null) {
+    // Merges only add: the merged text already holds everything, so merging it again adds nothing
+    // and says the same (a tool that left the manifest is still registered). The next run knows.
+    await memo(kind, mergeInput(wanted, answer.text), async () => JSON.stringify({ text: null, notes: answer.notes }));
+  }
+  return answer.text ?? undefined;
+}
+
+/**
+ * Records that merging `text`, which was just rendered from the file's template for this very
+ * manifest (so it registers everything), has nothing to add.
+ */
+async function nothingToMerge(memo: MergeMemo, kind: string, wanted: unknown, text: string): Promise<void> {
+  await memo(kind, mergeInput(wanted, text), async () => NOTHING_TO_MERGE);
+}
 
 export const HANDLERS_INDEX = 'handlers/index.ts';
 
@@ -154,11 +193,16 @@ export function handlersIndexFile(model: ServiceModel, notes: string[]): Planned
     owner: 'user',
     format: 'typescript',
     content: render('handlers-index.ts.hbs', { tools, sections: present }),
-    merge: (existing) => mergeHandlersIndex(model, existing, notes),
+    merge: (existing, memo) =>
+      cachedMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, existing, notes, (own) => mergeHandlersIndex(model, existing, own)),
+    created: (text, memo) => nothingToMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, text),
   };
 }
 
-function mergeHandlersIndex(model: ServiceModel, existing: string, notes: string[]): string | undefined {
+async function mergeHandlersIndex(model: ServiceModel, existing: string, notes: string[]): Promise<string | undefined> {
+  // ts-morph (and TypeScript with it) is loaded only when a file really has to be parsed.
+  const { applyInsertions, exportedObject, importInsertion, parse, propertyInsertion, propertyNames, propertyObject, topLevelNames } =
+    await import('./merge.js');
   const file = parse(existing);
   const handlers = exportedObject(file, 'handlers');
   const tools = handlers && propertyObject(handlers, 'tools');
@@ -215,7 +259,9 @@ export function sectionFiles(model: ServiceModel, notes: string[]): PlannedFile[
     owner: 'user',
     format: 'typescript',
     content: render(section.template, { [viewKey(section)]: section.entries.map((e) => e.view) }),
-    merge: (existing: string) => mergeSection(section, existing, notes),
+    merge: (existing: string, memo?: MergeMemo) =>
+      cachedMerge(memo, SECTION_MERGE, section, existing, notes, (own) => mergeSection(section, existing, own)),
+    created: (text: string, memo: MergeMemo) => nothingToMerge(memo, SECTION_MERGE, section, text),
   }));
 }
 
@@ -223,7 +269,8 @@ function viewKey(section: Section): string {
   return section.property === 'resourceTemplates' ? 'templates' : section.property === 'resourceLists' ? 'lists' : section.property;
 }
 
-function mergeSection(section: Section, existing: string, notes: string[]): string | undefined {
+async function mergeSection(section: Section, existing: string, notes: string[]): Promise<string | undefined> {
+  const { applyInsertions, exportedObject, parse, propertyInsertion, propertyNames } = await import('./merge.js');
   const file = parse(existing);
   const object = exportedObject(file, section.property);
   if (!object) {

@@ -1,0 +1,80 @@
+/**
+ * A warm run (the output folder and its unit cache present) must not pay for libraries it does not
+ * use: prettier is loaded only when a file is formatted, ts-morph (and TypeScript) only when a user
+ * file really has to be merged. The CLI runs in a child process whose module loads are recorded.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../client/support.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-gen-lazy-imports-'));
+const outDir = join(scratch, 'out');
+
+function manifest(tools: string[]): string {
+  return JSON.stringify({
+    server: { name: 'lazy', version: '1.0.0' },
+    tools: tools.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })),
+    resources: [{ uri: 'docs://index', name: 'index' }],
+    prompts: [{ name: 'summarize', description: 'Summarize.' }],
+  });
+}
+
+/** A package under node_modules and the mcp-gen module (under dist/) that imported it. */
+interface PackageLoad {
+  name: string;
+  importer: string;
+}
+
+/** Runs `mcp-gen server` in a fresh process; the packages mcp-gen's own modules imported. */
+function generate(tools: string[]): PackageLoad[] {
+  const manifestPath = join(scratch, 'manifest.json');
+  writeFileSync(manifestPath, manifest(tools));
+  const log = join(scratch, 'imports.log');
+  rmSync(log, { force: true });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', join(repoRoot, 'test', 'support', 'import-log.mjs'), join(repoRoot, 'bin', 'mcp-gen.js'), 'server', manifestPath, '-o', outDir, '--no-version-banner'],
+    { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, MCP_GEN_IMPORT_LOG: log } },
+  );
+  if (child.status !== 0) throw new Error(`mcp-gen server exited ${child.status}: ${child.stderr}`);
+  const loads: PackageLoad[] = [];
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const [url = '', parent = ''] = line.split('\t');
+    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+    const importer = /\/dist\/(.*)$/.exec(parent)?.[1];
+    if (name !== undefined && importer !== undefined && !parent.includes('/node_modules/')) loads.push({ name, importer });
+  }
+  return loads;
+}
+
+/** Which of mcp-gen's modules imported the package (json-schema-to-typescript's own use of prettier is not counted). */
+const importersOf = (loads: PackageLoad[], name: string): string[] => [...new Set(loads.filter((l) => l.name === name).map((l) => l.importer))].sort();
+
+beforeAll(() => {
+  if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) throw new Error('bin/mcp-gen.js runs dist/: run `npm run build` first');
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('a warm run loads only what it uses', () => {
+  it('loads neither prettier nor ts-morph when nothing changed, and ts-morph once a tool is added', () => {
+    const cold = generate(['alpha', 'beta']);
+    expect(importersOf(cold, 'prettier')).toEqual(['write/render.js']);
+
+    const warm = generate(['alpha', 'beta']);
+    expect(importersOf(warm, 'prettier')).toEqual([]);
+    expect(importersOf(warm, 'ts-morph')).toEqual([]);
+
+    // A new tool has to be registered in handlers/index.ts: that merge parses the file.
+    const added = generate(['alpha', 'beta', 'gamma']);
+    expect(importersOf(added, 'ts-morph')).toEqual(['emit/server/merge.js']);
+    expect(readFileSync(join(outDir, 'handlers', 'index.ts'), 'utf8')).toContain("import { gamma } from './tools/gamma.js';");
+
+    // And the run after that, with nothing new, again loads neither.
+    const again = generate(['alpha', 'beta', 'gamma']);
+    expect(importersOf(again, 'prettier')).toEqual([]);
+    expect(importersOf(again, 'ts-morph')).toEqual([]);
+  }, 120_000);
+});
