@@ -77,7 +77,7 @@ describe('templates', () => {
   it('refuse values that are not safe for their position', () => {
     const tool = { doc: '', camel: 'class', name: 'x', message: 'm' };
     expect(() => render('tool-handler.ts.hbs', tool)).toThrow(/not a safe identifier/);
-    expect(() => render('tool-handler.ts.hbs', { doc: '', camel: 'ok', name: 'x' })).toThrow(/ts-string needs a string/);
+    expect(() => render('tool-handler.ts.hbs', { doc: '', camel: 'ok', name: 'x' })).toThrow(/ts-quote needs a string/);
   });
 
   it('escape what they print', () => {
@@ -89,7 +89,7 @@ describe('templates', () => {
     });
     expect(text).toContain('/**\n * a *\\/ export const pwn = 1; /* b\n * c\n */\nexport const getUser');
     expect(text).toContain(`ToolHandlers["it's \\"q\\" \\\\ \${x}\\u2028"]`);
-    expect(text).toContain('text: "*/`${x}`"');
+    expect(text).toContain("text: '*/`${x}`'");
     expect(text).not.toMatch(/[\u2028\u2029]/);
   });
 });

@@ -14,6 +14,15 @@ import { isSafeIdentifier, propertyKey } from '../../printer/names.js';
 export const VALUE_HELPERS = {
   /** A string literal. */
   'ts-string': (value: unknown): string => stringLiteral(requireString(value, 'ts-string')),
+  /**
+   * A string literal the way the generator's prettier options print it where that is plain (single
+   * quotes around printable ASCII without `'` or `\`), else the same as `ts-string`: for files
+   * written without prettier (tool handler stubs), whose other cases go through prettier anyway.
+   */
+  'ts-quote': (value: unknown): string => {
+    const text = requireString(value, 'ts-quote');
+    return isPlainText(text) ? `'${text}'` : stringLiteral(text);
+  },
   /** An identifier; refuses anything that is not one (or is reserved). */
   'ts-ident': (value: unknown): string => {
     const name = requireString(value, 'ts-ident');
@@ -29,6 +38,11 @@ export const VALUE_HELPERS = {
     return jsdoc(requireString(value, 'jsdoc'), indent);
   },
 } as const;
+
+/** Printable ASCII without a single quote or a backslash: quoted as is, it is prettier's own literal. */
+export function isPlainText(text: string): boolean {
+  return /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/.test(text);
+}
 
 function requireString(value: unknown, helper: string): string {
   if (typeof value !== 'string') throw new Error(`template: ${helper} needs a string, got ${typeof value}`);

@@ -2,7 +2,7 @@ import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { MergeMemo, PlannedFile } from '../../write/planned-file.js';
 import type { Insertion } from './merge.js';
 import { propertyKey } from '../../printer/names.js';
-import { render } from './templates.js';
+import { isPlainText, render } from './templates.js';
 
 /**
  * The files the user owns: created once from `templates/`, never overwritten. When the manifest
@@ -70,18 +70,38 @@ function describe(wire: Record<string, unknown>): string {
   return [...new Set(parts)].join('\n\n');
 }
 
+/** The generator's prettier print width (src/write/render.ts). */
+const PRINT_WIDTH = 100;
+
+/**
+ * A tool's handler stub. A manifest has one per tool (1,000 for a large server), so the template
+ * prints prettier's own layout and the stub is written without prettier: the message's array and
+ * object (and a long declaration's parameters) are broken exactly where prettier breaks them. A
+ * stub whose declaration would not fit even so, or whose name or message is not plain ASCII
+ * (quotes, escapes, wide characters), goes through prettier alone (test/server/stub-format.test.ts holds the two to the same bytes).
+ */
 export function toolHandlerFile(tool: ToolModel): PlannedFile {
   const path = toolHandlerPath(tool);
   const about = describe(tool.wire);
+  const message = `${tool.name} is not implemented yet: edit ${path}`;
+  const literal = `'${message}'`;
+  const fits = (line: string): boolean => line.length <= PRINT_WIDTH;
+  const declaration = `export const ${tool.ids.camel}: ToolHandlers['${tool.name}'] = async (`;
+  const declarationOnOneLine = fits(`${declaration}input, context) => {`);
+  // Past the print width, prettier puts the parameters on lines of their own; past that, it is asked.
+  const laidOut = isPlainText(tool.name) && isPlainText(message) && isPlainText(tool.ids.camel) && fits(declaration);
   return {
     path,
     owner: 'user',
-    format: 'typescript',
+    format: laidOut ? 'none' : 'typescript',
     content: render('tool-handler.ts.hbs', {
       doc: [`The tool ${JSON.stringify(tool.name)}.`, about].filter((s) => s !== '').join('\n\n'),
       camel: tool.ids.camel,
       name: tool.name,
-      message: `${tool.name} is not implemented yet: edit ${path}`,
+      message,
+      declarationOnOneLine,
+      messageOnOneLine: fits(`    content: [{ type: 'text', text: ${literal} }],`),
+      messageInArray: fits(`      { type: 'text', text: ${literal} },`),
     }),
   };
 }

@@ -1,0 +1,86 @@
+/**
+ * Tool handler stubs are written without prettier (src/emit/server/user-files.ts prints prettier's
+ * layout itself): prettier must find each of them unchanged, for the example, every fixture manifest,
+ * the scale benchmark's tools and names long enough to take each of the template's layouts.
+ */
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toolHandlerFile } from '../../src/emit/server/user-files.js';
+import type { ToolModel } from '../../src/model/service-model.js';
+import { formatText } from '../../src/write/render.js';
+import { repoRoot } from '../client/support.js';
+import { loadModel, tempDir } from './support.js';
+// @ts-expect-error: a plain .mjs script without types.
+import { manifestText } from '../../bench/scale/make-manifest.mjs';
+
+const work = tempDir('stub-format');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Every manifest.yaml under test/fixtures and examples. */
+function manifests(): string[] {
+  const found: string[] = [];
+  for (const root of ['test/fixtures', 'examples']) {
+    for (const path of readdirSync(join(repoRoot, root), { recursive: true, encoding: 'utf8' })) {
+      if (/(^|[/\\])manifest\.yaml$/.test(path) && !path.includes('node_modules')) found.push(join(repoRoot, root, path));
+    }
+  }
+  return found.sort();
+}
+
+/** Tool names from 1 to 90 characters (every layout of the message, and declarations too long for one line). */
+function lengthsManifest(): string {
+  const names = Array.from({ length: 90 }, (_, i) => `t${'_ab.c-d'.repeat(13).slice(0, i)}`);
+  return JSON.stringify({ server: { name: 'lengths', version: '1.0.0' }, tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) });
+}
+
+async function toolsOf(manifestPath: string): Promise<ToolModel[]> {
+  return (await loadModel(manifestPath)).tools;
+}
+
+async function stubsDrift(tools: ToolModel[]): Promise<{ laidOut: number; drifted: string[] }> {
+  let laidOut = 0;
+  const drifted: string[] = [];
+  for (const tool of tools) {
+    const file = toolHandlerFile(tool);
+    if (file.format !== 'none') continue;
+    laidOut++;
+    if ((await formatText(file.content, 'typescript', file.path)) !== file.content) drifted.push(file.path);
+  }
+  return { laidOut, drifted };
+}
+
+describe('tool handler stubs are already prettier-formatted', () => {
+  it('for the example and every fixture manifest', async () => {
+    const tools = (await Promise.all(manifests().map(toolsOf))).flat();
+    expect(tools.length).toBeGreaterThan(20);
+    const { laidOut, drifted } = await stubsDrift(tools);
+    expect(drifted).toEqual([]);
+    expect(laidOut).toBeGreaterThan(tools.length / 2);
+  }, 120_000);
+
+  it('for 200 tools of the scale benchmark, none of which needs prettier', async () => {
+    const path = join(work, 'scale.json');
+    writeFileSync(path, manifestText({ tools: 200 }));
+    const tools = await toolsOf(path);
+    const { laidOut, drifted } = await stubsDrift(tools);
+    expect(drifted).toEqual([]);
+    expect(laidOut).toBe(200);
+  }, 120_000);
+
+  it('for names of every length; a declaration too long for one line goes through prettier', async () => {
+    const path = join(work, 'lengths.json');
+    writeFileSync(path, lengthsManifest());
+    const tools = await toolsOf(path);
+    const { laidOut, drifted } = await stubsDrift(tools);
+    expect(drifted).toEqual([]);
+    const formats = tools.map((tool) => toolHandlerFile(tool).format);
+    expect(formats.slice(0, laidOut)).toEqual(Array(laidOut).fill('none'));
+    expect(formats.at(-1)).toBe('typescript');
+    // All three layouts of the message were taken by stubs written without prettier.
+    const contents = tools.map((tool) => toolHandlerFile(tool)).filter((f) => f.format === 'none').map((f) => f.content);
+    expect(contents.some((c) => c.includes("    content: [{ type: 'text'"))).toBe(true);
+    expect(contents.some((c) => c.includes("      { type: 'text', text:"))).toBe(true);
+    expect(contents.some((c) => c.includes("        type: 'text',\n        text:"))).toBe(true);
+  }, 120_000);
+});
