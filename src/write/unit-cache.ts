@@ -9,13 +9,21 @@ import { join } from 'node:path';
  * after one tool changed redoes only that tool's steps.
  *
  * The cache can only save time, never change bytes: a value is used only when its key (input and
- * generator alike) matches exactly and its own recorded hash checks out. Anything else (no file,
- * not JSON, another format, another generator, a corrupted entry) is a miss, silently.
+ * generator alike) matches exactly and the file's recorded hash checks out. Anything else (no file,
+ * a header that is not ours, another format, another generator, a byte changed anywhere) is a
+ * miss of the whole cache, silently.
+ *
+ * Layout (a large server's cache holds tens of MB, read and written on every run, so it is laid out
+ * to be cheap to read: no JSON unescaping of values, one hash for the whole file):
+ *   line 1: JSON header `{ generator, cacheFormat, fingerprint, sha256 }`, `sha256` being that of
+ *           everything after this line;
+ *   line 2: JSON index `[[key, length], …]`, sorted by key, `length` in UTF-16 code units;
+ *   then:   the values, one after the other, in the index's order, nothing between them.
  */
 
 export const UNIT_CACHE_FILE = '.mcp-gen-cache.json';
 /** Bumped whenever the file's layout changes; another format is ignored. */
-export const UNIT_CACHE_FORMAT = 1;
+export const UNIT_CACHE_FORMAT = 2;
 
 /** What a pure step looks like to the code that may cache it: same kind and input, same result. */
 export type Memo = (kind: string, input: string, compute: () => string) => string;
@@ -24,13 +32,61 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-interface CacheFile {
+interface CacheHeader {
   generator: 'mcp-gen';
   cacheFormat: number;
   /** Entries are only valid for the generator that wrote them. */
   fingerprint: string;
-  /** key → [value, SHA-256 of value]. */
-  entries: Record<string, [string, string]>;
+  /** SHA-256 of the rest of the file (index and values). */
+  sha256: string;
+}
+
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** The file's text for these entries (sorted by key, so the same entries give the same bytes). */
+export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly [string, string]>): string {
+  // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
+  const sorted = [...entries].filter(([, value]) => isWellFormed(value)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const body = `${JSON.stringify(sorted.map(([key, value]) => [key, value.length]))}\n${sorted.map(([, value]) => value).join('')}`;
+  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: sha256(body) };
+  return `${JSON.stringify(header)}\n${body}`;
+}
+
+/** The entries of a cache file's text, or undefined when it is not a sound cache of this generator. */
+export function decodeUnitCache(text: string, fingerprint: string): Map<string, string> | undefined {
+  const headerEnd = text.indexOf('\n');
+  if (headerEnd < 0) return undefined;
+  let header: Partial<CacheHeader> | null;
+  try {
+    header = JSON.parse(text.slice(0, headerEnd)) as Partial<CacheHeader> | null;
+  } catch {
+    return undefined;
+  }
+  if (header === null || typeof header !== 'object' || header.generator !== 'mcp-gen' || header.cacheFormat !== UNIT_CACHE_FORMAT) return undefined;
+  if (header.fingerprint !== fingerprint || typeof header.sha256 !== 'string') return undefined;
+  const body = text.slice(headerEnd + 1);
+  if (sha256(body) !== header.sha256) return undefined;
+  const indexEnd = body.indexOf('\n');
+  if (indexEnd < 0) return undefined;
+  let index: unknown;
+  try {
+    index = JSON.parse(body.slice(0, indexEnd));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(index)) return undefined;
+  const entries = new Map<string, string>();
+  let offset = indexEnd + 1;
+  for (const entry of index as unknown[]) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isSafeInteger(entry[1]) || (entry[1] as number) < 0) return undefined;
+    const end = offset + (entry[1] as number);
+    if (end > body.length) return undefined;
+    entries.set(entry[0], body.slice(offset, end));
+    offset = end;
+  }
+  return offset === body.length ? entries : undefined;
 }
 
 export class UnitCache {
@@ -50,25 +106,7 @@ export class UnitCache {
 
   /** A cache from a file's text; anything unusable gives an empty cache (and the run is cold). */
   static fromText(text: string | undefined, fingerprint: string): UnitCache {
-    const stored = new Map<string, string>();
-    if (text !== undefined) {
-      let file: Partial<CacheFile> | null = null;
-      try {
-        file = JSON.parse(text) as Partial<CacheFile> | null;
-      } catch {
-        file = null;
-      }
-      const usable = file !== null && typeof file === 'object' && file.generator === 'mcp-gen' && file.cacheFormat === UNIT_CACHE_FORMAT && file.fingerprint === fingerprint;
-      if (usable && typeof file?.entries === 'object' && file.entries !== null) {
-        for (const [key, entry] of Object.entries(file.entries)) {
-          // A damaged entry is dropped alone: its value must still hash to what was recorded.
-          if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string' && sha256(entry[0]) === entry[1]) {
-            stored.set(key, entry[0]);
-          }
-        }
-      }
-    }
-    return new UnitCache(fingerprint, stored);
+    return new UnitCache(fingerprint, (text !== undefined && decodeUnitCache(text, fingerprint)) || new Map());
   }
 
   private keyOf(kind: string, input: string): string {
@@ -109,13 +147,7 @@ export class UnitCache {
 
   /** The file's text: only what this run used, so entries of removed tools do not pile up. */
   text(): string {
-    const entries: Record<string, [string, string]> = {};
-    for (const key of [...this.fresh.keys()].sort()) {
-      const value = this.fresh.get(key) as string;
-      entries[key] = [value, sha256(value)];
-    }
-    const file: CacheFile = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint: this.fingerprint, entries };
-    return `${JSON.stringify(file)}\n`;
+    return encodeUnitCache(this.fingerprint, this.fresh);
   }
 }
 

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
-import { UNIT_CACHE_FILE, UNIT_CACHE_FORMAT, UnitCache } from '../../src/write/unit-cache.js';
+import { decodeUnitCache, encodeUnitCache, UNIT_CACHE_FILE, UNIT_CACHE_FORMAT, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -32,12 +32,10 @@ async function files(dir: string): Promise<Record<string, string>> {
   return result;
 }
 
-interface CacheFileShape {
-  generator: string;
-  cacheFormat: number;
-  fingerprint: string;
-  entries: Record<string, [string, string]>;
-}
+/** The header (first line) of a cache file's text. */
+const headerOf = (text: string): Record<string, unknown> => JSON.parse(text.slice(0, text.indexOf('\n'))) as Record<string, unknown>;
+/** The same text with another header line. */
+const withHeader = (text: string, header: Record<string, unknown>): string => `${JSON.stringify(header)}${text.slice(text.indexOf('\n'))}`;
 
 describe('UnitCache', () => {
   const compute = (value: string) => () => value;
@@ -59,21 +57,27 @@ describe('UnitCache', () => {
     first.memo('k', 'dropped', compute('2'));
     const second = UnitCache.fromText(first.text(), 'gen-1');
     second.memo('k', 'kept', compute('x'));
-    expect(Object.keys((JSON.parse(second.text()) as CacheFileShape).entries)).toHaveLength(1);
+    expect(decodeUnitCache(second.text(), 'gen-1')?.size).toBe(1);
   });
 
   it('ignores a cache that is not JSON, not mcp-gen\'s, of another format or of another generator', () => {
     const saved = UnitCache.empty('gen-1');
     saved.memo('k', 'input', compute('cached'));
     const text = saved.text();
-    const file = JSON.parse(text) as CacheFileShape;
+    const header = headerOf(text);
+    const body = text.slice(text.indexOf('\n') + 1);
     const unusable = [
       text.slice(0, text.length / 2),
+      text.slice(0, -1),
+      '',
       'null',
-      '[]',
-      JSON.stringify({ ...file, generator: 'other' }),
-      JSON.stringify({ ...file, cacheFormat: UNIT_CACHE_FORMAT + 1 }),
-      JSON.stringify({ ...file, entries: 'nope' }),
+      '[]\n[]\n',
+      body,
+      withHeader(text, { ...header, generator: 'other' }),
+      withHeader(text, { ...header, cacheFormat: UNIT_CACHE_FORMAT - 1 }),
+      withHeader(text, { ...header, sha256: 'nope' }),
+      // The layout of format 1 (one JSON object, a hash per entry).
+      JSON.stringify({ generator: 'mcp-gen', cacheFormat: 1, fingerprint: 'gen-1', entries: {} }),
     ];
     for (const candidate of unusable) {
       expect(UnitCache.fromText(candidate, 'gen-1').memo('k', 'input', compute('fresh')), candidate.slice(0, 60)).toBe('fresh');
@@ -82,15 +86,38 @@ describe('UnitCache', () => {
     expect(UnitCache.fromText(text, 'gen-2').memo('k', 'input', compute('fresh'))).toBe('fresh');
   });
 
-  it('drops an entry whose value no longer matches its recorded hash, and only that one', () => {
+  it('refuses the whole file when any byte after the header changed, without throwing', () => {
     const saved = UnitCache.empty('gen-1');
     saved.memo('k', 'a', compute('value a'));
-    saved.memo('k', 'b', compute('value b'));
-    const file = JSON.parse(saved.text()) as CacheFileShape;
-    for (const entry of Object.values(file.entries)) if (entry[0] === 'value a') entry[0] = 'tampered';
-    const loaded = UnitCache.fromText(JSON.stringify(file), 'gen-1');
-    expect(loaded.memo('k', 'a', compute('fresh a'))).toBe('fresh a');
-    expect(loaded.memo('k', 'b', compute('fresh b'))).toBe('value b');
+    saved.memo('k', 'b', compute('value b \u00e9\u{1F600}'));
+    const text = saved.text();
+    expect(decodeUnitCache(text, 'gen-1')?.size).toBe(2);
+    for (const damaged of [text.replace('value a', 'value A'), text.replace('value b', 'value  b'), text.replace('[[', '[ [')]) {
+      expect(decodeUnitCache(damaged, 'gen-1'), damaged).toBeUndefined();
+      const loaded = UnitCache.fromText(damaged, 'gen-1');
+      expect(loaded.memo('k', 'a', compute('fresh a'))).toBe('fresh a');
+      expect(loaded.memo('k', 'b', compute('fresh b'))).toBe('fresh b');
+    }
+    // A body that hashes right but whose index does not add up (written by a broken writer): refused too.
+    const entries = [['x', 'abc']] as const;
+    const good = encodeUnitCache('gen-1', entries);
+    expect(decodeUnitCache(good, 'gen-1')).toEqual(new Map(entries));
+    for (const index of ['[["x",4]]', '[["x",2]]', '[["x",-1]]', '[[1,3]]', '{}', 'not json']) {
+      const body = `${index}\nabc`;
+      const forged = `${JSON.stringify({ ...headerOf(good), sha256: sha256(body) })}\n${body}`;
+      expect(decodeUnitCache(forged, 'gen-1'), index).toBeUndefined();
+    }
+  });
+
+  it('keeps values of any text, and leaves out one that UTF-8 cannot carry', () => {
+    const values = ['', 'line\nbreaks\r\n', '"quotes" and \\ and \u2028', 'caf\u00e9 \u{1F600} \u4e2d'];
+    const saved = UnitCache.empty('gen-1');
+    values.forEach((value, i) => saved.memo('k', String(i), compute(value)));
+    saved.memo('k', 'lone', compute('half \ud800 a pair'));
+    // Through UTF-8, as the file is written and read.
+    const loaded = UnitCache.fromText(Buffer.from(saved.text(), 'utf8').toString('utf8'), 'gen-1');
+    values.forEach((value, i) => expect(loaded.memo('k', String(i), compute('fresh'))).toBe(value));
+    expect(loaded.memo('k', 'lone', compute('fresh'))).toBe('fresh');
   });
 });
 
@@ -118,9 +145,9 @@ describe('server and client generation with the unit cache', () => {
       await copyFile(join(repoRoot, 'examples', 'weather', 'manifest.yaml'), manifest);
       await generate(command, `${command}-warm`);
       const cacheText = await readFile(join(dir, `${command}-warm`, UNIT_CACHE_FILE), 'utf8');
-      const cache = JSON.parse(cacheText) as CacheFileShape;
-      expect(cache.generator).toBe('mcp-gen');
-      expect(Object.keys(cache.entries).length).toBeGreaterThan(0);
+      const header = headerOf(cacheText);
+      expect(header['generator']).toBe('mcp-gen');
+      expect(decodeUnitCache(cacheText, header['fingerprint'] as string)?.size).toBeGreaterThan(0);
 
       await changeOneTool();
       await generate(command, `${command}-warm`);
@@ -133,7 +160,7 @@ describe('server and client generation with the unit cache', () => {
       for (const path of generated) expect(warm[path], path).toBe(cold[path]);
 
       // A damaged cache (cut in half) and one of another generator: ignored, same bytes.
-      for (const damaged of [cacheText.slice(0, cacheText.length / 2), JSON.stringify({ ...cache, fingerprint: 'another mcp-gen' })]) {
+      for (const damaged of [cacheText.slice(0, cacheText.length / 2), withHeader(cacheText, { ...header, fingerprint: 'another mcp-gen' })]) {
         await writeFile(join(dir, `${command}-cold`, UNIT_CACHE_FILE), damaged);
         await generate(command, `${command}-cold`);
         expect(await files(join(dir, `${command}-cold`))).toEqual(cold);
@@ -146,20 +173,24 @@ describe('server and client generation with the unit cache', () => {
     const out = join(dir, 'planted');
     await generate('server', 'planted');
     const cacheFile = join(out, UNIT_CACHE_FILE);
-    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as CacheFileShape;
+    const text = await readFile(cacheFile, 'utf8');
+    const fingerprint = headerOf(text)['fingerprint'] as string;
+    const entries = decodeUnitCache(text, fingerprint) as Map<string, string>;
     // The compiled validators of get_weather (generated/validators/getWeather.js), as one run left them.
-    const planted = Object.entries(cache.entries).filter(([, [value]]) => value.includes('export const [validateGetWeatherInput'));
+    const planted = [...entries].filter(([, value]) => value.includes('export const [validateGetWeatherInput'));
     expect(planted).toHaveLength(1);
-    const [key, [value]] = planted[0] as [string, [string, string]];
+    const [key, value] = planted[0] as [string, string];
     const poisoned = value.replace('must have required property', 'PLANTED BY THE TEST');
     expect(poisoned).not.toBe(value);
-    cache.entries[key] = [poisoned, sha256(poisoned)];
-    await writeFile(cacheFile, JSON.stringify(cache));
+    entries.set(key, poisoned);
+    await writeFile(cacheFile, encodeUnitCache(fingerprint, entries));
     await generate('server', 'planted');
     expect(await readFile(join(out, 'generated', 'validators', 'getWeather.js'), 'utf8')).toContain('PLANTED BY THE TEST');
-    // And with the same entry but its old hash, the value is refused and the output is right again.
-    cache.entries[key] = [poisoned, sha256(value)];
-    await writeFile(cacheFile, JSON.stringify(cache));
+    // And with the same value planted but the file's old hash, the cache is refused and the output is right again.
+    entries.set(key, poisoned);
+    const replanted = encodeUnitCache(fingerprint, entries);
+    const oldHash = headerOf(encodeUnitCache(fingerprint, new Map([...entries, [key, value]])))['sha256'];
+    await writeFile(cacheFile, withHeader(replanted, { ...headerOf(replanted), sha256: oldHash }));
     await generate('server', 'planted');
     expect(await readFile(join(out, 'generated', 'validators', 'getWeather.js'), 'utf8')).not.toContain('PLANTED BY THE TEST');
   }, 240_000);
