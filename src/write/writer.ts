@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
@@ -63,6 +63,44 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
+/** How many files are read, written or moved at once (thousands on a large server). */
+const IO_CONCURRENCY = 16;
+
+/** `work` over every item, at most `limit` at a time; results in the items' order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Marks a user-owned file that exists and is kept as it is: its text is never needed. */
+const EXISTS = Symbol('exists');
+
+/**
+ * What is on disk where a planned file goes: the text to compare with or merge into, or only
+ * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read).
+ */
+async function onDisk(outDir: string, file: PlannedFile, force: boolean): Promise<string | typeof EXISTS | undefined> {
+  const path = join(outDir, file.path);
+  if (file.owner === 'user' && !file.merge && !force) {
+    try {
+      await access(path);
+      return EXISTS;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+  return readIfExists(path);
+}
+
 /**
  * The ledger on disk: its exact text (for --check) and the files it lists. One that cannot be read,
  * or that a newer mcp-gen wrote, is bad input (exit 2): it alone says which files may be replaced
@@ -97,10 +135,12 @@ async function plan(
   const hashes: Record<string, string> = {};
   const cache = options.cache;
   const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
-  for (const file of sorted) {
-    const existing = await readIfExists(join(outDir, file.path));
+  // Reads in parallel; what follows runs in path order, so reports and notes come out the same every run.
+  const found = await mapBounded(sorted, IO_CONCURRENCY, (file) => onDisk(outDir, file, options.force === true));
+  for (const [i, file] of sorted.entries()) {
+    const existing = found[i];
     if (file.owner === 'user' && existing !== undefined && !options.force) {
-      const merged = await file.merge?.(existing, memo);
+      const merged = existing === EXISTS ? undefined : await file.merge?.(existing, memo);
       if (merged === undefined || merged === existing) {
         report.kept.push(file.path);
         continue;
@@ -166,19 +206,15 @@ export async function writeOutput(
   const writes = [...[...texts].filter(([path]) => !unchanged.has(path)), [LEDGER_FILE, ledgerText] as const];
   await mkdir(dirname(root), { recursive: true });
   const staging = await mkdtemp(join(dirname(root), `.mcp-gen-staging-`));
+  // Each folder is made once, then the files go in a bounded number at a time.
+  const folders = [...new Set(writes.map(([path]) => posix.dirname(path)))].sort();
   try {
-    for (const [path, text] of writes) {
-      const target = join(staging, ...path.split('/'));
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, text, 'utf8');
-    }
+    for (const folder of folders) await mkdir(join(staging, ...folder.split('/')), { recursive: true });
+    await mapBounded(writes, IO_CONCURRENCY, ([path, text]) => writeFile(join(staging, ...path.split('/')), text, 'utf8'));
     // Everything is on disk beside the output; now move it in, one rename per file.
     await mkdir(root, { recursive: true });
-    for (const [path] of writes) {
-      const target = join(root, ...path.split('/'));
-      await mkdir(dirname(target), { recursive: true });
-      await rename(join(staging, ...path.split('/')), target);
-    }
+    for (const folder of folders) await mkdir(join(root, ...folder.split('/')), { recursive: true });
+    await mapBounded(writes, IO_CONCURRENCY, ([path]) => rename(join(staging, ...path.split('/')), join(root, ...path.split('/'))));
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -125,6 +125,27 @@ describe('writeOutput', () => {
     expect((await readdir(dir)).sort()).toEqual([LEDGER_FILE, 'a.ts']);
   });
 
+  it('does not read a user file it keeps as it is, nor render its skeleton (thousands of tool stubs on a warm run)', async () => {
+    const dir = await tempDir();
+    // Something at the stub's path that cannot be read as a file: only its existence counts.
+    await mkdir(join(dir, 'handlers', 'tools', 'kept.ts'), { recursive: true });
+    const unrenderable = { ...user('handlers/tools/kept.ts', 'export const kept = 1;'), format: 'json' as const };
+    const report = await writeOutput(dir, [unrenderable, user('handlers/tools/new.ts', 'export const fresh=1')], { banner });
+    expect(report.kept).toEqual(['handlers/tools/kept.ts']);
+    expect(report.created).toEqual(['handlers/tools/new.ts']);
+    expect(await readFile(join(dir, 'handlers', 'tools', 'new.ts'), 'utf8')).toBe('export const fresh = 1;\n');
+  });
+
+  it('writes many files in many folders, the same bytes in the same order as one at a time', async () => {
+    const dir = await tempDir();
+    const files = Array.from({ length: 120 }, (_, i) => gen(`f${i % 7}/sub${i % 3}/file${i}.ts`, `export const v${i} = ${i};`));
+    const report = await writeOutput(dir, files, { banner });
+    expect(report.created).toEqual(files.map((f) => f.path).sort());
+    for (const file of files) expect(await readFile(join(dir, file.path), 'utf8')).toBe(await renderFile(file, banner));
+    const again = await writeOutput(dir, [...files].reverse(), { banner });
+    expect(again.unchanged).toEqual(report.created);
+  });
+
   it('refuses paths that leave the output folder', async () => {
     const dir = await tempDir();
     for (const path of ['../x.ts', '/etc/x.ts', 'a/../../x.ts', 'a\\b.ts']) {
