@@ -1,12 +1,13 @@
 /**
- * Tool handler stubs are written without prettier (src/emit/server/user-files.ts prints prettier's
- * layout itself): prettier must find each of them unchanged, for the example, every fixture manifest,
+ * Tool handler stubs and handlers/index.ts are written without prettier (src/emit/server/user-files.ts
+ * prints prettier's layout itself): prettier must find each of them unchanged, for the example, every fixture manifest,
  * the scale benchmark's tools and names long enough to take each of the template's layouts.
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toolHandlerFile } from '../../src/emit/server/user-files.js';
+import { handlersIndexFile, toolHandlerFile } from '../../src/emit/server/user-files.js';
+import type { ServiceModel } from '../../src/model/service-model.js';
 import type { ToolModel } from '../../src/model/service-model.js';
 import { formatText } from '../../src/write/render.js';
 import { repoRoot } from '../client/support.js';
@@ -49,6 +50,44 @@ async function stubsDrift(tools: ToolModel[]): Promise<{ laidOut: number; drifte
   }
   return { laidOut, drifted };
 }
+
+/** handlers/index.ts of the model: whether it skips prettier, and whether prettier would change it. */
+async function indexDrift(model: ServiceModel): Promise<{ laidOut: boolean; drifted: boolean }> {
+  const file = handlersIndexFile(model, []);
+  if (file.format !== 'none') return { laidOut: false, drifted: false };
+  return { laidOut: true, drifted: (await formatText(file.content, 'typescript', file.path)) !== file.content };
+}
+
+describe('handlers/index.ts is already prettier-formatted', () => {
+  it('for the example, every fixture manifest and the scale benchmark (whose 200 tools need no prettier)', async () => {
+    const path = join(work, 'scale-index.json');
+    writeFileSync(path, manifestText({ tools: 200 }));
+    const models = await Promise.all([...manifests(), path].map(loadModel));
+    const results = await Promise.all(models.map(indexDrift));
+    expect(results.filter((r) => r.drifted)).toEqual([]);
+    expect(results.at(-1)).toEqual({ laidOut: true, drifted: false });
+    expect(results.filter((r) => r.laidOut).length).toBeGreaterThan(3);
+  }, 120_000);
+
+  it('for tool names of every length that are identifiers, an entry too long for one line broken after => (twice if need be)', async () => {
+    const names = Array.from({ length: 90 }, (_, i) => `t${'_abcdefg'.repeat(12).slice(0, i)}`);
+    const path = join(work, 'index-lengths.json');
+    writeFileSync(path, JSON.stringify({ server: { name: 'lengths', version: '1.0.0' }, tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) }));
+    const model = await loadModel(path);
+    // Past some length, the entry's second line no longer fits either: that takes prettier.
+    for (let n = 1; n <= names.length; n++) {
+      const { laidOut, drifted } = await indexDrift({ ...model, tools: model.tools.slice(0, n) });
+      expect(drifted, `${n} tools`).toBe(false);
+      if (n === 20) expect(laidOut).toBe(true);
+    }
+    const content = handlersIndexFile({ ...model, tools: model.tools.slice(0, 20) }, []).content;
+    expect(content).toMatch(/: \(input, context\) => import\(/);
+    expect(content).toMatch(/: \(input, context\) =>\n {6}import\(.*\(input, context\)\),\n/);
+    const longer = handlersIndexFile({ ...model, tools: model.tools.slice(0, 45) }, []);
+    expect(longer.format).toBe('none');
+    expect(longer.content).toMatch(/\.then\(\(m\) =>\n {8}m\.\w+\(input, context\),\n {6}\),\n/);
+  }, 120_000);
+});
 
 describe('tool handler stubs are already prettier-formatted', () => {
   it('for the example and every fixture manifest', async () => {

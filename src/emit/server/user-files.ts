@@ -204,15 +204,33 @@ function toolModule(tool: ToolModel): string {
   return `./tools/${tool.ids.camel}.js`;
 }
 
+/**
+ * handlers/index.ts, printed in prettier's layout like the stubs: an entry too long for one line
+ * breaks after `=>`, and if still too long, after the call's own `=>`. A file with a quoted key (a
+ * tool name that is not an identifier), no tools, or an entry too long even so goes through prettier.
+ */
 export function handlersIndexFile(model: ServiceModel, notes: string[]): PlannedFile {
   // Tools are imported where they are called, so their names never meet the file's own.
   const tools = model.tools.map((tool) => ({ camel: tool.ids.camel, module: toolModule(tool), name: tool.name }));
   const present = sections(model).map((s) => ({ local: s.property, module: s.module }));
+  const fits = (line: string): boolean => line.length <= PRINT_WIDTH;
+  const call = (t: (typeof tools)[number]): string => `import('${t.module}').then((m) => m.${t.camel}(input, context)),`;
+  const entries = tools.map((t) => ({
+    ...t,
+    oneLine: fits(`    ${t.name}: (input, context) => ${call(t)}`),
+    twoLines: fits(`      ${call(t)}`),
+  }));
+  // The longest layout: the call's arrow broken too, each of its lines within the width.
+  const threeLines = (t: (typeof tools)[number]): boolean =>
+    fits(`      import('${t.module}').then((m) =>`) && fits(`        m.${t.camel}(input, context),`);
+  const laidOut =
+    tools.length > 0 &&
+    entries.every((t) => propertyKey(t.name) === t.name && isPlainText(t.name) && isPlainText(t.module) && (t.twoLines || threeLines(t)));
   return {
     path: HANDLERS_INDEX,
     owner: 'user',
-    format: 'typescript',
-    content: render('handlers-index.ts.hbs', { tools, sections: present }),
+    format: laidOut ? 'none' : 'typescript',
+    content: render('handlers-index.ts.hbs', { tools: entries, sections: present }),
     merge: (existing, memo) =>
       cachedMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, existing, notes, (own) => mergeHandlersIndex(model, existing, own)),
     created: (text, memo) => nothingToMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, text),
