@@ -28,8 +28,9 @@ export const UNIT_CACHE_FORMAT = 2;
 /** What a pure step looks like to the code that may cache it: same kind and input, same result. */
 export type Memo = (kind: string, input: string, compute: () => string) => string;
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** The hash is taken over the file's bytes (hashing a string of tens of MB would encode it again). */
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 interface CacheHeader {
@@ -45,29 +46,34 @@ function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
-/** The file's text for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly [string, string]>): string {
+/** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
+export function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
   // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
   const sorted = [...entries].filter(([, value]) => isWellFormed(value)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const body = `${JSON.stringify(sorted.map(([key, value]) => [key, value.length]))}\n${sorted.map(([, value]) => value).join('')}`;
+  const body = Buffer.from(`${JSON.stringify(sorted.map(([key, value]) => [key, value.length]))}\n${sorted.map(([, value]) => value).join('')}`, 'utf8');
   const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: sha256(body) };
-  return `${JSON.stringify(header)}\n${body}`;
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]);
 }
 
-/** The entries of a cache file's text, or undefined when it is not a sound cache of this generator. */
-export function decodeUnitCache(text: string, fingerprint: string): Map<string, string> | undefined {
-  const headerEnd = text.indexOf('\n');
+/** The same as text. */
+export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly [string, string]>): string {
+  return encodeUnitCacheBytes(fingerprint, entries).toString('utf8');
+}
+
+/** The entries of a cache file's bytes, or undefined when it is not a sound cache of this generator. */
+export function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
+  const headerEnd = bytes.indexOf(0x0a);
   if (headerEnd < 0) return undefined;
   let header: Partial<CacheHeader> | null;
   try {
-    header = JSON.parse(text.slice(0, headerEnd)) as Partial<CacheHeader> | null;
+    header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as Partial<CacheHeader> | null;
   } catch {
     return undefined;
   }
   if (header === null || typeof header !== 'object' || header.generator !== 'mcp-gen' || header.cacheFormat !== UNIT_CACHE_FORMAT) return undefined;
   if (header.fingerprint !== fingerprint || typeof header.sha256 !== 'string') return undefined;
-  const body = text.slice(headerEnd + 1);
-  if (sha256(body) !== header.sha256) return undefined;
+  if (sha256(bytes.subarray(headerEnd + 1)) !== header.sha256) return undefined;
+  const body = bytes.toString('utf8', headerEnd + 1);
   const indexEnd = body.indexOf('\n');
   if (indexEnd < 0) return undefined;
   let index: unknown;
@@ -89,6 +95,11 @@ export function decodeUnitCache(text: string, fingerprint: string): Map<string, 
   return offset === body.length ? entries : undefined;
 }
 
+/** The same from text. */
+export function decodeUnitCache(text: string, fingerprint: string): Map<string, string> | undefined {
+  return decodeUnitCacheBytes(Buffer.from(text, 'utf8'), fingerprint);
+}
+
 export class UnitCache {
   private readonly fresh = new Map<string, string>();
   hits = 0;
@@ -106,11 +117,16 @@ export class UnitCache {
 
   /** A cache from a file's text; anything unusable gives an empty cache (and the run is cold). */
   static fromText(text: string | undefined, fingerprint: string): UnitCache {
-    return new UnitCache(fingerprint, (text !== undefined && decodeUnitCache(text, fingerprint)) || new Map());
+    return UnitCache.fromBytes(text === undefined ? undefined : Buffer.from(text, 'utf8'), fingerprint);
+  }
+
+  /** The same from the file's bytes. */
+  static fromBytes(bytes: Buffer | undefined, fingerprint: string): UnitCache {
+    return new UnitCache(fingerprint, (bytes !== undefined && decodeUnitCacheBytes(bytes, fingerprint)) || new Map());
   }
 
   private keyOf(kind: string, input: string): string {
-    return sha256(`${kind}\0${this.fingerprint}\0${input}`);
+    return createHash('sha256').update(`${kind}\0${this.fingerprint}\0${input}`).digest('hex');
   }
 
   /** A value this run or the last one computed for `key` (kept for the next run), counted as hit or miss. */
@@ -149,23 +165,28 @@ export class UnitCache {
   text(): string {
     return encodeUnitCache(this.fingerprint, this.fresh);
   }
+
+  /** The same as bytes, as they are written. */
+  bytes(): Buffer {
+    return encodeUnitCacheBytes(this.fingerprint, this.fresh);
+  }
 }
 
 /** The output folder's cache, or an empty one when there is none or it cannot be read. */
 export async function readUnitCache(outDir: string, fingerprint: string): Promise<UnitCache> {
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    text = await readFile(join(outDir, UNIT_CACHE_FILE), 'utf8');
+    bytes = await readFile(join(outDir, UNIT_CACHE_FILE));
   } catch {
-    text = undefined;
+    bytes = undefined;
   }
-  return UnitCache.fromText(text, fingerprint);
+  return UnitCache.fromBytes(bytes, fingerprint);
 }
 
 /** Replaces the folder's cache file in one rename, so a crash never leaves half a file. */
 export async function writeUnitCache(outDir: string, cache: UnitCache): Promise<void> {
   const target = join(outDir, UNIT_CACHE_FILE);
   const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, cache.text(), 'utf8');
+  await writeFile(temporary, cache.bytes());
   await rename(temporary, target);
 }
