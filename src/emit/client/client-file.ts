@@ -1,6 +1,7 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
+import { formatTypeScript, formatUnit, spliceUnits, unitMarker, wrappedLines, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from '../server/naming.js';
 
@@ -15,7 +16,7 @@ const NAMESPACES =
  * and the tool table binding each wire name to its output validator and header mirrors. Server
  * text appears only inside string literals (stringLiteral, JSON.parse) and comments (jsdoc).
  */
-export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, hasValidators: boolean): string {
+export async function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, hasValidators: boolean, memo?: UnitMemo): Promise<string> {
   const file = new SourceFile();
   const value = (name: string): string => file.importValue(name, RUNTIME);
   const type = (name: string): string => file.importType(name, RUNTIME);
@@ -76,31 +77,24 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `export type PingMethod<V extends Revision> = [V] extends ['2026-07-28'] ? never : (options?: ${callOptions}) => Promise<void>;\n\n`,
   );
 
-  // Tool calls, keyed by wire name.
-  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n');
-  for (const tool of model.tools) {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
+  // Each tool's members of ToolCalls, TaskCalls, FullToolCalls and ToolMethods: one unit per tool
+  // (they hold its description and its input's requiredness), formatted alone and cached.
+  const taskTools = model.tools.filter(runsAsTask);
+  const units = await toolMemberUnits(model, toolNames, callOptions, taskTools.length > 0 ? { options: type('TaskOptions'), handle: type('TaskHandle') } : undefined, memo);
+  const marker = (name: string): string => (model.tools.length === 0 ? '' : `${unitMarker(name)}\n`);
+  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n', marker('tool-calls'), '};\n\n');
+  if (taskTools.length > 0) {
     file.push(
-      toolDoc(tool, '  '),
-      `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`,
+      jsdoc([
+        'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
+        'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
+      ]),
+      'export type TaskCalls = {\n',
+      marker('task-calls'),
+      '};\n\n',
     );
   }
-  file.push('};\n\n');
-  const taskTools = model.tools.filter(runsAsTask);
-  if (taskTools.length > 0) file.push(taskCallsType(taskTools, toolNames, type));
-
-  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n');
-  for (const tool of model.tools) {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
-    file.push(`  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`);
-  }
-  file.push('};\n\n');
+  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n', marker('full-tool-calls'), '};\n\n');
 
   file.push(
     jsdoc([
@@ -110,11 +104,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       'resolves with the whole result instead (`FullResult`), `isError` results included.',
     ]),
     'export interface ToolMethods {\n',
-    ...model.tools.map((tool) => {
-      const key = stringLiteral(tool.name);
-      const task = runsAsTask(tool) ? ` & { readonly task: TaskCalls[${key}] }` : '';
-      return `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${task};\n`;
-    }),
+    marker('tool-methods'),
     '}\n\n',
     jsdoc('One method per prompt, named after it; the arguments are typed from the prompt\'s list.'),
     'export interface PromptMethods {\n',
@@ -239,7 +229,69 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  return Object.freeze(client) as unknown as Client<V>;\n',
     '}\n',
   );
-  return file.toString();
+  const skeleton = await formatTypeScript(file.toString(), memo);
+  const run = (part: keyof ToolMembers): UnitRun => ({ units: units.flatMap((u) => (u[part] === '' ? [] : [u[part]])), indent: 2, separator: '' });
+  return spliceUnits(
+    skeleton,
+    new Map([
+      ['tool-calls', run('calls')],
+      ['task-calls', run('taskCalls')],
+      ['full-tool-calls', run('fullCalls')],
+      ['tool-methods', run('methods')],
+    ]),
+  );
+}
+
+/** A tool's members of the four per-tool types, formatted at two spaces ('' where it has none). */
+interface ToolMembers {
+  calls: string;
+  taskCalls: string;
+  fullCalls: string;
+  methods: string;
+}
+
+/** The wrapper interfaces a tool's members are formatted in, one per type, in this order. */
+const WRAPPERS: Record<keyof ToolMembers, string> = {
+  calls: 'interface ToolCallsUnit {',
+  taskCalls: 'interface TaskCallsUnit {',
+  fullCalls: 'interface FullToolCallsUnit {',
+  methods: 'interface ToolMethodsUnit {',
+};
+
+/**
+ * Each tool's members, formatted inside wrapper interfaces (members print alike in an interface
+ * and a type literal) and cut out again; the wrapper text is the cache key, as it holds every
+ * input of the bytes.
+ */
+async function toolMemberUnits(
+  model: ServiceModel,
+  toolNames: Map<string, ToolTypeNames>,
+  callOptions: string,
+  task: { options: string; handle: string } | undefined,
+  memo: UnitMemo | undefined,
+): Promise<ToolMembers[]> {
+  // All at once, so the formatter can batch the units that missed (see formatUnit).
+  return Promise.all(model.tools.map(async (tool) => {
+    const names = toolNames.get(tool.name) as ToolTypeNames;
+    const key = stringLiteral(tool.name);
+    const entry = `T.Tools[${key}]`;
+    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
+    const fullOutput = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
+    const optional = hasRequiredInput(tool) ? '' : '?';
+    const asTask = task !== undefined && runsAsTask(tool);
+    const members: Record<keyof ToolMembers, string> = {
+      calls: `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`,
+      taskCalls: asTask ? `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${task.options}) => Promise<${task.handle}<${output}>>;\n` : '',
+      fullCalls: `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${fullOutput}>;\n`,
+      methods: `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${asTask ? ` & { readonly task: TaskCalls[${key}] }` : ''};\n`,
+    };
+    const parts = Object.keys(WRAPPERS) as (keyof ToolMembers)[];
+    const wrapper = parts.filter((p) => members[p] !== '').map((p) => `${WRAPPERS[p]}\n${members[p]}}\n`).join('');
+    const formatted = await formatUnit(wrapper, memo);
+    const unit = { calls: '', taskCalls: '', fullCalls: '', methods: '' };
+    for (const part of parts) if (members[part] !== '') unit[part] = wrappedLines(formatted, WRAPPERS[part]);
+    return unit;
+  }));
 }
 
 /** A tool the manifest lets run as a task (`execution.taskSupport` optional or required). */
@@ -247,26 +299,6 @@ function runsAsTask(tool: ToolModel): boolean {
   const execution = tool.wire['execution'];
   const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
   return support === 'optional' || support === 'required';
-}
-
-/** `TaskCalls`: for each task tool, `.task(input, options)` and the handle it resolves with. */
-function taskCallsType(tools: ToolModel[], toolNames: Map<string, ToolTypeNames>, type: (name: string) => string): string {
-  const lines = tools.map((tool) => {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
-    return `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${type('TaskOptions')}) => Promise<${type('TaskHandle')}<${output}>>;\n`;
-  });
-  return (
-    jsdoc([
-      'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
-      'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
-    ]) +
-    'export type TaskCalls = {\n' +
-    lines.join('') +
-    '};\n\n'
-  );
 }
 
 function hasRequiredInput(tool: ToolModel): boolean {
