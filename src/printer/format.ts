@@ -137,3 +137,41 @@ export function wrappedLines(formatted: string, header: string): string {
   const end = formatted.slice(from).search(/^\S/m);
   return end < 0 ? formatted.slice(from) : formatted.slice(from, from + end);
 }
+
+/** Where a member sits: in an interface or type literal, an array literal, or an object literal. */
+export type MemberKind = 'interface' | 'array' | 'object';
+
+/** One tool's members of one container, unformatted, at two spaces ('' where it has none). */
+export interface MemberPart {
+  name: string;
+  kind: MemberKind;
+  code: string;
+}
+
+/**
+ * A tool's members of several containers, formatted together as one unit (wrapped in a container
+ * of the same kind each, so prettier lays them out as members) and cut out again, at two spaces.
+ * The wrapped code is the cache key: it holds every input of the bytes.
+ */
+export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo | undefined): Promise<Map<string, string>> {
+  const present = parts.filter((p) => p.code !== '');
+  // Wrappers are named by position: part names need not be identifiers.
+  const header = (p: MemberPart): string => {
+    const name = `Unit${parts.indexOf(p)}`;
+    return p.kind === 'interface' ? `interface ${name} {` : `const ${name} = ${p.kind === 'array' ? '[' : '{'}`;
+  };
+  // An array keeps one element a line only when something forces it to break: a comment does.
+  const wrap = (p: MemberPart): string =>
+    p.kind === 'interface' ? `${header(p)}\n${p.code}}\n` : p.kind === 'array' ? `${header(p)}\n  // elements\n${p.code}];\n` : `${header(p)}\n${p.code}};\n`;
+  const formatted = present.length === 0 ? '' : await formatUnit(present.map(wrap).join(''), memo);
+  const members = new Map<string, string>();
+  for (const part of parts) {
+    if (part.code === '') {
+      members.set(part.name, '');
+      continue;
+    }
+    const lines = wrappedLines(formatted, header(part));
+    members.set(part.name, part.kind === 'array' ? lines.slice(lines.indexOf('\n') + 1) : lines);
+  }
+  return members;
+}

@@ -114,12 +114,12 @@ describe('files assembled from per-tool units', () => {
     expect(warm.files).toEqual(coldAfter.files);
   });
 
-  it('a renamed tool is a miss for its own units and the skeletons, and a hit for every other tool', async () => {
+  it('a renamed tool is a miss for its members and its server.ts statement, a hit for everything else', async () => {
     const cache = UnitCache.empty('test');
     await serverFiles(before, cache);
     const renamed: ServiceModel = { ...before, tools: before.tools.map((t, i) => (i === CHANGED ? { ...t, name: `${t.name}_renamed`, wire: { ...t.wire, name: `${t.name}_renamed` } } : t)) };
     const warm = await serverFiles(renamed, UnitCache.fromText(cache.text(), 'test'));
-    // types.ts's skeleton (the Tools map) and server.ts's (the TOOLS list, unchanged: same identifier) and one statement.
+    // Its Tools/ToolHandlers members and its server.ts statement; its types (same names) and both skeletons (no tool's name in them) are hits.
     expect(warm.computed).toEqual({ 'prettier-unit': 2 });
     expect(warm.files).toEqual((await serverFiles(renamed, UnitCache.empty('test'))).files);
   });

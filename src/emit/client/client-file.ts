@@ -1,11 +1,14 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
-import { formatTypeScript, formatUnit, spliceUnits, unitMarker, wrappedLines, type UnitMemo, type UnitRun } from '../../printer/format.js';
+import { formatMembers, formatTypeScript, spliceUnits, unitMarker, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from '../server/naming.js';
 
 const RUNTIME = './runtime/client/index.js';
+
+/** The output validators' namespace (see NAMESPACES). */
+const VALIDATORS = 'outputValidators';
 
 /** Namespace imports: nothing the server names can clash with a name this file declares. */
 const NAMESPACES =
@@ -20,11 +23,13 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
   const file = new SourceFile();
   const value = (name: string): string => file.importValue(name, RUNTIME);
   const type = (name: string): string => file.importType(name, RUNTIME);
-  const validator = (name: string): string => file.importValue(name, './validators.js');
   const callOptions = type('CallOptions');
 
+  // The output validators by namespace: no import line names a tool, so adding one changes no import.
+  const withValidators = hasValidators && model.tools.some((t) => t.outputSchema !== undefined);
   file.push(
     NAMESPACES,
+    withValidators ? `import * as ${VALIDATORS} from './validators.js';\n\n` : '',
     `export { ConnectionClosedError, ListCache, McpError, OutputValidationError, RequestTimeoutError, TaskCancelledError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
     `export type { CallOptions, ChangeNotification, ListenFilter, LoggingLevel, RequestMeta, Server, ServerLocation, StopListening, TaskHandle, TaskOptions, TaskStatus } from ${stringLiteral(RUNTIME)};\n\n`,
     jsdoc('What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot.'),
@@ -80,7 +85,7 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
   // Each tool's members of ToolCalls, TaskCalls, FullToolCalls and ToolMethods: one unit per tool
   // (they hold its description and its input's requiredness), formatted alone and cached.
   const taskTools = model.tools.filter(runsAsTask);
-  const units = await toolMemberUnits(model, toolNames, callOptions, taskTools.length > 0 ? { options: type('TaskOptions'), handle: type('TaskHandle') } : undefined, memo);
+  const units = await toolMemberUnits(model, toolNames, callOptions, taskTools.length > 0 ? { options: type('TaskOptions'), handle: type('TaskHandle') } : undefined, withValidators, memo);
   const marker = (name: string): string => (model.tools.length === 0 ? '' : `${unitMarker(name)}\n`);
   file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n', marker('tool-calls'), '};\n\n');
   if (taskTools.length > 0) {
@@ -157,14 +162,7 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
 
   // The tool table: wire name → validator and header mirrors. Own entries of a Map, never object keys.
   const binding = type('ClientToolBinding');
-  const rows = model.tools.map((tool) => {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const parts = [`name: ${stringLiteral(tool.name)}`];
-    if (names.validateOutput !== undefined && hasValidators) parts.push(`validateOutput: ${validator(names.validateOutput)}`);
-    if (tool.headers !== undefined && tool.headers.length > 0) parts.push(`headers: ${jsonValueExpression(tool.headers)}`);
-    return `  [${stringLiteral(tool.name)}, { ${parts.join(', ')} }],\n`;
-  });
-  file.push(`const TOOLS: ReadonlyMap<string, ${binding}> = new Map<string, ${binding}>([\n`, ...rows, ']);\n\n');
+  file.push(`const TOOLS: ReadonlyMap<string, ${binding}> = new Map<string, ${binding}>([\n`, marker('tool-rows'), ']);\n\n');
 
   const callTool = value('callTool');
   const listAll = value('listAll');
@@ -192,7 +190,7 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
       ? ''
       : `  const taskTool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    // One frozen function per tool, its .full and (here) .task beside it.\n    return tool(name, { task: (input?: unknown, taskOptions?: ${type('TaskOptions')}) => ${value('startToolTask')}(session, binding, input, taskOptions) });\n  };\n`,
     '  const tools = Object.freeze({\n',
-    ...model.tools.map((t) => `    ${t.ids.camel}: ${runsAsTask(t) ? 'taskTool' : 'tool'}(${stringLiteral(t.name)}),\n`),
+    marker('tool-entries'),
     '  });\n',
     '  const prompts = Object.freeze({\n',
     ...model.prompts.map((p) => `    ${p.ids.camel}: prompt(${stringLiteral(p.name)}),\n`),
@@ -230,7 +228,7 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     '}\n',
   );
   const skeleton = await formatTypeScript(file.toString(), memo);
-  const run = (part: keyof ToolMembers): UnitRun => ({ units: units.flatMap((u) => (u[part] === '' ? [] : [u[part]])), indent: 2, separator: '' });
+  const run = (part: string): UnitRun => ({ units: units.flatMap((u) => (u.get(part) ? [u.get(part) as string] : [])), indent: 2, separator: '' });
   return spliceUnits(
     skeleton,
     new Map([
@@ -238,60 +236,58 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
       ['task-calls', run('taskCalls')],
       ['full-tool-calls', run('fullCalls')],
       ['tool-methods', run('methods')],
+      ['tool-rows', run('rows')],
+      ['tool-entries', run('entries')],
     ]),
   );
 }
 
-/** A tool's members of the four per-tool types, formatted at two spaces ('' where it has none). */
-interface ToolMembers {
-  calls: string;
-  taskCalls: string;
-  fullCalls: string;
-  methods: string;
-}
-
-/** The wrapper interfaces a tool's members are formatted in, one per type, in this order. */
-const WRAPPERS: Record<keyof ToolMembers, string> = {
-  calls: 'interface ToolCallsUnit {',
-  taskCalls: 'interface TaskCallsUnit {',
-  fullCalls: 'interface FullToolCallsUnit {',
-  methods: 'interface ToolMethodsUnit {',
-};
-
 /**
- * Each tool's members, formatted inside wrapper interfaces (members print alike in an interface
- * and a type literal) and cut out again; the wrapper text is the cache key, as it holds every
- * input of the bytes.
+ * Each tool's members of ToolCalls, TaskCalls, FullToolCalls, ToolMethods, the TOOLS table and the
+ * `tools` object, formatted as one unit per tool (see formatMembers), by part name.
  */
 async function toolMemberUnits(
   model: ServiceModel,
   toolNames: Map<string, ToolTypeNames>,
   callOptions: string,
   task: { options: string; handle: string } | undefined,
+  withValidators: boolean,
   memo: UnitMemo | undefined,
-): Promise<ToolMembers[]> {
+): Promise<Map<string, string>[]> {
   // All at once, so the formatter can batch the units that missed (see formatUnit).
-  return Promise.all(model.tools.map(async (tool) => {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const key = stringLiteral(tool.name);
-    const entry = `T.Tools[${key}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
-    const fullOutput = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
-    const asTask = task !== undefined && runsAsTask(tool);
-    const members: Record<keyof ToolMembers, string> = {
-      calls: `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`,
-      taskCalls: asTask ? `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${task.options}) => Promise<${task.handle}<${output}>>;\n` : '',
-      fullCalls: `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${fullOutput}>;\n`,
-      methods: `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${asTask ? ` & { readonly task: TaskCalls[${key}] }` : ''};\n`,
-    };
-    const parts = Object.keys(WRAPPERS) as (keyof ToolMembers)[];
-    const wrapper = parts.filter((p) => members[p] !== '').map((p) => `${WRAPPERS[p]}\n${members[p]}}\n`).join('');
-    const formatted = await formatUnit(wrapper, memo);
-    const unit = { calls: '', taskCalls: '', fullCalls: '', methods: '' };
-    for (const part of parts) if (members[part] !== '') unit[part] = wrappedLines(formatted, WRAPPERS[part]);
-    return unit;
-  }));
+  return Promise.all(
+    model.tools.map((tool) => {
+      const names = toolNames.get(tool.name) as ToolTypeNames;
+      const key = stringLiteral(tool.name);
+      const entry = `T.Tools[${key}]`;
+      const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
+      const fullOutput = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
+      const optional = hasRequiredInput(tool) ? '' : '?';
+      const asTask = task !== undefined && runsAsTask(tool);
+      const row = [`name: ${key}`];
+      if (names.validateOutput !== undefined && withValidators) row.push(`validateOutput: ${VALIDATORS}.${names.validateOutput}`);
+      if (tool.headers !== undefined && tool.headers.length > 0) row.push(`headers: ${jsonValueExpression(tool.headers)}`);
+      return formatMembers(
+        [
+          { name: 'calls', kind: 'interface', code: `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n` },
+          {
+            name: 'taskCalls',
+            kind: 'interface',
+            code: asTask ? `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${task.options}) => Promise<${task.handle}<${output}>>;\n` : '',
+          },
+          { name: 'fullCalls', kind: 'interface', code: `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${fullOutput}>;\n` },
+          {
+            name: 'methods',
+            kind: 'interface',
+            code: `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${asTask ? ` & { readonly task: TaskCalls[${key}] }` : ''};\n`,
+          },
+          { name: 'rows', kind: 'array', code: `  [${key}, { ${row.join(', ')} }],\n` },
+          { name: 'entries', kind: 'object', code: `  ${tool.ids.camel}: ${asTask ? 'taskTool' : 'tool'}(${key}),\n` },
+        ],
+        memo,
+      );
+    }),
+  );
 }
 
 /** A tool the manifest lets run as a task (`execution.taskSupport` optional or required). */

@@ -61,7 +61,7 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   if (model.resources.length > 0) {
     types.push(`\n/** The URI of every resource the server lists. */\nexport type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n`);
   }
-  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await assembleTypes(types.join(''), tools.units, inputs.memoAsync) });
+  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await assembleTypes(types.join(''), tools, inputs.memoAsync) });
 
   const validators = outputValidators(model, toolNames, inputs.memo);
   if (validators) files.push(...validators.files);

@@ -1,9 +1,9 @@
-import type { ServiceModel } from '../../model/service-model.js';
+import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
-import { formatTypeScript, spliceUnits, unitMarker, type UnitMemo } from '../../printer/format.js';
+import { formatTypeScript, spliceUnits, unitMarker, type MemberPart, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { toolTypeUnits } from '../types/tool-types.js';
+import { toolTypeUnits, type ToolTypeUnits } from '../types/tool-types.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 
 /**
@@ -21,10 +21,13 @@ export const TYPES_MODULE = 'types';
 export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<string> {
   const file = new SourceFile();
   const toolNames = toolTypeNames(model);
-  const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, memo);
-  file.push(tools.toolsMap, '\n', unitMarker('types'), '\n\n');
-
   const api = (name: string): string => file.importType(name, './runtime/api.js');
+  const handler = model.tools.length > 0 ? api('ToolHandler') : '';
+  const handlerMember = (tool: ToolModel, names: ToolTypeNames): MemberPart[] => [
+    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: ${handler}<InputOrUnknown<${names.input}>, ${names.output ?? 'never'}>;\n` },
+  ];
+  const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, memo, handlerMember);
+  file.push(tools.toolsMap, '\n', unitMarker('types'), '\n\n');
 
   file.push(
     jsdoc([
@@ -32,11 +35,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       '`structuredContent` matching the tool\'s outputSchema, or an `isError: true` result.',
     ]),
     'export type ToolHandlers = {\n',
-    ...model.tools.map((tool) => {
-      const names = toolNames.get(tool.name) as ToolTypeNames;
-      const output = names.output ?? 'never';
-      return `  ${propertyKey(tool.name)}: ${api('ToolHandler')}<InputOrUnknown<${names.input}>, ${output}>;\n`;
-    }),
+    model.tools.length === 0 ? '' : `${unitMarker('handlers')}\n`,
     '};\n',
   );
   if (model.tools.length > 0) {
@@ -135,13 +134,17 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
     jsdoc('The name of every prompt (what `server.prompts.enable` and `.disable` take).'),
     `export type PromptName = ${model.prompts.length > 0 ? 'Extract<keyof PromptHandlers, string>' : 'never'};\n`,
   );
-  return assembleTypes(file.toString(), tools.units, memo);
+  return assembleTypes(file.toString(), tools, memo, ['handlers']);
 }
 
 /** The formatted skeleton with the type units where its marker is, a blank line between them. */
-export async function assembleTypes(skeleton: string, units: readonly string[], memo: UnitMemo | undefined): Promise<string> {
+export async function assembleTypes(skeleton: string, tools: ToolTypeUnits, memo: UnitMemo | undefined, memberParts: readonly string[] = []): Promise<string> {
   const formatted = await formatTypeScript(skeleton, memo);
-  return spliceUnits(formatted, new Map([['types', { units, indent: 0, separator: '\n' }]]));
+  const runs = new Map<string, UnitRun>([['types', { units: tools.units, indent: 0, separator: '\n' }]]);
+  for (const part of ['tools-map', ...memberParts]) {
+    runs.set(part, { units: tools.members.map((m) => m.get(part) ?? ''), indent: 2, separator: '' });
+  }
+  return spliceUnits(formatted, runs);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { escapeInvisible, jsdoc } from '../../printer/escape.js';
-import { formatUnit, type UnitMemo } from '../../printer/format.js';
+import { formatMembers, formatUnit, unitMarker, type MemberPart, type UnitMemo } from '../../printer/format.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
 import { mapSchema } from '../server/schema-walk.js';
@@ -19,10 +19,12 @@ import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
 const NAME_KEYWORD = 'x-mcp-gen-type-name';
 
 export interface ToolTypeUnits {
-  /** `export interface Tools {…}`, unformatted (it names types only, no schema). */
+  /** `export interface Tools {…}`, unformatted, its members left to the `tools-map` marker. */
   toolsMap: string;
   /** Formatted declarations: the shared definitions first, then one unit per tool, in manifest order. */
   units: string[];
+  /** Each tool's formatted members by part: `tools-map` (its `Tools` entry) and the caller's `extraMembers`. */
+  members: Map<string, string>[];
 }
 
 export async function toolTypeUnits(
@@ -30,6 +32,8 @@ export async function toolTypeUnits(
   names: Map<string, ToolTypeNames>,
   fixedNames: readonly string[],
   memo: UnitMemo | undefined,
+  /** More members of the tool for the same unit (types.ts's `ToolHandlers` entry). */
+  extraMembers: (tool: ToolModel, names: ToolTypeNames) => MemberPart[] = () => [],
 ): Promise<ToolTypeUnits> {
   const taken = new Set([
     ...fixedNames,
@@ -51,25 +55,21 @@ export async function toolTypeUnits(
     const n = names.get(tool.name) as ToolTypeNames;
     units.push(cached('types-tool', toolUnitKey(tool, n, shared), () => compileToolUnit(tool, n, shared)));
   }
+  const members = model.tools.map((tool) => {
+    const n = names.get(tool.name) as ToolTypeNames;
+    // Tools without an outputSchema have no structured output at all.
+    const entry = `  ${propertyKey(tool.name)}: { input: ${n.input}; output: ${n.output ?? 'never'} };\n`;
+    return formatMembers([{ name: 'tools-map', kind: 'interface', code: entry }, ...extraMembers(tool, n)], memo);
+  });
   // All at once, so the formatter can batch the units that missed (see formatUnit).
-  return { toolsMap: toolsMap(model, names), units: await Promise.all(units) };
+  const map = model.tools.length === 0 ? '' : `${unitMarker('tools-map')}\n`;
+  const toolsMap = jsdoc('Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.') + `export interface Tools {\n${map}}\n`;
+  return { toolsMap, units: await Promise.all(units), members: await Promise.all(members) };
 }
 
 /** Throws when a tool's schemas cannot be compiled to types (the client's check of a live server's tools). */
 export async function checkToolTypes(tool: ToolModel, names: ToolTypeNames): Promise<void> {
   await compileToolUnit(tool, names, new Map());
-}
-
-function toolsMap(model: ServiceModel, names: Map<string, ToolTypeNames>): string {
-  const members = model.tools.map((tool) => {
-    const n = names.get(tool.name) as ToolTypeNames;
-    // Tools without an outputSchema have no structured output at all.
-    return `  ${propertyKey(tool.name)}: { input: ${n.input}; output: ${n.output ?? 'never'} };\n`;
-  });
-  return (
-    jsdoc('Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.') +
-    `export interface Tools {\n${members.join('')}}\n`
-  );
 }
 
 /** Everything a tool's unit depends on: its names, its schemas, and the names of the shared definitions it has. */
