@@ -229,7 +229,7 @@ export async function prepareClient(
     auth: job.auth === true,
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
-    ...(cache ? { memo: cache.memo } : {}),
+    ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const files = [...plan.files];

@@ -78,7 +78,7 @@ export async function prepareServer(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
   const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles, cache);
-  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources(), ...(cache ? { memo: cache.memo } : {}) }));
+  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources(), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
   for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));

@@ -125,8 +125,9 @@ describe('generated/types.ts', () => {
     const types = await file(m, 'generated/types.ts');
     expect(types).not.toContain('pwn');
     expect(types).not.toContain('Pwn');
-    expect(types).toContain('raw?: string\n');
-    expect(types).toContain(`mode?: ("a" | "b")\n`);
+    // Planned already formatted (assembled from units): prettier's layout and quotes.
+    expect(types).toContain('raw?: string;\n');
+    expect(types).toContain(`mode?: 'a' | 'b';\n`);
   });
 
   it('names every type itself, never from titles or $ids', async () => {
@@ -168,8 +169,8 @@ describe('generated/types.ts', () => {
 
     const same = model({ tools: [tool('a', 'A', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } }), tool('b', 'B', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } })] });
     const sharedTypes = await file(same, 'generated/types.ts');
-    expect(sharedTypes).toContain('export type Units = ("c" | "f")');
-    expect(sharedTypes.match(/u\?: Units\n/g)).toHaveLength(2);
+    expect(sharedTypes).toContain(`export type Units = 'c' | 'f';`);
+    expect(sharedTypes.match(/u\?: Units;\n/g)).toHaveLength(2);
   });
 
   it('types tools without outputSchema as content-only (output never)', async () => {
@@ -196,8 +197,8 @@ describe('generated/types.ts', () => {
       ],
     });
     const types = await file(m, 'generated/types.ts');
-    expect(types).toContain('export type PArguments = {\n  city: string;\n  /** x *\\/ y */\n  "a-b"?: string;\n};\n');
-    expect(types).toContain(`  "x://{a}/{b}{?a}": ResourceTemplateHandler<{ readonly a: string; readonly b: string }>;\n`);
+    expect(types).toContain(`export type PArguments = {\n  city: string;\n  /** x *\\/ y */\n  'a-b'?: string;\n};\n`);
+    expect(types).toContain(`  'x://{a}/{b}{?a}': ResourceTemplateHandler<{ readonly a: string; readonly b: string }>;\n`);
   });
 });
 
@@ -259,12 +260,15 @@ describe('generated/server.ts', () => {
 
   it('embeds every payload with JSON.parse, never as an object literal', async () => {
     const server = await file(m, 'generated/server.ts');
-    expect(server).toContain(`  serverInfo: JSON.parse("{\\"name\\":\\"n\\",\\"version\\":\\"1\\",\\"title\\":\\"*/ it's\\"}"),\n`);
-    expect(server).toContain('  instructions: "line\\u2028break",\n');
-    expect(server).toMatch(/ {2}tools: JSON\.parse\("\[\{\\"name\\":\\"__proto__\\",\\"inputSchema\\":\{\\"type\\":\\"object\\",\\"properties\\":\{\\"__proto__\\"/);
+    // Planned already formatted (assembled from units): prettier's layout and quotes.
+    expect(server).toContain(`  serverInfo: JSON.parse('{"name":"n","version":"1","title":"*/ it\\'s"}'),\n`);
+    expect(server).toContain(`  instructions: 'line\\u2028break',\n`);
+    // Each tool a constant of its own: its tools/list entry and its binding, keyed by name in the definition.
+    expect(server).toContain(`const tool_proto: ToolEntry = {\n  wire: JSON.parse(\n    '{"name":"__proto__","inputSchema":{"type":"object","properties":{"__proto__":`);
     expect(server).toContain(
-      '    ["__proto__", { name: "__proto__", load: () => import("./validators/proto.js").then((m) => ({ validateInput: m.validateProtoInput, validateOutput: m.validateProtoOutput })) }],\n',
+      `  binding: {\n    name: '__proto__',\n    load: () =>\n      import('./validators/proto.js').then((m) => ({\n        validateInput: m.validateProtoInput,\n        validateOutput: m.validateProtoOutput,\n      })),\n  },\n`,
     );
+    expect(server).toContain('  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),\n');
     expect(server).not.toMatch(/[\u2028\u2029]/);
   });
 

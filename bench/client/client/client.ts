@@ -22,11 +22,12 @@ import {
   requestWith,
   setLogLevel,
 } from './runtime/client/index.js';
-import { validateGetWeatherOutput, validateSearchOutput } from './validators.js';
 
 import type * as P from './protocol.js';
 import type * as P26 from './protocol-2026-07-28.js';
 import type * as T from './types.js';
+
+import * as outputValidators from './validators.js';
 
 export {
   ConnectionClosedError,
@@ -252,8 +253,11 @@ export interface Client<V extends Revision = Revision> {
 }
 
 const TOOLS: ReadonlyMap<string, ClientToolBinding> = new Map<string, ClientToolBinding>([
-  ['get_weather', { name: 'get_weather', validateOutput: validateGetWeatherOutput }],
-  ['search', { name: 'search', validateOutput: validateSearchOutput }],
+  [
+    'get_weather',
+    { name: 'get_weather', validateOutput: outputValidators.validateGetWeatherOutput },
+  ],
+  ['search', { name: 'search', validateOutput: outputValidators.validateSearchOutput }],
 ]);
 
 /**

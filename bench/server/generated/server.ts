@@ -6,6 +6,42 @@ import type { Handlers, PromptName, ToolName } from './types.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
+/** A tool's `tools/list` entry and its binding. */
+type ToolEntry = {
+  wire: ServerDefinition['tools'][number];
+  binding: ServerDefinition['toolBindings'][string];
+};
+
+const tool_getWeather: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"get_weather","description":"Get current weather for a location","inputSchema":{"type":"object","properties":{"location":{"type":"string","description":"City name or zip code"},"units":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature units"}},"required":["location"]},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"]}}',
+  ),
+  binding: {
+    name: 'get_weather',
+    load: () =>
+      import('./validators/getWeather.js').then((m) => ({
+        validateInput: m.validateGetWeatherInput,
+        validateOutput: m.validateGetWeatherOutput,
+      })),
+  },
+};
+
+const tool_search: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"search","description":"Search the document index; returns up to 50 structured results","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search query"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"Maximum number of results"}},"required":["query"]},"outputSchema":{"type":"object","properties":{"query":{"type":"string"},"total":{"type":"integer"},"results":{"type":"array","items":{"type":"object","properties":{"docId":{"type":"string"},"title":{"type":"string"},"url":{"type":"string"},"snippet":{"type":"string"},"score":{"type":"number"},"rank":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},"published":{"type":"boolean"}},"required":["docId","title","url","snippet","score","rank","tags","published"]}}},"required":["query","total","results"]}}',
+  ),
+  binding: {
+    name: 'search',
+    load: () =>
+      import('./validators/search.js').then((m) => ({
+        validateInput: m.validateSearchInput,
+        validateOutput: m.validateSearchOutput,
+      })),
+  },
+};
+
+const TOOLS: readonly ToolEntry[] = [tool_getWeather, tool_search];
+
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"bench-mcp-gen","version":"1.0.0"}'),
@@ -13,33 +49,8 @@ export const definition: ServerDefinition = {
     '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]',
   ),
   capabilities: JSON.parse('{"tools":{},"logging":{}}'),
-  tools: JSON.parse(
-    '[{"name":"get_weather","description":"Get current weather for a location","inputSchema":{"type":"object","properties":{"location":{"type":"string","description":"City name or zip code"},"units":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature units"}},"required":["location"]},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"]}},{"name":"search","description":"Search the document index; returns up to 50 structured results","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search query"},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"Maximum number of results"}},"required":["query"]},"outputSchema":{"type":"object","properties":{"query":{"type":"string"},"total":{"type":"integer"},"results":{"type":"array","items":{"type":"object","properties":{"docId":{"type":"string"},"title":{"type":"string"},"url":{"type":"string"},"snippet":{"type":"string"},"score":{"type":"number"},"rank":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},"published":{"type":"boolean"}},"required":["docId","title","url","snippet","score","rank","tags","published"]}}},"required":["query","total","results"]}}]',
-  ),
-  toolBindings: Object.fromEntries([
-    [
-      'get_weather',
-      {
-        name: 'get_weather',
-        load: () =>
-          import('./validators/getWeather.js').then((m) => ({
-            validateInput: m.validateGetWeatherInput,
-            validateOutput: m.validateGetWeatherOutput,
-          })),
-      },
-    ],
-    [
-      'search',
-      {
-        name: 'search',
-        load: () =>
-          import('./validators/search.js').then((m) => ({
-            validateInput: m.validateSearchInput,
-            validateOutput: m.validateSearchOutput,
-          })),
-      },
-    ],
-  ]),
+  tools: TOOLS.map((tool) => tool.wire),
+  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),
   resources: JSON.parse('[]'),
   resourceTemplates: JSON.parse('[]'),
   prompts: JSON.parse('[]'),

@@ -26,15 +26,12 @@ import {
   setLogLevel,
   startToolTask,
 } from './runtime/client/index.js';
-import {
-  validateClimateReportOutput,
-  validateGetForecastOutput,
-  validateGetWeatherOutput,
-} from './validators.js';
 
 import type * as P from './protocol.js';
 import type * as P26 from './protocol-2026-07-28.js';
 import type * as T from './types.js';
+
+import * as outputValidators from './validators.js';
 
 export {
   ConnectionClosedError,
@@ -319,9 +316,18 @@ export interface Client<V extends Revision = Revision> {
 }
 
 const TOOLS: ReadonlyMap<string, ClientToolBinding> = new Map<string, ClientToolBinding>([
-  ['get_weather', { name: 'get_weather', validateOutput: validateGetWeatherOutput }],
-  ['get_forecast', { name: 'get_forecast', validateOutput: validateGetForecastOutput }],
-  ['climate_report', { name: 'climate_report', validateOutput: validateClimateReportOutput }],
+  [
+    'get_weather',
+    { name: 'get_weather', validateOutput: outputValidators.validateGetWeatherOutput },
+  ],
+  [
+    'get_forecast',
+    { name: 'get_forecast', validateOutput: outputValidators.validateGetForecastOutput },
+  ],
+  [
+    'climate_report',
+    { name: 'climate_report', validateOutput: outputValidators.validateClimateReportOutput },
+  ],
 ]);
 
 /**

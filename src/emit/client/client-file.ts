@@ -1,10 +1,14 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
+import { formatMembers, formatTypeScript, spliceUnits, unitMarker, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from '../server/naming.js';
 
 const RUNTIME = './runtime/client/index.js';
+
+/** The output validators' namespace (see NAMESPACES). */
+const VALIDATORS = 'outputValidators';
 
 /** Namespace imports: nothing the server names can clash with a name this file declares. */
 const NAMESPACES =
@@ -15,15 +19,17 @@ const NAMESPACES =
  * and the tool table binding each wire name to its output validator and header mirrors. Server
  * text appears only inside string literals (stringLiteral, JSON.parse) and comments (jsdoc).
  */
-export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, hasValidators: boolean): string {
+export async function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, hasValidators: boolean, memo?: UnitMemo): Promise<string> {
   const file = new SourceFile();
   const value = (name: string): string => file.importValue(name, RUNTIME);
   const type = (name: string): string => file.importType(name, RUNTIME);
-  const validator = (name: string): string => file.importValue(name, './validators.js');
   const callOptions = type('CallOptions');
 
+  // The output validators by namespace: no import line names a tool, so adding one changes no import.
+  const withValidators = hasValidators && model.tools.some((t) => t.outputSchema !== undefined);
   file.push(
     NAMESPACES,
+    withValidators ? `import * as ${VALIDATORS} from './validators.js';\n\n` : '',
     `export { ConnectionClosedError, ListCache, McpError, OutputValidationError, RequestTimeoutError, TaskCancelledError, ToolError } from ${stringLiteral(RUNTIME)};\n`,
     `export type { CallOptions, ChangeNotification, ListenFilter, LoggingLevel, RequestMeta, Server, ServerLocation, StopListening, TaskHandle, TaskOptions, TaskStatus } from ${stringLiteral(RUNTIME)};\n\n`,
     jsdoc('What the server may ask of this client. Each handler you give declares its capability; without it the server is told the client cannot.'),
@@ -76,31 +82,24 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     `export type PingMethod<V extends Revision> = [V] extends ['2026-07-28'] ? never : (options?: ${callOptions}) => Promise<void>;\n\n`,
   );
 
-  // Tool calls, keyed by wire name.
-  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n');
-  for (const tool of model.tools) {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
+  // Each tool's members of ToolCalls, TaskCalls, FullToolCalls and ToolMethods: one unit per tool
+  // (they hold its description and its input's requiredness), formatted alone and cached.
+  const taskTools = model.tools.filter(runsAsTask);
+  const units = await toolMemberUnits(model, toolNames, callOptions, taskTools.length > 0 ? { options: type('TaskOptions'), handle: type('TaskHandle') } : undefined, withValidators, memo);
+  const marker = (name: string): string => (model.tools.length === 0 ? '' : `${unitMarker(name)}\n`);
+  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n', marker('tool-calls'), '};\n\n');
+  if (taskTools.length > 0) {
     file.push(
-      toolDoc(tool, '  '),
-      `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`,
+      jsdoc([
+        'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
+        'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
+      ]),
+      'export type TaskCalls = {\n',
+      marker('task-calls'),
+      '};\n\n',
     );
   }
-  file.push('};\n\n');
-  const taskTools = model.tools.filter(runsAsTask);
-  if (taskTools.length > 0) file.push(taskCallsType(taskTools, toolNames, type));
-
-  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n');
-  for (const tool of model.tools) {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
-    file.push(`  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n`);
-  }
-  file.push('};\n\n');
+  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n', marker('full-tool-calls'), '};\n\n');
 
   file.push(
     jsdoc([
@@ -110,11 +109,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       'resolves with the whole result instead (`FullResult`), `isError` results included.',
     ]),
     'export interface ToolMethods {\n',
-    ...model.tools.map((tool) => {
-      const key = stringLiteral(tool.name);
-      const task = runsAsTask(tool) ? ` & { readonly task: TaskCalls[${key}] }` : '';
-      return `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${task};\n`;
-    }),
+    marker('tool-methods'),
     '}\n\n',
     jsdoc('One method per prompt, named after it; the arguments are typed from the prompt\'s list.'),
     'export interface PromptMethods {\n',
@@ -167,14 +162,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
 
   // The tool table: wire name → validator and header mirrors. Own entries of a Map, never object keys.
   const binding = type('ClientToolBinding');
-  const rows = model.tools.map((tool) => {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const parts = [`name: ${stringLiteral(tool.name)}`];
-    if (names.validateOutput !== undefined && hasValidators) parts.push(`validateOutput: ${validator(names.validateOutput)}`);
-    if (tool.headers !== undefined && tool.headers.length > 0) parts.push(`headers: ${jsonValueExpression(tool.headers)}`);
-    return `  [${stringLiteral(tool.name)}, { ${parts.join(', ')} }],\n`;
-  });
-  file.push(`const TOOLS: ReadonlyMap<string, ${binding}> = new Map<string, ${binding}>([\n`, ...rows, ']);\n\n');
+  file.push(`const TOOLS: ReadonlyMap<string, ${binding}> = new Map<string, ${binding}>([\n`, marker('tool-rows'), ']);\n\n');
 
   const callTool = value('callTool');
   const listAll = value('listAll');
@@ -202,7 +190,7 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       ? ''
       : `  const taskTool = (name: string) => {\n    const binding = TOOLS.get(name) as ${binding};\n    // One frozen function per tool, its .full and (here) .task beside it.\n    return tool(name, { task: (input?: unknown, taskOptions?: ${type('TaskOptions')}) => ${value('startToolTask')}(session, binding, input, taskOptions) });\n  };\n`,
     '  const tools = Object.freeze({\n',
-    ...model.tools.map((t) => `    ${t.ids.camel}: ${runsAsTask(t) ? 'taskTool' : 'tool'}(${stringLiteral(t.name)}),\n`),
+    marker('tool-entries'),
     '  });\n',
     '  const prompts = Object.freeze({\n',
     ...model.prompts.map((p) => `    ${p.ids.camel}: prompt(${stringLiteral(p.name)}),\n`),
@@ -239,7 +227,67 @@ export function clientFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     '  return Object.freeze(client) as unknown as Client<V>;\n',
     '}\n',
   );
-  return file.toString();
+  const skeleton = await formatTypeScript(file.toString(), memo);
+  const run = (part: string): UnitRun => ({ units: units.flatMap((u) => (u.get(part) ? [u.get(part) as string] : [])), indent: 2, separator: '' });
+  return spliceUnits(
+    skeleton,
+    new Map([
+      ['tool-calls', run('calls')],
+      ['task-calls', run('taskCalls')],
+      ['full-tool-calls', run('fullCalls')],
+      ['tool-methods', run('methods')],
+      ['tool-rows', run('rows')],
+      ['tool-entries', run('entries')],
+    ]),
+  );
+}
+
+/**
+ * Each tool's members of ToolCalls, TaskCalls, FullToolCalls, ToolMethods, the TOOLS table and the
+ * `tools` object, formatted as one unit per tool (see formatMembers), by part name.
+ */
+async function toolMemberUnits(
+  model: ServiceModel,
+  toolNames: Map<string, ToolTypeNames>,
+  callOptions: string,
+  task: { options: string; handle: string } | undefined,
+  withValidators: boolean,
+  memo: UnitMemo | undefined,
+): Promise<Map<string, string>[]> {
+  // All at once, so the formatter can batch the units that missed (see formatUnit).
+  return Promise.all(
+    model.tools.map((tool) => {
+      const names = toolNames.get(tool.name) as ToolTypeNames;
+      const key = stringLiteral(tool.name);
+      const entry = `T.Tools[${key}]`;
+      const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
+      const fullOutput = names.output === undefined ? 'P.CallToolResult' : `FullResult<${entry}["output"]>`;
+      const optional = hasRequiredInput(tool) ? '' : '?';
+      const asTask = task !== undefined && runsAsTask(tool);
+      const row = [`name: ${key}`];
+      if (names.validateOutput !== undefined && withValidators) row.push(`validateOutput: ${VALIDATORS}.${names.validateOutput}`);
+      if (tool.headers !== undefined && tool.headers.length > 0) row.push(`headers: ${jsonValueExpression(tool.headers)}`);
+      return formatMembers(
+        [
+          { name: 'calls', kind: 'interface', code: `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n` },
+          {
+            name: 'taskCalls',
+            kind: 'interface',
+            code: asTask ? `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${task.options}) => Promise<${task.handle}<${output}>>;\n` : '',
+          },
+          { name: 'fullCalls', kind: 'interface', code: `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${fullOutput}>;\n` },
+          {
+            name: 'methods',
+            kind: 'interface',
+            code: `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${asTask ? ` & { readonly task: TaskCalls[${key}] }` : ''};\n`,
+          },
+          { name: 'rows', kind: 'array', code: `  [${key}, { ${row.join(', ')} }],\n` },
+          { name: 'entries', kind: 'object', code: `  ${tool.ids.camel}: ${asTask ? 'taskTool' : 'tool'}(${key}),\n` },
+        ],
+        memo,
+      );
+    }),
+  );
 }
 
 /** A tool the manifest lets run as a task (`execution.taskSupport` optional or required). */
@@ -247,26 +295,6 @@ function runsAsTask(tool: ToolModel): boolean {
   const execution = tool.wire['execution'];
   const support = typeof execution === 'object' && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
   return support === 'optional' || support === 'required';
-}
-
-/** `TaskCalls`: for each task tool, `.task(input, options)` and the handle it resolves with. */
-function taskCallsType(tools: ToolModel[], toolNames: Map<string, ToolTypeNames>, type: (name: string) => string): string {
-  const lines = tools.map((tool) => {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const entry = `T.Tools[${stringLiteral(tool.name)}]`;
-    const output = names.output === undefined ? 'P.CallToolResult' : `${entry}["output"]`;
-    const optional = hasRequiredInput(tool) ? '' : '?';
-    return `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${type('TaskOptions')}) => Promise<${type('TaskHandle')}<${output}>>;\n`;
-  });
-  return (
-    jsdoc([
-      'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
-      'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
-    ]) +
-    'export type TaskCalls = {\n' +
-    lines.join('') +
-    '};\n\n'
-  );
 }
 
 function hasRequiredInput(tool: ToolModel): boolean {

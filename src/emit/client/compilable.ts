@@ -1,7 +1,7 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { embedAt } from '../server/schema-walk.js';
-import { toolTypeNames } from '../server/naming.js';
-import { toolTypes } from '../server/types-file.js';
+import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
+import { checkToolTypes } from '../types/tool-types.js';
 import { createAjv } from '../validators/ajv-instance.js';
 import { emitValidators } from '../validators/index.js';
 import { dialectOf } from '../server/index.js';
@@ -43,7 +43,7 @@ export async function compilableTools(model: ServiceModel, snapshotTools?: reado
           entries: [{ exportName: names.validateOutput, ref: `#/${defs}/${names.output}`, typeName: names.output }],
         });
       }
-      await toolTypes(single, toolTypeNames(single));
+      await checkToolTypes(tool, toolTypeNames(single).get(tool.name) as ToolTypeNames);
       kept.push(tool);
     } catch (error) {
       leftOut('', `its schema cannot be compiled (${firstLine(error)})`);

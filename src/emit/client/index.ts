@@ -8,7 +8,10 @@ import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../valida
 import { dialectOf } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
 import { embedAt } from '../server/schema-walk.js';
-import { promptArgumentTypes, toolTypes, TYPES_MODULE } from '../server/types-file.js';
+import type { UnitMemo } from '../../printer/format.js';
+import { unitMarker } from '../../printer/format.js';
+import { assembleTypes, FIXED_NAMES, promptArgumentTypes, TYPES_MODULE } from '../server/types-file.js';
+import { toolTypeUnits } from '../types/tool-types.js';
 import { clientFile } from './client-file.js';
 
 export interface ClientInputs {
@@ -23,6 +26,8 @@ export interface ClientInputs {
   statelessProtocolTypes: string;
   /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
   memo?: Memo;
+  /** The same for asynchronous steps: types.ts and client.ts are assembled from cached, formatted units. */
+  memoAsync?: UnitMemo;
   /** `--auth`: `runtimeSources` has `client/auth/*.ts`, and `package.json` names their dependency. */
   auth?: boolean;
 }
@@ -50,15 +55,17 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: inputs.protocolTypes });
   files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: inputs.statelessProtocolTypes });
 
-  const types = [await toolTypes(model, toolNames), promptArgumentTypes(model)];
+  // Assembled from formatted units (tool-types.ts): the writer formats neither this nor client.ts.
+  const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, inputs.memoAsync);
+  const types = [tools.toolsMap, '\n', unitMarker('types'), '\n\n', promptArgumentTypes(model)];
   if (model.resources.length > 0) {
     types.push(`\n/** The URI of every resource the server lists. */\nexport type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n`);
   }
-  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: types.join('') });
+  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await assembleTypes(types.join(''), tools, inputs.memoAsync) });
 
   const validators = outputValidators(model, toolNames, inputs.memo);
   if (validators) files.push(...validators.files);
-  files.push({ path: 'client.ts', owner: 'generated', format: 'typescript', content: clientFile(model, toolNames, validators !== undefined) });
+  files.push({ path: 'client.ts', owner: 'generated', format: 'none', content: await clientFile(model, toolNames, validators !== undefined, inputs.memoAsync) });
   if (inputs.auth === true) {
     // Only `runtime/client/auth/` imports a package; this names it for the app's install.
     const manifest = { private: true, type: 'module', dependencies: OAUTH_DEPENDENCY };

@@ -7,6 +7,7 @@ import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from './schema-walk.js';
+import type { UnitMemo } from '../../printer/format.js';
 import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from './types-file.js';
 import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.js';
@@ -21,6 +22,8 @@ export interface ServerInputs {
   runtimeSources: Readonly<Record<string, string>>;
   /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
   memo?: Memo;
+  /** The same for asynchronous steps: types.ts and server.ts are assembled from cached, formatted units. */
+  memoAsync?: UnitMemo;
 }
 
 export interface ServerPlan {
@@ -70,11 +73,12 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined)];
 
-  files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'typescript', content: await typesFile(model) });
+  files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await typesFile(model, inputs.memoAsync) });
 
   const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo) : undefined;
   if (validators) files.push(...validators.files);
-  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'typescript', content: serverFile(model, toolNames, validators?.modules ?? new Map()) });
+  // Both assembled from formatted units already (types-file.ts, server-file.ts): nothing for the writer's prettier.
+  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'none', content: await serverFile(model, toolNames, validators?.modules ?? new Map(), inputs.memoAsync) });
 
   files.push(...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model));
   return { files, notes, warnings: validators?.warnings ?? [] };

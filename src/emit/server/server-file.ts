@@ -1,6 +1,7 @@
 import type { ServiceModel } from '../../model/service-model.js';
 import { STATELESS_REVISION } from '../../model/service.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { formatTypeScript, formatUnit, spliceUnits, unitMarker, type UnitMemo } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from './naming.js';
 
@@ -34,20 +35,23 @@ export function capabilities(model: ServiceModel): Record<string, object> {
 
 /**
  * `generated/server.ts`: the `ServerDefinition` (every wire payload precomputed as data, embedded
- * with `JSON.parse`) and a `createServer` typed with the manifest's `Handlers`.
+ * with `JSON.parse`) and a `createServer` typed with the manifest's `Handlers`. Assembled already
+ * formatted: each tool is a top-level statement of its own (its `tools/list` entry and its
+ * binding), formatted alone and cached, so a warm run after one tool changed formats that one;
+ * the rest of the file names tools but holds none of their data, and is formatted once.
  */
-export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): string {
+export async function serverFile(
+  model: ServiceModel,
+  toolNames: Map<string, ToolTypeNames>,
+  validatorModules: ReadonlyMap<string, string>,
+  memo?: UnitMemo,
+): Promise<string> {
   const file = new SourceFile();
   const type = (name: string): string => file.importType(name, RUNTIME);
 
-  // Each tool's validators are imported on its first call (tool-loading.ts in the runtime).
-  const bindings = model.tools.map((tool) => {
-    const names = toolNames.get(tool.name) as ToolTypeNames;
-    const output = names.validateOutput === undefined ? '' : `, validateOutput: m.${names.validateOutput}`;
-    const name = stringLiteral(tool.name);
-    const module = stringLiteral(validatorModules.get(tool.name) as string);
-    return `    [${name}, { name: ${name}, load: () => import(${module}).then((m) => ({ validateInput: m.${names.validateInput}${output} })) }],\n`;
-  });
+  // All at once: the formatter batches what is asked for together (see formatUnit).
+  const units = await Promise.all(model.tools.map((tool) => formatUnit(toolStatement(tool, toolNames, validatorModules), memo)));
+  const toolConstants = model.tools.map((tool) => toolConstant(tool));
 
   const { instructions, ...serverInfo } = model.server;
   const listedTemplates = model.resourceTemplates.filter((t) => t.list).map((t) => t.uriTemplate);
@@ -55,6 +59,16 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     // The runtime's createServer is imported under another name, since this module exports its own.
     `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n\n`,
   );
+  if (model.tools.length > 0) {
+    const definition = type('ServerDefinition');
+    file.push(
+      jsdoc("A tool's `tools/list` entry and its binding."),
+      `type ToolEntry = { wire: ${definition}['tools'][number]; binding: ${definition}['toolBindings'][string] };\n\n`,
+      unitMarker('tools'),
+      '\n\n',
+      `const TOOLS: readonly ToolEntry[] = [${toolConstants.join(', ')}];\n\n`,
+    );
+  }
   const requestValidators = file.importValue('requestValidators', './runtime/request-validators.js');
   file.importType('Handlers', './types.js');
   file.importType('ToolName', './types.js');
@@ -66,9 +80,9 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
     instructions === undefined ? '' : `  instructions: ${stringLiteral(instructions)},\n`,
     `  protocolVersions: ${jsonValueExpression(model.protocolVersions)},\n`,
     `  capabilities: ${jsonValueExpression(capabilities(model))},\n`,
-    `  tools: ${jsonValueExpression(model.tools.map((t) => t.wire))},\n`,
+    model.tools.length === 0 ? '  tools: [],\n' : '  tools: TOOLS.map((tool) => tool.wire),\n',
     // Object.fromEntries makes own properties, so a tool named `__proto__` is just a key.
-    `  toolBindings: Object.fromEntries([\n${bindings.join('')}  ]),\n`,
+    model.tools.length === 0 ? '  toolBindings: {},\n' : '  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),\n',
     `  resources: ${jsonValueExpression(model.resources.map((r) => r.wire))},\n`,
     `  resourceTemplates: ${jsonValueExpression(model.resourceTemplates.map((t) => t.wire))},\n`,
     `  prompts: ${jsonValueExpression(model.prompts.map((p) => p.wire))},\n`,
@@ -99,7 +113,23 @@ export function serverFile(model: ServiceModel, toolNames: Map<string, ToolTypeN
       `export const authSettings: ${settings} = ${jsonValueExpression(authSettings(model))};\n`,
     );
   }
-  return file.toString();
+  const skeleton = await formatTypeScript(file.toString(), memo);
+  return spliceUnits(skeleton, new Map([['tools', { units, indent: 0, separator: '\n' }]]));
+}
+
+/** The constant a tool's statement declares: `tool_` and its identifier, so it meets no other name of this file. */
+function toolConstant(tool: ServiceModel['tools'][number]): string {
+  return `tool_${tool.ids.camel}`;
+}
+
+/** One tool as a statement: its `tools/list` entry, and its validators, imported on its first call (tool-loading.ts in the runtime). */
+function toolStatement(tool: ServiceModel['tools'][number], toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): string {
+  const names = toolNames.get(tool.name) as ToolTypeNames;
+  const output = names.validateOutput === undefined ? '' : `, validateOutput: m.${names.validateOutput}`;
+  const name = stringLiteral(tool.name);
+  const module = stringLiteral(validatorModules.get(tool.name) as string);
+  const load = `() => import(${module}).then((m) => ({ validateInput: m.${names.validateInput}${output} }))`;
+  return `const ${toolConstant(tool)}: ToolEntry = {\n  wire: ${jsonValueExpression(tool.wire)},\n  binding: { name: ${name}, load: ${load} },\n};\n`;
 }
 
 /** The manifest's `auth` and the scopes its tools, prompts and resources need (only those that need some). */

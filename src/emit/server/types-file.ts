@@ -1,11 +1,10 @@
-import type { ServiceModel } from '../../model/service-model.js';
-import { escapeInvisible, jsdoc, stringLiteral } from '../../printer/escape.js';
-import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
+import type { ServiceModel, ToolModel } from '../../model/service-model.js';
+import { jsdoc, stringLiteral } from '../../printer/escape.js';
+import { propertyKey } from '../../printer/names.js';
+import { formatTypeScript, spliceUnits, unitMarker, type MemberPart, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
-import { compileTypes, OWN_TS_TYPE } from '../types/compile-types.js';
-import { embedAt, mapSchema } from './schema-walk.js';
-import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
+import { toolTypeUnits, type ToolTypeUnits } from '../types/tool-types.js';
+import { toolTypeNames, type ToolTypeNames } from './naming.js';
 
 /**
  * `generated/types.ts`: what user code is checked against. The keyed maps (`Tools["get_weather"]`,
@@ -13,23 +12,22 @@ import { toolTypeNames, typeBase, type ToolTypeNames } from './naming.js';
  * convenient name.
  */
 
-/** json-schema-to-typescript reads the name of every type it declares from this keyword (ours only). */
-const NAME_KEYWORD = 'x-mcp-gen-type-name';
-
-/**
- * Our naming keyword, which input must not set: every declared name comes from us, so none can
- * clash with or shadow another. (compileTypes drops every other keyword the compiler must not see.)
- */
-const STRIPPED = [NAME_KEYWORD];
-
 export const TYPES_MODULE = 'types';
 
-export async function typesFile(model: ServiceModel): Promise<string> {
+/**
+ * Assembled from units (see tool-types.ts), already formatted: each tool's types are compiled and
+ * formatted alone (and cached), the rest of the file (which names types but holds no schema) once.
+ */
+export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<string> {
   const file = new SourceFile();
   const toolNames = toolTypeNames(model);
-  file.push(await toolTypes(model, toolNames), '\n');
-
   const api = (name: string): string => file.importType(name, './runtime/api.js');
+  const handler = model.tools.length > 0 ? api('ToolHandler') : '';
+  const handlerMember = (tool: ToolModel, names: ToolTypeNames): MemberPart[] => [
+    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: ${handler}<InputOrUnknown<${names.input}>, ${names.output ?? 'never'}>;\n` },
+  ];
+  const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, memo, handlerMember);
+  file.push(tools.toolsMap, '\n', unitMarker('types'), '\n\n');
 
   file.push(
     jsdoc([
@@ -37,11 +35,7 @@ export async function typesFile(model: ServiceModel): Promise<string> {
       '`structuredContent` matching the tool\'s outputSchema, or an `isError: true` result.',
     ]),
     'export type ToolHandlers = {\n',
-    ...model.tools.map((tool) => {
-      const names = toolNames.get(tool.name) as ToolTypeNames;
-      const output = names.output ?? 'never';
-      return `  ${propertyKey(tool.name)}: ${api('ToolHandler')}<InputOrUnknown<${names.input}>, ${output}>;\n`;
-    }),
+    model.tools.length === 0 ? '' : `${unitMarker('handlers')}\n`,
     '};\n',
   );
   if (model.tools.length > 0) {
@@ -140,7 +134,17 @@ export async function typesFile(model: ServiceModel): Promise<string> {
     jsdoc('The name of every prompt (what `server.prompts.enable` and `.disable` take).'),
     `export type PromptName = ${model.prompts.length > 0 ? 'Extract<keyof PromptHandlers, string>' : 'never'};\n`,
   );
-  return file.toString();
+  return assembleTypes(file.toString(), tools, memo, ['handlers']);
+}
+
+/** The formatted skeleton with the type units where its marker is, a blank line between them. */
+export async function assembleTypes(skeleton: string, tools: ToolTypeUnits, memo: UnitMemo | undefined, memberParts: readonly string[] = []): Promise<string> {
+  const formatted = await formatTypeScript(skeleton, memo);
+  const runs = new Map<string, UnitRun>([['types', { units: tools.units, indent: 0, separator: '\n' }]]);
+  for (const part of ['tools-map', ...memberParts]) {
+    runs.set(part, { units: tools.members.map((m) => m.get(part) ?? ''), indent: 2, separator: '' });
+  }
+  return spliceUnits(formatted, runs);
 }
 
 /**
@@ -183,76 +187,8 @@ export function promptArgumentTypes(model: ServiceModel): string {
     .join('');
 }
 
-/**
- * The `Tools` map and one named type per input and output schema, through json-schema-to-typescript.
- * All schemas go into one document so that names are assigned once, without clashes: `Tools` is the
- * root and each tool's schemas sit under `$defs` (their local `$ref`s rewritten to match).
- */
-export async function toolTypes(model: ServiceModel, names: Map<string, ToolTypeNames>): Promise<string> {
-  const defs: SchemaObject = {};
-  const properties: SchemaObject = {};
-  const taken = new Set([
-    ...FIXED_NAMES,
-    ...[...names.values()].flatMap((n) => [n.input, n.output ?? n.input]),
-    ...model.prompts.map((p) => `${p.ids.pascal}Arguments`),
-  ]);
-  const shared = sharedDefinitions(model, taken);
-  for (const definition of shared.values()) {
-    const schema = mapSchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
-    schema[NAME_KEYWORD] = definition.name;
-    defineOwn(defs, definition.name, schema);
-  }
-  for (const tool of model.tools) {
-    const n = names.get(tool.name) as ToolTypeNames;
-    defineOwn(defs, n.input, typeSchema(tool.inputSchema, n.input, shared));
-    const entry: SchemaObject = {
-      type: 'object',
-      additionalProperties: false,
-      required: ['input', 'output'],
-      properties: {
-        input: { $ref: `#/$defs/${n.input}` },
-        // Our own type: tools without an outputSchema have no structured output at all.
-        output: tool.outputSchema && n.output ? { $ref: `#/$defs/${n.output}` } : { [OWN_TS_TYPE]: 'never' },
-      },
-    };
-    if (tool.outputSchema && n.output) defineOwn(defs, n.output, typeSchema(tool.outputSchema, n.output, shared));
-    defineOwn(properties, tool.name, entry);
-  }
-  const root: SchemaObject = {
-    [NAME_KEYWORD]: 'Tools',
-    description: 'Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.',
-    type: 'object',
-    additionalProperties: false,
-    required: model.tools.map((t) => t.name),
-    properties,
-    $defs: defs,
-  };
-  const code = await compileTypes(root, 'Tools', {
-    strictIndexSignatures: false,
-    keepKeywords: [NAME_KEYWORD],
-    customName: (schema) => {
-      const name = (schema as SchemaObject)[NAME_KEYWORD];
-      return typeof name === 'string' ? name : undefined;
-    },
-  });
-  // One pass over the declarations (a regular expression per name was quadratic in the tool count).
-  const declared = new Set([...code.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]));
-  if (!declared.has('Tools')) throw new Error('json-schema-to-typescript did not declare Tools');
-  // A schema whose type comes out as `unknown` (say `allOf: [true]`) is printed inline, not
-  // declared; its name then stands for what `Tools` holds.
-  const aliases: string[] = [];
-  for (const tool of model.tools) {
-    const n = names.get(tool.name) as ToolTypeNames;
-    const key = stringLiteral(tool.name);
-    if (!declared.has(n.input)) aliases.push(`export type ${n.input} = Tools[${key}]["input"];\n`);
-    if (n.output && !declared.has(n.output)) aliases.push(`export type ${n.output} = Tools[${key}]["output"];\n`);
-  }
-  // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  return escapeInvisible(code) + aliases.join('');
-}
-
 /** Names types.ts declares or imports besides the schema types. */
-const FIXED_NAMES = [
+export const FIXED_NAMES = [
   'Tools',
   'InputOrUnknown',
   'ToolHandlers',
@@ -276,93 +212,3 @@ const FIXED_NAMES = [
   'CompletionHandlers',
   'CompletionHandler',
 ];
-
-interface SharedDefinition {
-  name: string;
-  schema: SchemaObject;
-}
-
-/**
- * The loader copies each shared manifest definition into every tool schema that uses it. A
- * definition held identically by every schema that has it, and referring to nothing, becomes one
- * type named after its key (`Units`; `Def_Units` if that name is taken) instead of one per schema
- * (`GetWeatherInput_Units`, `GetForecastInput_Units`, …).
- */
-function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string, SharedDefinition> {
-  const canonicalByKey = new Map<string, string | null>();
-  const firstByKey = new Map<string, SchemaObject>();
-  for (const schema of model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema]))) {
-    for (const keyword of ['$defs', 'definitions']) {
-      const definitions = schema[keyword];
-      if (!isSchemaObject(definitions)) continue;
-      for (const [key, definition] of Object.entries(definitions)) {
-        const text = isSchemaObject(definition) && !refersToAnything(definition) ? canonical(definition) : null;
-        if (!canonicalByKey.has(key)) {
-          canonicalByKey.set(key, text);
-          if (isSchemaObject(definition)) firstByKey.set(key, definition);
-        } else if (canonicalByKey.get(key) !== text) {
-          canonicalByKey.set(key, null);
-        }
-      }
-    }
-  }
-  const shared = new Map<string, SharedDefinition>();
-  for (const key of [...canonicalByKey.keys()].sort(byCodeUnit)) {
-    const schema = firstByKey.get(key);
-    if (canonicalByKey.get(key) === null || schema === undefined) continue;
-    const base = typeBase(pascalCase(key));
-    const name = [base, `Def_${base}`].find((n) => !taken.has(n));
-    if (name === undefined) continue;
-    taken.add(name);
-    shared.set(key, { name, schema });
-  }
-  return shared;
-}
-
-function refersToAnything(schema: SchemaObject): boolean {
-  let refers = false;
-  mapSchema(schema, (node) => {
-    if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$recursiveRef'] !== undefined) refers = true;
-    return node;
-  });
-  return refers;
-}
-
-/** JSON with object keys sorted, so equal schemas give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isSchemaObject(value)) {
-    const keys = Object.keys(value).sort(byCodeUnit);
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** Removes the naming keyword from input (see STRIPPED). */
-function stripForTypes(node: SchemaObject): SchemaObject {
-  for (const key of STRIPPED) delete node[key];
-  return node;
-}
-
-/**
- * A copy for type generation: embedded under `#/$defs/<name>`, stripped (see stripForTypes), each
- * `$defs` entry named `<name>_<Key>`, and references to shared definitions pointed at those.
- */
-function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
-  const embedded = embedAt(schema, `/$defs/${name}`);
-  const ownDefinition = new RegExp(`^#/\\$defs/${name.replace(/\$/g, '\\$')}/(?:\\$defs|definitions)/([^/]+)$`);
-  const named = mapSchema(embedded, (node, position) => {
-    stripForTypes(node);
-    const ref = node['$ref'];
-    const match = typeof ref === 'string' ? ownDefinition.exec(ref) : null;
-    const key = match ? refSegmentKey(match[1] as string) : undefined;
-    const definition = key === undefined ? undefined : shared.get(key);
-    if (definition) node['$ref'] = `#/$defs/${definition.name}`;
-    if (position.isDefinition) {
-      node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
-    }
-    return node;
-  }) as SchemaObject;
-  named[NAME_KEYWORD] = name;
-  return named;
-}

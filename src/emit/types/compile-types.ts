@@ -1,4 +1,4 @@
-import { compile, type Options } from 'json-schema-to-typescript';
+import type { Options } from 'json-schema-to-typescript';
 import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from '../../schema/keywords.js';
 import { commentText } from '../../printer/escape.js';
 import { scanDeclarations } from './scan.js';
@@ -27,6 +27,8 @@ export interface CompileTypesOptions extends Partial<Options> {
 export async function compileTypes(schema: SchemaObject, rootName: string, options: CompileTypesOptions): Promise<string> {
   const { keepKeywords = [], ...compilerOptions } = options;
   const safe = compilerSafe(schema, new Set(keepKeywords));
+  // Loaded on first use: a run whose types all come from the unit cache never loads it.
+  const { compile } = await import('json-schema-to-typescript');
   const code = await compile(safe.schema as Parameters<typeof compile>[0], rootName, {
     bannerComment: '',
     format: false,

@@ -5,6 +5,503 @@ import type { Handlers, PromptName, ToolName } from './types.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
+/** A tool's `tools/list` entry and its binding. */
+type ToolEntry = {
+  wire: ServerDefinition['tools'][number];
+  binding: ServerDefinition['toolBindings'][string];
+};
+
+const tool_testSimpleText: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_simple_text","description":"Returns a simple text response.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_simple_text',
+    load: () =>
+      import('./validators/testSimpleText.js').then((m) => ({
+        validateInput: m.validateTestSimpleTextInput,
+      })),
+  },
+};
+
+const tool_testImageContent: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_image_content","description":"Returns a 1x1 PNG image.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_image_content',
+    load: () =>
+      import('./validators/testImageContent.js').then((m) => ({
+        validateInput: m.validateTestImageContentInput,
+      })),
+  },
+};
+
+const tool_testAudioContent: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_audio_content","description":"Returns a minimal WAV sound.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_audio_content',
+    load: () =>
+      import('./validators/testAudioContent.js').then((m) => ({
+        validateInput: m.validateTestAudioContentInput,
+      })),
+  },
+};
+
+const tool_testEmbeddedResource: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_embedded_resource","description":"Returns an embedded text resource.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_embedded_resource',
+    load: () =>
+      import('./validators/testEmbeddedResource.js').then((m) => ({
+        validateInput: m.validateTestEmbeddedResourceInput,
+      })),
+  },
+};
+
+const tool_testMultipleContentTypes: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_multiple_content_types","description":"Returns text, an image and an embedded resource.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_multiple_content_types',
+    load: () =>
+      import('./validators/testMultipleContentTypes.js').then((m) => ({
+        validateInput: m.validateTestMultipleContentTypesInput,
+      })),
+  },
+};
+
+const tool_testToolWithLogging: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_tool_with_logging","description":"Sends three log messages while it runs.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_tool_with_logging',
+    load: () =>
+      import('./validators/testToolWithLogging.js').then((m) => ({
+        validateInput: m.validateTestToolWithLoggingInput,
+      })),
+  },
+};
+
+const tool_testErrorHandling: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_error_handling","description":"Always fails with a tool error.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_error_handling',
+    load: () =>
+      import('./validators/testErrorHandling.js').then((m) => ({
+        validateInput: m.validateTestErrorHandlingInput,
+      })),
+  },
+};
+
+const tool_testToolWithProgress: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_tool_with_progress","description":"Reports progress 0, 50 and 100 of 100.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_tool_with_progress',
+    load: () =>
+      import('./validators/testToolWithProgress.js').then((m) => ({
+        validateInput: m.validateTestToolWithProgressInput,
+      })),
+  },
+};
+
+const tool_testSampling: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_sampling","description":"Asks the client\'s model to answer a prompt.","inputSchema":{"type":"object","properties":{"prompt":{"type":"string","description":"What to ask the model."}},"required":["prompt"]}}',
+  ),
+  binding: {
+    name: 'test_sampling',
+    load: () =>
+      import('./validators/testSampling.js').then((m) => ({
+        validateInput: m.validateTestSamplingInput,
+      })),
+  },
+};
+
+const tool_testElicitation: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_elicitation","description":"Asks the user for a username and an email address.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"What to tell the user."}},"required":["message"]}}',
+  ),
+  binding: {
+    name: 'test_elicitation',
+    load: () =>
+      import('./validators/testElicitation.js').then((m) => ({
+        validateInput: m.validateTestElicitationInput,
+      })),
+  },
+};
+
+const tool_testElicitationSep1034Defaults: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_elicitation_sep1034_defaults","description":"Elicits five fields that each carry a default (SEP-1034).","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_elicitation_sep1034_defaults',
+    load: () =>
+      import('./validators/testElicitationSep1034Defaults.js').then((m) => ({
+        validateInput: m.validateTestElicitationSep1034DefaultsInput,
+      })),
+  },
+};
+
+const tool_testElicitationSep1330Enums: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_elicitation_sep1330_enums","description":"Elicits the five enum forms of SEP-1330.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_elicitation_sep1330_enums',
+    load: () =>
+      import('./validators/testElicitationSep1330Enums.js').then((m) => ({
+        validateInput: m.validateTestElicitationSep1330EnumsInput,
+      })),
+  },
+};
+
+const tool_jsonSchema202012Tool: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"json_schema_2020_12_tool","description":"Takes arguments described by a JSON Schema 2020-12 document, passed through verbatim.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}}},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}}',
+  ),
+  binding: {
+    name: 'json_schema_2020_12_tool',
+    load: () =>
+      import('./validators/jsonSchema202012Tool.js').then((m) => ({
+        validateInput: m.validateJsonSchema202012ToolInput,
+      })),
+  },
+};
+
+const tool_testReconnection: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_reconnection","description":"Closes its response stream before answering, so the client resumes it with Last-Event-ID.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_reconnection',
+    load: () =>
+      import('./validators/testReconnection.js').then((m) => ({
+        validateInput: m.validateTestReconnectionInput,
+      })),
+  },
+};
+
+const tool_testMissingCapability: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_missing_capability","description":"Needs the client\'s sampling capability.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_missing_capability',
+    load: () =>
+      import('./validators/testMissingCapability.js').then((m) => ({
+        validateInput: m.validateTestMissingCapabilityInput,
+      })),
+  },
+};
+
+const tool_testStreamingElicitation: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_streaming_elicitation","description":"Asks the user a question while the call is open.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_streaming_elicitation',
+    load: () =>
+      import('./validators/testStreamingElicitation.js').then((m) => ({
+        validateInput: m.validateTestStreamingElicitationInput,
+      })),
+  },
+};
+
+const tool_testLoggingTool: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_logging_tool","description":"Logs a message, which reaches only clients that asked for logs.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_logging_tool',
+    load: () =>
+      import('./validators/testLoggingTool.js').then((m) => ({
+        validateInput: m.validateTestLoggingToolInput,
+      })),
+  },
+};
+
+const tool_testTriggerToolChange: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_trigger_tool_change","description":"Announces that the tool list changed.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_trigger_tool_change',
+    load: () =>
+      import('./validators/testTriggerToolChange.js').then((m) => ({
+        validateInput: m.validateTestTriggerToolChangeInput,
+      })),
+  },
+};
+
+const tool_testTriggerPromptChange: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_trigger_prompt_change","description":"Announces that the prompt list changed.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_trigger_prompt_change',
+    load: () =>
+      import('./validators/testTriggerPromptChange.js').then((m) => ({
+        validateInput: m.validateTestTriggerPromptChangeInput,
+      })),
+  },
+};
+
+const tool_testCustomHeader: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_custom_header","description":"Mirrors its region argument into the Mcp-Param-Region header.","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region","description":"A region name."}},"required":["region"]}}',
+  ),
+  binding: {
+    name: 'test_custom_header',
+    load: () =>
+      import('./validators/testCustomHeader.js').then((m) => ({
+        validateInput: m.validateTestCustomHeaderInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultElicitation: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_elicitation","description":"Asks for the user\'s name, then greets them.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_elicitation',
+    load: () =>
+      import('./validators/testInputRequiredResultElicitation.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultElicitationInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultSampling: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_sampling","description":"Asks the client\'s model a question.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_sampling',
+    load: () =>
+      import('./validators/testInputRequiredResultSampling.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultSamplingInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultListRoots: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_list_roots","description":"Asks the client for its roots.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_list_roots',
+    load: () =>
+      import('./validators/testInputRequiredResultListRoots.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultListRootsInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultRequestState: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_request_state","description":"Asks for a confirmation and checks the request state comes back.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_request_state',
+    load: () =>
+      import('./validators/testInputRequiredResultRequestState.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultRequestStateInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultMultipleInputs: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_multiple_inputs","description":"Asks for an elicitation, a sampling and the roots at once.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_multiple_inputs',
+    load: () =>
+      import('./validators/testInputRequiredResultMultipleInputs.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultMultipleInputsInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultMultiRound: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_multi_round","description":"Asks two questions, one after the other.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_multi_round',
+    load: () =>
+      import('./validators/testInputRequiredResultMultiRound.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultMultiRoundInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultTamperedState: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_tampered_state","description":"Asks for input; a request state altered by the client is refused.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_tampered_state',
+    load: () =>
+      import('./validators/testInputRequiredResultTamperedState.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultTamperedStateInput,
+      })),
+  },
+};
+
+const tool_testInputRequiredResultCapabilities: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_input_required_result_capabilities","description":"Asks only for what the client\'s capabilities allow.","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'test_input_required_result_capabilities',
+    load: () =>
+      import('./validators/testInputRequiredResultCapabilities.js').then((m) => ({
+        validateInput: m.validateTestInputRequiredResultCapabilitiesInput,
+      })),
+  },
+};
+
+const tool_greet: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"greet","description":"Greets someone at once (never a task).","inputSchema":{"type":"object","properties":{"name":{"type":"string"}}}}',
+  ),
+  binding: {
+    name: 'greet',
+    load: () =>
+      import('./validators/greet.js').then((m) => ({ validateInput: m.validateGreetInput })),
+  },
+};
+
+const tool_slowCompute: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"slow_compute","description":"Sleeps for the given seconds, then reports its label; cancellable.","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"label":{"type":"string"}}},"execution":{"taskSupport":"optional"}}',
+  ),
+  binding: {
+    name: 'slow_compute',
+    load: () =>
+      import('./validators/slowCompute.js').then((m) => ({
+        validateInput: m.validateSlowComputeInput,
+      })),
+  },
+};
+
+const tool_failingJob: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"failing_job","description":"Reports a tool error after about a second; only runs as a task.","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}',
+  ),
+  binding: {
+    name: 'failing_job',
+    load: () =>
+      import('./validators/failingJob.js').then((m) => ({
+        validateInput: m.validateFailingJobInput,
+      })),
+  },
+};
+
+const tool_protocolErrorJob: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"protocol_error_job","description":"Fails with a JSON-RPC error after a moment.","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}',
+  ),
+  binding: {
+    name: 'protocol_error_job',
+    load: () =>
+      import('./validators/protocolErrorJob.js').then((m) => ({
+        validateInput: m.validateProtocolErrorJobInput,
+      })),
+  },
+};
+
+const tool_confirmDelete: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"confirm_delete","description":"Asks the user to confirm, then reports whether the file was deleted.","inputSchema":{"type":"object","properties":{"filename":{"type":"string"}}},"execution":{"taskSupport":"optional"}}',
+  ),
+  binding: {
+    name: 'confirm_delete',
+    load: () =>
+      import('./validators/confirmDelete.js').then((m) => ({
+        validateInput: m.validateConfirmDeleteInput,
+      })),
+  },
+};
+
+const tool_multiInput: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"multi_input","description":"Asks two questions at once, then reports both answers.","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}',
+  ),
+  binding: {
+    name: 'multi_input',
+    load: () =>
+      import('./validators/multiInput.js').then((m) => ({
+        validateInput: m.validateMultiInputInput,
+      })),
+  },
+};
+
+const tool_testToolWithTask: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"test_tool_with_task","description":"Asks for the user\'s name on the request, then greets them from a task.","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}',
+  ),
+  binding: {
+    name: 'test_tool_with_task',
+    load: () =>
+      import('./validators/testToolWithTask.js').then((m) => ({
+        validateInput: m.validateTestToolWithTaskInput,
+      })),
+  },
+};
+
+const TOOLS: readonly ToolEntry[] = [
+  tool_testSimpleText,
+  tool_testImageContent,
+  tool_testAudioContent,
+  tool_testEmbeddedResource,
+  tool_testMultipleContentTypes,
+  tool_testToolWithLogging,
+  tool_testErrorHandling,
+  tool_testToolWithProgress,
+  tool_testSampling,
+  tool_testElicitation,
+  tool_testElicitationSep1034Defaults,
+  tool_testElicitationSep1330Enums,
+  tool_jsonSchema202012Tool,
+  tool_testReconnection,
+  tool_testMissingCapability,
+  tool_testStreamingElicitation,
+  tool_testLoggingTool,
+  tool_testTriggerToolChange,
+  tool_testTriggerPromptChange,
+  tool_testCustomHeader,
+  tool_testInputRequiredResultElicitation,
+  tool_testInputRequiredResultSampling,
+  tool_testInputRequiredResultListRoots,
+  tool_testInputRequiredResultRequestState,
+  tool_testInputRequiredResultMultipleInputs,
+  tool_testInputRequiredResultMultiRound,
+  tool_testInputRequiredResultTamperedState,
+  tool_testInputRequiredResultCapabilities,
+  tool_greet,
+  tool_slowCompute,
+  tool_failingJob,
+  tool_protocolErrorJob,
+  tool_confirmDelete,
+  tool_multiInput,
+  tool_testToolWithTask,
+];
+
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse(
@@ -16,359 +513,8 @@ export const definition: ServerDefinition = {
   capabilities: JSON.parse(
     '{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}}',
   ),
-  tools: JSON.parse(
-    '[{"name":"test_simple_text","description":"Returns a simple text response.","inputSchema":{"type":"object"}},{"name":"test_image_content","description":"Returns a 1x1 PNG image.","inputSchema":{"type":"object"}},{"name":"test_audio_content","description":"Returns a minimal WAV sound.","inputSchema":{"type":"object"}},{"name":"test_embedded_resource","description":"Returns an embedded text resource.","inputSchema":{"type":"object"}},{"name":"test_multiple_content_types","description":"Returns text, an image and an embedded resource.","inputSchema":{"type":"object"}},{"name":"test_tool_with_logging","description":"Sends three log messages while it runs.","inputSchema":{"type":"object"}},{"name":"test_error_handling","description":"Always fails with a tool error.","inputSchema":{"type":"object"}},{"name":"test_tool_with_progress","description":"Reports progress 0, 50 and 100 of 100.","inputSchema":{"type":"object"}},{"name":"test_sampling","description":"Asks the client\'s model to answer a prompt.","inputSchema":{"type":"object","properties":{"prompt":{"type":"string","description":"What to ask the model."}},"required":["prompt"]}},{"name":"test_elicitation","description":"Asks the user for a username and an email address.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"What to tell the user."}},"required":["message"]}},{"name":"test_elicitation_sep1034_defaults","description":"Elicits five fields that each carry a default (SEP-1034).","inputSchema":{"type":"object"}},{"name":"test_elicitation_sep1330_enums","description":"Elicits the five enum forms of SEP-1330.","inputSchema":{"type":"object"}},{"name":"json_schema_2020_12_tool","description":"Takes arguments described by a JSON Schema 2020-12 document, passed through verbatim.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}}},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}},{"name":"test_reconnection","description":"Closes its response stream before answering, so the client resumes it with Last-Event-ID.","inputSchema":{"type":"object"}},{"name":"test_missing_capability","description":"Needs the client\'s sampling capability.","inputSchema":{"type":"object"}},{"name":"test_streaming_elicitation","description":"Asks the user a question while the call is open.","inputSchema":{"type":"object"}},{"name":"test_logging_tool","description":"Logs a message, which reaches only clients that asked for logs.","inputSchema":{"type":"object"}},{"name":"test_trigger_tool_change","description":"Announces that the tool list changed.","inputSchema":{"type":"object"}},{"name":"test_trigger_prompt_change","description":"Announces that the prompt list changed.","inputSchema":{"type":"object"}},{"name":"test_custom_header","description":"Mirrors its region argument into the Mcp-Param-Region header.","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region","description":"A region name."}},"required":["region"]}},{"name":"test_input_required_result_elicitation","description":"Asks for the user\'s name, then greets them.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_sampling","description":"Asks the client\'s model a question.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_list_roots","description":"Asks the client for its roots.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_request_state","description":"Asks for a confirmation and checks the request state comes back.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_multiple_inputs","description":"Asks for an elicitation, a sampling and the roots at once.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_multi_round","description":"Asks two questions, one after the other.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_tampered_state","description":"Asks for input; a request state altered by the client is refused.","inputSchema":{"type":"object"}},{"name":"test_input_required_result_capabilities","description":"Asks only for what the client\'s capabilities allow.","inputSchema":{"type":"object"}},{"name":"greet","description":"Greets someone at once (never a task).","inputSchema":{"type":"object","properties":{"name":{"type":"string"}}}},{"name":"slow_compute","description":"Sleeps for the given seconds, then reports its label; cancellable.","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"label":{"type":"string"}}},"execution":{"taskSupport":"optional"}},{"name":"failing_job","description":"Reports a tool error after about a second; only runs as a task.","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}},{"name":"protocol_error_job","description":"Fails with a JSON-RPC error after a moment.","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}},{"name":"confirm_delete","description":"Asks the user to confirm, then reports whether the file was deleted.","inputSchema":{"type":"object","properties":{"filename":{"type":"string"}}},"execution":{"taskSupport":"optional"}},{"name":"multi_input","description":"Asks two questions at once, then reports both answers.","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}},{"name":"test_tool_with_task","description":"Asks for the user\'s name on the request, then greets them from a task.","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]',
-  ),
-  toolBindings: Object.fromEntries([
-    [
-      'test_simple_text',
-      {
-        name: 'test_simple_text',
-        load: () =>
-          import('./validators/testSimpleText.js').then((m) => ({
-            validateInput: m.validateTestSimpleTextInput,
-          })),
-      },
-    ],
-    [
-      'test_image_content',
-      {
-        name: 'test_image_content',
-        load: () =>
-          import('./validators/testImageContent.js').then((m) => ({
-            validateInput: m.validateTestImageContentInput,
-          })),
-      },
-    ],
-    [
-      'test_audio_content',
-      {
-        name: 'test_audio_content',
-        load: () =>
-          import('./validators/testAudioContent.js').then((m) => ({
-            validateInput: m.validateTestAudioContentInput,
-          })),
-      },
-    ],
-    [
-      'test_embedded_resource',
-      {
-        name: 'test_embedded_resource',
-        load: () =>
-          import('./validators/testEmbeddedResource.js').then((m) => ({
-            validateInput: m.validateTestEmbeddedResourceInput,
-          })),
-      },
-    ],
-    [
-      'test_multiple_content_types',
-      {
-        name: 'test_multiple_content_types',
-        load: () =>
-          import('./validators/testMultipleContentTypes.js').then((m) => ({
-            validateInput: m.validateTestMultipleContentTypesInput,
-          })),
-      },
-    ],
-    [
-      'test_tool_with_logging',
-      {
-        name: 'test_tool_with_logging',
-        load: () =>
-          import('./validators/testToolWithLogging.js').then((m) => ({
-            validateInput: m.validateTestToolWithLoggingInput,
-          })),
-      },
-    ],
-    [
-      'test_error_handling',
-      {
-        name: 'test_error_handling',
-        load: () =>
-          import('./validators/testErrorHandling.js').then((m) => ({
-            validateInput: m.validateTestErrorHandlingInput,
-          })),
-      },
-    ],
-    [
-      'test_tool_with_progress',
-      {
-        name: 'test_tool_with_progress',
-        load: () =>
-          import('./validators/testToolWithProgress.js').then((m) => ({
-            validateInput: m.validateTestToolWithProgressInput,
-          })),
-      },
-    ],
-    [
-      'test_sampling',
-      {
-        name: 'test_sampling',
-        load: () =>
-          import('./validators/testSampling.js').then((m) => ({
-            validateInput: m.validateTestSamplingInput,
-          })),
-      },
-    ],
-    [
-      'test_elicitation',
-      {
-        name: 'test_elicitation',
-        load: () =>
-          import('./validators/testElicitation.js').then((m) => ({
-            validateInput: m.validateTestElicitationInput,
-          })),
-      },
-    ],
-    [
-      'test_elicitation_sep1034_defaults',
-      {
-        name: 'test_elicitation_sep1034_defaults',
-        load: () =>
-          import('./validators/testElicitationSep1034Defaults.js').then((m) => ({
-            validateInput: m.validateTestElicitationSep1034DefaultsInput,
-          })),
-      },
-    ],
-    [
-      'test_elicitation_sep1330_enums',
-      {
-        name: 'test_elicitation_sep1330_enums',
-        load: () =>
-          import('./validators/testElicitationSep1330Enums.js').then((m) => ({
-            validateInput: m.validateTestElicitationSep1330EnumsInput,
-          })),
-      },
-    ],
-    [
-      'json_schema_2020_12_tool',
-      {
-        name: 'json_schema_2020_12_tool',
-        load: () =>
-          import('./validators/jsonSchema202012Tool.js').then((m) => ({
-            validateInput: m.validateJsonSchema202012ToolInput,
-          })),
-      },
-    ],
-    [
-      'test_reconnection',
-      {
-        name: 'test_reconnection',
-        load: () =>
-          import('./validators/testReconnection.js').then((m) => ({
-            validateInput: m.validateTestReconnectionInput,
-          })),
-      },
-    ],
-    [
-      'test_missing_capability',
-      {
-        name: 'test_missing_capability',
-        load: () =>
-          import('./validators/testMissingCapability.js').then((m) => ({
-            validateInput: m.validateTestMissingCapabilityInput,
-          })),
-      },
-    ],
-    [
-      'test_streaming_elicitation',
-      {
-        name: 'test_streaming_elicitation',
-        load: () =>
-          import('./validators/testStreamingElicitation.js').then((m) => ({
-            validateInput: m.validateTestStreamingElicitationInput,
-          })),
-      },
-    ],
-    [
-      'test_logging_tool',
-      {
-        name: 'test_logging_tool',
-        load: () =>
-          import('./validators/testLoggingTool.js').then((m) => ({
-            validateInput: m.validateTestLoggingToolInput,
-          })),
-      },
-    ],
-    [
-      'test_trigger_tool_change',
-      {
-        name: 'test_trigger_tool_change',
-        load: () =>
-          import('./validators/testTriggerToolChange.js').then((m) => ({
-            validateInput: m.validateTestTriggerToolChangeInput,
-          })),
-      },
-    ],
-    [
-      'test_trigger_prompt_change',
-      {
-        name: 'test_trigger_prompt_change',
-        load: () =>
-          import('./validators/testTriggerPromptChange.js').then((m) => ({
-            validateInput: m.validateTestTriggerPromptChangeInput,
-          })),
-      },
-    ],
-    [
-      'test_custom_header',
-      {
-        name: 'test_custom_header',
-        load: () =>
-          import('./validators/testCustomHeader.js').then((m) => ({
-            validateInput: m.validateTestCustomHeaderInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_elicitation',
-      {
-        name: 'test_input_required_result_elicitation',
-        load: () =>
-          import('./validators/testInputRequiredResultElicitation.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultElicitationInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_sampling',
-      {
-        name: 'test_input_required_result_sampling',
-        load: () =>
-          import('./validators/testInputRequiredResultSampling.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultSamplingInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_list_roots',
-      {
-        name: 'test_input_required_result_list_roots',
-        load: () =>
-          import('./validators/testInputRequiredResultListRoots.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultListRootsInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_request_state',
-      {
-        name: 'test_input_required_result_request_state',
-        load: () =>
-          import('./validators/testInputRequiredResultRequestState.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultRequestStateInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_multiple_inputs',
-      {
-        name: 'test_input_required_result_multiple_inputs',
-        load: () =>
-          import('./validators/testInputRequiredResultMultipleInputs.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultMultipleInputsInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_multi_round',
-      {
-        name: 'test_input_required_result_multi_round',
-        load: () =>
-          import('./validators/testInputRequiredResultMultiRound.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultMultiRoundInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_tampered_state',
-      {
-        name: 'test_input_required_result_tampered_state',
-        load: () =>
-          import('./validators/testInputRequiredResultTamperedState.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultTamperedStateInput,
-          })),
-      },
-    ],
-    [
-      'test_input_required_result_capabilities',
-      {
-        name: 'test_input_required_result_capabilities',
-        load: () =>
-          import('./validators/testInputRequiredResultCapabilities.js').then((m) => ({
-            validateInput: m.validateTestInputRequiredResultCapabilitiesInput,
-          })),
-      },
-    ],
-    [
-      'greet',
-      {
-        name: 'greet',
-        load: () =>
-          import('./validators/greet.js').then((m) => ({ validateInput: m.validateGreetInput })),
-      },
-    ],
-    [
-      'slow_compute',
-      {
-        name: 'slow_compute',
-        load: () =>
-          import('./validators/slowCompute.js').then((m) => ({
-            validateInput: m.validateSlowComputeInput,
-          })),
-      },
-    ],
-    [
-      'failing_job',
-      {
-        name: 'failing_job',
-        load: () =>
-          import('./validators/failingJob.js').then((m) => ({
-            validateInput: m.validateFailingJobInput,
-          })),
-      },
-    ],
-    [
-      'protocol_error_job',
-      {
-        name: 'protocol_error_job',
-        load: () =>
-          import('./validators/protocolErrorJob.js').then((m) => ({
-            validateInput: m.validateProtocolErrorJobInput,
-          })),
-      },
-    ],
-    [
-      'confirm_delete',
-      {
-        name: 'confirm_delete',
-        load: () =>
-          import('./validators/confirmDelete.js').then((m) => ({
-            validateInput: m.validateConfirmDeleteInput,
-          })),
-      },
-    ],
-    [
-      'multi_input',
-      {
-        name: 'multi_input',
-        load: () =>
-          import('./validators/multiInput.js').then((m) => ({
-            validateInput: m.validateMultiInputInput,
-          })),
-      },
-    ],
-    [
-      'test_tool_with_task',
-      {
-        name: 'test_tool_with_task',
-        load: () =>
-          import('./validators/testToolWithTask.js').then((m) => ({
-            validateInput: m.validateTestToolWithTaskInput,
-          })),
-      },
-    ],
-  ]),
+  tools: TOOLS.map((tool) => tool.wire),
+  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),
   resources: JSON.parse(
     '[{"uri":"test://static-text","name":"static-text","description":"A static text resource.","mimeType":"text/plain"},{"uri":"test://static-binary","name":"static-binary","description":"A static binary resource (a PNG).","mimeType":"image/png"},{"uri":"test://watched-resource","name":"watched-resource","description":"A resource clients can subscribe to.","mimeType":"text/plain"}]',
   ),

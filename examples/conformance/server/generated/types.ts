@@ -9,98 +9,28 @@ import type {
   ToolHandler,
 } from './runtime/api.js';
 
-export type JsonSchema202012ToolInput = (
-  | {
-      [k: string]: unknown;
-    }
-  | (string | number | boolean | null | unknown[])
-) &
-  JsonSchema202012ToolInput1;
-
-/**
- * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
- */
+/** Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`. */
 export interface Tools {
-  test_simple_text: {
-    input: TestSimpleTextInput;
-    output: never;
-  };
-  test_image_content: {
-    input: TestImageContentInput;
-    output: never;
-  };
-  test_audio_content: {
-    input: TestAudioContentInput;
-    output: never;
-  };
-  test_embedded_resource: {
-    input: TestEmbeddedResourceInput;
-    output: never;
-  };
-  test_multiple_content_types: {
-    input: TestMultipleContentTypesInput;
-    output: never;
-  };
-  test_tool_with_logging: {
-    input: TestToolWithLoggingInput;
-    output: never;
-  };
-  test_error_handling: {
-    input: TestErrorHandlingInput;
-    output: never;
-  };
-  test_tool_with_progress: {
-    input: TestToolWithProgressInput;
-    output: never;
-  };
-  test_sampling: {
-    input: TestSamplingInput;
-    output: never;
-  };
-  test_elicitation: {
-    input: TestElicitationInput;
-    output: never;
-  };
-  test_elicitation_sep1034_defaults: {
-    input: TestElicitationSep1034DefaultsInput;
-    output: never;
-  };
-  test_elicitation_sep1330_enums: {
-    input: TestElicitationSep1330EnumsInput;
-    output: never;
-  };
-  json_schema_2020_12_tool: {
-    input: JsonSchema202012ToolInput;
-    output: never;
-  };
-  test_reconnection: {
-    input: TestReconnectionInput;
-    output: never;
-  };
-  test_missing_capability: {
-    input: TestMissingCapabilityInput;
-    output: never;
-  };
-  test_streaming_elicitation: {
-    input: TestStreamingElicitationInput;
-    output: never;
-  };
-  test_logging_tool: {
-    input: TestLoggingToolInput;
-    output: never;
-  };
-  test_trigger_tool_change: {
-    input: TestTriggerToolChangeInput;
-    output: never;
-  };
-  test_trigger_prompt_change: {
-    input: TestTriggerPromptChangeInput;
-    output: never;
-  };
-  test_custom_header: {
-    input: TestCustomHeaderInput;
-    output: never;
-  };
+  test_simple_text: { input: TestSimpleTextInput; output: never };
+  test_image_content: { input: TestImageContentInput; output: never };
+  test_audio_content: { input: TestAudioContentInput; output: never };
+  test_embedded_resource: { input: TestEmbeddedResourceInput; output: never };
+  test_multiple_content_types: { input: TestMultipleContentTypesInput; output: never };
+  test_tool_with_logging: { input: TestToolWithLoggingInput; output: never };
+  test_error_handling: { input: TestErrorHandlingInput; output: never };
+  test_tool_with_progress: { input: TestToolWithProgressInput; output: never };
+  test_sampling: { input: TestSamplingInput; output: never };
+  test_elicitation: { input: TestElicitationInput; output: never };
+  test_elicitation_sep1034_defaults: { input: TestElicitationSep1034DefaultsInput; output: never };
+  test_elicitation_sep1330_enums: { input: TestElicitationSep1330EnumsInput; output: never };
+  json_schema_2020_12_tool: { input: JsonSchema202012ToolInput; output: never };
+  test_reconnection: { input: TestReconnectionInput; output: never };
+  test_missing_capability: { input: TestMissingCapabilityInput; output: never };
+  test_streaming_elicitation: { input: TestStreamingElicitationInput; output: never };
+  test_logging_tool: { input: TestLoggingToolInput; output: never };
+  test_trigger_tool_change: { input: TestTriggerToolChangeInput; output: never };
+  test_trigger_prompt_change: { input: TestTriggerPromptChangeInput; output: never };
+  test_custom_header: { input: TestCustomHeaderInput; output: never };
   test_input_required_result_elicitation: {
     input: TestInputRequiredResultElicitationInput;
     output: never;
@@ -133,59 +63,53 @@ export interface Tools {
     input: TestInputRequiredResultCapabilitiesInput;
     output: never;
   };
-  greet: {
-    input: GreetInput;
-    output: never;
-  };
-  slow_compute: {
-    input: SlowComputeInput;
-    output: never;
-  };
-  failing_job: {
-    input: FailingJobInput;
-    output: never;
-  };
-  protocol_error_job: {
-    input: ProtocolErrorJobInput;
-    output: never;
-  };
-  confirm_delete: {
-    input: ConfirmDeleteInput;
-    output: never;
-  };
-  multi_input: {
-    input: MultiInputInput;
-    output: never;
-  };
-  test_tool_with_task: {
-    input: TestToolWithTaskInput;
-    output: never;
-  };
+  greet: { input: GreetInput; output: never };
+  slow_compute: { input: SlowComputeInput; output: never };
+  failing_job: { input: FailingJobInput; output: never };
+  protocol_error_job: { input: ProtocolErrorJobInput; output: never };
+  confirm_delete: { input: ConfirmDeleteInput; output: never };
+  multi_input: { input: MultiInputInput; output: never };
+  test_tool_with_task: { input: TestToolWithTaskInput; output: never };
 }
+
+export interface Address {
+  street?: string;
+  city?: string;
+  [k: string]: unknown;
+}
+
 export interface TestSimpleTextInput {
   [k: string]: unknown;
 }
+
 export interface TestImageContentInput {
   [k: string]: unknown;
 }
+
 export interface TestAudioContentInput {
   [k: string]: unknown;
 }
+
 export interface TestEmbeddedResourceInput {
   [k: string]: unknown;
 }
+
 export interface TestMultipleContentTypesInput {
   [k: string]: unknown;
 }
+
 export interface TestToolWithLoggingInput {
   [k: string]: unknown;
 }
+
 export interface TestErrorHandlingInput {
   [k: string]: unknown;
 }
+
 export interface TestToolWithProgressInput {
   [k: string]: unknown;
 }
+
 export interface TestSamplingInput {
   /**
    * What to ask the model.
@@ -193,6 +117,7 @@ export interface TestSamplingInput {
   prompt: string;
   [k: string]: unknown;
 }
+
 export interface TestElicitationInput {
   /**
    * What to tell the user.
@@ -200,12 +125,23 @@ export interface TestElicitationInput {
   message: string;
   [k: string]: unknown;
 }
+
 export interface TestElicitationSep1034DefaultsInput {
   [k: string]: unknown;
 }
+
 export interface TestElicitationSep1330EnumsInput {
   [k: string]: unknown;
 }
+
+export type JsonSchema202012ToolInput = (
+  | {
+      [k: string]: unknown;
+    }
+  | (string | number | boolean | null | unknown[])
+) &
+  JsonSchema202012ToolInput1;
+
 export interface JsonSchema202012ToolInput1 {
   name?: string;
   address?: Address;
@@ -213,29 +149,31 @@ export interface JsonSchema202012ToolInput1 {
   phone?: string;
   email?: string;
 }
-export interface Address {
-  street?: string;
-  city?: string;
-  [k: string]: unknown;
-}
+
 export interface TestReconnectionInput {
   [k: string]: unknown;
 }
+
 export interface TestMissingCapabilityInput {
   [k: string]: unknown;
 }
+
 export interface TestStreamingElicitationInput {
   [k: string]: unknown;
 }
+
 export interface TestLoggingToolInput {
   [k: string]: unknown;
 }
+
 export interface TestTriggerToolChangeInput {
   [k: string]: unknown;
 }
+
 export interface TestTriggerPromptChangeInput {
   [k: string]: unknown;
 }
+
 export interface TestCustomHeaderInput {
   /**
    * A region name.
@@ -243,52 +181,67 @@ export interface TestCustomHeaderInput {
   region: string;
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultElicitationInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultSamplingInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultListRootsInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultRequestStateInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultMultipleInputsInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultMultiRoundInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultTamperedStateInput {
   [k: string]: unknown;
 }
+
 export interface TestInputRequiredResultCapabilitiesInput {
   [k: string]: unknown;
 }
+
 export interface GreetInput {
   name?: string;
   [k: string]: unknown;
 }
+
 export interface SlowComputeInput {
   seconds?: number;
   label?: string;
   [k: string]: unknown;
 }
+
 export interface FailingJobInput {
   [k: string]: unknown;
 }
+
 export interface ProtocolErrorJobInput {
   [k: string]: unknown;
 }
+
 export interface ConfirmDeleteInput {
   filename?: string;
   [k: string]: unknown;
 }
+
 export interface MultiInputInput {
   [k: string]: unknown;
 }
+
 export interface TestToolWithTaskInput {
   [k: string]: unknown;
 }

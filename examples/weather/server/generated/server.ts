@@ -6,6 +6,56 @@ import type { Handlers, PromptName, ToolName } from './types.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
+/** A tool's `tools/list` entry and its binding. */
+type ToolEntry = {
+  wire: ServerDefinition['tools'][number];
+  binding: ServerDefinition['toolBindings'][string];
+};
+
+const tool_getWeather: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"get_weather","title":"Current weather","description":"Current conditions at a location.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1,"description":"City name, e.g. Lisbon."},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number","description":"Air temperature in the requested units."},"units":{"$ref":"#/$defs/units"},"conditions":{"$ref":"#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100,"description":"Relative humidity in percent."}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}}',
+  ),
+  binding: {
+    name: 'get_weather',
+    load: () =>
+      import('./validators/getWeather.js').then((m) => ({
+        validateInput: m.validateGetWeatherInput,
+        validateOutput: m.validateGetWeatherOutput,
+      })),
+  },
+};
+
+const tool_getForecast: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"get_forecast","title":"Forecast","description":"Daily highs, lows and conditions for the next days.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7,"default":3},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}}',
+  ),
+  binding: {
+    name: 'get_forecast',
+    load: () =>
+      import('./validators/getForecast.js').then((m) => ({
+        validateInput: m.validateGetForecastInput,
+        validateOutput: m.validateGetForecastOutput,
+      })),
+  },
+};
+
+const tool_climateReport: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"climate_report","title":"Climate report","description":"Averages many years of readings for a location; slow, so it runs as a task when the client can.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"years":{"type":"integer","minimum":1,"maximum":30,"default":10}},"required":["location"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"years":{"type":"integer"},"averageCelsius":{"type":"number"}},"required":["location","years","averageCelsius"],"additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"optional"}}',
+  ),
+  binding: {
+    name: 'climate_report',
+    load: () =>
+      import('./validators/climateReport.js').then((m) => ({
+        validateInput: m.validateClimateReportInput,
+        validateOutput: m.validateClimateReportOutput,
+      })),
+  },
+};
+
+const TOOLS: readonly ToolEntry[] = [tool_getWeather, tool_getForecast, tool_climateReport];
+
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"weather","version":"1.0.0","title":"Weather"}'),
@@ -16,44 +66,8 @@ export const definition: ServerDefinition = {
   capabilities: JSON.parse(
     '{"tools":{},"resources":{},"prompts":{},"logging":{},"completions":{}}',
   ),
-  tools: JSON.parse(
-    '[{"name":"get_weather","title":"Current weather","description":"Current conditions at a location.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1,"description":"City name, e.g. Lisbon."},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"temperature":{"type":"number","description":"Air temperature in the requested units."},"units":{"$ref":"#/$defs/units"},"conditions":{"$ref":"#/$defs/conditions"},"humidity":{"type":"integer","minimum":0,"maximum":100,"description":"Relative humidity in percent."}},"required":["location","temperature","units","conditions","humidity"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"get_forecast","title":"Forecast","description":"Daily highs, lows and conditions for the next days.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":7,"default":3},"units":{"$ref":"#/$defs/units"}},"required":["location"],"additionalProperties":false,"$defs":{"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"units":{"$ref":"#/$defs/units"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"$ref":"#/$defs/conditions"}},"required":["date","high","low","conditions"],"additionalProperties":false}}},"required":["location","units","days"],"additionalProperties":false,"$defs":{"conditions":{"enum":["sunny","cloudy","rain","snow","fog","wind"]},"units":{"description":"Temperature units.","enum":["celsius","fahrenheit"]}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"climate_report","title":"Climate report","description":"Averages many years of readings for a location; slow, so it runs as a task when the client can.","inputSchema":{"type":"object","properties":{"location":{"type":"string","minLength":1},"years":{"type":"integer","minimum":1,"maximum":30,"default":10}},"required":["location"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"location":{"type":"string"},"years":{"type":"integer"},"averageCelsius":{"type":"number"}},"required":["location","years","averageCelsius"],"additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"optional"}}]',
-  ),
-  toolBindings: Object.fromEntries([
-    [
-      'get_weather',
-      {
-        name: 'get_weather',
-        load: () =>
-          import('./validators/getWeather.js').then((m) => ({
-            validateInput: m.validateGetWeatherInput,
-            validateOutput: m.validateGetWeatherOutput,
-          })),
-      },
-    ],
-    [
-      'get_forecast',
-      {
-        name: 'get_forecast',
-        load: () =>
-          import('./validators/getForecast.js').then((m) => ({
-            validateInput: m.validateGetForecastInput,
-            validateOutput: m.validateGetForecastOutput,
-          })),
-      },
-    ],
-    [
-      'climate_report',
-      {
-        name: 'climate_report',
-        load: () =>
-          import('./validators/climateReport.js').then((m) => ({
-            validateInput: m.validateClimateReportInput,
-            validateOutput: m.validateClimateReportOutput,
-          })),
-      },
-    ],
-  ]),
+  tools: TOOLS.map((tool) => tool.wire),
+  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),
   resources: JSON.parse(
     '[{"uri":"weather://stations","name":"stations","title":"Weather stations","description":"Every station the server has data for, as JSON.","mimeType":"application/json"}]',
   ),

@@ -5,6 +5,131 @@ import type { Handlers, PromptName, ToolName } from './types.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
+/** A tool's `tools/list` entry and its binding. */
+type ToolEntry = {
+  wire: ServerDefinition['tools'][number];
+  binding: ServerDefinition['toolBindings'][string];
+};
+
+const tool_proto: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"__proto__","description":"*/ export const pwn = 1; /*","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string","description":"*/ export const pwn = 2; /*"},"constructor":{"type":"number"},"a\\"b":{"type":"string"},"back\\\\slash":{"type":"string"},"$ref":{"type":"string","description":"a property called $ref"},"line\u2028sep":{"type":"boolean"}},"required":["__proto__"]}}',
+  ),
+  binding: {
+    name: '__proto__',
+    load: () =>
+      import('./validators/proto.js').then((m) => ({ validateInput: m.validateProtoInput })),
+  },
+};
+
+const tool_constructor_: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"constructor","title":"*/ export const pwn = 3; /*","inputSchema":{"type":"object","properties":{"mode":{"enum":["*/","\\"","\\\\","${x}","a\u2028b","`tick`"],"default":"${default}"},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"echo":{"$ref":"#/$defs/weird_key_with_slash"},"nested":{"type":"object","title":"*/ export const pwn = 6; /*","properties":{"inner":{"type":"string"}}}},"required":["echo"],"$defs":{"weird_key_with_slash":{"type":"string","description":"*/ export const pwn = 12; /*"}}}}',
+  ),
+  binding: {
+    name: 'constructor',
+    load: () =>
+      import('./validators/constructor_.js').then((m) => ({
+        validateInput: m.validateConstructorInput,
+        validateOutput: m.validateConstructorOutput,
+      })),
+  },
+};
+
+const tool_class_: ToolEntry = {
+  wire: JSON.parse('{"name":"class","inputSchema":{"type":"object"}}'),
+  binding: {
+    name: 'class',
+    load: () =>
+      import('./validators/class_.js').then((m) => ({ validateInput: m.validateClassInput })),
+  },
+};
+
+const tool__1abc: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"1abc","inputSchema":{"type":"object","properties":{"1":{"type":"integer"}}},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}',
+  ),
+  binding: {
+    name: '1abc',
+    load: () =>
+      import('./validators/_1abc.js').then((m) => ({
+        validateInput: m.validate_1AbcInput,
+        validateOutput: m.validate_1AbcOutput,
+      })),
+  },
+};
+
+const tool_getUser: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"get-user","description":"Collides with get_user once converted","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}',
+  ),
+  binding: {
+    name: 'get-user',
+    load: () =>
+      import('./validators/getUser.js').then((m) => ({
+        validateInput: m.validateGetUserInput,
+        validateOutput: m.validateGetUserOutput,
+      })),
+  },
+};
+
+const tool_getUser_2: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"get_user","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}',
+  ),
+  binding: {
+    name: 'get_user',
+    load: () =>
+      import('./validators/getUser_2.js').then((m) => ({
+        validateInput: m.validateGetUser_2Input,
+        validateOutput: m.validateGetUser_2Output,
+      })),
+  },
+};
+
+const tool_toString: ToolEntry = {
+  wire: JSON.parse('{"name":"toString","inputSchema":{"type":"object"}}'),
+  binding: {
+    name: 'toString',
+    load: () =>
+      import('./validators/toString.js').then((m) => ({ validateInput: m.validateToStringInput })),
+  },
+};
+
+const tool_handlers: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"handlers","description":"A tool named like the collector\'s own export","inputSchema":{"type":"object"}}',
+  ),
+  binding: {
+    name: 'handlers',
+    load: () =>
+      import('./validators/handlers.js').then((m) => ({ validateInput: m.validateHandlersInput })),
+  },
+};
+
+const tool_resources: ToolEntry = {
+  wire: JSON.parse('{"name":"resources","inputSchema":{"type":"object"}}'),
+  binding: {
+    name: 'resources',
+    load: () =>
+      import('./validators/resources.js').then((m) => ({
+        validateInput: m.validateResourcesInput,
+      })),
+  },
+};
+
+const TOOLS: readonly ToolEntry[] = [
+  tool_proto,
+  tool_constructor_,
+  tool_class_,
+  tool__1abc,
+  tool_getUser,
+  tool_getUser_2,
+  tool_toString,
+  tool_handlers,
+  tool_resources,
+];
+
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse(
@@ -17,101 +142,8 @@ export const definition: ServerDefinition = {
   capabilities: JSON.parse(
     '{"tools":{},"resources":{},"prompts":{},"logging":{},"completions":{}}',
   ),
-  tools: JSON.parse(
-    '[{"name":"__proto__","description":"*/ export const pwn = 1; /*","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string","description":"*/ export const pwn = 2; /*"},"constructor":{"type":"number"},"a\\"b":{"type":"string"},"back\\\\slash":{"type":"string"},"$ref":{"type":"string","description":"a property called $ref"},"line\u2028sep":{"type":"boolean"}},"required":["__proto__"]}},{"name":"constructor","title":"*/ export const pwn = 3; /*","inputSchema":{"type":"object","properties":{"mode":{"enum":["*/","\\"","\\\\","${x}","a\u2028b","`tick`"],"default":"${default}"},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"echo":{"$ref":"#/$defs/weird_key_with_slash"},"nested":{"type":"object","title":"*/ export const pwn = 6; /*","properties":{"inner":{"type":"string"}}}},"required":["echo"],"$defs":{"weird_key_with_slash":{"type":"string","description":"*/ export const pwn = 12; /*"}}}},{"name":"class","inputSchema":{"type":"object"}},{"name":"1abc","inputSchema":{"type":"object","properties":{"1":{"type":"integer"}}},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}},{"name":"get-user","description":"Collides with get_user once converted","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}},{"name":"get_user","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}},{"name":"toString","inputSchema":{"type":"object"}},{"name":"handlers","description":"A tool named like the collector\'s own export","inputSchema":{"type":"object"}},{"name":"resources","inputSchema":{"type":"object"}}]',
-  ),
-  toolBindings: Object.fromEntries([
-    [
-      '__proto__',
-      {
-        name: '__proto__',
-        load: () =>
-          import('./validators/proto.js').then((m) => ({ validateInput: m.validateProtoInput })),
-      },
-    ],
-    [
-      'constructor',
-      {
-        name: 'constructor',
-        load: () =>
-          import('./validators/constructor_.js').then((m) => ({
-            validateInput: m.validateConstructorInput,
-            validateOutput: m.validateConstructorOutput,
-          })),
-      },
-    ],
-    [
-      'class',
-      {
-        name: 'class',
-        load: () =>
-          import('./validators/class_.js').then((m) => ({ validateInput: m.validateClassInput })),
-      },
-    ],
-    [
-      '1abc',
-      {
-        name: '1abc',
-        load: () =>
-          import('./validators/_1abc.js').then((m) => ({
-            validateInput: m.validate_1AbcInput,
-            validateOutput: m.validate_1AbcOutput,
-          })),
-      },
-    ],
-    [
-      'get-user',
-      {
-        name: 'get-user',
-        load: () =>
-          import('./validators/getUser.js').then((m) => ({
-            validateInput: m.validateGetUserInput,
-            validateOutput: m.validateGetUserOutput,
-          })),
-      },
-    ],
-    [
-      'get_user',
-      {
-        name: 'get_user',
-        load: () =>
-          import('./validators/getUser_2.js').then((m) => ({
-            validateInput: m.validateGetUser_2Input,
-            validateOutput: m.validateGetUser_2Output,
-          })),
-      },
-    ],
-    [
-      'toString',
-      {
-        name: 'toString',
-        load: () =>
-          import('./validators/toString.js').then((m) => ({
-            validateInput: m.validateToStringInput,
-          })),
-      },
-    ],
-    [
-      'handlers',
-      {
-        name: 'handlers',
-        load: () =>
-          import('./validators/handlers.js').then((m) => ({
-            validateInput: m.validateHandlersInput,
-          })),
-      },
-    ],
-    [
-      'resources',
-      {
-        name: 'resources',
-        load: () =>
-          import('./validators/resources.js').then((m) => ({
-            validateInput: m.validateResourcesInput,
-          })),
-      },
-    ],
-  ]),
+  tools: TOOLS.map((tool) => tool.wire),
+  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),
   resources: JSON.parse(
     '[{"uri":"file:///it\'s/*/$x?a=*/export/*","name":"weird","description":"*/ export const pwn = 8; /*"},{"uri":"urn:__proto__","name":"proto"}]',
   ),

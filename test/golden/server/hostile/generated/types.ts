@@ -8,52 +8,24 @@ import type {
   ToolHandler,
 } from './runtime/api.js';
 
+/** Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`. */
+export interface Tools {
+  ['__proto__']: { input: ProtoInput; output: never };
+  constructor: { input: ConstructorInput; output: ConstructorOutput };
+  class: { input: ClassInput; output: never };
+  '1abc': { input: _1AbcInput; output: _1AbcOutput };
+  'get-user': { input: GetUserInput; output: GetUserOutput };
+  get_user: { input: GetUser_2Input; output: GetUser_2Output };
+  toString: { input: ToStringInput; output: never };
+  handlers: { input: HandlersInput; output: never };
+  resources: { input: ResourcesInput; output: never };
+}
+
 /**
  * *\/ export const pwn = 12; /*
  */
 export type WeirdKeyWithSlash = string;
 
-/**
- * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
- */
-export interface Tools {
-  __proto__: {
-    input: ProtoInput;
-    output: never;
-  };
-  constructor: {
-    input: ConstructorInput;
-    output: ConstructorOutput;
-  };
-  class: {
-    input: ClassInput;
-    output: never;
-  };
-  '1abc': {
-    input: _1AbcInput;
-    output: _1AbcOutput;
-  };
-  'get-user': {
-    input: GetUserInput;
-    output: GetUserOutput;
-  };
-  get_user: {
-    input: GetUser_2Input;
-    output: GetUser_2Output;
-  };
-  toString: {
-    input: ToStringInput;
-    output: never;
-  };
-  handlers: {
-    input: HandlersInput;
-    output: never;
-  };
-  resources: {
-    input: ResourcesInput;
-    output: never;
-  };
-}
 export interface ProtoInput {
   /**
    * *\/ export const pwn = 2; /*
@@ -69,6 +41,7 @@ export interface ProtoInput {
   'line\u2028sep'?: boolean;
   [k: string]: unknown;
 }
+
 export interface ConstructorInput {
   mode?: '*/' | '"' | '\\' | '${x}' | 'a\u2028b' | '`tick`';
   fixed?: '*/ export const pwn = 4; /*';
@@ -87,6 +60,7 @@ export interface ConstructorInput {
     | '*/ export const pwn = 4; /*'
     | undefined;
 }
+
 export interface ConstructorOutput {
   echo: WeirdKeyWithSlash;
   nested?: {
@@ -95,39 +69,49 @@ export interface ConstructorOutput {
   };
   [k: string]: unknown;
 }
+
 export interface ClassInput {
   [k: string]: unknown;
 }
+
 export interface _1AbcInput {
   '1'?: number;
   [k: string]: unknown;
 }
+
 export interface _1AbcOutput {
   ok: boolean;
   [k: string]: unknown;
 }
+
 export interface GetUserInput {
   id: string;
   [k: string]: unknown;
 }
+
 export interface GetUserOutput {
   id: string;
   [k: string]: unknown;
 }
+
 export interface GetUser_2Input {
   id: string;
   [k: string]: unknown;
 }
+
 export interface GetUser_2Output {
   name: string;
   [k: string]: unknown;
 }
+
 export interface ToStringInput {
   [k: string]: unknown;
 }
+
 export interface HandlersInput {
   [k: string]: unknown;
 }
+
 export interface ResourcesInput {
   [k: string]: unknown;
 }

@@ -5,6 +5,34 @@ import type { Handlers, PromptName, ToolName } from './types.js';
 
 import { createServer as createRuntimeServer } from './runtime/index.js';
 
+/** A tool's `tools/list` entry and its binding. */
+type ToolEntry = {
+  wire: ServerDefinition['tools'][number];
+  binding: ServerDefinition['toolBindings'][string];
+};
+
+const tool_addNote: ToolEntry = {
+  wire: JSON.parse(
+    '{"name":"add_note","description":"Stores a note.","inputSchema":{"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"]}}',
+  ),
+  binding: {
+    name: 'add_note',
+    load: () =>
+      import('./validators/addNote.js').then((m) => ({ validateInput: m.validateAddNoteInput })),
+  },
+};
+
+const tool_ping: ToolEntry = {
+  wire: JSON.parse('{"name":"ping","description":"Answers pong.","inputSchema":{"type":"object"}}'),
+  binding: {
+    name: 'ping',
+    load: () =>
+      import('./validators/ping.js').then((m) => ({ validateInput: m.validatePingInput })),
+  },
+};
+
+const TOOLS: readonly ToolEntry[] = [tool_addNote, tool_ping];
+
 /** Everything the runtime needs to know about this server, computed from the manifest. */
 export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"notes","version":"2.1.0"}'),
@@ -12,29 +40,8 @@ export const definition: ServerDefinition = {
     '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]',
   ),
   capabilities: JSON.parse('{"tools":{},"logging":{}}'),
-  tools: JSON.parse(
-    '[{"name":"add_note","description":"Stores a note.","inputSchema":{"type":"object","properties":{"text":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["text"]}},{"name":"ping","description":"Answers pong.","inputSchema":{"type":"object"}}]',
-  ),
-  toolBindings: Object.fromEntries([
-    [
-      'add_note',
-      {
-        name: 'add_note',
-        load: () =>
-          import('./validators/addNote.js').then((m) => ({
-            validateInput: m.validateAddNoteInput,
-          })),
-      },
-    ],
-    [
-      'ping',
-      {
-        name: 'ping',
-        load: () =>
-          import('./validators/ping.js').then((m) => ({ validateInput: m.validatePingInput })),
-      },
-    ],
-  ]),
+  tools: TOOLS.map((tool) => tool.wire),
+  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),
   resources: JSON.parse('[]'),
   resourceTemplates: JSON.parse('[]'),
   prompts: JSON.parse('[]'),

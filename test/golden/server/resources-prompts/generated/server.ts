@@ -10,8 +10,8 @@ export const definition: ServerDefinition = {
   serverInfo: JSON.parse('{"name":"docs","version":"1.0.0","title":"Documentation"}'),
   protocolVersions: JSON.parse('["2025-06-18","2025-03-26"]'),
   capabilities: JSON.parse('{"resources":{},"prompts":{},"logging":{},"completions":{}}'),
-  tools: JSON.parse('[]'),
-  toolBindings: Object.fromEntries([]),
+  tools: [],
+  toolBindings: {},
   resources: JSON.parse(
     '[{"uri":"docs://index","name":"index","title":"Table of contents","mimeType":"text/markdown"}]',
   ),

@@ -7,9 +7,7 @@ import type {
   ServerHandlers,
 } from './runtime/api.js';
 
-/**
- * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
- */
+/** Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`. */
 export interface Tools {}
 
 /**

@@ -9,29 +9,20 @@ import type {
   ToolHandler,
 } from './runtime/api.js';
 
+/** Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`. */
+export interface Tools {
+  get_weather: { input: GetWeatherInput; output: GetWeatherOutput };
+  get_forecast: { input: GetForecastInput; output: GetForecastOutput };
+  climate_report: { input: ClimateReportInput; output: ClimateReportOutput };
+}
+
+export type Conditions = 'sunny' | 'cloudy' | 'rain' | 'snow' | 'fog' | 'wind';
+
 /**
  * Temperature units.
  */
 export type Units = 'celsius' | 'fahrenheit';
-export type Conditions = 'sunny' | 'cloudy' | 'rain' | 'snow' | 'fog' | 'wind';
 
-/**
- * Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.
- */
-export interface Tools {
-  get_weather: {
-    input: GetWeatherInput;
-    output: GetWeatherOutput;
-  };
-  get_forecast: {
-    input: GetForecastInput;
-    output: GetForecastOutput;
-  };
-  climate_report: {
-    input: ClimateReportInput;
-    output: ClimateReportOutput;
-  };
-}
 export interface GetWeatherInput {
   /**
    * City name, e.g. Lisbon.
@@ -39,6 +30,7 @@ export interface GetWeatherInput {
   location: string;
   units?: Units;
 }
+
 export interface GetWeatherOutput {
   location: string;
   /**
@@ -52,11 +44,13 @@ export interface GetWeatherOutput {
    */
   humidity: number;
 }
+
 export interface GetForecastInput {
   location: string;
   days?: number;
   units?: Units;
 }
+
 export interface GetForecastOutput {
   location: string;
   units: Units;
@@ -67,10 +61,12 @@ export interface GetForecastOutput {
     conditions: Conditions;
   }[];
 }
+
 export interface ClimateReportInput {
   location: string;
   years?: number;
 }
+
 export interface ClimateReportOutput {
   location: string;
   years: number;

@@ -1,0 +1,218 @@
+import type { ServiceModel, ToolModel } from '../../model/service-model.js';
+import { escapeInvisible, jsdoc } from '../../printer/escape.js';
+import { formatMembers, formatUnit, unitMarker, type MemberPart, type UnitMemo } from '../../printer/format.js';
+import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
+import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
+import { mapSchema } from '../server/schema-walk.js';
+import { typeBase, type ToolTypeNames } from '../server/naming.js';
+import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
+
+/**
+ * The tools' types as units: the `Tools` map (names only, printed here), one unit per tool (its
+ * input and output types through json-schema-to-typescript, formatted) and one for the shared
+ * definitions. Every name is assigned up front across all tools, so each unit compiles alone; a
+ * unit's cache key holds every input of its bytes (its schemas and the names chosen for it and for
+ * the shared definitions it uses), and a warm run after one tool changed compiles that tool alone.
+ */
+
+/** json-schema-to-typescript reads the name of every type it declares from this keyword (ours only). */
+const NAME_KEYWORD = 'x-mcp-gen-type-name';
+
+export interface ToolTypeUnits {
+  /** `export interface Tools {…}`, unformatted, its members left to the `tools-map` marker. */
+  toolsMap: string;
+  /** Formatted declarations: the shared definitions first, then one unit per tool, in manifest order. */
+  units: string[];
+  /** Each tool's formatted members by part: `tools-map` (its `Tools` entry) and the caller's `extraMembers`. */
+  members: Map<string, string>[];
+}
+
+export async function toolTypeUnits(
+  model: ServiceModel,
+  names: Map<string, ToolTypeNames>,
+  fixedNames: readonly string[],
+  memo: UnitMemo | undefined,
+  /** More members of the tool for the same unit (types.ts's `ToolHandlers` entry). */
+  extraMembers: (tool: ToolModel, names: ToolTypeNames) => MemberPart[] = () => [],
+): Promise<ToolTypeUnits> {
+  const taken = new Set([
+    ...fixedNames,
+    ...[...names.values()].flatMap((n) => [n.input, n.output ?? n.input]),
+    ...model.prompts.map((p) => `${p.ids.pascal}Arguments`),
+  ]);
+  const shared = sharedDefinitions(model, taken);
+  // Keyed by the inputs, not the code: a hit skips the compiler as well as the formatter.
+  const cached = (kind: string, key: string, compile: () => Promise<string>): Promise<string> => {
+    const run = async (): Promise<string> => formatUnit(await compile(), undefined);
+    return memo ? memo(kind, key, run) : run();
+  };
+  const units: Promise<string>[] = [];
+  if (shared.size > 0) {
+    const key = JSON.stringify([...shared.values()].map((d) => [d.name, d.schema]));
+    units.push(cached('types-shared', key, () => compileShared(shared)));
+  }
+  for (const tool of model.tools) {
+    const n = names.get(tool.name) as ToolTypeNames;
+    units.push(cached('types-tool', toolUnitKey(tool, n, shared), () => compileToolUnit(tool, n, shared)));
+  }
+  const members = model.tools.map((tool) => {
+    const n = names.get(tool.name) as ToolTypeNames;
+    // Tools without an outputSchema have no structured output at all.
+    const entry = `  ${propertyKey(tool.name)}: { input: ${n.input}; output: ${n.output ?? 'never'} };\n`;
+    return formatMembers([{ name: 'tools-map', kind: 'interface', code: entry }, ...extraMembers(tool, n)], memo);
+  });
+  // All at once, so the formatter can batch the units that missed (see formatUnit).
+  const map = model.tools.length === 0 ? '' : `${unitMarker('tools-map')}\n`;
+  const toolsMap = jsdoc('Input and output types of every tool, keyed by wire name: `Tools["get_weather"]["input"]`.') + `export interface Tools {\n${map}}\n`;
+  return { toolsMap, units: await Promise.all(units), members: await Promise.all(members) };
+}
+
+/** Throws when a tool's schemas cannot be compiled to types (the client's check of a live server's tools). */
+export async function checkToolTypes(tool: ToolModel, names: ToolTypeNames): Promise<void> {
+  await compileToolUnit(tool, names, new Map());
+}
+
+/** Everything a tool's unit depends on: its names, its schemas, and the names of the shared definitions it has. */
+function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<string, SharedDefinition>): string {
+  const own = new Set<string>();
+  for (const schema of tool.outputSchema ? [tool.inputSchema, tool.outputSchema] : [tool.inputSchema]) {
+    for (const keyword of ['$defs', 'definitions']) {
+      const definitions = schema[keyword];
+      if (isSchemaObject(definitions)) for (const key of Object.keys(definitions)) own.add(key);
+    }
+  }
+  const sharedNames = [...own].sort(byCodeUnit).map((key) => [key, shared.get(key)?.name ?? null]);
+  return JSON.stringify([n.input, n.output ?? null, tool.inputSchema, tool.outputSchema ?? null, sharedNames]);
+}
+
+async function compileToolUnit(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
+  const parts = [await compileNamed(typeSchema(tool.inputSchema, n.input, shared), n.input)];
+  if (tool.outputSchema && n.output) parts.push(await compileNamed(typeSchema(tool.outputSchema, n.output, shared), n.output));
+  return parts.join('\n');
+}
+
+async function compileShared(shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
+  const parts: string[] = [];
+  for (const definition of shared.values()) {
+    const schema = mapSchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
+    schema[NAME_KEYWORD] = definition.name;
+    parts.push(await compileNamed(schema, definition.name));
+  }
+  return parts.join('\n');
+}
+
+/** One schema compiled as the root type `name` (a root is always declared, even when it is `unknown`). */
+async function compileNamed(schema: SchemaObject, name: string): Promise<string> {
+  const code = await compileTypes(schema, name, {
+    strictIndexSignatures: false,
+    keepKeywords: [NAME_KEYWORD],
+    customName: (node) => {
+      const given = (node as SchemaObject)[NAME_KEYWORD];
+      return typeof given === 'string' ? given : undefined;
+    },
+  });
+  if (!new RegExp(`^export (?:interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) {
+    throw new Error(`json-schema-to-typescript did not declare ${name}`);
+  }
+  // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
+  return escapeInvisible(code);
+}
+
+interface SharedDefinition {
+  name: string;
+  schema: SchemaObject;
+}
+
+/**
+ * The loader copies each shared manifest definition into every tool schema that uses it. A
+ * definition held identically by every schema that has it, and referring to nothing, becomes one
+ * type named after its key (`Units`; `Def_Units` if that name is taken) instead of one per schema
+ * (`GetWeatherInput_Units`, `GetForecastInput_Units`, …).
+ */
+function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string, SharedDefinition> {
+  const canonicalByKey = new Map<string, string | null>();
+  const firstByKey = new Map<string, SchemaObject>();
+  for (const schema of model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema]))) {
+    for (const keyword of ['$defs', 'definitions']) {
+      const definitions = schema[keyword];
+      if (!isSchemaObject(definitions)) continue;
+      for (const [key, definition] of Object.entries(definitions)) {
+        const text = isSchemaObject(definition) && !refersToAnything(definition) ? canonical(definition) : null;
+        if (!canonicalByKey.has(key)) {
+          canonicalByKey.set(key, text);
+          if (isSchemaObject(definition)) firstByKey.set(key, definition);
+        } else if (canonicalByKey.get(key) !== text) {
+          canonicalByKey.set(key, null);
+        }
+      }
+    }
+  }
+  const shared = new Map<string, SharedDefinition>();
+  for (const key of [...canonicalByKey.keys()].sort(byCodeUnit)) {
+    const schema = firstByKey.get(key);
+    if (canonicalByKey.get(key) === null || schema === undefined) continue;
+    const base = typeBase(pascalCase(key));
+    const name = [base, `Def_${base}`].find((n) => !taken.has(n));
+    if (name === undefined) continue;
+    taken.add(name);
+    shared.set(key, { name, schema });
+  }
+  return shared;
+}
+
+function refersToAnything(schema: SchemaObject): boolean {
+  let refers = false;
+  mapSchema(schema, (node) => {
+    if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$recursiveRef'] !== undefined) refers = true;
+    return node;
+  });
+  return refers;
+}
+
+/** JSON with object keys sorted, so equal schemas give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isSchemaObject(value)) {
+    const keys = Object.keys(value).sort(byCodeUnit);
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Removes our naming keyword from input: every declared name comes from us, so none can clash with or shadow another. */
+function stripForTypes(node: SchemaObject): SchemaObject {
+  delete node[NAME_KEYWORD];
+  return node;
+}
+
+/**
+ * A copy for type generation, compiled as its own root: stripped (see stripForTypes), each
+ * `$defs` entry named `<name>_<Key>`, and references to shared definitions replaced by the shared
+ * type's name (declared by the shared unit), as a conjunction when the `$ref` has siblings.
+ */
+function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
+  const ownDefinition = /^#\/(?:\$defs|definitions)\/([^/]+)$/;
+  const named = mapSchema(schema, (node, position) => {
+    stripForTypes(node);
+    if (position.isDefinition) {
+      node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
+    }
+    const ref = node['$ref'];
+    const match = typeof ref === 'string' ? ownDefinition.exec(ref) : null;
+    const key = match ? refSegmentKey(match[1] as string) : undefined;
+    const definition = key === undefined ? undefined : shared.get(key);
+    if (definition === undefined) return node;
+    const { $ref: _replaced, allOf, ...rest } = node;
+    const type = { [OWN_TS_TYPE]: definition.name };
+    if (Object.keys(rest).length === 0 && allOf === undefined) return type as SchemaObject;
+    const out: SchemaObject = {};
+    for (const [k, v] of Object.entries(rest)) defineOwn(out, k, v);
+    out['allOf'] = [type, ...(Array.isArray(allOf) ? allOf : [])];
+    return out;
+  }) as SchemaObject;
+  // A root `$id` would start a new resource; `$schema` is the validators' business.
+  delete named['$id'];
+  delete named['$schema'];
+  named[NAME_KEYWORD] = name;
+  return named;
+}
