@@ -126,3 +126,26 @@ describe("the tools' validators.d.ts", () => {
     }
   });
 });
+
+describe('units with a memo input', () => {
+  it('have their root built only when they are compiled', async () => {
+    const store = new Map<string, string>();
+    const memo: Memo = (kind, input, compute) => store.get(`${kind}\0${input}`) ?? (store.set(`${kind}\0${input}`, compute()), store.get(`${kind}\0${input}`) as string);
+    let built = 0;
+    const unit = (name: string, type: string): ToolValidatorUnit => ({
+      get root() {
+        built++;
+        return { $defs: { [name]: { type } } };
+      },
+      entries: [{ exportName: `validate${name}`, ref: `#/$defs/${name}`, typeName: name }],
+      memoInput: JSON.stringify([name, type]),
+    });
+    const cold = await emitToolValidators([unit('A', 'string'), unit('B', 'number')], '2020-12', './types.js', memo, { workers: 0 });
+    expect(built).toBe(2);
+    built = 0;
+    const warm = await emitToolValidators([unit('A', 'string'), unit('B', 'integer')], '2020-12', './types.js', memo, { workers: 0 });
+    expect(built).toBe(1);
+    expect(warm.js).not.toBe(cold.js);
+    expect(warm).toEqual(await emitToolValidators([unit('A', 'string'), unit('B', 'integer')], '2020-12', './types.js', undefined, { workers: 0 }));
+  });
+});

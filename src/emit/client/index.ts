@@ -78,10 +78,17 @@ async function outputValidators(model: ServiceModel, toolNames: Map<string, Tool
   const units: ToolValidatorUnit[] = withOutput.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
     const output = names.output as string;
-    const schemas: SchemaObject = {};
-    defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
     const entries: ValidatorEntry[] = [{ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output }];
-    return { root: { [defs]: schemas }, entries };
+    return {
+      // Built only when the tool is compiled: a warm run finds it in the unit cache by memoInput.
+      get root() {
+        const schemas: SchemaObject = {};
+        defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
+        return { [defs]: schemas };
+      },
+      entries,
+      memoInput: JSON.stringify([output, entries[0]?.exportName, tool.outputSchema]),
+    };
   });
   const emitted = await emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);
   return {

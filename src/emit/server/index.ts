@@ -99,15 +99,24 @@ export async function validatorFiles(
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
   const units: ToolModuleUnit[] = model.tools.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
-    const schemas: SchemaObject = {};
-    const entries: ValidatorEntry[] = [];
-    const add = (typeName: string, exportName: string, schema: SchemaObject): void => {
-      defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
-      entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
+    const parts: [typeName: string, exportName: string, schema: SchemaObject][] = [[names.input, names.validateInput, tool.inputSchema]];
+    if (tool.outputSchema && names.output && names.validateOutput) parts.push([names.output, names.validateOutput, tool.outputSchema]);
+    const entries: ValidatorEntry[] = parts.map(([typeName, exportName]) => ({ exportName, ref: `#/${defs}/${typeName}`, typeName }));
+    // The root embeds each schema under its definition; built only when the tool is compiled (a
+    // warm run finds most tools in the unit cache by the schemas as they are).
+    const root = (): object => {
+      const schemas: SchemaObject = {};
+      for (const [typeName, , schema] of parts) defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
+      return { [defs]: schemas };
     };
-    add(names.input, names.validateInput, tool.inputSchema);
-    if (tool.outputSchema && names.output && names.validateOutput) add(names.output, names.validateOutput, tool.outputSchema);
-    return { root: { [defs]: schemas }, entries, module: tool.ids.camel };
+    return {
+      get root() {
+        return root();
+      },
+      entries,
+      memoInput: JSON.stringify(parts),
+      module: tool.ids.camel,
+    };
   });
   const paths = { typesModule: `./${TYPES_MODULE}.js`, helpersModule: '../validator-helpers.js', modulesDir: './validators' };
   const emitted = await emitSplitToolValidators(units, dialect, paths, memo, options);

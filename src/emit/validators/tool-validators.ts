@@ -16,6 +16,12 @@ import type { CompiledValidatorCode, EmittedValidators, ValidatorEntry } from '.
 export interface ToolValidatorUnit {
   root: object;
   entries: readonly ValidatorEntry[];
+  /**
+   * What the unit's code depends on, as the memo's input, when the caller can say it more cheaply
+   * than `root`: with it, `root` is read only when the unit is compiled (a getter may build it).
+   * Without it the input is `root` and the entries.
+   */
+  memoInput?: string;
 }
 
 /** Same kind and input, same result; `UnitCache.memo` in the CLI, plain computation without it. */
@@ -107,7 +113,11 @@ const NOT_CACHED = Symbol('not cached');
  * missing without computing it.
  */
 async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, memo: Memo, options: CompileUnitsOptions): Promise<CompiledValidatorCode[]> {
-  const inputs = units.map((unit) => JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) }));
+  const inputs = units.map((unit) =>
+    unit.memoInput !== undefined
+      ? JSON.stringify({ dialect, unit: unit.memoInput })
+      : JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) }),
+  );
   const results: (CompiledValidatorCode | undefined)[] = inputs.map((input) => {
     try {
       return decodeCompiled(memo(MEMO_KIND, input, () => {
@@ -120,7 +130,9 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
   });
   const missing = [...results.keys()].filter((i) => results[i] === undefined);
   if (missing.length > 0) {
-    const compiled = await compileUnits(missing.map((i) => units[i] as ToolValidatorUnit), dialect, options);
+    // Plain units: a worker gets a copy of the data, not the caller's getters and extra fields.
+    const toCompile = missing.map((i) => ({ root: (units[i] as ToolValidatorUnit).root, entries: (units[i] as ToolValidatorUnit).entries }));
+    const compiled = await compileUnits(toCompile, dialect, options);
     missing.forEach((unitIndex, i) => {
       const value = compiled[i] as CompiledValidatorCode;
       memo(MEMO_KIND, inputs[unitIndex] as string, () => encodeCompiled(value));
