@@ -4,6 +4,7 @@ import { stringLiteral } from '../../printer/escape.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ValidatorEntry } from '../validators/index.js';
+import { inPrettierLayout } from '../validators/declarations.js';
 import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
 import { dialectOf } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
@@ -63,7 +64,7 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   }
   files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await assembleTypes(types.join(''), tools, inputs.memoAsync) });
 
-  const validators = outputValidators(model, toolNames, inputs.memo);
+  const validators = await outputValidators(model, toolNames, inputs.memo);
   if (validators) files.push(...validators.files);
   files.push({ path: 'client.ts', owner: 'generated', format: 'none', content: await clientFile(model, toolNames, validators !== undefined, inputs.memoAsync) });
   if (inputs.auth === true) {
@@ -75,7 +76,7 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
 }
 
 /** `validators.js`/`.d.ts` with one validator per outputSchema; undefined when no tool has one. */
-function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined): { files: PlannedFile[]; warnings: string[] } | undefined {
+async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
   const withOutput = model.tools.filter((t): t is ToolModel & { outputSchema: SchemaObject } => t.outputSchema !== undefined);
   if (withOutput.length === 0) return undefined;
   const dialect = dialectOf(model);
@@ -84,16 +85,23 @@ function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNa
   const units: ToolValidatorUnit[] = withOutput.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
     const output = names.output as string;
-    const schemas: SchemaObject = {};
-    defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
     const entries: ValidatorEntry[] = [{ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output }];
-    return { root: { [defs]: schemas }, entries };
+    return {
+      // Built only when the tool is compiled: a warm run finds it in the unit cache by memoInput.
+      get root() {
+        const schemas: SchemaObject = {};
+        defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
+        return { [defs]: schemas };
+      },
+      entries,
+      memoInput: JSON.stringify([output, entries[0]?.exportName, tool.outputSchema]),
+    };
   });
-  const emitted = emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);
+  const emitted = await emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);
   return {
     files: [
       { path: 'validators.js', owner: 'generated', format: 'none', content: emitted.js },
-      { path: 'validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
+      { path: 'validators.d.ts', owner: 'generated', format: inPrettierLayout(emitted.dts) ? 'none' : 'typescript', content: emitted.dts },
     ],
     warnings: emitted.warnings,
   };

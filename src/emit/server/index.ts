@@ -2,6 +2,8 @@ import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
 import type { Dialect, ValidatorEntry } from '../validators/index.js';
+import type { CompileUnitsOptions } from '../validators/compile-units.js';
+import { inPrettierLayout } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
@@ -73,15 +75,19 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined)];
 
-  files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await typesFile(model, inputs.memoAsync) });
-
+  // Started first: with many tools they compile on worker threads while the rest is planned here.
   const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo) : undefined;
-  if (validators) files.push(...validators.files);
-  // Both assembled from formatted units already (types-file.ts, server-file.ts): nothing for the writer's prettier.
-  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'none', content: await serverFile(model, toolNames, validators?.modules ?? new Map(), inputs.memoAsync) });
+  // types.ts and server.ts are assembled from formatted units already (types-file.ts,
+  // server-file.ts): nothing for the writer's prettier.
+  const types = typesFile(model, inputs.memoAsync);
+  const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
+  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model)];
+  const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
-  files.push(...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model));
-  return { files, notes, warnings: validators?.warnings ?? [] };
+  files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });
+  if (validatorPlan) files.push(...validatorPlan.files);
+  files.push({ path: 'generated/server.ts', owner: 'generated', format: 'none', content: serverContent }, ...userFiles);
+  return { files, notes, warnings: validatorPlan?.warnings ?? [] };
 }
 
 /**
@@ -91,32 +97,41 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
  * which the server imports on the tool's first call: starting a server parses none of them.
  * `generated/validators.js`/`.d.ts` re-export them all for code that wants them at once.
  */
-function validatorFiles(
+export async function validatorFiles(
   model: ServiceModel,
   toolNames: Map<string, ToolTypeNames>,
   memo: Memo | undefined,
-): { files: PlannedFile[]; warnings: string[]; modules: Map<string, string> } {
+  options: CompileUnitsOptions = {},
+): Promise<{ files: PlannedFile[]; warnings: string[] }> {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
-  const modules = new Map<string, string>();
   const units: ToolModuleUnit[] = model.tools.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
-    const schemas: SchemaObject = {};
-    const entries: ValidatorEntry[] = [];
-    const add = (typeName: string, exportName: string, schema: SchemaObject): void => {
-      defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
-      entries.push({ exportName, ref: `#/${defs}/${typeName}`, typeName });
+    const parts: [typeName: string, exportName: string, schema: SchemaObject][] = [[names.input, names.validateInput, tool.inputSchema]];
+    if (tool.outputSchema && names.output && names.validateOutput) parts.push([names.output, names.validateOutput, tool.outputSchema]);
+    const entries: ValidatorEntry[] = parts.map(([typeName, exportName]) => ({ exportName, ref: `#/${defs}/${typeName}`, typeName }));
+    // The root embeds each schema under its definition; built only when the tool is compiled (a
+    // warm run finds most tools in the unit cache by the schemas as they are).
+    const root = (): object => {
+      const schemas: SchemaObject = {};
+      for (const [typeName, , schema] of parts) defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
+      return { [defs]: schemas };
     };
-    add(names.input, names.validateInput, tool.inputSchema);
-    if (tool.outputSchema && names.output && names.validateOutput) add(names.output, names.validateOutput, tool.outputSchema);
-    modules.set(tool.name, `./validators/${tool.ids.camel}.js`);
-    return { root: { [defs]: schemas }, entries, module: tool.ids.camel };
+    return {
+      get root() {
+        return root();
+      },
+      entries,
+      memoInput: JSON.stringify(parts),
+      module: tool.ids.camel,
+    };
   });
-  const emitted = emitSplitToolValidators(units, dialect, { typesModule: `./${TYPES_MODULE}.js`, helpersModule: '../validator-helpers.js', modulesDir: './validators' }, memo);
+  const paths = { typesModule: `./${TYPES_MODULE}.js`, helpersModule: '../validator-helpers.js', modulesDir: './validators' };
+  const emitted = await emitSplitToolValidators(units, dialect, paths, memo, options);
   const files: PlannedFile[] = [
     // Laid out by ajv already; prettier would only make them bigger and slower to write.
     { path: 'generated/validators.js', owner: 'generated', format: 'none', content: emitted.js },
-    { path: 'generated/validators.d.ts', owner: 'generated', format: 'typescript', content: emitted.dts },
+    { path: 'generated/validators.d.ts', owner: 'generated', format: inPrettierLayout(emitted.dts) ? 'none' : 'typescript', content: emitted.dts },
     { path: 'generated/validator-helpers.js', owner: 'generated', format: 'none', content: emitted.helpers },
   ];
   for (const [i, unit] of units.entries()) {
@@ -127,7 +142,12 @@ function validatorFiles(
       { path: `generated/validators/${module.module}.d.ts`, owner: 'generated', format: 'none', content: `export { ${unit.entries.map((e) => e.exportName).join(', ')} } from '../validators.js';\n` },
     );
   }
-  return { files, warnings: emitted.warnings, modules };
+  return { files, warnings: emitted.warnings };
+}
+
+/** Each tool's validator module, as server.ts imports it on the tool's first call. */
+function validatorModules(model: ServiceModel): Map<string, string> {
+  return new Map(model.tools.map((tool) => [tool.name, `./validators/${tool.ids.camel}.js`]));
 }
 
 const STATELESS_VALIDATORS = /^stateless-validators\.(js|d\.ts)$/;

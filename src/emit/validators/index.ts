@@ -1,11 +1,12 @@
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { escapeInvisible, jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
-import { isSafeIdentifier } from '../../printer/names.js';
-import { createAjv, type Dialect } from './ajv-instance.js';
+import { escapeInvisible, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { createAjv, type Dialect, type ReusedAjv } from './ajv-instance.js';
 import { helperCode, replaceRuntimeDependencies } from './inline-helpers.js';
 import { planCompilation } from './compile-plan.js';
+import { checkExportNames, declarations } from './declarations.js';
 
 export type { Dialect } from './ajv-instance.js';
+export { checkExportNames, declarations } from './declarations.js';
 
 // ajv's standalone module is CommonJS; under NodeNext its default import is the module object.
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
@@ -49,9 +50,6 @@ export interface EmittedValidators {
   warnings: string[];
 }
 
-/** Names ajv gives its own top-level bindings (`validate21`, `schema32`, `func2`, …). */
-const AJV_INTERNAL_NAME = /^[a-z]+\d+$/;
-
 /**
  * Compiles each entry's schema into an ajv standalone validator and turns the result into a
  * dependency-free ES module plus its declarations. Only definitions the entries reach are emitted.
@@ -79,10 +77,13 @@ export interface CompiledValidatorCode {
  * not included. `checkSchema`: checks each schema against its meta-schema instead of this ajv
  * (tool-validators.ts passes one shared checker, so a fresh ajv need not compile a meta-schema).
  */
-export function compileValidatorCode(o: Pick<EmitValidatorsOptions, 'root' | 'dialect' | 'entries'>, options: { checkSchema?: (schema: object) => void } = {}): CompiledValidatorCode {
+export function compileValidatorCode(
+  o: Pick<EmitValidatorsOptions, 'root' | 'dialect' | 'entries'>,
+  options: { checkSchema?: (schema: object) => void; reused?: ReusedAjv } = {},
+): CompiledValidatorCode {
   const plan = planCompilation(o.root);
-  const warnings: string[] = [];
-  const ajv = createAjv(o.dialect, { standalone: true, warnings, ...(options.checkSchema ? { validateSchema: false } : {}) });
+  // A reused ajv (ajv-instance.ts) comes emptied, without schema checks of its own.
+  const { ajv, warnings } = options.reused ?? newAjv(o.dialect, options.checkSchema !== undefined);
   for (const { key, schema } of plan.schemas) {
     options.checkSchema?.(schema);
     ajv.addSchema(schema, key);
@@ -98,25 +99,9 @@ export function compileValidatorCode(o: Pick<EmitValidatorsOptions, 'root' | 'di
   return { code, helpers: [...needed], warnings: [...new Set(warnings)] };
 }
 
-export function checkExportNames(o: Pick<EmitValidatorsOptions, 'entries' | 'extraExports'>): void {
-  const seen = new Set<string>();
-  const check = (name: string): void => {
-    if (!isSafeIdentifier(name) || name.startsWith('$') || AJV_INTERNAL_NAME.test(name)) {
-      throw new Error(`emitValidators: ${JSON.stringify(name)} cannot be an export name`);
-    }
-    if (seen.has(name)) throw new Error(`emitValidators: export name ${name} used twice`);
-    seen.add(name);
-  };
-  o.entries.forEach((e) => check(e.exportName));
-  const validators = new Set(seen);
-  for (const table of o.extraExports ?? []) {
-    check(table.exportName);
-    for (const [key, validator] of table.entries) {
-      if (!validators.has(validator)) {
-        throw new Error(`emitValidators: table ${table.exportName} maps ${JSON.stringify(key)} to unknown validator ${validator}`);
-      }
-    }
-  }
+function newAjv(dialect: Dialect, checkedByCaller: boolean): ReusedAjv {
+  const warnings: string[] = [];
+  return { ajv: createAjv(dialect, { standalone: true, warnings, ...(checkedByCaller ? { validateSchema: false } : {}) }), warnings };
 }
 
 /** ajv's `/*# sourceURL="<$id>" *\/` comment, the id printed as a JSON string. */
@@ -214,53 +199,4 @@ const TABLE_HELPER = `function $table(entries) {
 function tableCode(table: ValidatorTable): string {
   const rows = table.entries.map(([key, validator]) => `\n  [${stringLiteral(key)}, ${validator}],`).join('');
   return `export const ${table.exportName} = $table([${rows}\n]);\n`;
-}
-
-/** The namespace the .d.ts imports `typesModule` as; entries' types are written `Types.Name`. */
-const TYPES_NAMESPACE = 'Types';
-
-/** `Name` or `Name["key"]…` (keys as JSON strings), as a type expression inside the namespace. */
-function typeExpression(typeName: string): string {
-  const m = /^([A-Za-z_$][\w$]*)((?:\["(?:[^"\\\n\r\u2028\u2029]|\\.)*"\])*)$/.exec(typeName);
-  if (!m) throw new Error(`emitValidators: ${JSON.stringify(typeName)} is not a type name`);
-  const keys = [...(m[2] as string).matchAll(/\[("(?:[^"\\]|\\.)*")\]/g)].map((k) => JSON.parse(k[1] as string) as string);
-  return `${TYPES_NAMESPACE}.${m[1] as string}${keys.map((k) => `[${stringLiteral(k)}]`).join('')}`;
-}
-
-/** The `.d.ts` of a validator module with these entries and tables. */
-export function declarations(o: Pick<EmitValidatorsOptions, 'entries' | 'typesModule' | 'extraExports'>): string {
-  const typeOf = new Map<string, string>();
-  for (const entry of o.entries) {
-    typeOf.set(entry.exportName, o.typesModule === undefined ? 'unknown' : typeExpression(entry.typeName));
-  }
-  const lines: string[] = [];
-  // A namespace import: no type name can clash with the names declared here or shadow a global.
-  if (o.typesModule !== undefined && o.entries.length > 0) {
-    lines.push(`import type * as ${TYPES_NAMESPACE} from ${stringLiteral(o.typesModule)};`, '');
-  }
-  lines.push(
-    "/** One problem found by a validator (the shape of the runtime's ValidationIssue). */",
-    'export interface ValidationIssue {',
-    '  instancePath: string;',
-    '  schemaPath?: string;',
-    '  keyword: string;',
-    '  params?: Record<string, unknown>;',
-    '  message?: string;',
-    '}',
-    '',
-    '/** A type guard that leaves its first problem on `errors` when it fails. */',
-    'export interface Validator<T> {',
-    '  (data: unknown): data is T;',
-    '  errors?: ValidationIssue[] | null;',
-    '}',
-  );
-  for (const entry of o.entries) {
-    lines.push('', `${jsdoc(`Validates \`${entry.ref}\`.`)}export declare const ${entry.exportName}: Validator<${typeOf.get(entry.exportName)}>;`);
-  }
-  for (const table of o.extraExports ?? []) {
-    lines.push('', `export declare const ${table.exportName}: {`);
-    for (const [key, validator] of table.entries) lines.push(`  readonly ${stringLiteral(key)}: Validator<${typeOf.get(validator)}>;`);
-    lines.push('};');
-  }
-  return `${lines.join('\n')}\n`;
 }

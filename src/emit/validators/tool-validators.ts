@@ -1,7 +1,8 @@
-import { escapeInvisible } from '../../printer/escape.js';
-import { createAjv, type Dialect } from './ajv-instance.js';
+import type { Dialect } from './ajv-instance.js';
+import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
+import { checkExportNames, declarations } from './declarations.js';
 import { helperCode } from './inline-helpers.js';
-import { checkExportNames, compileValidatorCode, declarations, type CompiledValidatorCode, type EmittedValidators, type ValidatorEntry } from './index.js';
+import type { CompiledValidatorCode, EmittedValidators, ValidatorEntry } from './index.js';
 
 /**
  * The tools' validators (`validators.js` of a server or a client), compiled one tool at a time so a
@@ -15,6 +16,12 @@ import { checkExportNames, compileValidatorCode, declarations, type CompiledVali
 export interface ToolValidatorUnit {
   root: object;
   entries: readonly ValidatorEntry[];
+  /**
+   * What the unit's code depends on, as the memo's input, when the caller can say it more cheaply
+   * than `root`: with it, `root` is read only when the unit is compiled (a getter may build it).
+   * Without it the input is `root` and the entries.
+   */
+  memoInput?: string;
 }
 
 /** Same kind and input, same result; `UnitCache.memo` in the CLI, plain computation without it. */
@@ -22,14 +29,19 @@ export type Memo = (kind: string, input: string, compute: () => string) => strin
 
 const computeOnly: Memo = (_kind, _input, compute) => compute();
 
-export function emitToolValidators(units: readonly ToolValidatorUnit[], dialect: Dialect, typesModule: string, memo: Memo = computeOnly): EmittedValidators {
+export async function emitToolValidators(
+  units: readonly ToolValidatorUnit[],
+  dialect: Dialect,
+  typesModule: string,
+  memo: Memo = computeOnly,
+  options: CompileUnitsOptions = {},
+): Promise<EmittedValidators> {
   const entries = units.flatMap((u) => u.entries);
   checkExportNames({ entries });
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const scopes: string[] = [];
-  for (const unit of units) {
-    const compiled = compiledUnit(unit, dialect, memo);
+  for (const compiled of await compiledUnits(units, dialect, memo, options)) {
     compiled.helpers.forEach((h) => helpers.add(h));
     compiled.warnings.forEach((w) => warnings.add(w));
     scopes.push(compiled.code);
@@ -61,20 +73,22 @@ export interface SplitValidators {
  * the same code `emitToolValidators` concatenates. `helpersModule` and `modulesDir` are relative
  * paths: from a tool module to the helpers, and from the index to the tool modules.
  */
-export function emitSplitToolValidators(
+export async function emitSplitToolValidators(
   units: readonly ToolModuleUnit[],
   dialect: Dialect,
   paths: { typesModule: string; helpersModule: string; modulesDir: string },
   memo: Memo = computeOnly,
-): SplitValidators {
+  options: CompileUnitsOptions = {},
+): Promise<SplitValidators> {
   const entries = units.flatMap((u) => u.entries);
   checkExportNames({ entries });
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const modules: SplitValidators['modules'] = [];
   const index: string[] = [];
-  for (const unit of units) {
-    const compiled = compiledUnit(unit, dialect, memo);
+  const compiledAll = await compiledUnits(units, dialect, memo, options);
+  for (const [i, unit] of units.entries()) {
+    const compiled = compiledAll[i] as CompiledValidatorCode;
     compiled.warnings.forEach((w) => warnings.add(w));
     compiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(compiled.helpers)].sort();
@@ -87,38 +101,57 @@ export function emitSplitToolValidators(
   return { modules, helpers: helperModule, js: index.join(''), dts: declarations({ entries, typesModule: paths.typesModule }), warnings: [...warnings] };
 }
 
-function compiledUnit(unit: ToolValidatorUnit, dialect: Dialect, memo: Memo): CompiledValidatorCode {
-  const input = JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) });
-  return JSON.parse(memo('tool-validators', input, () => JSON.stringify(compileUnit(unit, dialect)))) as CompiledValidatorCode;
-}
+const MEMO_KIND = 'tool-validators';
 
-/** `export const NAME = validateN;` as ajv prints its exports, one per line. */
-const EXPORT_LINE = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);\n?/gm;
+/** Thrown by the compute step of a lookup: the memo calls it only for what it does not know. */
+const NOT_CACHED = Symbol('not cached');
 
-/** One tool compiled, its exports turned into one destructuring `export const` around its own scope. */
-function compileUnit(unit: ToolValidatorUnit, dialect: Dialect): CompiledValidatorCode {
-  const compiled = compileValidatorCode({ root: unit.root, dialect, entries: unit.entries }, { checkSchema: (schema) => checkSchema(schema, dialect) });
-  const exported = new Map<string, string>();
-  const body = compiled.code.replace(EXPORT_LINE, (_line, name: string, local: string) => {
-    exported.set(name, local);
-    return '';
+/**
+ * Every unit's compiled code: what the memo knows is taken from it, the rest is compiled in one
+ * batch (compile-units.ts, in worker threads when there are many) and handed to the memo in tool
+ * order. A memo computes on a miss, so a lookup whose compute throws NOT_CACHED finds out what is
+ * missing without computing it.
+ */
+async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, memo: Memo, options: CompileUnitsOptions): Promise<CompiledValidatorCode[]> {
+  const inputs = units.map((unit) =>
+    unit.memoInput !== undefined
+      ? JSON.stringify({ dialect, unit: unit.memoInput })
+      : JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) }),
+  );
+  const results: (CompiledValidatorCode | undefined)[] = inputs.map((input) => {
+    try {
+      return decodeCompiled(memo(MEMO_KIND, input, () => {
+        throw NOT_CACHED;
+      }));
+    } catch (error) {
+      if (error === NOT_CACHED) return undefined;
+      throw error;
+    }
   });
-  const names = unit.entries.map((e) => e.exportName);
-  const missing = names.filter((n) => !exported.has(n));
-  if (missing.length > 0) throw new Error(`emitToolValidators: ajv output lacks the export of ${missing.join(', ')}`);
-  const code = `\nexport const [${names.join(', ')}] = (() => {\n${body.trim()}\nreturn [${names.map((n) => exported.get(n)).join(', ')}];\n})();\n`;
-  return { code: escapeInvisible(code), helpers: compiled.helpers, warnings: compiled.warnings };
+  const missing = [...results.keys()].filter((i) => results[i] === undefined);
+  if (missing.length > 0) {
+    // Plain units: a worker gets a copy of the data, not the caller's getters and extra fields.
+    const toCompile = missing.map((i) => ({ root: (units[i] as ToolValidatorUnit).root, entries: (units[i] as ToolValidatorUnit).entries }));
+    const compiled = await compileUnits(toCompile, dialect, options);
+    missing.forEach((unitIndex, i) => {
+      const value = compiled[i] as CompiledValidatorCode;
+      memo(MEMO_KIND, inputs[unitIndex] as string, () => encodeCompiled(value));
+      results[unitIndex] = value;
+    });
+  }
+  return results as CompiledValidatorCode[];
 }
 
-/** One ajv per dialect that only validates schemas: it compiles its meta-schema once per process. */
-const checkers = new Map<Dialect, ReturnType<typeof createAjv>>();
+/**
+ * A unit's cached form: one JSON line with its helpers and warnings, then its code as it is. A warm
+ * run reads a thousand of them; JSON-parsing 20 MB of code to get them back took longer than this.
+ */
+function encodeCompiled(compiled: CompiledValidatorCode): string {
+  return `${JSON.stringify({ helpers: compiled.helpers, warnings: compiled.warnings })}\n${compiled.code}`;
+}
 
-/** What ajv's own `addSchema` would check, with a checker shared by every tool. */
-function checkSchema(schema: object, dialect: Dialect): void {
-  let checker = checkers.get(dialect);
-  if (!checker) {
-    checker = createAjv(dialect, { standalone: false });
-    checkers.set(dialect, checker);
-  }
-  if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+function decodeCompiled(value: string): CompiledValidatorCode {
+  const newline = value.indexOf('\n');
+  const head = JSON.parse(value.slice(0, newline)) as Pick<CompiledValidatorCode, 'helpers' | 'warnings'>;
+  return { code: value.slice(newline + 1), helpers: head.helpers, warnings: head.warnings };
 }

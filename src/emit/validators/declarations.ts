@@ -1,0 +1,93 @@
+import { jsdoc, stringLiteral } from '../../printer/escape.js';
+import { isSafeIdentifier } from '../../printer/names.js';
+import type { EmitValidatorsOptions } from './index.js';
+
+// What a validator module declares and exports, apart from compiling it: needs no ajv, so a run
+// whose validators all come from the unit cache never loads ajv.
+
+/** Names ajv gives its own top-level bindings (`validate21`, `schema32`, `func2`, …). */
+const AJV_INTERNAL_NAME = /^[a-z]+\d+$/;
+
+export function checkExportNames(o: Pick<EmitValidatorsOptions, 'entries' | 'extraExports'>): void {
+  const seen = new Set<string>();
+  const check = (name: string): void => {
+    if (!isSafeIdentifier(name) || name.startsWith('$') || AJV_INTERNAL_NAME.test(name)) {
+      throw new Error(`emitValidators: ${JSON.stringify(name)} cannot be an export name`);
+    }
+    if (seen.has(name)) throw new Error(`emitValidators: export name ${name} used twice`);
+    seen.add(name);
+  };
+  o.entries.forEach((e) => check(e.exportName));
+  const validators = new Set(seen);
+  for (const table of o.extraExports ?? []) {
+    check(table.exportName);
+    for (const [key, validator] of table.entries) {
+      if (!validators.has(validator)) {
+        throw new Error(`emitValidators: table ${table.exportName} maps ${JSON.stringify(key)} to unknown validator ${validator}`);
+      }
+    }
+  }
+}
+
+/** The namespace the .d.ts imports `typesModule` as; entries' types are written `Types.Name`. */
+const TYPES_NAMESPACE = 'Types';
+
+/** `Name` or `Name["key"]…` (keys as JSON strings), as a type expression inside the namespace. */
+function typeExpression(typeName: string): string {
+  const m = /^([A-Za-z_$][\w$]*)((?:\["(?:[^"\\\n\r\u2028\u2029]|\\.)*"\])*)$/.exec(typeName);
+  if (!m) throw new Error(`emitValidators: ${JSON.stringify(typeName)} is not a type name`);
+  const keys = [...(m[2] as string).matchAll(/\[("(?:[^"\\]|\\.)*")\]/g)].map((k) => JSON.parse(k[1] as string) as string);
+  return `${TYPES_NAMESPACE}.${m[1] as string}${keys.map((k) => `[${stringLiteral(k)}]`).join('')}`;
+}
+
+/** The `.d.ts` of a validator module with these entries and tables. */
+export function declarations(o: Pick<EmitValidatorsOptions, 'entries' | 'typesModule' | 'extraExports'>): string {
+  const typeOf = new Map<string, string>();
+  for (const entry of o.entries) {
+    typeOf.set(entry.exportName, o.typesModule === undefined ? 'unknown' : typeExpression(entry.typeName));
+  }
+  const lines: string[] = [];
+  // A namespace import: no type name can clash with the names declared here or shadow a global.
+  if (o.typesModule !== undefined && o.entries.length > 0) {
+    // Quoted as prettier would (single quotes, where nothing needs escaping): see inPrettierLayout.
+    const module = /^[^'"\\\n\r\u2028\u2029]*$/.test(o.typesModule) ? `'${o.typesModule}'` : stringLiteral(o.typesModule);
+    lines.push(`import type * as ${TYPES_NAMESPACE} from ${module};`, '');
+  }
+  lines.push(
+    "/** One problem found by a validator (the shape of the runtime's ValidationIssue). */",
+    'export interface ValidationIssue {',
+    '  instancePath: string;',
+    '  schemaPath?: string;',
+    '  keyword: string;',
+    '  params?: Record<string, unknown>;',
+    '  message?: string;',
+    '}',
+    '',
+    '/** A type guard that leaves its first problem on `errors` when it fails. */',
+    'export interface Validator<T> {',
+    '  (data: unknown): data is T;',
+    '  errors?: ValidationIssue[] | null;',
+    '}',
+  );
+  for (const entry of o.entries) {
+    lines.push('', `${jsdoc(`Validates \`${entry.ref}\`.`)}export declare const ${entry.exportName}: Validator<${typeOf.get(entry.exportName)}>;`);
+  }
+  for (const table of o.extraExports ?? []) {
+    lines.push('', `export declare const ${table.exportName}: {`);
+    for (const [key, validator] of table.entries) lines.push(`  readonly ${stringLiteral(key)}: Validator<${typeOf.get(validator)}>;`);
+    lines.push('};');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Whether prettier would leave a `declarations()` text as it is, so the writer need not run it (a
+ * thousand tools: 0.6 s). The text is written in prettier's layout; what prettier would change is
+ * a double-quoted string: the types module when it needs escapes, table keys, and indexed type
+ * names (`Tools["x"]`), whose long lines it may also break. A text without them is left alone:
+ * `Validator<Types.Name>` is a simple type argument, which prettier never breaks, however long the
+ * line (test/validators/compile-workers.test.ts holds this against prettier itself).
+ */
+export function inPrettierLayout(dts: string): boolean {
+  return !dts.includes('"');
+}
