@@ -10,7 +10,8 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
-import { diagnosticAt, formatOf, joinPointer, parsePointer, parseSource } from './yaml-positions.js';
+import { parseInput } from './json-source.js';
+import { diagnosticAt, formatOf, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
 /** Limits that keep hostile or runaway input from exhausting memory or the stack. */
@@ -221,7 +222,7 @@ export class SchemaBundler {
         return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
       }
       const display = toDisplayPath(path.join(this.options.displayDir, path.relative(path.dirname(this.manifest.path), target)));
-      const parsed = parseSource(text, display, formatOf(target));
+      const parsed = parseInput(text, display, formatOf(target));
       this.problems.push(...parsed.problems);
       this.warnings.push(...parsed.warnings);
       return parsed.document ? { path: target, doc: parsed.document } : undefined;

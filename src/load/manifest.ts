@@ -15,7 +15,8 @@ import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
 import { STATELESS_REVISION } from './spec.js';
 import { isSchemaObject as isObject, type SchemaObject } from '../schema/keywords.js';
-import { diagnosticAt, formatOf, joinPointer, parseSource } from './yaml-positions.js';
+import { parseInput } from './json-source.js';
+import { diagnosticAt, formatOf, joinPointer } from './yaml-positions.js';
 
 export interface LoadManifestOptions {
   /** Let `$ref` reach files outside the manifest's folder (`--allow-outside-refs`). */
@@ -60,7 +61,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     throw inputProblem(display, code === 'ENOENT' ? 'manifest not found' : `cannot read manifest: ${(error as Error).message}`);
   }
 
-  const parsed = parseSource(text, display, formatOf(manifestPath));
+  const parsed = parseInput(text, display, formatOf(manifestPath));
   const warnings = [...parsed.warnings];
   if (!parsed.document) throw new InputError(parsed.problems);
   const doc = parsed.document;
