@@ -149,9 +149,11 @@ const HEADER_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 function forEachSchema(schema: unknown, pointer: string, visit: (schema: JsonObject, pointer: string) => void): void {
   if (!isObject(schema)) return;
   visit(schema, pointer);
-  for (const [key, child] of Object.entries(schema)) {
-    const at = joinPointer(pointer, key);
+  for (const key of Object.keys(schema)) {
+    const child = schema[key];
     const slot = subschemaSlot(key, child);
+    if (slot === undefined) continue;
+    const at = joinPointer(pointer, key);
     if (slot === 'one') forEachSchema(child, at, visit);
     else if (slot === 'list') (child as unknown[]).forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
     else if (slot === 'map') for (const [name, c] of Object.entries(child as JsonObject)) forEachSchema(c, joinPointer(at, name), visit);

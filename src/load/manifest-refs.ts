@@ -70,6 +70,9 @@ const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
  */
 const UNSUPPORTED_KEYWORDS = new Set(['$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
 
+/** Keys whose primitive values BundleJob.copy() still inspects. */
+const KEYS_COPY_LOOKS_AT = new Set([...CODE_KEYWORDS, ...UNSUPPORTED_KEYWORDS, '$id', '$schema', '$defs', 'definitions', '$ref', 'pattern']);
+
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
   let value = root;
   for (const segment of parsePointer(pointer)) {
@@ -382,6 +385,12 @@ class BundleJob {
     const bundledCopy = !(at.file === this.root.file && isWithin(at.pointer, this.root.pointer));
     const out: JsonObject = {};
     for (const [key, child] of Object.entries(value)) {
+      // Most members are plain values under ordinary keywords (type, format, description…): copied
+      // as they are, without building the pointer only a message would need.
+      if ((child === null || typeof child !== 'object') && !KEYS_COPY_LOOKS_AT.has(key) && (typeof child !== 'boolean' || subschemaSlot(key, child) === undefined)) {
+        defineOwn(out, key, child);
+        continue;
+      }
       const childAt = { file: at.file, pointer: joinPointer(at.pointer, key) };
       if (CODE_KEYWORDS.has(key)) {
         this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, `'${key}' ignored: schemas are data, never code`, 'describe the type with JSON Schema keywords instead', 'key'));

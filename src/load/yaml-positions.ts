@@ -139,7 +139,9 @@ export function parsePointer(pointer: string): string[] {
 }
 
 export function joinPointer(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((s) => '/' + pointerSegment(String(s))).join('');
+  let pointer = base;
+  for (const segment of segments) pointer += '/' + (typeof segment === 'number' ? String(segment) : pointerSegment(segment));
+  return pointer;
 }
 
 /** A problem at the node `pointer` of `doc`. */
