@@ -10,6 +10,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { addStandardFormats, EXTRA_FORMATS } from '../schema/formats.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
+import { compilesCleanly, type CompilerKnowledge } from './compile-free.js';
 import type { BundledSchema } from './manifest-refs.js';
 import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
@@ -298,6 +299,8 @@ let noteSink: ((message: unknown) => void) | undefined;
 interface Checker {
   meta: Ajv;
   compile: Ajv;
+  /** The keywords and formats `compile` knows (for compilesCleanly). */
+  knows: CompilerKnowledge;
 }
 const checkers = new Map<'2020-12' | 'draft-07', Checker>();
 
@@ -320,9 +323,14 @@ function checkerFor(schema: JsonObject): Checker {
       ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
       return ajv;
     };
+    const compile = make({ ...strict, allErrors: false, messages: false, validateSchema: false, code: { optimize: false } });
     checker = {
       meta: make({ ...strict, allErrors: true }),
-      compile: make({ ...strict, allErrors: false, messages: false, validateSchema: false, code: { optimize: false } }),
+      compile,
+      knows: {
+        keyword: (name) => Boolean(compile.RULES.keywords[name]),
+        format: (name) => Object.hasOwn(compile.formats, name),
+      },
     };
     checkers.set(dialect, checker);
   }
@@ -359,6 +367,8 @@ function compileCheck(schema: JsonObject): CompileResult {
 
 function compileWith(checker: Checker, schema: JsonObject, warnings: CompileResult['warnings']): CompileResult {
   if (!checker.meta.validateSchema(schema)) return { schemaErrors: checker.meta.errors ?? [], warnings };
+  // Compiling is the expensive part; for most schemas a walk can tell it would find nothing.
+  if (compilesCleanly(schema, checker.knows)) return { schemaErrors: [], warnings };
   try {
     checker.compile.compile(schema);
     return { schemaErrors: [], warnings };
