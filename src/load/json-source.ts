@@ -46,7 +46,9 @@ function memberCount(value: unknown): number {
     for (const item of value) count += memberCount(item);
     return count;
   }
-  for (const member of Object.values(value)) count += 1 + memberCount(member);
+  // for-in walks own keys here (JSON.parse makes plain objects) without allocating a list per object;
+  // an enumerable key inherited from a polluted prototype only makes the counts differ (the slow path).
+  for (const key in value) count += 1 + memberCount((value as Record<string, unknown>)[key]);
   return count;
 }
 
