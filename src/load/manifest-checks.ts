@@ -202,8 +202,10 @@ export function checkToolSchema(
   }
 
   // `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once.
+  // The walks below look for three keywords; a schema whose text names none of them skips them.
+  const text = JSON.stringify(schema);
   const anchors = new Map<string, string>();
-  forEachSchema(schema, '', (sub, pointer) => {
+  if (text.includes('"$anchor"')) forEachSchema(schema, '', (sub, pointer) => {
     const anchor = sub['$anchor'];
     if (typeof anchor !== 'string') return;
     const first = anchors.get(anchor);
@@ -213,7 +215,7 @@ export function checkToolSchema(
 
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
-  forEachSchema(schema, '', (sub, pointer) => {
+  if (text.includes('"$schema"') || text.includes('"x-mcp-header"')) forEachSchema(schema, '', (sub, pointer) => {
     // ajv would look an unknown `$schema` up as a meta-schema it does not have; nothing is ever
     // fetched. (The manifest schema already reports a root `$schema` written in the manifest.)
     if (Object.hasOwn(sub, '$schema') && !SUPPORTED_DIALECTS.has(sub['$schema'] as string)) {
@@ -257,7 +259,7 @@ export function checkToolSchema(
 
   if (problems.length === 0 && !unsupportedDialect && bundled.complete) {
     const { memo, compileCheck } = options;
-    const compiled = memo ? (JSON.parse(memo('schema-check', JSON.stringify(schema), () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
+    const compiled = memo ? (JSON.parse(memo('schema-check', text, () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
     // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
     const explained = new Set<string>();
     for (const error of compiled.schemaErrors) {
