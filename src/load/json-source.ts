@@ -57,14 +57,23 @@ function memberCount(value: unknown): number {
  * them than members parsed means some name was repeated.
  */
 function nameSeparatorCount(text: string): number {
+  // indexOf jumps from quote to quote natively: several times faster than a loop over characters.
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x3a) count++;
-    else if (c === 0x22) {
-      // Skip the string; valid JSON guarantees its closing quote.
-      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-    }
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('"', from);
+    const end = open < 0 ? text.length : open;
+    for (let colon = text.indexOf(':', from); colon !== -1 && colon < end; colon = text.indexOf(':', colon + 1)) count++;
+    if (open < 0) return count;
+    // Valid JSON closes every string: the next quote not escaped by an odd run of backslashes.
+    let close = text.indexOf('"', open + 1);
+    while (escaped(text, close)) close = text.indexOf('"', close + 1);
+    from = close + 1;
   }
-  return count;
+}
+
+function escaped(text: string, quote: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
 }
