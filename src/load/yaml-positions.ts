@@ -142,6 +142,8 @@ function rangeStart(node: unknown): number | undefined {
 /** RFC 6901. */
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
+  // Most pointers escape nothing: skip the two regex passes per segment.
+  if (!pointer.includes('~')) return pointer.slice(1).split('/');
   return pointer
     .slice(1)
     .split('/')
