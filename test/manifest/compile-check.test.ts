@@ -5,7 +5,11 @@
  */
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
+import AjvDraft07 from 'ajv';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { manifestArbitrary } from '../fuzz/arbitraries.js';
+import { isDraft07 } from '../../src/load/manifest-refs.js';
 import { compilesCleanly } from '../../src/load/compile-free.js';
 import { addStandardFormats, EXTRA_FORMATS } from '../../src/schema/formats.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
@@ -126,5 +130,43 @@ describe('compilesCleanly', () => {
     ['a tuple', { items: [{ type: 'string' }] }],
   ])('leaves %s to the compiler', (_, schema) => {
     expect(compilesCleanly(schema as Record<string, unknown>, knows)).toBe(false);
+  });
+});
+
+describe('compilesCleanly on random schemas (the generator fuzz suite\'s)', () => {
+  /** ajv as the check compiles: strict-mode notes logged, not thrown. */
+  const compilerFor = (dialect: 'draft-07' | '2020-12', notes: string[]): InstanceType<typeof Ajv2020.default> | InstanceType<typeof AjvDraft07.default> => {
+    const options = { strict: 'log' as const, strictTypes: false, strictTuples: false, strictRequired: false, logger: { log: () => undefined, warn: (m: unknown) => notes.push(String(m)), error: (m: unknown) => notes.push(String(m)) } };
+    const ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
+    addStandardFormats(ajv, Object.fromEntries(Object.keys(EXTRA_FORMATS).map((f) => [f, () => true])));
+    ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
+    return ajv;
+  };
+
+  test('whatever it vouches for compiles with no note but on extension keywords', () => {
+    let vouched = 0;
+    fc.assert(
+      fc.property(manifestArbitrary, (generated) => {
+        // As the loader sees it: parsed from JSON text.
+        const manifest = JSON.parse(JSON.stringify(generated)) as { tools: Record<string, unknown>[] };
+        for (const tool of manifest.tools) {
+          for (const key of ['inputSchema', 'outputSchema']) {
+            const schema = tool[key];
+            if (typeof schema !== 'object' || schema === null) continue;
+            const notes: string[] = [];
+            const dialect = isDraft07(schema) ? 'draft-07' : '2020-12';
+            const ajv = compilerFor(dialect, notes);
+            if (!ajv.validateSchema(schema)) continue;
+            const knows = { keyword: (k: string) => Boolean(ajv.RULES.keywords[k]), format: (f: string) => Object.hasOwn(ajv.formats, f) };
+            if (!compilesCleanly(schema as Record<string, unknown>, knows)) continue;
+            vouched++;
+            ajv.compile(schema);
+            expect(notes.filter((n) => !/unknown keyword: "x-/.test(n))).toEqual([]);
+          }
+        }
+      }),
+      { numRuns: 40, seed: 20261127 },
+    );
+    expect(vouched).toBeGreaterThan(0);
   });
 });
