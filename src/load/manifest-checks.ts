@@ -2,15 +2,10 @@
  * The protocol's rules that a JSON Schema cannot express: unique names, well-formed URIs and
  * templates, `x-mcp-header` declarations, and tool schemas that actually compile.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
-import AjvDraft07 from 'ajv';
-import type { ErrorObject } from 'ajv';
 import { parseUriTemplate, uriTemplateVariables } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
-import { addStandardFormats, EXTRA_FORMATS } from '../schema/formats.js';
-import { isDraft07 } from './manifest-refs.js';
-import { closest } from './manifest-schema.js';
 import type { BundledSchema } from './manifest-refs.js';
+import type { CompileResult } from './schema-compiler.js';
 import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
@@ -146,12 +141,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 
 /** Calls `visit` for every schema object under `schema`, with its pointer. */
-function forEachSchema(schema: unknown, pointer: string, visit: (schema: JsonObject, pointer: string) => void): void {
+export function forEachSchema(schema: unknown, pointer: string, visit: (schema: JsonObject, pointer: string) => void): void {
   if (!isObject(schema)) return;
   visit(schema, pointer);
-  for (const [key, child] of Object.entries(schema)) {
-    const at = joinPointer(pointer, key);
+  for (const key of Object.keys(schema)) {
+    const child = schema[key];
     const slot = subschemaSlot(key, child);
+    if (slot === undefined) continue;
+    const at = joinPointer(pointer, key);
     if (slot === 'one') forEachSchema(child, at, visit);
     else if (slot === 'list') (child as unknown[]).forEach((c, i) => forEachSchema(c, joinPointer(at, i), visit));
     else if (slot === 'map') for (const [name, c] of Object.entries(child as JsonObject)) forEachSchema(c, joinPointer(at, name), visit);
@@ -179,7 +176,9 @@ export function checkToolSchema(
     anyOutput?: boolean;
     /** Reuses an earlier run's compile check of the very same schema (the output folder's unit cache). */
     memo?: (kind: string, input: string, compute: () => string) => string;
-  } = {},
+    /** The compile check itself (schema-compiler.ts, loaded only when a run needs it). */
+    compileCheck: (schema: JsonObject) => CompileResult;
+  },
 ): SchemaCheck {
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
@@ -203,8 +202,10 @@ export function checkToolSchema(
   }
 
   // `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once.
+  // The walks below look for three keywords; a schema whose text names none of them skips them.
+  const text = JSON.stringify(schema);
   const anchors = new Map<string, string>();
-  forEachSchema(schema, '', (sub, pointer) => {
+  if (text.includes('"$anchor"')) forEachSchema(schema, '', (sub, pointer) => {
     const anchor = sub['$anchor'];
     if (typeof anchor !== 'string') return;
     const first = anchors.get(anchor);
@@ -214,7 +215,7 @@ export function checkToolSchema(
 
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
-  forEachSchema(schema, '', (sub, pointer) => {
+  if (text.includes('"$schema"') || text.includes('"x-mcp-header"')) forEachSchema(schema, '', (sub, pointer) => {
     // ajv would look an unknown `$schema` up as a meta-schema it does not have; nothing is ever
     // fetched. (The manifest schema already reports a root `$schema` written in the manifest.)
     if (Object.hasOwn(sub, '$schema') && !SUPPORTED_DIALECTS.has(sub['$schema'] as string)) {
@@ -257,8 +258,8 @@ export function checkToolSchema(
   });
 
   if (problems.length === 0 && !unsupportedDialect && bundled.complete) {
-    const memo = options.memo;
-    const compiled = memo ? (JSON.parse(memo('schema-check', JSON.stringify(schema), () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
+    const { memo, compileCheck } = options;
+    const compiled = memo ? (JSON.parse(memo('schema-check', text, () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
     // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
     const explained = new Set<string>();
     for (const error of compiled.schemaErrors) {
@@ -274,141 +275,9 @@ export function checkToolSchema(
   return { problems, warnings };
 }
 
-interface CompileResult {
-  schemaErrors: ErrorObject[];
-  failure?: { pointer: string; message: string; hint?: string };
-  warnings: { pointer: string; message: string; hint?: string }[];
-}
-
-type Ajv = InstanceType<typeof Ajv2020.default> | InstanceType<typeof AjvDraft07.default>;
-
-/** Where the shared ajv instances send strict-mode notes; set only while one compile runs. */
-let noteSink: ((message: unknown) => void) | undefined;
-
-/**
- * Two ajv per dialect for the whole process: building one compiles its meta-schema, which costs
- * far more than checking a tool schema. `meta` judges a schema against its meta-schema and reports
- * every bad keyword with a message. `compile` only compiles, for what compiling finds (references,
- * formats, strict-mode notes); its code is thrown away, so it skips what only makes that code
- * better (error messages, every error rather than the first, ajv's optimizing passes), which
- * roughly halves the check of a large manifest. Compiled schemas are removed again.
- */
-interface Checker {
-  meta: Ajv;
-  compile: Ajv;
-}
-const checkers = new Map<'2020-12' | 'draft-07', Checker>();
-
-function checkerFor(schema: JsonObject): Checker {
-  const dialect = isDraft07(schema) ? 'draft-07' : '2020-12';
-  let checker = checkers.get(dialect);
-  if (!checker) {
-    const forward = (message: unknown): void => noteSink?.(message);
-    const strict = {
-      strict: 'log' as const,
-      strictTypes: false,
-      strictTuples: false,
-      strictRequired: false,
-      logger: { log: () => undefined, warn: forward, error: forward },
-    };
-    const make = (options: object): Ajv => {
-      const ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
-      // As in src/emit/validators/ajv-instance.ts: every standard format, no formatMinimum/… keywords.
-      addStandardFormats(ajv, COMPILE_ONLY_FORMATS);
-      ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
-      return ajv;
-    };
-    checker = {
-      meta: make({ ...strict, allErrors: true }),
-      compile: make({ ...strict, allErrors: false, messages: false, validateSchema: false, code: { optimize: false } }),
-    };
-    checkers.set(dialect, checker);
-  }
-  return checker;
-}
-
-/** Compiles with the same dialect and formats as the generated validators; collects ajv's strict-mode notes as warnings. */
-function compileCheck(schema: JsonObject): CompileResult {
-  const warnings: { pointer: string; message: string; hint?: string }[] = [];
-  noteSink = (message: unknown): void => {
-    const text = String(message);
-    const unknown = /unknown keyword: "([^"]*)"/.exec(text)?.[1];
-    if (unknown === undefined) {
-      warnings.push({ pointer: pointerIn(text), message: text.replace(/^strict mode: /, '') });
-      return;
-    }
-    // Extension keywords (`x-…`) are annotations by design; `$anchor` is kept verbatim (manifest-refs.ts).
-    if (unknown.startsWith('x-') || unknown === '$anchor') return;
-    const near = closest(unknown, KEYWORDS);
-    warnings.push({
-      pointer: pointerOfKeyword(schema, unknown),
-      message: `unknown keyword '${unknown}' is ignored`,
-      hint: near ? `did you mean '${near}'?` : 'extension keywords should start with x-',
-    });
-  };
-  const checker = checkerFor(schema);
-  try {
-    return compileWith(checker, schema, warnings);
-  } finally {
-    noteSink = undefined;
-    checker.compile.removeSchema(schema);
-  }
-}
-
-function compileWith(checker: Checker, schema: JsonObject, warnings: CompileResult['warnings']): CompileResult {
-  if (!checker.meta.validateSchema(schema)) return { schemaErrors: checker.meta.errors ?? [], warnings };
-  try {
-    checker.compile.compile(schema);
-    return { schemaErrors: [], warnings };
-  } catch (error) {
-    if (error instanceof RangeError) return { schemaErrors: [], failure: { pointer: '', message: 'its references loop without ever describing a value' }, warnings };
-    const message = (error as Error).message;
-    const format = /unknown format "([^"]*)"/.exec(message)?.[1];
-    if (format !== undefined) {
-      const pointer = joinPointer(pointerIn(message), 'format');
-      return { schemaErrors: [], failure: { pointer, message: `unknown format '${format}'`, hint: 'known formats are the standard ones (date, date-time, email, idn-email, uri, iri, uuid, …) and ajv-formats\' extras; use pattern for others' }, warnings };
-    }
-    return { schemaErrors: [], failure: { pointer: pointerIn(message), message }, warnings };
-  }
-}
-
-/** ajv names places as `#/properties/x`, sometimes with a `"…"` around it; '' when it names none. */
-function pointerIn(message: string): string {
-  const match = /(?:at path|in schema at|schema at) "?#?(\/[^"\s]*)"?/.exec(message) ?? /"#(\/[^"]*)"/.exec(message);
-  if (!match?.[1]) return '';
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return '';
-  }
-}
-
-/** The first schema object that uses `keyword`, as a pointer to that keyword. */
-function pointerOfKeyword(schema: JsonObject, keyword: string): string {
-  let found: string | undefined;
-  forEachSchema(schema, '', (sub, pointer) => {
-    if (found === undefined && Object.hasOwn(sub, keyword)) found = joinPointer(pointer, keyword);
-  });
-  return found ?? '';
-}
-
-/** Schemas are only compiled here, never run: the extra formats need to be known, not checked. */
-const COMPILE_ONLY_FORMATS = Object.fromEntries(Object.keys(EXTRA_FORMATS).map((format) => [format, () => true]));
-
 /** `$schema` values the checks and the generated validators understand (exactly; no fetching). */
 const SUPPORTED_DIALECTS = new Set([
   'https://json-schema.org/draft/2020-12/schema',
   'http://json-schema.org/draft-07/schema#',
   'http://json-schema.org/draft-07/schema',
 ]);
-
-const KEYWORDS = [
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'enum', 'const',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength',
-  'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
-  'patternProperties', 'propertyNames', 'dependentRequired', 'dependentSchemas', 'allOf', 'anyOf',
-  'oneOf', 'not', 'if', 'then', 'else', 'contains', 'minContains', 'maxContains', 'description',
-  'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'unevaluatedProperties',
-  'unevaluatedItems', '$ref', '$defs', 'definitions', '$comment', 'contentMediaType', 'contentEncoding',
-];
-

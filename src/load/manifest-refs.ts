@@ -10,7 +10,8 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
-import { diagnosticAt, formatOf, joinPointer, parsePointer, parseSource } from './yaml-positions.js';
+import { parseInput } from './json-source.js';
+import { diagnosticAt, formatOf, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
 /** Limits that keep hostile or runaway input from exhausting memory or the stack. */
@@ -68,6 +69,9 @@ const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames']);
  * 2026-07-28 clients expect tool schemas verbatim, anchors included.
  */
 const UNSUPPORTED_KEYWORDS = new Set(['$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor']);
+
+/** Keys whose primitive values BundleJob.copy() still inspects. */
+const KEYS_COPY_LOOKS_AT = new Set([...CODE_KEYWORDS, ...UNSUPPORTED_KEYWORDS, '$id', '$schema', '$defs', 'definitions', '$ref', 'pattern']);
 
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
   let value = root;
@@ -221,7 +225,7 @@ export class SchemaBundler {
         return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
       }
       const display = toDisplayPath(path.join(this.options.displayDir, path.relative(path.dirname(this.manifest.path), target)));
-      const parsed = parseSource(text, display, formatOf(target));
+      const parsed = parseInput(text, display, formatOf(target));
       this.problems.push(...parsed.problems);
       this.warnings.push(...parsed.warnings);
       return parsed.document ? { path: target, doc: parsed.document } : undefined;
@@ -381,6 +385,12 @@ class BundleJob {
     const bundledCopy = !(at.file === this.root.file && isWithin(at.pointer, this.root.pointer));
     const out: JsonObject = {};
     for (const [key, child] of Object.entries(value)) {
+      // Most members are plain values under ordinary keywords (type, format, description…): copied
+      // as they are, without building the pointer only a message would need.
+      if ((child === null || typeof child !== 'object') && !KEYS_COPY_LOOKS_AT.has(key) && (typeof child !== 'boolean' || subschemaSlot(key, child) === undefined)) {
+        defineOwn(out, key, child);
+        continue;
+      }
       const childAt = { file: at.file, pointer: joinPointer(at.pointer, key) };
       if (CODE_KEYWORDS.has(key)) {
         this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, `'${key}' ignored: schemas are data, never code`, 'describe the type with JSON Schema keywords instead', 'key'));

@@ -3,27 +3,21 @@
  * can act on. Subschemas may carry two annotations for this: `x-expect` ("a valid tool name")
  * names what a value should be, `x-hint` says how to fix it.
  */
-import { readFileSync } from 'node:fs';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from './diagnostics.js';
+import { MANIFEST_VALIDATOR_URL } from './manifest-validator-paths.js';
 import { diagnosticAt, joinPointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
 type JsonObject = { [key: string]: unknown };
 
-/** Works from src/load (tests) and dist/load (the published build) alike. */
-const SCHEMA_URL = new URL('../../schema/manifest.schema.json', import.meta.url);
-
 let validator: ValidateFunction | undefined;
 
+/** Precompiled (src/load/manifest-validator-source.ts): compiling the schema on each run costs ~300 ms. */
 function manifestValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    ajv.addKeyword({ keyword: 'x-expect', schemaType: 'string' });
-    ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
-    validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as JsonObject);
-  }
+  validator ??= createRequire(import.meta.url)(fileURLToPath(MANIFEST_VALIDATOR_URL)) as ValidateFunction;
   return validator;
 }
 

@@ -9,13 +9,15 @@ import path from 'node:path';
 import { InputError, inputProblem } from './diagnostics.js';
 import type { Diagnostic } from './diagnostics.js';
 import { authWarnings, checkAuthRules } from './manifest-auth.js';
-import { checkManifestRules, checkToolSchema, toolNameWarnings } from './manifest-checks.js';
+import { checkManifestRules, checkToolSchema, toolNameWarnings, type SchemaCheck } from './manifest-checks.js';
+import type { CompileResult } from './schema-compiler.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
 import { STATELESS_REVISION } from './spec.js';
 import { isSchemaObject as isObject, type SchemaObject } from '../schema/keywords.js';
-import { diagnosticAt, formatOf, joinPointer, parseSource } from './yaml-positions.js';
+import { parseInput } from './json-source.js';
+import { diagnosticAt, formatOf, joinPointer } from './yaml-positions.js';
 
 export interface LoadManifestOptions {
   /** Let `$ref` reach files outside the manifest's folder (`--allow-outside-refs`). */
@@ -60,7 +62,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     throw inputProblem(display, code === 'ENOENT' ? 'manifest not found' : `cannot read manifest: ${(error as Error).message}`);
   }
 
-  const parsed = parseSource(text, display, formatOf(manifestPath));
+  const parsed = parseInput(text, display, formatOf(manifestPath));
   const warnings = [...parsed.warnings];
   if (!parsed.document) throw new InputError(parsed.problems);
   const doc = parsed.document;
@@ -102,7 +104,9 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
       const bundled = await bundler.bundle(pointer);
-      const check = checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, ...(options.memo ? { memo: options.memo } : {}) });
+      const check = await checkWithCompiler((compileCheck) =>
+        checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, compileCheck, ...(options.memo ? { memo: options.memo } : {}) }),
+      );
       problems.push(...check.problems);
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;
@@ -121,6 +125,29 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     warnings: orderDiagnostics(warnings, display),
     schemaFiles: [...bundler.filesRead].sort(),
   };
+}
+
+/** Thrown (and caught below) when a check needs the compiler before it is loaded. */
+const COMPILER_NOT_LOADED = Symbol('compiler not loaded');
+let compiler: typeof import('./schema-compiler.js') | undefined;
+
+/**
+ * Runs a tool-schema check, loading ajv (schema-compiler.ts) the first time one actually compiles:
+ * a warm run whose checks all come from the unit cache never loads it. The check is pure, so a
+ * run stopped for the import is simply run again (the unit cache counts one extra miss).
+ */
+async function checkWithCompiler(check: (compileCheck: (schema: SchemaObject) => CompileResult) => SchemaCheck): Promise<SchemaCheck> {
+  const compileCheck = (schema: SchemaObject): CompileResult => {
+    if (!compiler) throw COMPILER_NOT_LOADED;
+    return compiler.compileCheck(schema);
+  };
+  try {
+    return check(compileCheck);
+  } catch (error) {
+    if (error !== COMPILER_NOT_LOADED) throw error;
+    compiler = await import('./schema-compiler.js');
+    return check(compileCheck);
+  }
 }
 
 /** Without repeats; the manifest first, then other files by name; within a file, by position. */

@@ -3,7 +3,7 @@
  * parsed by the same YAML parser (JSON is YAML 1.2), so both formats get positions the same way;
  * JSON files are additionally held to strict JSON.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
 import { pointerSegment } from '../schema/keywords.js';
@@ -35,6 +35,15 @@ export interface ParsedSource {
   warnings: Diagnostic[];
 }
 
+type YamlLibrary = typeof import('yaml');
+let library: YamlLibrary | undefined;
+
+/** The YAML library, loaded on first use (~100 ms): JSON inputs mostly never need it (json-source.ts). */
+function yaml(): YamlLibrary {
+  library ??= createRequire(import.meta.url)('yaml') as YamlLibrary;
+  return library;
+}
+
 /** More aliases than this in one file is an alias bomb, not a manifest. */
 const MAX_ALIAS_COUNT = 1000;
 
@@ -44,6 +53,7 @@ export function formatOf(path: string): SourceFormat {
 
 export function parseSource(text: string, file: string, format: SourceFormat): ParsedSource {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const { isAlias, isMap, isPair, isSeq, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const at = (offset: number): Position => {
     const { line, col } = lineCounter.linePos(offset);
@@ -120,7 +130,7 @@ function firstLine(message: string): string {
 }
 
 function keyString(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
+  if (yaml().isScalar(key)) return String(key.value);
   return undefined;
 }
 
@@ -132,6 +142,8 @@ function rangeStart(node: unknown): number | undefined {
 /** RFC 6901. */
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
+  // Most pointers escape nothing: skip the two regex passes per segment.
+  if (!pointer.includes('~')) return pointer.slice(1).split('/');
   return pointer
     .slice(1)
     .split('/')
@@ -139,7 +151,9 @@ export function parsePointer(pointer: string): string[] {
 }
 
 export function joinPointer(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((s) => '/' + pointerSegment(String(s))).join('');
+  let pointer = base;
+  for (const segment of segments) pointer += '/' + (typeof segment === 'number' ? String(segment) : pointerSegment(segment));
+  return pointer;
 }
 
 /** A problem at the node `pointer` of `doc`. */

@@ -64,11 +64,16 @@ export function isSubschema(value: unknown): value is SchemaObject | boolean {
 
 /** `target[key] = value` that stays a plain own property even for `__proto__`: keys are data. */
 export function defineOwn(target: SchemaObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` needs defineProperty (assigning it would set the prototype); plain assignment
+  // makes the same own property for every other key, several times faster.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** RFC 6901 escaping of one pointer segment. */
 export function pointerSegment(key: string): string {
+  // Most keys need no escaping: skip the two regex passes for them (pointers are built for every node).
+  if (!key.includes('~') && !key.includes('/')) return key;
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

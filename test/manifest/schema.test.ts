@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { MANIFEST_VALIDATOR_URL } from '../../src/load/manifest-validator-paths.js';
+import { manifestValidatorSource } from '../../src/load/manifest-validator-source.js';
 import { MANIFEST_PROTOCOL_VERSIONS } from '../../src/model/service.js';
 import { fixture } from './helpers.js';
 
@@ -39,5 +44,30 @@ describe('schema/manifest.schema.json', () => {
   test('lists exactly the revisions the model builder knows', () => {
     const versions = ((schema.properties as Node).protocol as Node).properties as Node;
     expect(((versions.versions as Node).items as Node).enum).toEqual([...MANIFEST_PROTOCOL_VERSIONS].sort());
+  });
+});
+
+describe('schema/manifest.validator.cjs, the precompiled validator the loader uses', () => {
+  test('is what compiling schema/manifest.schema.json gives today (else: npm run -s build && node scripts/manifest-validator.mjs)', () => {
+    expect(readFileSync(MANIFEST_VALIDATOR_URL, 'utf8')).toBe(manifestValidatorSource());
+  });
+
+  test('reports what a fresh compile of the schema reports, parent schemas included', () => {
+    const precompiled = createRequire(import.meta.url)(fileURLToPath(MANIFEST_VALIDATOR_URL)) as ValidateFunction;
+    const ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+    ajv.addKeyword({ keyword: 'x-expect', schemaType: 'string' });
+    ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
+    const compiled = ajv.compile(schema);
+    const bad = [
+      { server: { name: 'x', version: '1' }, tool: [] },
+      { server: { name: 'no spaces allowed', version: 1 }, tools: [{ name: 'a b', inputSchema: { type: 'string' } }, { name: 'c' }] },
+      { server: {}, protocol: { versions: ['1999-01-01', '2025-11-25', '2025-11-25'] }, prompts: [{ arguments: 'x' }] },
+    ];
+    for (const manifest of bad) {
+      expect(precompiled(manifest)).toBe(false);
+      compiled(manifest);
+      expect(precompiled.errors).toEqual(compiled.errors);
+    }
+    expect(precompiled(parse(readFileSync(fixture('valid/manifest.yaml'), 'utf8')))).toBe(true);
   });
 });
