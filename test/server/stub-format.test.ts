@@ -12,7 +12,6 @@ import type { ToolModel } from '../../src/model/service-model.js';
 import { formatText } from '../../src/write/render.js';
 import { repoRoot } from '../client/support.js';
 import { loadModel, tempDir } from './support.js';
-// @ts-expect-error: a plain .mjs script without types.
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
 
 const work = tempDir('stub-format');
