@@ -142,6 +142,44 @@ describe('the verified-token cache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('a connection reuses its last answer with a string compare, only for the very same header, only until expiry', () => {
+    const cache = new TokenCache<AuthInfo>(1);
+    const now = Date.now();
+    const later = Math.floor(now / 1000) + 10;
+    const mine = {};
+    const other = {};
+    cache.set('Bearer mine', info('mine'), later, now);
+    expect(cache.get('Bearer mine', now, mine)?.subject).toBe('mine'); // through the map; remembered for this connection
+    cache.set('Bearer theirs', info('theirs'), later, now); // max 1: mine leaves the map
+    expect(cache.size).toBe(1);
+    expect(cache.get('Bearer mine', now, other)).toBeUndefined(); // another connection must go through the map
+    expect(cache.get('Bearer mine', now)).toBeUndefined();
+    expect(cache.get('Bearer mine', now, mine)?.subject).toBe('mine'); // still a verified answer for this connection
+    expect(cache.get('Bearer mind', now, mine)).toBeUndefined(); // one character off: not this connection's header
+    expect(cache.get('Bearer theirs', now, mine)?.subject).toBe('theirs'); // a new token on the connection, found in the map
+    expect(cache.get('Bearer mine', now, mine)).toBeUndefined(); // the connection now remembers that one instead
+    expect(cache.get('Bearer theirs', now + 10_001, mine)).toBeUndefined(); // expired: not answered, even through the connection
+    expect(cache.size).toBe(0);
+  });
+
+  it('requests on one keep-alive connection are answered from the connection once the token is known', async () => {
+    let verified = 0;
+    const auth = createResourceServerAuth(base({ hook: true }), {
+      verifyToken: async (token) => {
+        verified++;
+        return token.startsWith('ok') ? info(token, Math.floor(Date.now() / 1000) + 60) : undefined;
+      },
+    });
+    const socket = {};
+    const on = (authorization: string): IncomingMessage => ({ url: '/mcp', headers: { authorization }, socket }) as unknown as IncomingMessage;
+    expect(((await auth.authenticate(on('Bearer ok-1'))) as AuthInfo).subject).toBe('ok-1');
+    for (let i = 0; i < 3; i++) expect((auth.authenticate(on('Bearer ok-1')) as AuthInfo).subject).toBe('ok-1');
+    expect(((await auth.authenticate(on('Bearer ok-2'))) as AuthInfo).subject).toBe('ok-2'); // a refreshed token
+    expect(((await auth.authenticate(on('Bearer no-1'))) as AuthRefusal).status).toBe(401);
+    expect((auth.authenticate(on('Bearer ok-1')) as AuthInfo).subject).toBe('ok-1'); // still in the map
+    expect(verified).toBe(3);
+  });
+
   it('a token differing in one character is not a hit: it is verified on its own', async () => {
     const seen: string[] = [];
     const auth = createResourceServerAuth(base({ hook: true }), {

@@ -1,11 +1,18 @@
 /**
  * What the resource server answered for a verified token, until the token expires, keyed by the
  * exact `Authorization` header that carried it: a client reusing its token (the usual case) costs
- * one map lookup, not a header parse, a hash, a signature check or an introspection call. The
- * header text stays in this map, in this process, as it already sits in every request: never
- * logged, never sent anywhere. A header that differs in any character is another key, verified on
- * its own. Bounded by entries and by the characters of their keys: past either, the least recently
- * used goes. An expired entry is never answered, and is dropped when looked up.
+ * a lookup, not a header parse, a hash, a signature check or an introspection call. The header
+ * text stays in this process, as it already sits in every request: never logged, never sent
+ * anywhere. A header that differs in any character is another key, verified on its own. Bounded by
+ * entries and by the characters of their keys: past either, the least recently used goes. An
+ * expired entry is never answered, and is dropped when looked up.
+ *
+ * Per connection, the last entry it was answered with is remembered too: a keep-alive connection
+ * carries one client's token, so its next request costs comparing the header with the one this
+ * same connection sent before, not hashing the long header for the map. A connection's header is
+ * only ever compared with its own earlier header, so the time a comparison takes tells nothing
+ * about another client's token. An entry stays usable through its connection until it expires,
+ * even when the map has let it go (it is still a verified answer).
  */
 
 interface Entry<T> {
@@ -22,12 +29,10 @@ export class TokenCache<T> {
   private readonly fallbackMs: number;
   /** Sum of the keys' lengths. */
   private chars = 0;
-  /**
-   * The most recently used entry and its key. The usual hit (one client reusing its token) is
-   * found by comparing the key to this one: no hashing of a long string, no reordering.
-   */
+  /** The most recently used entry: a hit on it needs no reordering. */
   private newest: Entry<T> | undefined;
-  private newestKey: string | undefined;
+  /** Per connection (its socket): the key and entry of its last hit; gone with the connection. */
+  private readonly lastByConnection = new WeakMap<object, { key: string; entry: Entry<T> }>();
 
   constructor(max = 10_000, fallbackMs = 60_000, maxChars = 8 * 1024 * 1024) {
     this.max = max;
@@ -35,8 +40,14 @@ export class TokenCache<T> {
     this.maxChars = maxChars;
   }
 
-  get(key: string, now = Date.now()): T | undefined {
-    const entry = key === this.newestKey ? this.newest : this.entries.get(key);
+  /** The value kept under `key`, if it has not expired; `connection` (a socket) makes its next hit cheap. */
+  get(key: string, now = Date.now(), connection?: object): T | undefined {
+    const last = connection === undefined ? undefined : this.lastByConnection.get(connection);
+    if (last !== undefined && last.key === key) {
+      if (last.entry.until > now) return last.entry.value;
+      this.lastByConnection.delete(connection!);
+    }
+    const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.until <= now) {
       this.remove(key);
@@ -47,8 +58,8 @@ export class TokenCache<T> {
       this.entries.delete(key);
       this.entries.set(key, entry);
       this.newest = entry;
-      this.newestKey = key;
     }
+    if (connection !== undefined) this.lastByConnection.set(connection, { key, entry });
     return entry.value;
   }
 
@@ -61,7 +72,6 @@ export class TokenCache<T> {
     this.entries.set(key, entry);
     this.chars += key.length;
     this.newest = entry;
-    this.newestKey = key;
     while (this.entries.size > this.max || this.chars > this.maxChars) this.remove(this.entries.keys().next().value as string);
   }
 
@@ -74,6 +84,6 @@ export class TokenCache<T> {
     if (entry === undefined) return;
     this.entries.delete(key);
     this.chars -= key.length;
-    if (entry === this.newest) this.newest = this.newestKey = undefined;
+    if (entry === this.newest) this.newest = undefined;
   }
 }

@@ -65,7 +65,7 @@ export class ResourceServer implements ResourceServerAuth {
     const header = req.headers.authorization;
     if (header !== undefined) {
       // A reused token: the verdict given the first time, synchronously (no parse, no promise).
-      const known = this.cache.get(header);
+      const known = this.cache.get(header, Date.now(), req.socket);
       if (known !== undefined) return known;
     }
     if (header === undefined || !/^Bearer(?: |$)/i.test(header)) {
