@@ -162,6 +162,12 @@ describe('the verified-token cache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('a request whose socket is already gone (null) is looked up in the map, not refused with a TypeError', () => {
+    const cache = new TokenCache<AuthInfo>();
+    cache.set('Bearer t', info('t'), Math.floor(Date.now() / 1000) + 10);
+    expect(cache.get('Bearer t', Date.now(), null)?.subject).toBe('t');
+  });
+
   it('requests on one keep-alive connection are answered from the connection once the token is known', async () => {
     let verified = 0;
     const auth = createResourceServerAuth(base({ hook: true }), {

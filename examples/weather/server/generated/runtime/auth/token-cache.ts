@@ -42,8 +42,8 @@ export class TokenCache<T> {
   }
 
   /** The value kept under `key`, if it has not expired; `connection` (a socket) makes its next hit cheap. */
-  get(key: string, now = Date.now(), connection?: object): T | undefined {
-    const last = connection === undefined ? undefined : this.lastByConnection.get(connection);
+  get(key: string, now = Date.now(), connection?: object | null): T | undefined {
+    const last = connection == null ? undefined : this.lastByConnection.get(connection);
     if (last !== undefined && last.key === key) {
       if (last.entry.until > now) return last.entry.value;
       this.lastByConnection.delete(connection!);
@@ -60,7 +60,7 @@ export class TokenCache<T> {
       this.entries.set(key, entry);
       this.newest = entry;
     }
-    if (connection !== undefined) this.lastByConnection.set(connection, { key, entry });
+    if (connection != null) this.lastByConnection.set(connection, { key, entry });
     return entry.value;
   }
 
