@@ -265,7 +265,14 @@ class HttpTransport {
       this.route(req, res, undefined);
       return;
     }
-    const verdict = this.auth.authenticate(req);
+    let verdict: ReturnType<ResourceServerAuth['authenticate']>;
+    try {
+      verdict = this.auth.authenticate(req);
+    } catch (error) {
+      // It should never throw; if it does, this request fails and the server keeps serving.
+      this.failed(res, error);
+      return;
+    }
     if (verdict instanceof Promise)
       verdict.then(
         (known) => this.authenticatedAs(req, res, known),
