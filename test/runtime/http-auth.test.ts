@@ -55,3 +55,39 @@ describe('listenHttp authorize', () => {
     expect((await post(listener.url)).status).toBe(200);
   });
 });
+
+describe('listenHttp auth (the ResourceServerAuth seam)', () => {
+  const caller = { subject: 'me', clientId: undefined, scopes: [], claims: {}, expiresAt: undefined };
+
+  it('serves a verdict given synchronously (a reused token) as it serves a promised one', async () => {
+    const listener = await createServer(buildDefinition(3), handlers).listenHttp({
+      auth: {
+        metadataAt: () => undefined,
+        authenticate: (req) => (req.headers.authorization === 'Bearer known' ? caller : Promise.resolve(caller)),
+        authorize: () => undefined,
+      },
+    });
+    listeners.push(listener);
+    expect((await post(listener.url, 'known')).status).toBe(200);
+    expect((await post(listener.url, 'new')).status).toBe(200);
+  });
+
+  it('answers 500 when authenticate throws synchronously, and keeps serving', async () => {
+    const logs: string[] = [];
+    let calls = 0;
+    const listener = await createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }).listenHttp({
+      auth: {
+        metadataAt: () => undefined,
+        authenticate: () => {
+          if (++calls === 1) throw new Error('resource server bug');
+          return caller;
+        },
+        authorize: () => undefined,
+      },
+    });
+    listeners.push(listener);
+    expect((await post(listener.url, 'any')).status).toBe(500);
+    expect(logs.join('\n')).toContain('resource server bug');
+    expect((await post(listener.url, 'any')).status).toBe(200);
+  });
+});

@@ -2,7 +2,7 @@
  * The HTTP server as an OAuth 2.1 resource server (the `ResourceServerAuth` seam of http.ts): the
  * Protected Resource Metadata (RFC 9728), bearer tokens from the Authorization header only
  * (RFC 6750; never the query string), each checked by a `TokenVerifier` once and then remembered
- * by its hash until it expires, and the challenges: 401 without a usable token, 403
+ * until it expires (token-cache.ts), and the challenges: 401 without a usable token, 403
  * `insufficient_scope` naming every scope the operation needs. Nothing here ever writes a token
  * into a log line, a message or a result.
  */
@@ -21,7 +21,8 @@ export class ResourceServer implements ResourceServerAuth {
   private readonly settings: AuthSettings;
   private readonly verifier: TokenVerifier;
   private readonly log: (line: string) => void;
-  private readonly cache = new TokenCache();
+  /** Verdicts (the caller, or a 403 for lacking the global scopes) by `Authorization` header. */
+  private readonly cache = new TokenCache<AuthInfo | AuthRefusal>();
   private readonly rules: ScopeRules;
   private readonly metadata: string;
   private readonly metadataPaths: ReadonlySet<string>;
@@ -52,7 +53,7 @@ export class ResourceServer implements ResourceServerAuth {
     return this.metadataPaths.has(path) ? this.metadata : undefined;
   }
 
-  async authenticate(req: IncomingMessage): Promise<AuthInfo | AuthRefusal> {
+  authenticate(req: IncomingMessage): AuthInfo | AuthRefusal | Promise<AuthInfo | AuthRefusal> {
     if (tokenInQuery(req.url ?? '')) {
       return this.refuse(
         400,
@@ -61,6 +62,11 @@ export class ResourceServer implements ResourceServerAuth {
       );
     }
     const header = req.headers.authorization;
+    if (header !== undefined) {
+      // A reused token: the verdict given the first time, synchronously (no parse, no promise).
+      const known = this.cache.get(header, Date.now(), req.socket);
+      if (known !== undefined) return known;
+    }
     if (header === undefined || !/^Bearer(?: |$)/i.test(header)) {
       // No token at all: a bare challenge (RFC 6750 3.1), with the scopes to ask for.
       const scope = this.settings.scopesSupported ?? this.settings.scopes;
@@ -77,24 +83,28 @@ export class ResourceServer implements ResourceServerAuth {
         'invalid_request',
         'the Authorization header is not a well-formed Bearer token',
       );
-    const key = TokenCache.key(token);
-    let info = this.cache.get(key);
-    if (info === undefined) {
-      try {
-        info = await this.verifier.verify(token);
-      } catch (error) {
-        if (error instanceof InvalidToken) return this.refuse(401, 'invalid_token', error.message);
-        this.log(
-          `access token check failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        return {
-          status: 503,
-          message: 'Service Unavailable: the access token cannot be checked now',
-        };
-      }
-      this.cache.set(key, info);
+    return this.verify(header, token);
+  }
+
+  /** A token seen for the first time (or again after it left the cache): checked, and its verdict kept. */
+  private async verify(header: string, token: string): Promise<AuthInfo | AuthRefusal> {
+    let info: AuthInfo;
+    try {
+      info = await this.verifier.verify(token);
+    } catch (error) {
+      if (error instanceof InvalidToken) return this.refuse(401, 'invalid_token', error.message);
+      this.log(
+        `access token check failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return {
+        status: 503,
+        message: 'Service Unavailable: the access token cannot be checked now',
+      };
     }
-    return this.missing(this.settings.scopes ?? [], info) ?? info;
+    // The global scopes are checked once: a token lacking them gets the same 403 until it expires.
+    const verdict = this.missing(this.settings.scopes ?? [], info) ?? info;
+    this.cache.set(header, verdict, info.expiresAt);
+    return verdict;
   }
 
   authorize(message: unknown, req: IncomingMessage, auth: AuthInfo): AuthRefusal | undefined {

@@ -22,8 +22,11 @@ export interface AuthRefusal {
 export interface ResourceServerAuth {
   /** The Protected Resource Metadata (RFC 9728) as JSON text when `path` is one of its well-known paths. */
   metadataAt(path: string): string | undefined;
-  /** Who sent the request (its bearer token checked), or why it is refused. Never throws. */
-  authenticate(req: IncomingMessage): Promise<AuthInfo | AuthRefusal>;
+  /**
+   * Who sent the request (its bearer token checked), or why it is refused. Never throws. Answers
+   * synchronously when it already knows (a reused token), so that path costs no promise.
+   */
+  authenticate(req: IncomingMessage): AuthInfo | AuthRefusal | Promise<AuthInfo | AuthRefusal>;
   /** The refusal (403) when the message needs scopes the token lacks; checked before any handler runs. */
   authorize(message: unknown, req: IncomingMessage, auth: AuthInfo): AuthRefusal | undefined;
 }

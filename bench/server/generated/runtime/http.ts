@@ -46,7 +46,7 @@ import { ACCEPTS_JSON, ACCEPTS_SSE, send, sendError } from './http-reply.js';
 import { HttpSessions } from './http-sessions.js';
 import { SseStreams } from './http-sse.js';
 import { receiveStateless } from './http-stateless.js';
-import { isRefusal, sendRefusal, type ResourceServerAuth } from './http-auth.js';
+import { isRefusal, sendRefusal, type AuthRefusal, type ResourceServerAuth } from './http-auth.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -265,13 +265,29 @@ class HttpTransport {
       this.route(req, res, undefined);
       return;
     }
-    this.auth.authenticate(req).then(
-      (verdict) => {
-        if (isRefusal(verdict)) sendRefusal(res, verdict);
-        else this.route(req, res, verdict);
-      },
-      (error: unknown) => this.failed(res, error),
-    );
+    let verdict: ReturnType<ResourceServerAuth['authenticate']>;
+    try {
+      verdict = this.auth.authenticate(req);
+    } catch (error) {
+      // It should never throw; if it does, this request fails and the server keeps serving.
+      this.failed(res, error);
+      return;
+    }
+    if (verdict instanceof Promise)
+      verdict.then(
+        (known) => this.authenticatedAs(req, res, known),
+        (error: unknown) => this.failed(res, error),
+      );
+    else this.authenticatedAs(req, res, verdict);
+  }
+
+  private authenticatedAs(
+    req: IncomingMessage,
+    res: ServerResponse,
+    verdict: AuthInfo | AuthRefusal,
+  ): void {
+    if (isRefusal(verdict)) sendRefusal(res, verdict);
+    else this.route(req, res, verdict);
   }
 
   private route(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {

@@ -15,15 +15,25 @@ const NONE: readonly string[] = [];
 export class ScopeRules {
   private readonly settings: AuthSettings;
   private readonly templates: [UriTemplateMatcher, string[]][];
+  /** Whether any tool, prompt, resource or template needs a scope: without one, no message is read. */
+  private readonly any: boolean;
 
   constructor(settings: AuthSettings) {
     this.settings = settings;
     this.templates = Object.entries(settings.resourceTemplateScopes ?? {}).map(
       ([template, scopes]) => [compileUriTemplate(template), scopes],
     );
+    const tables = [
+      settings.toolScopes,
+      settings.promptScopes,
+      settings.resourceScopes,
+      settings.resourceTemplateScopes,
+    ];
+    this.any = tables.some((table) => table !== undefined && Object.keys(table).length > 0);
   }
 
   required(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+    if (!this.any) return NONE;
     if (!Array.isArray(message)) return this.requiredBy(message, headers);
     const all = new Set<string>();
     for (const item of message) for (const scope of this.requiredBy(item, headers)) all.add(scope);
@@ -40,24 +50,15 @@ export class ScopeRules {
   private requiredBy(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
     if (typeof message !== 'object' || message === null) return NONE;
     const { method, params } = message as { method?: unknown; params?: unknown };
-    const param = (key: string): string | undefined => {
-      const value =
-        typeof params === 'object' && params !== null
-          ? (params as Record<string, unknown>)[key]
-          : undefined;
-      return typeof value === 'string' ? value : undefined;
-    };
-    const named = (): string | undefined =>
-      param('name') ?? (typeof headers['mcp-name'] === 'string' ? headers['mcp-name'] : undefined);
     switch (method) {
       case 'tools/call':
-        return own(this.settings.toolScopes, named());
+        return own(this.settings.toolScopes, named(params, headers));
       case 'prompts/get':
-        return own(this.settings.promptScopes, named());
+        return own(this.settings.promptScopes, named(params, headers));
       case 'resources/read':
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
-        const uri = param('uri');
+        const uri = param(params, 'uri');
         return uri === undefined ? NONE : this.resource(uri);
       }
       case 'subscriptions/listen': {
@@ -95,6 +96,20 @@ export class ScopeRules {
         return NONE;
     }
   }
+}
+
+function param(params: unknown, key: string): string | undefined {
+  const value =
+    typeof params === 'object' && params !== null
+      ? (params as Record<string, unknown>)[key]
+      : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The tool or prompt: `params.name`, else (2026-07-28) the `Mcp-Name` header. */
+function named(params: unknown, headers: IncomingHttpHeaders): string | undefined {
+  const header = headers['mcp-name'];
+  return param(params, 'name') ?? (typeof header === 'string' ? header : undefined);
 }
 
 /** `table[key]` when it is the table's own entry (a tool named `__proto__` is just a name). */

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// What auth on costs our HTTP server per call, and how much of it is the resource server's own
+// code: server CPU per tools/call (from /proc) for three clients taking turns slice by slice:
+//   off      the server without auth, requests as bench/http.mjs sends them;
+//   +header  the same server and requests plus the `Authorization: Bearer <JWT>` header it ignores
+//            (what node:http alone pays to receive the ~800 bytes of a token);
+//   auth     the server as an OAuth resource server, every call reusing that token.
+// auth/off is the ratio bench/http.mjs reports; auth/+header is what remains for our code.
+//
+//   node bench/auth-overhead.mjs [--rounds 5] [--calls 8000] [--connections 16] [--case weather]
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startIssuer } from './lib/issuer.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { onServerCpu, pinSelf } from './lib/pin.mjs';
+import { cpuTimes } from './lib/proc.mjs';
+import { buildOurs } from './lib/servers.mjs';
+import { median } from './lib/stats.mjs';
+import { loadWorkload } from './lib/workload.mjs';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    calls: { type: 'string', default: '8000' },
+    connections: { type: 'string', default: '16' },
+    case: { type: 'string', default: 'weather' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const CALLS = Number(values.calls);
+const CONNECTIONS = Number(values.connections);
+const SLICES = 4;
+const testCase = loadWorkload().cases[values.case];
+if (testCase === undefined) throw new Error(`no workload case ${values.case}`);
+
+buildOurs();
+pinSelf();
+const issuer = await startIssuer();
+const main = path.join(repoRoot, 'bench', 'server', 'build', 'main.js');
+
+function start(extraArgs) {
+  const { command, args } = onServerCpu({ command: process.execPath, args: [main, '--http', '--port', '0', ...extraArgs] });
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(err);
+      if (match) resolve({ child, url: new URL(match[1]) });
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
+  });
+}
+
+class Peer {
+  constructor(server, mode, withToken) {
+    this.server = server;
+    this.mode = mode;
+    this.agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (withToken) this.headers.authorization = `Bearer ${issuer.token}`;
+    this.nextId = 1;
+  }
+
+  post(body, extra = {}) {
+    const text = JSON.stringify(body);
+    const { url } = this.server;
+    return new Promise((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: this.agent, headers: { ...this.headers, ...extra, 'content-length': Buffer.byteLength(text) } }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => (res.statusCode === 200 || res.statusCode === 202 ? resolve(res) : reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+      });
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  async open() {
+    if (this.mode !== 'session') return;
+    const init = await this.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    this.headers['mcp-session-id'] = init.headers['mcp-session-id'];
+    this.headers['mcp-protocol-version'] = '2025-11-25';
+    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  call() {
+    const id = this.nextId++;
+    if (this.mode === 'stateless') {
+      const params = { name: testCase.tool, arguments: testCase.args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
+      return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': testCase.tool });
+    }
+    return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: testCase.tool, arguments: testCase.args } });
+  }
+
+  /** Server CPU µs per call over `calls` calls. */
+  async slice(calls) {
+    const pid = this.server.child.pid;
+    let issued = 0;
+    const before = cpuTimes(pid);
+    const worker = async () => {
+      while (issued++ < calls) await this.call();
+    };
+    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+    const after = cpuTimes(pid);
+    return after.user + after.system - before.user - before.system;
+  }
+}
+
+const off = await start([]);
+const on = await start(['--auth-issuer', issuer.issuer, '--auth-jwks', issuer.jwksUri, '--resource', issuer.resource]);
+const CLIENTS = { off: [off, false], '+header': [off, true], auth: [on, true] };
+const load = [loadavg()[0]];
+try {
+  for (const mode of ['session', 'stateless']) {
+    const peers = {};
+    for (const [name, [server, withToken]] of Object.entries(CLIENTS)) {
+      peers[name] = new Peer(server, mode, withToken);
+      await peers[name].open();
+      await peers[name].slice(1000); // warm-up (and the token's first verification)
+    }
+    const perRound = { off: [], '+header': [], auth: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const names = Object.keys(CLIENTS);
+      const order = names.map((_, i) => names[(i + round) % names.length]);
+      const seconds = { off: 0, '+header': 0, auth: 0 };
+      for (let turn = 0; turn < SLICES; turn++) for (const name of order) seconds[name] += await peers[name].slice(CALLS / SLICES);
+      for (const name of names) perRound[name].push((seconds[name] * 1e6) / CALLS);
+    }
+    load.push(loadavg()[0]);
+    const ratio = (a, b) => median(perRound[a].map((v, i) => v / perRound[b][i]));
+    const us = (name) => median(perRound[name]).toFixed(1);
+    console.log(
+      `${values.case} ${mode}, ${CONNECTIONS} conn, ${ROUNDS} rounds x ${CALLS} calls: server CPU µs/call off ${us('off')}, +header ${us('+header')}, auth ${us('auth')}; ` +
+        `auth/off ${ratio('auth', 'off').toFixed(2)}x, +header/off ${ratio('+header', 'off').toFixed(2)}x, auth/+header ${ratio('auth', '+header').toFixed(2)}x ` +
+        `(per round auth/off: ${perRound.auth.map((v, i) => (v / perRound.off[i]).toFixed(2)).join(' ')})`,
+    );
+    for (const peer of Object.values(peers)) peer.agent.destroy();
+  }
+  console.log(`load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(', ')}`);
+} finally {
+  off.child.kill();
+  on.child.kill();
+  await issuer.close();
+}
