@@ -52,9 +52,13 @@ function model(): ServiceModel {
   };
 }
 
-/** The value of `<field>: <expression>,` in the generated definition, evaluated (it is a literal or JSON.parse of one). */
+/**
+ * The value of `<field>: <expression>,` in the generated definition, evaluated (it is a literal or
+ * JSON.parse of one). prettier may break the expression over lines: it runs to the `,` that ends a
+ * line before the next field or the definition's closing brace.
+ */
 function definitionField(text: string, field: string): unknown {
-  const match = new RegExp(`^  ${field}: (.*),$`, 'm').exec(text);
+  const match = new RegExp(`^  ${field}: ([\\s\\S]*?),$(?=\\n  [A-Za-z}]|\\n})`, 'm').exec(text);
   if (match === null) throw new Error(`no ${field} in the definition`);
   return new Function(`return ${match[1]}`)();
 }
@@ -71,7 +75,7 @@ describe('the generated definition', () => {
     expect(definitionField(server, 'listedTemplates')).toEqual(['notes://{id}']);
     expect(server).toContain('McpServer<ToolName, PromptName>');
     const types = plan.files.find((f) => f.path === 'generated/types.ts')!.content;
-    expect(types).toContain('"notes://{id}": ResourceListHandler;');
+    expect(types).toContain("'notes://{id}': ResourceListHandler;");
     expect(types).toContain('resourceSubscriptions?: ResourceSubscriptionHooks;');
     expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (context) => {');
   });

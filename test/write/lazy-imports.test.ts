@@ -61,7 +61,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('a warm run loads only what it uses', () => {
   it('loads neither prettier nor ts-morph when nothing changed, and ts-morph once a tool is added', () => {
     const cold = generate(['alpha', 'beta']);
-    expect(importersOf(cold, 'prettier')).toEqual(['write/render.js']);
+    expect(importersOf(cold, 'prettier')).toEqual(['printer/format.js']);
 
     const warm = generate(['alpha', 'beta']);
     expect(importersOf(warm, 'prettier')).toEqual([]);
