@@ -41,7 +41,7 @@ export interface ClientCommandOptions {
 /** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
 const CLIENT_TYPES_REVISION = '2025-11-25';
 /** The shared runtime modules the client imports, beside `src/runtime/client/`. */
-const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts'];
+const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'server-options.ts'];
 
 /** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules; `client/auth/*.ts` with `auth`. */
 export function readClientRuntimeSources(auth = false): Record<string, string> {

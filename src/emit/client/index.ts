@@ -38,7 +38,7 @@ export interface ClientPlan {
   warnings: string[];
 }
 
-const REQUIRED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'client/index.ts'];
+const REQUIRED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'server-options.ts', 'client/index.ts'];
 const RUNTIME_PATH = /^(client\/(auth\/)?)?[a-z][a-z0-9-]*\.ts$/;
 /** The one package the OAuth module imports, pinned as mcp-gen's own package.json pins it. */
 export const OAUTH_DEPENDENCY = { oauth4webapi: '3.8.8' } as const;

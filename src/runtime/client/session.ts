@@ -5,40 +5,25 @@
  * sampling, roots), both as real requests and as 2026-07-28 input-required results.
  *
  * Negotiation facts and the 2026-07-28 `_meta` are in negotiation.ts, the input-required rounds
- * in input-rounds.ts, answering the server's requests in serve-requests.ts.
- *
- * Incoming messages are routed by kind, never by id alone: an object with `method` is the server's
- * request or notification; one with `result`/`error` and no `method` answers one of ours. The server
- * numbers its requests independently, so its ids often equal ours.
+ * in input-rounds.ts, answering the server's requests in serve-requests.ts, and routing what the
+ * server sends (answers, notifications, its requests) in incoming.ts.
  */
 import type { JsonObject } from '../api.js';
 import { McpError } from '../errors.js';
-import {
-  INTERNAL_ERROR,
-  isObject,
-  isRequestId,
-  jsonOrUndefined,
-  notificationMessage,
-  type RequestId,
-} from '../jsonrpc.js';
+import { isObject, jsonOrUndefined, notificationMessage } from '../jsonrpc.js';
 import { whenAborted } from './cancellation.js';
-import {
-  answerServerRequest,
-  declaredCapabilities,
-  type ClientHandlers,
-} from './input-handlers.js';
+import { declaredCapabilities, type ClientHandlers } from './input-handlers.js';
 import { answerInputRequests, requestWithInputRounds } from './input-rounds.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
 import {
   CLIENT_PROTOCOL_VERSIONS,
   identity,
-  META_SUBSCRIPTION_ID,
   STATELESS_REVISION,
   UNSUPPORTED_PROTOCOL_VERSION,
   withStatelessMeta,
   type ServerIdentity,
 } from './negotiation.js';
-import { progressUpdate, serveServerRequest } from './serve-requests.js';
+import { IncomingMessages } from './incoming.js';
 import { isSignInFailure } from './http-auth.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
 import { mcpNameOf, type ClientTransport, type OutgoingInfo } from './transport.js';
@@ -77,25 +62,11 @@ export interface RequestOptions {
   onSubscriptionNotification?: ((method: string, params: JsonObject) => void) | undefined;
 }
 
-interface Pending {
-  resolve(result: JsonObject): void;
-  reject(error: Error): void;
-}
-
 export class ClientSession {
   private transport: ClientTransport;
   private readonly options: SessionOptions;
-  private readonly pending = new Map<RequestId, Pending>();
-  private readonly progress = new Map<RequestId, NonNullable<RequestOptions['onProgress']>>();
-  /** Open `subscriptions/listen` requests, for the notifications that name them. */
-  private readonly subscriptions = new Map<
-    RequestId,
-    NonNullable<RequestOptions['onSubscriptionNotification']>
-  >();
-  /** Watchers of every server notification but progress and cancellation (listen, list cache). */
-  private readonly observers = new Set<(method: string, params: JsonObject) => void>();
-  /** Server requests being handled, for `notifications/cancelled`. */
-  private readonly serving = new Map<RequestId, AbortController>();
+  /** Our requests awaiting answers, their listeners, and the server's requests we serve. */
+  private readonly incoming: IncomingMessages;
   private nextId = 0;
   private closedError: Error | undefined;
   private identity: ServerIdentity | undefined;
@@ -104,6 +75,11 @@ export class ClientSession {
   constructor(transport: ClientTransport, options: SessionOptions = {}) {
     this.transport = transport;
     this.options = options;
+    this.incoming = new IncomingMessages(
+      () => this.options.handlers ?? {},
+      (method, params) => this.options.onNotification?.(method, params),
+      (text) => (this.closedError ? undefined : this.transport.send(text, { method: '' })),
+    );
     this.capabilities = declaredCapabilities(options.handlers ?? {});
     if (options.extensions !== undefined)
       this.capabilities['extensions'] = { ...options.extensions };
@@ -121,7 +97,7 @@ export class ClientSession {
   /** Starts the transport and negotiates the newest revision both sides speak. */
   async connect(): Promise<ServerIdentity> {
     await this.transport.start(
-      (message) => this.receive(message),
+      (message) => this.incoming.receive(message),
       (error) => this.closed(error),
     );
     const versions = this.options.protocolVersions ?? CLIENT_PROTOCOL_VERSIONS;
@@ -187,7 +163,7 @@ export class ClientSession {
       // Legacy HTTP+SSE: the same handshake over the old transport.
       this.transport = fallback;
       await this.transport.start(
-        (message) => this.receive(message),
+        (message) => this.incoming.receive(message),
         (closeError) => this.closed(closeError),
       );
       result = await this.exchange('initialize', params, {});
@@ -245,8 +221,8 @@ export class ClientSession {
 
   /** Calls `listener` with every server notification but progress and cancellation; returns the undo. */
   observe(listener: (method: string, params: JsonObject) => void): () => void {
-    this.observers.add(listener);
-    return () => this.observers.delete(listener);
+    this.incoming.observers.add(listener);
+    return () => this.incoming.observers.delete(listener);
   }
 
   /** Sends a notification (nothing in the stateless revision, which has none from clients). */
@@ -265,11 +241,6 @@ export class ClientSession {
   /** @internal Answers input requests (by key) from the handlers; also used for a task's (tasks.ts). */
   answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     return answerInputRequests(this.options.handlers ?? {}, requests, signal);
-  }
-
-  /** What the app says to one of the server's requests (input-handlers.ts); McpError when it cannot. */
-  private answer(method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
-    return answerServerRequest(this.options.handlers ?? {}, method, params, signal);
   }
 
   /**
@@ -298,10 +269,10 @@ export class ClientSession {
       const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
       meta['progressToken'] = id;
       sent = { ...params, _meta: meta };
-      this.progress.set(id, options.onProgress);
+      this.incoming.progress.set(id, options.onProgress);
     }
     if (options.onSubscriptionNotification)
-      this.subscriptions.set(id, options.onSubscriptionNotification);
+      this.incoming.subscriptions.set(id, options.onSubscriptionNotification);
     const paramsJson = jsonOrUndefined(sent);
     if (paramsJson === undefined)
       return Promise.reject(new TypeError(`${method}: params cannot be serialized as JSON`));
@@ -322,21 +293,19 @@ export class ClientSession {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let stopWaiting: (() => void) | undefined;
       const finish = (): void => {
-        this.pending.delete(id);
-        this.progress.delete(id);
-        this.subscriptions.delete(id);
+        this.incoming.forget(id);
         if (timer !== undefined) clearTimeout(timer);
         stopWaiting?.();
       };
       const cancel = (reason: Error): void => {
-        if (!this.pending.has(id)) return;
+        if (!this.incoming.pending.has(id)) return;
         finish();
         reject(reason);
         // The transport tells the server its own way (cancellation.ts); initialize is never cancelled.
         if (method !== 'initialize' && !this.closedError)
           this.transport.cancel(id, reason.message).catch(() => {});
       };
-      this.pending.set(id, {
+      this.incoming.pending.set(id, {
         resolve: (result) => {
           finish();
           resolve(result);
@@ -358,7 +327,7 @@ export class ClientSession {
           error instanceof SessionExpiredError &&
           method !== 'initialize' &&
           !this.stateless &&
-          this.pending.has(id)
+          this.incoming.pending.has(id)
         ) {
           // The server forgot us: a new session, then the same request again (with a new id).
           finish();
@@ -368,7 +337,7 @@ export class ClientSession {
           );
           return;
         }
-        this.pending.get(id)?.reject(error);
+        this.incoming.pending.get(id)?.reject(error);
       });
     });
   }
@@ -386,87 +355,10 @@ export class ClientSession {
     return this.renewing;
   }
 
-  /** Routes one incoming message (or each entry of a batch) by kind. */
-  private receive(message: unknown): void {
-    if (Array.isArray(message)) {
-      for (const entry of message) this.receive(entry);
-      return;
-    }
-    if (!isObject(message)) return;
-    const method = message['method'];
-    if (typeof method === 'string') {
-      const params = isObject(message['params']) ? message['params'] : {};
-      if (isRequestId(message['id'])) this.serve(message['id'], method, params);
-      else this.notified(method, params);
-      return;
-    }
-    const id = message['id'];
-    if (!isRequestId(id)) return;
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    const error = message['error'];
-    if (isObject(error)) {
-      const code = typeof error['code'] === 'number' ? error['code'] : INTERNAL_ERROR;
-      pending.reject(
-        new McpError(
-          code,
-          typeof error['message'] === 'string' ? error['message'] : 'Unknown error',
-          error['data'],
-        ),
-      );
-    } else if (isObject(message['result'])) {
-      pending.resolve(message['result']);
-    } else {
-      pending.reject(
-        new McpError(INTERNAL_ERROR, 'The server answered with a result that is not an object'),
-      );
-    }
-  }
-
-  private notified(method: string, params: JsonObject): void {
-    if (method === 'notifications/progress') {
-      const token = params['progressToken'];
-      const listener = isRequestId(token) ? this.progress.get(token) : undefined;
-      const update = progressUpdate(params);
-      if (listener && update) listener(update);
-      return;
-    }
-    if (method === 'notifications/cancelled') {
-      const id = params['requestId'];
-      if (!isRequestId(id)) return;
-      // At 2026-07-28 the server sends it only to tear down one of our subscriptions.
-      if (this.subscriptions.has(id)) {
-        const reason = typeof params['reason'] === 'string' ? `: ${params['reason']}` : '';
-        this.pending
-          .get(id)
-          ?.reject(new McpError(INTERNAL_ERROR, `The server ended the subscription${reason}`));
-      } else {
-        this.serving.get(id)?.abort(new Error('cancelled by the server'));
-      }
-      return;
-    }
-    const meta = params['_meta'];
-    const subscription = isObject(meta) ? meta[META_SUBSCRIPTION_ID] : undefined;
-    const subscriber = isRequestId(subscription) ? this.subscriptions.get(subscription) : undefined;
-    for (const observer of [...this.observers]) observer(method, params);
-    if (subscriber !== undefined) subscriber(method, params);
-    else this.options.onNotification?.(method, params);
-  }
-
-  private serve(id: RequestId, method: string, params: JsonObject): void {
-    serveServerRequest(id, method, {
-      serving: this.serving,
-      answer: (signal) => this.answer(method, params, signal),
-      send: (text) => (this.closedError ? undefined : this.transport.send(text, { method: '' })),
-    });
-  }
-
   private closed(error?: Error): void {
     if (this.closedError) return;
     this.closedError = error ?? new ConnectionClosedError();
-    for (const pending of [...this.pending.values()]) pending.reject(this.closedError);
-    for (const controller of this.serving.values()) controller.abort(this.closedError);
-    this.serving.clear();
+    this.incoming.closeAll(this.closedError);
   }
 }
 

@@ -14,10 +14,10 @@
  * the rest of that stream. Each message goes to exactly one stream: a request's own messages to its
  * POST stream, notifications that belong to no request to the standalone GET stream.
  *
- * This file holds the endpoint and the POST entry; the rest is split by concern: the stateful
- * sessions (http-sessions.ts), the stateless path (http-stateless.ts), SSE streams and their
- * resumption (http-sse.ts), the relay of another process's stream (http-relay.ts) and a POST's
- * answer channel (http-outbound.ts).
+ * This file holds the endpoint and the POST entry; the rest is split by concern: the checks a
+ * request passes before it is routed (http-admission.ts), the stateful sessions (http-sessions.ts),
+ * the stateless path (http-stateless.ts), SSE streams and their resumption (http-sse.ts), the relay
+ * of another process's stream (http-relay.ts) and a POST's answer channel (http-outbound.ts).
  */
 import type { AuthInfo } from './api.js';
 import type { TaskStore } from './task-store.js';
@@ -46,7 +46,8 @@ import { ACCEPTS_JSON, ACCEPTS_SSE, send, sendError } from './http-reply.js';
 import { HttpSessions } from './http-sessions.js';
 import { SseStreams } from './http-sse.js';
 import { receiveStateless } from './http-stateless.js';
-import { isRefusal, sendRefusal, type AuthRefusal, type ResourceServerAuth } from './http-auth.js';
+import { sendRefusal, type ResourceServerAuth } from './http-auth.js';
+import { HttpAdmission } from './http-admission.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -111,23 +112,21 @@ export interface HttpListener {
 
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 export function listenHttp(core: ServerCore, options: HttpOptions): Promise<HttpListener> {
   return new HttpTransport(core, options).listen(options.port ?? 0);
 }
 
-/** The endpoint: Host, Origin and authorization checks, then POST (either era), GET and DELETE. */
+/** The endpoint: the admission checks (http-admission.ts), then POST (either era), GET and DELETE. */
 class HttpTransport {
   private readonly core: ServerCore;
   private readonly host: string;
   private readonly path: string;
-  private readonly allowedOrigins: ReadonlySet<string> | undefined;
-  private readonly allowedHosts: ReadonlySet<string> | undefined;
   private readonly maxBodyBytes: number;
   private readonly idleTimeout: number;
-  private readonly authorize: HttpOptions['authorize'];
   private readonly auth: ResourceServerAuth | undefined;
+  /** Host, Origin, `authorize` and bearer-token checks (http-admission.ts). */
+  private readonly admission: HttpAdmission;
   private readonly streams: SseStreams;
   /** The stateful era: sessions, their POSTs, GET streams and DELETE. */
   private readonly stateful: HttpSessions;
@@ -138,17 +137,15 @@ class HttpTransport {
     this.core = core;
     this.host = options.host ?? '127.0.0.1';
     this.path = options.path ?? '/mcp';
-    this.allowedOrigins =
-      options.allowedOrigins && new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
-    if (options.allowedHosts !== undefined) {
-      this.allowedHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
-    } else if (isLoopbackName(this.host)) {
-      this.allowedHosts = new Set(LOOPBACK_HOSTS);
-    }
     this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
-    this.authorize = options.authorize;
     this.auth = options.auth;
+    this.admission = new HttpAdmission(
+      this.host,
+      options,
+      (line) => core.log(line),
+      (res, error) => this.failed(res, error),
+    );
     if (options.taskStore !== undefined) core.taskStore = options.taskStore;
     const eventStore: EventStore = options.eventStore ?? new InMemoryEventStore();
     this.streams = new SseStreams(
@@ -215,79 +212,12 @@ class HttpTransport {
     const path = query === -1 ? url : url.slice(0, query);
     if (path !== this.path) {
       const metadata = this.auth?.metadataAt(path);
-      if (metadata !== undefined && this.hostAllowed(req.headers.host))
+      if (metadata !== undefined && this.admission.hostAllowed(req.headers.host))
         serveMetadata(req, res, metadata);
       else sendError(res, 404, TRANSPORT_ERROR, 'Not Found');
       return;
     }
-    if (!this.hostAllowed(req.headers.host)) {
-      sendError(
-        res,
-        403,
-        TRANSPORT_ERROR,
-        `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`,
-      );
-      return;
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !this.originAllowed(origin)) {
-      sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
-      return;
-    }
-    if (this.authorize === undefined) this.authenticated(req, res);
-    else {
-      const allow = (allowed: boolean): void => {
-        if (allowed === true) this.authenticated(req, res);
-        else sendError(res, 401, TRANSPORT_ERROR, 'Unauthorized');
-      };
-      try {
-        const verdict = this.authorize(req);
-        if (typeof verdict === 'boolean') allow(verdict);
-        else
-          verdict.then(allow, (error: unknown) => {
-            this.core.log(
-              `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-            );
-            sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
-          });
-      } catch (error) {
-        this.core.log(
-          `authorize failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
-      }
-    }
-  }
-
-  /** With `auth`: the bearer token checked before anything else looks at the request. */
-  private authenticated(req: IncomingMessage, res: ServerResponse): void {
-    if (this.auth === undefined) {
-      this.route(req, res, undefined);
-      return;
-    }
-    let verdict: ReturnType<ResourceServerAuth['authenticate']>;
-    try {
-      verdict = this.auth.authenticate(req);
-    } catch (error) {
-      // It should never throw; if it does, this request fails and the server keeps serving.
-      this.failed(res, error);
-      return;
-    }
-    if (verdict instanceof Promise)
-      verdict.then(
-        (known) => this.authenticatedAs(req, res, known),
-        (error: unknown) => this.failed(res, error),
-      );
-    else this.authenticatedAs(req, res, verdict);
-  }
-
-  private authenticatedAs(
-    req: IncomingMessage,
-    res: ServerResponse,
-    verdict: AuthInfo | AuthRefusal,
-  ): void {
-    if (isRefusal(verdict)) sendRefusal(res, verdict);
-    else this.route(req, res, verdict);
+    this.admission.admit(req, res, (auth) => this.route(req, res, auth));
   }
 
   private route(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
@@ -320,28 +250,6 @@ class HttpTransport {
     );
     if (!res.headersSent) sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
     else res.destroy();
-  }
-
-  private hostAllowed(host: string | undefined): boolean {
-    if (this.allowedHosts === undefined) return true;
-    if (host === undefined) return false;
-    const lower = host.toLowerCase();
-    if (this.allowedHosts.has(lower)) return true;
-    const colon = lower.lastIndexOf(':');
-    return colon > lower.lastIndexOf(']') && this.allowedHosts.has(lower.slice(0, colon));
-  }
-
-  private originAllowed(origin: string): boolean {
-    if (this.allowedOrigins !== undefined) return this.allowedOrigins.has(origin.toLowerCase());
-    try {
-      const parsed = new URL(origin);
-      return (
-        (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
-        isLoopbackName(parsed.hostname)
-      );
-    } catch {
-      return false;
-    }
   }
 
   // ---- POST ------------------------------------------------------------------------------------
@@ -436,9 +344,4 @@ function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: stri
     'cache-control': 'max-age=3600',
   });
   res.end(req.method === 'HEAD' ? undefined : metadata);
-}
-
-/** A bind address or URL hostname naming this machine (`::1` as bound, `[::1]` as in a URL). */
-function isLoopbackName(host: string): boolean {
-  return host === '::1' || LOOPBACK_HOSTS.includes(host);
 }
