@@ -19,7 +19,10 @@ describe('a manifest with auth', async () => {
     expect(planned.files.filter((f) => f.path.startsWith('generated/runtime/auth/')).map((f) => f.path)).toContain('generated/runtime/auth/index.ts');
     const server = file(planned, 'generated/server.ts')!;
     expect(server).toContain('export const authSettings: AuthSettings');
-    expect(server).toContain(JSON.stringify(JSON.stringify({ get_forecast: ['weather:read'], set_alert: ['weather:read', 'weather:write'], report: ['weather:read'] })).slice(1, -1));
+    // The settings are one JSON.parse of a string literal (however prettier lays it out): evaluate it.
+    const settings = /export const authSettings: AuthSettings = (JSON\.parse\([\s\S]*?\));\n/.exec(server);
+    expect(settings).not.toBeNull();
+    expect((new Function(`return ${settings![1]}`)() as { toolScopes: unknown }).toolScopes).toEqual({ get_forecast: ['weather:read'], set_alert: ['weather:read', 'weather:write'], report: ['weather:read'] });
     expect(JSON.parse(file(planned, 'package.json')!).dependencies).toEqual({ jose: '6.2.18' });
     const main = file(planned, 'main.ts')!;
     expect(main).toContain("await import('./generated/runtime/auth/index.js')");

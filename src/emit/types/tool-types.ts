@@ -111,11 +111,12 @@ async function compileNamed(schema: SchemaObject, name: string): Promise<string>
       return typeof given === 'string' ? given : undefined;
     },
   });
-  if (!new RegExp(`^export (?:interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) {
-    throw new Error(`json-schema-to-typescript did not declare ${name}`);
-  }
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  return escapeInvisible(code);
+  const escaped = escapeInvisible(code);
+  if (new RegExp(`^export (?:interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) return escaped;
+  // A root it types as `unknown` (say `allOf: [true]`) it prints inline and declares under no name
+  // (test/fuzz/regressions.test.ts): the name still has to exist for Tools and the handlers.
+  return `export type ${name} = unknown;\n${escaped}`;
 }
 
 interface SharedDefinition {
