@@ -81,13 +81,6 @@ export interface ToolErrorResult {
 }
 
 /**
- * Everything a handler may do besides returning its result. One API for both protocol eras:
- * in the stateful revisions `elicit`, `sample` and `listRoots` send real server→client requests on
- * the request's own stream; in the stateless 2026-07-28 revision the runtime answers the request
- * with an input-required result instead, and runs the handler again when the client retries with
- * the answers (the handler sees the same promise resolve either way).
- */
-/**
  * Who called, on a server whose manifest has `auth` (Streamable HTTP): taken from the verified
  * access token. The token itself is never kept.
  */
@@ -104,6 +97,13 @@ export interface AuthInfo {
   readonly expiresAt: number | undefined;
 }
 
+/**
+ * Everything a handler may do besides returning its result. One API for both protocol eras:
+ * in the stateful revisions `elicit`, `sample` and `listRoots` send real server→client requests on
+ * the request's own stream; in the stateless 2026-07-28 revision the runtime answers the request
+ * with an input-required result instead, and runs the handler again when the client retries with
+ * the answers (the handler sees the same promise resolve either way).
+ */
 export interface RequestContext {
   /**
    * Aborted when the client cancels the request, or on HTTP when the POST carrying it disconnects
