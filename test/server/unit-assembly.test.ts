@@ -89,13 +89,15 @@ describe('files assembled from per-tool units', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('server: one changed tool recomputes its types unit and its server.ts statement, nothing else; warm bytes are cold bytes', async () => {
+  it('server: one changed tool recomputes its types unit, nothing else (its server.ts statement and members print without prettier); warm bytes are cold bytes', async () => {
     const cache = UnitCache.empty('test');
     const cold = await serverFiles(before, cache);
     // Cold: a types unit per tool plus the shared definitions, a statement per tool, two skeletons.
     expect(cold.computed['types-tool']).toBe(24);
+    // Plain ASCII names of ordinary length: every statement and member line is printed directly.
+    expect(cold.computed['prettier-unit']).toBe(2);
     const warm = await serverFiles(after, UnitCache.fromText(cache.text(), 'test'));
-    expect(warm.computed).toEqual({ 'types-tool': 1, 'prettier-unit': 1 });
+    expect(warm.computed).toEqual({ 'types-tool': 1 });
     const coldAfter = await serverFiles(after, UnitCache.empty('test'));
     expect(warm.files).toEqual(coldAfter.files);
     expect(warm.files['generated/types.ts']).toContain('addedLater?: string;');
@@ -114,13 +116,13 @@ describe('files assembled from per-tool units', () => {
     expect(warm.files).toEqual(coldAfter.files);
   });
 
-  it('a renamed tool is a miss for its members and its server.ts statement, a hit for everything else', async () => {
+  it('a renamed tool recomputes nothing through the cache: its members and server.ts statement print directly, its types (same names) are hits', async () => {
     const cache = UnitCache.empty('test');
     await serverFiles(before, cache);
     const renamed: ServiceModel = { ...before, tools: before.tools.map((t, i) => (i === CHANGED ? { ...t, name: `${t.name}_renamed`, wire: { ...t.wire, name: `${t.name}_renamed` } } : t)) };
     const warm = await serverFiles(renamed, UnitCache.fromText(cache.text(), 'test'));
-    // Its Tools/ToolHandlers members and its server.ts statement; its types (same names) and both skeletons (no tool's name in them) are hits.
-    expect(warm.computed).toEqual({ 'prettier-unit': 2 });
+    // Its types (same names) and both skeletons (no tool's name in them) are hits.
+    expect(warm.computed).toEqual({});
     expect(warm.files).toEqual((await serverFiles(renamed, UnitCache.empty('test'))).files);
   });
 

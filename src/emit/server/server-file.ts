@@ -3,6 +3,7 @@ import { STATELESS_REVISION } from '../../model/service.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { formatTypeScript, formatUnit, spliceUnits, unitMarker, type UnitMemo } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
+import { toolStatementLayout, toolStatementSource, type ToolStatementParts } from '../../printer/prettier-layout.js';
 import type { ToolTypeNames } from './naming.js';
 
 /** Whether the server serves the stateless revision, whose requests have validators of their own. */
@@ -49,8 +50,14 @@ export async function serverFile(
   const file = new SourceFile();
   const type = (name: string): string => file.importType(name, RUNTIME);
 
-  // All at once: the formatter batches what is asked for together (see formatUnit).
-  const units = await Promise.all(model.tools.map((tool) => formatUnit(toolStatement(tool, toolNames, validatorModules), memo)));
+  // Printed in prettier's layout directly where the shape allows (nearly always); the rest all at
+  // once, since the formatter batches what is asked for together (see formatUnit).
+  const units = await Promise.all(
+    model.tools.map((tool) => {
+      const parts = toolStatementParts(tool, toolNames, validatorModules);
+      return toolStatementLayout(parts) ?? formatUnit(toolStatementSource(parts), memo);
+    }),
+  );
   const toolConstants = model.tools.map((tool) => toolConstant(tool));
 
   const { instructions, ...serverInfo } = model.server;
@@ -123,13 +130,17 @@ function toolConstant(tool: ServiceModel['tools'][number]): string {
 }
 
 /** One tool as a statement: its `tools/list` entry, and its validators, imported on its first call (tool-loading.ts in the runtime). */
-function toolStatement(tool: ServiceModel['tools'][number], toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): string {
+function toolStatementParts(tool: ServiceModel['tools'][number], toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): ToolStatementParts {
   const names = toolNames.get(tool.name) as ToolTypeNames;
-  const output = names.validateOutput === undefined ? '' : `, validateOutput: m.${names.validateOutput}`;
-  const name = stringLiteral(tool.name);
-  const module = stringLiteral(validatorModules.get(tool.name) as string);
-  const load = `() => import(${module}).then((m) => ({ validateInput: m.${names.validateInput}${output} }))`;
-  return `const ${toolConstant(tool)}: ToolEntry = {\n  wire: ${jsonValueExpression(tool.wire)},\n  binding: { name: ${name}, load: ${load} },\n};\n`;
+  const exports = [`validateInput: m.${names.validateInput}`];
+  if (names.validateOutput !== undefined) exports.push(`validateOutput: m.${names.validateOutput}`);
+  return {
+    constant: toolConstant(tool),
+    wireLiteral: stringLiteral(JSON.stringify(tool.wire)),
+    nameLiteral: stringLiteral(tool.name),
+    moduleLiteral: stringLiteral(validatorModules.get(tool.name) as string),
+    exports,
+  };
 }
 
 /** The manifest's `auth` and the scopes its tools, prompts and resources need (only those that need some). */
