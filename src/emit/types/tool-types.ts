@@ -1,11 +1,12 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
-import { escapeInvisible, jsdoc } from '../../printer/escape.js';
-import { formatMembers, formatUnit, unitMarker, type MemberPart, type UnitMemo } from '../../printer/format.js';
+import { jsdoc } from '../../printer/escape.js';
+import { formatMembers, unitMarker, type MemberPart, type UnitMemo } from '../../printer/format.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
-import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
+import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { mapSchema } from '../server/schema-walk.js';
 import { typeBase, type ToolTypeNames } from '../server/naming.js';
-import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
+import { compileToolUnit, type SharedDefinition } from './tool-unit.js';
+import { typeUnitCompiler, type TypeUnitJob } from './type-unit-jobs.js';
 
 /**
  * The tools' types as units: the `Tools` map (names only, printed here), one unit per tool (its
@@ -14,9 +15,6 @@ import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
  * unit's cache key holds every input of its bytes (its schemas and the names chosen for it and for
  * the shared definitions it uses), and a warm run after one tool changed compiles that tool alone.
  */
-
-/** json-schema-to-typescript reads the name of every type it declares from this keyword (ours only). */
-const NAME_KEYWORD = 'x-mcp-gen-type-name';
 
 export interface ToolTypeUnits {
   /** `export interface Tools {…}`, unformatted, its members left to the `tools-map` marker. */
@@ -42,18 +40,17 @@ export async function toolTypeUnits(
   ]);
   const shared = sharedDefinitions(model, taken);
   // Keyed by the inputs, not the code: a hit skips the compiler as well as the formatter.
-  const cached = (kind: string, key: string, compile: () => Promise<string>): Promise<string> => {
-    const run = async (): Promise<string> => formatUnit(await compile(), undefined);
-    return memo ? memo(kind, key, run) : run();
-  };
+  const compile = typeUnitCompiler(shared);
+  const cached = (kind: string, key: string, job: TypeUnitJob): Promise<string> => (memo ? memo(kind, key, () => compile(job)) : compile(job));
   const units: Promise<string>[] = [];
   if (shared.size > 0) {
     const key = JSON.stringify([...shared.values()].map((d) => [d.name, d.schema]));
-    units.push(cached('types-shared', key, () => compileShared(shared)));
+    units.push(cached('types-shared', key, { kind: 'shared' }));
   }
   for (const tool of model.tools) {
     const n = names.get(tool.name) as ToolTypeNames;
-    units.push(cached('types-tool', toolUnitKey(tool, n, shared), () => compileToolUnit(tool, n, shared)));
+    const job: TypeUnitJob = { kind: 'tool', tool: { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, names: { input: n.input, output: n.output } };
+    units.push(cached('types-tool', toolUnitKey(tool, n, shared), job));
   }
   const members = model.tools.map((tool) => {
     const n = names.get(tool.name) as ToolTypeNames;
@@ -83,45 +80,6 @@ function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<stri
   }
   const sharedNames = [...own].sort(byCodeUnit).map((key) => [key, shared.get(key)?.name ?? null]);
   return JSON.stringify([n.input, n.output ?? null, tool.inputSchema, tool.outputSchema ?? null, sharedNames]);
-}
-
-async function compileToolUnit(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
-  const parts = [await compileNamed(typeSchema(tool.inputSchema, n.input, shared), n.input)];
-  if (tool.outputSchema && n.output) parts.push(await compileNamed(typeSchema(tool.outputSchema, n.output, shared), n.output));
-  return parts.join('\n');
-}
-
-async function compileShared(shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
-  const parts: string[] = [];
-  for (const definition of shared.values()) {
-    const schema = mapSchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
-    schema[NAME_KEYWORD] = definition.name;
-    parts.push(await compileNamed(schema, definition.name));
-  }
-  return parts.join('\n');
-}
-
-/** One schema compiled as the root type `name` (a root is always declared, even when it is `unknown`). */
-async function compileNamed(schema: SchemaObject, name: string): Promise<string> {
-  const code = await compileTypes(schema, name, {
-    strictIndexSignatures: false,
-    keepKeywords: [NAME_KEYWORD],
-    customName: (node) => {
-      const given = (node as SchemaObject)[NAME_KEYWORD];
-      return typeof given === 'string' ? given : undefined;
-    },
-  });
-  // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
-  const escaped = escapeInvisible(code);
-  if (new RegExp(`^export (?:interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) return escaped;
-  // A root it types as `unknown` (say `allOf: [true]`) it prints inline and declares under no name
-  // (test/fuzz/regressions.test.ts): the name still has to exist for Tools and the handlers.
-  return `export type ${name} = unknown;\n${escaped}`;
-}
-
-interface SharedDefinition {
-  name: string;
-  schema: SchemaObject;
 }
 
 /**
@@ -180,40 +138,3 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Removes our naming keyword from input: every declared name comes from us, so none can clash with or shadow another. */
-function stripForTypes(node: SchemaObject): SchemaObject {
-  delete node[NAME_KEYWORD];
-  return node;
-}
-
-/**
- * A copy for type generation, compiled as its own root: stripped (see stripForTypes), each
- * `$defs` entry named `<name>_<Key>`, and references to shared definitions replaced by the shared
- * type's name (declared by the shared unit), as a conjunction when the `$ref` has siblings.
- */
-function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
-  const ownDefinition = /^#\/(?:\$defs|definitions)\/([^/]+)$/;
-  const named = mapSchema(schema, (node, position) => {
-    stripForTypes(node);
-    if (position.isDefinition) {
-      node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
-    }
-    const ref = node['$ref'];
-    const match = typeof ref === 'string' ? ownDefinition.exec(ref) : null;
-    const key = match ? refSegmentKey(match[1] as string) : undefined;
-    const definition = key === undefined ? undefined : shared.get(key);
-    if (definition === undefined) return node;
-    const { $ref: _replaced, allOf, ...rest } = node;
-    const type = { [OWN_TS_TYPE]: definition.name };
-    if (Object.keys(rest).length === 0 && allOf === undefined) return type as SchemaObject;
-    const out: SchemaObject = {};
-    for (const [k, v] of Object.entries(rest)) defineOwn(out, k, v);
-    out['allOf'] = [type, ...(Array.isArray(allOf) ? allOf : [])];
-    return out;
-  }) as SchemaObject;
-  // A root `$id` would start a new resource; `$schema` is the validators' business.
-  delete named['$id'];
-  delete named['$schema'];
-  named[NAME_KEYWORD] = name;
-  return named;
-}

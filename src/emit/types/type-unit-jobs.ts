@@ -1,0 +1,73 @@
+import { formatUnit } from '../../printer/format.js';
+import { runInWorker, workerEntry } from '../worker-thread.js';
+import { compileShared, compileToolUnit, type SharedDefinition, type ToolSchemas, type UnitTypeNames } from './tool-unit.js';
+
+/**
+ * Compiling and formatting the units of a types file, on a worker thread when there are many.
+ * json-schema-to-typescript and prettier take about 5 ms a tool: for a 1,000-tool server that is
+ * the largest piece of the main thread's work, and nothing else waits on it until types.ts is
+ * assembled, so it runs beside the rest of the plan (the validators compile on threads of their
+ * own, compile-units.ts). A unit's bytes do not depend on where it was compiled.
+ */
+
+export type TypeUnitJob = { kind: 'tool'; tool: ToolSchemas; names: UnitTypeNames } | { kind: 'shared' };
+
+export interface TypeUnitBatch {
+  shared: [string, SharedDefinition][];
+  jobs: TypeUnitJob[];
+}
+
+/** Each job's formatted code, or the message of its error, in the batch's order. */
+export type TypeUnitReply = ({ code: string } | { error: string })[];
+
+/**
+ * Fewer units than this compile in-process: a worker costs about 250 ms of CPU to start (loading
+ * json-schema-to-typescript and prettier), as much as fifty units.
+ */
+export const TYPE_WORKER_THRESHOLD = 100;
+
+/** One unit compiled and formatted, in whichever thread runs it. */
+export async function runTypeUnitJob(job: TypeUnitJob, shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
+  const code = job.kind === 'tool' ? await compileToolUnit(job.tool, job.names, shared) : await compileShared(shared);
+  return formatUnit(code, undefined);
+}
+
+interface Pending {
+  job: TypeUnitJob;
+  resolve: (code: string) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A compile function for one run's units: every job asked for in the same turn of the event loop
+ * (a cold run asks for all of them at once) goes to one worker thread when there are enough of
+ * them, else is compiled here.
+ */
+export function typeUnitCompiler(shared: ReadonlyMap<string, SharedDefinition>): (job: TypeUnitJob) => Promise<string> {
+  let pending: Pending[] = [];
+  const flush = (): void => {
+    const batch = pending;
+    pending = [];
+    const entry = batch.length >= TYPE_WORKER_THRESHOLD ? workerEntry(import.meta.url, 'type-units-worker') : undefined;
+    if (entry === undefined) {
+      for (const p of batch) runTypeUnitJob(p.job, shared).then(p.resolve, p.reject);
+      return;
+    }
+    const request: TypeUnitBatch = { shared: [...shared], jobs: batch.map((p) => p.job) };
+    runInWorker<TypeUnitBatch, TypeUnitReply>(entry, request, 'types').then(
+      (replies) =>
+        batch.forEach((p, i) => {
+          const reply = replies[i];
+          if (reply === undefined) p.reject(new Error('types: a worker answered fewer units than it was sent'));
+          else if ('error' in reply) p.reject(new Error(reply.error));
+          else p.resolve(reply.code);
+        }),
+      (error) => batch.forEach((p) => p.reject(error)),
+    );
+  };
+  return (job) =>
+    new Promise((resolve, reject) => {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push({ job, resolve, reject });
+    });
+}
