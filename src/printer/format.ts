@@ -6,6 +6,7 @@
 
 import { PRETTIER_OPTIONS } from './prettier-options.js';
 import { flatLine } from './prettier-layout.js';
+import { runInWorker, workerEntry, type WorkerEntry } from './worker-thread.js';
 
 export { PRETTIER_OPTIONS };
 
@@ -68,17 +69,43 @@ function batched(code: string): Promise<string> {
   });
 }
 
+/**
+ * Batches of this many units and more are formatted on a worker thread (format-worker.ts), beside
+ * the rest of the plan: a client's thousand tools are 3 s of prettier. Fewer are not worth the
+ * thread's start (about 150 ms of CPU, loading prettier).
+ */
+export const FORMAT_WORKER_THRESHOLD = 100;
+
 async function flush(): Promise<void> {
   const batch = pending;
   pending = [];
   try {
-    const formatted = await formatSource(batch.map((p) => p.code.trim()).join(`\n${UNIT_BREAK}\n`), GENERATED_TS, 'units.ts');
+    const source = batch.map((p) => p.code.trim()).join(`\n${UNIT_BREAK}\n`);
+    const worker = batch.length >= FORMAT_WORKER_THRESHOLD ? workerEntry(import.meta.url, 'format-worker') : undefined;
+    const formatted = worker ? await formatInWorker(worker, source) : await formatUnitsHere({ source });
     const pieces = formatted.split(new RegExp(`^${UNIT_BREAK}\n`, 'm'));
     if (pieces.length !== batch.length) throw new Error(`formatting ${batch.length} units gave ${pieces.length}`);
     batch.forEach((p, i) => p.resolve(`${(pieces[i] as string).trim()}\n`));
   } catch (error) {
     for (const p of batch) p.reject(error);
   }
+}
+
+/** What format-worker.ts is sent and answers. */
+export interface FormatRequest {
+  source: string;
+}
+export type FormatReply = { formatted: string } | { error: string };
+
+/** Units formatted by prettier on the thread: the same call, so the same bytes. */
+export async function formatUnitsHere(request: FormatRequest): Promise<string> {
+  return formatSource(request.source, GENERATED_TS, 'units.ts');
+}
+
+async function formatInWorker(entry: WorkerEntry, source: string): Promise<string> {
+  const reply = await runInWorker<FormatRequest, FormatReply>(entry, { source }, 'formatUnit');
+  if ('error' in reply) throw new Error(reply.error);
+  return reply.formatted;
 }
 
 /**

@@ -6,6 +6,9 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { format } from 'prettier';
+import { PRETTIER_OPTIONS } from '../../src/printer/prettier-options.js';
 import { runtimeSourcePaths, unformattedRuntimeSources } from '../../src/write/runtime-format.js';
 import { repoRoot } from '../client/support.js';
 
@@ -33,5 +36,14 @@ describe('runtime sources are prettier-clean', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('protocol types a client copies are prettier-clean', () => {
+  // planClient copies generated/protocol/<revision>/types.ts without prettier (format 'none').
+  it.each(['2025-11-25', '2026-07-28'])('generated/protocol/%s/types.ts is unchanged by the generator\'s prettier options', async (revision) => {
+    const text = readFileSync(join(repoRoot, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
+    const body = text.slice(text.indexOf('\n') + 1);
+    expect(await format(body, { ...PRETTIER_OPTIONS, parser: 'typescript', filepath: 'types.ts' })).toBe(body);
   });
 });

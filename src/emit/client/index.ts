@@ -53,20 +53,28 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   assertSafeIdentifiers(model, 'planClient');
   const toolNames = toolTypeNames(model);
   const files: PlannedFile[] = runtimeFiles(inputs.runtimeSources);
-  files.push({ path: 'protocol.ts', owner: 'generated', format: 'typescript', content: inputs.protocolTypes });
-  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'typescript', content: inputs.statelessProtocolTypes });
+  // mcp-gen's own generated protocol types, formatted when they were generated (a test holds them
+  // to the generator's prettier options): copied as they are.
+  files.push({ path: 'protocol.ts', owner: 'generated', format: 'none', content: inputs.protocolTypes });
+  files.push({ path: 'protocol-2026-07-28.ts', owner: 'generated', format: 'none', content: inputs.statelessProtocolTypes });
 
+  // Started first: with many tools the validators compile on worker threads (and the types units
+  // on one of their own) while client.ts is planned here.
+  const withValidators = model.tools.some((t) => t.outputSchema !== undefined);
+  const validatorsPlanned = outputValidators(model, toolNames, inputs.memo);
   // Assembled from formatted units (tool-types.ts): the writer formats neither this nor client.ts.
-  const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, inputs.memoAsync);
-  const types = [tools.toolsMap, '\n', unitMarker('types'), '\n\n', promptArgumentTypes(model)];
-  if (model.resources.length > 0) {
-    types.push(`\n/** The URI of every resource the server lists. */\nexport type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n`);
-  }
-  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: await assembleTypes(types.join(''), tools, inputs.memoAsync) });
-
-  const validators = await outputValidators(model, toolNames, inputs.memo);
+  const typesPlanned = toolTypeUnits(model, toolNames, FIXED_NAMES, inputs.memoAsync).then((tools) => {
+    const types = [tools.toolsMap, '\n', unitMarker('types'), '\n\n', promptArgumentTypes(model)];
+    if (model.resources.length > 0) {
+      types.push(`\n/** The URI of every resource the server lists. */\nexport type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n`);
+    }
+    return assembleTypes(types.join(''), tools, inputs.memoAsync);
+  });
+  const clientPlanned = clientFile(model, toolNames, withValidators, inputs.memoAsync);
+  const [typesContent, validators, clientContent] = await Promise.all([typesPlanned, validatorsPlanned, clientPlanned]);
+  files.push({ path: `${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });
   if (validators) files.push(...validators.files);
-  files.push({ path: 'client.ts', owner: 'generated', format: 'none', content: await clientFile(model, toolNames, validators !== undefined, inputs.memoAsync) });
+  files.push({ path: 'client.ts', owner: 'generated', format: 'none', content: clientContent });
   if (inputs.auth === true) {
     // Only `runtime/client/auth/` imports a package; this names it for the app's install.
     const manifest = { private: true, type: 'module', dependencies: OAUTH_DEPENDENCY };

@@ -1,5 +1,5 @@
 import { formatUnit } from '../../printer/format.js';
-import { runInWorker, workerEntry } from '../worker-thread.js';
+import { runInWorker, workerEntry } from '../../printer/worker-thread.js';
 import { compileShared, compileToolUnit, type SharedDefinition, type ToolSchemas, type UnitTypeNames } from './tool-unit.js';
 
 /**

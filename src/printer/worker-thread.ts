@@ -1,8 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import { isMainThread, Worker } from 'node:worker_threads';
 
 /**
- * Running one pure batch of emit work on a worker thread: where the worker's module is, and one
- * request answered by one reply. The thread is gone once it has answered.
+ * Running one pure batch of work (formatting, compiling units) on a worker thread: where the
+ * worker's module is, and one request answered by one reply. The thread is gone once it has
+ * answered. Only the main thread starts workers: work a worker does itself stays on its thread.
  */
 
 /** How to start a worker: its built module; from TypeScript sources, a bootstrap that can load them. */
@@ -19,6 +20,7 @@ export interface WorkerEntry {
  * work in-process, to the same bytes.
  */
 export function workerEntry(callerUrl: string, name: string): WorkerEntry | undefined {
+  if (!isMainThread) return undefined;
   if (!callerUrl.endsWith('.ts')) return { file: new URL(`./${name}.js`, callerUrl) };
   const bootstrap = process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'];
   if (bootstrap === undefined || bootstrap === '') return undefined;
