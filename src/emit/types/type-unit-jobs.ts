@@ -1,5 +1,6 @@
 import { formatUnit } from '../../printer/format.js';
 import { runInWorker, workerEntry } from '../../printer/worker-thread.js';
+import { declarationsLayout } from './declarations-layout.js';
 import { compileShared, compileToolUnit, type SharedDefinition, type ToolSchemas, type UnitTypeNames } from './tool-unit.js';
 
 /**
@@ -29,7 +30,8 @@ export const TYPE_WORKER_THRESHOLD = 100;
 /** One unit compiled and formatted, in whichever thread runs it. */
 export async function runTypeUnitJob(job: TypeUnitJob, shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
   const code = job.kind === 'tool' ? await compileToolUnit(job.tool, job.names, shared) : await compileShared(shared);
-  return formatUnit(code, undefined);
+  // Laid out directly when the declarations are plain (nearly always), else by prettier.
+  return declarationsLayout(code) ?? formatUnit(code, undefined);
 }
 
 interface Pending {

@@ -1,0 +1,80 @@
+/**
+ * json-schema-to-typescript's declarations laid out without prettier (declarations-layout.ts) are
+ * prettier's bytes whenever the direct layout takes a unit, over every tool of the test fixtures
+ * and 300 tools of the scale manifest, and it takes nearly all of the latter.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { manifestText } from '../../bench/scale/make-manifest.mjs';
+import { toolTypeNames } from '../../src/emit/server/naming.js';
+import { declarationsLayout } from '../../src/emit/types/declarations-layout.js';
+import { compileToolUnit } from '../../src/emit/types/tool-unit.js';
+import type { ServiceModel } from '../../src/model/service-model.js';
+import { formatUnit } from '../../src/printer/format.js';
+import { loadModel, repoRoot } from '../server/support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-declarations-layout-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const FIXTURES = [
+  'examples/weather/manifest.yaml',
+  'examples/conformance/manifest.yaml',
+  'test/fixtures/server/hostile/manifest.yaml',
+  'test/fixtures/server/no-output/manifest.yaml',
+  'test/fixtures/server/resources-prompts/manifest.yaml',
+  'test/fixtures/client/typed/manifest.yaml',
+  'test/fixtures/matrix/manifest.yaml',
+];
+
+/** Every tool's unit of `model`, unformatted, as json-schema-to-typescript gives it. */
+async function rawUnits(model: ServiceModel): Promise<string[]> {
+  const names = toolTypeNames(model);
+  return Promise.all(model.tools.map((tool) => compileToolUnit(tool, names.get(tool.name) as { input: string; output?: string }, new Map())));
+}
+
+/** How many units the direct layout took; fails on the first whose bytes are not prettier's. */
+async function compare(units: string[]): Promise<number> {
+  const formatted = await Promise.all(units.map((unit) => formatUnit(unit, undefined)));
+  let taken = 0;
+  units.forEach((unit, i) => {
+    const direct = declarationsLayout(unit);
+    if (direct === undefined) return;
+    taken++;
+    expect(direct, unit).toBe(formatted[i]);
+  });
+  return taken;
+}
+
+describe('declarationsLayout', () => {
+  it("prints prettier's bytes for every fixture tool it takes", async () => {
+    let taken = 0;
+    for (const fixture of FIXTURES) taken += await compare(await rawUnits(await loadModel(join(repoRoot, fixture))));
+    expect(taken).toBeGreaterThan(10);
+  });
+
+  it("prints prettier's bytes for the scale manifest's tools, and takes at least 95 % of them", async () => {
+    const manifest = join(dir, 'manifest.json');
+    writeFileSync(manifest, manifestText({ tools: 300 }));
+    const units = await rawUnits(await loadModel(manifest));
+    expect(await compare(units)).toBeGreaterThanOrEqual(Math.ceil(units.length * 0.95));
+  });
+
+  it('takes comments, quoted keys, literals with quotes, nested arrays and unions; declines what prettier would break or change', async () => {
+    const taken = [
+      'export interface A {\n/**\n * The city.\n *\n * Quoted: "x" and \'y\'.\n */\ncity: string\n"a-b"?: ("it\'s" | "say \\"hi\\"" | 3 | -1 | null)\nlist?: (string | number)[][]\nnested: {\ninner?: {\n[k: string]: unknown\n}[]\n}\n}\nexport type B = ("x" | "y")\n\nexport interface C {}\n',
+    ];
+    expect(await compare(taken)).toBe(1);
+    const declined = [
+      `export interface A {\nx?: (${Array.from({ length: 12 }, (_, i) => `"value_number_${i}"`).join(' | ')})\n}\n`,
+      'export interface A {\n"plain"?: string\n}\n',
+      'export interface A {\nx: [string, number]\n}\n',
+      'export interface A {\nx: (string)\n}\n',
+      'export interface A {\nx: A & B\n}\n',
+      'export interface A {\nx: "caf\u00e9"\n}\n',
+      'export interface A {\nx: 1.5\n}\n',
+    ];
+    for (const unit of declined) expect(declarationsLayout(unit), unit).toBeUndefined();
+  });
+});
