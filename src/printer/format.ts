@@ -170,6 +170,11 @@ export interface MemberPart {
   name: string;
   kind: MemberKind;
   code: string;
+  /**
+   * The same members already in prettier's layout, when the caller can print them directly; when
+   * every part of a unit has it, the unit skips prettier (and the memo).
+   */
+  laidOut?: string | undefined;
 }
 
 /**
@@ -203,15 +208,20 @@ export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo
 }
 
 /**
- * Members that are each one plain interface line (`  name: Type;`, spaced as prettier spaces it)
- * print as they are, string quotes aside: prettier would keep them on their line. Undefined when
- * any part is another kind, several lines, a comment, non-ASCII or too wide.
+ * Members the caller laid out already (`laidOut`), and members that are each one plain interface
+ * line (`  name: Type;`, spaced as prettier spaces it), which print as they are, string quotes
+ * aside: prettier would keep them on their line. Undefined when any other part is another kind,
+ * several lines, a comment, non-ASCII or too wide.
  */
 function flatMembers(parts: readonly MemberPart[]): Map<string, string> | undefined {
   const members = new Map<string, string>();
   for (const part of parts) {
     if (part.code === '') {
       members.set(part.name, '');
+      continue;
+    }
+    if (part.laidOut !== undefined) {
+      members.set(part.name, part.laidOut);
       continue;
     }
     if (part.kind !== 'interface' || !/^  [^\n]*;\n$/.test(part.code) || part.code.includes('/*') || part.code.includes('//')) return undefined;

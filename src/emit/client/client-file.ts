@@ -2,6 +2,7 @@ import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
 import { formatMembers, formatTypeScript, spliceUnits, unitMarker, type UnitMemo, type UnitRun } from '../../printer/format.js';
+import { intersectionLayout, pairLayout, propertyLayout, signatureLayout } from './member-layout.js';
 import { SourceFile } from '../../printer/source-file.js';
 import type { ToolTypeNames } from '../server/naming.js';
 
@@ -267,22 +268,47 @@ async function toolMemberUnits(
       const row = [`name: ${key}`];
       if (names.validateOutput !== undefined && withValidators) row.push(`validateOutput: ${VALIDATORS}.${names.validateOutput}`);
       if (tool.headers !== undefined && tool.headers.length > 0) row.push(`headers: ${jsonValueExpression(tool.headers)}`);
+      const name = propertyKey(tool.name);
+      const doc = toolDoc(tool, '  ');
+      const input = `input${optional}: ${entry}["input"]`;
+      const methodType = `ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${asTask ? ` & { readonly task: TaskCalls[${key}] }` : ''}`;
+      const rowObject = `{ ${row.join(', ')} }`;
+      const entryValue = `${asTask ? 'taskTool' : 'tool'}(${key})`;
       return formatMembers(
         [
-          { name: 'calls', kind: 'interface', code: `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${output}>;\n` },
+          {
+            name: 'calls',
+            kind: 'interface',
+            code: `${doc}  ${name}: (${input}, options?: ${callOptions}) => Promise<${output}>;\n`,
+            laidOut: signatureLayout(doc, name, [input, `options?: ${callOptions}`], `Promise<${output}>`),
+          },
           {
             name: 'taskCalls',
             kind: 'interface',
-            code: asTask ? `${toolDoc(tool, '  ')}  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${task.options}) => Promise<${task.handle}<${output}>>;\n` : '',
+            code: asTask ? `${doc}  ${name}: (${input}, options?: ${task.options}) => Promise<${task.handle}<${output}>>;\n` : '',
+            laidOut: asTask ? signatureLayout(doc, name, [input, `options?: ${task.options}`], `Promise<${task.handle}<${output}>>`) : undefined,
           },
-          { name: 'fullCalls', kind: 'interface', code: `  ${propertyKey(tool.name)}: (input${optional}: ${entry}["input"], options?: ${callOptions}) => Promise<${fullOutput}>;\n` },
+          {
+            name: 'fullCalls',
+            kind: 'interface',
+            code: `  ${name}: (${input}, options?: ${callOptions}) => Promise<${fullOutput}>;\n`,
+            laidOut: signatureLayout('', name, [input, `options?: ${callOptions}`], `Promise<${fullOutput}>`),
+          },
           {
             name: 'methods',
             kind: 'interface',
-            code: `${toolDoc(tool, '  ')}  readonly ${tool.ids.camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] }${asTask ? ` & { readonly task: TaskCalls[${key}] }` : ''};\n`,
+            code: `${doc}  readonly ${tool.ids.camel}: ${methodType};\n`,
+            // With `.task` it is a longer intersection, left to prettier.
+            laidOut: asTask ? undefined : intersectionLayout(doc, `readonly ${tool.ids.camel}`, `ToolCalls[${key}]`, `readonly full: FullToolCalls[${key}]`),
           },
-          { name: 'rows', kind: 'array', code: `  [${key}, { ${row.join(', ')} }],\n` },
-          { name: 'entries', kind: 'object', code: `  ${tool.ids.camel}: ${asTask ? 'taskTool' : 'tool'}(${key}),\n` },
+          {
+            name: 'rows',
+            kind: 'array',
+            code: `  [${key}, ${rowObject}],\n`,
+            // Headers are a JSON.parse call, which prettier may break inside: left to it.
+            laidOut: rowObject.includes('JSON.parse') ? undefined : pairLayout(key, row),
+          },
+          { name: 'entries', kind: 'object', code: `  ${tool.ids.camel}: ${entryValue},\n`, laidOut: propertyLayout(tool.ids.camel, entryValue) },
         ],
         memo,
       );

@@ -1,0 +1,81 @@
+/**
+ * The client's per-tool members printed directly (member-layout.ts) are what prettier prints
+ * (formatMembers without `laidOut`), at every width around their line breaks, and the direct path
+ * takes the ordinary ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { intersectionLayout, pairLayout, propertyLayout, signatureLayout } from '../../src/emit/client/member-layout.js';
+import { jsdoc, stringLiteral } from '../../src/printer/escape.js';
+import { formatMembers, type MemberKind } from '../../src/printer/format.js';
+import { propertyKey } from '../../src/printer/names.js';
+
+/** prettier's members for `code` in a container of `kind`, through the production path. */
+async function prettierMembers(kind: MemberKind, code: string): Promise<string> {
+  return (await formatMembers([{ name: 'x', kind, code }], undefined)).get('x') as string;
+}
+
+const NAMES = [1, 3, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 60, 70, 90].flatMap((n) => {
+  const base = `t${'o'.repeat(n - 1)}`;
+  return [base, `${base}-x`, `${base}'s`];
+});
+const DOCS = ['', jsdoc('`tool`\n\nDoes a thing. Caf\u00e9 \u2014 with "quotes" and \'apostrophes\'.\n  indented line', '  '), jsdoc('one line', '  ')];
+
+describe('client member layouts', () => {
+  it("signatures: prettier's bytes wherever taken, taken for ordinary names", async () => {
+    let taken = 0;
+    let total = 0;
+    for (const name of NAMES) {
+      const key = stringLiteral(name);
+      for (const [returns, options] of [
+        ['Promise<P.CallToolResult>', 'CallOptions'],
+        [`Promise<FullResult<T.Tools[${key}]["output"]>>`, 'CallOptions'],
+        [`Promise<TaskHandle<T.Tools[${key}]["output"]>>`, 'TaskOptions'],
+      ] as const) {
+        for (const doc of DOCS) {
+          const params = [`input?: T.Tools[${key}]["input"]`, `options?: ${options}`];
+          const code = `${doc}  ${propertyKey(name)}: (${params.join(', ')}) => ${returns};\n`;
+          const direct = signatureLayout(doc, propertyKey(name), params, returns);
+          total++;
+          if (direct === undefined) continue;
+          taken++;
+          expect(direct, code).toBe(await prettierMembers('interface', code));
+        }
+      }
+    }
+    expect(taken).toBeGreaterThan(total * 0.7);
+  });
+
+  it("method intersections, table rows and entries: prettier's bytes wherever taken", async () => {
+    let taken = 0;
+    for (const name of NAMES) {
+      const key = stringLiteral(name);
+      const camel = name.replace(/[^A-Za-z0-9]/g, '');
+      for (const doc of DOCS) {
+        const member = intersectionLayout(doc, `readonly ${camel}`, `ToolCalls[${key}]`, `readonly full: FullToolCalls[${key}]`);
+        const code = `${doc}  readonly ${camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] };\n`;
+        if (member !== undefined) {
+          taken++;
+          expect(member, code).toBe(await prettierMembers('interface', code));
+        } else if (name.length <= 30) {
+          expect.fail(`a method of a ${name.length}-character name was declined: ${code}`);
+        }
+      }
+      for (const members of [[`name: ${key}`], [`name: ${key}`, `validateOutput: outputValidators.validate${camel}Output`]]) {
+        const row = pairLayout(key, members);
+        const code = `  [${key}, { ${members.join(', ')} }],\n`;
+        if (row !== undefined) {
+          taken++;
+          expect(row, code).toBe(await prettierMembers('array', code));
+        } else if (name.length <= 40) {
+          expect.fail(`a row of a ${name.length}-character name was declined: ${code}`);
+        }
+      }
+      const entry = propertyLayout(camel, `tool(${key})`);
+      if (entry !== undefined) {
+        taken++;
+        expect(entry).toBe(await prettierMembers('object', `  ${camel}: tool(${key}),\n`));
+      }
+    }
+    expect(taken).toBeGreaterThan(NAMES.length * 3.5);
+  });
+});
