@@ -62,10 +62,21 @@ async function compileNamed(schema: SchemaObject, name: string): Promise<string>
   });
   // String literal types come out of JSON.stringify, which leaves U+2028/U+2029 raw.
   const escaped = escapeInvisible(code);
-  if (new RegExp(`^export (?:interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm').test(code)) return escaped;
+  if (declares(code, name)) return escaped;
   // A root it types as `unknown` (say `allOf: [true]`) it prints inline and declares under no name
   // (test/fuzz/regressions.test.ts): the name still has to exist for Tools and the handlers.
   return `export type ${name} = unknown;\n${escaped}`;
+}
+
+/** Whether `code` has a line `export interface <name>` or `export type <name>` (the name ending there). */
+function declares(code: string, name: string): boolean {
+  for (const head of [`export interface ${name}`, `export type ${name}`]) {
+    for (let at = code.indexOf(head); at >= 0; at = code.indexOf(head, at + 1)) {
+      const next = code.charAt(at + head.length);
+      if ((at === 0 || code[at - 1] === '\n') && !/[\w$]/.test(next)) return true;
+    }
+  }
+  return false;
 }
 
 /** Removes our naming keyword from input: every declared name comes from us, so none can clash with or shadow another. */
