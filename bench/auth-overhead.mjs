@@ -8,14 +8,13 @@
 // auth/off is the ratio bench/http.mjs reports; auth/+header is what remains for our code.
 //
 //   node bench/auth-overhead.mjs [--rounds 5] [--calls 8000] [--connections 16] [--case weather]
-import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startIssuer } from './lib/issuer.mjs';
 import { repoRoot } from './lib/paths.mjs';
-import { onServerCpu, pinSelf } from './lib/pin.mjs';
+import { pinSelf } from './lib/pin.mjs';
+import { HttpPeer, startHttpServer } from './lib/http-peer.mjs';
 import { cpuTimes } from './lib/proc.mjs';
 import { buildOurs } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
@@ -42,67 +41,23 @@ const issuer = await startIssuer();
 const main = path.join(repoRoot, 'bench', 'server', 'build', 'main.js');
 
 function start(extraArgs) {
-  const { command, args } = onServerCpu({ command: process.execPath, args: [main, '--http', '--port', '0', ...extraArgs] });
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(err);
-      if (match) resolve({ child, url: new URL(match[1]) });
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-  });
+  return startHttpServer(process.execPath, [main, '--http', '--port', '0', ...extraArgs], 'the server');
 }
 
-class Peer {
+/** A bench/lib/http-peer.mjs client that also measures the server's CPU per call. */
+class Peer extends HttpPeer {
   constructor(server, mode, withToken) {
-    this.server = server;
-    this.mode = mode;
-    this.agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (withToken) this.headers.authorization = `Bearer ${issuer.token}`;
-    this.nextId = 1;
-  }
-
-  post(body, extra = {}) {
-    const text = JSON.stringify(body);
-    const { url } = this.server;
-    return new Promise((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: this.agent, headers: { ...this.headers, ...extra, 'content-length': Buffer.byteLength(text) } }, (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => (res.statusCode === 200 || res.statusCode === 202 ? resolve(res) : reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
-      });
-      req.on('error', reject);
-      req.end(text);
-    });
-  }
-
-  async open() {
-    if (this.mode !== 'session') return;
-    const init = await this.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
-    this.headers['mcp-session-id'] = init.headers['mcp-session-id'];
-    this.headers['mcp-protocol-version'] = '2025-11-25';
-    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  }
-
-  call() {
-    const id = this.nextId++;
-    if (this.mode === 'stateless') {
-      const params = { name: testCase.tool, arguments: testCase.args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
-      return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': testCase.tool });
-    }
-    return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: testCase.tool, arguments: testCase.args } });
+    super({ server: 'ours', url: server.url, mode, connections: CONNECTIONS, token: withToken ? issuer.token : undefined, stateless2026: true });
+    this.process = server;
   }
 
   /** Server CPU µs per call over `calls` calls. */
   async slice(calls) {
-    const pid = this.server.child.pid;
+    const pid = this.process.child.pid;
     let issued = 0;
     const before = cpuTimes(pid);
     const worker = async () => {
-      while (issued++ < calls) await this.call();
+      while (issued++ < calls) await this.call(testCase.tool, testCase.args);
     };
     await Promise.all(Array.from({ length: CONNECTIONS }, worker));
     const after = cpuTimes(pid);

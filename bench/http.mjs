@@ -14,8 +14,6 @@
 // slice by slice, so a burst of other work on the machine hits all of them; ratios are paired per
 // round, then the median is reported.
 // Server CPU per call comes from /proc/<pid>/stat (the stable figure); latency is the client's.
-import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -23,7 +21,8 @@ import { loadavg } from 'node:os';
 import { cpuTimes, rssBytes } from './lib/proc.mjs';
 import { checkResult, loadWorkload } from './lib/workload.mjs';
 import { buildOurs } from './lib/servers.mjs';
-import { onServerCpu, pinSelf } from './lib/pin.mjs';
+import { pinSelf } from './lib/pin.mjs';
+import { HttpPeer, startHttpServer } from './lib/http-peer.mjs';
 import { median, windowMetrics } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
@@ -67,72 +66,13 @@ const COMMANDS = {
 };
 
 function start(server, mode) {
-  const { command, args } = onServerCpu({ command: process.execPath, args: COMMANDS[server](mode) });
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(err);
-      if (match) resolve({ child, url: new URL(match[1]) });
-    });
-    child.on('exit', (code) => reject(new Error(`${server} exited (${code}): ${err}`)));
-  });
+  return startHttpServer(process.execPath, COMMANDS[server](mode), server);
 }
 
-/** One HTTP client: a keep-alive agent with `connections` sockets and the headers its mode needs. */
-class HttpPeer {
-  constructor(server, mode, url, connections) {
-    this.server = server;
-    this.mode = mode;
-    this.url = url;
-    this.agent = new Agent({ keepAlive: true, maxSockets: connections });
-    this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (server === 'ours+auth') this.headers.authorization = `Bearer ${issuer.token}`;
-    this.nextId = 1;
-  }
-
-  post(body, extraHeaders = {}) {
-    const text = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        { host: this.url.hostname, port: this.url.port, path: this.url.pathname, method: 'POST', agent: this.agent, headers: { ...this.headers, ...extraHeaders, 'content-length': Buffer.byteLength(text) } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (chunk) => chunks.push(chunk));
-          res.on('end', () => {
-            const raw = Buffer.concat(chunks).toString('utf8');
-            if (res.statusCode !== 200 && res.statusCode !== 202) reject(new Error(`${this.server}: HTTP ${res.statusCode}: ${raw.slice(0, 300)}`));
-            else resolve({ headers: res.headers, body: raw === '' ? undefined : JSON.parse(raw) });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(text);
-    });
-  }
-
-  async open() {
-    if (this.mode !== 'session') return;
-    const init = await this.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
-    this.headers['mcp-session-id'] = init.headers['mcp-session-id'];
-    this.headers['mcp-protocol-version'] = '2025-11-25';
-    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  }
-
-  /** The request body and headers of one tools/call in this peer's mode. */
-  call(tool, args) {
-    const id = this.nextId++;
-    if ((isOurs(this.server) || this.server === 'sdk2') && this.mode === 'stateless') {
-      const params = { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
-      return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
-    }
-    return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args } });
-  }
-
-  close() {
-    this.agent.destroy();
-  }
+/** One HTTP client of `server` (bench/lib/http-peer.mjs): ours and SDK 2 take 2026-07-28 stateless calls. */
+function peerOf(server, mode, url, connections) {
+  const token = server === 'ours+auth' ? issuer.token : undefined;
+  return new HttpPeer({ server, url, mode, connections, token, stateless2026: isOurs(server) || server === 'sdk2' });
 }
 
 /** Checks every workload case once: a server that answers differently is not measured. */
@@ -206,7 +146,7 @@ try {
       const key = `${server}/${w.mode}/${w.connections}`;
       if (peers[key] !== undefined) continue;
       const { url } = processes[`${server}/${w.mode}`];
-      peers[key] = new HttpPeer(server, w.mode, url, w.connections);
+      peers[key] = peerOf(server, w.mode, url, w.connections);
       await peers[key].open();
       await verify(peers[key]);
       await slice(peers[key], processes[`${server}/${w.mode}`].child.pid, workload.cases.weather, Math.min(CALLS, 500), w.connections); // warm-up
@@ -238,7 +178,7 @@ try {
     for (const server of SERVERS) {
       if (!serves(server, mode)) continue;
       const key = `${server}/${mode}`;
-      const peer = new HttpPeer(server, mode, processes[key].url, 16);
+      const peer = peerOf(server, mode, processes[key].url, 16);
       await peer.open();
       const pid = processes[key].child.pid;
       await slice(peer, pid, workload.cases.weather, 2000, 16);
