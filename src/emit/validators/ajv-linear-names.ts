@@ -1,5 +1,5 @@
 import { _, CodeGen, ValueScope } from 'ajv/dist/compile/codegen/index.js';
-import { _CodeOrName, Name } from 'ajv/dist/compile/codegen/code.js';
+import { _Code, Name } from 'ajv/dist/compile/codegen/code.js';
 
 /**
  * A faster `CodeGen.optimize` for ajv (pinned at 8.20.0), giving the very same code.
@@ -12,8 +12,8 @@ import { _CodeOrName, Name } from 'ajv/dist/compile/codegen/code.js';
  * one map, and ajv's own `optimizeNames` does the rest, unchanged.
  *
  * The walk knows ajv 8's node shapes: a block (`nodes`) counts its children plus the expressions
- * it holds (an `if` condition, a loop header) and its `else`/`catch`/`finally` blocks; a leaf
- * counts as ajv says (`names`). The install checks this against ajv's own count on sample code and
+ * it holds (an `if` condition, a loop header) and its `else`/`catch`/`finally` blocks; a statement
+ * counts the expressions its `names` would. The install checks this against ajv's own count on sample code and
  * stays out if they differ (another ajv); test/validators/ajv-linear-names.test.ts checks it on
  * every function of real schemas.
  */
@@ -21,6 +21,7 @@ import { _CodeOrName, Name } from 'ajv/dist/compile/codegen/code.js';
 /** What the walk reads of ajv's (untyped, internal) syntax nodes. */
 interface CodeNode {
   readonly names: NameCounts;
+  // blocks
   nodes?: CodeNode[];
   condition?: unknown;
   iteration?: unknown;
@@ -30,6 +31,12 @@ interface CodeNode {
   else?: CodeNode;
   catch?: CodeNode;
   finally?: CodeNode;
+  // statements
+  lhs?: unknown;
+  rhs?: unknown;
+  code?: unknown;
+  error?: unknown;
+  label?: unknown;
 }
 
 type NameCounts = { [name: string]: number };
@@ -43,29 +50,49 @@ interface CodeGenInternals {
 export function countNames(node: CodeNode, counts: NameCounts = {}): NameCounts {
   const nodes = node.nodes;
   if (!Array.isArray(nodes)) {
-    addCounts(counts, node.names);
+    countStatement(node, counts);
     return counts;
   }
   for (const child of nodes) countNames(child, counts);
   // Expressions a block holds besides its children; the names a loop or function declares are not uses.
-  addExpression(counts, node.condition);
-  addExpression(counts, node.iteration);
-  addExpression(counts, node.from);
-  addExpression(counts, node.to);
-  addExpression(counts, node.iterable);
+  countExpression(node.condition, counts);
+  countExpression(node.iteration, counts);
+  countExpression(node.from, counts);
+  countExpression(node.to, counts);
+  countExpression(node.iterable, counts);
   if (node.else) countNames(node.else, counts);
   if (node.catch) countNames(node.catch, counts);
   if (node.finally) countNames(node.finally, counts);
   return counts;
 }
 
-function addExpression(counts: NameCounts, expression: unknown): void {
-  if (expression instanceof Name) counts[expression.str] = (counts[expression.str] ?? 0) + 1;
-  else if (expression instanceof _CodeOrName) addCounts(counts, (expression as unknown as { names: NameCounts }).names);
+/**
+ * A statement's uses, read off its expressions rather than through its `names` (a map built, then
+ * copied): a declaration's or assignment's right side, an assignment's target unless it is a plain
+ * name, an expression statement's or a `throw`'s expression. Labels and `break` use none.
+ */
+function countStatement(node: CodeNode, counts: NameCounts): void {
+  if ('rhs' in node) {
+    if ('lhs' in node && !(node.lhs instanceof Name)) countExpression(node.lhs, counts);
+    countExpression(node.rhs, counts);
+  } else if ('code' in node) {
+    countExpression(node.code, counts);
+  } else if ('error' in node) {
+    countExpression(node.error, counts);
+  } else if (!('label' in node)) {
+    for (const name in node.names) counts[name] = (counts[name] ?? 0) + (node.names[name] ?? 0);
+  }
 }
 
-function addCounts(counts: NameCounts, from: NameCounts): void {
-  for (const name in from) counts[name] = (counts[name] ?? 0) + (from[name] ?? 0);
+/** A name, or ajv's code: text and names, counted as `_Code.names` counts them. */
+function countExpression(expression: unknown, counts: NameCounts): void {
+  if (expression instanceof Name) {
+    counts[expression.str] = (counts[expression.str] ?? 0) + 1;
+  } else if (expression instanceof _Code) {
+    for (const item of (expression as unknown as { _items: readonly unknown[] })._items) {
+      if (item instanceof Name) counts[item.str] = (counts[item.str] ?? 0) + 1;
+    }
+  }
 }
 
 /** ajv's `optimize`, with the names counted by countNames. */
@@ -88,6 +115,7 @@ function sampleCode(): CodeGen {
   gen.endIf();
   gen.forOf('item', data, (item) => gen.forIn('key', item, (key) => gen.code(key)));
   gen.for(_`;${data};`, () => gen.break());
+  gen.label(gen.name('outer')).add(data, once).assign(_`${data}.x`, 1);
   gen.try(() => gen.throw(data), (e) => gen.code(e), () => gen.return(data));
   gen.func(gen.name('inner'), data, false, () => gen.return(unused));
   return gen;
