@@ -13,9 +13,9 @@ import { _Code, Name } from 'ajv/dist/compile/codegen/code.js';
  *
  * The walk knows ajv 8's node shapes: a block (`nodes`) counts its children plus the expressions
  * it holds (an `if` condition, a loop header) and its `else`/`catch`/`finally` blocks; a statement
- * counts the expressions its `names` would. The install checks this against ajv's own count on sample code and
- * stays out if they differ (another ajv); test/validators/ajv-linear-names.test.ts checks it on
- * every function of real schemas.
+ * counts the expressions its `names` would. The install checks this against ajv's own count on
+ * sample code and stays out if they differ (another ajv); test/validators/ajv-linear-names.test.ts
+ * checks it on every function of real schemas.
  */
 
 /** What the walk reads of ajv's (untyped, internal) syntax nodes. */
