@@ -4,7 +4,8 @@
  */
 import { parseUriTemplate, uriTemplateVariables } from './uri-template.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { BundledSchema } from './manifest-refs.js';
+import { isDraft07, type BundledSchema } from './manifest-refs.js';
+import { markMetaChecked } from '../schema/meta-checked.js';
 import type { CompileResult } from './schema-compiler.js';
 import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
@@ -260,6 +261,7 @@ export function checkToolSchema(
   if (problems.length === 0 && !unsupportedDialect && bundled.complete) {
     const { memo, compileCheck } = options;
     const compiled = memo ? (JSON.parse(memo('schema-check', text, () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
+    if (compiled.schemaErrors.length === 0 && !isDraft07(schema)) markMetaChecked(schema);
     // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
     const explained = new Set<string>();
     for (const error of compiled.schemaErrors) {

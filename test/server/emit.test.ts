@@ -97,6 +97,19 @@ describe('schema embedding', () => {
     });
   });
 
+  it('copies schema objects and shares data, leaving the input as it was', () => {
+    const values = ['a', 'b'];
+    const schema: SchemaObject = { properties: { p: { enum: values, $ref: '#/$defs/A' } }, $defs: { A: { const: { x: 1 } } }, $id: 'urn:x' };
+    const before = JSON.parse(JSON.stringify(schema)) as unknown;
+    const copy = embedAt(schema, '/$defs/X') as { properties: { p: { enum: unknown; $ref: string } }; $defs: { A: unknown } };
+    expect(schema).toEqual(before);
+    expect(copy.properties.p.$ref).toBe('#/$defs/X/$defs/A');
+    expect(copy.properties.p).not.toBe((schema['properties'] as { p: unknown }).p);
+    expect(copy.$defs.A).not.toBe((schema['$defs'] as { A: unknown }).A);
+    // Data is never cloned: nothing downstream changes it, and a thousand tools' clones cost.
+    expect(copy.properties.p.enum).toBe(values);
+  });
+
   it('refuses a $ref the loader should have bundled', () => {
     expect(() => embedAt({ $ref: 'other.json#/x' }, '/$defs/X')).toThrow(/not local/);
   });

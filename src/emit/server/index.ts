@@ -9,6 +9,7 @@ import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from './schema-walk.js';
+import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { UnitMemo } from '../../printer/format.js';
 import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from './types-file.js';
@@ -124,6 +125,8 @@ export async function validatorFiles(
       entries,
       memoInput: JSON.stringify(parts),
       module: tool.ids.camel,
+      // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).
+      ...(parts.every(([, , schema]) => isMetaChecked(schema)) ? { metaChecked: true } : {}),
     };
   });
   const paths = { typesModule: `./${TYPES_MODULE}.js`, helpersModule: '../validator-helpers.js', modulesDir: './validators' };

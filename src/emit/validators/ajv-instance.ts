@@ -2,10 +2,14 @@ import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ValueScope } from 'ajv/dist/compile/codegen/index.js';
 import { addStandardFormats } from '../../schema/formats.js';
+import { installLinearNames } from './ajv-linear-names.js';
 import { inProcessFormats } from './inline-helpers.js';
 import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
 
 export type Dialect = 'draft-07' | '2020-12';
+
+// ajv's optimizing pass, same code in a third less compile time (ajv-linear-names.ts).
+installLinearNames();
 
 /**
  * The `code.regExp` engine of generated validators: ajv calls it to check each pattern while

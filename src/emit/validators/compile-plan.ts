@@ -1,5 +1,5 @@
 import { defineOwn, isSchemaObject } from '../../schema/keywords.js';
-import { protoMembersForAjv, rewriteSchema, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
+import { forEachSchemaNode, protoMembersForAjv, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
 
 /**
  * How a schema document is handed to ajv. Compiled by JSON pointer into one big document, ajv
@@ -41,11 +41,10 @@ function splittable(root: JsonObject): boolean {
   let ok = true;
   const names = DEFINITION_KEYWORDS.flatMap((k) => (isSchemaObject(root[k]) ? Object.keys(root[k]) : []));
   if (!names.every((n) => PLAIN_NAME.test(n))) return false;
-  rewriteSchema(root, (node) => {
+  forEachSchemaNode(root, (node) => {
     if (SCOPE_KEYWORDS.some((k) => Object.prototype.hasOwnProperty.call(node, k))) ok = false;
     const ref = node['$ref'];
     if (ref !== undefined && (typeof ref !== 'string' || !definitionOf(root, ref))) ok = false;
-    return node;
   });
   return ok;
 }
@@ -66,15 +65,17 @@ function definitionId(keyword: string, name: string): string {
 }
 
 function splitPlan(root: JsonObject): CompilePlan {
-  const rewriteRefs = (schema: Json): Json =>
-    rewriteSchema(schema, (node) => {
+  // In place: `root` is planCompilation's own copy, each schema object in it a fresh one.
+  const rewriteRefs = (schema: Json): Json => {
+    forEachSchemaNode(schema, (node) => {
       const ref = node['$ref'];
       if (typeof ref === 'string') {
         const def = definitionOf(root, ref) as { keyword: string; name: string; rest: string };
         node['$ref'] = definitionId(def.keyword, def.name) + (def.rest === '' ? '' : `#${def.rest}`);
       }
-      return node;
     });
+    return schema;
+  };
 
   const schemas: { key: string; schema: JsonObject }[] = [];
   const remainder: JsonObject = {};

@@ -14,10 +14,9 @@ const EXPORT_LINE = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);\n?/g
 
 /** One tool compiled, its exports turned into one destructuring `export const` around its own scope. */
 export function compileUnit(unit: ToolValidatorUnit, dialect: Dialect): CompiledValidatorCode {
-  const compiled = compileValidatorCode(
-    { root: unit.root, dialect, entries: unit.entries },
-    { checkSchema: (schema) => checkSchema(schema, dialect), reused: reusedStandaloneAjv(dialect) },
-  );
+  // A unit whose schemas were checked before (metaChecked) is not checked again.
+  const check = unit.metaChecked ? () => {} : (schema: object) => checkSchema(schema, dialect);
+  const compiled = compileValidatorCode({ root: unit.root, dialect, entries: unit.entries }, { checkSchema: check, reused: reusedStandaloneAjv(dialect) });
   const exported = new Map<string, string>();
   const body = compiled.code.replace(EXPORT_LINE, (_line, name: string, local: string) => {
     exported.set(name, local);

@@ -7,7 +7,7 @@ import type { ToolValidatorUnit } from './tool-validators.js';
 
 /**
  * Compiles tools' validators, on worker threads when there are enough of them. A 1,000-tool
- * manifest is about 7 s of ajv: split over two threads it costs half the wall time, and the main
+ * manifest is about 4 s of ajv: split over two threads it costs half the wall time, and the main
  * thread goes on planning (types, server.ts) meanwhile. Each tool is compiled on its own
  * (compile-unit.ts), so where it runs cannot change its code; results come back in tool order.
  */

@@ -37,6 +37,26 @@ function rewriteKeyword(key: string, value: Json, rewrite: (node: JsonObject) =>
   }
 }
 
+/** Calls `visit` on every schema object of `schema` (outermost first), changing nothing itself. */
+export function forEachSchemaNode(schema: Json, visit: (node: JsonObject) => void): void {
+  if (!isSchemaObject(schema)) return;
+  visit(schema);
+  for (const [key, value] of Object.entries(schema)) {
+    switch (subschemaSlot(key, value)) {
+      case 'list':
+        for (const item of value as Json[]) forEachSchemaNode(item, visit);
+        break;
+      case 'one':
+        forEachSchemaNode(value, visit);
+        break;
+      case 'map':
+        for (const item of Object.values(value as JsonObject)) forEachSchemaNode(item, visit);
+        break;
+      default:
+    }
+  }
+}
+
 /**
  * ajv standalone embeds every schema object a validator refers to, descriptions included. The MCP
  * schemas are mostly prose, so annotations go before compiling.
@@ -60,6 +80,8 @@ const PROTO_PATTERN = '^__proto__$';
  * Refs into a moved `properties/__proto__` follow it.
  */
 export function protoMembersForAjv(schema: Json): Json {
+  // Almost no schema has such a member: a look at its text (native, no copy) spares the walk.
+  if (!JSON.stringify(schema).includes('"__proto__"')) return schema;
   let moved = false;
   const rewritten = rewriteSchema(schema, (node) => {
     const properties = node['properties'];

@@ -22,6 +22,8 @@ export interface ToolValidatorUnit {
    * Without it the input is `root` and the entries.
    */
   memoInput?: string;
+  /** Its schemas were found valid against the dialect's meta-schema already (src/schema/meta-checked.ts). */
+  metaChecked?: boolean;
 }
 
 /** Same kind and input, same result; `UnitCache.memo` in the CLI, plain computation without it. */
@@ -131,7 +133,7 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
   const missing = [...results.keys()].filter((i) => results[i] === undefined);
   if (missing.length > 0) {
     // Plain units: a worker gets a copy of the data, not the caller's getters and extra fields.
-    const toCompile = missing.map((i) => ({ root: (units[i] as ToolValidatorUnit).root, entries: (units[i] as ToolValidatorUnit).entries }));
+    const toCompile = missing.map((i) => ({ root: (units[i] as ToolValidatorUnit).root, entries: (units[i] as ToolValidatorUnit).entries, ...((units[i] as ToolValidatorUnit).metaChecked ? { metaChecked: true } : {}) }));
     const compiled = await compileUnits(toCompile, dialect, options);
     missing.forEach((unitIndex, i) => {
       const value = compiled[i] as CompiledValidatorCode;
