@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { runInWorker, workerEntry, type WorkerEntry } from '../../printer/worker-thread.js';
 import type { Dialect } from './ajv-instance.js';
 import type { CompileJob, CompileReply } from './compile-worker.js';
 import type { CompiledValidatorCode } from './index.js';
@@ -25,7 +25,7 @@ export interface CompileUnitsOptions {
 }
 
 export async function compileUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, options: CompileUnitsOptions = {}): Promise<CompiledValidatorCode[]> {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, 'compile-worker');
   const workers = Math.min(
     options.workers ?? (units.length >= WORKER_THRESHOLD ? Math.min(MAX_WORKERS, availableParallelism()) : 0),
     entry === undefined ? 0 : units.length,
@@ -36,25 +36,6 @@ export async function compileUnits(units: readonly ToolValidatorUnit[], dialect:
     return units.map((unit) => compileUnit(unit, dialect));
   }
   return compileInWorkers(units, dialect, workers, entry);
-}
-
-/** How to start a worker: the built `compile-worker.js`; from TypeScript sources, a bootstrap that can load them. */
-interface WorkerEntry {
-  file: URL;
-  workerData?: { entry: string };
-}
-
-/**
- * The CLI runs from `dist/`, where `compile-worker.js` sits beside this module. Run from the
- * TypeScript sources (vitest) there is no such file, and Node cannot load `.ts` by itself: workers
- * are used only when MCP_GEN_TS_WORKER_BOOTSTRAP names a module that can (the tests' own, which
- * loads the entry named in `workerData`). Without it the tools compile in-process, to the same bytes.
- */
-function workerEntry(): WorkerEntry | undefined {
-  if (!import.meta.url.endsWith('.ts')) return { file: new URL('./compile-worker.js', import.meta.url) };
-  const bootstrap = process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'];
-  if (bootstrap === undefined || bootstrap === '') return undefined;
-  return { file: new URL(bootstrap, 'file:///'), workerData: { entry: new URL('./compile-worker.ts', import.meta.url).href } };
 }
 
 /**
@@ -69,19 +50,8 @@ async function compileInWorkers(units: readonly ToolValidatorUnit[], dialect: Di
   return results.flat();
 }
 
-function runJob(job: CompileJob, entry: WorkerEntry): Promise<CompiledValidatorCode[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(entry.file, entry.workerData ? { workerData: entry.workerData } : {});
-    let settled = false;
-    const settle = (outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      outcome();
-      void worker.terminate();
-    };
-    worker.once('message', (reply: CompileReply) => settle(() => ('error' in reply ? reject(new Error(reply.error)) : resolve(reply.results))));
-    worker.once('error', (error) => settle(() => reject(error)));
-    worker.once('exit', (code) => settle(() => reject(new Error(`emitToolValidators: a compile worker exited (code ${code}) before answering`))));
-    worker.postMessage(job);
-  });
+async function runJob(job: CompileJob, entry: WorkerEntry): Promise<CompiledValidatorCode[]> {
+  const reply = await runInWorker<CompileJob, CompileReply>(entry, job, 'emitToolValidators');
+  if ('error' in reply) throw new Error(reply.error);
+  return reply.results;
 }
