@@ -29,9 +29,9 @@ export function fitsPlain(text: string): boolean {
 export function prettierString(literal: string): string | undefined {
   if (!PLAIN.test(literal) || literal.length < 2 || literal[0] !== '"') return undefined;
   const raw = literal.slice(1, -1);
-  const doubles = count(raw, '"');
+  // Most text has no single quote: then the doubles need no counting.
   const singles = count(raw, "'");
-  const quote = singles > doubles ? '"' : "'";
+  const quote = singles > 0 && singles > count(raw, '"') ? '"' : "'";
   // The common case, whole strings at a time (a large server's tools/list entries are megabytes):
   // only escapes a JSON string has (`\'` is not one), so every `"` is escaped and no `'` is.
   if (!/\\[^"\\bfnrtu]/.test(raw)) return quote === '"' ? literal : `'${raw.replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
