@@ -3,8 +3,8 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
-import type { PlannedFile } from './planned-file.js';
-import { hasBanner, renderFile, type BannerOptions } from './render.js';
+import { contentOf, type PlannedFile } from './planned-file.js';
+import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
 
 /**
@@ -80,6 +80,16 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
   return results;
 }
 
+/** A file's bytes, for a planned file with a `contentKey`: hashed, and decoded only when rewritten. */
+async function bytesIfExists(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** Marks a user-owned file that exists and is kept as it is: its text is never needed. */
 const EXISTS = Symbol('exists');
 
@@ -87,8 +97,9 @@ const EXISTS = Symbol('exists');
  * What is on disk where a planned file goes: the text to compare with or merge into, or only
  * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read).
  */
-async function onDisk(outDir: string, file: PlannedFile, force: boolean): Promise<string | typeof EXISTS | undefined> {
+async function onDisk(outDir: string, file: PlannedFile, force: boolean): Promise<string | typeof EXISTS | Buffer | undefined> {
   const path = join(outDir, file.path);
+  if (file.owner === 'generated' && file.contentKey !== undefined) return bytesIfExists(path);
   if (file.owner === 'user' && !file.merge && !force) {
     try {
       await access(path);
@@ -139,8 +150,22 @@ async function plan(
   const found = await mapBounded(sorted, IO_CONCURRENCY, (file) => onDisk(outDir, file, options.force === true));
   for (const [i, file] of sorted.entries()) {
     const existing = found[i];
+    if (file.owner === 'generated' && file.contentKey !== undefined) {
+      // Hashes compared; the content is made only when they differ.
+      const disk = existing as Buffer | undefined;
+      const kept = await keyedFile(file, disk, options.banner, memo);
+      hashes[file.path] = kept.sha256;
+      if (kept.text === undefined) {
+        report.unchanged.push(file.path);
+        continue;
+      }
+      texts.set(file.path, kept.text);
+      (disk === undefined ? report.created : report.updated).push(file.path);
+      continue;
+    }
     if (file.owner === 'user' && existing !== undefined && !options.force) {
-      const merged = existing === EXISTS ? undefined : await file.merge?.(existing, memo);
+      // A user file is found as its text or as EXISTS, never as bytes (those are for keyed generated files).
+      const merged = typeof existing !== 'string' ? undefined : await file.merge?.(existing, memo);
       if (merged === undefined || merged === existing) {
         report.kept.push(file.path);
         continue;
@@ -160,6 +185,44 @@ async function plan(
   }
   return { texts, hashes };
 }
+
+/**
+ * A generated file with a `contentKey`. The memo gives the hash of its text below the banner
+ * (kept from the run that last rendered it, the key fixing that text), so a file on disk whose
+ * text below its first line hashes to it needs no content: it is unchanged, or, under another
+ * banner (another regenerate command), gets the new banner over the text it already holds.
+ * Otherwise (no such file, an edited one, a key the memo does not know) the content is made and
+ * rendered. `text` is what to write, absent when the file stays as it is.
+ */
+async function keyedFile(
+  file: PlannedFile,
+  disk: Buffer | undefined,
+  banner: BannerOptions,
+  memo: AsyncMemo | undefined,
+): Promise<{ sha256: string; text?: string }> {
+  const comment = bannerComment(file, banner) ?? '';
+  let body: string | undefined;
+  const render = async (): Promise<string> => (body ??= await renderBody({ ...file, content: await contentOf(file) }, memo));
+  const input = `${file.path}\0${file.format}\0${file.contentKey as string}`;
+  const bodyHash = memo ? await memo(RENDERED_BODY_HASH, input, async () => sha256(await render())) : undefined;
+  if (disk !== undefined && bodyHash !== undefined) {
+    // The banner is the first line when the file's language has one.
+    const bodyStart = comment === '' ? 0 : disk.indexOf(0x0a) + 1;
+    if (bodyStart > 0 || comment === '') {
+      const diskBody = disk.subarray(bodyStart);
+      if (createHash('sha256').update(diskBody).digest('hex') === bodyHash) {
+        if (disk.subarray(0, bodyStart).equals(Buffer.from(comment, 'utf8'))) return { sha256: createHash('sha256').update(disk).digest('hex') };
+        const text = comment + diskBody.toString('utf8');
+        return { sha256: sha256(text), text };
+      }
+    }
+  }
+  const text = comment + (await render());
+  return { sha256: sha256(text), ...(disk !== undefined && text === disk.toString('utf8') ? {} : { text }) };
+}
+
+/** The memo's kind for the hash of a keyed file's text below the banner. */
+const RENDERED_BODY_HASH = 'rendered-body-sha256';
 
 function emptyReport(): WriteReport {
   return { created: [], updated: [], unchanged: [], merged: [], kept: [], deleted: [], stale: [], missing: [], extra: [] };
