@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
@@ -80,10 +81,14 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
   return results;
 }
 
-/** A file's bytes, for a planned file with a `contentKey`: hashed, and decoded only when rewritten. */
-async function bytesIfExists(path: string): Promise<Buffer | undefined> {
+/**
+ * A file's bytes, or undefined when there is none. Synchronous on purpose: a large server plans
+ * thousands of files, nothing else runs meanwhile, and a promise-based read costs several times
+ * the CPU of the same syscalls made directly.
+ */
+function bytesIfExists(path: string): Buffer | undefined {
   try {
-    return await readFile(path);
+    return readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -94,22 +99,15 @@ async function bytesIfExists(path: string): Promise<Buffer | undefined> {
 const EXISTS = Symbol('exists');
 
 /**
- * What is on disk where a planned file goes: the text to compare with or merge into, or only
- * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read).
+ * What is on disk where a planned file goes: the text to compare with or merge into, only
+ * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read), or
+ * the bytes of a generated file with a `contentKey` (hashed, decoded only when rewritten).
  */
-async function onDisk(outDir: string, file: PlannedFile, force: boolean): Promise<string | typeof EXISTS | Buffer | undefined> {
+function onDisk(outDir: string, file: PlannedFile, force: boolean): string | typeof EXISTS | Buffer | undefined {
   const path = join(outDir, file.path);
   if (file.owner === 'generated' && file.contentKey !== undefined) return bytesIfExists(path);
-  if (file.owner === 'user' && !file.merge && !force) {
-    try {
-      await access(path);
-      return EXISTS;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
-  return readIfExists(path);
+  if (file.owner === 'user' && !file.merge && !force) return statSync(path, { throwIfNoEntry: false }) ? EXISTS : undefined;
+  return bytesIfExists(path)?.toString('utf8');
 }
 
 /**
@@ -146,8 +144,8 @@ async function plan(
   const hashes: Record<string, string> = {};
   const cache = options.cache;
   const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
-  // Reads in parallel; what follows runs in path order, so reports and notes come out the same every run.
-  const found = await mapBounded(sorted, IO_CONCURRENCY, (file) => onDisk(outDir, file, options.force === true));
+  // What follows runs in path order, so reports and notes come out the same every run.
+  const found = sorted.map((file) => onDisk(outDir, file, options.force === true));
   for (const [i, file] of sorted.entries()) {
     const existing = found[i];
     if (file.owner === 'generated' && file.contentKey !== undefined) {
@@ -187,12 +185,13 @@ async function plan(
 }
 
 /**
- * A generated file with a `contentKey`. The memo gives the hash of its text below the banner
- * (kept from the run that last rendered it, the key fixing that text), so a file on disk whose
- * text below its first line hashes to it needs no content: it is unchanged, or, under another
- * banner (another regenerate command), gets the new banner over the text it already holds.
- * Otherwise (no such file, an edited one, a key the memo does not know) the content is made and
- * rendered. `text` is what to write, absent when the file stays as it is.
+ * A generated file with a `contentKey`. The memo holds, under that key, the hash of the file as a
+ * whole under this banner and the hash of its text below the banner (kept from the run that last
+ * rendered it; the key fixes that text). A file on disk that hashes to the first is unchanged; one
+ * whose text below its first line hashes to the second only gets the new banner (another
+ * regenerate command); neither needs the content. Otherwise (no such file, an edited one, a key
+ * the memo does not know) the content is made and rendered. `text` is what to write, absent when
+ * the file stays as it is.
  */
 async function keyedFile(
   file: PlannedFile,
@@ -201,28 +200,47 @@ async function keyedFile(
   memo: AsyncMemo | undefined,
 ): Promise<{ sha256: string; text?: string }> {
   const comment = bannerComment(file, banner) ?? '';
+  const bodyInput = `${file.path}\0${file.format}\0${file.contentKey as string}`;
+  const wholeInput = `${bodyInput}\0${comment}`;
+  const diskHash = disk === undefined ? undefined : createHash('sha256').update(disk).digest('hex');
+  const known = async (kind: string, input: string): Promise<string | undefined> => (memo ? lookupOnly(memo, kind, input) : undefined);
+  const whole = await known(RENDERED_HASH, wholeInput);
+  // Looked up even when not needed, so the cache keeps it for a run under another banner.
+  const bodyHash = await known(RENDERED_BODY_HASH, bodyInput);
+  if (whole !== undefined && whole === diskHash) return { sha256: whole };
+
   let body: string | undefined;
-  const render = async (): Promise<string> => (body ??= await renderBody({ ...file, content: await contentOf(file) }, memo));
-  const input = `${file.path}\0${file.format}\0${file.contentKey as string}`;
-  const bodyHash = memo ? await memo(RENDERED_BODY_HASH, input, async () => sha256(await render())) : undefined;
   if (disk !== undefined && bodyHash !== undefined) {
     // The banner is the first line when the file's language has one.
     const bodyStart = comment === '' ? 0 : disk.indexOf(0x0a) + 1;
-    if (bodyStart > 0 || comment === '') {
-      const diskBody = disk.subarray(bodyStart);
-      if (createHash('sha256').update(diskBody).digest('hex') === bodyHash) {
-        if (disk.subarray(0, bodyStart).equals(Buffer.from(comment, 'utf8'))) return { sha256: createHash('sha256').update(disk).digest('hex') };
-        const text = comment + diskBody.toString('utf8');
-        return { sha256: sha256(text), text };
-      }
-    }
+    const diskBody = disk.subarray(bodyStart);
+    if ((bodyStart > 0 || comment === '') && createHash('sha256').update(diskBody).digest('hex') === bodyHash) body = diskBody.toString('utf8');
   }
-  const text = comment + (await render());
-  return { sha256: sha256(text), ...(disk !== undefined && text === disk.toString('utf8') ? {} : { text }) };
+  body ??= await renderBody({ ...file, content: await contentOf(file) }, memo);
+  const text = comment + body;
+  const hash = sha256(text);
+  if (memo) {
+    await memo(RENDERED_BODY_HASH, bodyInput, async () => sha256(body as string));
+    await memo(RENDERED_HASH, wholeInput, async () => hash);
+  }
+  return hash === diskHash ? { sha256: hash } : { sha256: hash, text };
 }
 
-/** The memo's kind for the hash of a keyed file's text below the banner. */
+/** The memo's kinds for the hashes of a keyed file: as a whole (under a banner), and below the banner. */
+const RENDERED_HASH = 'rendered-sha256';
 const RENDERED_BODY_HASH = 'rendered-body-sha256';
+
+const UNKNOWN = Symbol('unknown');
+
+/** What the memo knows for this kind and input, without computing anything. */
+async function lookupOnly(memo: AsyncMemo, kind: string, input: string): Promise<string | undefined> {
+  try {
+    return await memo(kind, input, () => Promise.reject(UNKNOWN));
+  } catch (error) {
+    if (error === UNKNOWN) return undefined;
+    throw error;
+  }
+}
 
 function emptyReport(): WriteReport {
   return { created: [], updated: [], unchanged: [], merged: [], kept: [], deleted: [], stale: [], missing: [], extra: [] };
