@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
+import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../../src/emit/validators/tool-validators.js';
 import { deferredFile, type PlannedFile } from '../../src/write/planned-file.js';
 import { decodeUnitCache, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
 import { writeOutput } from '../../src/write/writer.js';
@@ -100,6 +101,38 @@ describe('writer: a generated file with a content key', () => {
 
   it('reads as a mistake, not as an empty file, when its deferred content is read directly', () => {
     expect(() => deferred().content).toThrow(/deferred/);
+  });
+});
+
+describe('tool validator modules from the memo', () => {
+  it("neither builds a known tool's schema root nor compiles it; a module made on demand is the cold one", async () => {
+    const store = new Map<string, string>();
+    const memo: Memo = (kind, input, compute) => {
+      const key = `${kind}\0${input}`;
+      if (!store.has(key)) store.set(key, compute());
+      return store.get(key) as string;
+    };
+    let built = 0;
+    const unit = (): ToolModuleUnit => ({
+      get root() {
+        built++;
+        return { $defs: { In: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } };
+      },
+      entries: [{ exportName: 'validateIn', ref: '#/$defs/In', typeName: 'In' }],
+      memoInput: 'in v1',
+      module: 'inTool',
+    });
+    const paths = { typesModule: './types.js', helpersModule: '../validator-helpers.js', modulesDir: './validators' };
+    const cold = await emitSplitToolValidators([unit()], '2020-12', paths, memo, { workers: 0 });
+    built = 0;
+    const warm = await emitSplitToolValidators([unit()], '2020-12', paths, memo, { workers: 0 });
+    expect(built).toBe(0);
+    const [coldModule, warmModule] = [cold.modules[0], warm.modules[0]];
+    expect(coldModule && 'js' in coldModule && warmModule && 'produce' in warmModule).toBe(true);
+    if (!coldModule || !('js' in coldModule) || !warmModule || !('produce' in warmModule)) return;
+    expect(warmModule.key).toBe(coldModule.key);
+    expect(await warmModule.produce()).toBe(coldModule.js);
+    expect({ ...warm, modules: [] }).toEqual({ ...cold, modules: [] });
   });
 });
 

@@ -108,8 +108,9 @@ export async function emitSplitToolValidators(
     if (compiled.code !== undefined) {
       modules.push({ module: unit.module, key, js: moduleText(compiled.code) });
     } else {
-      const plain = { root: unit.root, entries: unit.entries };
-      modules.push({ module: unit.module, key, produce: async () => moduleText((await compileUnits([plain], dialect, { workers: 0 }))[0]?.code as string) });
+      // `unit.root` may be a getter that builds the root: read only if the module is made.
+      const produce = async (): Promise<string> => moduleText((await compileUnits([{ root: unit.root, entries: unit.entries }], dialect, { workers: 0 }))[0]?.code as string);
+      modules.push({ module: unit.module, key, produce });
     }
     index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.js`)};\n`);
   }
