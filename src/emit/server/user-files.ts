@@ -82,27 +82,33 @@ const PRINT_WIDTH = 100;
  */
 export function toolHandlerFile(tool: ToolModel): PlannedFile {
   const path = toolHandlerPath(tool);
-  const about = describe(tool.wire);
   const message = `${tool.name} is not implemented yet: edit ${path}`;
-  const literal = `'${message}'`;
   const fits = (line: string): boolean => line.length <= PRINT_WIDTH;
   const declaration = `export const ${tool.ids.camel}: ToolHandlers['${tool.name}'] = async (`;
-  const declarationOnOneLine = fits(`${declaration}input, context) => {`);
   // Past the print width, prettier puts the parameters on lines of their own; past that, it is asked.
   const laidOut = isPlainText(tool.name) && isPlainText(message) && isPlainText(tool.ids.camel) && fits(declaration);
+  const skeleton = (): string => {
+    const literal = `'${message}'`;
+    return render('tool-handler.ts.hbs', {
+      doc: [`The tool ${JSON.stringify(tool.name)}.`, describe(tool.wire)].filter((s) => s !== '').join('\n\n'),
+      camel: tool.ids.camel,
+      name: tool.name,
+      message,
+      declarationOnOneLine: fits(`${declaration}input, context) => {`),
+      messageOnOneLine: fits(`    content: [{ type: 'text', text: ${literal} }],`),
+      messageInArray: fits(`      { type: 'text', text: ${literal} },`),
+    });
+  };
+  let content: string | undefined;
   return {
     path,
     owner: 'user',
     format: laidOut ? 'none' : 'typescript',
-    content: render('tool-handler.ts.hbs', {
-      doc: [`The tool ${JSON.stringify(tool.name)}.`, about].filter((s) => s !== '').join('\n\n'),
-      camel: tool.ids.camel,
-      name: tool.name,
-      message,
-      declarationOnOneLine,
-      messageOnOneLine: fits(`    content: [{ type: 'text', text: ${literal} }],`),
-      messageInArray: fits(`      { type: 'text', text: ${literal} },`),
-    }),
+    // Rendered when read: the writer reads it only for a handler it creates, and a server of a
+    // thousand tools whose handlers all exist would otherwise render a thousand skeletons per run.
+    get content(): string {
+      return (content ??= skeleton());
+    },
   };
 }
 
