@@ -232,11 +232,15 @@ export function handlersIndexFile(model: ServiceModel, notes: string[]): Planned
   const laidOut =
     tools.length > 0 &&
     entries.every((t) => propertyKey(t.name) === t.name && isPlainText(t.name) && isPlainText(t.module) && (t.twoLines || threeLines(t)));
+  let content: string | undefined;
   return {
     path: HANDLERS_INDEX,
     owner: 'user',
     format: laidOut ? 'none' : 'typescript',
-    content: render('handlers-index.ts.hbs', { tools: entries, sections: present }),
+    // Rendered when read, as the tool skeletons: only for a file the writer creates.
+    get content(): string {
+      return (content ??= render('handlers-index.ts.hbs', { tools: entries, sections: present }));
+    },
     merge: (existing, memo) =>
       cachedMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, existing, notes, (own) => mergeHandlersIndex(model, existing, own)),
     created: (text, memo) => nothingToMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, text),
@@ -298,15 +302,21 @@ function quote(specifier: string): string {
 }
 
 export function sectionFiles(model: ServiceModel, notes: string[]): PlannedFile[] {
-  return sections(model).map((section) => ({
-    path: section.path,
-    owner: 'user',
-    format: 'typescript',
-    content: render(section.template, { [viewKey(section)]: section.entries.map((e) => e.view) }),
-    merge: (existing: string, memo?: MergeMemo) =>
-      cachedMerge(memo, SECTION_MERGE, section, existing, notes, (own) => mergeSection(section, existing, own)),
-    created: (text: string, memo: MergeMemo) => nothingToMerge(memo, SECTION_MERGE, section, text),
-  }));
+  return sections(model).map((section): PlannedFile => {
+    let content: string | undefined;
+    return {
+      path: section.path,
+      owner: 'user',
+      format: 'typescript',
+      // Rendered when read: only for a file the writer creates.
+      get content(): string {
+        return (content ??= render(section.template, { [viewKey(section)]: section.entries.map((e) => e.view) }));
+      },
+      merge: (existing: string, memo?: MergeMemo) =>
+        cachedMerge(memo, SECTION_MERGE, section, existing, notes, (own) => mergeSection(section, existing, own)),
+      created: (text: string, memo: MergeMemo) => nothingToMerge(memo, SECTION_MERGE, section, text),
+    };
+  });
 }
 
 function viewKey(section: Section): string {
