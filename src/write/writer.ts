@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
@@ -62,23 +62,6 @@ async function readIfExists(path: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/** How many files are read, written or moved at once (thousands on a large server). */
-const IO_CONCURRENCY = 16;
-
-/** `work` over every item, at most `limit` at a time; results in the items' order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**
@@ -290,12 +273,14 @@ export async function writeOutput(
   // Each folder is made once, then the files go in a bounded number at a time.
   const folders = [...new Set(writes.map(([path]) => posix.dirname(path)))].sort();
   try {
-    for (const folder of folders) await mkdir(join(staging, ...folder.split('/')), { recursive: true });
-    await mapBounded(writes, IO_CONCURRENCY, ([path, text]) => writeFile(join(staging, ...path.split('/')), text, 'utf8'));
+    // Synchronous, as the reads: thousands of small files, nothing else to do meanwhile, and each
+    // promise-based call costs several times its syscall.
+    for (const folder of folders) mkdirSync(join(staging, ...folder.split('/')), { recursive: true });
+    for (const [path, text] of writes) writeFileSync(join(staging, ...path.split('/')), text, 'utf8');
     // Everything is on disk beside the output; now move it in, one rename per file.
-    await mkdir(root, { recursive: true });
-    for (const folder of folders) await mkdir(join(root, ...folder.split('/')), { recursive: true });
-    await mapBounded(writes, IO_CONCURRENCY, ([path]) => rename(join(staging, ...path.split('/')), join(root, ...path.split('/'))));
+    mkdirSync(root, { recursive: true });
+    for (const folder of folders) mkdirSync(join(root, ...folder.split('/')), { recursive: true });
+    for (const [path] of writes) renameSync(join(staging, ...path.split('/')), join(root, ...path.split('/')));
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
