@@ -34,7 +34,39 @@ export interface PlannedFile {
    * holds everything); the next run then needs no parse of an untouched file.
    */
   created?: (text: string, memo: MergeMemo) => Promise<void>;
+  /**
+   * Generated files only: a text that fixes `content` (same path and key, same content), such as
+   * hashes of what it is made from. The unit cache remembers the hash of the file rendered under
+   * this key, so a later run whose file on disk hashes to it leaves the file alone without needing
+   * its content.
+   */
+  contentKey?: string;
+  /**
+   * With `contentKey`, for content the planner does not hold (a tool's validators known only by
+   * their hash in the unit cache): makes it. `content` then throws when read; `contentOf` gives
+   * it either way. The writer calls this only when the file on disk is not the one the key names.
+   */
+  produce?: () => Promise<string>;
 }
 
 /** Caches an asynchronous pure step by kind and input (`UnitCache.memoAsync`). */
 export type MergeMemo = (kind: string, input: string, compute: () => Promise<string>) => Promise<string>;
+
+/** A planned file's content, made first when the planner deferred it. */
+export async function contentOf(file: PlannedFile): Promise<string> {
+  return file.produce ? file.produce() : file.content;
+}
+
+/**
+ * A generated file whose content is made only when needed (see `PlannedFile.produce`). Reading
+ * `content` directly is a mistake that would otherwise write an empty file: it throws.
+ */
+export function deferredFile(file: Omit<PlannedFile, 'content' | 'produce' | 'contentKey'> & { contentKey: string; produce: () => Promise<string> }): PlannedFile {
+  // Not enumerable, so copying the file (`{ ...file, content }`) does not trip it.
+  return Object.defineProperty({ ...file }, 'content', {
+    enumerable: false,
+    get(): string {
+      throw new Error(`${file.path}: content deferred until written; read it with contentOf()`);
+    },
+  }) as PlannedFile;
+}

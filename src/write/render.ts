@@ -38,7 +38,7 @@ export function bannerText(options: BannerOptions): string {
  * The banner as a comment in the file's language (by extension, so machine-laid-out files that
  * skip prettier still get one), or undefined where the language has no comments (JSON).
  */
-function bannerComment(file: PlannedFile, options: BannerOptions): string | undefined {
+export function bannerComment(file: Pick<PlannedFile, 'path'>, options: BannerOptions): string | undefined {
   const text = bannerText(options).replace(/\*\//g, '*\\/');
   if (/\.(?:[cm]?[jt]s|tsx|jsx)$/.test(file.path)) return `/* ${text} */\n`;
   if (/\.(?:md|html)$/.test(file.path)) return `<!-- ${text.replace(/--/g, '- -')} -->\n`;
@@ -64,6 +64,16 @@ function withoutBanner(source: string): string {
 }
 
 export async function renderFile(file: PlannedFile, banner: BannerOptions, memo?: AsyncMemo): Promise<string> {
+  const body = await renderBody(file, memo);
+  const comment = file.owner === 'generated' ? bannerComment(file, banner) : undefined;
+  return comment ? comment + body : body;
+}
+
+/**
+ * A file's final text below the banner line (all of it where there is none): what does not depend
+ * on the banner, so it can be recognised under another one (writer.ts, files with a content key).
+ */
+export async function renderBody(file: PlannedFile, memo?: AsyncMemo): Promise<string> {
   let text = (file.owner === 'generated' ? withoutBanner(file.content) : file.content).replace(/\r\n?/g, '\n');
   if (file.format !== 'none') {
     const language = file.format;
@@ -72,9 +82,5 @@ export async function renderFile(file: PlannedFile, banner: BannerOptions, memo?
     text = memo ? await memo('prettier', `${PARSERS[language]}\0${file.path}\0${source}`, formatted) : await formatted();
   }
   if (!text.endsWith('\n')) text += '\n';
-  if (file.owner === 'generated') {
-    const comment = bannerComment(file, banner);
-    if (comment) text = comment + text;
-  }
   return text;
 }

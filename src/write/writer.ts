@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
-import type { PlannedFile } from './planned-file.js';
-import { hasBanner, renderFile, type BannerOptions } from './render.js';
+import { contentOf, type PlannedFile } from './planned-file.js';
+import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
 
 /**
@@ -63,42 +64,33 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-/** How many files are read, written or moved at once (thousands on a large server). */
-const IO_CONCURRENCY = 16;
-
-/** `work` over every item, at most `limit` at a time; results in the items' order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/**
+ * A file's bytes, or undefined when there is none. Synchronous on purpose: a large server plans
+ * thousands of files, nothing else runs meanwhile, and a promise-based read costs several times
+ * the CPU of the same syscalls made directly.
+ */
+function bytesIfExists(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /** Marks a user-owned file that exists and is kept as it is: its text is never needed. */
 const EXISTS = Symbol('exists');
 
 /**
- * What is on disk where a planned file goes: the text to compare with or merge into, or only
- * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read).
+ * What is on disk where a planned file goes: the text to compare with or merge into, only
+ * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read), or
+ * the bytes of a generated file with a `contentKey` (hashed, decoded only when rewritten).
  */
-async function onDisk(outDir: string, file: PlannedFile, force: boolean): Promise<string | typeof EXISTS | undefined> {
+function onDisk(outDir: string, file: PlannedFile, force: boolean): string | typeof EXISTS | Buffer | undefined {
   const path = join(outDir, file.path);
-  if (file.owner === 'user' && !file.merge && !force) {
-    try {
-      await access(path);
-      return EXISTS;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
-  return readIfExists(path);
+  if (file.owner === 'generated' && file.contentKey !== undefined) return bytesIfExists(path);
+  if (file.owner === 'user' && !file.merge && !force) return statSync(path, { throwIfNoEntry: false }) ? EXISTS : undefined;
+  return bytesIfExists(path)?.toString('utf8');
 }
 
 /**
@@ -135,12 +127,26 @@ async function plan(
   const hashes: Record<string, string> = {};
   const cache = options.cache;
   const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
-  // Reads in parallel; what follows runs in path order, so reports and notes come out the same every run.
-  const found = await mapBounded(sorted, IO_CONCURRENCY, (file) => onDisk(outDir, file, options.force === true));
+  // What follows runs in path order, so reports and notes come out the same every run.
+  const found = sorted.map((file) => onDisk(outDir, file, options.force === true));
   for (const [i, file] of sorted.entries()) {
     const existing = found[i];
+    if (file.owner === 'generated' && file.contentKey !== undefined) {
+      // Hashes compared; the content is made only when they differ.
+      const disk = existing as Buffer | undefined;
+      const kept = await keyedFile(file, disk, options.banner, memo);
+      hashes[file.path] = kept.sha256;
+      if (kept.text === undefined) {
+        report.unchanged.push(file.path);
+        continue;
+      }
+      texts.set(file.path, kept.text);
+      (disk === undefined ? report.created : report.updated).push(file.path);
+      continue;
+    }
     if (file.owner === 'user' && existing !== undefined && !options.force) {
-      const merged = existing === EXISTS ? undefined : await file.merge?.(existing, memo);
+      // A user file is found as its text or as EXISTS, never as bytes (those are for keyed generated files).
+      const merged = typeof existing !== 'string' ? undefined : await file.merge?.(existing, memo);
       if (merged === undefined || merged === existing) {
         report.kept.push(file.path);
         continue;
@@ -159,6 +165,64 @@ async function plan(
     if (file.owner === 'generated') hashes[file.path] = sha256(text);
   }
   return { texts, hashes };
+}
+
+/**
+ * A generated file with a `contentKey`. The memo holds, under that key, the hash of the file as a
+ * whole under this banner and the hash of its text below the banner (kept from the run that last
+ * rendered it; the key fixes that text). A file on disk that hashes to the first is unchanged; one
+ * whose text below its first line hashes to the second only gets the new banner (another
+ * regenerate command); neither needs the content. Otherwise (no such file, an edited one, a key
+ * the memo does not know) the content is made and rendered. `text` is what to write, absent when
+ * the file stays as it is.
+ */
+async function keyedFile(
+  file: PlannedFile,
+  disk: Buffer | undefined,
+  banner: BannerOptions,
+  memo: AsyncMemo | undefined,
+): Promise<{ sha256: string; text?: string }> {
+  const comment = bannerComment(file, banner) ?? '';
+  const bodyInput = `${file.path}\0${file.format}\0${file.contentKey as string}`;
+  const wholeInput = `${bodyInput}\0${comment}`;
+  const diskHash = disk === undefined ? undefined : createHash('sha256').update(disk).digest('hex');
+  const known = async (kind: string, input: string): Promise<string | undefined> => (memo ? lookupOnly(memo, kind, input) : undefined);
+  const whole = await known(RENDERED_HASH, wholeInput);
+  // Looked up even when not needed, so the cache keeps it for a run under another banner.
+  const bodyHash = await known(RENDERED_BODY_HASH, bodyInput);
+  if (whole !== undefined && whole === diskHash) return { sha256: whole };
+
+  let body: string | undefined;
+  if (disk !== undefined && bodyHash !== undefined) {
+    // The banner is the first line when the file's language has one.
+    const bodyStart = comment === '' ? 0 : disk.indexOf(0x0a) + 1;
+    const diskBody = disk.subarray(bodyStart);
+    if ((bodyStart > 0 || comment === '') && createHash('sha256').update(diskBody).digest('hex') === bodyHash) body = diskBody.toString('utf8');
+  }
+  body ??= await renderBody({ ...file, content: await contentOf(file) }, memo);
+  const text = comment + body;
+  const hash = sha256(text);
+  if (memo) {
+    await memo(RENDERED_BODY_HASH, bodyInput, async () => sha256(body as string));
+    await memo(RENDERED_HASH, wholeInput, async () => hash);
+  }
+  return hash === diskHash ? { sha256: hash } : { sha256: hash, text };
+}
+
+/** The memo's kinds for the hashes of a keyed file: as a whole (under a banner), and below the banner. */
+const RENDERED_HASH = 'rendered-sha256';
+const RENDERED_BODY_HASH = 'rendered-body-sha256';
+
+const UNKNOWN = Symbol('unknown');
+
+/** What the memo knows for this kind and input, without computing anything. */
+async function lookupOnly(memo: AsyncMemo, kind: string, input: string): Promise<string | undefined> {
+  try {
+    return await memo(kind, input, () => Promise.reject(UNKNOWN));
+  } catch (error) {
+    if (error === UNKNOWN) return undefined;
+    throw error;
+  }
 }
 
 function emptyReport(): WriteReport {
@@ -209,12 +273,14 @@ export async function writeOutput(
   // Each folder is made once, then the files go in a bounded number at a time.
   const folders = [...new Set(writes.map(([path]) => posix.dirname(path)))].sort();
   try {
-    for (const folder of folders) await mkdir(join(staging, ...folder.split('/')), { recursive: true });
-    await mapBounded(writes, IO_CONCURRENCY, ([path, text]) => writeFile(join(staging, ...path.split('/')), text, 'utf8'));
+    // Synchronous, as the reads: thousands of small files, nothing else to do meanwhile, and each
+    // promise-based call costs several times its syscall.
+    for (const folder of folders) mkdirSync(join(staging, ...folder.split('/')), { recursive: true });
+    for (const [path, text] of writes) writeFileSync(join(staging, ...path.split('/')), text, 'utf8');
     // Everything is on disk beside the output; now move it in, one rename per file.
-    await mkdir(root, { recursive: true });
-    for (const folder of folders) await mkdir(join(root, ...folder.split('/')), { recursive: true });
-    await mapBounded(writes, IO_CONCURRENCY, ([path]) => rename(join(staging, ...path.split('/')), join(root, ...path.split('/'))));
+    mkdirSync(root, { recursive: true });
+    for (const folder of folders) mkdirSync(join(root, ...folder.split('/')), { recursive: true });
+    for (const [path] of writes) renameSync(join(staging, ...path.split('/')), join(root, ...path.split('/')));
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -78,3 +78,28 @@ describe('a warm run loads only what it uses', () => {
     expect(importersOf(again, 'ts-morph')).toEqual([]);
   }, 120_000);
 });
+
+describe('user-owned skeletons', () => {
+  it('load Handlebars only when one is rendered: planning them (a warm run keeps them all) does not', () => {
+    // Handlebars is required (CommonJS), which the import log does not see: the child reports require.cache.
+    const script = `
+      import { createRequire } from 'node:module';
+      const dist = ${JSON.stringify(join(repoRoot, 'dist'))};
+      const { loadManifest } = await import(dist + '/pipeline/manifest.js');
+      const { planServer } = await import(dist + '/emit/server/index.js');
+      const { readRuntimeSources } = await import(dist + '/cli/server-command.js');
+      const { model } = await loadManifest(${JSON.stringify(join(repoRoot, 'examples', 'weather', 'manifest.yaml'))});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((p) => p.includes('/node_modules/handlebars/'));
+      const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
+      const before = loaded();
+      const user = plan.files.filter((f) => f.owner === 'user');
+      const texts = user.map((f) => f.content);
+      console.log(JSON.stringify({ before, after: loaded(), user: user.length, rendered: texts.every((t) => t.length > 0) }));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(child.stderr);
+    const result = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as { before: boolean; after: boolean; user: number; rendered: boolean };
+    expect(result.user).toBeGreaterThan(3);
+    expect(result).toMatchObject({ before: false, after: true, rendered: true });
+  }, 60_000);
+});

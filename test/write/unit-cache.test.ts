@@ -170,28 +170,30 @@ describe('server and client generation with the unit cache', () => {
 
   it('really reuses cached results: a value planted under a real key (hash recomputed) ends up in the output', async () => {
     await copyFile(join(repoRoot, 'examples', 'weather', 'manifest.yaml'), manifest);
+    // The client: its one validators.js is assembled from each tool's cached code (a server's
+    // per-tool modules are cached by hash only: test/write/deferred-validators.test.ts).
     const out = join(dir, 'planted');
-    await generate('server', 'planted');
+    await generate('client', 'planted');
     const cacheFile = join(out, UNIT_CACHE_FILE);
     const text = await readFile(cacheFile, 'utf8');
     const fingerprint = headerOf(text)['fingerprint'] as string;
     const entries = decodeUnitCache(text, fingerprint) as Map<string, string>;
-    // The compiled validators of get_weather (generated/validators/getWeather.js), as one run left them.
-    const planted = [...entries].filter(([, value]) => value.includes('export const [validateGetWeatherInput'));
+    // The compiled validators of get_weather (a client checks results only), as one run left them.
+    const planted = [...entries].filter(([, value]) => value.includes('export const [validateGetWeatherOutput'));
     expect(planted).toHaveLength(1);
     const [key, value] = planted[0] as [string, string];
     const poisoned = value.replace('must have required property', 'PLANTED BY THE TEST');
     expect(poisoned).not.toBe(value);
     entries.set(key, poisoned);
     await writeFile(cacheFile, encodeUnitCache(fingerprint, entries));
-    await generate('server', 'planted');
-    expect(await readFile(join(out, 'generated', 'validators', 'getWeather.js'), 'utf8')).toContain('PLANTED BY THE TEST');
+    await generate('client', 'planted');
+    expect(await readFile(join(out, 'validators.js'), 'utf8')).toContain('PLANTED BY THE TEST');
     // And with the same value planted but the file's old hash, the cache is refused and the output is right again.
     entries.set(key, poisoned);
     const replanted = encodeUnitCache(fingerprint, entries);
     const oldHash = headerOf(encodeUnitCache(fingerprint, new Map([...entries, [key, value]])))['sha256'];
     await writeFile(cacheFile, withHeader(replanted, { ...headerOf(replanted), sha256: oldHash }));
-    await generate('server', 'planted');
-    expect(await readFile(join(out, 'generated', 'validators', 'getWeather.js'), 'utf8')).not.toContain('PLANTED BY THE TEST');
+    await generate('client', 'planted');
+    expect(await readFile(join(out, 'validators.js'), 'utf8')).not.toContain('PLANTED BY THE TEST');
   }, 240_000);
 });

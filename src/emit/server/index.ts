@@ -1,10 +1,10 @@
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
-import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
+import { deferredFile, type FileFormat, type PlannedFile } from '../../write/planned-file.js';
 import type { Dialect, ValidatorEntry } from '../validators/index.js';
 import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import { inPrettierLayout } from '../validators/declarations.js';
-import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
+import { emitSplitToolValidators, type Memo, type ToolModule, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
@@ -138,9 +138,12 @@ export async function validatorFiles(
     { path: 'generated/validator-helpers.js', owner: 'generated', format: 'none', content: emitted.helpers },
   ];
   for (const [i, unit] of units.entries()) {
-    const module = emitted.modules[i] as { module: string; js: string };
+    const module = emitted.modules[i] as ToolModule;
+    const path = `generated/validators/${module.module}.js`;
     files.push(
-      { path: `generated/validators/${module.module}.js`, owner: 'generated', format: 'none', content: module.js },
+      'js' in module
+        ? { path, owner: 'generated', format: 'none', content: module.js, contentKey: module.key }
+        : deferredFile({ path, owner: 'generated', format: 'none', contentKey: module.key, produce: module.produce }),
       // One short line typed by the index's declarations: nothing for prettier to do.
       { path: `generated/validators/${module.module}.d.ts`, owner: 'generated', format: 'none', content: `export { ${unit.entries.map((e) => e.exportName).join(', ')} } from '../validators.js';\n` },
     );

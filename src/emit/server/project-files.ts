@@ -66,6 +66,23 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
     devDependencies: { ...BUILD_DEPENDENCIES },
   };
   const serverTitle = model.server.title ?? model.server.name;
+  const mainText = (): string =>
+    render('main.ts.hbs', {
+      auth: model.auth !== undefined,
+      hook: model.auth !== undefined && 'hook' in model.auth.verifier,
+      doc: [
+        `Starts the MCP server ${JSON.stringify(serverTitle)}.`,
+        '',
+        'Serves stdio by default; with `--http` it serves Streamable HTTP at',
+        '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
+        'With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable',
+        'streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.',
+        ...(model.auth === undefined
+          ? []
+          : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
+      ].join('\n'),
+    });
+  let main: string | undefined;
   return [
     { path: 'package.json', owner: 'user', format: 'json', content: JSON.stringify(packageJson, null, 2) },
     { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(PROJECT_TSCONFIG, null, 2) },
@@ -75,24 +92,13 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
       path: 'main.ts',
       owner: 'user',
       format: 'typescript',
-      content: render('main.ts.hbs', {
-        auth: model.auth !== undefined,
-        hook: model.auth !== undefined && 'hook' in model.auth.verifier,
-        doc: [
-          `Starts the MCP server ${JSON.stringify(serverTitle)}.`,
-          '',
-          'Serves stdio by default; with `--http` it serves Streamable HTTP at',
-          '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
-          'With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable',
-          'streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.',
-          ...(model.auth === undefined
-            ? []
-            : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
-        ].join('\n'),
-      }),
+      // Rendered when read: only for a file the writer creates.
+      get content(): string {
+        return (main ??= mainText());
+      },
     },
     ...(model.auth !== undefined && 'hook' in model.auth.verifier
-      ? [{ path: 'handlers/verify-token.ts', owner: 'user' as const, format: 'typescript' as const, content: render('verify-token.ts.hbs', {}) }]
+      ? [{ path: 'handlers/verify-token.ts', owner: 'user' as const, format: 'typescript' as const, get content(): string { return render('verify-token.ts.hbs', {}); } }]
       : []),
   ];
 }

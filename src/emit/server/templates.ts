@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
+import { createRequire } from 'node:module';
+import type Handlebars from 'handlebars';
 import { jsdoc, stringLiteral } from '../../printer/escape.js';
 import { isSafeIdentifier, propertyKey } from '../../printer/names.js';
 
@@ -56,7 +57,8 @@ let environment: typeof Handlebars | undefined;
 
 function templates(): typeof Handlebars {
   if (environment) return environment;
-  const env = Handlebars.create();
+  // Loaded on the first render: a warm run whose user files all exist renders none.
+  const env = (createRequire(import.meta.url)('handlebars') as typeof Handlebars).create();
   for (const [name, helper] of Object.entries(VALUE_HELPERS)) env.registerHelper(name, helper);
   // Partials are the `*.hbs` files without a second extension (`resource-entry.hbs`).
   for (const file of readdirSync(TEMPLATE_DIR).sort()) {

@@ -82,27 +82,33 @@ const PRINT_WIDTH = 100;
  */
 export function toolHandlerFile(tool: ToolModel): PlannedFile {
   const path = toolHandlerPath(tool);
-  const about = describe(tool.wire);
   const message = `${tool.name} is not implemented yet: edit ${path}`;
-  const literal = `'${message}'`;
   const fits = (line: string): boolean => line.length <= PRINT_WIDTH;
   const declaration = `export const ${tool.ids.camel}: ToolHandlers['${tool.name}'] = async (`;
-  const declarationOnOneLine = fits(`${declaration}input, context) => {`);
   // Past the print width, prettier puts the parameters on lines of their own; past that, it is asked.
   const laidOut = isPlainText(tool.name) && isPlainText(message) && isPlainText(tool.ids.camel) && fits(declaration);
+  const skeleton = (): string => {
+    const literal = `'${message}'`;
+    return render('tool-handler.ts.hbs', {
+      doc: [`The tool ${JSON.stringify(tool.name)}.`, describe(tool.wire)].filter((s) => s !== '').join('\n\n'),
+      camel: tool.ids.camel,
+      name: tool.name,
+      message,
+      declarationOnOneLine: fits(`${declaration}input, context) => {`),
+      messageOnOneLine: fits(`    content: [{ type: 'text', text: ${literal} }],`),
+      messageInArray: fits(`      { type: 'text', text: ${literal} },`),
+    });
+  };
+  let content: string | undefined;
   return {
     path,
     owner: 'user',
     format: laidOut ? 'none' : 'typescript',
-    content: render('tool-handler.ts.hbs', {
-      doc: [`The tool ${JSON.stringify(tool.name)}.`, about].filter((s) => s !== '').join('\n\n'),
-      camel: tool.ids.camel,
-      name: tool.name,
-      message,
-      declarationOnOneLine,
-      messageOnOneLine: fits(`    content: [{ type: 'text', text: ${literal} }],`),
-      messageInArray: fits(`      { type: 'text', text: ${literal} },`),
-    }),
+    // Rendered when read: the writer reads it only for a handler it creates, and a server of a
+    // thousand tools whose handlers all exist would otherwise render a thousand skeletons per run.
+    get content(): string {
+      return (content ??= skeleton());
+    },
   };
 }
 
@@ -226,11 +232,15 @@ export function handlersIndexFile(model: ServiceModel, notes: string[]): Planned
   const laidOut =
     tools.length > 0 &&
     entries.every((t) => propertyKey(t.name) === t.name && isPlainText(t.name) && isPlainText(t.module) && (t.twoLines || threeLines(t)));
+  let content: string | undefined;
   return {
     path: HANDLERS_INDEX,
     owner: 'user',
     format: laidOut ? 'none' : 'typescript',
-    content: render('handlers-index.ts.hbs', { tools: entries, sections: present }),
+    // Rendered when read, as the tool skeletons: only for a file the writer creates.
+    get content(): string {
+      return (content ??= render('handlers-index.ts.hbs', { tools: entries, sections: present }));
+    },
     merge: (existing, memo) =>
       cachedMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, existing, notes, (own) => mergeHandlersIndex(model, existing, own)),
     created: (text, memo) => nothingToMerge(memo, HANDLERS_INDEX_MERGE, { tools, present }, text),
@@ -292,15 +302,21 @@ function quote(specifier: string): string {
 }
 
 export function sectionFiles(model: ServiceModel, notes: string[]): PlannedFile[] {
-  return sections(model).map((section) => ({
-    path: section.path,
-    owner: 'user',
-    format: 'typescript',
-    content: render(section.template, { [viewKey(section)]: section.entries.map((e) => e.view) }),
-    merge: (existing: string, memo?: MergeMemo) =>
-      cachedMerge(memo, SECTION_MERGE, section, existing, notes, (own) => mergeSection(section, existing, own)),
-    created: (text: string, memo: MergeMemo) => nothingToMerge(memo, SECTION_MERGE, section, text),
-  }));
+  return sections(model).map((section): PlannedFile => {
+    let content: string | undefined;
+    return {
+      path: section.path,
+      owner: 'user',
+      format: 'typescript',
+      // Rendered when read: only for a file the writer creates.
+      get content(): string {
+        return (content ??= render(section.template, { [viewKey(section)]: section.entries.map((e) => e.view) }));
+      },
+      merge: (existing: string, memo?: MergeMemo) =>
+        cachedMerge(memo, SECTION_MERGE, section, existing, notes, (own) => mergeSection(section, existing, own)),
+      created: (text: string, memo: MergeMemo) => nothingToMerge(memo, SECTION_MERGE, section, text),
+    };
+  });
 }
 
 function viewKey(section: Section): string {

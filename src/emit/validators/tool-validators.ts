@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Dialect } from './ajv-instance.js';
 import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
 import { checkExportNames, declarations } from './declarations.js';
@@ -43,10 +44,10 @@ export async function emitToolValidators(
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const scopes: string[] = [];
-  for (const compiled of await compiledUnits(units, dialect, memo, options)) {
+  for (const compiled of await compiledUnits(units, dialect, memo, options, 'code')) {
     compiled.helpers.forEach((h) => helpers.add(h));
     compiled.warnings.forEach((w) => warnings.add(w));
-    scopes.push(compiled.code);
+    scopes.push(compiled.code as string);
   }
   const js = `${helperCode(helpers)}${scopes.join('')}`;
   return { js, dts: declarations({ entries, typesModule }), warnings: [...warnings] };
@@ -58,9 +59,16 @@ export interface ToolModuleUnit extends ToolValidatorUnit {
   module: string;
 }
 
+/**
+ * One tool's module. `key` fixes its text (the helpers import and the hash of the tool's code); the
+ * text is `js`, or, when the unit cache knew the tool's code only by its hash, made by `produce`
+ * (compiling the tool again), which the writer calls only if the file on disk is not that text.
+ */
+export type ToolModule = { module: string; key: string } & ({ js: string } | { produce: () => Promise<string> });
+
 export interface SplitValidators {
   /** `<module>.js` per tool: its validators, importing the helpers they call from `helpersModule`. */
-  modules: { module: string; js: string }[];
+  modules: ToolModule[];
   /** The helpers every tool module calls, declared once and exported. */
   helpers: string;
   /** Every validator re-exported from its tool's module, for code that wants them all at once. */
@@ -88,14 +96,24 @@ export async function emitSplitToolValidators(
   const warnings = new Set<string>();
   const modules: SplitValidators['modules'] = [];
   const index: string[] = [];
-  const compiledAll = await compiledUnits(units, dialect, memo, options);
+  // A module's text is in no other file: the cache keeps only its hash, and a warm run does not
+  // need it at all when the file on disk is still that text.
+  const compiledAll = await compiledUnits(units, dialect, memo, options, 'hash');
   for (const [i, unit] of units.entries()) {
-    const compiled = compiledAll[i] as CompiledValidatorCode;
+    const compiled = compiledAll[i] as UnitResult;
     compiled.warnings.forEach((w) => warnings.add(w));
     compiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(compiled.helpers)].sort();
     const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`;
-    modules.push({ module: unit.module, js: `${imports}${compiled.code.replace(/^\n/, '')}` });
+    const moduleText = (code: string): string => `${imports}${code.replace(/^\n/, '')}`;
+    const key = `${imports}\0${compiled.codeHash}`;
+    if (compiled.code !== undefined) {
+      modules.push({ module: unit.module, key, js: moduleText(compiled.code) });
+    } else {
+      // `unit.root` may be a getter that builds the root: read only if the module is made.
+      const produce = async (): Promise<string> => moduleText((await compileUnits([{ root: unit.root, entries: unit.entries }], dialect, { workers: 0 }))[0]?.code as string);
+      modules.push({ module: unit.module, key, produce });
+    }
     index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.js`)};\n`);
   }
   const used = [...helpers].sort();
@@ -103,7 +121,17 @@ export async function emitSplitToolValidators(
   return { modules, helpers: helperModule, js: index.join(''), dts: declarations({ entries, typesModule: paths.typesModule }), warnings: [...warnings] };
 }
 
-const MEMO_KIND = 'tool-validators';
+/** The cached forms: a unit's code itself (one-file validators) or only its hash (one module per tool). */
+const MEMO_KIND = { code: 'tool-validators', hash: 'tool-validator-hashes' } as const;
+
+/** A unit's compiled validators; `code` may be absent when only its hash was asked for and cached. */
+interface UnitResult {
+  code?: string;
+  /** SHA-256 of `code`. */
+  codeHash: string;
+  helpers: string[];
+  warnings: string[];
+}
 
 /** Thrown by the compute step of a lookup: the memo calls it only for what it does not know. */
 const NOT_CACHED = Symbol('not cached');
@@ -112,17 +140,18 @@ const NOT_CACHED = Symbol('not cached');
  * Every unit's compiled code: what the memo knows is taken from it, the rest is compiled in one
  * batch (compile-units.ts, in worker threads when there are many) and handed to the memo in tool
  * order. A memo computes on a miss, so a lookup whose compute throws NOT_CACHED finds out what is
- * missing without computing it.
+ * missing without computing it. `keep`: what the memo keeps of a unit, its code or only its hash.
  */
-async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, memo: Memo, options: CompileUnitsOptions): Promise<CompiledValidatorCode[]> {
+async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, memo: Memo, options: CompileUnitsOptions, keep: 'code' | 'hash'): Promise<UnitResult[]> {
+  const kind = MEMO_KIND[keep];
   const inputs = units.map((unit) =>
     unit.memoInput !== undefined
       ? JSON.stringify({ dialect, unit: unit.memoInput })
       : JSON.stringify({ dialect, root: unit.root, entries: unit.entries.map((e) => [e.exportName, e.ref]) }),
   );
-  const results: (CompiledValidatorCode | undefined)[] = inputs.map((input) => {
+  const results: (UnitResult | undefined)[] = inputs.map((input) => {
     try {
-      return decodeCompiled(memo(MEMO_KIND, input, () => {
+      return decodeCompiled(memo(kind, input, () => {
         throw NOT_CACHED;
       }));
     } catch (error) {
@@ -137,23 +166,26 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
     const compiled = await compileUnits(toCompile, dialect, options);
     missing.forEach((unitIndex, i) => {
       const value = compiled[i] as CompiledValidatorCode;
-      memo(MEMO_KIND, inputs[unitIndex] as string, () => encodeCompiled(value));
-      results[unitIndex] = value;
+      const result: UnitResult = { ...value, codeHash: createHash('sha256').update(value.code).digest('hex') };
+      memo(kind, inputs[unitIndex] as string, () => encodeCompiled(result, keep));
+      results[unitIndex] = result;
     });
   }
-  return results as CompiledValidatorCode[];
+  return results as UnitResult[];
 }
 
 /**
- * A unit's cached form: one JSON line with its helpers and warnings, then its code as it is. A warm
- * run reads a thousand of them; JSON-parsing 20 MB of code to get them back took longer than this.
+ * A unit's cached form: one JSON line with its helpers, warnings and code hash, then its code as
+ * it is (when kept). A warm run reads a thousand of them; JSON-parsing 20 MB of code to get them
+ * back took longer than this.
  */
-function encodeCompiled(compiled: CompiledValidatorCode): string {
-  return `${JSON.stringify({ helpers: compiled.helpers, warnings: compiled.warnings })}\n${compiled.code}`;
+function encodeCompiled(result: UnitResult, keep: 'code' | 'hash'): string {
+  const head = JSON.stringify({ helpers: result.helpers, warnings: result.warnings, codeHash: result.codeHash });
+  return keep === 'code' ? `${head}\n${result.code as string}` : head;
 }
 
-function decodeCompiled(value: string): CompiledValidatorCode {
+function decodeCompiled(value: string): UnitResult {
   const newline = value.indexOf('\n');
-  const head = JSON.parse(value.slice(0, newline)) as Pick<CompiledValidatorCode, 'helpers' | 'warnings'>;
-  return { code: value.slice(newline + 1), helpers: head.helpers, warnings: head.warnings };
+  const head = JSON.parse(newline < 0 ? value : value.slice(0, newline)) as Omit<UnitResult, 'code'>;
+  return { ...(newline < 0 ? {} : { code: value.slice(newline + 1) }), codeHash: head.codeHash, helpers: head.helpers, warnings: head.warnings };
 }
