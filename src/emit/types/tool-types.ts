@@ -96,7 +96,9 @@ function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string,
       const definitions = schema[keyword];
       if (!isSchemaObject(definitions)) continue;
       for (const [key, definition] of Object.entries(definitions)) {
-        const text = isSchemaObject(definition) && !refersToAnything(definition) ? canonical(definition) : null;
+        let text = isSchemaObject(definition) ? canonical(definition) : null;
+        // Only text that names a reference keyword somewhere can hold a reference: walk just those.
+        if (text !== null && REFERENCE_WORD.test(text) && refersToAnything(definition as SchemaObject)) text = null;
         if (!canonicalByKey.has(key)) {
           canonicalByKey.set(key, text);
           if (isSchemaObject(definition)) firstByKey.set(key, definition);
@@ -118,6 +120,9 @@ function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string,
   }
   return shared;
 }
+
+/** The keywords refersToAnything looks for, as canonical() writes a key. */
+const REFERENCE_WORD = /"\$(?:ref|dynamicRef|recursiveRef)"/;
 
 function refersToAnything(schema: SchemaObject): boolean {
   let refers = false;
