@@ -7,7 +7,8 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { addStandardFormats, EXTRA_FORMATS } from '../schema/formats.js';
+import { addStandardFormats } from '../schema/add-formats.js';
+import { EXTRA_FORMATS } from '../schema/formats.js';
 import { compilesCleanly, type CompilerKnowledge } from './compile-free.js';
 import { forEachSchema } from './manifest-checks.js';
 import { isDraft07 } from './manifest-refs.js';

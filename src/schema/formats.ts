@@ -14,7 +14,6 @@
  * - `iri`/`iri-reference` (RFC 3987): every `ucschar` (and `iprivate` in the query) stands for a
  *   percent-escape, then the URI rules apply; bidi formatting characters are refused (§4.1).
  */
-import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 export interface FormatHelper {
@@ -112,18 +111,3 @@ export const EXTRA_FORMATS: Readonly<Record<string, string>> = {
 };
 
 export type FormatCheck = (s: string) => boolean;
-
-/**
- * ajv-formats' full set (without its non-standard formatMinimum/… keywords) plus the four formats
- * above, checked by `checks` (see inProcessFormats in src/emit/validators/inline-helpers.ts). The
- * manifest check only compiles schemas and never runs a format, so it may pass stand-ins.
- */
-export function addStandardFormats(ajv: Parameters<typeof addFormatsModule.default>[0], checks: Readonly<Record<string, FormatCheck>>): void {
-  // ajv-formats is CommonJS; under NodeNext its default import is the module object.
-  (addFormatsModule as unknown as typeof addFormatsModule.default)(ajv, { mode: 'full', keywords: false });
-  for (const format of Object.keys(EXTRA_FORMATS)) {
-    const check = checks[format];
-    if (check === undefined) throw new Error(`no checker for format ${format}`);
-    ajv.addFormat(format, check);
-  }
-}

@@ -11,7 +11,8 @@ import { describe, expect, test } from 'vitest';
 import { manifestArbitrary } from '../fuzz/arbitraries.js';
 import { isDraft07 } from '../../src/load/manifest-refs.js';
 import { compilesCleanly } from '../../src/load/compile-free.js';
-import { addStandardFormats, EXTRA_FORMATS } from '../../src/schema/formats.js';
+import { addStandardFormats } from '../../src/schema/add-formats.js';
+import { EXTRA_FORMATS } from '../../src/schema/formats.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
 import { brief, problemsOf, tempProject } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ValueScope } from 'ajv/dist/compile/codegen/index.js';
-import { addStandardFormats } from '../../schema/formats.js';
+import { addStandardFormats } from '../../schema/add-formats.js';
 import { installLinearNames } from './ajv-linear-names.js';
 import { inProcessFormats } from './inline-helpers.js';
 import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
