@@ -1,6 +1,7 @@
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
-import { deferredFile, type FileFormat, type PlannedFile } from '../../write/planned-file.js';
+import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
+import { deferredFile } from '../deferred-file.js';
 import type { Dialect, ValidatorEntry } from '../validators/index.js';
 import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import { inPrettierLayout } from '../validators/declarations.js';
