@@ -11,8 +11,8 @@
 //   node bench/http.mjs [--rounds 5] [--calls 3000] [--search-calls 600] [--mem-calls 100000] [--quick]
 //
 // Every round runs every server in turn (the order rotates), window by window and, within a window,
-// slice by slice, so a burst of other work on the machine hits all of them; ratios are paired per
-// round, then the median is reported.
+// slice by slice, so a burst of other work on the machine hits all of them (after each slice it waits
+// until that server is idle, see settle); ratios are paired per round, then the median is reported.
 // Server CPU per call comes from /proc/<pid>/stat (the stable figure); latency is the client's.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -94,6 +94,24 @@ async function verify(peer) {
 }
 
 /** `calls` tools/call spread over the peer's connections: server CPU, latencies, wall time (see `windowMetrics`). */
+/**
+ * Waits until `pid` has used no CPU for 30 ms (at most 1 s). The servers share one CPU, and what a
+ * server does after its slice (garbage collection, freeing a slice's worth of requests) would
+ * otherwise land in the next server's slice. In the rotation our server always comes right after
+ * the SDK 2.x server, whose slices are the heaviest: without this pause it read 1.58x and 1.73x the
+ * floor in the weather stateless 16-connection window (more than our server with auth on, which
+ * follows it), and 1.28x with it.
+ */
+async function settle(pid) {
+  let last = cpuTimes(pid);
+  for (let waited = 0; waited < 1000; waited += 30) {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const now = cpuTimes(pid);
+    if (now.user === last.user && now.system === last.system) return;
+    last = now;
+  }
+}
+
 async function slice(peer, pid, testCase, calls, connections) {
   const latencies = new Float64Array(calls);
   let issued = 0;
@@ -161,7 +179,9 @@ try {
       for (let turn = 0; turn < SLICES; turn++) {
         for (const server of servers) {
           const peer = peers[`${server}/${w.mode}/${w.connections}`];
-          slices[server].push(await slice(peer, processes[`${server}/${w.mode}`].child.pid, workload.cases[w.caseName], Math.ceil(w.calls / SLICES), w.connections));
+          const pid = processes[`${server}/${w.mode}`].child.pid;
+          slices[server].push(await slice(peer, pid, workload.cases[w.caseName], Math.ceil(w.calls / SLICES), w.connections));
+          await settle(pid);
         }
       }
       for (const server of servers) ((samples[label(w)] ??= {})[server] ??= []).push(windowMetrics(slices[server]));
