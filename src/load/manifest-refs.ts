@@ -6,7 +6,7 @@
  * self-contained. Files must stay inside the manifest's folder (after resolving symlinks) unless the
  * user opts out; the network is never used.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
@@ -105,14 +105,14 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 export class SchemaBundler {
   readonly problems: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
-  private readonly files = new Map<string, Promise<SchemaFile | string | undefined>>();
+  private readonly files = new Map<string, SchemaFile | string | undefined>();
   /** Every schema file read, as its `$ref` named it (absolute), for the ledger's inputs. */
   readonly filesRead: string[] = [];
   private totalBytes = 0;
   /** Nodes copied by every bundle job so far (REF_LIMITS.maxNodesPerManifest). */
   totalNodes = 0;
   manifestTooLarge = false;
-  private readonly rootDir: Promise<string>;
+  private readonly rootDir: string;
 
   constructor(
     private readonly manifest: SchemaFile,
@@ -120,17 +120,25 @@ export class SchemaBundler {
     private readonly options: { allowOutside: boolean; displayDir: string; inputFiles?: Set<string> },
   ) {
     const dir = path.dirname(manifest.path);
-    this.rootDir = realpath(dir).catch(() => dir);
+    let rootDir = dir;
+    try {
+      rootDir = realpathSync(dir);
+    } catch {
+      // A folder that cannot be resolved is taken as it is named.
+    }
+    this.rootDir = rootDir;
   }
 
   /** Bundles the schema at `pointer` in the manifest into a self-contained copy. */
-  async bundle(pointer: string): Promise<BundledSchema> {
+  bundle(pointer: string): BundledSchema {
+    // Synchronous, schema files included: a manifest's tools hold thousands of schema nodes, and an
+    // awaited copy of each cost more than all the reads.
     const job = new BundleJob(this, { file: this.manifest, pointer });
     return job.run();
   }
 
   /** Resolves one `$ref` found at `at`; reports and returns undefined when it cannot be followed. */
-  async resolve(ref: unknown, at: Origin, toolRoot: Origin): Promise<Origin | undefined> {
+  resolve(ref: unknown, at: Origin, toolRoot: Origin): Origin | undefined {
     const refPointer = joinPointer(at.pointer, '$ref');
     const fail = (message: string, hint?: string): undefined => {
       this.problems.push(diagnosticAt(at.file.doc, refPointer, message, hint));
@@ -178,7 +186,7 @@ export class SchemaBundler {
       return fail(`$ref '${ref}' has a malformed percent-encoding`);
     }
     const target = path.resolve(path.dirname(at.file.path), relative);
-    const rootDir = await this.rootDir;
+    const rootDir = this.rootDir;
     const outsideHint = 'keep schema files inside the manifest folder, or pass --allow-outside-refs';
     if (!this.options.allowOutside && !isInside(target, path.dirname(this.manifest.path)) && !isInside(target, rootDir)) {
       return fail(`$ref '${ref}' leaves the manifest's folder`, outsideHint);
@@ -186,7 +194,7 @@ export class SchemaBundler {
     this.options.inputFiles?.add(target);
     let real: string;
     try {
-      real = await realpath(target);
+      real = realpathSync(target);
     } catch {
       return fail(`$ref '${ref}' points to a file that does not exist`);
     }
@@ -194,7 +202,7 @@ export class SchemaBundler {
       return fail(`$ref '${ref}' leaves the manifest's folder through a symbolic link`, outsideHint);
     }
     this.options.inputFiles?.add(real);
-    const file = await this.load(target, real);
+    const file = this.load(target, real);
     if (typeof file === 'string') return fail(`$ref '${ref}' ${file}`);
     if (!file) return undefined;
     if (!valueAt(file.doc.value, fragment).found) {
@@ -207,19 +215,18 @@ export class SchemaBundler {
    * Reads and parses a schema file once. A string explains why it cannot be used; undefined means
    * it did not parse and its own problems are already reported.
    */
-  private load(target: string, real: string): Promise<SchemaFile | string | undefined> {
-    const cached = this.files.get(real);
-    if (cached) return cached;
-    const loading = (async (): Promise<SchemaFile | string | undefined> => {
+  private load(target: string, real: string): SchemaFile | string | undefined {
+    if (this.files.has(real)) return this.files.get(real);
+    const loading = ((): SchemaFile | string | undefined => {
       if (this.files.size >= REF_LIMITS.maxFiles) return `would read more than ${REF_LIMITS.maxFiles} schema files`;
       let text: string;
       try {
-        const info = await stat(real);
+        const info = statSync(real);
         if (!info.isFile()) return 'does not name a file';
         if (info.size > REF_LIMITS.maxFileBytes) return `names a file larger than ${REF_LIMITS.maxFileBytes} bytes`;
         this.totalBytes += info.size;
         if (this.totalBytes > REF_LIMITS.maxTotalBytes) return `would read more than ${REF_LIMITS.maxTotalBytes} bytes of schema files`;
-        text = await readFile(real, 'utf8');
+        text = readFileSync(real, 'utf8');
         this.filesRead.push(target);
       } catch (error) {
         return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
@@ -269,11 +276,11 @@ class BundleJob {
     }
   }
 
-  async run(): Promise<BundledSchema> {
+  run(): BundledSchema {
     const rootValue = valueAt(this.root.file.doc.value, this.root.pointer).value;
     const rootKeyOrigins = new Map<string, Origin>();
-    const inlined = await this.inlineRootRef(rootValue, rootKeyOrigins);
-    const schema = inlined ?? (await this.copy(rootValue, this.root, 0));
+    const inlined = this.inlineRootRef(rootValue, rootKeyOrigins);
+    const schema = inlined ?? this.copy(rootValue, this.root, 0);
 
     if (!isObject(schema)) return { schema: {}, complete: false, originOf: () => this.root };
     if (this.defs.size > 0) {
@@ -305,9 +312,9 @@ class BundleJob {
    * A root that is only a `$ref` (plus annotations) becomes a copy of its target, so the wire
    * schema shows `type: object` at its root as MCP requires. Undefined when that does not apply.
    */
-  private async inlineRootRef(rootValue: unknown, keyOrigins: Map<string, Origin>): Promise<JsonObject | undefined> {
+  private inlineRootRef(rootValue: unknown, keyOrigins: Map<string, Origin>): JsonObject | undefined {
     if (!isObject(rootValue) || typeof rootValue.$ref !== 'string') return undefined;
-    const target = await this.bundler.resolve(rootValue.$ref, this.root, this.root);
+    const target = this.bundler.resolve(rootValue.$ref, this.root, this.root);
     if (!target) {
       this.complete = false;
       return undefined;
@@ -319,8 +326,8 @@ class BundleJob {
     const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
     if (!inlinable) return undefined;
     const { $ref: _ref, ...rest } = rootValue;
-    const fromRoot = (await this.copy(rest, this.root, 0)) as JsonObject;
-    const fromTarget = (await this.copy(targetValue, target, 1)) as JsonObject;
+    const fromRoot = this.copy(rest, this.root, 0) as JsonObject;
+    const fromTarget = this.copy(targetValue, target, 1) as JsonObject;
     const merged: JsonObject = {};
     // The dialect is the manifest's to say (a target file that disagrees gets a warning in copy()).
     if (fromRoot.$schema !== undefined) merged.$schema = fromRoot.$schema;
@@ -371,7 +378,7 @@ class BundleJob {
   }
 
   /** Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code. */
-  private async copy(value: unknown, at: Origin, depth: number): Promise<unknown> {
+  private copy(value: unknown, at: Origin, depth: number): unknown {
     if (!this.budget(at)) return {};
     if (depth > REF_LIMITS.maxDepth) {
       this.complete = false;
@@ -413,7 +420,7 @@ class BundleJob {
       }
       if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) continue;
       if (key === '$ref') {
-        const target = await this.bundler.resolve(child, at, this.root);
+        const target = this.bundler.resolve(child, at, this.root);
         if (!target) {
           this.complete = false;
           out.$ref = child;
@@ -429,17 +436,17 @@ class BundleJob {
           const targetValue = valueAt(target.file.doc.value, target.pointer).value;
           // Reserve the slot before copying so that recursion through this target ends here.
           this.defs.set(name, { schema: {}, origin: target });
-          this.defs.set(name, { schema: await this.copy(targetValue, target, depth + 1), origin: target });
+          this.defs.set(name, { schema: this.copy(targetValue, target, depth + 1), origin: target });
         }
         continue;
       }
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
       const slot = subschemaSlot(key, child);
       if (slot === 'one') {
-        defineOwn(out, key, await this.copy(child, childAt, depth + 1));
+        defineOwn(out, key, this.copy(child, childAt, depth + 1));
       } else if (slot === 'list') {
         const items: unknown[] = [];
-        for (const [i, item] of (child as unknown[]).entries()) items.push(await this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
+        for (const [i, item] of (child as unknown[]).entries()) items.push(this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
         defineOwn(out, key, items);
       } else if (slot === 'map') {
         const entries: JsonObject = {};
@@ -447,7 +454,7 @@ class BundleJob {
           const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          defineOwn(entries, name, isSubschema(sub) ? await this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
+          defineOwn(entries, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
         }
         defineOwn(out, key, entries);
       } else {

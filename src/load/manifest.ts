@@ -87,7 +87,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
 
   // Shared definitions are checked even when no tool uses them, so a broken one never hides.
   if (isObject(raw.$defs)) {
-    for (const name of Object.keys(raw.$defs)) await bundler.bundle(joinPointer('/$defs', name));
+    for (const name of Object.keys(raw.$defs)) bundler.bundle(joinPointer('/$defs', name));
   }
   const tools = Array.isArray(raw.tools) ? raw.tools : [];
   // 2026-07-28 (served unless protocol.versions leaves it out) allows any JSON Schema as outputSchema.
@@ -103,7 +103,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     for (const key of ['inputSchema', 'outputSchema'] as const) {
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
-      const bundled = await bundler.bundle(pointer);
+      const bundled = bundler.bundle(pointer);
       const check = await checkWithCompiler((compileCheck) =>
         checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, compileCheck, ...(options.memo ? { memo: options.memo } : {}) }),
       );
