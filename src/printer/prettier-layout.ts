@@ -57,7 +57,7 @@ function count(text: string, ch: string): number {
  * string literal in prettier's quotes, if the result is plain and fits on one line; else undefined.
  */
 export function flatLine(line: string): string | undefined {
-  if (line.length > WIDTH + 40 || !PLAIN.test(line) || line.includes('\n')) return undefined;
+  if (!PLAIN.test(line) || line.includes('\n')) return undefined;
   if (!line.includes('"')) return line.length > WIDTH ? undefined : line;
   let failed = false;
   const quoted = line.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
