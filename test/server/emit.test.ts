@@ -184,6 +184,14 @@ describe('generated/types.ts', () => {
     const sharedTypes = await file(same, 'generated/types.ts');
     expect(sharedTypes).toContain(`export type Units = 'c' | 'f';`);
     expect(sharedTypes.match(/u\?: Units;\n/g)).toHaveLength(2);
+
+    // Copies written with their keys in another order are still the same definition.
+    const limits = { type: 'integer', minimum: 0, maximum: 9 };
+    const reordered = { maximum: 9, type: 'integer', minimum: 0 };
+    const orders = model({ tools: [tool('a', 'A', { type: 'object', properties: { l: { $ref: '#/$defs/limits' } }, $defs: { limits } }), tool('b', 'B', { type: 'object', properties: { l: { $ref: '#/$defs/limits' } }, $defs: { limits: reordered } })] });
+    const orderTypes = await file(orders, 'generated/types.ts');
+    expect(orderTypes).toContain('export type Limits = number;');
+    expect(orderTypes.match(/l\?: Limits;\n/g)).toHaveLength(2);
   });
 
   it('types tools without outputSchema as content-only (output never)', async () => {

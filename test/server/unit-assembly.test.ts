@@ -89,15 +89,16 @@ describe('files assembled from per-tool units', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('server: one changed tool recomputes its types unit, nothing else (its server.ts statement and members print without prettier); warm bytes are cold bytes', async () => {
+  it('server: one changed tool recomputes its types unit and its server.ts statement, nothing else (its statement and members print without prettier); warm bytes are cold bytes', async () => {
     const cache = UnitCache.empty('test');
     const cold = await serverFiles(before, cache);
     // Cold: a types unit per tool plus the shared definitions, a statement per tool, two skeletons.
     expect(cold.computed['types-tool']).toBe(24);
     // Plain ASCII names of ordinary length: every statement and member line is printed directly.
     expect(cold.computed['prettier-unit']).toBe(2);
+    expect(cold.computed['server-tool-statement']).toBe(24);
     const warm = await serverFiles(after, UnitCache.fromText(cache.text(), 'test'));
-    expect(warm.computed).toEqual({ 'types-tool': 1 });
+    expect(warm.computed).toEqual({ 'types-tool': 1, 'server-tool-statement': 1 });
     const coldAfter = await serverFiles(after, UnitCache.empty('test'));
     expect(warm.files).toEqual(coldAfter.files);
     expect(warm.files['generated/types.ts']).toContain('addedLater?: string;');
@@ -116,13 +117,13 @@ describe('files assembled from per-tool units', () => {
     expect(warm.files).toEqual(coldAfter.files);
   });
 
-  it('a renamed tool recomputes nothing through the cache: its members and server.ts statement print directly, its types (same names) are hits', async () => {
+  it('a renamed tool recomputes only its server.ts statement through the cache: its members print directly, its types (same names) are hits', async () => {
     const cache = UnitCache.empty('test');
     await serverFiles(before, cache);
     const renamed: ServiceModel = { ...before, tools: before.tools.map((t, i) => (i === CHANGED ? { ...t, name: `${t.name}_renamed`, wire: { ...t.wire, name: `${t.name}_renamed` } } : t)) };
     const warm = await serverFiles(renamed, UnitCache.fromText(cache.text(), 'test'));
-    // Its types (same names) and both skeletons (no tool's name in them) are hits.
-    expect(warm.computed).toEqual({});
+    // Its types (same names) and both skeletons (no tool's name in them) are hits; its statement holds its name.
+    expect(warm.computed).toEqual({ 'server-tool-statement': 1 });
     expect(warm.files).toEqual((await serverFiles(renamed, UnitCache.empty('test'))).files);
   });
 

@@ -52,10 +52,20 @@ export async function serverFile(
 
   // Printed in prettier's layout directly where the shape allows (nearly always); the rest all at
   // once, since the formatter batches what is asked for together (see formatUnit).
+  // Each statement is cached whole, keyed by its inputs: a warm run neither escapes nor lays out
+  // the 1,000 tools/list entries that did not change (the escaping alone is most of the cost).
   const units = await Promise.all(
     model.tools.map((tool) => {
-      const parts = toolStatementParts(tool, toolNames, validatorModules);
-      return toolStatementLayout(parts) ?? formatUnit(toolStatementSource(parts), memo);
+      const wireJson = JSON.stringify(tool.wire);
+      const print = (): Promise<string> => {
+        const parts = toolStatementParts(tool, wireJson, toolNames, validatorModules);
+        const laidOut = toolStatementLayout(parts);
+        return laidOut === undefined ? formatUnit(toolStatementSource(parts), memo) : Promise.resolve(laidOut);
+      };
+      if (memo === undefined) return print();
+      const names = toolNames.get(tool.name) as ToolTypeNames;
+      const key = JSON.stringify([toolConstant(tool), tool.name, validatorModules.get(tool.name), names.validateInput, names.validateOutput ?? null]);
+      return memo('server-tool-statement', `${key}\0${wireJson}`, print);
     }),
   );
   const toolConstants = model.tools.map((tool) => toolConstant(tool));
@@ -130,13 +140,13 @@ function toolConstant(tool: ServiceModel['tools'][number]): string {
 }
 
 /** One tool as a statement: its `tools/list` entry, and its validators, imported on its first call (tool-loading.ts in the runtime). */
-function toolStatementParts(tool: ServiceModel['tools'][number], toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): ToolStatementParts {
+function toolStatementParts(tool: ServiceModel['tools'][number], wireJson: string, toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): ToolStatementParts {
   const names = toolNames.get(tool.name) as ToolTypeNames;
   const exports = [`validateInput: m.${names.validateInput}`];
   if (names.validateOutput !== undefined) exports.push(`validateOutput: m.${names.validateOutput}`);
   return {
     constant: toolConstant(tool),
-    wireLiteral: stringLiteral(JSON.stringify(tool.wire)),
+    wireLiteral: stringLiteral(wireJson),
     nameLiteral: stringLiteral(tool.name),
     moduleLiteral: stringLiteral(validatorModules.get(tool.name) as string),
     exports,

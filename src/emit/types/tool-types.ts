@@ -89,29 +89,33 @@ function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<stri
  * (`GetWeatherInput_Units`, `GetForecastInput_Units`, …).
  */
 function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string, SharedDefinition> {
-  const canonicalByKey = new Map<string, string | null>();
-  const firstByKey = new Map<string, SchemaObject>();
+  // Per key: the first definition seen, its JSON text as written and its canonical text (made only
+  // when a later copy's text differs: copies made by the loader keep their key order, so the plain
+  // text, which JSON.stringify makes natively, nearly always settles it); null once it cannot be shared.
+  const byKey = new Map<string, { schema: SchemaObject; text: string; canonical?: string } | null>();
   for (const schema of model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema]))) {
     for (const keyword of ['$defs', 'definitions']) {
       const definitions = schema[keyword];
       if (!isSchemaObject(definitions)) continue;
       for (const [key, definition] of Object.entries(definitions)) {
-        let text = isSchemaObject(definition) ? canonical(definition) : null;
+        const seen = byKey.get(key);
+        if (seen === null) continue;
         // Only text that names a reference keyword somewhere can hold a reference: walk just those.
-        if (text !== null && REFERENCE_WORD.test(text) && refersToAnything(definition as SchemaObject)) text = null;
-        if (!canonicalByKey.has(key)) {
-          canonicalByKey.set(key, text);
-          if (isSchemaObject(definition)) firstByKey.set(key, definition);
-        } else if (canonicalByKey.get(key) !== text) {
-          canonicalByKey.set(key, null);
+        const text = isSchemaObject(definition) ? JSON.stringify(definition) : undefined;
+        if (text === undefined || (REFERENCE_WORD.test(text) && refersToAnything(definition as SchemaObject))) {
+          byKey.set(key, null);
+        } else if (seen === undefined) {
+          byKey.set(key, { schema: definition as SchemaObject, text });
+        } else if (seen.text !== text && (seen.canonical ??= canonical(seen.schema)) !== canonical(definition)) {
+          byKey.set(key, null);
         }
       }
     }
   }
   const shared = new Map<string, SharedDefinition>();
-  for (const key of [...canonicalByKey.keys()].sort(byCodeUnit)) {
-    const schema = firstByKey.get(key);
-    if (canonicalByKey.get(key) === null || schema === undefined) continue;
+  for (const key of [...byKey.keys()].sort(byCodeUnit)) {
+    const schema = byKey.get(key)?.schema;
+    if (schema === undefined) continue;
     const base = typeBase(pascalCase(key));
     const name = [base, `Def_${base}`].find((n) => !taken.has(n));
     if (name === undefined) continue;
