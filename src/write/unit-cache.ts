@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -109,6 +109,11 @@ export class UnitCache {
     /** Identifies the generator (its code and the libraries whose output it embeds). */
     private readonly fingerprint: string,
     private readonly stored: ReadonlyMap<string, string>,
+    /**
+     * The cache file's modification time (ns) as its file system gives it, when it was read from
+     * one: what a file's recorded status is judged against (see disk-status.ts).
+     */
+    readonly savedAtNs?: bigint,
   ) {}
 
   static empty(fingerprint: string): UnitCache {
@@ -120,9 +125,10 @@ export class UnitCache {
     return UnitCache.fromBytes(text === undefined ? undefined : Buffer.from(text, 'utf8'), fingerprint);
   }
 
-  /** The same from the file's bytes. */
-  static fromBytes(bytes: Buffer | undefined, fingerprint: string): UnitCache {
-    return new UnitCache(fingerprint, (bytes !== undefined && decodeUnitCacheBytes(bytes, fingerprint)) || new Map());
+  /** The same from the file's bytes (and its modification time, when read from disk). */
+  static fromBytes(bytes: Buffer | undefined, fingerprint: string, savedAtNs?: bigint): UnitCache {
+    const entries = bytes !== undefined ? decodeUnitCacheBytes(bytes, fingerprint) : undefined;
+    return entries === undefined ? new UnitCache(fingerprint, new Map()) : new UnitCache(fingerprint, entries, savedAtNs);
   }
 
   private keyOf(kind: string, input: string): string {
@@ -161,6 +167,17 @@ export class UnitCache {
     return value;
   }
 
+  /** What the last run or this one kept for this kind and input, without counting a hit or keeping it. */
+  peek(kind: string, input: string): string | undefined {
+    const key = this.keyOf(kind, input);
+    return this.fresh.get(key) ?? this.stored.get(key);
+  }
+
+  /** Keeps `value` for this kind and input for the next run, replacing what was there. */
+  put(kind: string, input: string, value: string): void {
+    this.fresh.set(this.keyOf(kind, input), value);
+  }
+
   /** The file's text: only what this run used, so entries of removed tools do not pile up. */
   text(): string {
     return encodeUnitCache(this.fingerprint, this.fresh);
@@ -175,12 +192,20 @@ export class UnitCache {
 /** The output folder's cache, or an empty one when there is none or it cannot be read. */
 export async function readUnitCache(outDir: string, fingerprint: string): Promise<UnitCache> {
   let bytes: Buffer | undefined;
+  let savedAtNs: bigint | undefined;
   try {
-    bytes = await readFile(join(outDir, UNIT_CACHE_FILE));
+    const handle = await open(join(outDir, UNIT_CACHE_FILE), 'r');
+    try {
+      // Status of the very file read: a cache replaced meanwhile cannot lend its time to another's entries.
+      savedAtNs = (await handle.stat({ bigint: true })).mtimeNs;
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch {
     bytes = undefined;
   }
-  return UnitCache.fromBytes(bytes, fingerprint);
+  return UnitCache.fromBytes(bytes, fingerprint, savedAtNs);
 }
 
 /** Replaces the folder's cache file in one rename, so a crash never leaves half a file. */

@@ -7,6 +7,7 @@ import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDG
 import { contentOf, type PlannedFile } from './planned-file.js';
 import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
+import { diskFile, recordDiskFile, type DiskFile } from './disk-status.js';
 
 /**
  * The only code that touches the output folder. Everything is rendered in memory first; then either
@@ -83,12 +84,13 @@ const EXISTS = Symbol('exists');
 
 /**
  * What is on disk where a planned file goes: the text to compare with or merge into, only
- * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read), or
- * the bytes of a generated file with a `contentKey` (hashed, decoded only when rewritten).
+ * `EXISTS` for a user file without a merge hook (kept whatever it holds, so it is not read), or a
+ * generated file as its hash (compared with what would be written; read only when the unit cache
+ * cannot vouch for it, see disk-status.ts).
  */
-function onDisk(outDir: string, file: PlannedFile, force: boolean): string | typeof EXISTS | Buffer | undefined {
+function onDisk(outDir: string, file: PlannedFile, force: boolean, cache: UnitCache | undefined): string | typeof EXISTS | DiskFile | undefined {
   const path = join(outDir, file.path);
-  if (file.owner === 'generated' && file.contentKey !== undefined) return bytesIfExists(path);
+  if (file.owner === 'generated') return diskFile(path, file.path, cache);
   if (file.owner === 'user' && !file.merge && !force) return statSync(path, { throwIfNoEntry: false }) ? EXISTS : undefined;
   return bytesIfExists(path)?.toString('utf8');
 }
@@ -121,19 +123,21 @@ async function plan(
   files: readonly PlannedFile[],
   options: WriteOptions,
   report: WriteReport,
-): Promise<{ texts: Map<string, string>; hashes: Record<string, string> }> {
+): Promise<{ texts: Map<string, string>; hashes: Record<string, string>; generatedOnDisk: Map<string, DiskFile | undefined> }> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const texts = new Map<string, string>();
   const hashes: Record<string, string> = {};
   const cache = options.cache;
   const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
   // What follows runs in path order, so reports and notes come out the same every run.
-  const found = sorted.map((file) => onDisk(outDir, file, options.force === true));
+  const found = sorted.map((file) => onDisk(outDir, file, options.force === true, cache));
+  const generatedOnDisk = new Map<string, DiskFile | undefined>();
   for (const [i, file] of sorted.entries()) {
     const existing = found[i];
     if (file.owner === 'generated' && file.contentKey !== undefined) {
       // Hashes compared; the content is made only when they differ.
-      const disk = existing as Buffer | undefined;
+      const disk = existing as DiskFile | undefined;
+      generatedOnDisk.set(file.path, disk);
       const kept = await keyedFile(file, disk, options.banner, memo);
       hashes[file.path] = kept.sha256;
       if (kept.text === undefined) {
@@ -158,13 +162,18 @@ async function plan(
     }
     const text = await renderFile(file, options.banner, memo);
     if (memo && file.created) await file.created(text, memo);
+    // A generated file is found as its hash (disk-status.ts), a user file (forced or new) as its text.
+    const hash = file.owner === 'generated' ? sha256(text) : undefined;
+    if (file.owner === 'generated') {
+      hashes[file.path] = hash as string;
+      generatedOnDisk.set(file.path, existing as DiskFile | undefined);
+    }
     if (existing === undefined) report.created.push(file.path);
-    else if (existing === text) report.unchanged.push(file.path);
+    else if (hash !== undefined ? (existing as DiskFile).sha256 === hash : existing === text) report.unchanged.push(file.path);
     else report.updated.push(file.path);
     texts.set(file.path, text);
-    if (file.owner === 'generated') hashes[file.path] = sha256(text);
   }
-  return { texts, hashes };
+  return { texts, hashes, generatedOnDisk };
 }
 
 /**
@@ -178,14 +187,14 @@ async function plan(
  */
 async function keyedFile(
   file: PlannedFile,
-  disk: Buffer | undefined,
+  onDisk: DiskFile | undefined,
   banner: BannerOptions,
   memo: AsyncMemo | undefined,
 ): Promise<{ sha256: string; text?: string }> {
   const comment = bannerComment(file, banner) ?? '';
   const bodyInput = `${file.path}\0${file.format}\0${file.contentKey as string}`;
   const wholeInput = `${bodyInput}\0${comment}`;
-  const diskHash = disk === undefined ? undefined : createHash('sha256').update(disk).digest('hex');
+  const diskHash = onDisk?.sha256;
   const known = async (kind: string, input: string): Promise<string | undefined> => (memo ? lookupOnly(memo, kind, input) : undefined);
   const whole = await known(RENDERED_HASH, wholeInput);
   // Looked up even when not needed, so the cache keeps it for a run under another banner.
@@ -193,7 +202,8 @@ async function keyedFile(
   if (whole !== undefined && whole === diskHash) return { sha256: whole };
 
   let body: string | undefined;
-  if (disk !== undefined && bodyHash !== undefined) {
+  if (onDisk !== undefined && bodyHash !== undefined) {
+    const disk = onDisk.bytes();
     // The banner is the first line when the file's language has one.
     const bodyStart = comment === '' ? 0 : disk.indexOf(0x0a) + 1;
     const diskBody = disk.subarray(bodyStart);
@@ -244,7 +254,7 @@ export async function writeOutput(
   // First, so a ledger that cannot be trusted stops the run before any work.
   const previous = await readLedger(root, outDir);
   const report = emptyReport();
-  const { texts, hashes } = await plan(root, files, options, report);
+  const { texts, hashes, generatedOnDisk } = await plan(root, files, options, report);
   const ledgerText = renderLedger(hashes, options.record);
 
   // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
@@ -288,6 +298,13 @@ export async function writeOutput(
     await rm(join(root, ...path.split('/')));
     report.deleted.push(path);
   }
-  if (options.cache) await writeUnitCache(root, options.cache);
+  if (options.cache) {
+    // What each generated file is now, for the next run to trust without reading it (disk-status.ts).
+    for (const [path, disk] of generatedOnDisk) {
+      const sha256 = hashes[path] as string;
+      recordDiskFile(options.cache, join(root, ...path.split('/')), path, sha256, unchanged.has(path) ? disk?.stats : undefined);
+    }
+    await writeUnitCache(root, options.cache);
+  }
   return report;
 }
