@@ -13,10 +13,10 @@ import { repoRoot } from '../client/support.js';
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-gen-lazy-imports-'));
 const outDir = join(scratch, 'out');
 
-function manifest(tools: string[]): string {
+function manifest(tools: string[], queryType = 'string'): string {
   return JSON.stringify({
     server: { name: 'lazy', version: '1.0.0' },
-    tools: tools.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })),
+    tools: tools.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { q: { type: name === 'beta' ? queryType : 'string' } } } })),
     resources: [{ uri: 'docs://index', name: 'index' }],
     prompts: [{ name: 'summarize', description: 'Summarize.' }],
   });
@@ -28,10 +28,13 @@ interface PackageLoad {
   importer: string;
 }
 
+/** Every package module the last `generate` loaded through import, whoever imported it. */
+let allLoaded: string[] = [];
+
 /** Runs `mcp-gen server` in a fresh process; the packages mcp-gen's own modules imported. */
-function generate(tools: string[]): PackageLoad[] {
+function generate(tools: string[], queryType?: string): PackageLoad[] {
   const manifestPath = join(scratch, 'manifest.json');
-  writeFileSync(manifestPath, manifest(tools));
+  writeFileSync(manifestPath, manifest(tools, queryType));
   const log = join(scratch, 'imports.log');
   rmSync(log, { force: true });
   const child = spawnSync(
@@ -41,9 +44,11 @@ function generate(tools: string[]): PackageLoad[] {
   );
   if (child.status !== 0) throw new Error(`mcp-gen server exited ${child.status}: ${child.stderr}`);
   const loads: PackageLoad[] = [];
+  allLoaded = [];
   for (const line of readFileSync(log, 'utf8').split('\n')) {
     const [url = '', parent = ''] = line.split('\t');
     const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+    if (name !== undefined) allLoaded.push(name);
     const importer = /\/dist\/(.*)$/.exec(parent)?.[1];
     if (name !== undefined && importer !== undefined && !parent.includes('/node_modules/')) loads.push({ name, importer });
   }
@@ -59,7 +64,7 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a warm run loads only what it uses', () => {
-  it('loads neither prettier nor ts-morph when nothing changed, and ts-morph once a tool is added', () => {
+  it('loads neither prettier nor ts-morph when nothing changed, ts-morph once a tool is added, and no prettier when one tool changed', () => {
     const cold = generate(['alpha', 'beta']);
     expect(importersOf(cold, 'prettier')).toEqual(['printer/format.js']);
 
@@ -76,6 +81,12 @@ describe('a warm run loads only what it uses', () => {
     const again = generate(['alpha', 'beta', 'gamma']);
     expect(importersOf(again, 'prettier')).toEqual([]);
     expect(importersOf(again, 'ts-morph')).toEqual([]);
+
+    // One tool's schema changed: its types are compiled, by json-schema-to-typescript without
+    // prettier (which that package requires as it loads, see type-compiler.ts).
+    const changed = generate(['alpha', 'beta', 'gamma'], 'number');
+    expect(readFileSync(join(outDir, 'generated', 'types.ts'), 'utf8')).toContain('q?: number;');
+    expect(allLoaded).not.toContain('prettier');
   }, 120_000);
 });
 

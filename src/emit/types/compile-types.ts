@@ -2,6 +2,7 @@ import type { Options } from 'json-schema-to-typescript';
 import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from '../../schema/keywords.js';
 import { commentText } from '../../printer/escape.js';
 import { scanDeclarations } from './scan.js';
+import { typeCompiler } from './type-compiler.js';
 
 /**
  * A TypeScript type our callers set on a node they made themselves (never on input): a symbol key
@@ -28,7 +29,7 @@ export async function compileTypes(schema: SchemaObject, rootName: string, optio
   const { keepKeywords = [], ...compilerOptions } = options;
   const safe = compilerSafe(schema, new Set(keepKeywords));
   // Loaded on first use: a run whose types all come from the unit cache never loads it.
-  const { compile } = await import('json-schema-to-typescript');
+  const { compile } = typeCompiler();
   const code = await compile(safe.schema as Parameters<typeof compile>[0], rootName, {
     bannerComment: '',
     format: false,
