@@ -13,22 +13,23 @@ import { join } from 'node:path';
  * a header that is not ours, another format, another generator, a byte changed anywhere) is a
  * miss of the whole cache, silently.
  *
- * Layout (a large server's cache holds tens of MB, read and written on every run, so it is laid out
- * to be cheap to read: no JSON unescaping of values, one hash for the whole file):
+ * Layout (a large client's cache holds several MB of compiled validator code, read and written on
+ * every run, so it is laid out to be cheap: no JSON unescaping of values, one hash for the whole
+ * file, and a value that did not change is written back as the very bytes it was read as):
  *   line 1: JSON header `{ generator, cacheFormat, fingerprint, sha256 }`, `sha256` being that of
  *           everything after this line;
- *   line 2: JSON index `[[key, length], …]`, sorted by key, `length` in UTF-16 code units;
+ *   line 2: JSON index `[[key, length], …]`, sorted by key, `length` in UTF-8 bytes;
  *   then:   the values, one after the other, in the index's order, nothing between them.
  */
 
 export const UNIT_CACHE_FILE = '.mcp-gen-cache.json';
 /** Bumped whenever the file's layout changes; another format is ignored. */
-export const UNIT_CACHE_FORMAT = 2;
+export const UNIT_CACHE_FORMAT = 3;
 
 /** What a pure step looks like to the code that may cache it: same kind and input, same result. */
 export type Memo = (kind: string, input: string, compute: () => string) => string;
 
-/** The hash is taken over the file's bytes (hashing a string of tens of MB would encode it again). */
+/** The hash is taken over the file's bytes (hashing a string of MBs would encode it again). */
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -46,22 +47,32 @@ function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
+/** A value as text, as its UTF-8 bytes, or both: each made from the other only when needed. */
+interface Entry {
+  text?: string;
+  bytes?: Buffer;
+}
+
+const textOf = (entry: Entry): string => (entry.text ??= (entry.bytes as Buffer).toString('utf8'));
+
 /** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
+function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>): Buffer {
   // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
-  const sorted = [...entries].filter(([, value]) => isWellFormed(value)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const body = Buffer.from(`${JSON.stringify(sorted.map(([key, value]) => [key, value.length]))}\n${sorted.map(([, value]) => value).join('')}`, 'utf8');
-  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: sha256(body) };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]);
+  const kept: [string, Buffer][] = [];
+  for (const [key, entry] of entries) {
+    if (entry.bytes !== undefined) kept.push([key, entry.bytes]);
+    else if (isWellFormed(entry.text as string)) kept.push([key, Buffer.from(entry.text as string, 'utf8')]);
+  }
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const index = Buffer.from(`${JSON.stringify(kept.map(([key, bytes]) => [key, bytes.length]))}\n`, 'utf8');
+  const hash = createHash('sha256').update(index);
+  for (const [, bytes] of kept) hash.update(bytes);
+  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: hash.digest('hex') };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), index, ...kept.map(([, bytes]) => bytes)]);
 }
 
-/** The same as text. */
-export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly [string, string]>): string {
-  return encodeUnitCacheBytes(fingerprint, entries).toString('utf8');
-}
-
-/** The entries of a cache file's bytes, or undefined when it is not a sound cache of this generator. */
-export function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
+/** The entries of a cache file's bytes, as byte ranges of it, or undefined when it is not a sound cache of this generator. */
+function decodeEntries(bytes: Buffer, fingerprint: string): Map<string, Entry> | undefined {
   const headerEnd = bytes.indexOf(0x0a);
   if (headerEnd < 0) return undefined;
   let header: Partial<CacheHeader> | null;
@@ -73,26 +84,41 @@ export function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<st
   if (header === null || typeof header !== 'object' || header.generator !== 'mcp-gen' || header.cacheFormat !== UNIT_CACHE_FORMAT) return undefined;
   if (header.fingerprint !== fingerprint || typeof header.sha256 !== 'string') return undefined;
   if (sha256(bytes.subarray(headerEnd + 1)) !== header.sha256) return undefined;
-  const body = bytes.toString('utf8', headerEnd + 1);
-  const indexEnd = body.indexOf('\n');
+  const indexEnd = bytes.indexOf(0x0a, headerEnd + 1);
   if (indexEnd < 0) return undefined;
   let index: unknown;
   try {
-    index = JSON.parse(body.slice(0, indexEnd));
+    index = JSON.parse(bytes.toString('utf8', headerEnd + 1, indexEnd));
   } catch {
     return undefined;
   }
   if (!Array.isArray(index)) return undefined;
-  const entries = new Map<string, string>();
+  const entries = new Map<string, Entry>();
   let offset = indexEnd + 1;
   for (const entry of index as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isSafeInteger(entry[1]) || (entry[1] as number) < 0) return undefined;
     const end = offset + (entry[1] as number);
-    if (end > body.length) return undefined;
-    entries.set(entry[0], body.slice(offset, end));
+    if (end > bytes.length) return undefined;
+    entries.set(entry[0], { bytes: bytes.subarray(offset, end) });
     offset = end;
   }
-  return offset === body.length ? entries : undefined;
+  return offset === bytes.length ? entries : undefined;
+}
+
+/** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
+export function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
+  return encodeEntries(fingerprint, [...entries].map(([key, text]) => [key, { text }] as const));
+}
+
+/** The same as text. */
+export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly [string, string]>): string {
+  return encodeUnitCacheBytes(fingerprint, entries).toString('utf8');
+}
+
+/** The entries of a cache file's bytes, or undefined when it is not a sound cache of this generator. */
+export function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
+  const entries = decodeEntries(bytes, fingerprint);
+  return entries && new Map([...entries].map(([key, entry]) => [key, textOf(entry)]));
 }
 
 /** The same from text. */
@@ -101,14 +127,14 @@ export function decodeUnitCache(text: string, fingerprint: string): Map<string, 
 }
 
 export class UnitCache {
-  private readonly fresh = new Map<string, string>();
+  private readonly fresh = new Map<string, Entry>();
   hits = 0;
   misses = 0;
 
   private constructor(
     /** Identifies the generator (its code and the libraries whose output it embeds). */
     private readonly fingerprint: string,
-    private readonly stored: ReadonlyMap<string, string>,
+    private readonly stored: ReadonlyMap<string, Entry>,
     /**
      * The cache file's modification time (ns) as its file system gives it, when it was read from
      * one: what a file's recorded status is judged against (see disk-status.ts).
@@ -127,7 +153,7 @@ export class UnitCache {
 
   /** The same from the file's bytes (and its modification time, when read from disk). */
   static fromBytes(bytes: Buffer | undefined, fingerprint: string, savedAtNs?: bigint): UnitCache {
-    const entries = bytes !== undefined ? decodeUnitCacheBytes(bytes, fingerprint) : undefined;
+    const entries = bytes !== undefined ? decodeEntries(bytes, fingerprint) : undefined;
     return entries === undefined ? new UnitCache(fingerprint, new Map()) : new UnitCache(fingerprint, entries, savedAtNs);
   }
 
@@ -144,7 +170,7 @@ export class UnitCache {
     }
     this.hits++;
     this.fresh.set(key, known);
-    return known;
+    return textOf(known);
   }
 
   /** The cached result of `compute` for this kind and input, computing (and keeping) it on a miss. */
@@ -153,7 +179,7 @@ export class UnitCache {
     const known = this.lookup(key);
     if (known !== undefined) return known;
     const value = compute();
-    this.fresh.set(key, value);
+    this.fresh.set(key, { text: value });
     return value;
   };
 
@@ -163,29 +189,30 @@ export class UnitCache {
     const known = this.lookup(key);
     if (known !== undefined) return known;
     const value = await compute();
-    this.fresh.set(key, value);
+    this.fresh.set(key, { text: value });
     return value;
   }
 
   /** What the last run or this one kept for this kind and input, without counting a hit or keeping it. */
   peek(kind: string, input: string): string | undefined {
     const key = this.keyOf(kind, input);
-    return this.fresh.get(key) ?? this.stored.get(key);
+    const known = this.fresh.get(key) ?? this.stored.get(key);
+    return known && textOf(known);
   }
 
   /** Keeps `value` for this kind and input for the next run, replacing what was there. */
   put(kind: string, input: string, value: string): void {
-    this.fresh.set(this.keyOf(kind, input), value);
+    this.fresh.set(this.keyOf(kind, input), { text: value });
   }
 
   /** The file's text: only what this run used, so entries of removed tools do not pile up. */
   text(): string {
-    return encodeUnitCache(this.fingerprint, this.fresh);
+    return this.bytes().toString('utf8');
   }
 
   /** The same as bytes, as they are written. */
   bytes(): Buffer {
-    return encodeUnitCacheBytes(this.fingerprint, this.fresh);
+    return encodeEntries(this.fingerprint, this.fresh);
   }
 }
 
