@@ -1,3 +1,4 @@
+import { schemaText } from '../schema-text.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
@@ -124,7 +125,8 @@ export async function validatorFiles(
         return root();
       },
       entries,
-      memoInput: JSON.stringify(parts),
+      // The text of JSON.stringify(parts), each schema written once per run.
+      memoInput: `[${parts.map(([typeName, exportName, schema]) => `[${JSON.stringify(typeName)},${JSON.stringify(exportName)},${schemaText(schema)}]`).join(',')}]`,
       module: tool.ids.camel,
       // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).
       ...(parts.every(([, , schema]) => isMetaChecked(schema)) ? { metaChecked: true } : {}),

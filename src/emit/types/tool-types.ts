@@ -4,6 +4,7 @@ import { formatMembers, unitMarker, type MemberPart, type UnitMemo } from '../..
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { mapSchema } from '../server/schema-walk.js';
+import { schemaText } from '../schema-text.js';
 import { typeBase, type ToolTypeNames } from '../server/naming.js';
 import { compileToolUnit, type SharedDefinition } from './tool-unit.js';
 import { typeUnitCompiler, type TypeUnitJob } from './type-unit-jobs.js';
@@ -79,7 +80,9 @@ function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<stri
     }
   }
   const sharedNames = [...own].sort(byCodeUnit).map((key) => [key, shared.get(key)?.name ?? null]);
-  return JSON.stringify([n.input, n.output ?? null, tool.inputSchema, tool.outputSchema ?? null, sharedNames]);
+  // The text of JSON.stringify([input, output, inputSchema, outputSchema, sharedNames]), each schema written once per run.
+  const output = tool.outputSchema ? schemaText(tool.outputSchema) : 'null';
+  return `[${JSON.stringify(n.input)},${JSON.stringify(n.output ?? null)},${schemaText(tool.inputSchema)},${output},${JSON.stringify(sharedNames)}]`;
 }
 
 /**
