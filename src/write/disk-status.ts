@@ -7,14 +7,15 @@ import type { UnitCache } from './unit-cache.js';
  * since a run wrote or read it. A large server keeps a thousand validator modules (tens of MB):
  * reading and hashing them all is most of what a warm run's writer does.
  *
- * Each run records, in the unit cache, every such file's status (size, inode, modification and
- * change times to the nanosecond) beside its hash. The next run takes the hash as it is only when
- * the status is the same AND the file changed before the cache file was written, by the file
+ * Each run records, in the unit cache, every generated file's status (size, inode, modification
+ * and change times to the nanosecond) beside its hash. The next run takes the hash as it is only
+ * when the status is the same AND the file changed before the cache file was written, by the file
  * system's own clock: an edit made after that, however quick and whatever its size, gets a later
  * change time (which no program can set back), so its status differs and the file is read and
  * hashed. A file changed within the same clock tick as the cache (a coarse file system) is read.
  */
 
+/** The unit cache holds every file's status in one entry (a thousand entries would cost a hash each). */
 const DISK_STATUS = 'disk-status';
 
 export interface DiskFile {
@@ -29,37 +30,54 @@ function statusText(stats: BigIntStats, sha256: string): string {
   return `${stats.size} ${stats.ino} ${stats.mtimeNs} ${stats.ctimeNs} ${sha256}`;
 }
 
-/** The recorded hash when the status vouches for it; undefined when the file must be read. */
-function vouchedHash(cache: UnitCache | undefined, path: string, stats: BigIntStats): string | undefined {
-  if (cache?.savedAtNs === undefined || !(stats.ctimeNs < cache.savedAtNs)) return undefined;
-  const recorded = cache.peek(DISK_STATUS, path);
-  if (recorded === undefined) return undefined;
-  const sha256 = recorded.slice(recorded.lastIndexOf(' ') + 1);
-  return recorded === statusText(stats, sha256) ? sha256 : undefined;
-}
+/** The statuses the last run recorded, and the ones this run records for the next. */
+export class DiskStatuses {
+  private readonly recorded: ReadonlyMap<string, string>;
+  private readonly next = new Map<string, string>();
 
-/** The generated file at `absolute` (`path` in the output), or undefined when there is none. */
-export function diskFile(absolute: string, path: string, cache: UnitCache | undefined): DiskFile | undefined {
-  const stats = statSync(absolute, { bigint: true, throwIfNoEntry: false });
-  if (stats === undefined) return undefined;
-  const vouched = vouchedHash(cache, path, stats);
-  if (vouched !== undefined) {
-    let bytes: Buffer | undefined;
-    return { sha256: vouched, stats, bytes: () => (bytes ??= readFileSync(absolute)) };
+  constructor(private readonly cache: UnitCache | undefined) {
+    const text = cache?.savedAtNs === undefined ? undefined : cache.peek(DISK_STATUS, '');
+    this.recorded = new Map(text === undefined ? [] : (JSON.parse(text) as [string, string][]));
   }
-  // Read: the status recorded must be that of the bytes hashed, so both come from one open file.
-  const fd = openSync(absolute, 'r');
-  try {
-    const opened = fstatSync(fd, { bigint: true });
-    const bytes = readFileSync(fd);
-    return { sha256: createHash('sha256').update(bytes).digest('hex'), stats: opened, bytes: () => bytes };
-  } finally {
-    closeSync(fd);
-  }
-}
 
-/** Records the status of the file at `absolute` (as it is now, or as `stats` saw it) with its hash, for the next run. */
-export function recordDiskFile(cache: UnitCache, absolute: string, path: string, sha256: string, stats?: BigIntStats): void {
-  const now = stats ?? statSync(absolute, { bigint: true, throwIfNoEntry: false });
-  if (now !== undefined) cache.put(DISK_STATUS, path, statusText(now, sha256));
+  /** The recorded hash when the status vouches for it; undefined when the file must be read. */
+  private vouchedHash(path: string, stats: BigIntStats): string | undefined {
+    const savedAt = this.cache?.savedAtNs;
+    if (savedAt === undefined || !(stats.ctimeNs < savedAt)) return undefined;
+    const recorded = this.recorded.get(path);
+    if (recorded === undefined) return undefined;
+    const sha256 = recorded.slice(recorded.lastIndexOf(' ') + 1);
+    return recorded === statusText(stats, sha256) ? sha256 : undefined;
+  }
+
+  /** The generated file at `absolute` (`path` in the output), or undefined when there is none. */
+  find(absolute: string, path: string): DiskFile | undefined {
+    const stats = statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    if (stats === undefined) return undefined;
+    const vouched = this.vouchedHash(path, stats);
+    if (vouched !== undefined) {
+      let bytes: Buffer | undefined;
+      return { sha256: vouched, stats, bytes: () => (bytes ??= readFileSync(absolute)) };
+    }
+    // Read: the status recorded must be that of the bytes hashed, so both come from one open file.
+    const fd = openSync(absolute, 'r');
+    try {
+      const opened = fstatSync(fd, { bigint: true });
+      const bytes = readFileSync(fd);
+      return { sha256: createHash('sha256').update(bytes).digest('hex'), stats: opened, bytes: () => bytes };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Records the status of the file at `absolute` (as it is now, or as `stats` saw it) with its hash. */
+  record(absolute: string, path: string, sha256: string, stats?: BigIntStats): void {
+    const now = stats ?? statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    if (now !== undefined) this.next.set(path, statusText(now, sha256));
+  }
+
+  /** Hands what was recorded to the cache, to be written with it. */
+  save(): void {
+    this.cache?.put(DISK_STATUS, '', JSON.stringify([...this.next].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  }
 }

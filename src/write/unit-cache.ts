@@ -63,7 +63,11 @@ function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, 
     if (entry.bytes !== undefined) kept.push([key, entry.bytes]);
     else if (isWellFormed(entry.text as string)) kept.push([key, Buffer.from(entry.text as string, 'utf8')]);
   }
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // The default order of strings is code-unit order, and sorts several times quicker than a comparator.
+  const order = kept.map(([key]) => key).sort();
+  const byKey = new Map(kept);
+  kept.length = 0;
+  for (const key of order) kept.push([key, byKey.get(key) as Buffer]);
   const index = Buffer.from(`${JSON.stringify(kept.map(([key, bytes]) => [key, bytes.length]))}\n`, 'utf8');
   const hash = createHash('sha256').update(index);
   for (const [, bytes] of kept) hash.update(bytes);

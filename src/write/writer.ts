@@ -7,7 +7,7 @@ import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDG
 import { contentOf, type PlannedFile } from './planned-file.js';
 import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
-import { diskFile, recordDiskFile, type DiskFile } from './disk-status.js';
+import { DiskStatuses, type DiskFile } from './disk-status.js';
 
 /**
  * The only code that touches the output folder. Everything is rendered in memory first; then either
@@ -88,9 +88,9 @@ const EXISTS = Symbol('exists');
  * generated file as its hash (compared with what would be written; read only when the unit cache
  * cannot vouch for it, see disk-status.ts).
  */
-function onDisk(outDir: string, file: PlannedFile, force: boolean, cache: UnitCache | undefined): string | typeof EXISTS | DiskFile | undefined {
+function onDisk(outDir: string, file: PlannedFile, force: boolean, statuses: DiskStatuses): string | typeof EXISTS | DiskFile | undefined {
   const path = join(outDir, file.path);
-  if (file.owner === 'generated') return diskFile(path, file.path, cache);
+  if (file.owner === 'generated') return statuses.find(path, file.path);
   if (file.owner === 'user' && !file.merge && !force) return statSync(path, { throwIfNoEntry: false }) ? EXISTS : undefined;
   return bytesIfExists(path)?.toString('utf8');
 }
@@ -123,6 +123,7 @@ async function plan(
   files: readonly PlannedFile[],
   options: WriteOptions,
   report: WriteReport,
+  statuses: DiskStatuses,
 ): Promise<{ texts: Map<string, string>; hashes: Record<string, string>; generatedOnDisk: Map<string, DiskFile | undefined> }> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const texts = new Map<string, string>();
@@ -130,7 +131,7 @@ async function plan(
   const cache = options.cache;
   const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
   // What follows runs in path order, so reports and notes come out the same every run.
-  const found = sorted.map((file) => onDisk(outDir, file, options.force === true, cache));
+  const found = sorted.map((file) => onDisk(outDir, file, options.force === true, statuses));
   const generatedOnDisk = new Map<string, DiskFile | undefined>();
   for (const [i, file] of sorted.entries()) {
     const existing = found[i];
@@ -254,7 +255,8 @@ export async function writeOutput(
   // First, so a ledger that cannot be trusted stops the run before any work.
   const previous = await readLedger(root, outDir);
   const report = emptyReport();
-  const { texts, hashes, generatedOnDisk } = await plan(root, files, options, report);
+  const statuses = new DiskStatuses(options.cache);
+  const { texts, hashes, generatedOnDisk } = await plan(root, files, options, report, statuses);
   const ledgerText = renderLedger(hashes, options.record);
 
   // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
@@ -301,9 +303,9 @@ export async function writeOutput(
   if (options.cache) {
     // What each generated file is now, for the next run to trust without reading it (disk-status.ts).
     for (const [path, disk] of generatedOnDisk) {
-      const sha256 = hashes[path] as string;
-      recordDiskFile(options.cache, join(root, ...path.split('/')), path, sha256, unchanged.has(path) ? disk?.stats : undefined);
+      statuses.record(join(root, ...path.split('/')), path, hashes[path] as string, unchanged.has(path) ? disk?.stats : undefined);
     }
+    statuses.save();
     await writeUnitCache(root, options.cache);
   }
   return report;

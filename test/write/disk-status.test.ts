@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diskFile, recordDiskFile } from '../../src/write/disk-status.js';
+import { DiskStatuses } from '../../src/write/disk-status.js';
 import { readUnitCache, UNIT_CACHE_FILE, UnitCache, writeUnitCache } from '../../src/write/unit-cache.js';
 import { main } from '../../src/cli/main.js';
 import { repoRoot } from '../client/support.js';
@@ -15,6 +15,8 @@ import { repoRoot } from '../client/support.js';
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 /** A hash no file has: returned only when the recorded status is trusted instead of the bytes. */
 const RECORDED = 'f'.repeat(64);
+/** The file at `absolute` as a run with this cache finds it. */
+const diskFile = (absolute: string, path: string, cache: UnitCache) => new DiskStatuses(cache).find(absolute, path);
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe('disk status of keyed generated files', () => {
@@ -31,7 +33,9 @@ describe('disk status of keyed generated files', () => {
     await mkdir(out, { recursive: true });
     await writeFile(file, text);
     const cache = UnitCache.empty('test');
-    recordDiskFile(cache, file, 'module.js', RECORDED);
+    const statuses = new DiskStatuses(cache);
+    statuses.record(file, 'module.js', RECORDED);
+    statuses.save();
     await tick();
     await writeUnitCache(out, cache);
     return { file, out };
