@@ -14,6 +14,7 @@ import type { ServerLocation } from '../runtime/client/index.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
+import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { flagPairs } from './flag-pairs.js';
@@ -264,10 +265,17 @@ export async function generateClient(
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
   const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());
-  const { files, record } = await prepareClient(job, io, inputFiles, cache);
-  const banner = commandBanner(job.banner.command, job.banner.version);
-  const report = await writeOutput(options.out, files, { banner, check, force: false, record, ...(cache ? { cache } : {}) });
-  return printReport(io, displayPath(options.out), report, check);
+  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts). Not in
+  // a --watch (the one caller that collects input files), whose later runs have them loaded already.
+  if (cache?.savedAtNs !== undefined && inputFiles === undefined) startCompilerStandby();
+  try {
+    const { files, record } = await prepareClient(job, io, inputFiles, cache);
+    const banner = commandBanner(job.banner.command, job.banner.version);
+    const report = await writeOutput(options.out, files, { banner, check, force: false, record, ...(cache ? { cache } : {}) });
+    return printReport(io, displayPath(options.out), report, check);
+  } finally {
+    stopCompilerStandby();
+  }
 }
 
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {

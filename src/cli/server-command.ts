@@ -7,6 +7,7 @@ import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
+import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { EXIT_OK, printReport, printWarnings, withProgress, type Console } from './output.js';
@@ -107,12 +108,19 @@ export async function generateServer(
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
   const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());
-  const { files, record, notes } = await prepareServer(job, io, inputFiles, cache);
-  const banner = commandBanner(options.banner.command, options.banner.version);
-  const report = await writeOutput(options.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
-  const code = printReport(io, displayPath(options.out), report, check);
-  for (const note of notes) io.err(`note: ${note}`);
-  return code;
+  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts). Not in
+  // a --watch (the one caller that collects input files), whose later runs have them loaded already.
+  if (cache?.savedAtNs !== undefined && inputFiles === undefined) startCompilerStandby();
+  try {
+    const { files, record, notes } = await prepareServer(job, io, inputFiles, cache);
+    const banner = commandBanner(options.banner.command, options.banner.version);
+    const report = await writeOutput(options.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
+    const code = printReport(io, displayPath(options.out), report, check);
+    for (const note of notes) io.err(`note: ${note}`);
+    return code;
+  } finally {
+    stopCompilerStandby();
+  }
 }
 
 export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {

@@ -1,6 +1,7 @@
 import { formatUnit } from '../../printer/format.js';
 import { runInWorker, workerEntry } from '../../printer/worker-thread.js';
 import { declarationsLayout } from './declarations-layout.js';
+import { onStandby } from '../compiler-standby.js';
 import { compileShared, compileToolUnit, type SharedDefinition, type ToolSchemas, type UnitTypeNames } from './tool-unit.js';
 
 /**
@@ -40,6 +41,16 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** Settles each pending unit with a worker's reply for it. */
+function answer(batch: readonly Pending[], replies: TypeUnitReply): void {
+  batch.forEach((p, i) => {
+    const reply = replies[i];
+    if (reply === undefined) p.reject(new Error('types: a worker answered fewer units than it was sent'));
+    else if ('error' in reply) p.reject(new Error(reply.error));
+    else p.resolve(reply.code);
+  });
+}
+
 /**
  * A compile function for one run's units: every job asked for in the same turn of the event loop
  * (a cold run asks for all of them at once) goes to one worker thread when there are enough of
@@ -51,19 +62,17 @@ export function typeUnitCompiler(shared: ReadonlyMap<string, SharedDefinition>):
     const batch = pending;
     pending = [];
     const entry = batch.length >= TYPE_WORKER_THRESHOLD ? workerEntry(import.meta.url, 'type-units-worker') : undefined;
-    if (entry === undefined) {
+    const request: TypeUnitBatch = { shared: [...shared], jobs: batch.map((p) => p.job) };
+    const inProcess = (): void => {
       for (const p of batch) runTypeUnitJob(p.job, shared).then(p.resolve, p.reject);
+    };
+    if (entry === undefined) {
+      // A few units: to the compilers on standby when a warm run started them, else here.
+      void onStandby<TypeUnitBatch, TypeUnitReply>('types', request).then((replies) => (replies === undefined ? inProcess() : answer(batch, replies)));
       return;
     }
-    const request: TypeUnitBatch = { shared: [...shared], jobs: batch.map((p) => p.job) };
     runInWorker<TypeUnitBatch, TypeUnitReply>(entry, request, 'types').then(
-      (replies) =>
-        batch.forEach((p, i) => {
-          const reply = replies[i];
-          if (reply === undefined) p.reject(new Error('types: a worker answered fewer units than it was sent'));
-          else if ('error' in reply) p.reject(new Error(reply.error));
-          else p.resolve(reply.code);
-        }),
+      (replies) => answer(batch, replies),
       (error) => batch.forEach((p) => p.reject(error)),
     );
   };

@@ -4,6 +4,7 @@ import type { Dialect } from './ajv-instance.js';
 import type { CompileJob, CompileReply } from './compile-worker.js';
 import type { CompiledValidatorCode } from './index.js';
 import type { ToolValidatorUnit } from './tool-validators.js';
+import { onStandby } from '../compiler-standby.js';
 
 /**
  * Compiles tools' validators, on worker threads when there are enough of them. A 1,000-tool
@@ -31,6 +32,12 @@ export async function compileUnits(units: readonly ToolValidatorUnit[], dialect:
     entry === undefined ? 0 : units.length,
   );
   if (workers === 0 || entry === undefined) {
+    // A few tools: to the compilers on standby when a warm run started them (compiler-standby.ts).
+    const reply = units.length === 0 ? undefined : await onStandby<CompileJob, CompileReply>('validators', { dialect, units: [...units] });
+    if (reply !== undefined) {
+      if ('error' in reply) throw new Error(reply.error);
+      return reply.results;
+    }
     // Loaded on demand: a run whose validators all come from the cache never loads ajv.
     const { compileUnit } = await import('./compile-unit.js');
     return units.map((unit) => compileUnit(unit, dialect));

@@ -1,0 +1,49 @@
+import { parentPort } from 'node:worker_threads';
+import type { StandbyTask } from './compiler-standby.js';
+import type { TypeUnitBatch, TypeUnitReply } from './types/type-unit-jobs.js';
+import type { CompileJob, CompileReply } from './validators/compile-worker.js';
+
+/** The thread of compiler-standby.ts: loads both compilers at once, then answers requests as they come. */
+
+const port = parentPort;
+if (!port) throw new Error('compiler-standby-thread: runs only as a worker thread');
+
+// Loaded now, while the main thread reads the manifest: by the time a unit misses, they are here.
+const types = import('./types/type-unit-jobs.js').then(async (module) => {
+  (await import('./types/type-compiler.js')).typeCompiler();
+  return module;
+});
+const validators = import('./validators/compile-unit.js');
+// A failed load shows when a request needs it (and the main thread then compiles in-process).
+types.catch(() => {});
+validators.catch(() => {});
+
+async function answer(task: StandbyTask, request: unknown): Promise<TypeUnitReply | CompileReply> {
+  if (task === 'types') {
+    const { runTypeUnitJob } = await types;
+    const batch = request as TypeUnitBatch;
+    const shared = new Map(batch.shared);
+    return Promise.all(
+      batch.jobs.map((job) =>
+        runTypeUnitJob(job, shared).then(
+          (code) => ({ code }),
+          (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+        ),
+      ),
+    );
+  }
+  const { compileUnit } = await validators;
+  const job = request as CompileJob;
+  try {
+    return { results: job.units.map((unit) => compileUnit(unit, job.dialect)) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+port.on('message', ({ id, task, request }: { id: number; task: StandbyTask; request: unknown }) => {
+  answer(task, request).then(
+    (reply) => port.postMessage({ id, reply }),
+    (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
