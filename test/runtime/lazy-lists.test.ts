@@ -100,6 +100,19 @@ describe('tools handed over as texts (toolTexts)', () => {
     const cities = (pages: Message[]) => pages.flatMap((p) => p['tools'] as Message[]).find((t) => t['name'] === 'cities')!;
     expect(cities(statefulPages)).not.toHaveProperty('outputSchema');
     expect(cities(statelessPages)['outputSchema']).toEqual({ type: 'array', items: { type: 'string' } });
+
+    // Disabled and filtered out the same way: the pages are then cut per request from the texts.
+    for (const raw of [objects, texts]) {
+      raw.server.tools.disable('echo');
+      raw.server.tools.setFilter((name) => name !== 'cities');
+    }
+    const restricted = await stateful(texts);
+    expect(restricted).toEqual(await stateful(objects));
+    expect(await stateless(texts)).toEqual(await stateless(objects));
+    const names = restricted.flatMap((p) => p['tools'] as Message[]).map((t) => t['name']);
+    expect(names).not.toContain('echo');
+    expect(names).not.toContain('cities');
+    expect(names.length).toBe(statefulPages.flatMap((p) => p['tools'] as Message[]).length - 2);
   });
 
   it('starts, and lists in both eras, without parsing a text but the one the stateful list must change', async () => {
