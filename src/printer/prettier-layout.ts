@@ -76,6 +76,8 @@ export interface ToolStatementParts {
   wireLiteral: string;
   nameLiteral: string;
   moduleLiteral: string;
+  /** Members stating facts of the entry, as printed (`taskSupport: 'optional'`, `objectOutput: false`). */
+  facts: readonly string[];
   /** `validateInput: m.X`, and `validateOutput: m.Y` when the tool has one. */
   exports: readonly string[];
 }
@@ -83,44 +85,34 @@ export interface ToolStatementParts {
 /** The statement as source, unformatted: what prettier gets for the shapes toolStatementLayout does not know. */
 export function toolStatementSource(parts: ToolStatementParts): string {
   const load = `() => import(${parts.moduleLiteral}).then((m) => ({ ${parts.exports.join(', ')} }))`;
-  return `const ${parts.constant}: ToolEntry = {\n  wire: JSON.parse(${parts.wireLiteral}),\n  binding: { name: ${parts.nameLiteral}, load: ${load} },\n};\n`;
+  const facts = parts.facts.map((fact) => `  ${fact},\n`).join('');
+  return `const ${parts.constant}: ToolText = {\n  name: ${parts.nameLiteral},\n  text: ${parts.wireLiteral},\n${facts}  load: ${load},\n};\n`;
 }
 
 /**
- * `const tool_x: ToolEntry = { wire: JSON.parse('…'), binding: { name, load } };` in prettier's
- * layout for the widths where it is one of the common shapes; undefined otherwise.
+ * `const tool_x: ToolText = { name, text: '…', …facts, load };` in prettier's layout for the
+ * widths where it is one of the common shapes; undefined otherwise. `name` and `text` are keys
+ * short enough that prettier never breaks after them: a long string stays on its key's line.
  */
 export function toolStatementLayout(parts: ToolStatementParts): string | undefined {
   const wire = prettierString(parts.wireLiteral);
   const name = prettierString(parts.nameLiteral);
   const module = prettierString(parts.moduleLiteral);
   if (wire === undefined || name === undefined || module === undefined) return undefined;
-  const head = `const ${parts.constant}: ToolEntry = {`;
+  const head = `const ${parts.constant}: ToolText = {`;
   if (!fitsPlain(head) || !PLAIN.test(parts.exports.join(''))) return undefined;
+  const facts = parts.facts.map((fact) => `  ${fact},`);
+  if (!facts.every(fitsPlain)) return undefined;
 
-  const wireFlat = `  wire: JSON.parse(${wire}),`;
-  // A string never breaks: when it does not fit, it goes on a line of its own, however long.
-  const wireLines = wireFlat.length <= WIDTH ? [wireFlat] : ['  wire: JSON.parse(', `    ${wire},`, '  ),'];
-
-  const exportsFlat = parts.exports.join(', ');
-  const call = `import(${module}).then((m) => ({ ${exportsFlat} }))`;
-  const load = `() => ${call}`;
-  const bindingFlat = `  binding: { name: ${name}, load: ${load} },`;
-  let bindingLines: string[];
-  if (bindingFlat.length <= WIDTH) {
-    bindingLines = [bindingFlat];
-  } else {
-    const nameLine = `    name: ${name},`;
-    const loadFlat = `    load: ${load},`;
-    const bodyFlat = `      ${call},`;
-    const bodyOpen = `      import(${module}).then((m) => ({`;
-    const members = parts.exports.map((e) => `        ${e},`);
-    let loadLines: string[];
-    if (loadFlat.length <= WIDTH) loadLines = [loadFlat];
-    else if (bodyFlat.length <= WIDTH) loadLines = ['    load: () =>', bodyFlat];
-    else if (bodyOpen.length <= WIDTH && members.every((m) => m.length <= WIDTH)) loadLines = ['    load: () =>', bodyOpen, ...members, '      })),'];
-    else return undefined;
-    bindingLines = ['  binding: {', nameLine, ...loadLines, '  },'];
-  }
-  return [head, ...wireLines, ...bindingLines, '};', ''].join('\n');
+  const call = `import(${module}).then((m) => ({ ${parts.exports.join(', ')} }))`;
+  const loadFlat = `  load: () => ${call},`;
+  const bodyFlat = `    ${call},`;
+  const bodyOpen = `    import(${module}).then((m) => ({`;
+  const members = parts.exports.map((e) => `      ${e},`);
+  let loadLines: string[];
+  if (loadFlat.length <= WIDTH) loadLines = [loadFlat];
+  else if (bodyFlat.length <= WIDTH) loadLines = ['  load: () =>', bodyFlat];
+  else if (bodyOpen.length <= WIDTH && members.every((m) => m.length <= WIDTH)) loadLines = ['  load: () =>', bodyOpen, ...members, '    })),'];
+  else return undefined;
+  return [head, `  name: ${name},`, `  text: ${wire},`, ...facts, ...loadLines, '};', ''].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * The server's handler tables, built once from the definition and the app's handlers: tools,
- * mirrored headers, resources, templates and prompts, each in a Map (never a plain object, so a
- * tool named `constructor` cannot reach a prototype), with the definition checked on the way.
+ * resources, templates and prompts, each in a Map (never a plain object, so a tool named
+ * `constructor` cannot reach a prototype), with the definition checked on the way; and each
+ * tool's mirrored headers, found on the tool's first need.
  */
 import type {
   JsonObject,
@@ -14,10 +15,11 @@ import type {
   ToolValidators,
   Validator,
 } from './api.js';
+import type { DefinedTool } from './defined-tools.js';
 import { checkToolValidators, lazyValidators, notLoaded } from './tool-loading.js';
 import { headerAnnotations } from './header-params.js';
 import { isObject } from './jsonrpc.js';
-import { taskSupportOf } from './task-settings.js';
+import type { WireEntry } from './lists.js';
 import { compileUriTemplate, type UriTemplateMatcher } from './uri-template.js';
 
 /** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
@@ -30,6 +32,8 @@ export interface MirroredHeader {
 
 export interface ToolEntry {
   readonly name: string;
+  /** Its `tools/list` entry (parsed only when something needs the object). */
+  readonly wire: WireEntry;
   readonly handler: ToolHandler<unknown, unknown>;
   /** Placeholders until `loadValidators`, set while they are not loaded, has run (tool-loading.ts). */
   validateInput: Validator<unknown>;
@@ -66,35 +70,27 @@ function nameOf(entry: JsonObject, field: string, what: string): string {
 }
 
 export function indexTools(
-  definition: ServerDefinition,
+  defined: readonly DefinedTool[],
   handlers: ServerHandlers,
 ): Map<string, ToolEntry> {
   const tools = new Map<string, ToolEntry>();
-  for (const tool of definition.tools) {
-    const name = nameOf(tool, 'name', 'tool');
-    const binding = own(definition.toolBindings, name);
-    if (binding === undefined) throw new Error(`Tool ${name} has no entry in toolBindings`);
+  for (const { name, wire, binding, objectOutput, taskSupport } of defined) {
     const handler = own(handlers.tools, name);
     if (typeof handler !== 'function') throw new Error(`No handler for tool ${name}`);
     const eager = 'load' in binding ? undefined : binding;
-    if (eager !== undefined) checkToolValidators(tool, eager);
+    if (eager !== undefined) checkToolValidators(wire.value, eager);
     tools.set(name, {
       name,
+      wire,
       handler: handler as ToolHandler<unknown, unknown>,
       validateInput: eager?.validateInput ?? notLoaded,
       validateOutput: eager?.validateOutput,
-      loadValidators: 'load' in binding ? lazyValidators(tool, binding.load) : undefined,
-      objectOutput: hasObjectOutput(tool),
-      taskSupport: taskSupportOf(tool),
+      loadValidators: 'load' in binding ? lazyValidators(wire, binding.load) : undefined,
+      objectOutput,
+      taskSupport,
     });
   }
   return tools;
-}
-
-/** A tool without an outputSchema, or whose outputSchema describes an object, as every revision allows. */
-export function hasObjectOutput(tool: JsonObject): boolean {
-  const schema = tool['outputSchema'];
-  return schema === undefined || (isObject(schema) && schema['type'] === 'object');
 }
 
 export function withoutOutputSchema(tool: JsonObject): JsonObject {
@@ -102,19 +98,26 @@ export function withoutOutputSchema(tool: JsonObject): JsonObject {
   return rest;
 }
 
-export function indexHeaders(definition: ServerDefinition): Map<string, MirroredHeader[]> {
-  const byTool = new Map<string, MirroredHeader[]>();
-  for (const tool of definition.tools) {
-    const schema = tool['inputSchema'];
-    const headers: MirroredHeader[] = [];
+const headersFound = new WeakMap<ToolEntry, readonly MirroredHeader[]>();
+
+/**
+ * The tool's arguments mirrored into headers, found in its inputSchema on the first call that
+ * asks (only 2026-07-28 requests over HTTP do), then kept.
+ */
+export function mirroredHeaders(tool: ToolEntry): readonly MirroredHeader[] {
+  let headers = headersFound.get(tool);
+  if (headers === undefined) {
+    const schema = tool.wire.value['inputSchema'];
+    const found: MirroredHeader[] = [];
     // The walk the client mirrors with, so both sides agree on which arguments travel in headers.
     for (const { path, header } of isObject(schema) ? headerAnnotations(schema) : []) {
       if (typeof header === 'string')
-        headers.push({ path, header: `mcp-param-${header.toLowerCase()}` });
+        found.push({ path, header: `mcp-param-${header.toLowerCase()}` });
     }
-    if (headers.length > 0) byTool.set(String(tool['name']), headers);
+    headers = found;
+    headersFound.set(tool, headers);
   }
-  return byTool;
+  return headers;
 }
 
 export function indexResources(

@@ -1,7 +1,7 @@
 /**
  * What every connection of one server shares: the definition checked once, the handler tables
- * (server-index.ts), and the wire payloads that never change (initialize results per revision,
- * list pages) serialized once.
+ * (server-index.ts), and the wire payloads that never change serialized once (initialize results
+ * per revision at start, each list page when first asked for).
  */
 import type {
   JsonObject,
@@ -16,24 +16,22 @@ import type {
 import { Deadlines } from './deadlines.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { isObject } from './jsonrpc.js';
-import { ListState, paginate, type ListPages } from './lists.js';
+import { definedTools } from './defined-tools.js';
+import { ListPages, ListState, WireEntry } from './lists.js';
 import { ResourceLists } from './resource-lists.js';
 import {
-  hasObjectOutput,
-  indexHeaders,
   indexPrompts,
   indexResources,
   indexTemplates,
   indexTools,
   withoutOutputSchema,
-  type MirroredHeader,
   type PromptEntry,
   type TemplateEntry,
   type ToolEntry,
 } from './server-index.js';
 import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from './task-run.js';
-import { taskSettings, taskSupportOf, withTasks, type TaskSettings } from './task-settings.js';
+import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
 
@@ -90,8 +88,6 @@ export class ServerCore {
   readonly discoverResult: string;
   /** `"io.modelcontextprotocol/serverInfo":{…}`, the `_meta` member every 2026-07-28 result carries. */
   readonly serverInfoMember: string;
-  /** Tools whose arguments are mirrored into headers, by tool name. */
-  readonly mirroredHeaders: ReadonlyMap<string, readonly MirroredHeader[]>;
   /** Signs 2026-07-28 request states; made on first use (see `lazy-crypto.ts`). */
   get stateSecret(): string {
     return (this.secret ??= nodeCrypto().randomBytes(32).toString('base64'));
@@ -157,7 +153,8 @@ export class ServerCore {
     this.statefulVersions = this.versions.filter((v) => v !== STATELESS_REVISION);
     this.stateless = this.versions.includes(STATELESS_REVISION);
     this.secret = options.stateSecret;
-    this.tasksOffered = definition.tools.some((tool) => taskSupportOf(tool) !== 'forbidden');
+    const tools = definedTools(definition);
+    this.tasksOffered = tools.some((tool) => tool.taskSupport !== 'forbidden');
     this.taskSettings = taskSettings(options.tasks);
     this.taskStore = options.tasks?.store ?? new InMemoryTaskStore();
     // Its `_meta` with serverInfo is added to it like to every 2026-07-28 result (`withResultFields`).
@@ -207,8 +204,7 @@ export class ServerCore {
     if (this.tasksOffered) methods.push('tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel');
     this.supportedMethods = new Set(methods);
 
-    this.tools = indexTools(definition, handlers);
-    this.mirroredHeaders = indexHeaders(definition);
+    this.tools = indexTools(tools, handlers);
     this.resources = indexResources(definition, handlers);
     this.templates = indexTemplates(definition, handlers);
     this.prompts = indexPrompts(definition, handlers);
@@ -216,16 +212,25 @@ export class ServerCore {
     const pageSize = definition.pageSize ?? 100;
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new Error(`pageSize must be a positive integer, got ${pageSize}`);
-    this.toolPages = paginate('tools', definition.tools, pageSize);
-    const statefulTools = definition.tools.map((tool) =>
-      hasObjectOutput(tool) ? tool : withoutOutputSchema(tool),
+    this.toolPages = new ListPages(
+      'tools',
+      tools.map((tool) => tool.wire),
+      pageSize,
     );
-    this.statefulToolPages = statefulTools.every((tool, i) => tool === definition.tools[i])
+    this.statefulToolPages = tools.every((tool) => tool.objectOutput)
       ? this.toolPages
-      : paginate('tools', statefulTools, pageSize);
-    this.resourcePages = paginate('resources', definition.resources, pageSize);
-    this.templatePages = paginate('resourceTemplates', definition.resourceTemplates, pageSize);
-    this.promptPages = paginate('prompts', definition.prompts, pageSize);
+      : new ListPages(
+          'tools',
+          tools.map(({ name, wire, objectOutput }) =>
+            objectOutput ? wire : WireEntry.derived(() => withoutOutputSchema(wire.value), name),
+          ),
+          pageSize,
+        );
+    const pages = (field: string, entries: readonly JsonObject[]): ListPages =>
+      new ListPages(field, entries.map(WireEntry.ofValue), pageSize);
+    this.resourcePages = pages('resources', definition.resources);
+    this.templatePages = pages('resourceTemplates', definition.resourceTemplates);
+    this.promptPages = pages('prompts', definition.prompts);
     this.toolList = new ListState(
       'tool',
       new Set(this.tools.keys()),

@@ -7,6 +7,7 @@
 import type { JsonObject, ToolValidators, Validator } from './api.js';
 import type { Context } from './context.js';
 import { INTERNAL_ERROR, errorMessage } from './jsonrpc.js';
+import type { WireEntry } from './lists.js';
 import { stackOf } from './method-common.js';
 import type { ToolEntry } from './server-index.js';
 import type { Session } from './session.js';
@@ -29,14 +30,14 @@ export function checkToolValidators(tool: JsonObject, validators: ToolValidators
   }
 }
 
-/** A tool's `load`, with what it loads held to the tool's declaration. */
+/** A tool's `load`, with what it loads held to the tool's declaration (read when they have loaded). */
 export function lazyValidators(
-  tool: JsonObject,
+  tool: WireEntry,
   load: () => Promise<ToolValidators>,
 ): () => Promise<ToolValidators> {
   return () =>
     load().then((validators) => {
-      checkToolValidators(tool, validators);
+      checkToolValidators(tool.value, validators);
       return validators;
     });
 }

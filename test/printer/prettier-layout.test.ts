@@ -73,12 +73,13 @@ describe('toolStatementLayout', () => {
       const pascal = `T${'a'.repeat(length - 1)}`;
       for (const output of [false, true]) {
         for (const wire of [{ name: id }, { name: id, description: `${'d'.repeat(40)}'s` }, { name: id, description: 'x'.repeat(200), inputSchema: { type: 'object' } }]) {
-          for (const name of [id, `${id}'s`]) {
+          for (const [name, facts] of [[id, []], [`${id}'s`, ["taskSupport: 'optional'", 'objectOutput: false']]] as const) {
             const parts: ToolStatementParts = {
               constant: `tool_${id}`,
               wireLiteral: stringLiteral(JSON.stringify(wire)),
               nameLiteral: stringLiteral(name),
               moduleLiteral: stringLiteral(`./validators/${id}.js`),
+              facts,
               exports: output ? [`validateInput: m.validate${pascal}Input`, `validateOutput: m.validate${pascal}Output`] : [`validateInput: m.validate${pascal}Input`],
             };
             const layout = toolStatementLayout(parts);
@@ -103,6 +104,7 @@ describe('toolStatementLayout', () => {
       wireLiteral: stringLiteral(JSON.stringify({ name: 'x', description: 'caf\u00e9' })),
       nameLiteral: stringLiteral('x'),
       moduleLiteral: stringLiteral('./validators/x.js'),
+      facts: [],
       exports: ['validateInput: m.validateXInput'],
     };
     expect(toolStatementLayout(parts)).toBeUndefined();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerDefinition, ToolValidators } from '../../src/runtime/api.js';
 import { createServer } from '../../src/runtime/index.js';
 import { describeIssues } from '../../src/runtime/jsonrpc.js';
+import { cursorOffset } from '../../src/runtime/lists.js';
 import { ServerCore } from '../../src/runtime/server.js';
 import { compileUriTemplate } from '../../src/runtime/uri-template.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
@@ -89,16 +90,16 @@ describe('createServer checks the definition', () => {
     expect(() => createServer({ ...definition(), protocolVersions: ['2099-01-01'] }, handlers)).toThrow(/None of the definition's protocol versions/);
   });
 
-  it('serializes list pages once, with a cursor on every page but the last', () => {
+  it('pages lists with a cursor on every page but the last', () => {
     const core = new ServerCore({ ...definition(), pageSize: 7 }, handlers, {});
-    expect(JSON.parse(core.toolPages.first)).not.toHaveProperty('nextCursor');
-    expect(core.toolPages.byCursor.size).toBe(0);
+    expect(JSON.parse(core.toolPages.page(0))).not.toHaveProperty('nextCursor');
     const empty = new ServerCore({ ...definition(), prompts: [], pageSize: 2 }, { ...handlers, prompts: {} }, {});
-    expect(JSON.parse(empty.promptPages.first)).toEqual({ prompts: [] });
+    expect(JSON.parse(empty.promptPages.page(0))).toEqual({ prompts: [] });
     const paged = new ServerCore({ ...definition(), pageSize: 2 }, handlers, {});
-    const first = JSON.parse(paged.toolPages.first) as { tools: unknown[]; nextCursor: string };
+    const first = JSON.parse(paged.toolPages.page(0)) as { tools: unknown[]; nextCursor: string };
     expect(first.tools).toHaveLength(2);
-    expect(paged.toolPages.byCursor.size).toBe(3);
-    expect(JSON.parse(paged.toolPages.byCursor.get(first.nextCursor)!).tools).toHaveLength(2);
+    const second = JSON.parse(paged.toolPages.page(cursorOffset('tools', first.nextCursor)!)) as { tools: unknown[]; nextCursor: string };
+    expect(second.tools).toHaveLength(2);
+    expect(cursorOffset('tools', second.nextCursor)).toBe(4);
   });
 });

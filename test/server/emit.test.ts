@@ -279,18 +279,28 @@ describe('generated/server.ts', () => {
     ],
   });
 
-  it('embeds every payload with JSON.parse, never as an object literal', async () => {
+  it('embeds every payload as data, never as an object literal, and each tool entry as JSON text', async () => {
     const server = await file(m, 'generated/server.ts');
     // Planned already formatted (assembled from units): prettier's layout and quotes.
     expect(server).toContain(`  serverInfo: JSON.parse('{"name":"n","version":"1","title":"*/ it\\'s"}'),\n`);
     expect(server).toContain(`  instructions: 'line\\u2028break',\n`);
-    // Each tool a constant of its own: its tools/list entry and its binding, keyed by name in the definition.
-    expect(server).toContain(`const tool_proto: ToolEntry = {\n  wire: JSON.parse(\n    '{"name":"__proto__","inputSchema":{"type":"object","properties":{"__proto__":`);
+    // Each tool a constant of its own: its tools/list entry as text (served as it is) and its binding.
+    expect(server).toContain(`const tool_proto: ToolText = {\n  name: '__proto__',\n  text: '{"name":"__proto__","inputSchema":{"type":"object","properties":{"__proto__":`);
     expect(server).toContain(
-      `  binding: {\n    name: '__proto__',\n    load: () =>\n      import('./validators/proto.js').then((m) => ({\n        validateInput: m.validateProtoInput,\n        validateOutput: m.validateProtoOutput,\n      })),\n  },\n`,
+      `  load: () =>\n    import('./validators/proto.js').then((m) => ({\n      validateInput: m.validateProtoInput,\n      validateOutput: m.validateProtoOutput,\n    })),\n};\n`,
     );
-    expect(server).toContain('  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),\n');
+    expect(server).toContain('  tools: [],\n  toolBindings: {},\n  toolTexts: TOOLS,\n');
     expect(server).not.toMatch(/[\u2028\u2029]/);
+  });
+
+  it("states beside a tool's text the facts the runtime needs at start: taskSupport, an outputSchema that is not an object", async () => {
+    const listed = tool('cities', 'Cities', { type: 'object' }, { type: 'array', items: { type: 'string' } });
+    const slow = tool('slow', 'Slow', { type: 'object' });
+    slow.wire['execution'] = { taskSupport: 'required' };
+    const server = await file(model({ protocolVersions: ['2026-07-28', '2025-11-25'], tools: [listed, slow] }), 'generated/server.ts');
+    expect(server).toMatch(/const tool_cities: ToolText = \{\n  name: 'cities',\n  text: '[^\n]*',\n  objectOutput: false,\n  load:/);
+    expect(server).toMatch(/const tool_slow: ToolText = \{\n  name: 'slow',\n  text: '[^\n]*',\n  taskSupport: 'required',\n  load:/);
+    expect(server.match(/objectOutput|taskSupport: '/g)).toHaveLength(2);
   });
 
   it('derives capabilities from what the manifest has', () => {

@@ -35,11 +35,13 @@ export function capabilities(model: ServiceModel): Record<string, object> {
 }
 
 /**
- * `generated/server.ts`: the `ServerDefinition` (every wire payload precomputed as data, embedded
- * with `JSON.parse`) and a `createServer` typed with the manifest's `Handlers`. Assembled already
- * formatted: each tool is a top-level statement of its own (its `tools/list` entry and its
- * binding), formatted alone and cached, so a warm run after one tool changed formats that one;
- * the rest of the file names tools but holds none of their data, and is formatted once.
+ * `generated/server.ts`: the `ServerDefinition` (every wire payload precomputed as data) and a
+ * `createServer` typed with the manifest's `Handlers`. Each tool's `tools/list` entry is embedded
+ * as JSON text (`ToolText`), which the runtime serves as it is: starting a server parses none of
+ * them. Assembled already formatted: each tool is a top-level statement of its own (its entry,
+ * binding and the facts start-up needs), formatted alone and cached, so a warm run after one tool
+ * changed formats that one; the rest of the file names tools but holds none of their data, and is
+ * formatted once.
  */
 export async function serverFile(
   model: ServiceModel,
@@ -77,14 +79,8 @@ export async function serverFile(
     `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n\n`,
   );
   if (model.tools.length > 0) {
-    const definition = type('ServerDefinition');
-    file.push(
-      jsdoc("A tool's `tools/list` entry and its binding."),
-      `type ToolEntry = { wire: ${definition}['tools'][number]; binding: ${definition}['toolBindings'][string] };\n\n`,
-      unitMarker('tools'),
-      '\n\n',
-      `const TOOLS: readonly ToolEntry[] = [${toolConstants.join(', ')}];\n\n`,
-    );
+    const toolText = type('ToolText');
+    file.push(unitMarker('tools'), '\n\n', `const TOOLS: readonly ${toolText}[] = [${toolConstants.join(', ')}];\n\n`);
   }
   const requestValidators = file.importValue('requestValidators', './runtime/request-validators.js');
   file.importType('Handlers', './types.js');
@@ -97,9 +93,10 @@ export async function serverFile(
     instructions === undefined ? '' : `  instructions: ${stringLiteral(instructions)},\n`,
     `  protocolVersions: ${jsonValueExpression(model.protocolVersions)},\n`,
     `  capabilities: ${jsonValueExpression(capabilities(model))},\n`,
-    model.tools.length === 0 ? '  tools: [],\n' : '  tools: TOOLS.map((tool) => tool.wire),\n',
-    // Object.fromEntries makes own properties, so a tool named `__proto__` is just a key.
-    model.tools.length === 0 ? '  toolBindings: {},\n' : '  toolBindings: Object.fromEntries(TOOLS.map((tool) => [tool.binding.name, tool.binding])),\n',
+    // The tools come as texts (`toolTexts`): the object form stays empty.
+    '  tools: [],\n',
+    '  toolBindings: {},\n',
+    model.tools.length === 0 ? '' : '  toolTexts: TOOLS,\n',
     `  resources: ${jsonValueExpression(model.resources.map((r) => r.wire))},\n`,
     `  resourceTemplates: ${jsonValueExpression(model.resourceTemplates.map((t) => t.wire))},\n`,
     `  prompts: ${jsonValueExpression(model.prompts.map((p) => p.wire))},\n`,
@@ -139,7 +136,10 @@ function toolConstant(tool: ServiceModel['tools'][number]): string {
   return `tool_${tool.ids.camel}`;
 }
 
-/** One tool as a statement: its `tools/list` entry, and its validators, imported on its first call (tool-loading.ts in the runtime). */
+/**
+ * One tool as a statement: its `tools/list` entry as text, the facts of it the runtime needs at
+ * start (so it parses no entry), and its validators, imported on its first call (tool-loading.ts).
+ */
 function toolStatementParts(tool: ServiceModel['tools'][number], wireJson: string, toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): ToolStatementParts {
   const names = toolNames.get(tool.name) as ToolTypeNames;
   const exports = [`validateInput: m.${names.validateInput}`];
@@ -149,8 +149,21 @@ function toolStatementParts(tool: ServiceModel['tools'][number], wireJson: strin
     wireLiteral: stringLiteral(wireJson),
     nameLiteral: stringLiteral(tool.name),
     moduleLiteral: stringLiteral(validatorModules.get(tool.name) as string),
+    facts: toolFacts(tool.wire),
     exports,
   };
+}
+
+/** `taskSupport` unless `forbidden`, and `objectOutput: false` for an outputSchema that is not an object schema: what `ToolText` asks, read as the runtime reads the entry. */
+function toolFacts(wire: Record<string, unknown>): string[] {
+  const facts: string[] = [];
+  const execution = wire['execution'];
+  const support = typeof execution === 'object' && execution !== null ? (execution as Record<string, unknown>)['taskSupport'] : undefined;
+  if (support === 'optional' || support === 'required') facts.push(`taskSupport: '${support}'`);
+  const output = wire['outputSchema'];
+  const objectOutput = output === undefined || (typeof output === 'object' && output !== null && !Array.isArray(output) && (output as Record<string, unknown>)['type'] === 'object');
+  if (!objectOutput) facts.push('objectOutput: false');
+  return facts;
 }
 
 /** The manifest's `auth` and the scopes its tools, prompts and resources need (only those that need some). */

@@ -213,6 +213,21 @@ export type ToolBinding = { /** Wire name, as in `tools/call`. */ name: string }
   ToolValidators | { load: () => Promise<ToolValidators> }
 );
 
+/**
+ * One tool as a generated server hands it over: its `tools/list` entry as JSON text, served as it
+ * is and parsed only when something needs the object (so a server with a thousand tools starts
+ * without parsing their schemas), its binding, and the two facts of the entry that start-up needs.
+ * The facts must say what the text says; the generator writes both from the same entry.
+ */
+export type ToolText = ToolBinding & {
+  /** The `tools/list` entry, JSON; its `name` is the binding's. */
+  text: string;
+  /** The entry's `execution.taskSupport`, when it is not `forbidden`. */
+  taskSupport?: 'optional' | 'required';
+  /** Present (false) when the entry's outputSchema is not an object schema (see `ToolEntry.objectOutput`). */
+  objectOutput?: false;
+};
+
 export interface ResourceReadResult extends JsonObject {
   contents: ResourceContents[];
 }
@@ -265,6 +280,11 @@ export interface ServerDefinition {
   tools: readonly JsonObject[];
   /** Keyed by wire name. */
   toolBindings: Readonly<Record<string, ToolBinding>>;
+  /**
+   * The tools as texts with their bindings, in manifest order: what generated servers give, with
+   * `tools` and `toolBindings` empty (a definition uses one form or the other).
+   */
+  toolTexts?: readonly ToolText[];
   resources: readonly JsonObject[];
   resourceTemplates: readonly JsonObject[];
   prompts: readonly JsonObject[];

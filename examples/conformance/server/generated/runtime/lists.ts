@@ -2,21 +2,87 @@
 /**
  * Lists that change at run time: the pages of a list method and their cursors, and the enabled
  * set and per-request filter of tools and prompts (`ListControl`). While nothing is disabled or
- * filtered, the pages serialized at start-up are served as they are.
+ * filtered, each page is serialized once, when first asked for, and served as it is after.
  */
 import { Buffer } from 'node:buffer';
 import type { JsonObject, ListControl, ListFilter, RequestContext } from './api.js';
 import { INVALID_PARAMS, errorMessage, resultMessage } from './jsonrpc.js';
 import type { Outbound } from './outbound.js';
 
-/** Pre-serialized result objects of one list method: the first page and the pages behind each cursor. */
-export interface ListPages {
-  /** The result's list member (`tools`, `prompts`, …); cursors name it. */
-  readonly field: string;
-  readonly entries: readonly JsonObject[];
-  readonly pageSize: number;
-  readonly first: string;
-  readonly byCursor: ReadonlyMap<string, string>;
+/**
+ * One entry of a list result, as its object and as its JSON text: each is made from the other on
+ * first need, then kept. A generated server hands its tools over as texts, so serving tools/list
+ * parses none of them; hand-written definitions hand over objects.
+ */
+export class WireEntry {
+  private constructor(
+    private textForm: string | undefined,
+    private valueForm: JsonObject | undefined,
+    private readonly derive: (() => JsonObject) | undefined,
+    private readonly knownName: string | undefined,
+  ) {}
+
+  static ofValue(value: JsonObject): WireEntry {
+    return new WireEntry(undefined, value, undefined, undefined);
+  }
+
+  /** `text` must be the JSON of an object whose `name` is `name`. */
+  static ofText(text: string, name: string): WireEntry {
+    return new WireEntry(text, undefined, undefined, name);
+  }
+
+  /** An entry computed from others when first needed (a tool as the stateful revisions see it). */
+  static derived(derive: () => JsonObject, name: string): WireEntry {
+    return new WireEntry(undefined, undefined, derive, name);
+  }
+
+  get value(): JsonObject {
+    return (this.valueForm ??=
+      this.textForm !== undefined
+        ? (JSON.parse(this.textForm) as JsonObject)
+        : (this.derive as () => JsonObject)());
+  }
+
+  get text(): string {
+    return (this.textForm ??= JSON.stringify(this.value));
+  }
+
+  /** The entry's `name` (tools, prompts), without parsing when it came with the text. */
+  get name(): unknown {
+    return this.knownName ?? this.value['name'];
+  }
+}
+
+/**
+ * The pages of one list method. A page is serialized when a client first asks for it, then kept
+ * (a thousand tools make ten pages, and the first answer needs only the first).
+ */
+export class ListPages {
+  private readonly made = new Map<number, string>();
+
+  constructor(
+    /** The result's list member (`tools`, `prompts`, …); cursors name it. */
+    readonly field: string,
+    readonly entries: readonly WireEntry[],
+    readonly pageSize: number,
+  ) {}
+
+  /** The page from `offset`. Only the pages our own cursors open are kept: at most one per `pageSize` entries. */
+  page(offset: number): string {
+    const ours = offset % this.pageSize === 0 && (offset === 0 || offset < this.entries.length);
+    if (!ours) return pageOf(this.field, this.entries, offset, this.pageSize);
+    let text = this.made.get(offset);
+    if (text === undefined) {
+      text = pageOf(this.field, this.entries, offset, this.pageSize);
+      this.made.set(offset, text);
+    }
+    return text;
+  }
+
+  /** How many pages have been serialized so far. */
+  get serialized(): number {
+    return this.made.size;
+  }
 }
 
 /** Cursors are opaque to clients; here they encode the list and the offset of the page they open. */
@@ -40,31 +106,22 @@ export function cursorOffset(field: string, cursor: unknown): number | undefined
   return cursorAt(field, offset) === cursor ? offset : undefined;
 }
 
-/** One page of `entries` from `offset`, with `nextCursor` when more follow. */
+/**
+ * One page of `entries` from `offset`, with `nextCursor` when more follow: the entries' texts
+ * joined, the same bytes `JSON.stringify` of the page object would give.
+ */
 export function pageOf(
   field: string,
-  entries: readonly JsonObject[],
+  entries: readonly WireEntry[],
   offset: number,
   pageSize: number,
 ): string {
-  const page: JsonObject = { [field]: entries.slice(offset, offset + pageSize) };
-  if (offset + pageSize < entries.length) page['nextCursor'] = cursorAt(field, offset + pageSize);
-  return JSON.stringify(page);
-}
-
-export function paginate(
-  field: string,
-  entries: readonly JsonObject[],
-  pageSize: number,
-): ListPages {
-  const byCursor = new Map<string, string>();
-  let first = '';
-  for (let offset = 0; offset === 0 || offset < entries.length; offset += pageSize) {
-    const text = pageOf(field, entries, offset, pageSize);
-    if (offset === 0) first = text;
-    else byCursor.set(cursorAt(field, offset), text);
-  }
-  return { field, entries, pageSize, first, byCursor };
+  const texts = entries.slice(offset, offset + pageSize).map((entry) => entry.text);
+  const next =
+    offset + pageSize < entries.length
+      ? `,"nextCursor":${JSON.stringify(cursorAt(field, offset + pageSize))}`
+      : '';
+  return `{${JSON.stringify(field)}:[${texts.join(',')}]${next}}`;
 }
 
 export function invalidCursor(idText: string, method: string): string {
@@ -86,28 +143,18 @@ export function listPage(
   idText: string,
   params: JsonObject,
   out: Outbound,
-  visible?: (entry: JsonObject) => boolean,
+  visible?: (entry: WireEntry) => boolean,
 ): void {
-  const cursor = params['cursor'];
-  if (visible === undefined) {
-    const stored =
-      cursor === undefined
-        ? pages.first
-        : typeof cursor === 'string'
-          ? pages.byCursor.get(cursor)
-          : undefined;
-    if (stored !== undefined) {
-      out.respond(resultMessage(idText, stored));
-      return;
-    }
-  }
-  const offset = cursorOffset(pages.field, cursor);
+  const offset = cursorOffset(pages.field, params['cursor']);
   if (offset === undefined) {
     out.respond(invalidCursor(idText, method));
     return;
   }
-  const entries = visible === undefined ? pages.entries : pages.entries.filter(visible);
-  out.respond(resultMessage(idText, pageOf(pages.field, entries, offset, pages.pageSize)));
+  const page =
+    visible === undefined
+      ? pages.page(offset)
+      : pageOf(pages.field, pages.entries.filter(visible), offset, pages.pageSize);
+  out.respond(resultMessage(idText, page));
 }
 
 /** The enabled set and per-request filter of the tools (or prompts) of a manifest. */
@@ -122,7 +169,7 @@ export class ListState implements ListControl {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** False while every entry is served to everyone: the start-up pages then hold. */
+  /** False while every entry is served to everyone: the kept pages then hold. */
   get restricted(): boolean {
     return this.disabled.size > 0 || this.filter !== undefined;
   }

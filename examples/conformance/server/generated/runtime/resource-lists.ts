@@ -14,7 +14,7 @@ import type {
 } from './api.js';
 import { Context } from './context.js';
 import { isObject, type RequestId } from './jsonrpc.js';
-import { cursorOffset, invalidCursor, pageOf } from './lists.js';
+import { WireEntry, cursorOffset, invalidCursor, pageOf } from './lists.js';
 import { invoke, isThenable, metaOf } from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
@@ -105,9 +105,11 @@ export function listDynamicResources(
   const core = session.core;
   const context = new Context(session, id, idText, metaOf(params), out);
   const encode = (lists: unknown): string => {
-    const entries: JsonObject[] = [...core.definition.resources];
+    const entries: WireEntry[] = [...core.resourcePages.entries];
     (lists as unknown[]).forEach((list, i) =>
-      entries.push(...checkedEntries(core.resourceLists.listed[i]!, list, core.log)),
+      entries.push(
+        ...checkedEntries(core.resourceLists.listed[i]!, list, core.log).map(WireEntry.ofValue),
+      ),
     );
     return pageOf('resources', entries, offset, core.resourcePages.pageSize);
   };

@@ -21,6 +21,7 @@ import {
 import { STATELESS_REVISION, type ServerCore } from './server.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { decodeHeaderValue, headerMatches, valueAt } from './header-params.js';
+import { mirroredHeaders } from './server-index.js';
 import { memberStart } from './json-scan.js';
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -223,8 +224,9 @@ function headerMismatch(
   if (typeof value !== 'string' || name !== value)
     return `Mcp-Name ${quote(name)} differs from params.${field}`;
   if (method !== 'tools/call') return undefined;
-  const mirrored = core.mirroredHeaders.get(value);
-  if (mirrored === undefined) return undefined;
+  const tool = core.tools.get(value);
+  if (tool === undefined) return undefined;
+  const mirrored = mirroredHeaders(tool);
   const args = params['arguments'];
   for (const { path, header } of mirrored) {
     const raw = single(headers[header]);

@@ -35,7 +35,7 @@ function listPrompts(
     idText,
     params,
     out,
-    (prompt) => state.refusal(prompt['name'] as string, contextOf) === undefined,
+    (prompt) => state.refusal(prompt.name as string, contextOf) === undefined,
   );
 }
 

@@ -61,7 +61,7 @@ function listTools(
     idText,
     params,
     out,
-    (tool) => state.refusal(tool['name'] as string, contextOf) === undefined,
+    (tool) => state.refusal(tool.name as string, contextOf) === undefined,
   );
 }
 
