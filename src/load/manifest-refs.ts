@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { parseInput } from './json-source.js';
+import { patternVerdict } from './pattern-check.js';
 import { diagnosticAt, formatOf, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -261,6 +262,8 @@ class BundleJob {
   private nodes = 0;
   private tooLarge = false;
   private complete = true;
+  /** Whether copy() may share the tool's own nodes (off while a root `$ref`'s target is inlined). */
+  private sharing = true;
 
   constructor(
     private readonly bundler: SchemaBundler,
@@ -280,9 +283,11 @@ class BundleJob {
     const rootValue = valueAt(this.root.file.doc.value, this.root.pointer).value;
     const rootKeyOrigins = new Map<string, Origin>();
     const inlined = this.inlineRootRef(rootValue, rootKeyOrigins);
-    const schema = inlined ?? this.copy(rootValue, this.root, 0);
+    const copied = inlined ?? this.copy(rootValue, this.root, 0);
 
-    if (!isObject(schema)) return { schema: {}, complete: false, originOf: () => this.root };
+    if (!isObject(copied)) return { schema: {}, complete: false, originOf: () => this.root };
+    // The definitions are added to the root, which must then be a copy, never the manifest's own node.
+    const schema = this.defs.size > 0 && copied === rootValue ? { ...copied } : copied;
     if (this.defs.size > 0) {
       const own = isObject(schema[this.defsKey]) ? schema[this.defsKey] as JsonObject : {};
       const bundled: JsonObject = { ...own };
@@ -327,7 +332,11 @@ class BundleJob {
     if (!inlinable) return undefined;
     const { $ref: _ref, ...rest } = rootValue;
     const fromRoot = this.copy(rest, this.root, 0) as JsonObject;
+    // The target may lie inside the root itself (`#/$defs/X` next to the `$ref`): copied whole, so
+    // its nodes are not shared with the root's own definitions.
+    this.sharing = false;
     const fromTarget = this.copy(targetValue, target, 1) as JsonObject;
+    this.sharing = true;
     const merged: JsonObject = {};
     // The dialect is the manifest's to say (a target file that disagrees gets a warning in copy()).
     if (fromRoot.$schema !== undefined) merged.$schema = fromRoot.$schema;
@@ -377,7 +386,14 @@ class BundleJob {
     return true;
   }
 
-  /** Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code. */
+  /**
+   * Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code.
+   * Inside the tool's own schema the copy shares structure with the manifest: a node nothing below
+   * changed is returned as it is, and only the spine above a change is new (most tool schemas have
+   * no `$ref` at all, and copying each of their nodes was the largest part of a warm run's load).
+   * Schemas reached through a `$ref` are still copied whole, so no node of the manifest appears
+   * twice in one bundled schema.
+   */
   private copy(value: unknown, at: Origin, depth: number): unknown {
     if (!this.budget(at)) return {};
     if (depth > REF_LIMITS.maxDepth) {
@@ -390,27 +406,33 @@ class BundleJob {
     // Outside the root, every `$ref` is rewritten to a bundled definition, so the copy's own
     // definitions and dialect are dead weight there.
     const bundledCopy = !(at.file === this.root.file && isWithin(at.pointer, this.root.pointer));
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value)) {
+    const out = new LazyCopy(value, this.sharing && !bundledCopy);
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      const child = value[key];
       // Most members are plain values under ordinary keywords (type, format, description…): copied
       // as they are, without building the pointer only a message would need.
       if ((child === null || typeof child !== 'object') && !KEYS_COPY_LOOKS_AT.has(key) && (typeof child !== 'boolean' || subschemaSlot(key, child) === undefined)) {
-        defineOwn(out, key, child);
+        out.keep(index, key, child);
         continue;
       }
       const childAt = { file: at.file, pointer: joinPointer(at.pointer, key) };
       if (CODE_KEYWORDS.has(key)) {
         this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, `'${key}' ignored: schemas are data, never code`, 'describe the type with JSON Schema keywords instead', 'key'));
+        out.drop(index);
         continue;
       }
       if (UNSUPPORTED_KEYWORDS.has(key)) {
         this.bundler.problems.push(diagnosticAt(doc, childAt.pointer, `'${key}' is not supported`, 'refer to schemas by file path and JSON pointer, like #/$defs/Name', 'key'));
+        out.drop(index);
         continue;
       }
       if (key === '$id') {
         if (!(bundledCopy && at.pointer === '')) {
           this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, "'$id' dropped: references resolve by file path, and each tool schema is bundled on its own", undefined, 'key'));
         }
+        out.drop(index);
         continue;
       }
       if (bundledCopy && key === '$schema' && at.pointer === '' && isDraft07(value) !== (this.defsKey === 'definitions')) {
@@ -418,20 +440,23 @@ class BundleJob {
           diagnosticAt(doc, childAt.pointer, `this file's dialect differs from the tool schema that uses it (${this.defsKey === 'definitions' ? 'draft-07' : '2020-12'}), which decides`, 'set $schema on the tool schema in the manifest, next to its $ref', 'key'),
         );
       }
-      if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) continue;
+      if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) {
+        out.drop(index);
+        continue;
+      }
       if (key === '$ref') {
         const target = this.bundler.resolve(child, at, this.root);
         if (!target) {
           this.complete = false;
-          out.$ref = child;
+          out.keep(index, key, child);
           continue;
         }
         if (target.file === this.root.file && isWithin(target.pointer, this.root.pointer)) {
-          out.$ref = fragmentOf(target.pointer.slice(this.root.pointer.length));
+          out.keep(index, key, fragmentOf(target.pointer.slice(this.root.pointer.length)));
           continue;
         }
         const { name, isNew } = this.nameFor(target);
-        out.$ref = `#/${this.defsKey}/${name}`;
+        out.keep(index, key, `#/${this.defsKey}/${name}`);
         if (isNew) {
           const targetValue = valueAt(target.file.doc.value, target.pointer).value;
           // Reserve the slot before copying so that recursion through this target ends here.
@@ -443,28 +468,35 @@ class BundleJob {
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
       const slot = subschemaSlot(key, child);
       if (slot === 'one') {
-        defineOwn(out, key, this.copy(child, childAt, depth + 1));
+        out.keep(index, key, this.copy(child, childAt, depth + 1));
       } else if (slot === 'list') {
-        const items: unknown[] = [];
-        for (const [i, item] of (child as unknown[]).entries()) items.push(this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
-        defineOwn(out, key, items);
+        const items = new LazyList(child as unknown[], out.sharing);
+        for (const [i, item] of (child as unknown[]).entries()) items.keep(i, this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
+        out.keep(index, key, items.result());
       } else if (slot === 'map') {
-        const entries: JsonObject = {};
-        for (const [name, sub] of Object.entries(child as JsonObject)) {
+        const map = child as JsonObject;
+        const entries = new LazyCopy(map, out.sharing);
+        const names = Object.keys(map);
+        for (let i = 0; i < names.length; i++) {
+          const name = names[i]!;
+          const sub = map[name];
           const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          defineOwn(entries, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
+          entries.keep(i, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
         }
-        defineOwn(out, key, entries);
+        out.keep(index, key, entries.result());
       } else {
-        defineOwn(out, key, this.copyData(child, childAt, depth + 1));
+        out.keep(index, key, this.copyData(child, childAt, depth + 1));
       }
     }
-    return out;
+    return out.result();
   }
 
-  /** Copies plain data (enum values, defaults, examples, extension keywords) without interpreting it. */
+  /**
+   * Copies plain data (enum values, defaults, examples, extension keywords) without interpreting
+   * it; where copy() shares structure, so does this (nothing below changes unless a limit is hit).
+   */
   private copyData(value: unknown, at: Origin, depth: number): unknown {
     if (value === null || typeof value !== 'object') return value;
     if (!this.budget(at)) return null;
@@ -473,119 +505,99 @@ class BundleJob {
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `value nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return null;
     }
-    if (Array.isArray(value)) return value.map((item, i) => this.copyData(item, { file: at.file, pointer: joinPointer(at.pointer, i) }, depth + 1));
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value as JsonObject)) defineOwn(out, key, this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1));
-    return out;
+    const sharing = this.sharing && at.file === this.root.file && isWithin(at.pointer, this.root.pointer);
+    if (Array.isArray(value)) {
+      const items = new LazyList(value, sharing);
+      for (let i = 0; i < value.length; i++) items.keep(i, this.copyData(value[i], { file: at.file, pointer: joinPointer(at.pointer, i) }, depth + 1));
+      return items.result();
+    }
+    const out = new LazyCopy(value as JsonObject, sharing);
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const child = (value as JsonObject)[key];
+      // A primitive is its own copy: no pointer needed.
+      out.keep(i, key, child === null || typeof child !== 'object' ? child : this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1));
+    }
+    return out.result();
   }
 
   private checkPattern(pattern: string, at: Origin, part: 'value' | 'key' = 'value'): void {
-    try {
-      // ajv compiles patterns with the `u` flag.
-      new RegExp(pattern, 'u');
-    } catch (error) {
+    const verdict = patternVerdict(pattern);
+    if (verdict.invalid !== undefined) {
       this.complete = false;
-      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`, undefined, part));
+      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' is not a valid regular expression: ${verdict.invalid}`, undefined, part));
       return;
     }
-    const risky = catastrophicPattern(pattern);
-    if (risky) {
+    if (verdict.risky !== undefined) {
       this.bundler.warnings.push(
-        diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' may take exponential time on some inputs: ${risky}`, 'avoid a quantified group that itself contains a quantifier, like (a+)+', part),
+        diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' may take exponential time on some inputs: ${verdict.risky}`, 'avoid a quantified group that itself contains a quantifier, like (a+)+', part),
       );
     }
   }
 }
 
 /**
- * Spots the classic shape of catastrophic backtracking: a group repeated without bound whose body
- * could itself be split many ways: every part of it repeated or optional, at least one part
- * without bound, as in `(a+)+` or `(\w+\s?)*`. A mandatory part like the `-` in `(-[a-z]+)*` pins
- * each round down, so that shape is left alone. A heuristic: it warns, it does not prove safety.
+ * An object's copy built only once it differs: while every member kept is the original's own
+ * value, the original itself is the result. Without sharing, a new object is always built.
  */
-export function catastrophicPattern(pattern: string): string | undefined {
-  let found: string | undefined;
-  const parser = new PatternParser(pattern, (end) => {
-    found ??= `the group ending at character ${end} repeats a part that repeats itself`;
-  });
-  try {
-    parser.alternatives();
-  } catch {
-    return undefined;
-  }
-  return found;
-}
-
-interface Atom {
-  quantifier: 'none' | 'optional' | 'bounded' | 'unbounded';
-  /** For groups: whether some alternative of the body can be split many ways. */
-  splittable: boolean;
-}
-
-/** Just enough of a regex parser to see atoms, groups and quantifiers. */
-class PatternParser {
-  private i = 0;
+class LazyCopy {
+  private out: JsonObject | undefined;
 
   constructor(
-    private readonly source: string,
-    private readonly onRisk: (end: number) => void,
-  ) {}
-
-  /** Parses alternatives up to `)` or the end; true when one of them is splittable. */
-  alternatives(): boolean {
-    let splittable = false;
-    for (;;) {
-      const atoms = this.sequence();
-      const freelyRepeated = atoms.every((a) => a.quantifier !== 'none' || a.splittable);
-      const unbounded = atoms.some((a) => a.quantifier === 'unbounded' || a.splittable);
-      if (atoms.length > 0 && freelyRepeated && unbounded) splittable = true;
-      if (this.source[this.i] !== '|') return splittable;
-      this.i += 1;
-    }
+    private readonly original: JsonObject,
+    readonly sharing: boolean,
+  ) {
+    if (!sharing) this.out = {};
   }
 
-  private sequence(): Atom[] {
-    const atoms: Atom[] = [];
-    while (this.i < this.source.length && this.source[this.i] !== '|' && this.source[this.i] !== ')') {
-      const c = this.source[this.i]!;
-      let splittable = false;
-      if (c === '(') {
-        this.i += 1;
-        const lookaround = /^\?(<?[=!])/.exec(this.source.slice(this.i));
-        if (this.source[this.i] === '?') this.i += /^\?<[A-Za-z]/.test(this.source.slice(this.i)) ? this.source.indexOf('>', this.i) - this.i + 1 : 2;
-        splittable = this.alternatives() && !lookaround;
-        if (this.source[this.i] !== ')') throw new Error('unbalanced');
-        this.i += 1;
-      } else if (c === '[') {
-        this.i += 1;
-        while (this.i < this.source.length && this.source[this.i] !== ']') this.i += this.source[this.i] === '\\' ? 2 : 1;
-        this.i += 1;
-      } else if (c === '\\') {
-        this.i += 2;
-      } else if (c === '^' || c === '$') {
-        this.i += 1;
-        atoms.push({ quantifier: 'none', splittable: false });
-        continue;
-      } else {
-        this.i += 1;
-      }
-      const groupEnd = this.i;
-      const atom: Atom = { quantifier: this.quantifier(), splittable };
-      if (atom.quantifier === 'unbounded' && atom.splittable) this.onRisk(groupEnd);
-      atoms.push(atom);
+  /** The member at position `index` of the original's keys, with the value the copy gets. */
+  keep(index: number, key: string, value: unknown): void {
+    if (this.out === undefined) {
+      if (value === this.original[key]) return;
+      this.out = this.prefix(index);
     }
-    return atoms;
+    defineOwn(this.out, key, value);
   }
 
-  private quantifier(): Atom['quantifier'] {
-    const rest = this.source.slice(this.i);
-    const match = /^(?:[*+?]|\{(\d+)(,(\d*))?\})\??/.exec(rest);
-    if (!match) return 'none';
-    this.i += match[0].length;
-    const symbol = match[0][0];
-    if (symbol === '*' || symbol === '+') return 'unbounded';
-    if (symbol === '?') return 'optional';
-    if (match[2] !== undefined && match[3] === '') return 'unbounded';
-    return Number(match[3] ?? match[1]) > 1 || match[1] === '0' ? 'bounded' : 'none';
+  /** The member at position `index` is left out of the copy. */
+  drop(index: number): void {
+    this.out ??= this.prefix(index);
+  }
+
+  result(): JsonObject {
+    return this.out ?? this.original;
+  }
+
+  /** A new object with the original's members before position `index`, all kept as they are. */
+  private prefix(index: number): JsonObject {
+    const out: JsonObject = {};
+    const keys = Object.keys(this.original);
+    for (let i = 0; i < index; i++) defineOwn(out, keys[i]!, this.original[keys[i]!]);
+    return out;
+  }
+}
+
+/** The same for an array. */
+class LazyList {
+  private out: unknown[] | undefined;
+
+  constructor(
+    private readonly original: unknown[],
+    sharing: boolean,
+  ) {
+    if (!sharing) this.out = [];
+  }
+
+  keep(index: number, value: unknown): void {
+    if (this.out === undefined) {
+      if (value === this.original[index]) return;
+      this.out = this.original.slice(0, index);
+    }
+    this.out.push(value);
+  }
+
+  result(): unknown[] {
+    return this.out ?? this.original;
   }
 }
