@@ -11,6 +11,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { authWarnings, checkAuthRules } from './manifest-auth.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings, type SchemaCheck } from './manifest-checks.js';
 import type { CompileResult } from './schema-compiler.js';
+import { precheck } from './schema-precheck.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
@@ -133,11 +134,15 @@ let compiler: typeof import('./schema-compiler.js') | undefined;
 
 /**
  * Runs a tool-schema check, loading ajv (schema-compiler.ts) the first time one actually compiles:
- * a warm run whose checks all come from the unit cache never loads it. The check is pure, so a
- * run stopped for the import is simply run again (the unit cache counts one extra miss).
+ * a warm run whose checks all come from the unit cache never loads it, nor does a check that the
+ * precompiled meta-schema validators and the compile-free walk settle (schema-precheck.ts). The
+ * check is pure, so a run stopped for the import is simply run again (the unit cache counts one
+ * extra miss).
  */
 async function checkWithCompiler(check: (compileCheck: (schema: SchemaObject) => CompileResult) => SchemaCheck): Promise<SchemaCheck> {
   const compileCheck = (schema: SchemaObject): CompileResult => {
+    const settled = precheck(schema);
+    if (settled) return settled;
     if (!compiler) throw COMPILER_NOT_LOADED;
     return compiler.compileCheck(schema);
   };
