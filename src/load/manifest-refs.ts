@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { parseInput } from './json-source.js';
+import { LazyCopy, LazyList } from './lazy-copy.js';
 import { patternVerdict } from './pattern-check.js';
 import { diagnosticAt, formatOf, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
@@ -88,6 +89,34 @@ function valueAt(root: unknown, pointer: string): { found: boolean; value: unkno
   return { found: true, value };
 }
 
+/**
+ * Where a node being copied sits: its pointer is built only when something asks for it (a message,
+ * a `$ref`); building one for each of the tens of thousands of nodes of a large manifest cost more
+ * than copying them.
+ */
+class Place implements Origin {
+  private built: string | undefined;
+
+  constructor(
+    readonly file: SchemaFile,
+    private readonly parent: Origin,
+    private readonly key: string | number,
+  ) {}
+
+  get pointer(): string {
+    this.built ??= joinPointer(this.parent.pointer, this.key);
+    return this.built;
+  }
+}
+
+/**
+ * How a node lies to the tool schema being bundled: inside it, outside it, or outside it but
+ * above it in the same file (an odd `$ref` to an ancestor), where a child may lead back inside
+ * ('reentered': inside, but copied, since the root's own copy already holds those nodes).
+ * Children inherit it, so only the 'above' case ever compares pointers.
+ */
+type Relation = 'inside' | 'outside' | 'above' | 'reentered';
+
 function isWithin(pointer: string, base: string): boolean {
   return pointer === base || pointer.startsWith(base + '/');
 }
@@ -138,11 +167,18 @@ export class SchemaBundler {
     return job.run();
   }
 
+  private lastToolRoot: { origin: Origin; found: boolean; value: unknown } | undefined;
+
+  /** The tool schema at `toolRoot`, looked up once for the many `$ref`s of one bundle job. */
+  private toolRootValue(toolRoot: Origin): { found: boolean; value: unknown } {
+    if (this.lastToolRoot?.origin !== toolRoot) this.lastToolRoot = { origin: toolRoot, ...valueAt(this.manifest.doc.value, toolRoot.pointer) };
+    return this.lastToolRoot;
+  }
+
   /** Resolves one `$ref` found at `at`; reports and returns undefined when it cannot be followed. */
   resolve(ref: unknown, at: Origin, toolRoot: Origin): Origin | undefined {
-    const refPointer = joinPointer(at.pointer, '$ref');
     const fail = (message: string, hint?: string): undefined => {
-      this.problems.push(diagnosticAt(at.file.doc, refPointer, message, hint));
+      this.problems.push(diagnosticAt(at.file.doc, joinPointer(at.pointer, '$ref'), message, hint));
       return undefined;
     };
     if (typeof ref !== 'string') return fail('$ref must be a string');
@@ -162,8 +198,8 @@ export class SchemaBundler {
       // Inside an inline tool schema, `#…` means the schema itself first (as in plain JSON
       // Schema), then the manifest, whose `$defs` are shared.
       if (at.file === this.manifest && toolRoot.file === this.manifest && isWithin(at.pointer, toolRoot.pointer)) {
-        const local = toolRoot.pointer + fragment;
-        if (valueAt(this.manifest.doc.value, local).found) return { file: this.manifest, pointer: local };
+        const rootValue = this.toolRootValue(toolRoot);
+        if (rootValue.found && valueAt(rootValue.value, fragment).found) return { file: this.manifest, pointer: toolRoot.pointer + fragment };
       }
       if (at.file === this.manifest && fragment === '') {
         return fail(`$ref '${ref}' refers to the whole manifest`, 'refer to a shared schema, like #/$defs/Name');
@@ -264,12 +300,14 @@ class BundleJob {
   private complete = true;
   /** Whether copy() may share the tool's own nodes (off while a root `$ref`'s target is inlined). */
   private sharing = true;
+  private readonly rootValue: unknown;
 
   constructor(
     private readonly bundler: SchemaBundler,
     private readonly root: Origin,
   ) {
     const value = valueAt(root.file.doc.value, root.pointer).value;
+    this.rootValue = value;
     this.defsKey = isDraft07(value) ? 'definitions' : '$defs';
     if (isObject(value)) {
       for (const key of ['$defs', 'definitions']) {
@@ -280,10 +318,10 @@ class BundleJob {
   }
 
   run(): BundledSchema {
-    const rootValue = valueAt(this.root.file.doc.value, this.root.pointer).value;
+    const rootValue = this.rootValue;
     const rootKeyOrigins = new Map<string, Origin>();
     const inlined = this.inlineRootRef(rootValue, rootKeyOrigins);
-    const copied = inlined ?? this.copy(rootValue, this.root, 0);
+    const copied = inlined ?? this.copy(rootValue, this.root, 0, 'inside');
 
     if (!isObject(copied)) return { schema: {}, complete: false, originOf: () => this.root };
     // The definitions are added to the root, which must then be a copy, never the manifest's own node.
@@ -331,11 +369,11 @@ class BundleJob {
     const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
     if (!inlinable) return undefined;
     const { $ref: _ref, ...rest } = rootValue;
-    const fromRoot = this.copy(rest, this.root, 0) as JsonObject;
+    const fromRoot = this.copy(rest, this.root, 0, 'inside') as JsonObject;
     // The target may lie inside the root itself (`#/$defs/X` next to the `$ref`): copied whole, so
     // its nodes are not shared with the root's own definitions.
     this.sharing = false;
-    const fromTarget = this.copy(targetValue, target, 1) as JsonObject;
+    const fromTarget = this.copy(targetValue, target, 1, this.relationOf(target)) as JsonObject;
     this.sharing = true;
     const merged: JsonObject = {};
     // The dialect is the manifest's to say (a target file that disagrees gets a warning in copy()).
@@ -386,6 +424,20 @@ class BundleJob {
     return true;
   }
 
+  /** The relation of a node reached other than as a child: the root, or a `$ref`'s target. */
+  private relationOf(at: Origin): Relation {
+    if (at.file !== this.root.file) return 'outside';
+    if (isWithin(at.pointer, this.root.pointer)) return 'inside';
+    return this.root.pointer.startsWith(at.pointer + '/') ? 'above' : 'outside';
+  }
+
+  /** The relation of a child, given its parent's. */
+  private relationBelow(parent: Relation, child: Origin): Relation {
+    if (parent !== 'above') return parent;
+    const relation = this.relationOf(child);
+    return relation === 'inside' ? 'reentered' : relation;
+  }
+
   /**
    * Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code.
    * Inside the tool's own schema the copy shares structure with the manifest: a node nothing below
@@ -394,19 +446,19 @@ class BundleJob {
    * Schemas reached through a `$ref` are still copied whole, so no node of the manifest appears
    * twice in one bundled schema.
    */
-  private copy(value: unknown, at: Origin, depth: number): unknown {
+  private copy(value: unknown, at: Origin, depth: number, relation: Relation): unknown {
     if (!this.budget(at)) return {};
     if (depth > REF_LIMITS.maxDepth) {
       this.complete = false;
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `schema nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return {};
     }
-    if (!isObject(value)) return this.copyData(value, at, depth);
+    if (!isObject(value)) return this.copyData(value, at, depth, relation);
     const doc = at.file.doc;
     // Outside the root, every `$ref` is rewritten to a bundled definition, so the copy's own
     // definitions and dialect are dead weight there.
-    const bundledCopy = !(at.file === this.root.file && isWithin(at.pointer, this.root.pointer));
-    const out = new LazyCopy(value, this.sharing && !bundledCopy);
+    const bundledCopy = relation === 'outside' || relation === 'above';
+    const out = new LazyCopy(value, this.sharing && relation === 'inside');
     const keys = Object.keys(value);
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!;
@@ -417,7 +469,8 @@ class BundleJob {
         out.keep(index, key, child);
         continue;
       }
-      const childAt = { file: at.file, pointer: joinPointer(at.pointer, key) };
+      const childAt = new Place(at.file, at, key);
+      const childRelation = this.relationBelow(relation, childAt);
       if (CODE_KEYWORDS.has(key)) {
         this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, `'${key}' ignored: schemas are data, never code`, 'describe the type with JSON Schema keywords instead', 'key'));
         out.drop(index);
@@ -461,17 +514,20 @@ class BundleJob {
           const targetValue = valueAt(target.file.doc.value, target.pointer).value;
           // Reserve the slot before copying so that recursion through this target ends here.
           this.defs.set(name, { schema: {}, origin: target });
-          this.defs.set(name, { schema: this.copy(targetValue, target, depth + 1), origin: target });
+          this.defs.set(name, { schema: this.copy(targetValue, target, depth + 1, this.relationOf(target)), origin: target });
         }
         continue;
       }
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
       const slot = subschemaSlot(key, child);
       if (slot === 'one') {
-        out.keep(index, key, this.copy(child, childAt, depth + 1));
+        out.keep(index, key, this.copy(child, childAt, depth + 1, childRelation));
       } else if (slot === 'list') {
         const items = new LazyList(child as unknown[], out.sharing);
-        for (const [i, item] of (child as unknown[]).entries()) items.keep(i, this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
+        for (const [i, item] of (child as unknown[]).entries()) {
+          const itemAt = new Place(at.file, childAt, i);
+          items.keep(i, this.copy(item, itemAt, depth + 1, this.relationBelow(childRelation, itemAt)));
+        }
         out.keep(index, key, items.result());
       } else if (slot === 'map') {
         const map = child as JsonObject;
@@ -480,14 +536,15 @@ class BundleJob {
         for (let i = 0; i < names.length; i++) {
           const name = names[i]!;
           const sub = map[name];
-          const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
+          const subAt = new Place(at.file, childAt, name);
+          const subRelation = this.relationBelow(childRelation, subAt);
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          entries.keep(i, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
+          entries.keep(i, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1, subRelation) : this.copyData(sub, subAt, depth + 1, subRelation));
         }
         out.keep(index, key, entries.result());
       } else {
-        out.keep(index, key, this.copyData(child, childAt, depth + 1));
+        out.keep(index, key, this.copyData(child, childAt, depth + 1, childRelation));
       }
     }
     return out.result();
@@ -497,7 +554,7 @@ class BundleJob {
    * Copies plain data (enum values, defaults, examples, extension keywords) without interpreting
    * it; where copy() shares structure, so does this (nothing below changes unless a limit is hit).
    */
-  private copyData(value: unknown, at: Origin, depth: number): unknown {
+  private copyData(value: unknown, at: Origin, depth: number, relation: Relation): unknown {
     if (value === null || typeof value !== 'object') return value;
     if (!this.budget(at)) return null;
     if (depth > REF_LIMITS.maxDepth) {
@@ -505,10 +562,18 @@ class BundleJob {
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `value nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return null;
     }
-    const sharing = this.sharing && at.file === this.root.file && isWithin(at.pointer, this.root.pointer);
+    const sharing = this.sharing && relation === 'inside';
     if (Array.isArray(value)) {
       const items = new LazyList(value, sharing);
-      for (let i = 0; i < value.length; i++) items.keep(i, this.copyData(value[i], { file: at.file, pointer: joinPointer(at.pointer, i) }, depth + 1));
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (item === null || typeof item !== 'object') {
+          items.keep(i, item);
+          continue;
+        }
+        const itemAt = new Place(at.file, at, i);
+        items.keep(i, this.copyData(item, itemAt, depth + 1, this.relationBelow(relation, itemAt)));
+      }
       return items.result();
     }
     const out = new LazyCopy(value as JsonObject, sharing);
@@ -517,7 +582,12 @@ class BundleJob {
       const key = keys[i]!;
       const child = (value as JsonObject)[key];
       // A primitive is its own copy: no pointer needed.
-      out.keep(i, key, child === null || typeof child !== 'object' ? child : this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1));
+      if (child === null || typeof child !== 'object') {
+        out.keep(i, key, child);
+        continue;
+      }
+      const childAt = new Place(at.file, at, key);
+      out.keep(i, key, this.copyData(child, childAt, depth + 1, this.relationBelow(relation, childAt)));
     }
     return out.result();
   }
@@ -534,70 +604,5 @@ class BundleJob {
         diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' may take exponential time on some inputs: ${verdict.risky}`, 'avoid a quantified group that itself contains a quantifier, like (a+)+', part),
       );
     }
-  }
-}
-
-/**
- * An object's copy built only once it differs: while every member kept is the original's own
- * value, the original itself is the result. Without sharing, a new object is always built.
- */
-class LazyCopy {
-  private out: JsonObject | undefined;
-
-  constructor(
-    private readonly original: JsonObject,
-    readonly sharing: boolean,
-  ) {
-    if (!sharing) this.out = {};
-  }
-
-  /** The member at position `index` of the original's keys, with the value the copy gets. */
-  keep(index: number, key: string, value: unknown): void {
-    if (this.out === undefined) {
-      if (value === this.original[key]) return;
-      this.out = this.prefix(index);
-    }
-    defineOwn(this.out, key, value);
-  }
-
-  /** The member at position `index` is left out of the copy. */
-  drop(index: number): void {
-    this.out ??= this.prefix(index);
-  }
-
-  result(): JsonObject {
-    return this.out ?? this.original;
-  }
-
-  /** A new object with the original's members before position `index`, all kept as they are. */
-  private prefix(index: number): JsonObject {
-    const out: JsonObject = {};
-    const keys = Object.keys(this.original);
-    for (let i = 0; i < index; i++) defineOwn(out, keys[i]!, this.original[keys[i]!]);
-    return out;
-  }
-}
-
-/** The same for an array. */
-class LazyList {
-  private out: unknown[] | undefined;
-
-  constructor(
-    private readonly original: unknown[],
-    sharing: boolean,
-  ) {
-    if (!sharing) this.out = [];
-  }
-
-  keep(index: number, value: unknown): void {
-    if (this.out === undefined) {
-      if (value === this.original[index]) return;
-      this.out = this.original.slice(0, index);
-    }
-    this.out.push(value);
-  }
-
-  result(): unknown[] {
-    return this.out ?? this.original;
   }
 }

@@ -17,6 +17,14 @@ function bundlerFor(manifest: Json): { bundler: SchemaBundler; raw: Json } {
   return { bundler: new SchemaBundler({ path: file, doc }, { allowOutside: false, displayDir: '.' }), raw: doc.value as Json };
 }
 
+/** Whether some object or array is reached twice in `value` (a DAG rather than a tree). */
+function hasRepeats(value: unknown, seen = new Set<object>()): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (seen.has(value)) return true;
+  seen.add(value);
+  return Object.values(value).some((child) => hasRepeats(child, seen));
+}
+
 describe('bundling shares the nodes it does not change', () => {
   test('a schema without references is the manifest\'s own node', () => {
     const { bundler, raw } = bundlerFor({
@@ -54,6 +62,7 @@ describe('bundling shares the nodes it does not change', () => {
     // A definition reached through `$ref` is a copy: no manifest node appears twice.
     expect(bundled.$defs.Money).not.toBe(raw.$defs.Money);
     expect(JSON.stringify(raw)).toBe(before);
+    expect(hasRepeats(bundled)).toBe(false);
     expect(bundled).toEqual({
       type: 'object',
       properties: { price: { $ref: '#/$defs/Money' }, note: { type: 'object', properties: { text: { type: 'string' } } } },
@@ -83,5 +92,18 @@ describe('bundling shares the nodes it does not change', () => {
     const bundled = bundler.bundle('/tools/0/inputSchema').schema as Json;
     expect(bundled.properties).toEqual(own.$defs.In.properties);
     expect(bundled.properties).not.toBe(bundled.$defs.In.properties);
+    expect(hasRepeats(bundled)).toBe(false);
+  });
+
+  test('a $ref to an ancestor of the tool schema copies the way back into it', () => {
+    const { bundler, raw } = bundlerFor({
+      server: { name: 's', version: '1' },
+      tools: [{ name: 'a', inputSchema: { type: 'object', properties: { up: { $ref: '#/tools/0' }, n: { type: 'object', properties: { m: { type: 'string' } } } } } }],
+    });
+    const own = raw.tools[0].inputSchema;
+    const bundled = bundler.bundle('/tools/0/inputSchema').schema as Json;
+    expect(bundled.properties.n).toBe(own.properties.n);
+    expect(bundled.$defs['0'].inputSchema.properties.n).toEqual(own.properties.n);
+    expect(hasRepeats(bundled)).toBe(false);
   });
 });
