@@ -76,8 +76,12 @@ const UNSUPPORTED_KEYWORDS = new Set(['$dynamicAnchor', '$dynamicRef', '$recursi
 const KEYS_COPY_LOOKS_AT = new Set([...CODE_KEYWORDS, ...UNSUPPORTED_KEYWORDS, '$id', '$schema', '$defs', 'definitions', '$ref', 'pattern']);
 
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
+  return valueAtSegments(root, parsePointer(pointer));
+}
+
+function valueAtSegments(root: unknown, segments: readonly string[]): { found: boolean; value: unknown } {
   let value = root;
-  for (const segment of parsePointer(pointer)) {
+  for (const segment of segments) {
     if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < value.length) {
       value = value[Number(segment)];
     } else if (isObject(value) && Object.hasOwn(value, segment)) {
@@ -168,6 +172,22 @@ export class SchemaBundler {
   }
 
   private lastToolRoot: { origin: Origin; found: boolean; value: unknown } | undefined;
+  /** Pointers split into segments: the same few `$ref` fragments recur in every tool. Read-only. */
+  private readonly segments = new Map<string, readonly string[]>();
+
+  segmentsOf(pointer: string): readonly string[] {
+    let found = this.segments.get(pointer);
+    if (found === undefined) {
+      found = parsePointer(pointer);
+      this.segments.set(pointer, found);
+    }
+    return found;
+  }
+
+  /** valueAt() with the pointer's segments kept. */
+  valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
+    return valueAtSegments(root, this.segmentsOf(pointer));
+  }
 
   /** The tool schema at `toolRoot`, looked up once for the many `$ref`s of one bundle job. */
   private toolRootValue(toolRoot: Origin): { found: boolean; value: unknown } {
@@ -199,12 +219,12 @@ export class SchemaBundler {
       // Schema), then the manifest, whose `$defs` are shared.
       if (at.file === this.manifest && toolRoot.file === this.manifest && isWithin(at.pointer, toolRoot.pointer)) {
         const rootValue = this.toolRootValue(toolRoot);
-        if (rootValue.found && valueAt(rootValue.value, fragment).found) return { file: this.manifest, pointer: toolRoot.pointer + fragment };
+        if (rootValue.found && this.valueAt(rootValue.value, fragment).found) return { file: this.manifest, pointer: toolRoot.pointer + fragment };
       }
       if (at.file === this.manifest && fragment === '') {
         return fail(`$ref '${ref}' refers to the whole manifest`, 'refer to a shared schema, like #/$defs/Name');
       }
-      if (!valueAt(at.file.doc.value, fragment).found) {
+      if (!this.valueAt(at.file.doc.value, fragment).found) {
         return fail(`$ref '${ref}' points to nothing`, at.file === this.manifest ? 'shared schemas live under $defs at the top of the manifest' : undefined);
       }
       return { file: at.file, pointer: fragment };
@@ -242,7 +262,7 @@ export class SchemaBundler {
     const file = this.load(target, real);
     if (typeof file === 'string') return fail(`$ref '${ref}' ${file}`);
     if (!file) return undefined;
-    if (!valueAt(file.doc.value, fragment).found) {
+    if (!this.valueAt(file.doc.value, fragment).found) {
       return fail(`$ref '${ref}' points to nothing: the file has no ${fragment}`);
     }
     return { file, pointer: fragment };
@@ -362,7 +382,7 @@ class BundleJob {
       this.complete = false;
       return undefined;
     }
-    const targetValue = valueAt(target.file.doc.value, target.pointer).value;
+    const targetValue = this.bundler.valueAt(target.file.doc.value, target.pointer).value;
     // The target's own `$schema`, `$id` and definitions never reach the copy, so they cannot clash.
     const siblings = Object.keys(rootValue).filter((k) => !['$ref', '$schema', '$id', '$defs', 'definitions'].includes(k));
     // Annotations may differ between a root `$ref` and its target without blocking inlining (the root's win).
@@ -391,7 +411,7 @@ class BundleJob {
     const key = `${target.file.path}\0${target.pointer}`;
     const known = this.names.get(key);
     if (known !== undefined) return { name: known, isNew: false };
-    const segments = parsePointer(target.pointer);
+    const segments = this.bundler.segmentsOf(target.pointer);
     const natural = segments.length > 0 ? segments[segments.length - 1]! : path.basename(target.file.path).replace(/\.(json|ya?ml)$/i, '');
     const base = natural.replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
     let name = base;
@@ -511,7 +531,7 @@ class BundleJob {
         const { name, isNew } = this.nameFor(target);
         out.keep(index, key, `#/${this.defsKey}/${name}`);
         if (isNew) {
-          const targetValue = valueAt(target.file.doc.value, target.pointer).value;
+          const targetValue = this.bundler.valueAt(target.file.doc.value, target.pointer).value;
           // Reserve the slot before copying so that recursion through this target ends here.
           this.defs.set(name, { schema: {}, origin: target });
           this.defs.set(name, { schema: this.copy(targetValue, target, depth + 1, this.relationOf(target)), origin: target });
