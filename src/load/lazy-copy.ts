@@ -20,10 +20,13 @@ export class LazyCopy {
     if (!sharing) this.out = {};
   }
 
-  /** The member at position `index` of the original's keys, with the value the copy gets. */
-  keep(index: number, key: string, value: unknown): void {
+  /**
+   * The member at position `index` of the original's keys, with the value the copy gets and the
+   * original's own value there (passed in: a lookup by key costs more than the comparison).
+   */
+  keep(index: number, key: string, value: unknown, original: unknown): void {
     if (this.out === undefined) {
-      if (value === this.original[key]) return;
+      if (value === original) return;
       this.out = this.prefix(index);
     }
     defineOwn(this.out, key, value);

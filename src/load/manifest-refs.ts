@@ -486,7 +486,7 @@ class BundleJob {
       // Most members are plain values under ordinary keywords (type, format, description…): copied
       // as they are, without building the pointer only a message would need.
       if ((child === null || typeof child !== 'object') && !KEYS_COPY_LOOKS_AT.has(key) && (typeof child !== 'boolean' || subschemaSlot(key, child) === undefined)) {
-        out.keep(index, key, child);
+        out.keep(index, key, child, child);
         continue;
       }
       const childAt = new Place(at.file, at, key);
@@ -521,15 +521,15 @@ class BundleJob {
         const target = this.bundler.resolve(child, at, this.root);
         if (!target) {
           this.complete = false;
-          out.keep(index, key, child);
+          out.keep(index, key, child, child);
           continue;
         }
         if (target.file === this.root.file && isWithin(target.pointer, this.root.pointer)) {
-          out.keep(index, key, fragmentOf(target.pointer.slice(this.root.pointer.length)));
+          out.keep(index, key, fragmentOf(target.pointer.slice(this.root.pointer.length)), child);
           continue;
         }
         const { name, isNew } = this.nameFor(target);
-        out.keep(index, key, `#/${this.defsKey}/${name}`);
+        out.keep(index, key, `#/${this.defsKey}/${name}`, child);
         if (isNew) {
           const targetValue = this.bundler.valueAt(target.file.doc.value, target.pointer).value;
           // Reserve the slot before copying so that recursion through this target ends here.
@@ -541,14 +541,14 @@ class BundleJob {
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
       const slot = subschemaSlot(key, child);
       if (slot === 'one') {
-        out.keep(index, key, this.copy(child, childAt, depth + 1, childRelation));
+        out.keep(index, key, this.copy(child, childAt, depth + 1, childRelation), child);
       } else if (slot === 'list') {
         const items = new LazyList(child as unknown[], out.sharing);
         for (const [i, item] of (child as unknown[]).entries()) {
           const itemAt = new Place(at.file, childAt, i);
           items.keep(i, this.copy(item, itemAt, depth + 1, this.relationBelow(childRelation, itemAt)));
         }
-        out.keep(index, key, items.result());
+        out.keep(index, key, items.result(), child);
       } else if (slot === 'map') {
         const map = child as JsonObject;
         const entries = new LazyCopy(map, out.sharing);
@@ -560,11 +560,11 @@ class BundleJob {
           const subRelation = this.relationBelow(childRelation, subAt);
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          entries.keep(i, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1, subRelation) : this.copyData(sub, subAt, depth + 1, subRelation));
+          entries.keep(i, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1, subRelation) : this.copyData(sub, subAt, depth + 1, subRelation), sub);
         }
-        out.keep(index, key, entries.result());
+        out.keep(index, key, entries.result(), child);
       } else {
-        out.keep(index, key, this.copyData(child, childAt, depth + 1, childRelation));
+        out.keep(index, key, this.copyData(child, childAt, depth + 1, childRelation), child);
       }
     }
     return out.result();
@@ -603,11 +603,11 @@ class BundleJob {
       const child = (value as JsonObject)[key];
       // A primitive is its own copy: no pointer needed.
       if (child === null || typeof child !== 'object') {
-        out.keep(i, key, child);
+        out.keep(i, key, child, child);
         continue;
       }
       const childAt = new Place(at.file, at, key);
-      out.keep(i, key, this.copyData(child, childAt, depth + 1, this.relationBelow(relation, childAt)));
+      out.keep(i, key, this.copyData(child, childAt, depth + 1, this.relationBelow(relation, childAt)), child);
     }
     return out.result();
   }
