@@ -11,6 +11,8 @@ import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject as isObject, isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { parseInput } from './json-source.js';
+import { LazyCopy, LazyList } from './lazy-copy.js';
+import { patternVerdict } from './pattern-check.js';
 import { diagnosticAt, formatOf, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -74,8 +76,12 @@ const UNSUPPORTED_KEYWORDS = new Set(['$dynamicAnchor', '$dynamicRef', '$recursi
 const KEYS_COPY_LOOKS_AT = new Set([...CODE_KEYWORDS, ...UNSUPPORTED_KEYWORDS, '$id', '$schema', '$defs', 'definitions', '$ref', 'pattern']);
 
 function valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
+  return valueAtSegments(root, parsePointer(pointer));
+}
+
+function valueAtSegments(root: unknown, segments: readonly string[]): { found: boolean; value: unknown } {
   let value = root;
-  for (const segment of parsePointer(pointer)) {
+  for (const segment of segments) {
     if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < value.length) {
       value = value[Number(segment)];
     } else if (isObject(value) && Object.hasOwn(value, segment)) {
@@ -86,6 +92,34 @@ function valueAt(root: unknown, pointer: string): { found: boolean; value: unkno
   }
   return { found: true, value };
 }
+
+/**
+ * Where a node being copied sits: its pointer is built only when something asks for it (a message,
+ * a `$ref`); building one for each of the tens of thousands of nodes of a large manifest cost more
+ * than copying them.
+ */
+class Place implements Origin {
+  private built: string | undefined;
+
+  constructor(
+    readonly file: SchemaFile,
+    private readonly parent: Origin,
+    private readonly key: string | number,
+  ) {}
+
+  get pointer(): string {
+    this.built ??= joinPointer(this.parent.pointer, this.key);
+    return this.built;
+  }
+}
+
+/**
+ * How a node lies to the tool schema being bundled: inside it, outside it, or outside it but
+ * above it in the same file (an odd `$ref` to an ancestor), where a child may lead back inside
+ * ('reentered': inside, but copied, since the root's own copy already holds those nodes).
+ * Children inherit it, so only the 'above' case ever compares pointers.
+ */
+type Relation = 'inside' | 'outside' | 'above' | 'reentered';
 
 function isWithin(pointer: string, base: string): boolean {
   return pointer === base || pointer.startsWith(base + '/');
@@ -137,11 +171,34 @@ export class SchemaBundler {
     return job.run();
   }
 
+  private lastToolRoot: { origin: Origin; found: boolean; value: unknown } | undefined;
+  /** Pointers split into segments: the same few `$ref` fragments recur in every tool. Read-only. */
+  private readonly segments = new Map<string, readonly string[]>();
+
+  segmentsOf(pointer: string): readonly string[] {
+    let found = this.segments.get(pointer);
+    if (found === undefined) {
+      found = parsePointer(pointer);
+      this.segments.set(pointer, found);
+    }
+    return found;
+  }
+
+  /** valueAt() with the pointer's segments kept. */
+  valueAt(root: unknown, pointer: string): { found: boolean; value: unknown } {
+    return valueAtSegments(root, this.segmentsOf(pointer));
+  }
+
+  /** The tool schema at `toolRoot`, looked up once for the many `$ref`s of one bundle job. */
+  private toolRootValue(toolRoot: Origin): { found: boolean; value: unknown } {
+    if (this.lastToolRoot?.origin !== toolRoot) this.lastToolRoot = { origin: toolRoot, ...valueAt(this.manifest.doc.value, toolRoot.pointer) };
+    return this.lastToolRoot;
+  }
+
   /** Resolves one `$ref` found at `at`; reports and returns undefined when it cannot be followed. */
   resolve(ref: unknown, at: Origin, toolRoot: Origin): Origin | undefined {
-    const refPointer = joinPointer(at.pointer, '$ref');
     const fail = (message: string, hint?: string): undefined => {
-      this.problems.push(diagnosticAt(at.file.doc, refPointer, message, hint));
+      this.problems.push(diagnosticAt(at.file.doc, joinPointer(at.pointer, '$ref'), message, hint));
       return undefined;
     };
     if (typeof ref !== 'string') return fail('$ref must be a string');
@@ -161,13 +218,13 @@ export class SchemaBundler {
       // Inside an inline tool schema, `#…` means the schema itself first (as in plain JSON
       // Schema), then the manifest, whose `$defs` are shared.
       if (at.file === this.manifest && toolRoot.file === this.manifest && isWithin(at.pointer, toolRoot.pointer)) {
-        const local = toolRoot.pointer + fragment;
-        if (valueAt(this.manifest.doc.value, local).found) return { file: this.manifest, pointer: local };
+        const rootValue = this.toolRootValue(toolRoot);
+        if (rootValue.found && this.valueAt(rootValue.value, fragment).found) return { file: this.manifest, pointer: toolRoot.pointer + fragment };
       }
       if (at.file === this.manifest && fragment === '') {
         return fail(`$ref '${ref}' refers to the whole manifest`, 'refer to a shared schema, like #/$defs/Name');
       }
-      if (!valueAt(at.file.doc.value, fragment).found) {
+      if (!this.valueAt(at.file.doc.value, fragment).found) {
         return fail(`$ref '${ref}' points to nothing`, at.file === this.manifest ? 'shared schemas live under $defs at the top of the manifest' : undefined);
       }
       return { file: at.file, pointer: fragment };
@@ -205,7 +262,7 @@ export class SchemaBundler {
     const file = this.load(target, real);
     if (typeof file === 'string') return fail(`$ref '${ref}' ${file}`);
     if (!file) return undefined;
-    if (!valueAt(file.doc.value, fragment).found) {
+    if (!this.valueAt(file.doc.value, fragment).found) {
       return fail(`$ref '${ref}' points to nothing: the file has no ${fragment}`);
     }
     return { file, pointer: fragment };
@@ -261,12 +318,16 @@ class BundleJob {
   private nodes = 0;
   private tooLarge = false;
   private complete = true;
+  /** Whether copy() may share the tool's own nodes (off while a root `$ref`'s target is inlined). */
+  private sharing = true;
+  private readonly rootValue: unknown;
 
   constructor(
     private readonly bundler: SchemaBundler,
     private readonly root: Origin,
   ) {
     const value = valueAt(root.file.doc.value, root.pointer).value;
+    this.rootValue = value;
     this.defsKey = isDraft07(value) ? 'definitions' : '$defs';
     if (isObject(value)) {
       for (const key of ['$defs', 'definitions']) {
@@ -277,12 +338,14 @@ class BundleJob {
   }
 
   run(): BundledSchema {
-    const rootValue = valueAt(this.root.file.doc.value, this.root.pointer).value;
+    const rootValue = this.rootValue;
     const rootKeyOrigins = new Map<string, Origin>();
     const inlined = this.inlineRootRef(rootValue, rootKeyOrigins);
-    const schema = inlined ?? this.copy(rootValue, this.root, 0);
+    const copied = inlined ?? this.copy(rootValue, this.root, 0, 'inside');
 
-    if (!isObject(schema)) return { schema: {}, complete: false, originOf: () => this.root };
+    if (!isObject(copied)) return { schema: {}, complete: false, originOf: () => this.root };
+    // The definitions are added to the root, which must then be a copy, never the manifest's own node.
+    const schema = this.defs.size > 0 && copied === rootValue ? { ...copied } : copied;
     if (this.defs.size > 0) {
       const own = isObject(schema[this.defsKey]) ? schema[this.defsKey] as JsonObject : {};
       const bundled: JsonObject = { ...own };
@@ -319,15 +382,19 @@ class BundleJob {
       this.complete = false;
       return undefined;
     }
-    const targetValue = valueAt(target.file.doc.value, target.pointer).value;
+    const targetValue = this.bundler.valueAt(target.file.doc.value, target.pointer).value;
     // The target's own `$schema`, `$id` and definitions never reach the copy, so they cannot clash.
     const siblings = Object.keys(rootValue).filter((k) => !['$ref', '$schema', '$id', '$defs', 'definitions'].includes(k));
     // Annotations may differ between a root `$ref` and its target without blocking inlining (the root's win).
     const inlinable = isObject(targetValue) && siblings.every((k) => ANNOTATION_KEYWORDS.has(k) || !Object.hasOwn(targetValue, k));
     if (!inlinable) return undefined;
     const { $ref: _ref, ...rest } = rootValue;
-    const fromRoot = this.copy(rest, this.root, 0) as JsonObject;
-    const fromTarget = this.copy(targetValue, target, 1) as JsonObject;
+    const fromRoot = this.copy(rest, this.root, 0, 'inside') as JsonObject;
+    // The target may lie inside the root itself (`#/$defs/X` next to the `$ref`): copied whole, so
+    // its nodes are not shared with the root's own definitions.
+    this.sharing = false;
+    const fromTarget = this.copy(targetValue, target, 1, this.relationOf(target)) as JsonObject;
+    this.sharing = true;
     const merged: JsonObject = {};
     // The dialect is the manifest's to say (a target file that disagrees gets a warning in copy()).
     if (fromRoot.$schema !== undefined) merged.$schema = fromRoot.$schema;
@@ -344,7 +411,7 @@ class BundleJob {
     const key = `${target.file.path}\0${target.pointer}`;
     const known = this.names.get(key);
     if (known !== undefined) return { name: known, isNew: false };
-    const segments = parsePointer(target.pointer);
+    const segments = this.bundler.segmentsOf(target.pointer);
     const natural = segments.length > 0 ? segments[segments.length - 1]! : path.basename(target.file.path).replace(/\.(json|ya?ml)$/i, '');
     const base = natural.replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
     let name = base;
@@ -377,40 +444,68 @@ class BundleJob {
     return true;
   }
 
-  /** Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code. */
-  private copy(value: unknown, at: Origin, depth: number): unknown {
+  /** The relation of a node reached other than as a child: the root, or a `$ref`'s target. */
+  private relationOf(at: Origin): Relation {
+    if (at.file !== this.root.file) return 'outside';
+    if (isWithin(at.pointer, this.root.pointer)) return 'inside';
+    return this.root.pointer.startsWith(at.pointer + '/') ? 'above' : 'outside';
+  }
+
+  /** The relation of a child, given its parent's. */
+  private relationBelow(parent: Relation, child: Origin): Relation {
+    if (parent !== 'above') return parent;
+    const relation = this.relationOf(child);
+    return relation === 'inside' ? 'reentered' : relation;
+  }
+
+  /**
+   * Copies a schema, rewriting `$ref`s and dropping what must not reach the wire or the code.
+   * Inside the tool's own schema the copy shares structure with the manifest: a node nothing below
+   * changed is returned as it is, and only the spine above a change is new (most tool schemas have
+   * no `$ref` at all, and copying each of their nodes was the largest part of a warm run's load).
+   * Schemas reached through a `$ref` are still copied whole, so no node of the manifest appears
+   * twice in one bundled schema.
+   */
+  private copy(value: unknown, at: Origin, depth: number, relation: Relation): unknown {
     if (!this.budget(at)) return {};
     if (depth > REF_LIMITS.maxDepth) {
       this.complete = false;
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `schema nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return {};
     }
-    if (!isObject(value)) return this.copyData(value, at, depth);
+    if (!isObject(value)) return this.copyData(value, at, depth, relation);
     const doc = at.file.doc;
     // Outside the root, every `$ref` is rewritten to a bundled definition, so the copy's own
     // definitions and dialect are dead weight there.
-    const bundledCopy = !(at.file === this.root.file && isWithin(at.pointer, this.root.pointer));
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value)) {
+    const bundledCopy = relation === 'outside' || relation === 'above';
+    const out = new LazyCopy(value, this.sharing && relation === 'inside');
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      const child = value[key];
       // Most members are plain values under ordinary keywords (type, format, description…): copied
       // as they are, without building the pointer only a message would need.
       if ((child === null || typeof child !== 'object') && !KEYS_COPY_LOOKS_AT.has(key) && (typeof child !== 'boolean' || subschemaSlot(key, child) === undefined)) {
-        defineOwn(out, key, child);
+        out.keep(index, key, child, child);
         continue;
       }
-      const childAt = { file: at.file, pointer: joinPointer(at.pointer, key) };
+      const childAt = new Place(at.file, at, key);
+      const childRelation = this.relationBelow(relation, childAt);
       if (CODE_KEYWORDS.has(key)) {
         this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, `'${key}' ignored: schemas are data, never code`, 'describe the type with JSON Schema keywords instead', 'key'));
+        out.drop(index);
         continue;
       }
       if (UNSUPPORTED_KEYWORDS.has(key)) {
         this.bundler.problems.push(diagnosticAt(doc, childAt.pointer, `'${key}' is not supported`, 'refer to schemas by file path and JSON pointer, like #/$defs/Name', 'key'));
+        out.drop(index);
         continue;
       }
       if (key === '$id') {
         if (!(bundledCopy && at.pointer === '')) {
           this.bundler.warnings.push(diagnosticAt(doc, childAt.pointer, "'$id' dropped: references resolve by file path, and each tool schema is bundled on its own", undefined, 'key'));
         }
+        out.drop(index);
         continue;
       }
       if (bundledCopy && key === '$schema' && at.pointer === '' && isDraft07(value) !== (this.defsKey === 'definitions')) {
@@ -418,54 +513,68 @@ class BundleJob {
           diagnosticAt(doc, childAt.pointer, `this file's dialect differs from the tool schema that uses it (${this.defsKey === 'definitions' ? 'draft-07' : '2020-12'}), which decides`, 'set $schema on the tool schema in the manifest, next to its $ref', 'key'),
         );
       }
-      if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) continue;
+      if (bundledCopy && (key === '$schema' || key === '$defs' || key === 'definitions')) {
+        out.drop(index);
+        continue;
+      }
       if (key === '$ref') {
         const target = this.bundler.resolve(child, at, this.root);
         if (!target) {
           this.complete = false;
-          out.$ref = child;
+          out.keep(index, key, child, child);
           continue;
         }
         if (target.file === this.root.file && isWithin(target.pointer, this.root.pointer)) {
-          out.$ref = fragmentOf(target.pointer.slice(this.root.pointer.length));
+          out.keep(index, key, fragmentOf(target.pointer.slice(this.root.pointer.length)), child);
           continue;
         }
         const { name, isNew } = this.nameFor(target);
-        out.$ref = `#/${this.defsKey}/${name}`;
+        out.keep(index, key, `#/${this.defsKey}/${name}`, child);
         if (isNew) {
-          const targetValue = valueAt(target.file.doc.value, target.pointer).value;
+          const targetValue = this.bundler.valueAt(target.file.doc.value, target.pointer).value;
           // Reserve the slot before copying so that recursion through this target ends here.
           this.defs.set(name, { schema: {}, origin: target });
-          this.defs.set(name, { schema: this.copy(targetValue, target, depth + 1), origin: target });
+          this.defs.set(name, { schema: this.copy(targetValue, target, depth + 1, this.relationOf(target)), origin: target });
         }
         continue;
       }
       if (key === 'pattern' && typeof child === 'string') this.checkPattern(child, childAt);
       const slot = subschemaSlot(key, child);
       if (slot === 'one') {
-        defineOwn(out, key, this.copy(child, childAt, depth + 1));
+        out.keep(index, key, this.copy(child, childAt, depth + 1, childRelation), child);
       } else if (slot === 'list') {
-        const items: unknown[] = [];
-        for (const [i, item] of (child as unknown[]).entries()) items.push(this.copy(item, { file: at.file, pointer: joinPointer(childAt.pointer, i) }, depth + 1));
-        defineOwn(out, key, items);
+        const items = new LazyList(child as unknown[], out.sharing);
+        for (const [i, item] of (child as unknown[]).entries()) {
+          const itemAt = new Place(at.file, childAt, i);
+          items.keep(i, this.copy(item, itemAt, depth + 1, this.relationBelow(childRelation, itemAt)));
+        }
+        out.keep(index, key, items.result(), child);
       } else if (slot === 'map') {
-        const entries: JsonObject = {};
-        for (const [name, sub] of Object.entries(child as JsonObject)) {
-          const subAt = { file: at.file, pointer: joinPointer(childAt.pointer, name) };
+        const map = child as JsonObject;
+        const entries = new LazyCopy(map, out.sharing);
+        const names = Object.keys(map);
+        for (let i = 0; i < names.length; i++) {
+          const name = names[i]!;
+          const sub = map[name];
+          const subAt = new Place(at.file, childAt, name);
+          const subRelation = this.relationBelow(childRelation, subAt);
           if (key === 'patternProperties') this.checkPattern(name, subAt, 'key');
           // `dependencies` (draft-07) may also hold arrays of property names: data, not schemas.
-          defineOwn(entries, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1) : this.copyData(sub, subAt, depth + 1));
+          entries.keep(i, name, isSubschema(sub) ? this.copy(sub, subAt, depth + 1, subRelation) : this.copyData(sub, subAt, depth + 1, subRelation), sub);
         }
-        defineOwn(out, key, entries);
+        out.keep(index, key, entries.result(), child);
       } else {
-        defineOwn(out, key, this.copyData(child, childAt, depth + 1));
+        out.keep(index, key, this.copyData(child, childAt, depth + 1, childRelation), child);
       }
     }
-    return out;
+    return out.result();
   }
 
-  /** Copies plain data (enum values, defaults, examples, extension keywords) without interpreting it. */
-  private copyData(value: unknown, at: Origin, depth: number): unknown {
+  /**
+   * Copies plain data (enum values, defaults, examples, extension keywords) without interpreting
+   * it; where copy() shares structure, so does this (nothing below changes unless a limit is hit).
+   */
+  private copyData(value: unknown, at: Origin, depth: number, relation: Relation): unknown {
     if (value === null || typeof value !== 'object') return value;
     if (!this.budget(at)) return null;
     if (depth > REF_LIMITS.maxDepth) {
@@ -473,119 +582,47 @@ class BundleJob {
       this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `value nests deeper than ${REF_LIMITS.maxDepth} levels`));
       return null;
     }
-    if (Array.isArray(value)) return value.map((item, i) => this.copyData(item, { file: at.file, pointer: joinPointer(at.pointer, i) }, depth + 1));
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value as JsonObject)) defineOwn(out, key, this.copyData(child, { file: at.file, pointer: joinPointer(at.pointer, key) }, depth + 1));
-    return out;
+    const sharing = this.sharing && relation === 'inside';
+    if (Array.isArray(value)) {
+      const items = new LazyList(value, sharing);
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (item === null || typeof item !== 'object') {
+          items.keep(i, item);
+          continue;
+        }
+        const itemAt = new Place(at.file, at, i);
+        items.keep(i, this.copyData(item, itemAt, depth + 1, this.relationBelow(relation, itemAt)));
+      }
+      return items.result();
+    }
+    const out = new LazyCopy(value as JsonObject, sharing);
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const child = (value as JsonObject)[key];
+      // A primitive is its own copy: no pointer needed.
+      if (child === null || typeof child !== 'object') {
+        out.keep(i, key, child, child);
+        continue;
+      }
+      const childAt = new Place(at.file, at, key);
+      out.keep(i, key, this.copyData(child, childAt, depth + 1, this.relationBelow(relation, childAt)), child);
+    }
+    return out.result();
   }
 
   private checkPattern(pattern: string, at: Origin, part: 'value' | 'key' = 'value'): void {
-    try {
-      // ajv compiles patterns with the `u` flag.
-      new RegExp(pattern, 'u');
-    } catch (error) {
+    const verdict = patternVerdict(pattern);
+    if (verdict.invalid !== undefined) {
       this.complete = false;
-      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`, undefined, part));
+      this.bundler.problems.push(diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' is not a valid regular expression: ${verdict.invalid}`, undefined, part));
       return;
     }
-    const risky = catastrophicPattern(pattern);
-    if (risky) {
+    if (verdict.risky !== undefined) {
       this.bundler.warnings.push(
-        diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' may take exponential time on some inputs: ${risky}`, 'avoid a quantified group that itself contains a quantifier, like (a+)+', part),
+        diagnosticAt(at.file.doc, at.pointer, `pattern '${pattern}' may take exponential time on some inputs: ${verdict.risky}`, 'avoid a quantified group that itself contains a quantifier, like (a+)+', part),
       );
     }
-  }
-}
-
-/**
- * Spots the classic shape of catastrophic backtracking: a group repeated without bound whose body
- * could itself be split many ways: every part of it repeated or optional, at least one part
- * without bound, as in `(a+)+` or `(\w+\s?)*`. A mandatory part like the `-` in `(-[a-z]+)*` pins
- * each round down, so that shape is left alone. A heuristic: it warns, it does not prove safety.
- */
-export function catastrophicPattern(pattern: string): string | undefined {
-  let found: string | undefined;
-  const parser = new PatternParser(pattern, (end) => {
-    found ??= `the group ending at character ${end} repeats a part that repeats itself`;
-  });
-  try {
-    parser.alternatives();
-  } catch {
-    return undefined;
-  }
-  return found;
-}
-
-interface Atom {
-  quantifier: 'none' | 'optional' | 'bounded' | 'unbounded';
-  /** For groups: whether some alternative of the body can be split many ways. */
-  splittable: boolean;
-}
-
-/** Just enough of a regex parser to see atoms, groups and quantifiers. */
-class PatternParser {
-  private i = 0;
-
-  constructor(
-    private readonly source: string,
-    private readonly onRisk: (end: number) => void,
-  ) {}
-
-  /** Parses alternatives up to `)` or the end; true when one of them is splittable. */
-  alternatives(): boolean {
-    let splittable = false;
-    for (;;) {
-      const atoms = this.sequence();
-      const freelyRepeated = atoms.every((a) => a.quantifier !== 'none' || a.splittable);
-      const unbounded = atoms.some((a) => a.quantifier === 'unbounded' || a.splittable);
-      if (atoms.length > 0 && freelyRepeated && unbounded) splittable = true;
-      if (this.source[this.i] !== '|') return splittable;
-      this.i += 1;
-    }
-  }
-
-  private sequence(): Atom[] {
-    const atoms: Atom[] = [];
-    while (this.i < this.source.length && this.source[this.i] !== '|' && this.source[this.i] !== ')') {
-      const c = this.source[this.i]!;
-      let splittable = false;
-      if (c === '(') {
-        this.i += 1;
-        const lookaround = /^\?(<?[=!])/.exec(this.source.slice(this.i));
-        if (this.source[this.i] === '?') this.i += /^\?<[A-Za-z]/.test(this.source.slice(this.i)) ? this.source.indexOf('>', this.i) - this.i + 1 : 2;
-        splittable = this.alternatives() && !lookaround;
-        if (this.source[this.i] !== ')') throw new Error('unbalanced');
-        this.i += 1;
-      } else if (c === '[') {
-        this.i += 1;
-        while (this.i < this.source.length && this.source[this.i] !== ']') this.i += this.source[this.i] === '\\' ? 2 : 1;
-        this.i += 1;
-      } else if (c === '\\') {
-        this.i += 2;
-      } else if (c === '^' || c === '$') {
-        this.i += 1;
-        atoms.push({ quantifier: 'none', splittable: false });
-        continue;
-      } else {
-        this.i += 1;
-      }
-      const groupEnd = this.i;
-      const atom: Atom = { quantifier: this.quantifier(), splittable };
-      if (atom.quantifier === 'unbounded' && atom.splittable) this.onRisk(groupEnd);
-      atoms.push(atom);
-    }
-    return atoms;
-  }
-
-  private quantifier(): Atom['quantifier'] {
-    const rest = this.source.slice(this.i);
-    const match = /^(?:[*+?]|\{(\d+)(,(\d*))?\})\??/.exec(rest);
-    if (!match) return 'none';
-    this.i += match[0].length;
-    const symbol = match[0][0];
-    if (symbol === '*' || symbol === '+') return 'unbounded';
-    if (symbol === '?') return 'optional';
-    if (match[2] !== undefined && match[3] === '') return 'unbounded';
-    return Number(match[3] ?? match[1]) > 1 || match[1] === '0' ? 'bounded' : 'none';
   }
 }

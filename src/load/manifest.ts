@@ -11,6 +11,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { authWarnings, checkAuthRules } from './manifest-auth.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings, type SchemaCheck } from './manifest-checks.js';
 import type { CompileResult } from './schema-compiler.js';
+import { precheck } from './schema-precheck.js';
 import { SchemaBundler } from './manifest-refs.js';
 import type { SchemaFile } from './manifest-refs.js';
 import { validateAgainstManifestSchema } from './manifest-schema.js';
@@ -104,9 +105,10 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
       const bundled = bundler.bundle(pointer);
-      const check = await checkWithCompiler((compileCheck) =>
-        checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, compileCheck, ...(options.memo ? { memo: options.memo } : {}) }),
-      );
+      const run = (compileCheck: (schema: SchemaObject) => CompileResult): SchemaCheck =>
+        checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, compileCheck, ...(options.memo ? { memo: options.memo } : {}) });
+      // Awaited only when the check needs the compiler loaded: 1,000 tools are 1,600 checks.
+      const check = checkWithLoadedCompiler(run) ?? (await checkAfterLoadingCompiler(run));
       problems.push(...check.problems);
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;
@@ -131,23 +133,34 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
 const COMPILER_NOT_LOADED = Symbol('compiler not loaded');
 let compiler: typeof import('./schema-compiler.js') | undefined;
 
+type SchemaCheckRun = (compileCheck: (schema: SchemaObject) => CompileResult) => SchemaCheck;
+
+function compileCheck(schema: SchemaObject): CompileResult {
+  const settled = precheck(schema);
+  if (settled) return settled;
+  if (!compiler) throw COMPILER_NOT_LOADED;
+  return compiler.compileCheck(schema);
+}
+
 /**
- * Runs a tool-schema check, loading ajv (schema-compiler.ts) the first time one actually compiles:
- * a warm run whose checks all come from the unit cache never loads it. The check is pure, so a
- * run stopped for the import is simply run again (the unit cache counts one extra miss).
+ * Runs a tool-schema check; undefined when it needs ajv (schema-compiler.ts) and that is not
+ * loaded yet. A warm run whose checks all come from the unit cache never loads it, nor does a
+ * check that the precompiled meta-schema validators and the compile-free walk settle
+ * (schema-precheck.ts).
  */
-async function checkWithCompiler(check: (compileCheck: (schema: SchemaObject) => CompileResult) => SchemaCheck): Promise<SchemaCheck> {
-  const compileCheck = (schema: SchemaObject): CompileResult => {
-    if (!compiler) throw COMPILER_NOT_LOADED;
-    return compiler.compileCheck(schema);
-  };
+function checkWithLoadedCompiler(check: SchemaCheckRun): SchemaCheck | undefined {
   try {
     return check(compileCheck);
   } catch (error) {
     if (error !== COMPILER_NOT_LOADED) throw error;
-    compiler = await import('./schema-compiler.js');
-    return check(compileCheck);
+    return undefined;
   }
+}
+
+/** Loads the compiler and runs the check again: it is pure (the unit cache counts one extra miss). */
+async function checkAfterLoadingCompiler(check: SchemaCheckRun): Promise<SchemaCheck> {
+  compiler ??= await import('./schema-compiler.js');
+  return check(compileCheck);
 }
 
 /** Without repeats; the manifest first, then other files by name; within a file, by position. */

@@ -1,15 +1,14 @@
 /**
- * The compile half of the tool-schema check (manifest-checks.ts): each schema against its
- * dialect's meta-schema, then compiled with ajv (unless compile-free.ts can vouch for it) for what
- * compiling finds: bad references, unknown formats, strict-mode notes. Its own module, imported
- * only when a run needs it: a warm run whose checks all come from the unit cache never loads ajv.
+ * The compile half of the tool-schema check (manifest-checks.ts): a schema compiled with ajv for
+ * what compiling finds: bad references, unknown formats, strict-mode notes. Its own module,
+ * imported only when a run needs it: the meta-schema check and the compile-free walk come first
+ * and need no ajv (schema-precheck.ts), so most runs never load it.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import AjvDraft07 from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { addStandardFormats } from '../schema/add-formats.js';
 import { EXTRA_FORMATS } from '../schema/formats.js';
-import { compilesCleanly, type CompilerKnowledge } from './compile-free.js';
 import { forEachSchema } from './manifest-checks.js';
 import { isDraft07 } from './manifest-refs.js';
 import { closest } from './manifest-schema.js';
@@ -28,56 +27,69 @@ type Ajv = InstanceType<typeof Ajv2020.default> | InstanceType<typeof AjvDraft07
 /** Where the shared ajv instances send strict-mode notes; set only while one compile runs. */
 let noteSink: ((message: unknown) => void) | undefined;
 
+export type Dialect = '2020-12' | 'draft-07';
+
+/** Strict-mode notes are collected (see compileCheck), never thrown. */
+const STRICT = {
+  strict: 'log' as const,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  logger: { log: () => undefined, warn: (message: unknown): void => noteSink?.(message), error: (message: unknown): void => noteSink?.(message) },
+};
+
 /**
- * Two ajv per dialect for the whole process: building one compiles its meta-schema, which costs
- * far more than checking a tool schema. `meta` judges a schema against its meta-schema and reports
- * every bad keyword with a message. `compile` only compiles, for what compiling finds (references,
- * formats, strict-mode notes); its code is thrown away, so it skips what only makes that code
- * better (error messages, every error rather than the first, ajv's optimizing passes), which
- * roughly halves the check of a large manifest. Compiled schemas are removed again.
+ * How a schema is judged against its meta-schema: every bad keyword, with a message. That ajv only
+ * runs at build time: schema-precheck.ts uses its validators, precompiled (meta-validators-source.ts).
  */
-interface Checker {
-  meta: Ajv;
-  compile: Ajv;
-  /** The keywords and formats `compile` knows (for compilesCleanly). */
-  knows: CompilerKnowledge;
-}
-const checkers = new Map<'2020-12' | 'draft-07', Checker>();
+export const META_OPTIONS = { ...STRICT, allErrors: true };
 
-function checkerFor(schema: JsonObject): Checker {
-  const dialect = isDraft07(schema) ? 'draft-07' : '2020-12';
-  let checker = checkers.get(dialect);
-  if (!checker) {
-    const forward = (message: unknown): void => noteSink?.(message);
-    const strict = {
-      strict: 'log' as const,
-      strictTypes: false,
-      strictTuples: false,
-      strictRequired: false,
-      logger: { log: () => undefined, warn: forward, error: forward },
-    };
-    const make = (options: object): Ajv => {
-      const ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
-      // As in src/emit/validators/ajv-instance.ts: every standard format, no formatMinimum/… keywords.
-      addStandardFormats(ajv, COMPILE_ONLY_FORMATS);
-      ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
-      return ajv;
-    };
-    const compile = make({ ...strict, allErrors: false, messages: false, validateSchema: false, code: { optimize: false } });
-    checker = {
-      meta: make({ ...strict, allErrors: true }),
-      compile,
-      knows: {
-        keyword: (name) => Boolean(compile.RULES.keywords[name]),
-        format: (name) => Object.hasOwn(compile.formats, name),
-      },
-    };
-    checkers.set(dialect, checker);
+/**
+ * How a schema is compiled for what compiling finds (references, formats, strict-mode notes). Its
+ * code is thrown away, so it skips what only makes that code better (error messages, every error
+ * rather than the first, ajv's optimizing passes), which roughly halves the check of a large
+ * manifest. The meta-schema check came before (schema-precheck.ts).
+ */
+const COMPILE_OPTIONS = { ...STRICT, allErrors: false, messages: false, validateSchema: false, code: { optimize: false } };
+
+/** An ajv of the dialect, with the formats and keywords of the generated validators. */
+export function makeAjv(dialect: Dialect, options: object): Ajv {
+  const ajv = dialect === 'draft-07' ? new AjvDraft07.default(options) : new Ajv2020.default(options);
+  // As in src/emit/validators/ajv-instance.ts: every standard format, no formatMinimum/… keywords.
+  addStandardFormats(ajv, COMPILE_ONLY_FORMATS);
+  ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
+  return ajv;
+}
+
+/** One compiling ajv per dialect for the whole process; compiled schemas are removed again. */
+const compilers = new Map<Dialect, Ajv>();
+
+function compilerFor(dialect: Dialect): Ajv {
+  let compiler = compilers.get(dialect);
+  if (!compiler) {
+    compiler = makeAjv(dialect, COMPILE_OPTIONS);
+    compilers.set(dialect, compiler);
   }
-  return checker;
+  return compiler;
 }
 
-/** Compiles with the same dialect and formats as the generated validators; collects ajv's strict-mode notes as warnings. */
+/**
+ * The keywords and formats the compiling ajv knows, sorted: what compilesCleanly needs to know.
+ * Recorded at build time (schema/compiler-knowledge.json), so deciding needs no ajv.
+ */
+export function compilerKnowledge(dialect: Dialect): { keywords: string[]; formats: string[] } {
+  const compiler = compilerFor(dialect);
+  return {
+    keywords: Object.keys(compiler.RULES.keywords).filter((name) => Boolean(compiler.RULES.keywords[name])).sort(),
+    formats: Object.keys(compiler.formats).sort(),
+  };
+}
+
+/**
+ * Compiles with the same dialect and formats as the generated validators; collects ajv's
+ * strict-mode notes as warnings. For a schema valid against its meta-schema that the compile-free
+ * walk could not vouch for (schema-precheck.ts decides both first).
+ */
 export function compileCheck(schema: JsonObject): CompileResult {
   const warnings: { pointer: string; message: string; hint?: string }[] = [];
   noteSink = (message: unknown): void => {
@@ -96,21 +108,18 @@ export function compileCheck(schema: JsonObject): CompileResult {
       hint: near ? `did you mean '${near}'?` : 'extension keywords should start with x-',
     });
   };
-  const checker = checkerFor(schema);
+  const compiler = compilerFor(isDraft07(schema) ? 'draft-07' : '2020-12');
   try {
-    return compileWith(checker, schema, warnings);
+    return compileWith(compiler, schema, warnings);
   } finally {
     noteSink = undefined;
-    checker.compile.removeSchema(schema);
+    compiler.removeSchema(schema);
   }
 }
 
-function compileWith(checker: Checker, schema: JsonObject, warnings: CompileResult['warnings']): CompileResult {
-  if (!checker.meta.validateSchema(schema)) return { schemaErrors: checker.meta.errors ?? [], warnings };
-  // Compiling is the expensive part; for most schemas a walk can tell it would find nothing.
-  if (compilesCleanly(schema, checker.knows)) return { schemaErrors: [], warnings };
+function compileWith(compiler: Ajv, schema: JsonObject, warnings: CompileResult['warnings']): CompileResult {
   try {
-    checker.compile.compile(schema);
+    compiler.compile(schema);
     return { schemaErrors: [], warnings };
   } catch (error) {
     if (error instanceof RangeError) return { schemaErrors: [], failure: { pointer: '', message: 'its references loop without ever describing a value' }, warnings };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadManifest } from '../../src/pipeline/manifest.js';
-import { catastrophicPattern } from '../../src/load/manifest-refs.js';
+import { catastrophicPattern } from '../../src/load/pattern-check.js';
 import { brief, problemsOf, tempProject } from './helpers.js';
 
 const server = 'server: { name: s, version: "1" }\n';
