@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -161,8 +161,17 @@ export class UnitCache {
     return entries === undefined ? new UnitCache(fingerprint, new Map()) : new UnitCache(fingerprint, entries, savedAtNs);
   }
 
+  /** Per kind, the hash state after `kind\0fingerprint\0`: each key copies it and adds only its input. */
+  private readonly prefixes = new Map<string, Hash>();
+
   private keyOf(kind: string, input: string): string {
-    return createHash('sha256').update(`${kind}\0${this.fingerprint}\0${input}`).digest('hex');
+    let prefix = this.prefixes.get(kind);
+    if (prefix === undefined) {
+      prefix = createHash('sha256').update(`${kind}\0${this.fingerprint}\0`);
+      this.prefixes.set(kind, prefix);
+    }
+    // The SHA-256 of `kind\0fingerprint\0input`, without building that string (inputs run to kilobytes).
+    return prefix.copy().update(input).digest('hex');
   }
 
   /** A value this run or the last one computed for `key` (kept for the next run), counted as hit or miss. */
