@@ -132,7 +132,7 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     const { model, warnings, schemaFiles } = await loadManifest(source.manifest, {
       allowOutside: job.allowOutsideRefs === true,
       ...(inputFiles ? { inputFiles } : {}),
-      ...(cache ? { memo: cache.memo } : {}),
+      ...(cache ? { memo: cache.memo, recall: cache } : {}),
     });
     printWarnings(io, warnings);
     const inputs = [await fileInput('manifest', job.out, source.manifest)];

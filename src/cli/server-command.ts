@@ -55,7 +55,7 @@ async function loadModel(
   const { model, warnings, schemaFiles } = await loadManifest(manifest, {
     allowOutside: allowOutsideRefs === true,
     ...(inputFiles ? { inputFiles } : {}),
-    ...(cache ? { memo: cache.memo } : {}),
+    ...(cache ? { memo: cache.memo, recall: cache } : {}),
   });
   printWarnings(io, warnings);
   return { model, schemaFiles };

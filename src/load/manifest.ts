@@ -18,6 +18,7 @@ import { validateAgainstManifestSchema } from './manifest-schema.js';
 import { STATELESS_REVISION } from './spec.js';
 import { isSchemaObject as isObject, type SchemaObject } from '../schema/keywords.js';
 import { parseInput } from './json-source.js';
+import { BundledToolsMemo, type Recall } from './bundled-tools-memo.js';
 import { diagnosticAt, formatOf, joinPointer } from './yaml-positions.js';
 
 export interface LoadManifestOptions {
@@ -32,6 +33,8 @@ export interface LoadManifestOptions {
   inputFiles?: Set<string>;
   /** Reuses what an earlier run computed from the same input (the output folder's unit cache). */
   memo?: (kind: string, input: string, compute: () => string) => string;
+  /** The same cache, for what the loader stores only once it knows it is worth keeping (bundled-tools-memo.ts). */
+  recall?: Recall;
 }
 
 export interface ReadManifest {
@@ -46,6 +49,9 @@ export interface ReadManifest {
   /** Absolute paths of the schema files reached through `$ref` (the manifest itself not included). */
   schemaFiles: string[];
 }
+
+/** `-0` as a number (or anything that looks like one: it only turns the reuse of bundled tools off). */
+const NEGATIVE_ZERO = /-0(?![.0-9eE])/;
 
 /** A manifest larger than this is not a manifest. */
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
@@ -95,12 +101,24 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   const versions = isObject(raw.protocol) ? raw.protocol['versions'] : undefined;
   const servesStateless = !Array.isArray(versions) || versions.includes(STATELESS_REVISION);
   const bundledTools: unknown[] = [];
+  // Kept as JSON text, so only for a JSON manifest, whose values JSON text gives back exactly (a YAML
+  // `.inf` would come back null), and with no `-0` (it would come back 0).
+  const exactAsJson = formatOf(manifestPath) === 'json' && !NEGATIVE_ZERO.test(text);
+  const kept = options.recall && exactAsJson ? new BundledToolsMemo(options.recall, raw, { allowOutside: options.allowOutside ?? false, servesStateless }) : undefined;
   for (const [index, tool] of tools.entries()) {
     if (!isObject(tool)) {
       bundledTools.push(tool);
       continue;
     }
     const bundledTool: SchemaObject = { ...tool };
+    const keptKey = kept?.keyOf(tool);
+    const reused = keptKey === undefined ? undefined : kept?.reuse(keptKey);
+    if (reused !== undefined) {
+      bundledTools.push({ ...bundledTool, ...reused });
+      continue;
+    }
+    const before = { problems: problems.length, warnings: warnings.length, bundlerProblems: bundler.problems.length, bundlerWarnings: bundler.warnings.length, files: bundler.filesRead.length };
+    let complete = true;
     for (const key of ['inputSchema', 'outputSchema'] as const) {
       if (!isObject(tool[key])) continue;
       const pointer = joinPointer('/tools', index, key);
@@ -112,6 +130,19 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
       problems.push(...check.problems);
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;
+      complete &&= bundled.complete;
+    }
+    const clean =
+      complete &&
+      problems.length === before.problems &&
+      warnings.length === before.warnings &&
+      bundler.problems.length === before.bundlerProblems &&
+      bundler.warnings.length === before.bundlerWarnings &&
+      bundler.filesRead.length === before.files;
+    if (kept !== undefined && keptKey !== undefined && clean) {
+      const schemas: { inputSchema?: SchemaObject; outputSchema?: SchemaObject } = {};
+      for (const key of ['inputSchema', 'outputSchema'] as const) if (isObject(bundledTool[key])) schemas[key] = bundledTool[key] as SchemaObject;
+      kept.keep(keptKey, schemas);
     }
     bundledTools.push(bundledTool);
   }

@@ -1,0 +1,114 @@
+/**
+ * A warm run reuses the bundled schemas of the tools that did not change (bundled-tools-memo.ts):
+ * the document it loads is the one a cold load gives, a changed tool is bundled again, and a tool
+ * that has something to report, refers to another file, or sits in a manifest whose values JSON
+ * text cannot carry exactly, is never reused.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readManifest } from '../../src/load/manifest.js';
+import type { Recall } from '../../src/load/bundled-tools-memo.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-bundled-memo-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A recall over a plain map, counting what it gave back. */
+function memoryRecall(): Recall & { reused: number; store: Map<string, string> } {
+  const store = new Map<string, string>();
+  return {
+    store,
+    reused: 0,
+    peek(kind, input) {
+      const value = store.get(`${kind}\0${input}`);
+      if (value !== undefined) this.reused++;
+      return value;
+    },
+    put(kind, input, value) {
+      store.set(`${kind}\0${input}`, value);
+    },
+  };
+}
+
+function manifest(tools: object[], extra: object = {}): object {
+  return {
+    server: { name: 'memo', version: '1.0.0' },
+    $defs: { unit: { type: 'string', enum: ['c', 'f'] } },
+    ...extra,
+    tools,
+  };
+}
+
+const tool = (name: string, properties: object = { q: { type: 'string' } }, more: object = {}): object => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema: { type: 'object', properties: { ...properties, unit: { $ref: '#/$defs/unit' } } },
+  outputSchema: { type: 'object', properties: { r: { type: 'number' } } },
+  ...more,
+});
+
+async function load(file: string, content: object | string, recall?: Recall) {
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return readManifest(file, recall ? { recall } : {});
+}
+
+describe('bundled tools kept from the last run', () => {
+  it('give the document a cold load gives, and a changed tool is bundled again', async () => {
+    const file = join(dir, 'm.json');
+    const recall = memoryRecall();
+    const before = manifest([tool('a'), tool('b'), tool('c')]);
+    const cold = await load(file, before, recall);
+    expect(recall.reused).toBe(0);
+    const warm = await load(file, before, recall);
+    expect(recall.reused).toBe(3);
+    expect(warm.document).toEqual(cold.document);
+
+    const after = manifest([tool('a'), tool('b', { q: { type: 'integer', minimum: 1 } }), tool('c')]);
+    recall.reused = 0;
+    const changed = await load(file, after, recall);
+    expect(recall.reused).toBe(2);
+    expect(changed.document).toEqual((await load(file, after)).document);
+  });
+
+  it('are keyed by the manifest around the tools too: another shared definition bundles every tool again', async () => {
+    const file = join(dir, 'defs.json');
+    const recall = memoryRecall();
+    await load(file, manifest([tool('a'), tool('b')]), recall);
+    recall.reused = 0;
+    const other = { ...manifest([tool('a'), tool('b')]), $defs: { unit: { type: 'string', enum: ['k'] } } };
+    const warm = await load(file, other, recall);
+    expect(recall.reused).toBe(0);
+    expect(warm.document).toEqual((await load(file, other)).document);
+  });
+
+  it('keep no tool with a warning, a $ref to another file, or in a manifest with -0 or in YAML', async () => {
+    const file = join(dir, 'kept.json');
+    writeFileSync(join(dir, 'shared.json'), JSON.stringify({ $defs: { id: { type: 'string' } } }));
+    const warned = tool('warned', { q: { type: 'string', pattern: '(a+)+$' } });
+    const fileRef = tool('file_ref', { id: { $ref: 'shared.json#/$defs/id' } });
+    const recall = memoryRecall();
+    const first = await load(file, manifest([warned, fileRef, tool('plain')]), recall);
+    expect(first.warnings.length).toBeGreaterThan(0);
+    expect(recall.store.size).toBe(1);
+    recall.reused = 0;
+    const again = await load(file, manifest([warned, fileRef, tool('plain')]), recall);
+    expect(recall.reused).toBe(1);
+    // What is reported is reported again.
+    expect(again.warnings).toEqual(first.warnings);
+    expect(again.document).toEqual(first.document);
+
+    const zero = memoryRecall();
+    // JSON.stringify writes -0 as 0: the text is written by hand.
+    const withZero = JSON.stringify(manifest([tool('z', { q: { type: 'number' } })])).replace('"number"}', '"number","minimum":-0}');
+    expect(withZero).toContain('"minimum":-0');
+    await load(file, withZero, zero);
+    expect(zero.store.size).toBe(0);
+
+    const yamlRecall = memoryRecall();
+    const yamlFile = join(dir, 'm.yaml');
+    writeFileSync(yamlFile, JSON.stringify(manifest([tool('y')])));
+    await readManifest(yamlFile, { recall: yamlRecall });
+    expect(yamlRecall.store.size).toBe(0);
+  });
+});
