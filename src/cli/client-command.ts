@@ -1,24 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { fileInput, pathFromOut, sha256 } from '../check/inputs.js';
+import { fileInput, pathFromOut } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
-import { compilableTools } from '../emit/client/compilable.js';
 import { planClient } from '../emit/client/index.js';
-import { inputProblem, unplacedDiagnostic, UnreachableError } from '../load/diagnostics.js';
-import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
+import { inputProblem } from '../load/diagnostics.js';
 import { loadManifest } from '../pipeline/manifest.js';
-import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { STATELESS_REVISION } from '../model/service.js';
-import type { ServerLocation } from '../runtime/client/index.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
-import { flagPairs } from './flag-pairs.js';
-import { withSignIn } from './sign-in.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -83,19 +76,6 @@ export interface ClientJob {
 /** A live server's answers, saved in the output so the client can be checked offline. */
 export const SAVED_SNAPSHOT = '.mcp-gen-snapshot.json';
 
-export function location(source: ClientSource): ServerLocation | undefined {
-  if ('fromUrl' in source) {
-    const headers = flagPairs(source.headers, ':', '--header');
-    return headers ? { url: source.fromUrl, headers } : { url: source.fromUrl };
-  }
-  if ('fromCommand' in source) {
-    const [command, ...args] = splitCommand(source.fromCommand);
-    const env = flagPairs(source.env, '=', '--env');
-    return { command: command as string, args, stderr: 'ignore', ...(env ? { env } : {}) };
-  }
-  return undefined;
-}
-
 export function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
   const given = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
   if (given.length !== 1) {
@@ -116,7 +96,7 @@ function bannerCommand(source: ClientSource): string {
   return `mcp-gen client --from-command ${source.fromCommand}`;
 }
 
-interface LoadedClient {
+export interface LoadedClient {
   model: ServiceModel;
   inputs: RecipeInput[];
   /** The saved snapshot's text, for a live source. */
@@ -139,62 +119,9 @@ async function loadClientModel(job: ClientJob, io: Console, inputFiles?: Set<str
     for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
     return { model, inputs };
   }
-  let snapshot: ServerSnapshot;
-  let saved: string | undefined;
-  let unauthorized = false;
-  let inputs: RecipeInput[];
-  // Where warnings point: the snapshot file, or the server as named on the command line.
-  let place: string;
-  const live = job.offline ? undefined : location(source);
-  if ('fromSnapshot' in source) {
-    inputFiles?.add(resolve(source.fromSnapshot));
-    snapshot = await readSnapshot(source.fromSnapshot);
-    place = displayPath(resolve(source.fromSnapshot));
-    inputs = [await fileInput('snapshot', job.out, source.fromSnapshot)];
-  } else if (live) {
-    place = 'fromUrl' in source ? source.fromUrl : source.fromCommand;
-    // A protected server: the --header credential, or (on a terminal) an interactive sign-in.
-    // The spinner runs until a sign-in prompt is printed.
-    let stopSpinner = (): void => {};
-    const prompt = (line: string): void => {
-      stopSpinner();
-      stopSpinner = () => {};
-      io.err(line);
-    };
-    const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, prompt);
-    try {
-      stopSpinner = io.progress?.(`reading ${place}…`) ?? (() => {});
-      snapshot = await introspect(signIn.location, (line) => io.err(line));
-    } catch (error) {
-      if (signIn.refused()) {
-        const how = process.stdin.isTTY === true ? 'the sign-in failed' : "give --header 'Authorization: Bearer <token>', or run on a terminal to sign in";
-        throw new UnreachableError([unplacedDiagnostic(place, '', `the server needs authorization (401): ${how}; ${(error as Error).message}`)]);
-      }
-      throw error;
-    } finally {
-      stopSpinner();
-      await signIn.close();
-    }
-    unauthorized = signIn.refused();
-    saved = snapshotText(snapshot);
-    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
-  } else {
-    const file = join(job.out, SAVED_SNAPSHOT);
-    snapshot = await readSnapshot(file);
-    place = displayPath(resolve(file));
-    saved = await readFile(file, 'utf8');
-    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
-  }
-  if (job.saveSnapshot !== undefined) {
-    await writeFile(job.saveSnapshot, snapshotText(snapshot));
-    io.err(`snapshot saved: ${job.saveSnapshot}`);
-  }
-  const built = serviceFromSnapshot(snapshot, job.banner.command, place);
-  const compiled = await compilableTools(built.model, snapshot.tools);
-  const leftOut = compiled.leftOut.map((tool) => unplacedDiagnostic(place, tool.pointer, tool.message));
-  printWarnings(io, [...built.warnings, ...leftOut]);
-  for (const note of built.notes) io.err(`note: ${note}`);
-  return { model: compiled.model, inputs, ...(saved !== undefined ? { saved } : {}), ...(unauthorized ? { unauthorized } : {}) };
+  // A live server or a snapshot of one: its code (and the runtime client it reads the server with)
+  // is loaded only here, so a client generated from a manifest does not load it.
+  return (await import('./client-live-source.js')).loadFromServer(job, io, inputFiles);
 }
 
 

@@ -15,7 +15,8 @@ import { compileToolValidators } from '../mock/validators.js';
 import { SampleError, sampleValue } from '../samples/index.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
-import { location, type ClientSource } from './client-command.js';
+import type { ClientSource } from './client-command.js';
+import { location } from './client-live-source.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, toolVersion } from './paths.js';
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isMetaChecked, markMetaChecked } from '../schema/meta-checked.js';
 import type { SchemaObject } from '../schema/keywords.js';
 
@@ -11,9 +12,9 @@ import type { SchemaObject } from '../schema/keywords.js';
  * uses it only for a manifest whose values survive JSON text exactly.
  */
 
-/** The part of the unit cache this needs: a lookup that changes nothing, and a store. */
+/** The part of the unit cache this needs: a lookup (what it finds is kept for the next run), and a store. */
 export interface Recall {
-  peek(kind: string, input: string): string | undefined;
+  recall(kind: string, input: string): string | undefined;
   put(kind: string, input: string, value: string): void;
 }
 
@@ -39,7 +40,8 @@ export class BundledToolsMemo {
     options: { allowOutside: boolean; servesStateless: boolean },
   ) {
     const text = JSON.stringify([options, { ...manifest, tools: null }]);
-    this.context = REF_OUT_OF_MANIFEST.test(text) ? undefined : text;
+    // Its hash stands for it in each tool's key: the text may be long, and there are many tools.
+    this.context = REF_OUT_OF_MANIFEST.test(text) ? undefined : createHash('sha256').update(text).digest('hex');
   }
 
   /** The key of a tool, or undefined when it cannot be kept. */
@@ -51,9 +53,8 @@ export class BundledToolsMemo {
 
   /** The tool's bundled schemas from the last run (kept for the next), or undefined. */
   reuse(key: string): Kept['schemas'] | undefined {
-    const value = this.recall.peek(KIND, key);
+    const value = this.recall.recall(KIND, key);
     if (value === undefined) return undefined;
-    this.recall.put(KIND, key, value);
     const kept = JSON.parse(value) as Kept;
     for (const name of kept.metaChecked) {
       const schema = kept.schemas[name as keyof Kept['schemas']];

@@ -213,6 +213,11 @@ export class UnitCache {
     return known && textOf(known);
   }
 
+  /** What the last run or this one kept for this kind and input (kept again for the next run), counted as hit or miss. */
+  recall(kind: string, input: string): string | undefined {
+    return this.lookup(this.keyOf(kind, input));
+  }
+
   /** Keeps `value` for this kind and input for the next run, replacing what was there. */
   put(kind: string, input: string, value: string): void {
     this.fresh.set(this.keyOf(kind, input), { text: value });

@@ -20,7 +20,7 @@ function memoryRecall(): Recall & { reused: number; store: Map<string, string> }
   return {
     store,
     reused: 0,
-    peek(kind, input) {
+    recall(kind, input) {
       const value = store.get(`${kind}\0${input}`);
       if (value !== undefined) this.reused++;
       return value;

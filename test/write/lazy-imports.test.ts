@@ -114,3 +114,24 @@ describe('user-owned skeletons', () => {
     expect(result).toMatchObject({ before: false, after: true, rendered: true });
   }, 60_000);
 });
+
+describe('a client generated from a manifest', () => {
+  it('loads neither the runtime client nor the live-server reader (only --from-url and the like need them)', () => {
+    const manifestPath = join(scratch, 'client-manifest.json');
+    writeFileSync(manifestPath, manifest(['alpha']));
+    const log = join(scratch, 'client-imports.log');
+    rmSync(log, { force: true });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', join(repoRoot, 'test', 'support', 'import-log.mjs'), join(repoRoot, 'bin', 'mcp-gen.js'), 'client', manifestPath, '-o', join(scratch, 'client'), '--no-version-banner'],
+      { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, MCP_GEN_IMPORT_LOG: log } },
+    );
+    if (child.status !== 0) throw new Error(`mcp-gen client exited ${child.status}: ${child.stderr}`);
+    const loaded = readFileSync(log, 'utf8')
+      .split('\n')
+      .map((line) => line.split('\t')[0] ?? '')
+      .filter((url) => url.includes('/dist/'));
+    expect(loaded.some((url) => url.endsWith('/dist/cli/client-command.js'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('/dist/runtime/client/') || url.endsWith('/dist/load/introspect.js') || url.endsWith('/dist/cli/client-live-source.js'))).toEqual([]);
+  }, 60_000);
+});
