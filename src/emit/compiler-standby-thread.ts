@@ -8,12 +8,19 @@ import type { CompileJob, CompileReply } from './validators/compile-worker.js';
 const port = parentPort;
 if (!port) throw new Error('compiler-standby-thread: runs only as a worker thread');
 
-// Loaded now, while the main thread reads the manifest: by the time a unit misses, they are here.
+// Loaded now, while the main thread reads the manifest, and each run once on a small schema: a
+// compiler's first unit costs far more than the next (ajv builds its instance, ~80 ms), so by the
+// time a unit misses, that is done.
+const WARM_UP = { type: 'object', properties: { name: { type: 'string', pattern: '^[a-z]+$' }, count: { type: 'integer', minimum: 0 } }, required: ['name'] };
 const types = import('./types/type-unit-jobs.js').then(async (module) => {
-  (await import('./types/type-compiler.js')).typeCompiler();
+  await module.runTypeUnitJob({ kind: 'tool', tool: { inputSchema: WARM_UP }, names: { input: 'WarmUp' } }, new Map());
   return module;
 });
-const validators = import('./validators/compile-unit.js');
+const validators = import('./validators/compile-unit.js').then((module) => {
+  // The dialect of nearly every manifest; a draft-07 one builds its instance on its first unit.
+  module.compileUnit({ root: { $defs: { WarmUp: WARM_UP } }, entries: [{ exportName: 'validateWarmUp', ref: '#/$defs/WarmUp', typeName: 'WarmUp' }] }, '2020-12');
+  return module;
+});
 // A failed load shows when a request needs it (and the main thread then compiles in-process).
 types.catch(() => {});
 validators.catch(() => {});

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
@@ -57,12 +57,8 @@ function assertSafePath(path: string): void {
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  // Synchronous for the reason bytesIfExists gives.
+  return bytesIfExists(path)?.toString('utf8');
 }
 
 /**
@@ -280,8 +276,8 @@ export async function writeOutput(
 
   const unchanged = new Set(report.unchanged);
   const writes = [...[...texts].filter(([path]) => !unchanged.has(path)), [LEDGER_FILE, ledgerText] as const];
-  await mkdir(dirname(root), { recursive: true });
-  const staging = await mkdtemp(join(dirname(root), `.mcp-gen-staging-`));
+  mkdirSync(dirname(root), { recursive: true });
+  const staging = mkdtempSync(join(dirname(root), `.mcp-gen-staging-`));
   // Each folder is made once, then the files go in a bounded number at a time.
   const folders = [...new Set(writes.map(([path]) => posix.dirname(path)))].sort();
   try {
@@ -294,7 +290,7 @@ export async function writeOutput(
     for (const folder of folders) mkdirSync(join(root, ...folder.split('/')), { recursive: true });
     for (const [path] of writes) renameSync(join(staging, ...path.split('/')), join(root, ...path.split('/')));
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
   }
   for (const path of orphans) {
     await rm(join(root, ...path.split('/')));
