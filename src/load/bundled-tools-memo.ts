@@ -23,16 +23,29 @@ const KIND = 'bundled-tool';
 /** A `$ref` whose value does not start with `#` leaves the manifest (a file, a URL). */
 const REF_OUT_OF_MANIFEST = /"\$ref":"(?!#)/;
 
+/**
+ * How a bundled schema is kept. Bundling nearly always leaves a tool schema as written and adds the
+ * shared definitions it uses under its `$defs` (or `definitions`): kept as that recipe, the
+ * definitions as text (the same few texts for every tool, each parsed once per run and shared, as
+ * schemas are never changed once loaded). Anything else is kept whole.
+ */
+type KeptSchema = { asWritten: true } | { added: { key: string; definitions: [string, string][] } } | { whole: SchemaObject };
+
 interface Kept {
-  /** The bundled inputSchema and outputSchema, where the tool has them. */
-  schemas: { inputSchema?: SchemaObject; outputSchema?: SchemaObject };
+  schemas: { inputSchema?: KeptSchema; outputSchema?: KeptSchema };
   /** Which of them the loader found valid against the 2020-12 meta-schema (meta-checked.ts). */
   metaChecked: string[];
 }
 
+type Schemas = { inputSchema?: SchemaObject; outputSchema?: SchemaObject };
+
+const SCHEMA_KEYS = ['inputSchema', 'outputSchema'] as const;
+
 export class BundledToolsMemo {
   /** undefined when the manifest outside its tools refers to another file: nothing is kept then. */
   private readonly context: string | undefined;
+  /** Definition texts parsed this run: one object per text, shared by the tools that add it. */
+  private readonly parsed = new Map<string, SchemaObject>();
 
   constructor(
     private readonly recall: Recall,
@@ -52,20 +65,62 @@ export class BundledToolsMemo {
   }
 
   /** The tool's bundled schemas from the last run (kept for the next), or undefined. */
-  reuse(key: string): Kept['schemas'] | undefined {
+  reuse(key: string, tool: SchemaObject): Schemas | undefined {
     const value = this.recall.recall(KIND, key);
     if (value === undefined) return undefined;
     const kept = JSON.parse(value) as Kept;
-    for (const name of kept.metaChecked) {
-      const schema = kept.schemas[name as keyof Kept['schemas']];
-      if (schema !== undefined) markMetaChecked(schema);
+    const schemas: Schemas = {};
+    for (const name of SCHEMA_KEYS) {
+      const recipe = kept.schemas[name];
+      if (recipe === undefined) continue;
+      const written = tool[name] as SchemaObject;
+      const schema = 'whole' in recipe ? recipe.whole : 'added' in recipe ? this.rebuild(written, recipe.added) : written;
+      if (kept.metaChecked.includes(name)) markMetaChecked(schema);
+      schemas[name] = schema;
     }
-    return kept.schemas;
+    return schemas;
   }
 
   /** Keeps a tool that bundled and checked cleanly. */
-  keep(key: string, schemas: Kept['schemas']): void {
-    const metaChecked = Object.entries(schemas).flatMap(([name, schema]) => (schema !== undefined && isMetaChecked(schema) ? [name] : []));
-    this.recall.put(KIND, key, JSON.stringify({ schemas, metaChecked } satisfies Kept));
+  keep(key: string, tool: SchemaObject, schemas: Schemas): void {
+    const kept: Kept = { schemas: {}, metaChecked: [] };
+    for (const name of SCHEMA_KEYS) {
+      const schema = schemas[name];
+      if (schema === undefined) continue;
+      kept.schemas[name] = this.recipe(tool[name] as SchemaObject, schema) ?? { whole: schema };
+      if (isMetaChecked(schema)) kept.metaChecked.push(name);
+    }
+    this.recall.put(KIND, key, JSON.stringify(kept));
+  }
+
+  /** The schema as written with the definitions added under `key`. */
+  private rebuild(written: SchemaObject, added: { key: string; definitions: [string, string][] }): SchemaObject {
+    const definitions: SchemaObject = {};
+    for (const [name, text] of added.definitions) {
+      let definition = this.parsed.get(text);
+      if (definition === undefined) {
+        definition = JSON.parse(text) as SchemaObject;
+        this.parsed.set(text, definition);
+      }
+      definitions[name] = definition;
+    }
+    return { ...written, [added.key]: definitions };
+  }
+
+  /** The recipe that rebuilds `bundled` from `written` (proven here, to the byte), or undefined when bundling did more than add definitions. */
+  private recipe(written: SchemaObject, bundled: SchemaObject): KeptSchema | undefined {
+    const bundledText = JSON.stringify(bundled);
+    if (JSON.stringify(written) === bundledText) return { asWritten: true };
+    for (const key of ['$defs', 'definitions']) {
+      const definitions = bundled[key];
+      if (written[key] !== undefined || definitions === null || typeof definitions !== 'object' || Array.isArray(definitions)) continue;
+      const added: { key: string; definitions: [string, string][] } = {
+        key,
+        definitions: Object.entries(definitions as SchemaObject).map(([name, definition]) => [name, JSON.stringify(definition)]),
+      };
+      // Proven on the spot: the rebuilt schema must be the bundled one, to the byte.
+      return JSON.stringify(this.rebuild(written, added)) === bundledText ? { added } : undefined;
+    }
+    return undefined;
   }
 }

@@ -112,7 +112,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     }
     const bundledTool: SchemaObject = { ...tool };
     const keptKey = kept?.keyOf(tool);
-    const reused = keptKey === undefined ? undefined : kept?.reuse(keptKey);
+    const reused = keptKey === undefined ? undefined : kept?.reuse(keptKey, tool);
     if (reused !== undefined) {
       bundledTools.push({ ...bundledTool, ...reused });
       continue;
@@ -142,7 +142,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     if (kept !== undefined && keptKey !== undefined && clean) {
       const schemas: { inputSchema?: SchemaObject; outputSchema?: SchemaObject } = {};
       for (const key of ['inputSchema', 'outputSchema'] as const) if (isObject(bundledTool[key])) schemas[key] = bundledTool[key] as SchemaObject;
-      kept.keep(keptKey, schemas);
+      kept.keep(keptKey, tool, schemas);
     }
     bundledTools.push(bundledTool);
   }

@@ -71,6 +71,24 @@ describe('bundled tools kept from the last run', () => {
     expect(changed.document).toEqual((await load(file, after)).document);
   });
 
+  it('keep a tool that only gained shared definitions as that recipe, and any other whole, both to the same document', async () => {
+    const file = join(dir, 'recipe.json');
+    const recall = memoryRecall();
+    const ownDefs = { ...tool('own'), inputSchema: { type: 'object', properties: { u: { $ref: '#/$defs/unit' }, l: { $ref: '#/$defs/local' } }, $defs: { local: { type: 'integer' } } } };
+    const content = manifest([tool('plain'), ownDefs]);
+    const cold = await load(file, content, recall);
+    const values = [...recall.store.values()];
+    expect(values).toHaveLength(2);
+    // The plain tool's input is kept as the definitions it gained, its output as written: neither whole.
+    expect(values.filter((v) => v.includes('"added"') && v.includes('"asWritten"') && !v.includes('"whole"'))).toHaveLength(1);
+    // The other's input has definitions of its own besides: kept whole.
+    expect(values.filter((v) => v.includes('"whole"'))).toHaveLength(1);
+    const warm = await load(file, content, recall);
+    expect(recall.reused).toBe(2);
+    expect(warm.document).toEqual(cold.document);
+    expect(JSON.stringify(warm.document)).toBe(JSON.stringify(cold.document));
+  });
+
   it('are keyed by the manifest around the tools too: another shared definition bundles every tool again', async () => {
     const file = join(dir, 'defs.json');
     const recall = memoryRecall();
