@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { SchemaObject } from '../schema/keywords.js';
 
 /**
- * A tool schema's JSON text, made once per schema per run. Several unit-cache keys hold the same
- * schemas (a tool's types, its validators, the client's output check), and at 1,000 tools writing
- * each one out again is a visible part of a warm run. Schemas are never changed once the model
- * is built, so the text stays true.
+ * A tool schema's JSON text and its SHA-256, each made once per schema per run. Several unit-cache
+ * keys hold the same schemas (a tool's types, its validators, its `server.ts` statement, the
+ * client's output check): keyed by the digest, a key is short, and at 1,000 tools neither writing
+ * the schemas out again nor hashing them again for each key shows in a warm run. Schemas are
+ * never changed once the model is built, so both stay true.
  */
 const texts = new WeakMap<SchemaObject, string>();
+const digests = new WeakMap<SchemaObject, string>();
 
 export function schemaText(schema: SchemaObject): string {
   let text = texts.get(schema);
@@ -15,4 +18,14 @@ export function schemaText(schema: SchemaObject): string {
     texts.set(schema, text);
   }
   return text;
+}
+
+/** The SHA-256 of the schema's JSON text, as it stands for the schema in a cache key. */
+export function schemaDigest(schema: SchemaObject): string {
+  let digest = digests.get(schema);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(schemaText(schema)).digest('hex');
+    digests.set(schema, digest);
+  }
+  return digest;
 }

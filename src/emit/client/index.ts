@@ -1,4 +1,4 @@
-import { schemaText } from '../schema-text.js';
+import { schemaDigest } from '../schema-text.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
@@ -103,8 +103,8 @@ async function outputValidators(model: ServiceModel, toolNames: Map<string, Tool
         return { [defs]: schemas };
       },
       entries,
-      // The text of JSON.stringify([output, exportName, outputSchema]), the schema written once per run.
-      memoInput: `[${JSON.stringify(output)},${JSON.stringify(names.validateOutput)},${schemaText(tool.outputSchema)}]`,
+      // The schema by its digest (schema-text.ts): the key stays short, and the schema is hashed once per run.
+      memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema)]),
     };
   });
   const emitted = await emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);

@@ -5,6 +5,8 @@ import { formatTypeScript, formatUnit, spliceUnits, unitMarker, type UnitMemo } 
 import { SourceFile } from '../../printer/source-file.js';
 import { toolStatementLayout, toolStatementSource, type ToolStatementParts } from '../../printer/prettier-layout.js';
 import type { ToolTypeNames } from './naming.js';
+import { schemaDigest } from '../schema-text.js';
+import { isSchemaObject } from '../../schema/keywords.js';
 
 /** Whether the server serves the stateless revision, whose requests have validators of their own. */
 export function servesStateless(model: ServiceModel): boolean {
@@ -58,16 +60,21 @@ export async function serverFile(
   // the 1,000 tools/list entries that did not change (the escaping alone is most of the cost).
   const units = await Promise.all(
     model.tools.map((tool) => {
-      const wireJson = JSON.stringify(tool.wire);
       const print = (): Promise<string> => {
-        const parts = toolStatementParts(tool, wireJson, toolNames, validatorModules);
+        const parts = toolStatementParts(tool, JSON.stringify(tool.wire), toolNames, validatorModules);
         const laidOut = toolStatementLayout(parts);
         return laidOut === undefined ? formatUnit(toolStatementSource(parts), memo) : Promise.resolve(laidOut);
       };
       if (memo === undefined) return print();
       const names = toolNames.get(tool.name) as ToolTypeNames;
-      const key = JSON.stringify([toolConstant(tool), tool.name, validatorModules.get(tool.name), names.validateInput, names.validateOutput ?? null]);
-      return memo('server-tool-statement', `${key}\0${wireJson}`, print);
+      // The entry with its schemas by digest (schema-text.ts): the key stays short, and no schema is written out for it.
+      const wire = { ...tool.wire };
+      for (const key of ['inputSchema', 'outputSchema'] as const) {
+        const schema = wire[key];
+        if (isSchemaObject(schema)) wire[key] = { sha256: schemaDigest(schema) };
+      }
+      const key = JSON.stringify([toolConstant(tool), tool.name, validatorModules.get(tool.name), names.validateInput, names.validateOutput ?? null, wire]);
+      return memo('server-tool-statement', key, print);
     }),
   );
   const toolConstants = model.tools.map((tool) => toolConstant(tool));

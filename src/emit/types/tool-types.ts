@@ -4,7 +4,7 @@ import { formatMembers, unitMarker, type MemberPart, type UnitMemo } from '../..
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { mapSchema } from '../server/schema-walk.js';
-import { schemaText } from '../schema-text.js';
+import { schemaDigest } from '../schema-text.js';
 import { typeBase, type ToolTypeNames } from '../server/naming.js';
 import { compileToolUnit, type SharedDefinition } from './tool-unit.js';
 import { typeUnitCompiler, type TypeUnitJob } from './type-unit-jobs.js';
@@ -80,9 +80,8 @@ function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<stri
     }
   }
   const sharedNames = [...own].sort(byCodeUnit).map((key) => [key, shared.get(key)?.name ?? null]);
-  // The text of JSON.stringify([input, output, inputSchema, outputSchema, sharedNames]), each schema written once per run.
-  const output = tool.outputSchema ? schemaText(tool.outputSchema) : 'null';
-  return `[${JSON.stringify(n.input)},${JSON.stringify(n.output ?? null)},${schemaText(tool.inputSchema)},${output},${JSON.stringify(sharedNames)}]`;
+  // Each schema by its digest (schema-text.ts): the key stays short, and the schema is hashed once per run.
+  return JSON.stringify([n.input, n.output ?? null, schemaDigest(tool.inputSchema), tool.outputSchema ? schemaDigest(tool.outputSchema) : null, sharedNames]);
 }
 
 /**
