@@ -26,26 +26,8 @@ types.catch(() => {});
 validators.catch(() => {});
 
 async function answer(task: StandbyTask, request: unknown): Promise<TypeUnitReply | CompileReply> {
-  if (task === 'types') {
-    const { runTypeUnitJob } = await types;
-    const batch = request as TypeUnitBatch;
-    const shared = new Map(batch.shared);
-    return Promise.all(
-      batch.jobs.map((job) =>
-        runTypeUnitJob(job, shared).then(
-          (code) => ({ code }),
-          (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
-        ),
-      ),
-    );
-  }
-  const { compileUnit } = await validators;
-  const job = request as CompileJob;
-  try {
-    return { results: job.units.map((unit) => compileUnit(unit, job.dialect)) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
+  if (task === 'types') return (await types).runTypeUnitBatch(request as TypeUnitBatch);
+  return (await validators).compileJob(request as CompileJob);
 }
 
 port.on('message', ({ id, task, request }: { id: number; task: StandbyTask; request: unknown }) => {

@@ -35,6 +35,19 @@ export async function runTypeUnitJob(job: TypeUnitJob, shared: ReadonlyMap<strin
   return declarationsLayout(code) ?? formatUnit(code, undefined);
 }
 
+/** A batch compiled in this thread, each unit's code or error message in the batch's order (what a worker answers). */
+export function runTypeUnitBatch(batch: TypeUnitBatch): Promise<TypeUnitReply> {
+  const shared = new Map(batch.shared);
+  return Promise.all(
+    batch.jobs.map((job) =>
+      runTypeUnitJob(job, shared).then(
+        (code) => ({ code }),
+        (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+      ),
+    ),
+  );
+}
+
 interface Pending {
   job: TypeUnitJob;
   resolve: (code: string) => void;

@@ -1,3 +1,4 @@
+import type { CompileJob, CompileReply } from './compile-worker.js';
 import { escapeInvisible } from '../../printer/escape.js';
 import { createAjv, reusedStandaloneAjv, type Dialect } from './ajv-instance.js';
 import { compileValidatorCode, type CompiledValidatorCode } from './index.js';
@@ -40,4 +41,13 @@ function checkSchema(schema: object, dialect: Dialect): void {
     checkers.set(dialect, checker);
   }
   if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+}
+
+/** A worker's job compiled in this thread: the results in the job's order, or the first error's message (the text a run in-process throws). */
+export function compileJob(job: CompileJob): CompileReply {
+  try {
+    return { results: job.units.map((unit) => compileUnit(unit, job.dialect)) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { Dialect } from './ajv-instance.js';
-import { compileUnit } from './compile-unit.js';
+import { compileJob } from './compile-unit.js';
 import type { CompiledValidatorCode } from './index.js';
 import type { ToolValidatorUnit } from './tool-validators.js';
 
@@ -17,11 +17,5 @@ export type CompileReply = { results: CompiledValidatorCode[] } | { error: strin
 const port = parentPort;
 if (!port) throw new Error('compile-worker: runs only as a worker thread');
 port.on('message', (job: CompileJob) => {
-  let reply: CompileReply;
-  try {
-    reply = { results: job.units.map((unit) => compileUnit(unit, job.dialect)) };
-  } catch (error) {
-    reply = { error: error instanceof Error ? error.message : String(error) };
-  }
-  port.postMessage(reply);
+  port.postMessage(compileJob(job));
 });
