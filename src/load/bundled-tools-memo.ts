@@ -7,8 +7,9 @@ import type { SchemaObject } from '../schema/keywords.js';
  * neither bundles nor checks again the tools that did not change: at 1,000 tools that is most of
  * loading the manifest. The key is the tool as written and everything of the manifest but its
  * tools (its shared `$defs`, the revisions it serves, …): all that bundling and checking a tool
- * reads. Only a tool that bundled cleanly is kept: no problem, no warning, no `$ref` to another
- * file (whose text the key would not hold), so a reused tool has nothing to report. The loader
+ * reads. Only a tool that bundled cleanly is kept: no problem, no warning, no `$ref` but into
+ * shared definitions (another file's text, another tool, are not in the key), so a reused tool has
+ * nothing to report. The loader
  * uses it only for a manifest whose values survive JSON text exactly.
  */
 
@@ -20,8 +21,11 @@ export interface Recall {
 
 const KIND = 'bundled-tool';
 
-/** A `$ref` whose value does not start with `#` leaves the manifest (a file, a URL). */
-const REF_OUT_OF_MANIFEST = /"\$ref":"(?!#)/;
+/**
+ * A `$ref` anywhere but into shared definitions: to another file or a URL, or into the manifest at
+ * large (`#/tools/…` reads another tool, which this key does not hold). Such a tool is not kept.
+ */
+const REF_BEYOND_DEFINITIONS = /"\$ref":"(?!#\/\$defs\/|#\/definitions\/)/;
 
 /**
  * How a bundled schema is kept. Bundling nearly always leaves a tool schema as written and adds the
@@ -42,7 +46,7 @@ type Schemas = { inputSchema?: SchemaObject; outputSchema?: SchemaObject };
 const SCHEMA_KEYS = ['inputSchema', 'outputSchema'] as const;
 
 export class BundledToolsMemo {
-  /** undefined when the manifest outside its tools refers to another file: nothing is kept then. */
+  /** undefined when the manifest outside its tools refers to anything but its definitions: nothing is kept then. */
   private readonly context: string | undefined;
   /** Definition texts parsed this run: one object per text, shared by the tools that add it. */
   private readonly parsed = new Map<string, SchemaObject>();
@@ -54,14 +58,14 @@ export class BundledToolsMemo {
   ) {
     const text = JSON.stringify([options, { ...manifest, tools: null }]);
     // Its hash stands for it in each tool's key: the text may be long, and there are many tools.
-    this.context = REF_OUT_OF_MANIFEST.test(text) ? undefined : createHash('sha256').update(text).digest('hex');
+    this.context = REF_BEYOND_DEFINITIONS.test(text) ? undefined : createHash('sha256').update(text).digest('hex');
   }
 
   /** The key of a tool, or undefined when it cannot be kept. */
   keyOf(tool: SchemaObject): string | undefined {
     if (this.context === undefined) return undefined;
     const text = JSON.stringify(tool);
-    return REF_OUT_OF_MANIFEST.test(text) ? undefined : `${this.context}\0${text}`;
+    return REF_BEYOND_DEFINITIONS.test(text) ? undefined : `${this.context}\0${text}`;
   }
 
   /** The tool's bundled schemas from the last run (kept for the next), or undefined. */

@@ -89,6 +89,20 @@ describe('bundled tools kept from the last run', () => {
     expect(JSON.stringify(warm.document)).toBe(JSON.stringify(cold.document));
   });
 
+  it('never keep a tool that refers into another tool: that tool may change alone', async () => {
+    const file = join(dir, 'cross.json');
+    const recall = memoryRecall();
+    const borrower = { ...tool('borrower'), inputSchema: { type: 'object', properties: { q: { $ref: '#/tools/0/inputSchema/properties/q' } } } };
+    const before = manifest([tool('lender'), borrower]);
+    await load(file, before, recall);
+    // The lender alone is kept.
+    expect(recall.store.size).toBe(1);
+    const after = manifest([tool('lender', { q: { type: 'integer' } }), borrower]);
+    const warm = await load(file, after, recall);
+    expect(warm.document).toEqual((await load(file, after)).document);
+    expect(JSON.stringify(warm.document)).toContain('"integer"');
+  });
+
   it('are keyed by the manifest around the tools too: another shared definition bundles every tool again', async () => {
     const file = join(dir, 'defs.json');
     const recall = memoryRecall();
