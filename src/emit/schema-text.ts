@@ -11,7 +11,7 @@ import type { SchemaObject } from '../schema/keywords.js';
 const texts = new WeakMap<SchemaObject, string>();
 const digests = new WeakMap<SchemaObject, string>();
 
-export function schemaText(schema: SchemaObject): string {
+function schemaText(schema: SchemaObject): string {
   let text = texts.get(schema);
   if (text === undefined) {
     text = JSON.stringify(schema);
