@@ -192,9 +192,11 @@ export async function generateClient(
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
   const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());
-  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts). Not in
-  // a --watch (the one caller that collects input files), whose later runs have them loaded already.
+  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
+  // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
+  // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
   if (cache?.savedAtNs !== undefined && inputFiles === undefined) startCompilerStandby();
+  else stopCompilerStandby();
   try {
     const { files, record } = await prepareClient(job, io, inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);

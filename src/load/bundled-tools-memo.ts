@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { digestOfText, recordSchemaDigest } from '../schema/digest.js';
 import { isMetaChecked, markMetaChecked } from '../schema/meta-checked.js';
 import type { SchemaObject } from '../schema/keywords.js';
 
@@ -37,6 +38,8 @@ type KeptSchema = { asWritten: true } | { added: { key: string; definitions: [st
 
 interface Kept {
   schemas: { inputSchema?: KeptSchema; outputSchema?: KeptSchema };
+  /** Each schema's digest (schema/digest.ts), so the emitters' cache keys need not write it out again. */
+  digests?: { inputSchema?: string; outputSchema?: string };
   /** Which of them the loader found valid against the 2020-12 meta-schema (meta-checked.ts). */
   metaChecked: string[];
 }
@@ -80,6 +83,8 @@ export class BundledToolsMemo {
       const written = tool[name] as SchemaObject;
       const schema = 'whole' in recipe ? recipe.whole : 'added' in recipe ? this.rebuild(written, recipe.added) : written;
       if (kept.metaChecked.includes(name)) markMetaChecked(schema);
+      const digest = kept.digests?.[name];
+      if (digest !== undefined) recordSchemaDigest(schema, digest);
       schemas[name] = schema;
     }
     return schemas;
@@ -87,11 +92,13 @@ export class BundledToolsMemo {
 
   /** Keeps a tool that bundled and checked cleanly. */
   keep(key: string, tool: SchemaObject, schemas: Schemas): void {
-    const kept: Kept = { schemas: {}, metaChecked: [] };
+    const kept: Kept = { schemas: {}, metaChecked: [], digests: {} };
     for (const name of SCHEMA_KEYS) {
       const schema = schemas[name];
       if (schema === undefined) continue;
-      kept.schemas[name] = this.recipe(tool[name] as SchemaObject, schema) ?? { whole: schema };
+      const text = JSON.stringify(schema);
+      kept.schemas[name] = this.recipe(tool[name] as SchemaObject, schema, text) ?? { whole: schema };
+      (kept.digests as Record<string, string>)[name] = digestOfText(text);
       if (isMetaChecked(schema)) kept.metaChecked.push(name);
     }
     this.recall.put(KIND, key, JSON.stringify(kept));
@@ -112,8 +119,7 @@ export class BundledToolsMemo {
   }
 
   /** The recipe that rebuilds `bundled` from `written` (proven here, to the byte), or undefined when bundling did more than add definitions. */
-  private recipe(written: SchemaObject, bundled: SchemaObject): KeptSchema | undefined {
-    const bundledText = JSON.stringify(bundled);
+  private recipe(written: SchemaObject, bundled: SchemaObject, bundledText: string): KeptSchema | undefined {
     if (JSON.stringify(written) === bundledText) return { asWritten: true };
     for (const key of ['$defs', 'definitions']) {
       const definitions = bundled[key];

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/load/manifest.js';
 import type { Recall } from '../../src/load/bundled-tools-memo.js';
+import { digestOfText, schemaDigest } from '../../src/schema/digest.js';
+import type { SchemaObject } from '../../src/schema/keywords.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-bundled-memo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,6 +89,17 @@ describe('bundled tools kept from the last run', () => {
     expect(recall.reused).toBe(2);
     expect(warm.document).toEqual(cold.document);
     expect(JSON.stringify(warm.document)).toBe(JSON.stringify(cold.document));
+    // Each rebuilt schema comes with the digest of its text, kept with it: the emitters' keys use it unwritten.
+    const tools = (warm.document as { tools: Record<string, SchemaObject>[] }).tools;
+    const schemas = tools.flatMap((t) => [t['inputSchema'], t['outputSchema']]).filter((x): x is SchemaObject => x !== undefined);
+    expect(schemas).toHaveLength(4);
+    for (const schema of schemas) {
+      const text = JSON.stringify(schema);
+      // Changed behind the memo's back (never done outside this test), the digest stays the kept one: it was not taken again.
+      schema['x-probe'] = true;
+      expect(schemaDigest(schema)).toBe(digestOfText(text));
+    }
+    for (const value of recall.store.values()) expect(Object.keys((JSON.parse(value) as { digests: object }).digests)).toEqual(['inputSchema', 'outputSchema']);
   });
 
   it('never keep a tool that refers into another tool: that tool may change alone', async () => {

@@ -3,12 +3,15 @@
  * thread started early. What it answers are the bytes compiled in-process, and a thread that
  * cannot start or fails leaves the work to the main thread, to the same bytes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
+import { main } from '../../src/cli/main.js';
+import { startCompilersIfWarm } from '../../src/cli/warm-start.js';
 import { compilerStandby, startCompilerStandby, stopCompilerStandby } from '../../src/emit/compiler-standby.js';
+import { UNIT_CACHE_FILE } from '../../src/write/unit-cache.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { contentOf } from '../../src/write/planned-file.js';
 import { loadModel, plan, repoRoot } from '../server/support.js';
@@ -71,4 +74,33 @@ describe('compilers on standby', () => {
     stopCompilerStandby();
     expect(compilerStandby()).toBeUndefined();
   });
+
+  it('start as soon as the command line says a warm run: an output folder with a unit cache, no --watch, --check or --debug-ir', () => {
+    process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'] = BOOTSTRAP;
+    const out = join(dir, 'warm-guess');
+    startCompilersIfWarm({ out });
+    expect(compilerStandby()).toBeUndefined();
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, UNIT_CACHE_FILE), 'not a cache');
+    for (const flag of ['watch', 'check', 'debugIr']) {
+      startCompilersIfWarm({ out, [flag]: true });
+      expect(compilerStandby(), flag).toBeUndefined();
+    }
+    startCompilersIfWarm({ out });
+    expect(compilerStandby()).toBeDefined();
+  });
+
+  it('are gone when the CLI returns, also after a guess the cache proved wrong', async () => {
+    process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'] = BOOTSTRAP;
+    const out = join(dir, 'wrong-guess');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, UNIT_CACHE_FILE), 'not a cache');
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+    expect(await main(['server', join(dir, 'manifest.json'), '-o', out, '--no-version-banner'], io), lines.join('\n')).toBe(0);
+    expect(compilerStandby()).toBeUndefined();
+    // And after a failing run.
+    expect(await main(['client', join(dir, 'no-such-manifest.json'), '-o', out], io)).toBe(2);
+    expect(compilerStandby()).toBeUndefined();
+  }, 120_000);
 });

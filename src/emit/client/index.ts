@@ -1,4 +1,4 @@
-import { schemaDigest } from '../schema-text.js';
+import { schemaDigest } from '../../schema/digest.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
@@ -103,7 +103,7 @@ async function outputValidators(model: ServiceModel, toolNames: Map<string, Tool
         return { [defs]: schemas };
       },
       entries,
-      // The schema by its digest (schema-text.ts): the key stays short, and the schema is hashed once per run.
+      // The schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
       memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema)]),
     };
   });

@@ -1,4 +1,4 @@
-import { schemaDigest } from '../schema-text.js';
+import { schemaDigest } from '../../schema/digest.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
@@ -125,7 +125,7 @@ export async function validatorFiles(
         return root();
       },
       entries,
-      // Each schema by its digest (schema-text.ts): the key stays short, and the schema is hashed once per run.
+      // Each schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
       memoInput: JSON.stringify(parts.map(([typeName, exportName, schema]) => [typeName, exportName, schemaDigest(schema)])),
       module: tool.ids.camel,
       // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).

@@ -5,7 +5,7 @@ import { formatTypeScript, formatUnit, spliceUnits, unitMarker, type UnitMemo } 
 import { SourceFile } from '../../printer/source-file.js';
 import { toolStatementLayout, toolStatementSource, type ToolStatementParts } from '../../printer/prettier-layout.js';
 import type { ToolTypeNames } from './naming.js';
-import { schemaDigest } from '../schema-text.js';
+import { schemaDigest } from '../../schema/digest.js';
 import { isSchemaObject } from '../../schema/keywords.js';
 
 /** Whether the server serves the stateless revision, whose requests have validators of their own. */
@@ -67,7 +67,7 @@ export async function serverFile(
       };
       if (memo === undefined) return print();
       const names = toolNames.get(tool.name) as ToolTypeNames;
-      // The entry with its schemas by digest (schema-text.ts): the key stays short, and no schema is written out for it.
+      // The entry with its schemas by digest (schema/digest.ts): the key stays short, and no schema is written out for it.
       const wire = { ...tool.wire };
       for (const key of ['inputSchema', 'outputSchema'] as const) {
         const schema = wire[key];

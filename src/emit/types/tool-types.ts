@@ -4,7 +4,7 @@ import { formatMembers, unitMarker, type MemberPart, type UnitMemo } from '../..
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { mapSchema } from '../server/schema-walk.js';
-import { schemaDigest } from '../schema-text.js';
+import { schemaDigest } from '../../schema/digest.js';
 import { typeBase, type ToolTypeNames } from '../server/naming.js';
 import { compileToolUnit, type SharedDefinition } from './tool-unit.js';
 import { typeUnitCompiler, type TypeUnitJob } from './type-unit-jobs.js';
@@ -80,7 +80,7 @@ function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<stri
     }
   }
   const sharedNames = [...own].sort(byCodeUnit).map((key) => [key, shared.get(key)?.name ?? null]);
-  // Each schema by its digest (schema-text.ts): the key stays short, and the schema is hashed once per run.
+  // Each schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
   return JSON.stringify([n.input, n.output ?? null, schemaDigest(tool.inputSchema), tool.outputSchema ? schemaDigest(tool.outputSchema) : null, sharedNames]);
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SchemaObject } from '../schema/keywords.js';
+import type { SchemaObject } from './keywords.js';
 
 /**
  * A tool schema's JSON text and its SHA-256, each made once per schema per run. Several unit-cache
@@ -7,6 +7,9 @@ import type { SchemaObject } from '../schema/keywords.js';
  * client's output check): keyed by the digest, a key is short, and at 1,000 tools neither writing
  * the schemas out again nor hashing them again for each key shows in a warm run. Schemas are
  * never changed once the model is built, so both stay true.
+ *
+ * The manifest loader records the digest of a tool schema it rebuilt from the unit cache
+ * (bundled-tools-memo.ts), taken when the schema was kept: that schema is never written out here.
  */
 const texts = new WeakMap<SchemaObject, string>();
 const digests = new WeakMap<SchemaObject, string>();
@@ -24,8 +27,18 @@ function schemaText(schema: SchemaObject): string {
 export function schemaDigest(schema: SchemaObject): string {
   let digest = digests.get(schema);
   if (digest === undefined) {
-    digest = createHash('sha256').update(schemaText(schema)).digest('hex');
+    digest = digestOfText(schemaText(schema));
     digests.set(schema, digest);
   }
   return digest;
+}
+
+/** Records the digest of a schema made from a kept copy, taken from that copy's JSON text when it was kept. */
+export function recordSchemaDigest(schema: SchemaObject, digest: string): void {
+  digests.set(schema, digest);
+}
+
+/** The SHA-256 of a schema's JSON text already written out (the same digest as `schemaDigest`). */
+export function digestOfText(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

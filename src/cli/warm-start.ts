@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCompilerStandby } from '../emit/compiler-standby.js';
+import { UNIT_CACHE_FILE } from '../write/unit-cache.js';
+
+/**
+ * Starts the compilers on standby (compiler-standby.ts) as soon as the command line is parsed,
+ * before the command's own modules load: on a warm run of `server` or `client` the thread then
+ * has its libraries loaded by the time the few units that missed are sent. The guess is cheap
+ * (the output folder holds a unit cache); the command ends the thread at once when the cache
+ * proves unusable, and always when it returns.
+ */
+export function startCompilersIfWarm(options: { out: string; watch?: boolean; check?: boolean; debugIr?: boolean }): void {
+  // Those runs use no unit cache (--check, --debug-ir) or keep their compilers loaded (--watch).
+  if (options.watch === true || options.check === true || options.debugIr === true) return;
+  if (existsSync(join(options.out, UNIT_CACHE_FILE))) startCompilerStandby();
+}
