@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { SchemaObject } from './keywords.js';
+import { sha256Hex } from './sha256.js';
 
 /**
  * A tool schema's JSON text and its SHA-256, each made once per schema per run. Several unit-cache
@@ -40,5 +40,5 @@ export function recordSchemaDigest(schema: SchemaObject, digest: string): void {
 
 /** The SHA-256 of a schema's JSON text already written out (the same digest as `schemaDigest`). */
 export function digestOfText(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(text);
 }

@@ -1,7 +1,8 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sha256Hex } from '../schema/sha256.js';
 
 /**
  * The unit cache (`.mcp-gen-cache.json` beside the ledger): results of the expensive, pure steps of
@@ -162,17 +163,8 @@ export class UnitCache {
     return entries === undefined ? new UnitCache(fingerprint, new Map()) : new UnitCache(fingerprint, entries, savedAtNs);
   }
 
-  /** Per kind, the hash state after `kind\0fingerprint\0`: each key copies it and adds only its input. */
-  private readonly prefixes = new Map<string, Hash>();
-
   private keyOf(kind: string, input: string): string {
-    let prefix = this.prefixes.get(kind);
-    if (prefix === undefined) {
-      prefix = createHash('sha256').update(`${kind}\0${this.fingerprint}\0`);
-      this.prefixes.set(kind, prefix);
-    }
-    // The SHA-256 of `kind\0fingerprint\0input`, without building that string (inputs run to kilobytes).
-    return prefix.copy().update(input).digest('hex');
+    return sha256Hex(`${kind}\0${this.fingerprint}\0${input}`);
   }
 
   /** A value this run or the last one computed for `key` (kept for the next run), counted as hit or miss. */

@@ -8,6 +8,7 @@ import { contentOf, type PlannedFile } from './planned-file.js';
 import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
 import { DiskStatuses, type DiskFile } from './disk-status.js';
+import { sha256Hex as sha256 } from '../schema/sha256.js';
 
 /**
  * The only code that touches the output folder. Everything is rendered in memory first; then either
@@ -45,9 +46,6 @@ export interface WriteReport {
   extra: string[];
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 function assertSafePath(path: string): void {
   const normal = posix.normalize(path);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../schema/sha256.js';
 import type { Dialect } from './ajv-instance.js';
 import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
 import { checkExportNames, declarations } from './declarations.js';
@@ -166,7 +166,7 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
     const compiled = await compileUnits(toCompile, dialect, options);
     missing.forEach((unitIndex, i) => {
       const value = compiled[i] as CompiledValidatorCode;
-      const result: UnitResult = { ...value, codeHash: createHash('sha256').update(value.code).digest('hex') };
+      const result: UnitResult = { ...value, codeHash: sha256Hex(value.code) };
       memo(kind, inputs[unitIndex] as string, () => encodeCompiled(result, keep));
       results[unitIndex] = result;
     });
