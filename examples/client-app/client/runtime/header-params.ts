@@ -31,21 +31,37 @@ export interface HeaderAnnotation {
 export function headerAnnotations(inputSchema: JsonObject): HeaderAnnotation[] {
   const found: HeaderAnnotation[] = [];
   // Popped in the order a recursive walk would visit them: each property before its next sibling.
-  const pending: { schema: JsonObject; path: string[] }[] = [{ schema: inputSchema, path: [] }];
+  // A property's path is built only when it is annotated: most are not, and a code generator walks
+  // every tool of a large manifest.
+  const pending: Step[] = [{ schema: inputSchema, name: '', parent: undefined }];
   while (pending.length > 0) {
-    const { schema, path } = pending.pop()!;
-    if (path.length > 0 && Object.hasOwn(schema, 'x-mcp-header')) {
-      found.push({ path, header: schema['x-mcp-header'], schema });
+    const step = pending.pop()!;
+    const { schema } = step;
+    if (step.parent !== undefined && Object.hasOwn(schema, 'x-mcp-header')) {
+      found.push({ path: pathOf(step), header: schema['x-mcp-header'], schema });
     }
     const properties = schema['properties'];
     if (!isObject(properties)) continue;
-    const entries = Object.entries(properties);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [property, sub] = entries[i]!;
-      if (isObject(sub)) pending.push({ schema: sub, path: [...path, property] });
+    const names = Object.keys(properties);
+    for (let i = names.length - 1; i >= 0; i--) {
+      const sub = properties[names[i]!];
+      if (isObject(sub)) pending.push({ schema: sub, name: names[i]!, parent: step });
     }
   }
   return found;
+}
+
+/** A schema on the walk, with the property name it was reached by and the step before. */
+interface Step {
+  schema: JsonObject;
+  name: string;
+  parent: Step | undefined;
+}
+
+function pathOf(step: Step): string[] {
+  const path: string[] = [];
+  for (let at: Step | undefined = step; at?.parent !== undefined; at = at.parent) path.push(at.name);
+  return path.reverse();
 }
 
 /** The value at `path` in the call arguments; undefined when any step is missing or not an object. */
