@@ -60,7 +60,8 @@ interface Step {
 
 function pathOf(step: Step): string[] {
   const path: string[] = [];
-  for (let at: Step | undefined = step; at?.parent !== undefined; at = at.parent) path.push(at.name);
+  for (let at: Step | undefined = step; at?.parent !== undefined; at = at.parent)
+    path.push(at.name);
   return path.reverse();
 }
 
