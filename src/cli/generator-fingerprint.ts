@@ -6,8 +6,8 @@ import { PACKAGE_ROOT, toolVersion } from './paths.js';
 
 /**
  * What the unit cache's entries are valid for: mcp-gen's version, the code of the generator itself
- * (every module of the folder this module was loaded from, `dist/` or `src/`) and the versions of
- * the libraries whose output lands in generated files. A rebuilt mcp-gen with the same version
+ * (every module of the folder this module was loaded from, `dist/` or `src/`, and the precompiled
+ * validators of `schema/`) and the versions of the libraries whose output lands in generated files. A rebuilt mcp-gen with the same version
  * number still gets a different fingerprint, so a cache never outlives the code that filled it.
  *
  * A module stands in by its status, not its bytes (reading 260 modules was 15–25 ms of a warm
@@ -25,12 +25,15 @@ export function generatorFingerprint(): string {
   return cached;
 }
 
-/** The fingerprint of the generator whose modules are under `codeRoot`. */
-export function codeFingerprint(codeRoot: string): string {
+/** The fingerprint of the generator whose modules are under `codeRoot`, its precompiled validators in `schemaDir`. */
+export function codeFingerprint(codeRoot: string, schemaDir = join(PACKAGE_ROOT, 'schema')): string {
   const hash = createHash('sha256').update(`mcp-gen ${toolVersion()}\0`);
-  for (const file of filesUnder(codeRoot)) {
+  // The validators beside the code (schema/*.cjs and what they read) judge manifests and tool schemas too.
+  const schemaFiles = readdirSync(schemaDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+  const files = [...filesUnder(codeRoot).map((file) => ['code', codeRoot, file]), ...schemaFiles.map((name) => ['schema', schemaDir, join(schemaDir, name)])];
+  for (const [part, root, file] of files as [string, string, string][]) {
     const status = statSync(file, { bigint: true });
-    hash.update(`${relative(codeRoot, file).split(sep).join('/')}\0${status.size}\0${status.ino}\0${status.ctimeNs}\0`);
+    hash.update(`${part}/${relative(root, file).split(sep).join('/')}\0${status.size}\0${status.ino}\0${status.ctimeNs}\0`);
   }
   for (const library of LIBRARIES) {
     let version = 'absent';

@@ -90,7 +90,22 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   }
   const raw = doc.value;
 
-  problems.push(...validateAgainstManifestSchema(doc));
+  const tools = Array.isArray(raw.tools) ? raw.tools : [];
+  // 2026-07-28 (served unless protocol.versions leaves it out) allows any JSON Schema as outputSchema.
+  const versions = isObject(raw.protocol) ? raw.protocol['versions'] : undefined;
+  const servesStateless = !Array.isArray(versions) || versions.includes(STATELESS_REVISION);
+  // Kept as JSON text, so only for a JSON manifest, whose values JSON text gives back exactly (a YAML
+  // `.inf` would come back null), and with no `-0` (it would come back 0).
+  const exactAsJson = formatOf(manifestPath) === 'json' && !hasNegativeZero(text);
+  const kept = options.recall && exactAsJson ? new BundledToolsMemo(options.recall, raw, { allowOutside: options.allowOutside ?? false, servesStateless }) : undefined;
+  // The tools kept from the last run, found first: the manifest schema need not look at them again.
+  const keptTools = tools.map((tool) => {
+    const key = kept !== undefined && isObject(tool) ? kept.keyOf(tool) : undefined;
+    return key === undefined ? undefined : { key, schemas: kept?.reuse(key, tool) };
+  });
+  const unchanged = new Set(keptTools.flatMap((entry, index) => (entry?.schemas !== undefined ? [index] : [])));
+
+  problems.push(...validateAgainstManifestSchema(doc, unchanged));
   problems.push(...checkManifestRules(doc));
   problems.push(...checkAuthRules(doc));
   warnings.push(...toolNameWarnings(doc));
@@ -107,23 +122,15 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   if (isObject(raw.$defs)) {
     for (const name of Object.keys(raw.$defs)) bundler.bundle(joinPointer('/$defs', name));
   }
-  const tools = Array.isArray(raw.tools) ? raw.tools : [];
-  // 2026-07-28 (served unless protocol.versions leaves it out) allows any JSON Schema as outputSchema.
-  const versions = isObject(raw.protocol) ? raw.protocol['versions'] : undefined;
-  const servesStateless = !Array.isArray(versions) || versions.includes(STATELESS_REVISION);
   const bundledTools: unknown[] = [];
-  // Kept as JSON text, so only for a JSON manifest, whose values JSON text gives back exactly (a YAML
-  // `.inf` would come back null), and with no `-0` (it would come back 0).
-  const exactAsJson = formatOf(manifestPath) === 'json' && !hasNegativeZero(text);
-  const kept = options.recall && exactAsJson ? new BundledToolsMemo(options.recall, raw, { allowOutside: options.allowOutside ?? false, servesStateless }) : undefined;
   for (const [index, tool] of tools.entries()) {
     if (!isObject(tool)) {
       bundledTools.push(tool);
       continue;
     }
     const bundledTool: SchemaObject = { ...tool };
-    const keptKey = kept?.keyOf(tool);
-    const reused = keptKey === undefined ? undefined : kept?.reuse(keptKey, tool);
+    const keptKey = keptTools[index]?.key;
+    const reused = keptTools[index]?.schemas;
     if (reused !== undefined) {
       bundledTools.push({ ...bundledTool, ...reused });
       continue;

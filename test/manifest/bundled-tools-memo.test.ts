@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/load/diagnostics.js';
 import { readManifest } from '../../src/load/manifest.js';
+import { validateAgainstManifestSchema } from '../../src/load/manifest-schema.js';
 import type { Recall } from '../../src/load/bundled-tools-memo.js';
 import { digestOfText, schemaDigest } from '../../src/schema/digest.js';
 import type { SchemaObject } from '../../src/schema/keywords.js';
@@ -155,5 +157,37 @@ describe('bundled tools kept from the last run', () => {
     writeFileSync(yamlFile, JSON.stringify(manifest([tool('y')])));
     await readManifest(yamlFile, { recall: yamlRecall });
     expect(yamlRecall.store.size).toBe(0);
+  });
+
+  it('spare the manifest schema the kept tools, and a changed tool that breaks it is reported as on a cold load', async () => {
+    const file = join(dir, 'schema-spared.json');
+    const recall = memoryRecall();
+    await load(file, manifest([tool('a'), tool('b'), tool('c')]), recall);
+    // Tool b renamed to a name the manifest schema refuses (a space), and given an unknown field.
+    const broken = manifest([tool('a'), tool('b c', undefined, { colour: 'red' }), tool('c')]);
+    const cold = await load(file, broken).then(() => undefined, (error: unknown) => error);
+    const warm = await load(file, broken, recall).then(() => undefined, (error: unknown) => error);
+    expect(cold).toBeInstanceOf(InputError);
+    expect(warm).toBeInstanceOf(InputError);
+    const pointers = (error: unknown) => (error as InputError).diagnostics.map((d) => `${d.pointer} ${d.message}`);
+    expect(pointers(warm)).toEqual(pointers(cold));
+    expect(pointers(warm).some((p) => p.startsWith('/tools/1/name'))).toBe(true);
+  });
+});
+
+describe('the manifest schema with tools known valid', () => {
+  const doc = (value: object) => ({ file: 'm.json', value, locate: () => ({ line: 1, column: 1 }) });
+
+  it('takes the stand-in for a valid tool: a valid manifest stays valid with every tool stood in', () => {
+    const valid = manifest([tool('a'), tool('b')]);
+    expect(validateAgainstManifestSchema(doc(valid))).toEqual([]);
+    expect(validateAgainstManifestSchema(doc(valid), new Set([0, 1]))).toEqual([]);
+  });
+
+  it('reports every problem of the manifest as written once anything fails, even in a tool said to be valid', () => {
+    const invalid = manifest([tool('a', undefined, { colour: 'red' }), { name: 'b' }]);
+    const plain = validateAgainstManifestSchema(doc(invalid));
+    expect(plain.length).toBeGreaterThanOrEqual(2);
+    expect(validateAgainstManifestSchema(doc(invalid), new Set([0]))).toEqual(plain);
   });
 });
