@@ -20,7 +20,12 @@ let standby: StandbyWorker | undefined;
 export function startCompilerStandby(): void {
   if (standby !== undefined) return;
   const entry = workerEntry(import.meta.url, 'compiler-standby-thread');
-  if (entry !== undefined) standby = new StandbyWorker(entry);
+  if (entry === undefined) return;
+  try {
+    standby = new StandbyWorker(entry);
+  } catch {
+    // No thread to be had here (a sandbox, a resource limit): the units compile in-process.
+  }
 }
 
 export function stopCompilerStandby(): void {

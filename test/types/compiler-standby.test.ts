@@ -66,6 +66,15 @@ describe('compilers on standby', () => {
     expect(standby?.answered).toBe(0);
   }, 120_000);
 
+  it('are simply not there when the thread cannot even be made (the work stays in-process)', async () => {
+    const inProcess = await planned();
+    // A scheme a worker cannot load from: the Worker constructor throws at once.
+    process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'] = 'http://example.invalid/bootstrap.mjs';
+    expect(() => startCompilerStandby()).not.toThrow();
+    expect(compilerStandby()).toBeUndefined();
+    expect(await planned()).toEqual(inProcess);
+  }, 120_000);
+
   it('are not there unless started, and gone once stopped', () => {
     expect(compilerStandby()).toBeUndefined();
     process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'] = BOOTSTRAP;
