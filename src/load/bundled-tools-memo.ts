@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { digestOfText, recordSchemaDigest } from '../schema/digest.js';
+import { recordSchemaDigest } from '../schema/digest.js';
 import { isMetaChecked, markMetaChecked } from '../schema/meta-checked.js';
 import type { SchemaObject } from '../schema/keywords.js';
+import { sha256Hex } from '../schema/sha256.js';
 
 /**
  * A tool's bundled schemas kept from the last run (the output folder's unit cache), so a warm run
@@ -61,7 +61,7 @@ export class BundledToolsMemo {
   ) {
     const text = JSON.stringify([options, { ...manifest, tools: null }]);
     // Its hash stands for it in each tool's key: the text may be long, and there are many tools.
-    this.context = REF_BEYOND_DEFINITIONS.test(text) ? undefined : createHash('sha256').update(text).digest('hex');
+    this.context = REF_BEYOND_DEFINITIONS.test(text) ? undefined : sha256Hex(text);
   }
 
   /** The key of a tool, or undefined when it cannot be kept. */
@@ -98,7 +98,7 @@ export class BundledToolsMemo {
       if (schema === undefined) continue;
       const text = JSON.stringify(schema);
       kept.schemas[name] = this.recipe(tool[name] as SchemaObject, schema, text) ?? { whole: schema };
-      (kept.digests as Record<string, string>)[name] = digestOfText(text);
+      (kept.digests as Record<string, string>)[name] = sha256Hex(text);
       if (isMetaChecked(schema)) kept.metaChecked.push(name);
     }
     this.recall.put(KIND, key, JSON.stringify(kept));

@@ -27,18 +27,13 @@ function schemaText(schema: SchemaObject): string {
 export function schemaDigest(schema: SchemaObject): string {
   let digest = digests.get(schema);
   if (digest === undefined) {
-    digest = digestOfText(schemaText(schema));
+    digest = sha256Hex(schemaText(schema));
     digests.set(schema, digest);
   }
   return digest;
 }
 
-/** Records the digest of a schema made from a kept copy, taken from that copy's JSON text when it was kept. */
+/** Records the digest of a schema made from a kept copy: `sha256Hex` of that copy's JSON text, taken when it was kept. */
 export function recordSchemaDigest(schema: SchemaObject, digest: string): void {
   digests.set(schema, digest);
-}
-
-/** The SHA-256 of a schema's JSON text already written out (the same digest as `schemaDigest`). */
-export function digestOfText(text: string): string {
-  return sha256Hex(text);
 }

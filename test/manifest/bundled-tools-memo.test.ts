@@ -12,7 +12,8 @@ import { InputError } from '../../src/load/diagnostics.js';
 import { readManifest } from '../../src/load/manifest.js';
 import { validateAgainstManifestSchema } from '../../src/load/manifest-schema.js';
 import type { Recall } from '../../src/load/bundled-tools-memo.js';
-import { digestOfText, schemaDigest } from '../../src/schema/digest.js';
+import { schemaDigest } from '../../src/schema/digest.js';
+import { sha256Hex } from '../../src/schema/sha256.js';
 import type { SchemaObject } from '../../src/schema/keywords.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-bundled-memo-'));
@@ -99,7 +100,7 @@ describe('bundled tools kept from the last run', () => {
       const text = JSON.stringify(schema);
       // Changed behind the memo's back (never done outside this test), the digest stays the kept one: it was not taken again.
       schema['x-probe'] = true;
-      expect(schemaDigest(schema)).toBe(digestOfText(text));
+      expect(schemaDigest(schema)).toBe(sha256Hex(text));
     }
     for (const value of recall.store.values()) expect(Object.keys((JSON.parse(value) as { digests: object }).digests)).toEqual(['inputSchema', 'outputSchema']);
   });
