@@ -1,11 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
-import { stopCompilerStandby } from '../emit/compiler-standby.js';
 import { InputError, UnreachableError } from '../load/diagnostics.js';
 import { KNOWN_REVISIONS } from '../load/spec.js';
 import { examplesText } from './help-examples.js';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE, printInputError, processConsole, terminalConsole, type Console } from './output.js';
 import { toolVersion } from './paths.js';
-import { startCompilersIfWarm } from './warm-start.js';
+import { withWarmCompilers } from './warm-start.js';
 import { modeConsole, outputMode, type JsonResult, type OutputMode } from './terminal.js';
 
 /** Commands that print their own JSON document with --json (the others are wrapped by main). */
@@ -63,13 +62,10 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--watch', 'regenerate whenever the manifest or a file it $refs changes, until Ctrl-C')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (manifest: string, options) => {
-      startCompilersIfWarm(options);
-      try {
+      exitCode = await withWarmCompilers(options, async () => {
         const { runServer } = await import('./server-command.js');
-        exitCode = await runServer(manifest, options, io);
-      } finally {
-        stopCompilerStandby();
-      }
+        return runServer(manifest, options, io);
+      });
     });
 
   const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -90,13 +86,10 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--watch', 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')
     .action(async (manifest: string | undefined, options) => {
-      startCompilersIfWarm(options);
-      try {
+      exitCode = await withWarmCompilers(options, async () => {
         const { runClient } = await import('./client-command.js');
-        exitCode = await runClient(manifest, options, io);
-      } finally {
-        stopCompilerStandby();
-      }
+        return runClient(manifest, options, io);
+      });
     });
 
   program

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCompilerStandby } from '../emit/compiler-standby.js';
+import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { UNIT_CACHE_FILE } from '../write/unit-cache.js';
 
 /**
@@ -14,4 +14,14 @@ export function startCompilersIfWarm(options: { out: string; watch?: boolean; ch
   // Those runs use no unit cache (--check, --debug-ir) or keep their compilers loaded (--watch).
   if (options.watch === true || options.check === true || options.debugIr === true) return;
   if (existsSync(join(options.out, UNIT_CACHE_FILE))) startCompilerStandby();
+}
+
+/** Runs a `server` or `client` command with the compilers started early when the run looks warm, and ended when it returns. */
+export async function withWarmCompilers<T>(options: Parameters<typeof startCompilersIfWarm>[0], run: () => Promise<T>): Promise<T> {
+  startCompilersIfWarm(options);
+  try {
+    return await run();
+  } finally {
+    stopCompilerStandby();
+  }
 }
