@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileInput, pathFromOut } from '../check/inputs.js';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { planClient } from '../emit/client/index.js';
 import { inputProblem } from '../load/diagnostics.js';
@@ -11,6 +12,7 @@ import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
+import { checkPackageName, checkPackageVersion, packageFiles, type PackageJob } from './client-package.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
@@ -27,6 +29,10 @@ export interface ClientCommandOptions {
   allowOutsideRefs?: boolean;
   /** Include the OAuth module (`runtime/client/auth/`) and its oauth4webapi dependency. */
   auth?: boolean;
+  /** `--package <name>`: a publishable npm package (client-package.ts). */
+  package?: string;
+  /** `--package-version <semver>`: the package's version, as given. */
+  packageVersion?: string;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -71,6 +77,8 @@ export interface ClientJob {
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
   saveSnapshot?: string;
+  /** `--package`: the client as an npm package, its files under `src/`. */
+  package?: PackageJob;
 }
 
 /** A live server's answers, saved in the output so the client can be checked offline. */
@@ -134,6 +142,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   else options['fromCommand'] = source.fromCommand;
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (job.auth === true) options['auth'] = true;
+  if (job.package !== undefined) options['package'] = job.package.name;
   return options;
 }
 
@@ -160,7 +169,7 @@ export async function prepareClient(
     ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const files = [...plan.files];
+  const files = job.package ? await packageFiles(job.out, job.package, model, plan.files, job.auth === true, io) : [...plan.files];
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
   return { files, record };
@@ -188,6 +197,7 @@ export async function generateClient(
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.auth ? { auth: true } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
+    ...packageJob(options),
   };
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
@@ -205,6 +215,17 @@ export async function generateClient(
   } finally {
     stopCompilerStandby();
   }
+}
+
+/** `--package` and `--package-version`, checked before anything is read or written (exit 2). */
+function packageJob(options: Pick<ClientCommandOptions, 'package' | 'packageVersion'>): { package?: PackageJob } {
+  if (options.package === undefined) {
+    if (options.packageVersion !== undefined) throw inputProblem('--package-version', 'needs --package <name>');
+    return {};
+  }
+  checkPackageName(options.package, builtinModules);
+  if (options.packageVersion !== undefined) checkPackageVersion(options.packageVersion);
+  return { package: { name: options.package, ...(options.packageVersion !== undefined ? { version: options.packageVersion } : {}) } };
 }
 
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
