@@ -73,7 +73,11 @@ export function planPackage(model: ServiceModel, clientFiles: readonly PlannedFi
 /** The surface this version was generated from, as an mcp-gen snapshot (`mcp-gen diff` reads it). */
 export const API_SNAPSHOT = 'api-snapshot.json';
 
-/** tsc's settings for the package build: NodeNext ESM, declarations beside the JavaScript. */
+/**
+ * tsc's settings for the package build: NodeNext ESM, declarations beside the JavaScript, and the
+ * strictness mcp-gen's own tests compile the runtime under. `allowJs` carries JavaScript modules
+ * of the client (ajv's standalone validators) into dist/ with the rest.
+ */
 const BUILD_TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -82,6 +86,9 @@ const BUILD_TSCONFIG = {
     moduleResolution: 'NodeNext',
     types: ['node'],
     strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    allowJs: true,
     declaration: true,
     skipLibCheck: true,
     rootDir: SOURCE_DIR,
