@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli } from '../client/support.js';
+import { startHttpServer } from '../matrix/servers.js';
 import { COLUMNS, type Column, type Setup, type Step, type ToolKey } from './setups.js';
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
@@ -94,19 +95,9 @@ export async function prepareShared(): Promise<Shared> {
   const tarball = await packClient(manifest);
   const built = await building;
   if (built.code !== 0) throw new Error(`the weather server did not build:\n${built.output}`);
-  const server = spawn(process.execPath, [SERVER_MAIN, '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    server.stderr.setEncoding('utf8');
-    server.stderr.on('data', (text: string) => {
-      log += text;
-      const match = /listening on (\S+)/.exec(log);
-      if (match) resolve(match[1] as string);
-    });
-    server.once('exit', (code) => reject(new Error(`the weather server exited (${code}):\n${log}`)));
-  });
-  const stop = (): Promise<void> => new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once('exit', () => resolve()), server.kill())));
-  return { client, tarball, url, stop };
+  // The matrix's server starter (its recording proxy in front is harmless here).
+  const server = await startHttpServer(SERVER_MAIN, ['--http', '--port', '0']);
+  return { client, tarball, url: server.url, stop: () => server.close() };
 }
 
 /** `mcp-gen client --package`, then `npm pack` (whose prepack builds it with the package's tsc). */
@@ -125,7 +116,7 @@ export function firstError(output: string): string {
   const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
   // A compiler's or bundler's own error line first (`error TS2322`, `[UNRESOLVED_IMPORT]`, `Error [ERR_…]`), then any line that sounds like one.
   const line =
-    lines.find((l) => /error TS\d+|TS\d+ \[ERROR\]|^\[[A-Z_]+\]|^error:|^\w*Error\b.*:|ERR_[A-Z_]+/.test(l)) ??
+    lines.find((l) => /error TS\d+|TS\d+ \[ERROR\]|^\[[A-Z_]+\]|^error:|^\w*Error\b.*:/.test(l)) ??
     lines.find((l) => /error|cannot|not found|failed|unexpected|killed/i.test(l)) ??
     lines[lines.length - 1] ??
     '(no output)';

@@ -46,6 +46,22 @@ function editInitConfig(_file: string, text: string): string {
     .replace('"types": [],', '"types": ["node"],');
 }
 
+/** A runtime that runs the TypeScript sources as they are, without type-checking them (tsx, Bun). */
+function uncheckedRunner(id: string, label: string, tool: ToolKey): Setup {
+  return {
+    id,
+    label,
+    app: 'node',
+    copiedSpecifier: './mcp/client.js',
+    files: { 'package.json': esm },
+    steps: {
+      typecheck: { notApplicable: `${label} runs TypeScript without checking it (the tsc rows check the same code)` },
+      build: noBuild(`${label} runs the sources`),
+      run: { tool, args: ['src/main.ts'] },
+    },
+  };
+}
+
 export const SETUPS: readonly Setup[] = [
   {
     id: 'tsc-init',
@@ -112,18 +128,7 @@ export const SETUPS: readonly Setup[] = [
     },
     steps: { typecheck: { tool: 'tsc-7.0', args: ['--noEmit'] }, build: { tool: 'tsc-7.0', args: ['--noCheck'] }, run: runBuilt('dist/main.js') },
   },
-  {
-    id: 'tsx',
-    label: 'tsx',
-    app: 'node',
-    copiedSpecifier: './mcp/client.js',
-    files: { 'package.json': esm },
-    steps: {
-      typecheck: { notApplicable: 'tsx runs TypeScript without checking it (the tsc rows check the same code)' },
-      build: noBuild('tsx runs the sources'),
-      run: { tool: 'tsx', args: ['src/main.ts'] },
-    },
-  },
+  uncheckedRunner('tsx', 'tsx', 'tsx'),
   {
     id: 'vite',
     label: 'Vite vanilla-ts page (TS 7.0, Vite 8), bundle run by Node',
@@ -210,18 +215,7 @@ export const SETUPS: readonly Setup[] = [
       run: { tool: 'node-22', args: ['--experimental-strip-types', '--no-warnings', 'src/main.ts'] },
     },
   },
-  {
-    id: 'bun',
-    label: 'Bun',
-    app: 'node',
-    copiedSpecifier: './mcp/client.js',
-    files: { 'package.json': esm },
-    steps: {
-      typecheck: { notApplicable: 'Bun runs TypeScript without checking it (the tsc rows check the same code)' },
-      build: noBuild('Bun runs the sources'),
-      run: { tool: 'bun', args: ['src/main.ts'] },
-    },
-  },
+  uncheckedRunner('bun', 'Bun', 'bun'),
   {
     id: 'deno',
     label: 'Deno (deno check, deno run)',
