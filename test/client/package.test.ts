@@ -4,6 +4,7 @@
  * nothing written), and regeneration: the user's version and fields kept, the version bumped by the
  * diff of the server surface. Building, packing and installing it into apps is test/apps/.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +152,25 @@ describe('mcp-gen client --package', () => {
     expect((await generatePackage(out)).code).toBe(0);
     expect((await generatePackage(out, weatherVariant((m) => void m.tools.pop()))).code).toBe(0);
     expect(readJson(join(out, 'package.json'))['version']).toBe('0.2.0');
+  });
+
+  it('packages a client read from a live HTTP server (--from-url)', async () => {
+    const server = spawn(process.execPath, [join(repoRoot, 'bin/mcp-gen.js'), 'mock', WEATHER, '--http', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout.setEncoding('utf8');
+        server.stdout.once('data', (line: string) => resolve((JSON.parse(line) as { url: string }).url));
+        server.once('exit', (code) => reject(new Error(`mock exited ${code}`)));
+      });
+      const out = join(fresh(), 'pkg');
+      const run = await cli(['client', '--from-url', url, '-o', out, '--package', 'weather-http-client']);
+      expect(run.code, run.err).toBe(0);
+      expect(readJson(join(out, 'package.json'))['name']).toBe('weather-http-client');
+      expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('client.tools.getWeather(');
+      expect(existsSync(join(out, '.mcp-gen-snapshot.json'))).toBe(true);
+    } finally {
+      server.kill();
+    }
   });
 
   it('packages a client read from a live stdio server (--from-command)', async () => {
