@@ -20,7 +20,7 @@ let startedAt = 0;
 beforeAll(async () => {
   startedAt = Date.now();
   ensureTools();
-  shared = await prepareShared();
+  shared = await prepareShared(SETUPS);
   const prepared = shared;
   const seconds: string[] = [`shared ${((Date.now() - startedAt) / 1000).toFixed(0)} s`];
   const jobs = SETUPS.flatMap((setup) =>

@@ -41,8 +41,8 @@ export const VARIANTS: readonly Variant[] = ['copied', 'package'];
 export type Outcome = { status: 'ok' } | { status: 'FAIL'; detail: string; output: string } | { status: 'n/a'; reason: string };
 
 export interface Shared {
-  /** The copied client's folder (generated without --package). */
-  client: string;
+  /** The copied clients' folders (generated without --package), by their options joined with spaces; or why one failed. */
+  clients: Map<string, string | { problem: string }>;
   /** The packed `--package` client, or why there is none. */
   tarball: string | { problem: string };
   url: string;
@@ -83,21 +83,24 @@ export function ensureTools(): void {
   if (missing().length > 0) throw new Error(`still missing after npm ci: ${missing().join(', ')}`);
 }
 
-/** The server build, both clients and the HTTP server, shared by every app. */
-export async function prepareShared(): Promise<Shared> {
+/** The server build, the clients and the HTTP server, shared by every app. */
+export async function prepareShared(setups: readonly Setup[]): Promise<Shared> {
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
   const building = run([process.execPath, join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', join(WEATHER, 'server')], ROOT);
-  const client = join(WORK, 'client');
   const manifest = join(WEATHER, 'manifest.yaml');
-  const copied = await cli(['client', manifest, '-o', client, '--no-version-banner']);
-  if (copied.code !== 0) throw new Error(`mcp-gen client failed: ${copied.err}`);
+  const clients = new Map<string, string | { problem: string }>();
+  for (const options of new Set(setups.map((s) => (s.clientOptions ?? []).join(' ')))) {
+    const out = join(WORK, `client${options.replace(/[^a-z0-9]+/gi, '-')}`);
+    const copied = await cli(['client', manifest, '-o', out, '--no-version-banner', ...options.split(' ').filter((o) => o !== '')]);
+    clients.set(options, copied.code === 0 ? out : { problem: `mcp-gen client ${options} failed: ${firstError(copied.err)}` });
+  }
   const tarball = await packClient(manifest);
   const built = await building;
   if (built.code !== 0) throw new Error(`the weather server did not build:\n${built.output}`);
   // The matrix's server starter (its recording proxy in front is harmless here).
   const server = await startHttpServer(SERVER_MAIN, ['--http', '--port', '0']);
-  return { client, tarball, url: server.url, stop: () => server.close() };
+  return { clients, tarball, url: server.url, stop: () => server.close() };
 }
 
 /** `mcp-gen client --package`, then `npm pack` (whose prepack builds it with the package's tsc). */
@@ -160,8 +163,10 @@ async function makeApp(setup: Setup, variant: Variant, shared: Shared, dir: stri
   const main = readFileSync(join(HERE, 'app', `${setup.app}-main.ts`), 'utf8').replace("'__CLIENT__'", `'${specifier}'`);
   writeFileSync(join(dir, 'src', 'main.ts'), main);
   if (variant === 'copied') {
+    const client = shared.clients.get((setup.clientOptions ?? []).join(' ')) ?? { problem: 'no client generated' };
+    if (typeof client !== 'string') return client.problem;
     // As a user copies it in: the generated files, without mcp-gen's ledger and cache.
-    cpSync(shared.client, join(dir, 'src', 'mcp'), { recursive: true, filter: (source) => !source.split(/[\\/]/).pop()?.startsWith('.mcp-gen-') });
+    cpSync(client, join(dir, 'src', 'mcp'), { recursive: true, filter: (source) => !source.split(/[\\/]/).pop()?.startsWith('.mcp-gen-') });
     return setup.install ? npmInstall(dir, setup.install) : undefined;
   }
   if (typeof shared.tarball !== 'string') return shared.tarball.problem;

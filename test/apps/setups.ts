@@ -21,6 +21,8 @@ export interface Setup {
   app: 'node' | 'browser';
   /** How src/main.ts names the copied client (`.ts` where the runtime needs real file names). */
   copiedSpecifier: './mcp/client.js' | './mcp/client.ts';
+  /** Options of `mcp-gen client` for the copied client, as the README tells users of this setup. */
+  clientOptions?: string[];
   /** The app's files besides src/main.ts (package.json always; the harness adds the package dependency). */
   files: Record<string, string>;
   /** Packages the app installs itself (from the npm cache), beside the client package. */
@@ -30,6 +32,8 @@ export interface Setup {
   steps: Record<Column, Step>;
 }
 
+/** Relative imports that name the `.ts` files, for runtimes that run the sources without resolving `.js` to `.ts`. */
+const TS_EXTENSIONS = ['--import-extension', 'ts'];
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 const esm = json({ name: 'app', private: true, type: 'module' });
 const runBuilt = (file: string): Step => ({ tool: 'node', args: [file] });
@@ -202,6 +206,7 @@ export const SETUPS: readonly Setup[] = [
     label: "Node 22's type stripping (TS 5.9 check)",
     app: 'node',
     copiedSpecifier: './mcp/client.ts',
+    clientOptions: TS_EXTENSIONS,
     files: {
       'package.json': esm,
       'tsconfig.json': json({
@@ -221,6 +226,7 @@ export const SETUPS: readonly Setup[] = [
     label: 'Deno (deno check, deno run)',
     app: 'node',
     copiedSpecifier: './mcp/client.ts',
+    clientOptions: TS_EXTENSIONS,
     files: { 'package.json': esm },
     // With a package.json Deno reads node_modules, where `deno check` wants Node's types for node:*.
     install: ['@types/node@20.19.43'],
