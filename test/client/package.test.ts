@@ -78,6 +78,21 @@ describe('mcp-gen client --package', () => {
     expect(readme).toContain("await import('weather-client')");
   });
 
+  it("keeps a tool's text inert in the README: no markup, links or fences from the server", async () => {
+    const hostile = weatherVariant((m) => {
+      const tool = m.tools[0] as Record<string, unknown>;
+      tool['title'] = '<img src=x onerror=alert(1)>';
+      tool['description'] = 'Click [here](javascript:alert(1)) ``` # heading\n\n<script>x()</script>';
+    });
+    const out = join(fresh(), 'pkg');
+    expect((await generatePackage(out, hostile)).code).toBe(0);
+    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/<img|<script|\]\(javascript|^# heading/m);
+    expect(readme).toContain('Click \\[here\\]\\(javascript:alert\\(1\\)\\)');
+    expect(readme).toContain('&lt;script&gt;');
+    expect(readFileSync(join(out, '.gitignore'), 'utf8')).toContain('dist/');
+  });
+
   it('gives the same bytes for the same inputs', async () => {
     const [a, b] = [join(fresh(), 'p'), join(fresh(), 'p')];
     expect((await generatePackage(a)).code).toBe(0);

@@ -67,6 +67,8 @@ export function planPackage(model: ServiceModel, clientFiles: readonly PlannedFi
     json('tsconfig.json', BUILD_TSCONFIG),
     { path: 'README.md', owner: 'generated', format: 'none', content: packageReadme(model, options) },
     json(API_SNAPSHOT, apiSnapshot(model)),
+    // Yours once written: what npm builds and packs stays out of the repository.
+    { path: '.gitignore', owner: 'user', format: 'none', content: `node_modules/\n${BUILD_DIR}/\n*.tgz\n` },
   ];
 }
 
