@@ -44,12 +44,21 @@ export function packageEntries(files: readonly PlannedFile[], auth: boolean): { 
   return entries;
 }
 
-/** `exports` in the order resolvers read conditions: types first, then the platform, then the format. */
+/**
+ * `exports`, one entry per subpath. Where the browser's module is the Node one, the conditions are
+ * flat: `types`, `browser`, `node`, `import`, `default`. Where it differs, `browser` comes first
+ * with its own `types`, so a bundler for the web (and TypeScript with `customConditions:
+ * ["browser"]`) takes it, and everything else falls through to the Node build.
+ */
 function exportsMap(entries: ReturnType<typeof packageEntries>): { [key: string]: unknown } {
   const map: { [key: string]: unknown } = {};
   const js = (module: string): string => `./${BUILD_DIR}/${module}.js`;
-  for (const entry of entries) {
-    map[entry.subpath] = { types: `./${BUILD_DIR}/${entry.node}.d.ts`, browser: js(entry.browser), node: js(entry.node), import: js(entry.node), default: js(entry.node) };
+  const dts = (module: string): string => `./${BUILD_DIR}/${module}.d.ts`;
+  for (const { subpath, browser, node } of entries) {
+    map[subpath] =
+      browser === node
+        ? { types: dts(node), browser: js(browser), node: js(node), import: js(node), default: js(node) }
+        : { browser: { types: dts(browser), default: js(browser) }, node: { types: dts(node), default: js(node) }, types: dts(node), import: js(node), default: js(node) };
   }
   map['./package.json'] = './package.json';
   return map;
