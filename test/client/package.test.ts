@@ -93,6 +93,17 @@ describe('mcp-gen client --package', () => {
     expect(readFileSync(join(out, '.gitignore'), 'utf8')).toContain('dist/');
   });
 
+  it('with --auth: oauth4webapi as the one dependency and the sign-in as ./auth', async () => {
+    const out = join(fresh(), 'pkg');
+    expect((await generatePackage(out, WEATHER, ['--auth'])).code).toBe(0);
+    const pkg = readJson(join(out, 'package.json'));
+    expect(pkg['dependencies']).toEqual({ oauth4webapi: expect.any(String) });
+    expect((pkg['exports'] as Record<string, Record<string, string>>)['./auth']?.['types']).toBe('./dist/runtime/client/auth/index.d.ts');
+    expect(existsSync(join(out, 'src/runtime/client/auth/index.ts'))).toBe(true);
+    // The package's own package.json replaces the client's, which only named the dependency.
+    expect(existsSync(join(out, 'src/package.json'))).toBe(false);
+  });
+
   it('gives the same bytes for the same inputs', async () => {
     const [a, b] = [join(fresh(), 'p'), join(fresh(), 'p')];
     expect((await generatePackage(a)).code).toBe(0);
