@@ -6,7 +6,7 @@
  * not have is n/a with its reason. The table is printed at the end and written to
  * test/apps/results/APPS.md (ignored by git).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTools, HERE, pool, prepareShared, runApp, VARIANTS, type Outcome, type Shared, type Variant } from './harness.js';
@@ -60,6 +60,31 @@ function renderTable(): string {
   }
   return rows.join('\n');
 }
+
+/** `>=a.b.c` and `^a.b.c` alternatives joined by `||`: the forms the tools' `engines.node` use. */
+function acceptsNode(range: string, version: string): boolean {
+  const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number) as [number, number, number];
+  const at = (v: string): number[] => v.split('.').map(Number);
+  const atLeast = ([a = 0, b = 0, c = 0]: number[]): boolean => major !== a ? major > a : minor !== b ? minor > b : patch >= c;
+  return range.split('||').some((alternative) => {
+    const match = /^\s*(>=|\^)\s*(\d+(?:\.\d+){0,2})\s*$/.exec(alternative);
+    if (!match) throw new Error(`unread engines range: ${alternative}`);
+    const bound = at(match[2] as string);
+    return atLeast(bound) && (match[1] === '>=' || major === bound[0]);
+  });
+}
+
+it("every tool's engines accept the Node the project runs on", () => {
+  const tools = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const checked: string[] = [];
+  for (const name of Object.keys(tools.dependencies)) {
+    const engines = (JSON.parse(readFileSync(join(HERE, 'node_modules', name, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines;
+    if (engines?.node === undefined) continue;
+    expect(acceptsNode(engines.node, process.version), `${name}: engines.node ${engines.node}`).toBe(true);
+    checked.push(name);
+  }
+  expect(checked).toEqual(expect.arrayContaining(['vite', 'esbuild', 'tsx', 'typescript-7', 'webpack', 'ts-loader']));
+});
 
 describe.each(SETUPS.map((s) => [s.label, s] as const))('%s', (_, setup) => {
   describe.each(VARIANTS.map((v) => [v] as const))('%s', (variant) => {
