@@ -12,7 +12,7 @@ import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
-import { checkPackageName, checkPackageVersion, packageFiles, type PackageJob } from './client-package.js';
+import { browserRuntimeSources, checkPackageName, checkPackageVersion, packageFiles, type PackageJob } from './client-package.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
@@ -162,7 +162,8 @@ export async function prepareClient(
     io.err('note: the server asked for authorization (401): the client includes the OAuth sign-in, as with --auth (add oauth4webapi@3.8.8 to the app)');
   }
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
-    runtimeSources: readClientRuntimeSources(job.auth === true),
+    // A package is Node's client plus the browser's modules, swapped in by its `browser` field.
+    runtimeSources: { ...readClientRuntimeSources(job.auth === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
     auth: job.auth === true,
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),

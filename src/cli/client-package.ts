@@ -19,6 +19,7 @@ import { API_SNAPSHOT, planPackage } from '../emit/client/package.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { toolExamples } from '../samples/tool-examples.js';
 import type { Console } from './output.js';
+import { PACKAGE_ROOT } from './paths.js';
 
 /** A new package's version: under 1.0.0, so the first breaking change is a minor bump. */
 export const FIRST_VERSION = '0.1.0';
@@ -55,6 +56,18 @@ export function bumpVersion(version: string, severity: Severity): string {
   if (severity === 'breaking') return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
   if (severity === 'compatible' && major > 0) return `${major}.${minor + 1}.0`;
   return `${major}.${minor}.${patch + 1}`;
+}
+
+/**
+ * Modules a package carries beside Node's client so that one build serves both: the `browser`
+ * field of its package.json swaps them in for a bundler building for the web (HTTP on fetch, no
+ * stdio, no node:*; without the OAuth sign-in, which needs Node). Read from mcp-gen's runtime.
+ */
+export function browserRuntimeSources(auth: boolean): Record<string, string> {
+  const names = ['client/connect-browser.ts', 'client/fetch-wire.ts', ...(auth ? ['client/oauth-module-absent.ts'] : [])];
+  // A runtime without the browser's modules gives a package without the swaps (Node's client only).
+  const present = names.map((name) => join(PACKAGE_ROOT, 'src', 'runtime', name)).filter((path) => existsSync(path));
+  return present.length === names.length ? Object.fromEntries(names.map((name, i) => [name, readFileSync(present[i] as string, 'utf8')])) : {};
 }
 
 export interface PackageJob {

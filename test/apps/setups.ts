@@ -138,6 +138,8 @@ export const SETUPS: readonly Setup[] = [
     label: 'Vite vanilla-ts page (TS 7.0, Vite 8), bundle run by Node',
     app: 'browser',
     copiedSpecifier: './mcp/client.js',
+    // The README's way for a web page (the browser helper's option); the package needs nothing.
+    clientOptions: ['--browser'],
     files: {
       'package.json': esm,
       'index.html': '<!doctype html>\n<html lang="en">\n  <body>\n    <script type="module" src="/src/main.ts"></script>\n  </body>\n</html>\n',
@@ -169,6 +171,8 @@ export const SETUPS: readonly Setup[] = [
       'run-bundle.mjs': [
         "import { readdirSync } from 'node:fs';",
         "const script = readdirSync('dist/assets').find((f) => f.endsWith('.js'));",
+        '// The page as far as Vite\'s module-preload polyfill and the app touch it.',
+        'globalThis.document = { createElement: () => ({ relList: { supports: () => true } }), body: {} };',
         'globalThis.APP_SERVER_URL = process.env.APP_SERVER_URL;',
         'await import(`./dist/assets/${script}`);',
         'console.log(await globalThis.APP_DONE);',

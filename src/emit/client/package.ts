@@ -33,8 +33,8 @@ export interface PackageOptions {
 
 /**
  * The package's entry points: subpath → module under `src/` (without `.ts`). Kept in this one
- * place so a client split into transport entries (a browser entry without node:*, a stdio entry)
- * changes only here. Today both conditions lead to the same module.
+ * place so the layout can change in one spot; today the browser and Node take the same modules,
+ * and the `browser` field (browserSwaps) changes what those modules load.
  */
 export function packageEntries(files: readonly PlannedFile[], auth: boolean): { subpath: string; browser: string; node: string }[] {
   const entries = [{ subpath: '.', browser: 'client', node: 'client' }];
@@ -45,20 +45,28 @@ export function packageEntries(files: readonly PlannedFile[], auth: boolean): { 
 }
 
 /**
- * `exports`, one entry per subpath. Where the browser's module is the Node one, the conditions are
- * flat: `types`, `browser`, `node`, `import`, `default`. Where it differs, `browser` comes first
- * with its own `types`, so a bundler for the web (and TypeScript with `customConditions:
- * ["browser"]`) takes it, and everything else falls through to the Node build.
+ * The `browser` field: Node's module → the browser's, for every pair whose browser module the
+ * package has (the CLI adds them: connect-browser.ts speaks HTTP on fetch and has no stdio;
+ * oauth-module-absent.ts leaves the Node-only sign-in out). Bundlers building for the web (Vite,
+ * esbuild with `--platform=browser`, webpack's web targets) read it; Node, Deno and Bun do not.
  */
+const BROWSER_SWAPS: readonly [node: string, browser: string][] = [
+  ['runtime/client/connect', 'runtime/client/connect-browser'],
+  ['runtime/client/oauth-module', 'runtime/client/oauth-module-absent'],
+];
+
+function browserSwaps(files: readonly PlannedFile[]): { [key: string]: string } | undefined {
+  const present = BROWSER_SWAPS.filter(([node, browser]) => files.some((f) => f.path === `${node}.ts`) && files.some((f) => f.path === `${browser}.ts`));
+  if (present.length === 0) return undefined;
+  return Object.fromEntries(present.map(([node, browser]) => [`./${BUILD_DIR}/${node}.js`, `./${BUILD_DIR}/${browser}.js`]));
+}
+
+/** `exports` in the order resolvers read conditions: types first, then the platform, then the format. */
 function exportsMap(entries: ReturnType<typeof packageEntries>): { [key: string]: unknown } {
   const map: { [key: string]: unknown } = {};
   const js = (module: string): string => `./${BUILD_DIR}/${module}.js`;
-  const dts = (module: string): string => `./${BUILD_DIR}/${module}.d.ts`;
   for (const { subpath, browser, node } of entries) {
-    map[subpath] =
-      browser === node
-        ? { types: dts(node), browser: js(browser), node: js(node), import: js(node), default: js(node) }
-        : { browser: { types: dts(browser), default: js(browser) }, node: { types: dts(node), default: js(node) }, types: dts(node), import: js(node), default: js(node) };
+    map[subpath] = { types: `./${BUILD_DIR}/${node}.d.ts`, browser: js(browser), node: js(node), import: js(node), default: js(node) };
   }
   map['./package.json'] = './package.json';
   return map;
@@ -72,7 +80,7 @@ export function planPackage(model: ServiceModel, clientFiles: readonly PlannedFi
   const json = (path: string, value: unknown): PlannedFile => ({ path, owner: 'generated', format: 'none', content: `${JSON.stringify(value, null, 2)}\n` });
   return [
     ...moved,
-    json('package.json', packageJson(model, options, entries)),
+    json('package.json', packageJson(model, options, entries, browserSwaps(clientFiles))),
     json('tsconfig.json', BUILD_TSCONFIG),
     { path: 'README.md', owner: 'generated', format: 'none', content: packageReadme(model, options) },
     json(API_SNAPSHOT, apiSnapshot(model)),
@@ -113,7 +121,7 @@ const BUILD_TSCONFIG = {
  * (description, license, repository, keywords, …, and `version`, which the CLI passes in) is kept.
  * `scripts`, `dependencies` and `devDependencies` are merged key by key, the generator's keys winning.
  */
-function packageJson(model: ServiceModel, options: PackageOptions, entries: ReturnType<typeof packageEntries>): { [key: string]: unknown } {
+function packageJson(model: ServiceModel, options: PackageOptions, entries: ReturnType<typeof packageEntries>, swaps: { [key: string]: string } | undefined): { [key: string]: unknown } {
   const existing = options.existing ?? {};
   const merged = (field: string, ours: { [key: string]: string }): { [key: string]: unknown } => {
     const theirs = existing[field];
@@ -129,6 +137,7 @@ function packageJson(model: ServiceModel, options: PackageOptions, entries: Retu
     exports: exportsMap(entries),
     main: `./${BUILD_DIR}/${main.node}.js`,
     types: `./${BUILD_DIR}/${main.node}.d.ts`,
+    ...(swaps ? { browser: swaps } : {}),
     files: [BUILD_DIR],
     sideEffects: false,
     engines: { node: '>=20' },
