@@ -12,6 +12,7 @@ import {
   type LoggingLevel,
 } from './call-options.js';
 import { OutputValidationError, ToolError } from './errors.js';
+import { sendToolRequest } from './input-rounds.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import {
   bindListCache,
@@ -253,12 +254,57 @@ async function sendToolCall(
   const request = requestOptions(options);
   if (binding.headers !== undefined && binding.headers.length > 0)
     request.headers = paramHeaders(binding.headers, input);
-  return session.request(
-    'tools/call',
-    await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options),
-    request,
+  const params = await prepareParams(
+    session,
+    { name: binding.name, arguments: input ?? {} },
+    options,
+  );
+  return sendToolRequest(
+    binding.name,
+    session.handlers,
+    () => session.request('tools/call', params, request),
+    options.signal,
   );
 }
+
+/**
+ * A tool by wire name, known at generation (`known`: validated and typed as its method), listed by
+ * `listTools()` since (`listed`: its header mirrors, and its `structuredContent` when it declares an
+ * outputSchema), or neither (the whole result). `isError` rejects with ToolError either way.
+ */
+export function callToolByName(
+  session: ClientSession,
+  known: ReadonlyMap<string, ClientToolBinding>,
+  listed: ReadonlyMap<string, ClientToolBinding>,
+  name: string,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<unknown> {
+  return callTool(session, known.get(name) ?? listed.get(name) ?? { name }, input, options);
+}
+
+/** Keeps a binding for each listed tool (`callToolByName`); resolves with the list unchanged. */
+export async function rememberListedTools(
+  listing: Promise<JsonObject[]>,
+  listed: Map<string, ClientToolBinding>,
+): Promise<JsonObject[]> {
+  const tools = await listing;
+  for (const tool of tools) {
+    const bound = bindListedTool(tool);
+    if (!('binding' in bound)) continue;
+    // No precompiled validator: the listed outputSchema only says structuredContent must be there.
+    const structured = typeof tool['outputSchema'] === 'object' && tool['outputSchema'] !== null;
+    listed.set(
+      bound.binding.name,
+      structured ? { ...bound.binding, validateOutput: anyOutput } : bound.binding,
+    );
+  }
+  return tools;
+}
+
+const anyOutput: Validator<unknown> = Object.assign((_value: unknown): _value is unknown => true, {
+  errors: null,
+});
 
 /** The result's `structuredContent` if the tool's validator accepts it; OutputValidationError (keeping the raw result) otherwise. */
 function validatedOutput(binding: ClientToolBinding, result: JsonObject): unknown {
