@@ -69,45 +69,48 @@ export const URL_ELICITATION_REQUIRED = -32042;
 const MAX_URL_ROUNDS = 3;
 
 /**
- * Sends a `tools/call` (`send`, again for each retry) and settles what the server needs from the
- * client before the tool can run, the same way in both eras:
+ * After a `tools/call` failed with `error`, settles what the server needs from the client before
+ * the tool can run, the same way in both eras (the call's first send stays on the plain path):
  * - a 2025-11-25 -32042 (URL elicitation required): each elicitation goes to the `elicitation.url`
- *   handler, and once the user accepted them all the call is sent again;
+ *   handler, and once the user accepted them all the call is sent again (`resend`);
  * - a capability the client did not declare (-32021 at 2026-07-28, or a -32042 without an
  *   `elicitation.url` handler) rejects with `ToolError`, whose `requiredCapabilities` names it, as a
  *   2025-11-25 server's tool error (`isError`) does for the same refusal.
+ * Anything else is rethrown.
  */
-export async function sendToolRequest(
+export async function recoverToolCall(
   tool: string,
   handlers: ClientHandlers,
-  send: () => Promise<JsonObject>,
+  error: unknown,
+  resend: () => Promise<JsonObject>,
   signal: AbortSignal | undefined,
 ): Promise<JsonObject> {
   for (let round = 0; ; round++) {
+    if (!(error instanceof McpError)) throw error;
+    if (error.code === MISSING_CAPABILITY) {
+      const data = isObject(error.data) ? error.data['requiredCapabilities'] : undefined;
+      throw capabilityError(tool, error, isObject(data) ? data : {});
+    }
+    if (error.code !== URL_ELICITATION_REQUIRED || round >= MAX_URL_ROUNDS) throw error;
+    if (urlHandler(handlers) === undefined)
+      throw capabilityError(tool, error, { elicitation: { url: {} } });
+    const data = isObject(error.data) ? error.data['elicitations'] : undefined;
+    const elicitations = Array.isArray(data) ? data.filter(isObject) : [];
+    if (elicitations.length === 0) throw error;
+    for (const params of elicitations) {
+      const answer = await answerServerRequest(
+        handlers,
+        'elicitation/create',
+        { ...params, mode: 'url' },
+        signal ?? new AbortController().signal,
+      );
+      // Declined or cancelled: the server's refusal is the answer.
+      if (answer['action'] !== 'accept') throw error;
+    }
     try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof McpError)) throw error;
-      if (error.code === MISSING_CAPABILITY) {
-        const data = isObject(error.data) ? error.data['requiredCapabilities'] : undefined;
-        throw capabilityError(tool, error, isObject(data) ? data : {});
-      }
-      if (error.code !== URL_ELICITATION_REQUIRED || round >= MAX_URL_ROUNDS) throw error;
-      const url = urlHandler(handlers);
-      if (url === undefined) throw capabilityError(tool, error, { elicitation: { url: {} } });
-      const data = isObject(error.data) ? error.data['elicitations'] : undefined;
-      const elicitations = Array.isArray(data) ? data.filter(isObject) : [];
-      if (elicitations.length === 0) throw error;
-      for (const params of elicitations) {
-        const answer = await answerServerRequest(
-          handlers,
-          'elicitation/create',
-          { ...params, mode: 'url' },
-          signal ?? new AbortController().signal,
-        );
-        // Declined or cancelled: the server's refusal is the answer.
-        if (answer['action'] !== 'accept') throw error;
-      }
+      return await resend();
+    } catch (next) {
+      error = next;
     }
   }
 }

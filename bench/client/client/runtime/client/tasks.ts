@@ -14,7 +14,7 @@ import { prepareParams } from './call-options.js';
 import { whenAborted } from './cancellation.js';
 import { OutputValidationError, ToolError } from './errors.js';
 import { paramHeaders } from './headers.js';
-import { sendToolRequest } from './input-rounds.js';
+import { recoverToolCall } from './input-rounds.js';
 import type { CallOptions, ClientToolBinding } from './index.js';
 import type { ClientSession, RequestOptions } from './session.js';
 
@@ -95,13 +95,11 @@ export async function startToolTask(
   if (session.stateless) Object.assign(meta, declaringTasks());
   else params['task'] = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
   if (Object.keys(meta).length > 0) params['_meta'] = meta;
+  const send = () => session.request('tools/call', params, request);
   let created: JsonObject;
   try {
-    created = await sendToolRequest(
-      binding.name,
-      session.handlers,
-      () => session.request('tools/call', params, request),
-      options.signal,
+    created = await send().catch((error: unknown) =>
+      recoverToolCall(binding.name, session.handlers, error, send, options.signal),
     );
   } catch (error) {
     progress?.stop();

@@ -12,7 +12,7 @@ import {
   type LoggingLevel,
 } from './call-options.js';
 import { OutputValidationError, ToolError } from './errors.js';
-import { sendToolRequest } from './input-rounds.js';
+import { recoverToolCall } from './input-rounds.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import {
   bindListCache,
@@ -222,7 +222,12 @@ export async function callTool(
   input: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const result = await sendToolCall(session, binding, input, options);
+  let result: JsonObject;
+  try {
+    result = await sendToolCall(session, binding, input, options);
+  } catch (error) {
+    result = await recovered(session, binding, input, options, error);
+  }
   if (result['isError'] === true) throw new ToolError(binding.name, result);
   if (binding.validateOutput === undefined) return result;
   return validatedOutput(binding, result);
@@ -239,7 +244,12 @@ export async function callToolFull(
   input: unknown,
   options: CallOptions = {},
 ): Promise<JsonObject> {
-  const result = await sendToolCall(session, binding, input, options);
+  let result: JsonObject;
+  try {
+    result = await sendToolCall(session, binding, input, options);
+  } catch (error) {
+    result = await recovered(session, binding, input, options, error);
+  }
   if (result['isError'] !== true && binding.validateOutput !== undefined)
     validatedOutput(binding, result);
   return result;
@@ -254,15 +264,26 @@ async function sendToolCall(
   const request = requestOptions(options);
   if (binding.headers !== undefined && binding.headers.length > 0)
     request.headers = paramHeaders(binding.headers, input);
-  const params = await prepareParams(
-    session,
-    { name: binding.name, arguments: input ?? {} },
-    options,
+  return session.request(
+    'tools/call',
+    await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options),
+    request,
   );
-  return sendToolRequest(
+}
+
+/** A refused call: a URL elicitation first, or an undeclared capability as ToolError (input-rounds.ts). */
+function recovered(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions,
+  error: unknown,
+): Promise<JsonObject> {
+  return recoverToolCall(
     binding.name,
     session.handlers,
-    () => session.request('tools/call', params, request),
+    error,
+    () => sendToolCall(session, binding, input, options),
     options.signal,
   );
 }
