@@ -163,7 +163,14 @@ function repeatedAuthorization(rawHeaders: string[]): boolean {
   let seen = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    if (name.length !== 13) continue;
+    // The two usual spellings first: no lower-cased copy for them (every request pays this scan).
+    if (
+      name !== 'authorization' &&
+      name !== 'Authorization' &&
+      name.toLowerCase() !== 'authorization'
+    )
+      continue;
     if (seen) return true;
     seen = true;
   }
