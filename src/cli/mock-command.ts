@@ -8,6 +8,8 @@ import { inputProblem } from '../load/diagnostics.js';
 import { introspect, readSnapshot, SNAPSHOT_FORMAT } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { createMockServer } from '../mock/index.js';
+import { manifestScopes, mockAuth } from '../mock/dev-auth.js';
+import { createServer as createNetServer } from 'node:net';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { MANIFEST_PROTOCOL_VERSIONS } from '../model/service.js';
@@ -24,8 +26,10 @@ export interface MockCommandOptions {
   seed?: string;
   fixtures?: string;
   allowOutsideRefs?: boolean;
-  /** Print a ready line `{ command, url, seed }` on stdout (HTTP only: stdout is the protocol on stdio). */
+  /** Print a ready line `{ command, url, seed, auth? }` on stdout (HTTP only: stdout is the protocol on stdio). */
   json?: boolean;
+  /** HTTP, a manifest with `auth`: require the development token printed at start-up. */
+  enforceAuth?: boolean;
 }
 
 /** A snapshot file is JSON whose `mcpGenSnapshot` says so; anything else is read as a manifest. */
@@ -66,7 +70,9 @@ async function loadModel(source: string | undefined, options: MockCommandOptions
 }
 
 export async function runMock(source: string | undefined, options: MockCommandOptions, io: Console): Promise<number> {
+  if (options.enforceAuth && !options.http) throw inputProblem('--enforce-auth', 'needs --http: MCP authorization is an HTTP matter (stdio is served without tokens, by the generated server too)');
   const model = await loadModel(source, options, io);
+  if (options.enforceAuth && model.auth === undefined) throw inputProblem('--enforce-auth', 'the server has no `auth` section to enforce');
   const seed = options.seed ?? '0';
   const server = await createMockServer({
     model,
@@ -76,14 +82,27 @@ export async function runMock(source: string | undefined, options: MockCommandOp
     serverOptions: { logger: (line) => io.err(line) },
   });
   if (!options.http) {
+    if (model.auth !== undefined) io.err('note: the manifest has an `auth` section; MCP authorization applies to HTTP only, so this stdio mock (like the generated server on stdio) serves without tokens');
     await server.serveStdio();
     return EXIT_OK;
   }
-  const port = Number(options.port ?? '3000');
+  let port = Number(options.port ?? '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw inputProblem('--port', `must be a number from 0 to 65535 (0: any free port), not ${options.port}`);
-  const listener = await server.listenHttp({ port, host: options.host ?? '127.0.0.1', path: '/mcp' });
+  const host = options.host ?? '127.0.0.1';
+  // The protected-resource metadata names the endpoint, so an enforcing mock needs its port first.
+  if (options.enforceAuth && port === 0) port = await freePort(host);
+  const protection = options.enforceAuth ? mockAuth(model, `http://${hostInUrl(host)}:${port}/mcp`, (line) => io.err(line)) : undefined;
+  const listener = await server.listenHttp({ port, host, path: '/mcp', ...(protection ? { auth: protection.auth } : {}) });
+  // A manifest asking for auth is never served unprotected in silence: stderr says so, and the
+  // --json ready line carries it for scripts.
+  const auth = model.auth === undefined ? undefined : protection ? { enforced: true, token: protection.token, scopes: protection.scopes } : { enforced: false };
+  if (model.auth !== undefined && !protection) {
+    const scopes = manifestScopes(model);
+    io.err(`warning: auth NOT enforced: the manifest's \`auth\` section asks for OAuth bearer tokens${scopes.length > 0 ? ` (scopes ${scopes.join(' ')})` : ''}, and this mock answers every request without one; pass --enforce-auth to require a development token`);
+  }
+  if (protection) io.err(`auth enforced with a development token (scopes ${protection.scopes.join(' ') || 'none'}): Authorization: Bearer ${protection.token}`);
   // --json: one line a script can read the URL from once the mock is ready.
-  if (options.json) io.out(JSON.stringify({ command: 'mock', url: listener.url, seed }));
+  if (options.json) io.out(JSON.stringify({ command: 'mock', url: listener.url, seed, ...(auth !== undefined ? { auth } : {}) }));
   else io.err(`mock of ${model.server.name} (seed ${seed}) serving ${listener.url}; Ctrl-C stops it`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
@@ -91,4 +110,17 @@ export async function runMock(source: string | undefined, options: MockCommandOp
   });
   await listener.close();
   return EXIT_OK;
+}
+
+/** A port nothing listens on now (for `--port 0` when the URL must be known before listening). */
+async function freePort(host: string): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((done, fail) => probe.once('error', fail).listen(0, host, done));
+  const address = probe.address();
+  await new Promise<void>((done) => probe.close(() => done()));
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
+function hostInUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }

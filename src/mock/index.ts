@@ -9,8 +9,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
-import { capabilities } from '../emit/server/server-file.js';
-import { servesStateless } from '../emit/server/server-file.js';
+import { capabilities, completionDefaults, servesStateless } from '../emit/server/server-file.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { ServerDefinition, ServerOptions, ToolBinding, ValidatorTable } from '../runtime/api.js';
@@ -53,6 +52,7 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     Object.defineProperty(toolBindings, tool.name, { value: binding, enumerable: true });
   }
   const { name, version, title, instructions } = model.server;
+  const defaults = completionDefaults(model);
   const definition: ServerDefinition = {
     serverInfo: title === undefined ? { name, version } : { name, version, title },
     ...(instructions !== undefined ? { instructions } : {}),
@@ -63,6 +63,8 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     resources: model.resources.map((r) => r.wire),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => p.wire),
+    // The manifest's enums, exactly as the generated server is given them (its completion rules).
+    ...(defaults !== undefined ? { completionDefaults: defaults } : {}),
     requestValidators: await runtimeValidators('request'),
     resultValidators: () => runtimeValidators('result'),
     ...(servesStateless(model) ? { statelessValidators: () => runtimeValidators('stateless') } : {}),
