@@ -10,11 +10,16 @@ export interface DuplicateKey {
   key: string;
   /** Offset of the repeated key's opening quote in the text. */
   offset: number;
+  /**
+   * The string values the earlier members of that name had (JSON.parse dropped them), so a warning
+   * can name, say, every name a tool gave itself; absent when none was a string.
+   */
+  earlier?: string[];
 }
 
 interface Frame {
-  /** Member names seen so far; undefined for an array. */
-  keys: Set<string> | undefined;
+  /** Member names seen so far, with where their string values start (parsed only for a repeat); undefined for an array. */
+  keys: Map<string, number[]> | undefined;
   /** The current member name, or the current index of an array. */
   at: string | number;
   expectingKey: boolean;
@@ -34,7 +39,7 @@ export function duplicateKeys(text: string): DuplicateKey[] {
     const c = text[i] as string;
     const top = stack[stack.length - 1];
     if (c === '{' || c === '[') {
-      stack.push({ keys: c === '{' ? new Set() : undefined, at: c === '{' ? '' : 0, expectingKey: c === '{' });
+      stack.push({ keys: c === '{' ? new Map() : undefined, at: c === '{' ? '' : 0, expectingKey: c === '{' });
       i++;
     } else if (c === '}' || c === ']') {
       stack.pop();
@@ -47,8 +52,13 @@ export function duplicateKeys(text: string): DuplicateKey[] {
       const end = stringEnd(text, i);
       if (top?.keys !== undefined && top.expectingKey) {
         const key = JSON.parse(text.slice(i, end)) as string;
-        if (top.keys.has(key)) found.push({ pointer: pointer(key), key, offset: i });
-        top.keys.add(key);
+        const value = stringValueAt(text, end);
+        const seen = top.keys.get(key);
+        if (seen !== undefined) {
+          const earlier = seen.map((start) => JSON.parse(text.slice(start, stringEnd(text, start))) as string);
+          found.push({ pointer: pointer(key), key, offset: i, ...(earlier.length > 0 ? { earlier } : {}) });
+        }
+        top.keys.set(key, value === undefined ? (seen ?? []) : [...(seen ?? []), value]);
         top.at = key;
         top.expectingKey = false;
       }
@@ -58,6 +68,13 @@ export function duplicateKeys(text: string): DuplicateKey[] {
     }
   }
   return found;
+}
+
+/** Where the member's value starts when it is a string (`"key": "value"`, `end` just past the key), else undefined. */
+function stringValueAt(text: string, end: number): number | undefined {
+  let i = end;
+  while (i < text.length && (text[i] === ':' || text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  return text[i] === '"' ? i : undefined;
 }
 
 /** The index just past the string literal starting at `start` (a `"`). */

@@ -37,7 +37,8 @@ describe('duplicateKeys', () => {
     const text = '{"tools":[{"name":"a","x":{"k":1,"k":2}},{"name":"b","name":"c"}],"a/b~":{"q\\"":1,"q\\"":2}}';
     expect(duplicateKeys(text)).toEqual([
       { pointer: '/tools/0/x/k', key: 'k', offset: text.indexOf('"k":2') },
-      { pointer: '/tools/1/name', key: 'name', offset: text.indexOf('"name":"c"') },
+      // The value JSON.parse dropped is kept, so a warning can name it.
+      { pointer: '/tools/1/name', key: 'name', offset: text.indexOf('"name":"c"'), earlier: ['b'] },
       { pointer: '/a~1b~0/q"', key: 'q"', offset: text.lastIndexOf('"q\\"') },
     ]);
   });
