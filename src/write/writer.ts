@@ -29,6 +29,11 @@ export interface WriteOptions {
   record?: LedgerRecord;
   /** The folder's unit cache: formatting reuses it, and a real run saves it beside the ledger. */
   cache?: UnitCache;
+  /**
+   * Everything in the output folder is mcp-gen's (a client's): `--check` reports any other file
+   * in it. Otherwise only its subfolders holding nothing but generated files are (extra-files.ts).
+   */
+  ownsFolder?: boolean;
 }
 
 export interface WriteReport {
@@ -267,7 +272,7 @@ export async function writeOutput(
     report.missing.push(...report.created);
     report.stale.push(...report.updated, ...report.merged);
     // What an earlier run generated, and whatever else lies in mcp-gen's folders (extra-files.ts).
-    report.extra.push(...[...new Set([...orphans, ...(await unplannedFiles(root, files))])].sort());
+    report.extra.push(...[...new Set([...orphans, ...(await unplannedFiles(root, files, options.ownsFolder === true))])].sort());
     if (previous.text !== ledgerText && report.missing.length + report.stale.length === 0) {
       report.stale.push(LEDGER_FILE);
     }

@@ -71,6 +71,18 @@ describe('extra files in the folders mcp-gen owns', () => {
     expect(after.code, after.err).toBe(0);
   });
 
+  it('a docs or types output shares its folder: the user\'s files beside index.html or types.ts are not reported', async () => {
+    const dir = await project();
+    const docs = join(dir, 'docs');
+    await mkdir(docs);
+    await writeFile(join(docs, 'guide.md'), '# guide\n');
+    expect((await run('docs', join(dir, 'manifest.yaml'), '-o', docs)).code).toBe(0);
+    expect((await run('types', '--spec', '2025-11-25', '-o', join(dir, 'protocol'))).code).toBe(0);
+    await writeFile(join(dir, 'protocol', 'index.ts'), 'export * from "./types.js";\n');
+    const result = await run('check', docs, join(dir, 'protocol'));
+    expect(result.code, result.err).toBe(0);
+  });
+
   it('the writing commands\' --check list them too', async () => {
     const dir = await project();
     await writeFile(join(dir, 'server', 'generated', 'stray.ts'), 'export {};\n');
