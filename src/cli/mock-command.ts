@@ -8,8 +8,7 @@ import { inputProblem } from '../load/diagnostics.js';
 import { introspect, readSnapshot, SNAPSHOT_FORMAT } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { createMockServer } from '../mock/index.js';
-import { manifestScopes, mockAuth } from '../mock/dev-auth.js';
-import { createServer as createNetServer } from 'node:net';
+import { listenMock, manifestScopes } from '../mock/dev-auth.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { MANIFEST_PROTOCOL_VERSIONS } from '../model/service.js';
@@ -86,21 +85,16 @@ export async function runMock(source: string | undefined, options: MockCommandOp
     await server.serveStdio();
     return EXIT_OK;
   }
-  let port = Number(options.port ?? '3000');
+  const port = Number(options.port ?? '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw inputProblem('--port', `must be a number from 0 to 65535 (0: any free port), not ${options.port}`);
-  const host = options.host ?? '127.0.0.1';
-  // The protected-resource metadata names the endpoint, so an enforcing mock needs its port first.
-  if (options.enforceAuth && port === 0) port = await freePort(host);
-  const protection = options.enforceAuth ? mockAuth(model, `http://${hostInUrl(host)}:${port}/mcp`, (line) => io.err(line)) : undefined;
-  const listener = await server.listenHttp({ port, host, path: '/mcp', ...(protection ? { auth: protection.auth } : {}) });
+  const { listener, auth } = await listenMock(server, model, { port, host: options.host ?? '127.0.0.1', enforceAuth: options.enforceAuth === true, log: (line) => io.err(line) });
   // A manifest asking for auth is never served unprotected in silence: stderr says so, and the
   // --json ready line carries it for scripts.
-  const auth = model.auth === undefined ? undefined : protection ? { enforced: true, token: protection.token, scopes: protection.scopes } : { enforced: false };
-  if (model.auth !== undefined && !protection) {
+  if (auth?.enforced === false) {
     const scopes = manifestScopes(model);
     io.err(`warning: auth NOT enforced: the manifest's \`auth\` section asks for OAuth bearer tokens${scopes.length > 0 ? ` (scopes ${scopes.join(' ')})` : ''}, and this mock answers every request without one; pass --enforce-auth to require a development token`);
   }
-  if (protection) io.err(`auth enforced with a development token (scopes ${protection.scopes.join(' ') || 'none'}): Authorization: Bearer ${protection.token}`);
+  if (auth?.enforced === true) io.err(`auth enforced with a development token (scopes ${auth.scopes.join(' ') || 'none'}): Authorization: Bearer ${auth.token}`);
   // --json: one line a script can read the URL from once the mock is ready.
   if (options.json) io.out(JSON.stringify({ command: 'mock', url: listener.url, seed, ...(auth !== undefined ? { auth } : {}) }));
   else io.err(`mock of ${model.server.name} (seed ${seed}) serving ${listener.url}; Ctrl-C stops it`);
@@ -110,17 +104,4 @@ export async function runMock(source: string | undefined, options: MockCommandOp
   });
   await listener.close();
   return EXIT_OK;
-}
-
-/** A port nothing listens on now (for `--port 0` when the URL must be known before listening). */
-async function freePort(host: string): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((done, fail) => probe.once('error', fail).listen(0, host, done));
-  const address = probe.address();
-  await new Promise<void>((done) => probe.close(() => done()));
-  return typeof address === 'object' && address !== null ? address.port : 0;
-}
-
-function hostInUrl(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }

@@ -6,9 +6,11 @@
  * says so (mock-command.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
 import { authSettings } from '../emit/server/server-file.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { createResourceServerAuth, InvalidToken, type AuthSettings, type ResourceServerAuth } from '../runtime/auth/index.js';
+import type { HttpListener, McpServer } from '../runtime/index.js';
 
 export interface MockAuth {
   auth: ResourceServerAuth;
@@ -43,4 +45,33 @@ export function mockAuth(model: ServiceModel, resource: string, log: (line: stri
   };
   const settings = authSettings(model) as unknown as AuthSettings;
   return { auth: createResourceServerAuth(settings, { resource, verifier, log }), token, scopes };
+}
+
+/** What a client must know about a mock's auth: absent when the manifest has no `auth` section. */
+export type MockAuthState = { enforced: false } | { enforced: true; token: string; scopes: string[] };
+
+/**
+ * Serves the mock on HTTP at `/mcp`, protected with a development token when `enforceAuth` (and the
+ * manifest has `auth`). With port 0 a free port is chosen first: the resource metadata names it.
+ */
+export async function listenMock(
+  server: McpServer,
+  model: ServiceModel,
+  options: { port: number; host: string; enforceAuth: boolean; log: (line: string) => void },
+): Promise<{ listener: HttpListener; auth: MockAuthState | undefined }> {
+  const { host, enforceAuth } = options;
+  const port = enforceAuth && model.auth !== undefined && options.port === 0 ? await freePort(host) : options.port;
+  const protection = enforceAuth ? mockAuth(model, `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, options.log) : undefined;
+  const listener = await server.listenHttp({ port, host, path: '/mcp', ...(protection ? { auth: protection.auth } : {}) });
+  const auth: MockAuthState | undefined = model.auth === undefined ? undefined : protection ? { enforced: true, token: protection.token, scopes: protection.scopes } : { enforced: false };
+  return { listener, auth };
+}
+
+/** A port nothing listens on now. */
+async function freePort(host: string): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((done, fail) => probe.once('error', fail).listen(0, host, done));
+  const address = probe.address();
+  await new Promise<void>((done) => probe.close(() => done()));
+  return typeof address === 'object' && address !== null ? address.port : 0;
 }

@@ -127,6 +127,23 @@ describe("mcp-gen mock and the manifest's auth section", () => {
     }
   }, 60_000);
 
+  it('startMock: says whether auth is enforced, and gives the token when it is', async () => {
+    const open = await startMock({ manifest: WEATHER, transport: 'http' });
+    const closed = await startMock({ manifest: WEATHER, transport: 'http', enforceAuth: true });
+    try {
+      expect(open.auth).toEqual({ enforced: false });
+      expect(closed.auth).toMatchObject({ enforced: true, token: expect.stringMatching(/^mcp-gen-mock-/) });
+      const token = closed.auth?.enforced === true ? closed.auth.token : '';
+      expect((await fetch(closed.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })).status).toBe(401);
+      const session = await openSession({ url: closed.url, headers: { authorization: `Bearer ${token}` } });
+      await expect(session.request('tools/call', { name: 'get_weather', arguments: { location: 'Oslo' } })).resolves.toMatchObject({ structuredContent: { location: expect.any(String) } });
+      await session.close();
+    } finally {
+      await open.close();
+      await closed.close();
+    }
+  }, 60_000);
+
   it('--enforce-auth without --http, or for a server without auth: bad input, exit 2', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; err: string }>((resolve) => {
