@@ -35,7 +35,10 @@ export interface ServerSnapshot {
 export interface SnapshotDuplicateKey {
   pointer: string;
   key: string;
-  /** The string values earlier members of that name had (JSON.parse kept only the last). */
+  /**
+   * What the earlier members of that name said, as names (JSON.parse kept only the last): a
+   * string value itself, or the `name` (else `uri`) of each entry of a list sent twice.
+   */
   earlier?: string[];
   /** Where in a snapshot file's text, when read from one. */
   line?: number;
@@ -56,7 +59,7 @@ export async function introspect(location: ServerLocation, log: (line: string) =
       const result = isObject(answer) ? answer['result'] : undefined;
       const list = isObject(result) && m ? result[m[2] as string] : undefined;
       const item: unknown = Array.isArray(list) ? list[Number(m?.[3])] : undefined;
-      const kept = earlier !== undefined ? { earlier } : {};
+      const kept = namedIn(earlier);
       if (isObject(item)) repeated.set(item, [...(repeated.get(item) ?? []), { pointer: m?.[4] as string, key, ...kept }]);
       else elsewhere.push({ pointer, key, ...kept });
     }
@@ -123,6 +126,13 @@ export function snapshotText(snapshot: ServerSnapshot): string {
   return `${escapeInvisible(jsonText(snapshot))}\n`;
 }
 
+/** `{ earlier }`: the names the dropped values held (strings, or list entries' names), when any. */
+function namedIn(values: readonly unknown[]): { earlier?: string[] } {
+  const names = values.flatMap((value): unknown[] => (Array.isArray(value) ? value.map((entry) => (isObject(entry) ? (entry['name'] ?? entry['uri']) : undefined)) : [value]));
+  const strings = names.filter((n): n is string => typeof n === 'string');
+  return strings.length > 0 ? { earlier: strings } : {};
+}
+
 /** Reads a snapshot written by `--save-snapshot`; its shape is checked, its content is not trusted. */
 export async function readSnapshot(path: string): Promise<ServerSnapshot> {
   let text: string;
@@ -158,7 +168,7 @@ export async function readSnapshot(path: string): Promise<ServerSnapshot> {
   if (problems.length > 0) throw new InputError(problems);
   const snapshot = value as unknown as ServerSnapshot;
   // Those the live server sent (recorded when it was saved), and those of this file's own text.
-  const inText = duplicateKeys(text).map(({ offset, ...found }): SnapshotDuplicateKey => ({ ...found, ...lineAndColumn(text, offset) }));
+  const inText = duplicateKeys(text).map(({ offset, pointer, key, earlier }): SnapshotDuplicateKey => ({ pointer, key, ...namedIn(earlier), ...lineAndColumn(text, offset) }));
   const all = [...((recorded as SnapshotDuplicateKey[] | undefined) ?? []).map(({ pointer, key, earlier }) => ({ pointer, key, ...(earlier !== undefined ? { earlier } : {}) })), ...inText];
   if (all.length > 0) snapshot.duplicateKeys = all;
   else delete snapshot.duplicateKeys;

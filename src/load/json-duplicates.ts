@@ -11,14 +11,14 @@ export interface DuplicateKey {
   /** Offset of the repeated key's opening quote in the text. */
   offset: number;
   /**
-   * The string values the earlier members of that name had (JSON.parse dropped them), so a warning
-   * can name, say, every name a tool gave itself; absent when none was a string.
+   * The values the earlier members of that name had (JSON.parse dropped them), so a warning can
+   * name what they held: every name a tool gave itself, every tool of a list sent twice.
    */
-  earlier?: string[];
+  earlier: unknown[];
 }
 
 interface Frame {
-  /** Member names seen so far, with where their string values start (parsed only for a repeat); undefined for an array. */
+  /** Member names seen so far, with where their values start (parsed only for a repeat); undefined for an array. */
   keys: Map<string, number[]> | undefined;
   /** The current member name, or the current index of an array. */
   at: string | number;
@@ -52,13 +52,13 @@ export function duplicateKeys(text: string): DuplicateKey[] {
       const end = stringEnd(text, i);
       if (top?.keys !== undefined && top.expectingKey) {
         const key = JSON.parse(text.slice(i, end)) as string;
-        const value = stringValueAt(text, end);
+        const value = valueStart(text, end);
         const seen = top.keys.get(key);
         if (seen !== undefined) {
-          const earlier = seen.map((start) => JSON.parse(text.slice(start, stringEnd(text, start))) as string);
-          found.push({ pointer: pointer(key), key, offset: i, ...(earlier.length > 0 ? { earlier } : {}) });
+          const earlier = seen.map((start) => JSON.parse(text.slice(start, valueEnd(text, start))) as unknown);
+          found.push({ pointer: pointer(key), key, offset: i, earlier });
         }
-        top.keys.set(key, value === undefined ? (seen ?? []) : [...(seen ?? []), value]);
+        top.keys.set(key, [...(seen ?? []), value]);
         top.at = key;
         top.expectingKey = false;
       }
@@ -70,11 +70,36 @@ export function duplicateKeys(text: string): DuplicateKey[] {
   return found;
 }
 
-/** Where the member's value starts when it is a string (`"key": "value"`, `end` just past the key), else undefined. */
-function stringValueAt(text: string, end: number): number | undefined {
+/** Where the member's value starts (`end` is just past its key). */
+function valueStart(text: string, end: number): number {
   let i = end;
   while (i < text.length && (text[i] === ':' || text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  return text[i] === '"' ? i : undefined;
+  return i;
+}
+
+/** The index just past the JSON value starting at `start` (only called for repeated members). */
+function valueEnd(text: string, start: number): number {
+  const first = text[start];
+  if (first === '"') return stringEnd(text, start);
+  if (first !== '{' && first !== '[') {
+    let i = start;
+    while (i < text.length && !',}] \t\n\r'.includes(text[i] as string)) i++;
+    return i;
+  }
+  let depth = 0;
+  let i = start;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    i++;
+    if (depth === 0) return i;
+  }
+  return i;
 }
 
 /** The index just past the string literal starting at `start` (a `"`). */

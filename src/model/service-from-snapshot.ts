@@ -38,7 +38,8 @@ export interface SnapshotModel {
 
 export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string, file: string = source): SnapshotModel {
   const warnings: Diagnostic[] = [];
-  const duplicates = duplicatesByEntry(snapshot.duplicateKeys ?? [], file, warnings);
+  const listed = (field: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): Set<unknown> => new Set(snapshot[field].flatMap((e) => [e['name'], e['uri']]));
+  const duplicates = duplicatesByEntry(snapshot.duplicateKeys ?? [], file, warnings, listed);
 
   const named = <T extends JsonObject>(
     field: 'tools' | 'prompts' | 'resources' | 'resourceTemplates',
@@ -157,7 +158,12 @@ function schemaProblem(schema: unknown, key: string, objectRoot: boolean): strin
  * Duplicate keys by the list entry they are in (`/tools/3`); those outside any entry are warned
  * about here (JSON.parse kept the last value).
  */
-function duplicatesByEntry(found: readonly SnapshotDuplicateKey[], file: string, warnings: Diagnostic[]): Map<string, SnapshotDuplicateKey[]> {
+function duplicatesByEntry(
+  found: readonly SnapshotDuplicateKey[],
+  file: string,
+  warnings: Diagnostic[],
+  listed: (field: 'tools' | 'prompts' | 'resources' | 'resourceTemplates') => Set<unknown>,
+): Map<string, SnapshotDuplicateKey[]> {
   const byEntry = new Map<string, SnapshotDuplicateKey[]>();
   for (const duplicate of found) {
     const entry = /^\/(tools|prompts|resources|resourceTemplates)\/(0|[1-9][0-9]*)(?=\/)/.exec(duplicate.pointer)?.[0];
@@ -165,8 +171,12 @@ function duplicatesByEntry(found: readonly SnapshotDuplicateKey[], file: string,
       byEntry.set(entry, [...(byEntry.get(entry) ?? []), duplicate]);
       continue;
     }
+    // A list sent twice in one answer (`"tools":[…],"tools":[…]`): what only the first held is lost.
+    const list = /^(?:\/\d+)?\/result\/(tools|prompts|resources|resourceTemplates)$/.exec(duplicate.pointer)?.[1] as 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | undefined;
+    const lost = list === undefined ? [] : (duplicate.earlier ?? []).filter((name) => !listed(list).has(name));
+    const leftOut = lost.length > 0 ? `, leaving out ${lost.map((n) => JSON.stringify(n)).join(', ')} that only the earlier value listed` : '';
     warnings.push({
-      ...unplacedDiagnostic(file, duplicate.pointer, `duplicate key ${JSON.stringify(duplicate.key)} in the server's JSON; the last value is used`),
+      ...unplacedDiagnostic(file, duplicate.pointer, `duplicate key ${JSON.stringify(duplicate.key)} in the server's JSON; the last value is used${leftOut}`),
       ...(duplicate.line !== undefined ? { line: duplicate.line, column: duplicate.column ?? 1 } : {}),
     });
   }

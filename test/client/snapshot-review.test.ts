@@ -2,7 +2,7 @@
  * The saved client snapshot is safe to review (issue 27, item 14): `.mcp-gen-snapshot.json` and
  * `--save-snapshot` write every invisible, line-separating or direction-changing character of the
  * server's text as a `\uXXXX` escape (the same JSON value), and a tool whose JSON names it twice is
- * left out with a warning naming both names. Live over stdio and HTTP: a hand-written 2025-11-25
+ * left out with a warning naming both names, as is a tool only an answer's first `tools` list held. Live over stdio and HTTP: a hand-written 2025-11-25
  * server (duplicate keys need raw JSON), and `mcp-gen mock` of a hostile manifest at 2026-07-28.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -65,8 +65,11 @@ describe('a hand-written server (2025-11-25): raw separators, bidi and zero-widt
       const line = run.err.split('\n').find((l) => l.includes('left out: its JSON has a duplicate key "name"'));
       expect(line, run.err).toMatch(/tool "write_file" left out: its JSON has a duplicate key "name" \(at \/tools\/0\/name\), also naming it "read_file"/);
       // The escaped file is the same snapshot: generating from it again gives the same warning, and check finds the client current.
+      // The list sent twice: the tool only the first one held is named too.
+      expect(run.err).toMatch(/duplicate key "tools" in the server's JSON; the last value is used, leaving out "list_dir" that only the earlier value listed \(at \/result\/tools\)/);
       const again = await generate(['--from-snapshot', saved]);
       expect(again.run.err).toContain('also naming it "read_file"');
+      expect(again.run.err).toContain('leaving out "list_dir"');
       const check = await cli(['check', join(dir, 'client')]);
       expect(check.code, check.err).toBe(0);
     }, 60_000);
