@@ -31,12 +31,15 @@ export const fetchExchange: Exchange = async (url, method, headers, body, timeou
 
 class FetchResponse implements WireResponse {
   readonly status: number;
+  private readonly response: Response;
+  private readonly controller: AbortController;
+  /** Takes the abort listener off the caller's signal once the exchange is over. */
+  private readonly release: () => void;
 
-  constructor(
-    private readonly response: Response,
-    private readonly controller: AbortController,
-    private readonly release: () => void,
-  ) {
+  constructor(response: Response, controller: AbortController, release: () => void) {
+    this.response = response;
+    this.controller = controller;
+    this.release = release;
     this.status = response.status;
   }
 

@@ -63,11 +63,13 @@ export class SseParser {
   private event = '';
   private id: string | undefined;
   private any = false;
+  private readonly onEvent: (event: SseEvent) => void;
+  private readonly onRetry: (ms: number) => void;
 
-  constructor(
-    private readonly onEvent: (event: SseEvent) => void,
-    private readonly onRetry: (ms: number) => void,
-  ) {}
+  constructor(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void) {
+    this.onEvent = onEvent;
+    this.onRetry = onRetry;
+  }
 
   push(chunk: string): void {
     this.buffer += chunk;

@@ -26,8 +26,10 @@ export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, si
 
 class NodeResponse implements WireResponse {
   readonly status: number;
+  private readonly message: IncomingMessage;
 
-  constructor(private readonly message: IncomingMessage) {
+  constructor(message: IncomingMessage) {
+    this.message = message;
     this.status = message.statusCode ?? 0;
   }
 
