@@ -43,9 +43,11 @@ async function visit(revision: Revision) {
     // GetWeatherOutput and GetForecastOutput: these lines type-check only with the generated types.
     const now = await client.tools.getWeather({ location: 'Lisbon', units: 'celsius' });
     const shown: string = \`\${now.location}: \${now.temperature.toFixed(1)}° \${now.units}, \${now.conditions}, humidity \${now.humidity}%\`;
-    const forecast = await client.tools.getForecast({ location: 'Porto', days: 2 });
+    // With onProgress the server answers on an SSE stream: read from the fetch body, event by event.
+    const progress: string[] = [];
+    const forecast = await client.tools.getForecast({ location: 'Porto', days: 2 }, { onProgress: (p) => progress.push(\`\${p.progress}/\${p.total ?? '?'} \${p.message ?? ''}\`) });
     const days: string[] = forecast.days.map((day) => \`\${day.date} \${day.low}–\${day.high} \${day.conditions}\`);
-    return { protocolVersion: client.server.protocolVersion, shown, now, forecast, days };
+    return { protocolVersion: client.server.protocolVersion, shown, now, forecast, days, progress };
   } finally {
     await client.close();
   }
@@ -161,6 +163,11 @@ describe('a Vite page with a --browser client', () => {
     page.on('request', (request) => {
       if (request.url() === serverUrl) requests.push({ method: request.method(), headers: request.headers() });
     });
+    const forecastAnswers: string[] = [];
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.url() === serverUrl && request.method() === 'POST' && request.headers()['mcp-name'] === 'get_forecast') forecastAnswers.push(response.headers()['content-type'] ?? '');
+    });
     await page.goto(`${pageOrigin}/?server=${encodeURIComponent(serverUrl)}`, { waitUntil: 'load' });
     await page.waitForSelector('body[data-done="yes"]', { timeout: 60_000 });
     const shown = JSON.parse((await page.$eval('#results', (el) => el.textContent)) ?? '{}') as Record<string, any>;
@@ -178,7 +185,9 @@ describe('a Vite page with a --browser client', () => {
       expect(shown[era].forecast).toEqual(forecast);
       expect(shown[era].shown).toBe(`Lisbon: ${now.temperature.toFixed(1)}° celsius, ${now.conditions}, humidity ${now.humidity}%`);
       expect(shown[era].days).toHaveLength(2);
+      expect(shown[era].progress).toEqual(['1/2 day 1 of 2', '2/2 day 2 of 2']);
     }
+    expect(forecastAnswers).toEqual(['text/event-stream', 'text/event-stream']);
 
     // The wire: a session in the stateful era (its id read from a cross-origin response), none in the stateless one.
     const posts = requests.filter((r) => r.method === 'POST');
