@@ -11,7 +11,7 @@ import { delimiter, join } from 'node:path';
 /** binary → the Debian package that provides it. */
 export const SYSTEM_PACKAGES = [
   { binary: 'redis-server', pkg: 'redis-server', usedBy: 'test/server/redis.test.ts' },
-  { binary: 'chromium', pkg: 'chromium', usedBy: 'test/docs/browser.test.ts' },
+  { binary: 'chromium', pkg: 'chromium', usedBy: 'test/docs/browser.test.ts, test/browser/vite-client.test.ts' },
 ];
 
 const SYSTEM_DIRS = ['/usr/bin', '/usr/local/bin', '/usr/sbin'];

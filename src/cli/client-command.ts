@@ -33,6 +33,8 @@ export interface ClientCommandOptions {
   package?: string;
   /** `--package-version <semver>`: the package's version, as given. */
   packageVersion?: string;
+  /** A client for browsers: HTTP on fetch, no stdio, nothing that imports `node:*`. */
+  browser?: boolean;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -43,16 +45,31 @@ const CLIENT_TYPES_REVISION = '2025-11-25';
 /** The shared runtime modules the client imports, beside `src/runtime/client/`. */
 const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'server-options.ts'];
 
+/**
+ * Client runtime files that are copied under another file's name: `connect.ts` is Node's (stdio,
+ * HTTP on node:http) or, with `browser`, connect-browser.ts (HTTP on fetch); `oauth-module.ts`
+ * loads `auth/` with `auth`, or is oauth-module-absent.ts. Left out with `browser`: what reaches
+ * `node:*` (stdio, the node:http wire); without it: the fetch wire.
+ */
+const STAND_INS = ['client/connect-browser.ts', 'client/oauth-module-absent.ts'];
+const NODE_ONLY = ['client/connect.ts', 'client/node-wire.ts', 'client/stdio.ts'];
+const BROWSER_ONLY = ['client/fetch-wire.ts'];
+
 /** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules; `client/auth/*.ts` with `auth`. */
-export function readClientRuntimeSources(auth = false): Record<string, string> {
+export function readClientRuntimeSources(auth = false, browser = false): Record<string, string> {
   const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
+  const read = (path: string): string => readFileSync(join(runtimeDir, path), 'utf8');
   const sources: Record<string, string> = {};
-  for (const name of SHARED_RUNTIME) sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
+  for (const name of SHARED_RUNTIME) sources[name] = read(name);
+  const leftOut = new Set([...STAND_INS, ...(browser ? NODE_ONLY : BROWSER_ONLY)]);
   for (const folder of auth ? ['client', 'client/auth'] : ['client']) {
     for (const name of readdirSync(join(runtimeDir, folder)).sort()) {
-      if (name.endsWith('.ts')) sources[`${folder}/${name}`] = readFileSync(join(runtimeDir, folder, name), 'utf8');
+      const path = `${folder}/${name}`;
+      if (name.endsWith('.ts') && !leftOut.has(path)) sources[path] = read(path);
     }
   }
+  if (browser) sources['client/connect.ts'] = read('client/connect-browser.ts');
+  if (!auth) sources['client/oauth-module.ts'] = read('client/oauth-module-absent.ts');
   return sources;
 }
 
@@ -73,6 +90,8 @@ export interface ClientJob {
   allowOutsideRefs?: boolean;
   /** `--auth`: the OAuth module and its dependency. */
   auth?: boolean;
+  /** `--browser`: HTTP on fetch, no stdio, no `node:*` import. */
+  browser?: boolean;
   banner: Recipe['banner'];
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
@@ -143,6 +162,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (job.auth === true) options['auth'] = true;
   if (job.package !== undefined) options['package'] = job.package.name;
+  if (job.browser === true) options['browser'] = true;
   return options;
 }
 
@@ -156,14 +176,17 @@ export async function prepareClient(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles, cache);
-  // A server that asked for authorization gets a client that can sign in, as with --auth.
-  if (unauthorized === true && job.auth !== true) {
+  // A server that asked for authorization gets a client that can sign in, as with --auth (not a
+  // browser client: the OAuth module needs Node; a page passes a token, `connect({ url, auth })`).
+  if (unauthorized === true && job.auth !== true && job.browser === true) {
+    io.err('note: the server asked for authorization (401): a --browser client has no OAuth sign-in; pass a token with connect({ url, auth })');
+  } else if (unauthorized === true && job.auth !== true) {
     job = { ...job, auth: true };
     io.err('note: the server asked for authorization (401): the client includes the OAuth sign-in, as with --auth (add oauth4webapi@3.8.8 to the app)');
   }
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     // A package is Node's client plus the browser's modules, swapped in by its `browser` field.
-    runtimeSources: { ...readClientRuntimeSources(job.auth === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
+    runtimeSources: { ...readClientRuntimeSources(job.auth === true, job.browser === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
     auth: job.auth === true,
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
@@ -197,6 +220,7 @@ export async function generateClient(
     banner: options.banner ?? { command: bannerCommand(source), version: options.versionBanner !== false },
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.auth ? { auth: true } : {}),
+    ...(options.browser ? { browser: true } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
     ...packageJob(options),
   };
@@ -230,6 +254,12 @@ function packageJob(options: Pick<ClientCommandOptions, 'package' | 'packageVers
 }
 
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
+  if (options.browser && options.package !== undefined) {
+    throw inputProblem('mcp-gen client', '--package already serves browsers (its package.json sends bundlers for the web to the fetch-based modules): leave out --browser');
+  }
+  if (options.browser && options.auth) {
+    throw inputProblem('mcp-gen client', '--browser and --auth do not go together: the OAuth sign-in needs Node (a loopback redirect, node:crypto); a browser client passes a token with connect({ url, auth })');
+  }
   if (options.watch) {
     clientSource(manifest, options);
     // A live server sends no change events: watching it would mean polling, which --watch does not do.

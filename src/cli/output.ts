@@ -45,8 +45,20 @@ export const EXIT_INPUT = 2;
 export const EXIT_UNREACHABLE = 3;
 export const EXIT_INTERNAL = 70;
 
+/** The warnings a run printed so far, by console: `--json` lists them all (`warnings`). */
+const printed = new WeakMap<Console, Diagnostic[]>();
+
+/** Each warning on stderr (`warning: file:line:col: message (at /pointer) — hint`), and in the `--json` document. */
 export function printWarnings(io: Console, warnings: readonly Diagnostic[]): void {
   for (const warning of warnings) io.err(`warning: ${formatDiagnostic(warning)}`);
+  if (warnings.length === 0) return;
+  let list = printed.get(io);
+  if (list === undefined) {
+    list = [];
+    printed.set(io, list);
+    io.result?.({ warnings: list });
+  }
+  list.push(...warnings);
 }
 
 export function printInputError(io: Console, error: InputError): void {

@@ -8,6 +8,7 @@ import { isDraft07, type BundledSchema } from './manifest-refs.js';
 import { markMetaChecked } from '../schema/meta-checked.js';
 import type { CompileResult } from './schema-compiler.js';
 import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
+import { closest } from './manifest-schema.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -262,19 +263,38 @@ export function checkToolSchema(
     const { memo, compileCheck } = options;
     const compiled = memo ? (JSON.parse(memo('schema-check', text, () => JSON.stringify(compileCheck(schema)))) as CompileResult) : compileCheck(schema);
     if (compiled.schemaErrors.length === 0 && !isDraft07(schema)) markMetaChecked(schema);
-    // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough.
+    // The meta-schema explains one bad keyword several ways (anyOf branches); the first says enough,
+    // unless another branch reached inside the value (`type: [strin]`): that one points closer.
     const explained = new Set<string>();
+    const paths = compiled.schemaErrors.map((error) => error.instancePath);
     for (const error of compiled.schemaErrors) {
-      if (explained.has(error.instancePath)) continue;
-      explained.add(error.instancePath);
-      const keyword = parsePointer(error.instancePath).pop();
+      const path = error.instancePath;
+      if (explained.has(path) || (path !== '' && paths.some((other) => other.startsWith(path + '/')))) continue;
+      explained.add(path);
+      const keyword = parsePointer(path).filter((segment) => !/^[0-9]+$/.test(segment)).pop();
       const subject = keyword === undefined ? '' : `'${keyword}' `;
-      problems.push(at(error.instancePath, `${key} is not a valid JSON Schema: ${subject}${error.message ?? `fails ${error.keyword}`}`));
+      const value = valueAt(schema, path);
+      const allowed = error.keyword === 'enum' ? (error.params as { allowedValues?: unknown }).allowedValues : undefined;
+      if (Array.isArray(allowed) && typeof value === 'string') {
+        const words = allowed.filter((v): v is string => typeof v === 'string');
+        const near = closest(value, words);
+        const hint = near !== undefined ? `did you mean '${near}'?` : `use one of ${words.map((w) => `'${w}'`).join(', ')}`;
+        problems.push(at(path, `${key} is not a valid JSON Schema: ${subject}cannot be '${value}'`, hint));
+        continue;
+      }
+      problems.push(at(path, `${key} is not a valid JSON Schema: ${subject}${error.message ?? `fails ${error.keyword}`}`));
     }
     if (compiled.failure) problems.push(at(compiled.failure.pointer, `${key} does not compile: ${compiled.failure.message}`, compiled.failure.hint));
     for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`, warning.hint, 'key'));
   }
   return { problems, warnings };
+}
+
+/** The value at `pointer` inside `schema`. */
+function valueAt(schema: JsonObject, pointer: string): unknown {
+  let value: unknown = schema;
+  for (const segment of parsePointer(pointer)) value = value !== null && typeof value === 'object' ? (value as JsonObject)[segment] : undefined;
+  return value;
 }
 
 /** `$schema` values the checks and the generated validators understand (exactly; no fetching). */

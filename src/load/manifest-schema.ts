@@ -43,11 +43,32 @@ export function validateAgainstManifestSchema(doc: SourceDocument, validTools: R
   const errors = validate.errors ?? [];
   // A value of the wrong type makes every other complaint about it noise.
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  const misspelt = misspeltRequired(errors);
   return errors
     // A bad key is reported by the pattern it breaks; ajv's `propertyNames` summary adds nothing.
     .filter((e) => e.keyword !== 'propertyNames')
     .filter((e) => e.keyword === 'type' || !wrongType.has(e.instancePath))
+    // A misspelt required key is one mistake: the unknown key says it, with the name it meant.
+    .filter((e) => e.keyword !== 'required' || !misspelt.has(joinPointer(e.instancePath, String((e.params as JsonObject).missingProperty))))
     .map((e) => describe(doc, e));
+}
+
+/** Pointers of required properties that are missing because a present key misspells them. */
+function misspeltRequired(errors: readonly ErrorObject[]): Set<string> {
+  const meant = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword !== 'additionalProperties') continue;
+    const near = suggestionFor(error);
+    if (near !== undefined) meant.add(joinPointer(error.instancePath, near));
+  }
+  return meant;
+}
+
+/** The known key an unknown key was probably meant to be. */
+function suggestionFor(error: ErrorObject): string | undefined {
+  const parent = (error.parentSchema ?? {}) as JsonObject;
+  const known = Object.keys((parent.properties as JsonObject | undefined) ?? {});
+  return closest(String((error.params as JsonObject).additionalProperty), known);
 }
 
 function describe(doc: SourceDocument, error: ErrorObject): Diagnostic {
@@ -66,7 +87,7 @@ function describe(doc: SourceDocument, error: ErrorObject): Diagnostic {
     case 'additionalProperties': {
       const property = String(params.additionalProperty);
       const known = Object.keys((parent.properties as JsonObject | undefined) ?? {});
-      const near = closest(property, known);
+      const near = suggestionFor(error);
       const suggestion = near ? `did you mean '${near}'?` : `allowed here: ${known.join(', ')}`;
       return diagnosticAt(doc, joinPointer(at, property), `unknown property '${property}'`, suggestion, 'key');
     }

@@ -105,7 +105,12 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   });
   const unchanged = new Set(keptTools.flatMap((entry, index) => (entry?.schemas !== undefined ? [index] : [])));
 
-  problems.push(...validateAgainstManifestSchema(doc, unchanged));
+  const schemaProblems = validateAgainstManifestSchema(doc, unchanged);
+  problems.push(...schemaProblems);
+  // A tool schema's keyword of the wrong type is one mistake: the manifest schema's message says it
+  // plainly, so the meta-schema's account of the same place is left out.
+  const reported = new Set(schemaProblems.map((d) => d.pointer));
+  const notYetReported = (d: Diagnostic): boolean => d.file !== display || !reported.has(d.pointer);
   problems.push(...checkManifestRules(doc));
   problems.push(...checkAuthRules(doc));
   warnings.push(...toolNameWarnings(doc));
@@ -145,7 +150,8 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
         checkToolSchema(bundled, tool[key] as SchemaObject, key, { anyOutput: servesStateless, compileCheck, ...(options.memo ? { memo: options.memo } : {}) });
       // Awaited only when the check needs the compiler loaded: 1,000 tools are 1,600 checks.
       const check = checkWithLoadedCompiler(run) ?? (await checkAfterLoadingCompiler(run));
-      problems.push(...check.problems);
+      problems.push(...check.problems.filter(notYetReported));
+      complete &&= check.problems.length === 0;
       warnings.push(...check.warnings);
       bundledTool[key] = bundled.schema;
       complete &&= bundled.complete;

@@ -1,6 +1,7 @@
 /**
  * What a request to the Streamable HTTP endpoint must pass before it is routed: the Host check
- * (against DNS rebinding), the Origin check (against cross-site calls from browsers), the
+ * (against DNS rebinding), the Origin check (against cross-site calls from browsers; an allowed
+ * origin's preflight is answered here, before any credentials are asked for, http-cors.ts), the
  * `authorize` hook and, with `auth`, the bearer token. http.ts routes what gets through.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,6 +9,7 @@ import type { AuthInfo } from './api.js';
 import type { HttpOptions } from './http.js';
 import { TRANSPORT_ERROR, quote } from './jsonrpc.js';
 import { sendError } from './http-reply.js';
+import { allowOrigin, answerPreflight } from './http-cors.js';
 import { isRefusal, sendRefusal, type AuthRefusal, type ResourceServerAuth } from './http-auth.js';
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -63,6 +65,11 @@ export class HttpAdmission {
     if (origin !== undefined && !this.originAllowed(origin)) {
       sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
+    }
+    if (origin !== undefined) {
+      if (req.method === 'OPTIONS') return answerPreflight(req, res, origin);
+      // Set now, so every answer carries them: SSE, JSON, and refusals (401 with WWW-Authenticate).
+      allowOrigin(res, origin);
     }
     if (this.authorize === undefined) this.authenticated(req, res, admitted);
     else {

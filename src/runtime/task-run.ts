@@ -54,6 +54,8 @@ export class TaskRun {
   private readonly waiters: { out: Outbound; done: (record: TaskRecord) => void }[] = [];
   /** 2025-11-25: messages for the client while it has no stream to receive them; sent on the next `tasks/result`. */
   readonly queued: string[] = [];
+  /** The handler's own `statusMessage` (`context.setStatusMessage`), shown whenever the task works. */
+  private handlerMessage: string | undefined = undefined;
 
   constructor(
     session: Session,
@@ -169,6 +171,7 @@ export class TaskRun {
       );
     } else {
       this.record.result = isObject(message['result']) ? message['result'] : {};
+      this.handlerMessage = undefined;
       this.transition('completed', undefined);
     }
   }
@@ -183,20 +186,31 @@ export class TaskRun {
     this.inputs.clear();
   }
 
+  /**
+   * `context.setStatusMessage`: the record carries the message at once (a 2026-07-28 call not yet a
+   * task shows it in its CreateTaskResult); a task already created is saved and announced.
+   */
+  async setStatusMessage(message: string | undefined): Promise<void> {
+    if (isTerminal(this.record.status)) return;
+    this.handlerMessage = message;
+    setMessage(this.record, message);
+    if (!this.promoted) return;
+    if (this.core.taskStore.shared === true) {
+      // Saving over a cancellation another process recorded would undo it: cancel here instead.
+      const stored = await this.core.taskStore.load(this.record.taskId).catch(() => undefined);
+      if (stored?.status === 'cancelled') this.cancel();
+      if (isTerminal(this.record.status)) return;
+    }
+    await this.changed();
+  }
+
   /** Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
   private transition(status: TaskStatus, message: string | undefined): void {
     const record = this.record;
     record.status = status;
-    if (message === undefined) delete record.statusMessage;
-    else record.statusMessage = message;
+    setMessage(record, status === 'working' ? this.handlerMessage : message);
     if (status !== 'input_required') delete record.inputRequests;
-    record.lastUpdatedAt = new Date().toISOString();
-    const saved = this.save();
-    if (!this.session.stateless) {
-      this.session.standalone?.emit(
-        notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))),
-      );
-    }
+    const saved = this.changed();
     if (isTerminal(status)) {
       saved.then(
         () => {
@@ -206,6 +220,19 @@ export class TaskRun {
         (error: unknown) => this.core.log(`Saving task ${record.taskId} failed: ${stackOf(error)}`),
       );
     }
+  }
+
+  /** Saves the changed record and tells a stateful client (`notifications/tasks/status`). */
+  private changed(): Promise<void> {
+    const record = this.record;
+    record.lastUpdatedAt = new Date().toISOString();
+    const saved = this.save();
+    if (!this.session.stateless) {
+      this.session.standalone?.emit(
+        notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))),
+      );
+    }
+    return saved;
   }
 
   /** Saves a copy of the record after every earlier save, so the store sees the changes in order. */
@@ -359,6 +386,11 @@ class TaskOutbound implements Outbound {
     if (run.session.stateless) return undefined;
     return run.latestWaiter ?? run.session.standalone;
   }
+}
+
+function setMessage(record: TaskRecord, message: string | undefined): void {
+  if (message === undefined) delete record.statusMessage;
+  else record.statusMessage = message;
 }
 
 /** -32602 for a task the requester may not see: unknown, expired, or someone else's (never said which). */

@@ -40,6 +40,8 @@ const running: ChildProcess[] = [];
 let main: string;
 let serverUrl: URL;
 let generated: Module;
+/** The same client generated with --browser: its HTTP runs on fetch (Node's here). */
+let onFetch: Module;
 
 /** One HTTP exchange the proxy forwarded. */
 interface Exchange {
@@ -99,12 +101,12 @@ async function expectHandlersSawAbort(client: Client, tags: string[]): Promise<v
 }
 
 /** Starts two calls and gives up on both: one through its signal, one through timeoutMs. */
-async function abortAndTimeOut(client: Client, prefix: string): Promise<string[]> {
+async function abortAndTimeOut(client: Client, prefix: string, module: Module = generated): Promise<string[]> {
   const controller = new AbortController();
   const aborted = client.tools.waitForCancel({ tag: `${prefix}-signal` }, { signal: controller.signal });
   setTimeout(() => controller.abort(new Error('the user gave up')), 100);
   await expect(aborted).rejects.toThrow('the user gave up');
-  await expect(client.tools.waitForCancel({ tag: `${prefix}-timeout` }, { timeoutMs: 150 })).rejects.toBeInstanceOf(generated.RequestTimeoutError);
+  await expect(client.tools.waitForCancel({ tag: `${prefix}-timeout` }, { timeoutMs: 150 })).rejects.toBeInstanceOf(module.RequestTimeoutError);
   return [`${prefix}-signal`, `${prefix}-timeout`];
 }
 
@@ -118,6 +120,43 @@ function stdio(log: string[], protocolVersions?: string[]): Promise<Client> {
   });
 }
 
+/** 2026-07-28 over Streamable HTTP: cancelling closes the exchange, nothing is posted. */
+async function httpStateless(module: Module, prefix: string): Promise<void> {
+  const proxy = await startProxy(serverUrl);
+  try {
+    const client = await module.connect({ url: proxy.url });
+    expect(client.server.protocolVersion).toBe('2026-07-28');
+    const tags = await abortAndTimeOut(client, prefix, module);
+    await expectHandlersSawAbort(client, tags);
+    const calls = proxy.exchanges.filter((e) => e.method === 'tools/call');
+    // The two waits were closed by the client; the cancelled_tags polls completed.
+    expect(calls.filter((e) => e.closedByClient)).toHaveLength(2);
+    expect(proxy.exchanges.map((e) => e.method)).not.toContain('notifications/cancelled');
+    await client.close();
+  } finally {
+    proxy.server.close();
+  }
+}
+
+/** 2025-11-25 over Streamable HTTP: notifications/cancelled, and no resumption of the cancelled streams. */
+async function httpStateful(module: Module, prefix: string): Promise<void> {
+  const proxy = await startProxy(serverUrl);
+  try {
+    const client = await module.connect({ url: proxy.url, protocolVersions: ['2025-11-25'] });
+    expect(client.server.protocolVersion).toBe('2025-11-25');
+    const tags = await abortAndTimeOut(client, prefix, module);
+    await expectHandlersSawAbort(client, tags);
+    expect(proxy.exchanges.filter((e) => e.method === 'notifications/cancelled')).toHaveLength(2);
+    // The server ends a cancelled request's stream without an answer; resuming it would only
+    // fetch nothing, again and again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(proxy.exchanges.filter((e) => e.resumedAfter !== undefined)).toEqual([]);
+    await client.close();
+  } finally {
+    proxy.server.close();
+  }
+}
+
 beforeAll(async () => {
   const server = await cli(['server', join(fixture, 'manifest.yaml'), '-o', join(work, 'server'), '--no-version-banner']);
   expect(server.code, server.err).toBe(0);
@@ -127,6 +166,9 @@ beforeAll(async () => {
   const { dir, run } = await generate([join(fixture, 'manifest.yaml')]);
   expect(run.code, run.err).toBe(0);
   generated = await importClient<Module>(dir);
+  const browser = await generate([join(fixture, 'manifest.yaml'), '--browser']);
+  expect(browser.run.code, browser.run.err).toBe(0);
+  onFetch = await importClient<Module>(browser.dir);
 }, 300_000);
 
 afterAll(() => {
@@ -135,22 +177,8 @@ afterAll(() => {
 });
 
 describe('cancellation at 2026-07-28', () => {
-  it('over Streamable HTTP closes the request’s response stream, posts no notifications/cancelled, and the handler’s signal aborts', async () => {
-    const proxy = await startProxy(serverUrl);
-    try {
-      const client = await generated.connect({ url: proxy.url });
-      expect(client.server.protocolVersion).toBe('2026-07-28');
-      const tags = await abortAndTimeOut(client, 'http-2026');
-      await expectHandlersSawAbort(client, tags);
-      const calls = proxy.exchanges.filter((e) => e.method === 'tools/call');
-      // The two waits were closed by the client; the cancelled_tags polls completed.
-      expect(calls.filter((e) => e.closedByClient)).toHaveLength(2);
-      expect(proxy.exchanges.map((e) => e.method)).not.toContain('notifications/cancelled');
-      await client.close();
-    } finally {
-      proxy.server.close();
-    }
-  });
+  it('over Streamable HTTP closes the request’s response stream, posts no notifications/cancelled, and the handler’s signal aborts', () => httpStateless(generated, 'http-2026'));
+  it('the same on the fetch wire (a --browser client)', () => httpStateless(onFetch, 'fetch-2026'));
 
   it('over stdio sends notifications/cancelled and the handler’s signal aborts', async () => {
     const log: string[] = [];
@@ -164,23 +192,8 @@ describe('cancellation at 2026-07-28', () => {
 });
 
 describe('cancellation at 2025-11-25 (stateful)', () => {
-  it('over Streamable HTTP posts notifications/cancelled, the handler’s signal aborts, and the cancelled streams are not resumed', async () => {
-    const proxy = await startProxy(serverUrl);
-    try {
-      const client = await generated.connect({ url: proxy.url, protocolVersions: ['2025-11-25'] });
-      expect(client.server.protocolVersion).toBe('2025-11-25');
-      const tags = await abortAndTimeOut(client, 'http-2025');
-      await expectHandlersSawAbort(client, tags);
-      expect(proxy.exchanges.filter((e) => e.method === 'notifications/cancelled')).toHaveLength(2);
-      // The server ends a cancelled request's stream without an answer; resuming it would only
-      // fetch nothing, again and again.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(proxy.exchanges.filter((e) => e.resumedAfter !== undefined)).toEqual([]);
-      await client.close();
-    } finally {
-      proxy.server.close();
-    }
-  });
+  it('over Streamable HTTP posts notifications/cancelled, the handler’s signal aborts, and the cancelled streams are not resumed', () => httpStateful(generated, 'http-2025'));
+  it('the same on the fetch wire (a --browser client)', () => httpStateful(onFetch, 'fetch-2025'));
 
   it('over stdio sends notifications/cancelled and the handler’s signal aborts', async () => {
     const client = await stdio([], ['2025-11-25']);

@@ -104,6 +104,22 @@ describe('mcp-gen client --package', () => {
     expect(existsSync(join(out, 'src/package.json'))).toBe(false);
   });
 
+  it("serves browsers from the same build: the 'browser' field swaps in the fetch-based connect", async () => {
+    const out = join(fresh(), 'pkg');
+    expect((await generatePackage(out)).code).toBe(0);
+    expect(readJson(join(out, 'package.json'))['browser']).toEqual({ './dist/runtime/client/connect.js': './dist/runtime/client/connect-browser.js' });
+    expect(readFileSync(join(out, 'src/runtime/client/connect-browser.ts'), 'utf8')).not.toMatch(/from 'node:/);
+    expect(existsSync(join(out, 'src/runtime/client/fetch-wire.ts'))).toBe(true);
+    // With --auth the Node-only sign-in is left out of a page's bundle too.
+    const withAuth = join(fresh(), 'pkg');
+    expect((await generatePackage(withAuth, WEATHER, ['--auth'])).code).toBe(0);
+    expect(readJson(join(withAuth, 'package.json'))['browser']).toMatchObject({ './dist/runtime/client/oauth-module.js': './dist/runtime/client/oauth-module-absent.js' });
+    // --browser would make a package without Node's half: refused.
+    const both = await generatePackage(join(fresh(), 'pkg'), WEATHER, ['--browser']);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('leave out --browser');
+  });
+
   it('gives the same bytes for the same inputs', async () => {
     const [a, b] = [join(fresh(), 'p'), join(fresh(), 'p')];
     expect((await generatePackage(a)).code).toBe(0);

@@ -153,6 +153,7 @@ describe('generated/types.ts', () => {
     expect(types.match(/^export (interface|type) \w+/gm)?.sort()).toEqual([
       'export interface TInput',
       'export interface Tools',
+      'export type HandlerContext',
       'export type Handlers',
       'export type Inner',
       'export type PromptName',
@@ -177,7 +178,7 @@ describe('generated/types.ts', () => {
     const declared = types.match(/^export (?:interface|type) \w+/gm)?.map((d) => d.split(' ')[2]).sort();
     // `units` differs in B's output: one type per schema. `node` refers to itself: per schema.
     // `Tools` is shared but its name is taken: Def_Tools.
-    expect(declared).toEqual(['AInput', 'AInput_Node', 'AInput_Units', 'BInput', 'BInput_Units', 'BOutput', 'BOutput_Units', 'Def_Tools', 'Handlers', 'PromptName', 'ToolHandlers', 'ToolName', 'Tools']);
+    expect(declared).toEqual(['AInput', 'AInput_Node', 'AInput_Units', 'BInput', 'BInput_Units', 'BOutput', 'BOutput_Units', 'Def_Tools', 'HandlerContext', 'Handlers', 'PromptName', 'ToolHandlers', 'ToolName', 'Tools']);
     expect(types).toContain('t?: Def_Tools');
 
     const same = model({ tools: [tool('a', 'A', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } }), tool('b', 'B', { type: 'object', properties: { u: { $ref: '#/$defs/units' } }, $defs: { units } })] });
@@ -197,7 +198,8 @@ describe('generated/types.ts', () => {
   it('types tools without outputSchema as content-only (output never)', async () => {
     const types = await file(model({ tools: [tool('ping', 'Ping', { type: 'object' })] }), 'generated/types.ts');
     expect(types).toContain('output: never');
-    expect(types).toContain('  ping: ToolHandler<InputOrUnknown<PingInput>, never>;\n');
+    expect(types).toContain('  ping: TypedToolHandler<PingInput, never>;\n');
+    expect(types).toContain('type TypedToolHandler<Input, Output> = ToolHandler<InputOrUnknown<Input>, Output, HandlerContext>;\n');
   });
 
   it('types prompt arguments and template variables by name', async () => {
@@ -219,7 +221,7 @@ describe('generated/types.ts', () => {
     });
     const types = await file(m, 'generated/types.ts');
     expect(types).toContain(`export type PArguments = {\n  city: string;\n  /** x *\\/ y */\n  'a-b'?: string;\n};\n`);
-    expect(types).toContain(`  'x://{a}/{b}{?a}': ResourceTemplateHandler<{ readonly a: string; readonly b: string }>;\n`);
+    expect(types).toContain(`  'x://{a}/{b}{?a}': ResourceTemplateHandler<\n    { readonly a: string; readonly b: string },\n    HandlerContext\n  >;\n`);
   });
 });
 

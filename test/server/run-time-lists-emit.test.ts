@@ -33,6 +33,66 @@ server.prompts.disable('get_weather');
   });
 });
 
+describe('context.lists in a handler', { timeout: 180_000 }, () => {
+  const good = `{ structuredContent: { location: 'Oslo', temperature: 1, units: 'celsius', conditions: 'rain', humidity: 80 } }`;
+
+  it("takes only the manifest's names, in every kind of handler, as server.tools does", () => {
+    const body = `import type { CompletionHandlers, PromptHandlers, ResourceHandlers, ToolHandlers } from '../../generated/types.js';
+export const valid: ToolHandlers['get_weather'] = async (_input, context) => {
+  context.lists.tools.disable('get_forecast');
+  context.lists.tools.setFilter((name) => name !== 'climate_report');
+  context.lists.prompts.enable('plan_outing');
+  return ${good};
+};
+export const tool: ToolHandlers['get_forecast'] = async (_input, context) => {
+  context.lists.tools.disable('whatever');
+  return { structuredContent: { location: 'Oslo', units: 'celsius', days: [] } };
+};
+export const prompt: PromptHandlers['plan_outing'] = async (_args, context) => {
+  context.lists.prompts.disable('get_weather');
+  return { messages: [] };
+};
+export const resource: ResourceHandlers['weather://stations'] = async (uri, context) => {
+  context.lists.tools.enable('get_wether');
+  return { contents: [{ uri, text: '' }] };
+};
+export const completion: CompletionHandlers['plan_outing']['location'] = (_value, _resolved, context) => {
+  context.lists.tools.isEnabled('whatever');
+  return [];
+};
+`;
+    const diagnostics = typeCheck([], { [join(weatherServer, 'handlers', 'tools', 'type-test.ts')]: body });
+    expect(diagnostics).toEqual([
+      expect.stringMatching(/type-test\.ts:9:31: TS2345: Argument of type '"whatever"' is not assignable to parameter of type 'ToolName'/),
+      expect.stringMatching(/type-test\.ts:13:33: TS2345: Argument of type '"get_weather"' is not assignable to parameter of type '"plan_outing"'/),
+      expect.stringMatching(/type-test\.ts:17:30: TS2345: Argument of type '"get_wether"' is not assignable to parameter of type 'ToolName'/),
+      expect.stringMatching(/type-test\.ts:21:33: TS2345: Argument of type '"whatever"' is not assignable to parameter of type 'ToolName'/),
+    ]);
+  });
+
+  it('still accepts handlers written against the old context type (RequestContext, ToolHandler<I, O>)', () => {
+    const body = `import type { RequestContext, ToolHandler } from '../../generated/runtime/api.js';
+import type { GetWeatherInput, GetWeatherOutput, Handlers, ToolHandlers } from '../../generated/types.js';
+import { handlers as existing } from '../index.js';
+function hideByName(context: RequestContext, name: string): void {
+  if (context.lists.tools.isEnabled(name)) context.lists.tools.disable(name);
+}
+const written: ToolHandler<GetWeatherInput, GetWeatherOutput> = async (input, context: RequestContext) => {
+  hideByName(context, input.location);
+  context.lists.tools.setFilter((name: string, request: RequestContext) => name.length > 0 && request.meta === undefined);
+  return ${good};
+};
+export const handler: ToolHandlers['get_weather'] = written;
+export const helperUser: ToolHandlers['get_weather'] = async (input, context) => {
+  hideByName(context, input.location);
+  return ${good};
+};
+export const handlers: Handlers = { ...existing, tools: { ...existing.tools, get_weather: written } };
+`;
+    expect(typeCheck([], { [join(weatherServer, 'handlers', 'tools', 'type-test.ts')]: body })).toEqual([]);
+  });
+});
+
 const HOSTILE = "*/ '${x}' \u2028 </script>";
 
 function model(): ServiceModel {
@@ -75,7 +135,8 @@ describe('the generated definition', () => {
     expect(definitionField(server, 'listedTemplates')).toEqual(['notes://{id}']);
     expect(server).toContain('McpServer<ToolName, PromptName>');
     const types = plan.files.find((f) => f.path === 'generated/types.ts')!.content;
-    expect(types).toContain("'notes://{id}': ResourceListHandler;");
+    expect(types).toContain("'notes://{id}': ResourceListHandler<HandlerContext>;");
+    expect(types).toContain('export type HandlerContext = RequestContext<ToolName, PromptName>;');
     expect(types).toContain('resourceSubscriptions?: ResourceSubscriptionHooks;');
     expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (context) => {');
   });

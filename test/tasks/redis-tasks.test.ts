@@ -97,11 +97,11 @@ async function call(url: URL, method: string, params: Record<string, unknown>): 
   return JSON.parse(json) as Record<string, any>;
 }
 
-async function pollUntil(url: URL, taskId: string, done: (status: string) => boolean): Promise<Record<string, any>> {
+async function pollUntil(url: URL, taskId: string, done: (status: string, task: Record<string, any>) => boolean): Promise<Record<string, any>> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const task = (await call(url, 'tasks/get', { taskId }))['result'];
-    if (done(task['status'])) return task;
+    if (done(task['status'], task)) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task['status']}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -147,6 +147,40 @@ describe('tasks with --redis on two processes', () => {
       expect((await handle.status()).status).toBe('completed');
       const reads = proxy.served.filter((entry) => entry.method === 'tasks/get' || entry.method === 'tasks/result');
       expect(new Set(reads.map((entry) => entry.by))).toEqual(new Set(['A', 'B']));
+    } finally {
+      await session.close();
+      await proxy.close();
+    }
+  });
+
+  it('2026-07-28: the status message the handler on A sets is what B answers, as it changes, and is gone once completed', async () => {
+    const label = `status-${Date.now()}`;
+    const created = (await call(a, 'tools/call', { name: 'slow_compute', arguments: { seconds: 2, label } }))['result'];
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', statusMessage: `Computing ${label}` });
+    expect((await call(b, 'tasks/get', { taskId: created.taskId }))['result']['statusMessage']).toBe(`Computing ${label}`);
+    const halfway = await pollUntil(b, created.taskId, (_status, task) => task['statusMessage'] !== `Computing ${label}`);
+    expect(halfway).toMatchObject({ status: 'working', statusMessage: `Computing ${label}: half done` });
+    const done = await pollUntil(b, created.taskId, (s) => s === 'completed');
+    expect(done).not.toHaveProperty('statusMessage');
+  });
+
+  it('2025-11-25, our client through the alternating proxy: each process shows the message the handler set', async () => {
+    const proxy = await alternatingProxy();
+    const session = await openSession({ url: proxy.url, protocolVersions: ['2025-11-25'] });
+    try {
+      const label = `status-stateful-${Date.now()}`;
+      const handle = await startToolTask(session, { name: 'slow_compute' }, { seconds: 2, label });
+      const seen: string[] = [];
+      const deadline = Date.now() + 10_000;
+      while (!seen.includes(`Computing ${label}: half done`) && Date.now() < deadline) {
+        const status = await handle.status();
+        if (status.statusMessage !== undefined && !seen.includes(status.statusMessage)) seen.push(status.statusMessage);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen).toEqual([`Computing ${label}`, `Computing ${label}: half done`]);
+      const reads = proxy.served.filter((entry) => entry.method === 'tasks/get');
+      expect(new Set(reads.map((entry) => entry.by))).toEqual(new Set(['A', 'B']));
+      await handle.result();
     } finally {
       await session.close();
       await proxy.close();

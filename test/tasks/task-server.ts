@@ -48,7 +48,9 @@ export function taskHandlers(): { handlers: ServerHandlers; release(): void; abo
   const aborted: string[] = [];
   const handlers: ServerHandlers = {
     tools: {
-      export_report: async (input: { rows: number }, context) => {
+      export_report: async (input: { rows: number; note?: string; later?: string }, context) => {
+        // `note`: the task's status message from the start; `later`: the one it shows once released.
+        if (input.note !== undefined) await context.setStatusMessage(input.note);
         await new Promise<void>((resolve, reject) => {
           waiting.push(resolve);
           context.signal.addEventListener('abort', () => {
@@ -56,10 +58,17 @@ export function taskHandlers(): { handlers: ServerHandlers; release(): void; abo
             reject(new Error('stopped'));
           });
         });
+        if (input.later !== undefined) {
+          await context.setStatusMessage(input.later);
+          await new Promise<void>((resolve) => waiting.push(resolve));
+        }
         return { structuredContent: { url: `https://files.example/report-${input.rows}.csv`, rows: input.rows } };
       },
-      approve: async (_input: unknown, context) => {
+      approve: async (input: { note?: string }, context) => {
+        if (input.note !== undefined) await context.setStatusMessage(input.note);
         const answer = await context.elicit({ message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }, { key: 'approval' });
+        // With a note, it works on after the answer until released (its note shows again meanwhile).
+        if (input.note !== undefined) await new Promise<void>((resolve) => waiting.push(resolve));
         return { content: [{ type: 'text', text: answer.action === 'accept' && answer.content?.['ok'] === true ? 'approved' : 'refused' }] };
       },
       quick: () => ({ content: [{ type: 'text', text: 'done' }] }),

@@ -14,6 +14,9 @@ import { toolTypeNames, type ToolTypeNames } from './naming.js';
 
 export const TYPES_MODULE = 'types';
 
+/** The handlers' context type, declared at the end of types.ts. */
+const CONTEXT = 'HandlerContext';
+
 /**
  * Assembled from units (see tool-types.ts), already formatted: each tool's types are compiled and
  * formatted alone (and cached), the rest of the file (which names types but holds no schema) once.
@@ -24,7 +27,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
   const api = (name: string): string => file.importType(name, './runtime/api.js');
   const handler = model.tools.length > 0 ? api('ToolHandler') : '';
   const handlerMember = (tool: ToolModel, names: ToolTypeNames): MemberPart[] => [
-    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: ${handler}<InputOrUnknown<${names.input}>, ${names.output ?? 'never'}>;\n` },
+    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: TypedToolHandler<${names.input}, ${names.output ?? 'never'}>;\n` },
   ];
   const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, memo, handlerMember);
   file.push(tools.toolsMap, '\n', unitMarker('types'), '\n\n');
@@ -44,7 +47,10 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       // An input schema may admit no value at all (`allOf: [false]`): its type is `never`, which no
       // handler type the runtime takes accepts; such a handler is never called (issue 6 fuzzing).
       jsdoc("A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called)."),
-      'type InputOrUnknown<T> = [T] extends [never] ? unknown : T;\n',
+      'type InputOrUnknown<T> = [T] extends [never] ? unknown : T;\n\n',
+      // One short name for every member: a member line that stays within the print width skips prettier.
+      jsdoc("A tool's handler, given its input and a context whose `lists` take the manifest's names."),
+      `type TypedToolHandler<Input, Output> = ${handler}<InputOrUnknown<Input>, Output, ${CONTEXT}>;\n`,
     );
   }
 
@@ -56,7 +62,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       `export type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n\n`,
       jsdoc('Reads each listed resource, keyed by URI.'),
       'export type ResourceHandlers = {\n',
-      ...model.resources.map((r) => `  ${propertyKey(r.uri)}: ${api('ResourceHandler')};\n`),
+      ...model.resources.map((r) => `  ${propertyKey(r.uri)}: ${api('ResourceHandler')}<${CONTEXT}>;\n`),
       '};\n',
     );
     sections.push('  resources: ResourceHandlers;\n');
@@ -69,7 +75,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       'export type ResourceTemplateHandlers = {\n',
       ...model.resourceTemplates.map((t) => {
         const variables = [...new Set(t.variables)].map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
-        return `  ${propertyKey(t.uriTemplate)}: ${handler}<{ ${variables} }>;\n`;
+        return `  ${propertyKey(t.uriTemplate)}: ${handler}<{ ${variables} }, ${CONTEXT}>;\n`;
       }),
       '};\n',
     );
@@ -80,7 +86,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
         '\n',
         jsdoc('Lists the resources each `list: true` template has now (read through its template handler), keyed by template.'),
         'export type ResourceListHandlers = {\n',
-        ...listed.map((t) => `  ${propertyKey(t.uriTemplate)}: ${api('ResourceListHandler')};\n`),
+        ...listed.map((t) => `  ${propertyKey(t.uriTemplate)}: ${api('ResourceListHandler')}<${CONTEXT}>;\n`),
         '};\n',
       );
       sections.push('  resourceLists: ResourceListHandlers;\n');
@@ -98,7 +104,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       '\n',
       jsdoc('Builds each prompt from its arguments, keyed by prompt name.'),
       'export type PromptHandlers = {\n',
-      ...model.prompts.map((p) => `  ${propertyKey(p.name)}: ${api('PromptHandler')}<${p.ids.pascal}Arguments>;\n`),
+      ...model.prompts.map((p) => `  ${propertyKey(p.name)}: ${api('PromptHandler')}<${p.ids.pascal}Arguments, ${CONTEXT}>;\n`),
       '};\n',
     );
     sections.push('  prompts: PromptHandlers;\n');
@@ -123,7 +129,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
   if (model.prompts.length > 0 || model.resourceTemplates.length > 0) {
     sections.push(
       `${jsdoc('Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions.', '  ')}`,
-      `  complete?: NonNullable<${api('ServerHandlers')}['complete']>;\n`,
+      `  complete?: NonNullable<${api('ServerHandlers')}<${CONTEXT}>['complete']>;\n`,
     );
   }
   file.push('\n', jsdoc('Everything `createServer` needs from user code.'), 'export type Handlers = {\n', ...sections, '};\n');
@@ -132,7 +138,12 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
     jsdoc('The name of every tool (what `server.tools.enable` and `.disable` take).'),
     'export type ToolName = Extract<keyof ToolHandlers, string>;\n\n',
     jsdoc('The name of every prompt (what `server.prompts.enable` and `.disable` take).'),
-    `export type PromptName = ${model.prompts.length > 0 ? 'Extract<keyof PromptHandlers, string>' : 'never'};\n`,
+    `export type PromptName = ${model.prompts.length > 0 ? 'Extract<keyof PromptHandlers, string>' : 'never'};\n\n`,
+    jsdoc([
+      'What every handler gets beside its input: `context.lists.tools` and `.prompts` take only the',
+      "manifest's names, as `server.tools` and `.prompts` do.",
+    ]),
+    `export type ${CONTEXT} = ${api('RequestContext')}<ToolName, PromptName>;\n`,
   );
   return assembleTypes(file.toString(), tools, memo, ['handlers']);
 }
@@ -159,7 +170,7 @@ function completionEntries(model: ServiceModel, handlerType: () => string): stri
   for (const prompt of model.prompts) {
     if (prompt.arguments.length === 0) continue;
     taken.add(prompt.name);
-    const args = prompt.arguments.map((a) => `${propertyKey(a.name)}: ${handler()}<${prompt.ids.pascal}Arguments>`).join('; ');
+    const args = prompt.arguments.map((a) => `${propertyKey(a.name)}: ${handler()}<${prompt.ids.pascal}Arguments, ${CONTEXT}>`).join('; ');
     entries.push(`  ${propertyKey(prompt.name)}: { ${args} };\n`);
   }
   for (const template of model.resourceTemplates) {
@@ -167,7 +178,7 @@ function completionEntries(model: ServiceModel, handlerType: () => string): stri
     if (variables.length === 0 || taken.has(template.uriTemplate)) continue;
     taken.add(template.uriTemplate);
     const resolved = variables.map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
-    entries.push(`  ${propertyKey(template.uriTemplate)}: { ${variables.map((v) => `${propertyKey(v)}: ${handler()}<{ ${resolved} }>`).join('; ')} };\n`);
+    entries.push(`  ${propertyKey(template.uriTemplate)}: { ${variables.map((v) => `${propertyKey(v)}: ${handler()}<{ ${resolved} }, ${CONTEXT}>`).join('; ')} };\n`);
   }
   return entries;
 }
@@ -191,6 +202,7 @@ export function promptArgumentTypes(model: ServiceModel): string {
 export const FIXED_NAMES = [
   'Tools',
   'InputOrUnknown',
+  'TypedToolHandler',
   'ToolHandlers',
   'ResourceUri',
   'ResourceHandlers',
@@ -206,6 +218,7 @@ export const FIXED_NAMES = [
   'ServerHandlers',
   'ToolName',
   'PromptName',
+  'HandlerContext',
   'ResourceListHandler',
   'ResourceListHandlers',
   'ResourceSubscriptionHooks',

@@ -1,10 +1,8 @@
 /**
- * The HTTP plumbing both client transports share: one request/response exchange on
- * `node:http`/`node:https`, reading a body, and reading an SSE stream event by event.
+ * What both HTTP client transports need of the wire, whichever carries it: `node-wire.ts`
+ * (`node:http`/`node:https`, the Node entry) or `fetch-wire.ts` (`fetch` and `ReadableStream`, the
+ * browser entry). The SSE parser and the JSON helpers are shared; this module imports nothing.
  */
-import { Buffer } from 'node:buffer';
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 
 export interface SseEvent {
   event: string;
@@ -12,112 +10,108 @@ export interface SseEvent {
   id: string | undefined;
 }
 
+/** One HTTP response as the transports read it. */
+export interface WireResponse {
+  readonly status: number;
+  /** A response header by lower-case name; several values are joined with `, `. */
+  header(name: string): string | undefined;
+  /** The whole body as text (what arrived before a break, if it breaks). */
+  text(): Promise<string>;
+  /** Reads the body to its end and drops it. */
+  drain(): Promise<void>;
+  /** Reads the body as SSE, events and `retry` fields as they come; resolves when it ends or breaks. */
+  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void>;
+  /** Closes the exchange now: the server sees the disconnect. */
+  close(): void;
+}
+
 /** One HTTP exchange; aborting `signal` closes it, response included (the server sees the disconnect). */
-export function exchange(
+export type Exchange = (
   url: URL,
   method: string,
-  headers: OutgoingHttpHeaders,
+  headers: Record<string, string>,
   body: string | undefined,
   timeoutMs?: number,
   signal?: AbortSignal,
-): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const outgoing = { ...headers };
-    if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = send(
-      url,
-      signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal },
-      resolve,
-    );
-    request.on('error', reject);
-    if (timeoutMs !== undefined)
-      request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
-    request.end(body);
-  });
-}
+) => Promise<WireResponse>;
 
-export function drain(response: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => {
-    response
-      .on('end', resolve)
-      .on('error', () => resolve())
-      .on('close', resolve);
-    response.resume();
-  });
-}
-
-export function readText(response: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => (text += chunk));
-    response.on('end', () => resolve(text));
-    response.on('error', () => resolve(text));
-    response.on('close', () => resolve(text));
-  });
-}
-
-/** Reads SSE events until the stream ends (or breaks); `retry` fields are reported as they come. */
-export function readSse(
-  response: IncomingMessage,
+/** Reads `response` as SSE while it is in `open` (so closing the transport can close it). */
+export async function readSse(
+  response: WireResponse,
   onEvent: (event: SseEvent) => void,
   onRetry: (ms: number) => void,
-  open: Set<IncomingMessage>,
+  open: Set<WireResponse>,
 ): Promise<void> {
   open.add(response);
-  return new Promise((resolve) => {
-    let buffer = '';
-    let data: string[] = [];
-    let event = '';
-    let id: string | undefined;
-    let any = false;
-    const dispatch = (): void => {
-      if (any) onEvent({ event: event === '' ? 'message' : event, data: data.join('\n'), id });
-      data = [];
-      event = '';
-      id = undefined;
-      any = false;
-    };
-    const line = (text: string): void => {
-      if (text === '') return dispatch();
-      if (text.startsWith(':')) return;
-      const colon = text.indexOf(':');
-      const field = colon === -1 ? text : text.slice(0, colon);
-      let value = colon === -1 ? '' : text.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') {
-        data.push(value);
-        any = true;
-      } else if (field === 'event') {
-        event = value;
-        any = true;
-      } else if (field === 'id') {
-        if (!value.includes('\0')) id = value;
-        any = true;
-      } else if (field === 'retry' && /^\d+$/.test(value)) {
-        onRetry(Number(value));
-      }
-    };
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      buffer += chunk;
-      let newline = buffer.search(/\r\n|\r|\n/);
-      while (newline !== -1) {
-        const crlf = buffer.startsWith('\r\n', newline);
-        line(buffer.slice(0, newline));
-        buffer = buffer.slice(newline + (crlf ? 2 : 1));
-        newline = buffer.search(/\r\n|\r|\n/);
-      }
-    });
-    const end = (): void => {
-      open.delete(response);
-      resolve();
-    };
-    response.on('end', end);
-    response.on('error', end);
-    response.on('close', end);
-  });
+  try {
+    await response.events(onEvent, onRetry);
+  } finally {
+    open.delete(response);
+  }
+}
+
+/** Whether a response is an SSE stream (`Content-Type`, which a browser exposes on any response). */
+export function isEventStream(response: WireResponse): boolean {
+  return (response.header('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
+/** Splits decoded text into SSE lines and events; chunks may end anywhere, even inside a CRLF. */
+export class SseParser {
+  private buffer = '';
+  private data: string[] = [];
+  private event = '';
+  private id: string | undefined;
+  private any = false;
+  private readonly onEvent: (event: SseEvent) => void;
+  private readonly onRetry: (ms: number) => void;
+
+  constructor(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void) {
+    this.onEvent = onEvent;
+    this.onRetry = onRetry;
+  }
+
+  push(chunk: string): void {
+    this.buffer += chunk;
+    let newline = this.buffer.search(/\r\n|\r|\n/);
+    while (newline !== -1) {
+      const crlf = this.buffer.startsWith('\r\n', newline);
+      this.line(this.buffer.slice(0, newline));
+      this.buffer = this.buffer.slice(newline + (crlf ? 2 : 1));
+      newline = this.buffer.search(/\r\n|\r|\n/);
+    }
+  }
+
+  private dispatch(): void {
+    if (this.any) {
+      const event = this.event === '' ? 'message' : this.event;
+      this.onEvent({ event, data: this.data.join('\n'), id: this.id });
+    }
+    this.data = [];
+    this.event = '';
+    this.id = undefined;
+    this.any = false;
+  }
+
+  private line(text: string): void {
+    if (text === '') return this.dispatch();
+    if (text.startsWith(':')) return;
+    const colon = text.indexOf(':');
+    const field = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') {
+      this.data.push(value);
+      this.any = true;
+    } else if (field === 'event') {
+      this.event = value;
+      this.any = true;
+    } else if (field === 'id') {
+      if (!value.includes('\0')) this.id = value;
+      this.any = true;
+    } else if (field === 'retry' && /^\d+$/.test(value)) {
+      this.onRetry(Number(value));
+    }
+  }
 }
 
 export function parseJson(text: string): unknown {

@@ -1,5 +1,5 @@
 /**
- * HTTP client transports on `node:http`/`node:https`:
+ * HTTP client transports, on the wire the entry gives (`exchange`: node-wire.ts or fetch-wire.ts):
  * - Streamable HTTP: one POST per message, answered with JSON or an SSE stream; the session id from
  *   the initialize response on every later request; 404 → SessionExpiredError (the session starts
  *   over); a stream that ends before its answer is resumed with GET + `Last-Event-ID` after the
@@ -10,18 +10,27 @@
  *   used when the initialize POST is refused with 400/404/405 (legacy-sse.ts).
  * The SSE and exchange plumbing is in http-wire.ts.
  */
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
-import { delay, drain, isAnswerTo, parseJson, readSse, readText } from './http-wire.js';
+import {
+  delay,
+  isAnswerTo,
+  isEventStream,
+  parseJson,
+  readSse,
+  type Exchange,
+  type WireResponse,
+} from './http-wire.js';
 import { LegacySseTransport } from './legacy-sse.js';
-import { authorizedExchange, type HttpAuth } from './http-auth.js';
+import { authorizedExchange, httpAuthFor, type AuthOption, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './session.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
 export interface HttpClientOptions {
   url: string | URL;
+  /** The HTTP wire: `nodeExchange` (node-wire.ts) or `fetchExchange` (fetch-wire.ts). */
+  exchange: Exchange;
   /** Sent on every request (e.g. `Authorization`). */
   headers?: Readonly<Record<string, string>>;
   /** Wait before resuming a stream when the server named no `retry` (default 1000 ms). */
@@ -30,6 +39,30 @@ export interface HttpClientOptions {
   standaloneStream?: boolean;
   /** Authorization headers for every request, and signing in again on 401/403 (./http-auth.ts). */
   auth?: HttpAuth;
+}
+
+/** `connect({ url, headers, auth })`: where a Streamable HTTP server is, and how to present ourselves. */
+export interface HttpLocation {
+  url: string | URL;
+  headers?: Readonly<Record<string, string>>;
+  auth?: AuthOption;
+}
+
+/** The transport for an HTTP location, on the entry's wire (connect.ts / connect-browser.ts). */
+export async function httpTransport(
+  location: HttpLocation,
+  exchange: Exchange,
+): Promise<StreamableHttpTransport> {
+  const auth =
+    location.auth === undefined
+      ? undefined
+      : await httpAuthFor(location.auth, new URL(location.url));
+  return new StreamableHttpTransport({
+    url: location.url,
+    exchange,
+    ...(location.headers === undefined ? {} : { headers: location.headers }),
+    ...(auth === undefined ? {} : { auth }),
+  });
 }
 
 /** Resumptions of one stream without a new event before it counts as gone. */
@@ -44,7 +77,7 @@ export class StreamableHttpTransport implements ClientTransport {
   private onClosed: (error?: Error) => void = () => {};
   private retryMs: number;
   private isClosed = false;
-  private readonly open = new Set<IncomingMessage>();
+  private readonly open = new Set<WireResponse>();
   /** Requests still waiting for their answer, by id: aborting one closes its HTTP exchange. */
   private readonly inflight = new Map<string | number, AbortController>();
   private triedFallback = false;
@@ -83,15 +116,15 @@ export class StreamableHttpTransport implements ClientTransport {
   }
 
   /** The headers of every request this transport makes (POST, GET, DELETE): the one place they are built. */
-  private baseHeaders(): OutgoingHttpHeaders {
-    const headers: OutgoingHttpHeaders = { ...this.options.headers };
+  private baseHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { ...this.options.headers };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
   }
 
   /** A message POST's headers: the base ones, then what names the message (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
-  private postHeaders(info: OutgoingInfo): OutgoingHttpHeaders {
+  private postHeaders(info: OutgoingInfo): Record<string, string> {
     const headers = this.baseHeaders();
     headers['content-type'] = 'application/json';
     headers['accept'] = 'application/json, text/event-stream';
@@ -115,7 +148,7 @@ export class StreamableHttpTransport implements ClientTransport {
     let streaming = false;
     try {
       const response = await authorizedExchange(
-        this.options.auth,
+        this.options,
         this.url,
         'POST',
         headers,
@@ -123,26 +156,22 @@ export class StreamableHttpTransport implements ClientTransport {
         undefined,
         controller?.signal,
       );
-      const sessionId = response.headers['mcp-session-id'];
-      if (
-        info.method === 'initialize' &&
-        typeof sessionId === 'string' &&
-        response.statusCode === 200
-      )
+      const sessionId = response.header('mcp-session-id');
+      if (info.method === 'initialize' && sessionId !== undefined && response.status === 200)
         this.sessionId = sessionId;
-      const status = response.statusCode ?? 0;
-      if (status === 202) return await drain(response);
+      const status = response.status;
+      if (status === 202) return await response.drain();
       if (status === 404 && hadSession && info.method !== 'initialize') {
-        await drain(response);
+        await response.drain();
         throw new SessionExpiredError();
       }
-      const type = String(response.headers['content-type'] ?? '').toLowerCase();
+      const type = (response.header('content-type') ?? '').toLowerCase();
       if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
         streaming = true;
         void this.readStream(response, id, controller?.signal).finally(forget);
         return;
       }
-      const body = await readText(response);
+      const body = await response.text();
       if (controller?.signal.aborted) return;
       const message = parseJson(body);
       // Credentials refused (after any sign-in): an HTTP matter whatever the body says, so negotiation
@@ -190,29 +219,18 @@ export class StreamableHttpTransport implements ClientTransport {
     if (this.options.standaloneStream === false || this.isClosed) return;
     const response = await this.get(undefined).catch(() => undefined);
     if (!response) return;
-    if (
-      response.statusCode !== 200 ||
-      !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')
-    ) {
-      await drain(response);
+    if (response.status !== 200 || !isEventStream(response)) {
+      await response.drain();
       return;
     }
     void this.readStream(response, undefined);
   }
 
-  private get(lastEventId: string | undefined, signal?: AbortSignal): Promise<IncomingMessage> {
+  private get(lastEventId: string | undefined, signal?: AbortSignal): Promise<WireResponse> {
     const headers = this.baseHeaders();
     headers['accept'] = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return authorizedExchange(
-      this.options.auth,
-      this.url,
-      'GET',
-      headers,
-      undefined,
-      undefined,
-      signal,
-    );
+    return authorizedExchange(this.options, this.url, 'GET', headers, undefined, undefined, signal);
   }
 
   /**
@@ -221,11 +239,11 @@ export class StreamableHttpTransport implements ClientTransport {
    * the server keeps it resumable.
    */
   private async readStream(
-    first: IncomingMessage,
+    first: WireResponse,
     requestId: string | number | undefined,
     signal?: AbortSignal,
   ): Promise<void> {
-    let response: IncomingMessage | undefined = first;
+    let response: WireResponse | undefined = first;
     let lastEventId: string | undefined;
     let answered = false;
     let idleResumes = 0;
@@ -259,12 +277,8 @@ export class StreamableHttpTransport implements ClientTransport {
       await delay(this.retryMs);
       if (this.isClosed || signal?.aborted) return;
       response = await this.get(lastEventId, signal).catch(() => undefined);
-      if (
-        response &&
-        (response.statusCode !== 200 ||
-          !String(response.headers['content-type'] ?? '').startsWith('text/event-stream'))
-      ) {
-        await drain(response);
+      if (response && (response.status !== 200 || !isEventStream(response))) {
+        await response.drain();
         return;
       }
     }
@@ -276,19 +290,19 @@ export class StreamableHttpTransport implements ClientTransport {
     // Requests still waiting are abandoned: at 2026-07-28 that cancels them on the server.
     for (const controller of this.inflight.values()) controller.abort();
     this.inflight.clear();
-    for (const response of this.open) response.destroy();
+    for (const response of this.open) response.close();
     this.open.clear();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.
       const response = await authorizedExchange(
-        this.options.auth,
+        this.options,
         this.url,
         'DELETE',
         this.baseHeaders(),
         undefined,
         2000,
       ).catch(() => undefined);
-      if (response) await drain(response);
+      if (response) await response.drain();
     }
     this.onClosed(new ConnectionClosedError());
   }

@@ -1,8 +1,9 @@
 /**
  * The client runtime's entry point. Generated `client.ts` calls `openSession` with the app's
- * connection options and binds one typed method per tool to `callTool`.
+ * connection options and binds one typed method per tool to `callTool`. Where it connects, and on
+ * which wire, is connect.ts: Node's (stdio, HTTP on node:http), or in a client generated with
+ * `--browser` connect-browser.ts under that name (HTTP on fetch), so this module imports no `node:*`.
  */
-import { randomUUID } from 'node:crypto';
 import type { JsonObject, Validator } from '../api.js';
 import {
   prepareParams,
@@ -27,16 +28,14 @@ import {
   type RequestOptions,
   type ServerIdentity,
 } from './session.js';
-import type { AuthOption } from './http-auth.js';
-import type { StdioServerParameters } from './stdio.js';
-import type { ClientTransport } from './transport.js';
+import { transportFor, type ServerLocation } from './connect.js';
 
 export { McpError } from '../errors.js';
 export type { JsonObject, Validator } from '../api.js';
 export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';
 export type { ClientHandlers, RequestOptions, ServerIdentity, SessionOptions } from './session.js';
-export type { StdioServerParameters } from './stdio.js';
+export * from './connect.js';
 export type {
   AuthOption,
   HttpAuth,
@@ -73,11 +72,6 @@ export {
   type TaskStatus,
 } from './tasks.js';
 
-/** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
-export type ServerLocation =
-  | { url: string | URL; headers?: Readonly<Record<string, string>>; auth?: AuthOption }
-  | StdioServerParameters;
-
 export interface ClientOptions {
   clientInfo?: { name: string; version: string };
   /** Answers to what the server asks; each declares its capability only when given. */
@@ -100,24 +94,6 @@ export interface ClientOptions {
 }
 
 export type ConnectOptions = ServerLocation & ClientOptions;
-
-/** Builds the transport for a location; HTTP is loaded only when used. */
-export async function transportFor(location: ServerLocation): Promise<ClientTransport> {
-  if ('url' in location) {
-    const { StreamableHttpTransport } = await import('./http.js');
-    const auth =
-      location.auth === undefined
-        ? undefined
-        : await (await import('./http-auth.js')).httpAuthFor(location.auth, new URL(location.url));
-    return new StreamableHttpTransport({
-      url: location.url,
-      ...(location.headers === undefined ? {} : { headers: location.headers }),
-      ...(auth === undefined ? {} : { auth }),
-    });
-  }
-  const { StdioClientTransport } = await import('./stdio.js');
-  return new StdioClientTransport(location);
-}
 
 /** Connects and negotiates; the session is ready for requests. */
 export async function openSession(options: ConnectOptions): Promise<ClientSession> {
@@ -155,6 +131,9 @@ function notificationRouter(
   };
 }
 
+/** Numbers this process's connections: each one's own list-cache context unless the app names one. */
+let connections = 0;
+
 /** The list cache of a connection, when the app asked for one. */
 export function listCacheFor(
   session: ClientSession,
@@ -162,15 +141,17 @@ export function listCacheFor(
 ): CacheBinding | undefined {
   if (options.listCache === undefined || options.listCache === false) return undefined;
   const cache = options.listCache === true ? new ListCache() : options.listCache;
+  // Either kind of location (a browser client's connect.ts has no stdio one).
+  const location: { url?: string | URL; command?: string; args?: readonly string[] } = options;
   const server =
-    'url' in options
-      ? `url ${String(options.url)}`
-      : `command ${JSON.stringify([options.command, ...(options.args ?? [])])}`;
+    location.url !== undefined
+      ? `url ${String(location.url)}`
+      : `command ${JSON.stringify([location.command, ...(location.args ?? [])])}`;
   return bindListCache(
     session,
     cache,
     server,
-    options.cacheContext ?? `connection ${randomUUID()}`,
+    options.cacheContext ?? `connection ${++connections}`,
   );
 }
 

@@ -5,8 +5,6 @@
  * call arguments, and how a header value is decoded and compared with that value. The client
  * (`client/headers.ts`) mirrors with these, the server (`stateless.ts`) checks with them.
  */
-import { Buffer } from 'node:buffer';
-
 type JsonObject = { [key: string]: unknown };
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -97,11 +95,19 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (!looksEncoded(raw)) return PLAIN_VALUE.test(raw) ? raw : undefined;
   const body = raw.slice(SENTINEL_PREFIX.length, raw.length - SENTINEL_SUFFIX.length);
   if (!BASE64_STRICT.test(body)) return undefined;
-  const bytes = Buffer.from(body, 'base64');
-  const text = bytes.toString('utf8');
-  // Invalid UTF-8 would decode to U+FFFD and could never match honestly.
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
+  const chars = atob(body);
+  const bytes = new Uint8Array(chars.length);
+  for (let i = 0; i < chars.length; i++) bytes[i] = chars.charCodeAt(i);
+  // Invalid UTF-8 could never match honestly: refused, not read as U+FFFD. A leading BOM is kept.
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
+
+/** No `node:buffer` here: the browser client imports this module too. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 

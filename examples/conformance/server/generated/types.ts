@@ -2,6 +2,7 @@
 import type {
   CompletionHandler,
   PromptHandler,
+  RequestContext,
   ResourceHandler,
   ResourceSubscriptionHooks,
   ResourceTemplateHandler,
@@ -251,89 +252,86 @@ export interface TestToolWithTaskInput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  test_simple_text: ToolHandler<InputOrUnknown<TestSimpleTextInput>, never>;
-  test_image_content: ToolHandler<InputOrUnknown<TestImageContentInput>, never>;
-  test_audio_content: ToolHandler<InputOrUnknown<TestAudioContentInput>, never>;
-  test_embedded_resource: ToolHandler<InputOrUnknown<TestEmbeddedResourceInput>, never>;
-  test_multiple_content_types: ToolHandler<InputOrUnknown<TestMultipleContentTypesInput>, never>;
-  test_tool_with_logging: ToolHandler<InputOrUnknown<TestToolWithLoggingInput>, never>;
-  test_error_handling: ToolHandler<InputOrUnknown<TestErrorHandlingInput>, never>;
-  test_tool_with_progress: ToolHandler<InputOrUnknown<TestToolWithProgressInput>, never>;
-  test_sampling: ToolHandler<InputOrUnknown<TestSamplingInput>, never>;
-  test_elicitation: ToolHandler<InputOrUnknown<TestElicitationInput>, never>;
-  test_elicitation_sep1034_defaults: ToolHandler<
-    InputOrUnknown<TestElicitationSep1034DefaultsInput>,
+  test_simple_text: TypedToolHandler<TestSimpleTextInput, never>;
+  test_image_content: TypedToolHandler<TestImageContentInput, never>;
+  test_audio_content: TypedToolHandler<TestAudioContentInput, never>;
+  test_embedded_resource: TypedToolHandler<TestEmbeddedResourceInput, never>;
+  test_multiple_content_types: TypedToolHandler<TestMultipleContentTypesInput, never>;
+  test_tool_with_logging: TypedToolHandler<TestToolWithLoggingInput, never>;
+  test_error_handling: TypedToolHandler<TestErrorHandlingInput, never>;
+  test_tool_with_progress: TypedToolHandler<TestToolWithProgressInput, never>;
+  test_sampling: TypedToolHandler<TestSamplingInput, never>;
+  test_elicitation: TypedToolHandler<TestElicitationInput, never>;
+  test_elicitation_sep1034_defaults: TypedToolHandler<TestElicitationSep1034DefaultsInput, never>;
+  test_elicitation_sep1330_enums: TypedToolHandler<TestElicitationSep1330EnumsInput, never>;
+  json_schema_2020_12_tool: TypedToolHandler<JsonSchema202012ToolInput, never>;
+  test_reconnection: TypedToolHandler<TestReconnectionInput, never>;
+  test_missing_capability: TypedToolHandler<TestMissingCapabilityInput, never>;
+  test_streaming_elicitation: TypedToolHandler<TestStreamingElicitationInput, never>;
+  test_logging_tool: TypedToolHandler<TestLoggingToolInput, never>;
+  test_trigger_tool_change: TypedToolHandler<TestTriggerToolChangeInput, never>;
+  test_trigger_prompt_change: TypedToolHandler<TestTriggerPromptChangeInput, never>;
+  test_custom_header: TypedToolHandler<TestCustomHeaderInput, never>;
+  test_input_required_result_elicitation: TypedToolHandler<
+    TestInputRequiredResultElicitationInput,
     never
   >;
-  test_elicitation_sep1330_enums: ToolHandler<
-    InputOrUnknown<TestElicitationSep1330EnumsInput>,
+  test_input_required_result_sampling: TypedToolHandler<
+    TestInputRequiredResultSamplingInput,
     never
   >;
-  json_schema_2020_12_tool: ToolHandler<InputOrUnknown<JsonSchema202012ToolInput>, never>;
-  test_reconnection: ToolHandler<InputOrUnknown<TestReconnectionInput>, never>;
-  test_missing_capability: ToolHandler<InputOrUnknown<TestMissingCapabilityInput>, never>;
-  test_streaming_elicitation: ToolHandler<InputOrUnknown<TestStreamingElicitationInput>, never>;
-  test_logging_tool: ToolHandler<InputOrUnknown<TestLoggingToolInput>, never>;
-  test_trigger_tool_change: ToolHandler<InputOrUnknown<TestTriggerToolChangeInput>, never>;
-  test_trigger_prompt_change: ToolHandler<InputOrUnknown<TestTriggerPromptChangeInput>, never>;
-  test_custom_header: ToolHandler<InputOrUnknown<TestCustomHeaderInput>, never>;
-  test_input_required_result_elicitation: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultElicitationInput>,
+  test_input_required_result_list_roots: TypedToolHandler<
+    TestInputRequiredResultListRootsInput,
     never
   >;
-  test_input_required_result_sampling: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultSamplingInput>,
+  test_input_required_result_request_state: TypedToolHandler<
+    TestInputRequiredResultRequestStateInput,
     never
   >;
-  test_input_required_result_list_roots: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultListRootsInput>,
+  test_input_required_result_multiple_inputs: TypedToolHandler<
+    TestInputRequiredResultMultipleInputsInput,
     never
   >;
-  test_input_required_result_request_state: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultRequestStateInput>,
+  test_input_required_result_multi_round: TypedToolHandler<
+    TestInputRequiredResultMultiRoundInput,
     never
   >;
-  test_input_required_result_multiple_inputs: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultMultipleInputsInput>,
+  test_input_required_result_tampered_state: TypedToolHandler<
+    TestInputRequiredResultTamperedStateInput,
     never
   >;
-  test_input_required_result_multi_round: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultMultiRoundInput>,
+  test_input_required_result_capabilities: TypedToolHandler<
+    TestInputRequiredResultCapabilitiesInput,
     never
   >;
-  test_input_required_result_tampered_state: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultTamperedStateInput>,
-    never
-  >;
-  test_input_required_result_capabilities: ToolHandler<
-    InputOrUnknown<TestInputRequiredResultCapabilitiesInput>,
-    never
-  >;
-  greet: ToolHandler<InputOrUnknown<GreetInput>, never>;
-  slow_compute: ToolHandler<InputOrUnknown<SlowComputeInput>, never>;
-  failing_job: ToolHandler<InputOrUnknown<FailingJobInput>, never>;
-  protocol_error_job: ToolHandler<InputOrUnknown<ProtocolErrorJobInput>, never>;
-  confirm_delete: ToolHandler<InputOrUnknown<ConfirmDeleteInput>, never>;
-  multi_input: ToolHandler<InputOrUnknown<MultiInputInput>, never>;
-  test_tool_with_task: ToolHandler<InputOrUnknown<TestToolWithTaskInput>, never>;
+  greet: TypedToolHandler<GreetInput, never>;
+  slow_compute: TypedToolHandler<SlowComputeInput, never>;
+  failing_job: TypedToolHandler<FailingJobInput, never>;
+  protocol_error_job: TypedToolHandler<ProtocolErrorJobInput, never>;
+  confirm_delete: TypedToolHandler<ConfirmDeleteInput, never>;
+  multi_input: TypedToolHandler<MultiInputInput, never>;
+  test_tool_with_task: TypedToolHandler<TestToolWithTaskInput, never>;
 };
 
 /** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
 type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
+
+/** A tool's handler, given its input and a context whose `lists` take the manifest's names. */
+type TypedToolHandler<Input, Output> = ToolHandler<InputOrUnknown<Input>, Output, HandlerContext>;
 
 /** The URI of every resource the server lists. */
 export type ResourceUri = 'test://static-text' | 'test://static-binary' | 'test://watched-resource';
 
 /** Reads each listed resource, keyed by URI. */
 export type ResourceHandlers = {
-  'test://static-text': ResourceHandler;
-  'test://static-binary': ResourceHandler;
-  'test://watched-resource': ResourceHandler;
+  'test://static-text': ResourceHandler<HandlerContext>;
+  'test://static-binary': ResourceHandler<HandlerContext>;
+  'test://watched-resource': ResourceHandler<HandlerContext>;
 };
 
 /** Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`. */
 export type ResourceTemplateHandlers = {
-  'test://template/{id}/data': ResourceTemplateHandler<{ readonly id: string }>;
+  'test://template/{id}/data': ResourceTemplateHandler<{ readonly id: string }, HandlerContext>;
 };
 
 /** Arguments of the prompt "test_simple_prompt"; the protocol sends them all as strings. */
@@ -361,11 +359,17 @@ export type TestInputRequiredResultPromptArguments = {};
 
 /** Builds each prompt from its arguments, keyed by prompt name. */
 export type PromptHandlers = {
-  test_simple_prompt: PromptHandler<TestSimplePromptArguments>;
-  test_prompt_with_arguments: PromptHandler<TestPromptWithArgumentsArguments>;
-  test_prompt_with_embedded_resource: PromptHandler<TestPromptWithEmbeddedResourceArguments>;
-  test_prompt_with_image: PromptHandler<TestPromptWithImageArguments>;
-  test_input_required_result_prompt: PromptHandler<TestInputRequiredResultPromptArguments>;
+  test_simple_prompt: PromptHandler<TestSimplePromptArguments, HandlerContext>;
+  test_prompt_with_arguments: PromptHandler<TestPromptWithArgumentsArguments, HandlerContext>;
+  test_prompt_with_embedded_resource: PromptHandler<
+    TestPromptWithEmbeddedResourceArguments,
+    HandlerContext
+  >;
+  test_prompt_with_image: PromptHandler<TestPromptWithImageArguments, HandlerContext>;
+  test_input_required_result_prompt: PromptHandler<
+    TestInputRequiredResultPromptArguments,
+    HandlerContext
+  >;
 };
 
 /**
@@ -374,13 +378,13 @@ export type PromptHandlers = {
  */
 export type CompletionHandlers = {
   test_prompt_with_arguments: {
-    arg1: CompletionHandler<TestPromptWithArgumentsArguments>;
-    arg2: CompletionHandler<TestPromptWithArgumentsArguments>;
+    arg1: CompletionHandler<TestPromptWithArgumentsArguments, HandlerContext>;
+    arg2: CompletionHandler<TestPromptWithArgumentsArguments, HandlerContext>;
   };
   test_prompt_with_embedded_resource: {
-    resourceUri: CompletionHandler<TestPromptWithEmbeddedResourceArguments>;
+    resourceUri: CompletionHandler<TestPromptWithEmbeddedResourceArguments, HandlerContext>;
   };
-  'test://template/{id}/data': { id: CompletionHandler<{ readonly id: string }> };
+  'test://template/{id}/data': { id: CompletionHandler<{ readonly id: string }, HandlerContext> };
 };
 
 /** Everything `createServer` needs from user code. */
@@ -394,7 +398,7 @@ export type Handlers = {
   /** Completes the arguments you give a handler for; the others fall back to `complete`, then to the manifest's `enum` values. */
   completions?: { [K in keyof CompletionHandlers]?: Partial<CompletionHandlers[K]> };
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
-  complete?: NonNullable<ServerHandlers['complete']>;
+  complete?: NonNullable<ServerHandlers<HandlerContext>['complete']>;
 };
 
 /** The name of every tool (what `server.tools.enable` and `.disable` take). */
@@ -402,3 +406,9 @@ export type ToolName = Extract<keyof ToolHandlers, string>;
 
 /** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
 export type PromptName = Extract<keyof PromptHandlers, string>;
+
+/**
+ * What every handler gets beside its input: `context.lists.tools` and `.prompts` take only the
+ * manifest's names, as `server.tools` and `.prompts` do.
+ */
+export type HandlerContext = RequestContext<ToolName, PromptName>;

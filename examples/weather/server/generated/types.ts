@@ -2,6 +2,7 @@
 import type {
   CompletionHandler,
   PromptHandler,
+  RequestContext,
   ResourceHandler,
   ResourceListHandler,
   ResourceTemplateHandler,
@@ -78,30 +79,33 @@ export interface ClimateReportOutput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  get_weather: ToolHandler<InputOrUnknown<GetWeatherInput>, GetWeatherOutput>;
-  get_forecast: ToolHandler<InputOrUnknown<GetForecastInput>, GetForecastOutput>;
-  climate_report: ToolHandler<InputOrUnknown<ClimateReportInput>, ClimateReportOutput>;
+  get_weather: TypedToolHandler<GetWeatherInput, GetWeatherOutput>;
+  get_forecast: TypedToolHandler<GetForecastInput, GetForecastOutput>;
+  climate_report: TypedToolHandler<ClimateReportInput, ClimateReportOutput>;
 };
 
 /** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
 type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
+
+/** A tool's handler, given its input and a context whose `lists` take the manifest's names. */
+type TypedToolHandler<Input, Output> = ToolHandler<InputOrUnknown<Input>, Output, HandlerContext>;
 
 /** The URI of every resource the server lists. */
 export type ResourceUri = 'weather://stations';
 
 /** Reads each listed resource, keyed by URI. */
 export type ResourceHandlers = {
-  'weather://stations': ResourceHandler;
+  'weather://stations': ResourceHandler<HandlerContext>;
 };
 
 /** Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`. */
 export type ResourceTemplateHandlers = {
-  'weather://stations/{id}': ResourceTemplateHandler<{ readonly id: string }>;
+  'weather://stations/{id}': ResourceTemplateHandler<{ readonly id: string }, HandlerContext>;
 };
 
 /** Lists the resources each `list: true` template has now (read through its template handler), keyed by template. */
 export type ResourceListHandlers = {
-  'weather://stations/{id}': ResourceListHandler;
+  'weather://stations/{id}': ResourceListHandler<HandlerContext>;
 };
 
 /** Arguments of the prompt "plan_outing"; the protocol sends them all as strings. */
@@ -114,7 +118,7 @@ export type PlanOutingArguments = {
 
 /** Builds each prompt from its arguments, keyed by prompt name. */
 export type PromptHandlers = {
-  plan_outing: PromptHandler<PlanOutingArguments>;
+  plan_outing: PromptHandler<PlanOutingArguments, HandlerContext>;
 };
 
 /**
@@ -123,10 +127,10 @@ export type PromptHandlers = {
  */
 export type CompletionHandlers = {
   plan_outing: {
-    location: CompletionHandler<PlanOutingArguments>;
-    activity: CompletionHandler<PlanOutingArguments>;
+    location: CompletionHandler<PlanOutingArguments, HandlerContext>;
+    activity: CompletionHandler<PlanOutingArguments, HandlerContext>;
   };
-  'weather://stations/{id}': { id: CompletionHandler<{ readonly id: string }> };
+  'weather://stations/{id}': { id: CompletionHandler<{ readonly id: string }, HandlerContext> };
 };
 
 /** Everything `createServer` needs from user code. */
@@ -139,7 +143,7 @@ export type Handlers = {
   /** Completes the arguments you give a handler for; the others fall back to `complete`, then to the manifest's `enum` values. */
   completions?: { [K in keyof CompletionHandlers]?: Partial<CompletionHandlers[K]> };
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
-  complete?: NonNullable<ServerHandlers['complete']>;
+  complete?: NonNullable<ServerHandlers<HandlerContext>['complete']>;
 };
 
 /** The name of every tool (what `server.tools.enable` and `.disable` take). */
@@ -147,3 +151,9 @@ export type ToolName = Extract<keyof ToolHandlers, string>;
 
 /** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
 export type PromptName = Extract<keyof PromptHandlers, string>;
+
+/**
+ * What every handler gets beside its input: `context.lists.tools` and `.prompts` take only the
+ * manifest's names, as `server.tools` and `.prompts` do.
+ */
+export type HandlerContext = RequestContext<ToolName, PromptName>;

@@ -7,17 +7,16 @@ import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError } from './errors.js';
 import type { HttpClientOptions } from './http.js';
 import { authorizedExchange } from './http-auth.js';
-import { parseJson, readSse, readText } from './http-wire.js';
-import type { IncomingMessage } from 'node:http';
+import { isEventStream, parseJson, readSse, type WireResponse } from './http-wire.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
 export class LegacySseTransport implements ClientTransport {
   private readonly url: URL;
   private readonly options: HttpClientOptions;
   private endpoint: URL | undefined;
-  private stream: IncomingMessage | undefined;
+  private stream: WireResponse | undefined;
   private isClosed = false;
-  private readonly open = new Set<IncomingMessage>();
+  private readonly open = new Set<WireResponse>();
 
   constructor(options: HttpClientOptions) {
     this.url = new URL(options.url);
@@ -29,18 +28,15 @@ export class LegacySseTransport implements ClientTransport {
     closed: (error?: Error) => void,
   ): Promise<void> {
     const response = await authorizedExchange(
-      this.options.auth,
+      this.options,
       this.url,
       'GET',
       { ...this.options.headers, accept: 'text/event-stream' },
       undefined,
     );
-    if (
-      response.statusCode !== 200 ||
-      !String(response.headers['content-type'] ?? '').startsWith('text/event-stream')
-    ) {
-      const body = await readText(response);
-      throw new HttpStatusError(response.statusCode ?? 0, body, 'legacy SSE GET');
+    if (response.status !== 200 || !isEventStream(response)) {
+      const body = await response.text();
+      throw new HttpStatusError(response.status, body, 'legacy SSE GET');
     }
     this.stream = response;
     await new Promise<void>((resolve, reject) => {
@@ -77,14 +73,14 @@ export class LegacySseTransport implements ClientTransport {
   async send(text: string, info: OutgoingInfo): Promise<void> {
     if (this.isClosed || !this.endpoint) throw new ConnectionClosedError();
     const response = await authorizedExchange(
-      this.options.auth,
+      this.options,
       this.endpoint,
       'POST',
       { ...this.options.headers, 'content-type': 'application/json' },
       text,
     );
-    const status = response.statusCode ?? 0;
-    const body = await readText(response);
+    const status = response.status;
+    const body = await response.text();
     if (status < 200 || status >= 300)
       throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
   }
@@ -98,8 +94,8 @@ export class LegacySseTransport implements ClientTransport {
 
   close(): Promise<void> {
     this.isClosed = true;
-    this.stream?.destroy();
-    for (const response of this.open) response.destroy();
+    this.stream?.close();
+    for (const response of this.open) response.close();
     return Promise.resolve();
   }
 }

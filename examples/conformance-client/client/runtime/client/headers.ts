@@ -4,7 +4,6 @@
  * for a valid annotation, and the encoding of values (plain when safe, else `=?base64?…?=`), as the
  * Streamable HTTP transport and the conformance suite define them.
  */
-import { Buffer } from 'node:buffer';
 import { valueAt } from '../header-params.js';
 
 type JsonObject = { [key: string]: unknown };
@@ -159,7 +158,16 @@ function propertyPath(node: SchemaNode): string[] {
 export function headerValue(value: string): string {
   const plain =
     /^[\x20-\x7e]*$/.test(value) && value === value.trim() && !value.startsWith('=?base64?');
-  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  return plain ? value : `=?base64?${utf8Base64(value)}?=`;
+}
+
+const utf8 = new TextEncoder();
+
+/** Base64 of the text's UTF-8 bytes, with what browsers and Node both have (`btoa` takes bytes as chars). */
+function utf8Base64(text: string): string {
+  let bytes = '';
+  for (const byte of utf8.encode(text)) bytes += String.fromCharCode(byte);
+  return btoa(bytes);
 }
 
 /** The `Mcp-Param-*` value of one argument; undefined (no header) for null, absent or non-primitive values. */

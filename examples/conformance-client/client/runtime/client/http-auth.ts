@@ -6,8 +6,8 @@
  * flow lives in `./auth/` (it needs oauth4webapi), loaded only when an OAuth configuration is given,
  * so a client generated without `--auth` has neither the folder nor the package.
  */
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { exchange } from './http-wire.js';
+import type { Exchange, WireResponse } from './http-wire.js';
+import { loadOAuth } from './oauth-module.js';
 
 /** What the transport asks of an authorization: headers for a request, and whether to send it again. */
 export interface HttpAuth {
@@ -134,14 +134,9 @@ const MAX_AUTH_RETRIES = 3;
 export async function httpAuthFor(option: AuthOption, serverUrl: URL): Promise<HttpAuth> {
   if (typeof option === 'string') return tokenAuth(() => option);
   if (typeof option === 'function') return tokenAuth(option);
-  // A computed name: generated clients without `--auth` have no auth/ folder (and no oauth4webapi).
-  const modulePath = './auth/index.js';
-  const loaded = (await import(modulePath).catch((error: unknown) => {
-    throw new Error(
-      `connect({ auth: { … } }) needs the OAuth module (generate the client with \`mcp-gen client --auth\`): ${String(error)}`,
-    );
-  })) as { oauthAuth: (options: OAuthOptions, serverUrl: URL) => HttpAuth };
-  return loaded.oauthAuth(option, serverUrl);
+  // oauth-module.ts loads auth/; a client generated without `--auth` has neither the folder nor
+  // oauth4webapi, and its oauth-module.ts (oauth-module-absent.ts) says so instead.
+  return (await loadOAuth()).oauthAuth(option, serverUrl);
 }
 
 /**
@@ -152,7 +147,7 @@ function tokenAuth(provider: TokenProvider): HttpAuth {
   let lastSent: string | undefined;
   let replacement: string | undefined;
   return {
-    async headers() {
+    async headers(): Promise<Record<string, string>> {
       const token = replacement ?? (await provider({ refused: false }));
       replacement = undefined;
       lastSent = token;
@@ -176,15 +171,14 @@ export async function sendAuthorized(
   auth: HttpAuth | undefined,
   method: string,
   url: URL,
-  send: (headers: Record<string, string>) => Promise<IncomingMessage>,
-): Promise<IncomingMessage> {
+  send: (headers: Record<string, string>) => Promise<WireResponse>,
+): Promise<WireResponse> {
   if (auth === undefined) return send({});
   for (let retries = 0; ; retries++) {
     const response = await send(await auth.headers({ method, url }));
-    const status = response.statusCode ?? 0;
-    const header = response.headers['www-authenticate'];
-    const challenge = Array.isArray(header) ? header.join(', ') : header;
-    const nonce = response.headers['dpop-nonce'];
+    const status = response.status;
+    const challenge = response.header('www-authenticate');
+    const nonce = response.header('dpop-nonce');
     const stepUp =
       status === 403 &&
       challenge !== undefined &&
@@ -197,27 +191,27 @@ export async function sendAuthorized(
         challenge,
         method,
         url,
-        dpopNonce: Array.isArray(nonce) ? nonce[0] : nonce,
+        dpopNonce: nonce,
       });
     } catch (error) {
-      response.resume();
+      void response.drain();
       throw error;
     }
     if (!again) return response;
-    response.resume();
+    void response.drain();
   }
 }
 
-/** `exchange` with the connection's authorization, if any: its headers, and a new sign-in on a refusal. */
+/** The wire's `exchange` with the connection's authorization, if any: its headers, and a new sign-in on a refusal. */
 export function authorizedExchange(
-  auth: HttpAuth | undefined,
+  { auth, exchange }: { readonly auth?: HttpAuth | undefined; readonly exchange: Exchange },
   url: URL,
   method: string,
-  headers: OutgoingHttpHeaders,
+  headers: Record<string, string>,
   body: string | undefined,
   timeoutMs?: number,
   signal?: AbortSignal,
-): Promise<IncomingMessage> {
+): Promise<WireResponse> {
   if (auth === undefined) return exchange(url, method, headers, body, timeoutMs, signal);
   return sendAuthorized(auth, method, url, (extra) =>
     exchange(url, method, { ...headers, ...extra }, body, timeoutMs, signal),

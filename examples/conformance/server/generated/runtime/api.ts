@@ -109,8 +109,14 @@ export interface AuthInfo {
  * the request's own stream; in the stateless 2026-07-28 revision the runtime answers the request
  * with an input-required result instead, and runs the handler again when the client retries with
  * the answers (the handler sees the same promise resolve either way).
+ *
+ * `ToolName` and `PromptName` are the names `lists` takes: a generated server's `HandlerContext`
+ * narrows them to the manifest's (`types.ts`), so a misspelt name is a compile error.
  */
-export interface RequestContext {
+export interface RequestContext<
+  ToolName extends string = string,
+  PromptName extends string = string,
+> {
   /**
    * Aborted when the client cancels the request, or on HTTP when the POST carrying it disconnects
    * before its response started streaming, or its session ends. On stdio, handlers still running
@@ -130,12 +136,24 @@ export interface RequestContext {
   /** Announces changes to every client listening (see `Notifier`). */
   readonly notify: Notifier;
   /**
-   * The server's run-time lists: enable or disable tools and prompts (names are checked at run
-   * time here; `McpServer.tools` / `.prompts` take only the manifest's names).
+   * The server's run-time lists: enable or disable tools and prompts. A generated server's handlers
+   * take only the manifest's names here (as `McpServer.tools` / `.prompts` do); names are also
+   * checked at run time.
    */
-  readonly lists: { readonly tools: ListControl; readonly prompts: ListControl };
+  readonly lists: {
+    readonly tools: ListControl<ToolName>;
+    readonly prompts: ListControl<PromptName>;
+  };
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sets the `statusMessage` of the task this call runs as (undefined clears it): clients see it
+   * in `tasks/get`, and in 2025-11-25 also in `tasks/list` and `notifications/tasks/status`. It
+   * stays while the task works (an input request shows its own message meanwhile) and is cleared
+   * when the task completes. Resolves once the task store has it (with `--redis`, every process
+   * then answers with it). Does nothing when the call does not run as a task.
+   */
+  setStatusMessage(message: string | undefined): Promise<void>;
   /**
    * Sends `notifications/message` when the server declares the logging capability and `level`
    * passes the client's filter (`logging/setLevel`, or `_meta["io.modelcontextprotocol/logLevel"]`
@@ -198,9 +216,10 @@ export interface Notifier {
   resourceUpdated(uri: string): void;
 }
 
-export type ToolHandler<Input, Output> = (
+/** `Context` is the `RequestContext` the handler gets; generated code passes its `HandlerContext`. */
+export type ToolHandler<Input, Output, Context = RequestContext> = (
   input: Input,
-  context: RequestContext,
+  context: Context,
 ) => ToolResult<Output> | Promise<ToolResult<Output>>;
 
 /** A tool's validators. */
@@ -237,9 +256,9 @@ export type ToolText = ToolBinding & {
 export interface ResourceReadResult extends JsonObject {
   contents: ResourceContents[];
 }
-export type ResourceHandler = (
+export type ResourceHandler<Context = RequestContext> = (
   uri: string,
-  context: RequestContext,
+  context: Context,
 ) => ResourceReadResult | Promise<ResourceReadResult>;
 /**
  * `variables` holds the values matched from the template's `{name}` placeholders; generated code
@@ -247,10 +266,11 @@ export type ResourceHandler = (
  */
 export type ResourceTemplateHandler<
   Variables extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
+  Context = RequestContext,
 > = (
   uri: string,
   variables: Variables,
-  context: RequestContext,
+  context: Context,
 ) => ResourceReadResult | Promise<ResourceReadResult>;
 
 export interface PromptMessage extends JsonObject {
@@ -261,9 +281,9 @@ export interface GetPromptResult extends JsonObject {
   description?: string;
   messages: PromptMessage[];
 }
-export type PromptHandler<Args> = (
+export type PromptHandler<Args, Context = RequestContext> = (
   args: Args,
-  context: RequestContext,
+  context: Context,
 ) => GetPromptResult | Promise<GetPromptResult>;
 
 /** Everything the runtime needs to know about a server, precomputed by the generator. */
@@ -338,21 +358,24 @@ export interface ServerDefinition {
 /** Validators keyed by method. */
 export type ValidatorTable = Readonly<Record<string, Validator<unknown>>>;
 
-/** User code, keyed by wire name. Generated code narrows this with the exact types. */
-export interface ServerHandlers {
+/**
+ * User code, keyed by wire name. Generated code narrows this with the exact types, and passes its
+ * `HandlerContext` as `Context` (the context whose `lists` take only the manifest's names).
+ */
+export interface ServerHandlers<Context = RequestContext> {
   /**
    * `ToolHandler<any, any>` alone would demand structured results (`[any] extends [never]` is false),
    * so tools without an outputSchema (`ToolHandler<I, never>`) are admitted explicitly.
    */
-  tools: Record<string, ToolHandler<any, any> | ToolHandler<any, never>>;
+  tools: Record<string, ToolHandler<any, any, Context> | ToolHandler<any, never, Context>>;
   /** Keyed by resource URI. */
-  resources?: Record<string, ResourceHandler>;
+  resources?: Record<string, ResourceHandler<Context>>;
   /** Keyed by URI template. */
-  resourceTemplates?: Record<string, ResourceTemplateHandler<any>>;
+  resourceTemplates?: Record<string, ResourceTemplateHandler<any, Context>>;
   /** Keyed by prompt name. */
-  prompts?: Record<string, PromptHandler<any>>;
+  prompts?: Record<string, PromptHandler<any, Context>>;
   /** Keyed by URI template: the resources each listed template has now (see `ResourceListHandler`). */
-  resourceLists?: Record<string, ResourceListHandler>;
+  resourceLists?: Record<string, ResourceListHandler<Context>>;
   /** Start and stop watching a resource as its first subscriber comes and its last goes. */
   resourceSubscriptions?: ResourceSubscriptionHooks;
   /**
@@ -360,12 +383,12 @@ export interface ServerHandlers {
    * variable name (`completions['plan_outing']['city']`). Tried first; then `complete`; then the
    * manifest's `enum` values starting with what was typed (`definition.completionDefaults`).
    */
-  completions?: Record<string, Record<string, CompletionHandler<any> | undefined> | undefined>;
+  completions?: Record<
+    string,
+    Record<string, CompletionHandler<any, Context> | undefined> | undefined
+  >;
   /** `completion/complete` for anything `completions` does not answer; when absent, the manifest's enums, else no values. */
-  complete?: (
-    params: JsonObject,
-    context: RequestContext,
-  ) => CompletionValues | Promise<CompletionValues>;
+  complete?: (params: JsonObject, context: Context) => CompletionValues | Promise<CompletionValues>;
   /**
    * The client sent `notifications/roots/list_changed` (stateful revisions): the next
    * `context.listRoots()` on that session sees the new list.
@@ -384,8 +407,8 @@ export type CompletionValues = string[] | { values: string[]; total?: number; ha
  * Completes one prompt argument or template variable. `value` is what the user typed so far;
  * `resolved` holds the other arguments already filled in (`context.arguments` of the request).
  */
-export type CompletionHandler<Args = Readonly<Record<string, string>>> = (
+export type CompletionHandler<Args = Readonly<Record<string, string>>, Context = RequestContext> = (
   value: string,
   resolved: Partial<Args>,
-  context: RequestContext,
+  context: Context,
 ) => CompletionValues | Promise<CompletionValues>;

@@ -121,6 +121,12 @@ export class Context implements RequestContext, DeadlineEntry {
     return sendProgress(this, progress, total, message);
   }
 
+  setStatusMessage(message: string | undefined): Promise<void> {
+    if (message !== undefined && typeof message !== 'string')
+      return Promise.reject(new TypeError('A task status message must be a string or undefined'));
+    return this.task?.setStatusMessage(message) ?? Promise.resolve();
+  }
+
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     return sendLog(this.session, this, level, data, logger);
   }

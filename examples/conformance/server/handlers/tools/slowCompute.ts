@@ -1,12 +1,21 @@
 import type { ToolHandlers } from '../../generated/types.js';
 import { sleep } from './sleep.js';
 
-/** Works for `seconds`, then reports; `seconds: 0` answers at once (no task needed). */
+/**
+ * Works for `seconds`, then reports; `seconds: 0` answers at once (no task needed). Run as a task,
+ * it says how far it got in the task's status message.
+ */
 export const slowCompute: ToolHandlers['slow_compute'] = async (input, context) => {
   const seconds = input.seconds ?? 1;
   const label = input.label ?? 'result';
   if (seconds > 0) {
-    await sleep(seconds * 1000, context.signal).catch((reason: unknown) => {
+    const work = async (): Promise<void> => {
+      await context.setStatusMessage(`Computing ${label}`);
+      await sleep(seconds * 500, context.signal);
+      await context.setStatusMessage(`Computing ${label}: half done`);
+      await sleep(seconds * 500, context.signal);
+    };
+    await work().catch((reason: unknown) => {
       // Operators see a cancelled task stop (tests too: a task cancelled through another process).
       process.stderr.write(`slow_compute ${label}: stopped early (${reason instanceof Error ? reason.message : String(reason)})\n`);
       throw reason;

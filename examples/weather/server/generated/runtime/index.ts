@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type {
   ListControl,
   Notifier,
+  RequestContext,
   ServerDefinition,
   ServerHandlers,
   ServerOptions,
@@ -58,10 +59,12 @@ export interface McpServer<Tool extends string = string, Prompt extends string =
 /** Checks the definition against the handlers (throws on a missing handler) and precomputes the wire payloads. */
 export function createServer<Tool extends string = string, Prompt extends string = string>(
   definition: ServerDefinition,
-  handlers: ServerHandlers,
+  handlers: ServerHandlers<RequestContext<Tool, Prompt>>,
   options: ServerOptions = {},
 ): McpServer<Tool, Prompt> {
-  const core = new ServerCore(definition, handlers, options);
+  // Handlers typed for `RequestContext<Tool, Prompt>` get the runtime's context: its lists are
+  // checked at run time, and their filter only ever sees manifest names, which `Tool` lists.
+  const core = new ServerCore(definition, handlers as unknown as ServerHandlers, options);
   return {
     serveStdio: (io) => serveStdio(core, io),
     notify: core.notifier,

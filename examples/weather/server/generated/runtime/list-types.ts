@@ -41,8 +41,8 @@ export interface ListedResource extends JsonObject {
  * The resources a template currently has (the manifest's `list: true`), each read through the
  * template's handler. Called on every `resources/list` request; the runtime pages the whole list.
  */
-export type ResourceListHandler = (
-  context: RequestContext,
+export type ResourceListHandler<Context = RequestContext> = (
+  context: Context,
 ) => readonly ListedResource[] | Promise<readonly ListedResource[]>;
 
 /**

@@ -2,6 +2,7 @@
 import type {
   CompletionHandler,
   PromptHandler,
+  RequestContext,
   ResourceHandler,
   ResourceTemplateHandler,
   ServerHandlers,
@@ -121,35 +122,38 @@ export interface ResourcesInput {
  * `structuredContent` matching the tool's outputSchema, or an `isError: true` result.
  */
 export type ToolHandlers = {
-  ['__proto__']: ToolHandler<InputOrUnknown<ProtoInput>, never>;
-  constructor: ToolHandler<InputOrUnknown<ConstructorInput>, ConstructorOutput>;
-  class: ToolHandler<InputOrUnknown<ClassInput>, never>;
-  '1abc': ToolHandler<InputOrUnknown<_1AbcInput>, _1AbcOutput>;
-  'get-user': ToolHandler<InputOrUnknown<GetUserInput>, GetUserOutput>;
-  get_user: ToolHandler<InputOrUnknown<GetUser_2Input>, GetUser_2Output>;
-  toString: ToolHandler<InputOrUnknown<ToStringInput>, never>;
-  handlers: ToolHandler<InputOrUnknown<HandlersInput>, never>;
-  resources: ToolHandler<InputOrUnknown<ResourcesInput>, never>;
+  ['__proto__']: TypedToolHandler<ProtoInput, never>;
+  constructor: TypedToolHandler<ConstructorInput, ConstructorOutput>;
+  class: TypedToolHandler<ClassInput, never>;
+  '1abc': TypedToolHandler<_1AbcInput, _1AbcOutput>;
+  'get-user': TypedToolHandler<GetUserInput, GetUserOutput>;
+  get_user: TypedToolHandler<GetUser_2Input, GetUser_2Output>;
+  toString: TypedToolHandler<ToStringInput, never>;
+  handlers: TypedToolHandler<HandlersInput, never>;
+  resources: TypedToolHandler<ResourcesInput, never>;
 };
 
 /** A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called). */
 type InputOrUnknown<T> = [T] extends [never] ? unknown : T;
+
+/** A tool's handler, given its input and a context whose `lists` take the manifest's names. */
+type TypedToolHandler<Input, Output> = ToolHandler<InputOrUnknown<Input>, Output, HandlerContext>;
 
 /** The URI of every resource the server lists. */
 export type ResourceUri = "file:///it's/*/$x?a=*/export/*" | 'urn:__proto__';
 
 /** Reads each listed resource, keyed by URI. */
 export type ResourceHandlers = {
-  "file:///it's/*/$x?a=*/export/*": ResourceHandler;
-  'urn:__proto__': ResourceHandler;
+  "file:///it's/*/$x?a=*/export/*": ResourceHandler<HandlerContext>;
+  'urn:__proto__': ResourceHandler<HandlerContext>;
 };
 
 /** Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`. */
 export type ResourceTemplateHandlers = {
-  'x://items/{__proto__}/{id}': ResourceTemplateHandler<{
-    readonly ['__proto__']: string;
-    readonly id: string;
-  }>;
+  'x://items/{__proto__}/{id}': ResourceTemplateHandler<
+    { readonly ['__proto__']: string; readonly id: string },
+    HandlerContext
+  >;
 };
 
 /** Arguments of the prompt "say \"hi\" *\/ ${x}"; the protocol sends them all as strings. */
@@ -162,7 +166,7 @@ export type SayHiXArguments = {
 
 /** Builds each prompt from its arguments, keyed by prompt name. */
 export type PromptHandlers = {
-  'say "hi" */ ${x}': PromptHandler<SayHiXArguments>;
+  'say "hi" */ ${x}': PromptHandler<SayHiXArguments, HandlerContext>;
 };
 
 /**
@@ -171,13 +175,16 @@ export type PromptHandlers = {
  */
 export type CompletionHandlers = {
   'say "hi" */ ${x}': {
-    ['__proto__']: CompletionHandler<SayHiXArguments>;
-    'a-b': CompletionHandler<SayHiXArguments>;
-    'q"uote': CompletionHandler<SayHiXArguments>;
+    ['__proto__']: CompletionHandler<SayHiXArguments, HandlerContext>;
+    'a-b': CompletionHandler<SayHiXArguments, HandlerContext>;
+    'q"uote': CompletionHandler<SayHiXArguments, HandlerContext>;
   };
   'x://items/{__proto__}/{id}': {
-    ['__proto__']: CompletionHandler<{ readonly ['__proto__']: string; readonly id: string }>;
-    id: CompletionHandler<{ readonly ['__proto__']: string; readonly id: string }>;
+    ['__proto__']: CompletionHandler<
+      { readonly ['__proto__']: string; readonly id: string },
+      HandlerContext
+    >;
+    id: CompletionHandler<{ readonly ['__proto__']: string; readonly id: string }, HandlerContext>;
   };
 };
 
@@ -190,7 +197,7 @@ export type Handlers = {
   /** Completes the arguments you give a handler for; the others fall back to `complete`, then to the manifest's `enum` values. */
   completions?: { [K in keyof CompletionHandlers]?: Partial<CompletionHandlers[K]> };
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
-  complete?: NonNullable<ServerHandlers['complete']>;
+  complete?: NonNullable<ServerHandlers<HandlerContext>['complete']>;
 };
 
 /** The name of every tool (what `server.tools.enable` and `.disable` take). */
@@ -198,3 +205,9 @@ export type ToolName = Extract<keyof ToolHandlers, string>;
 
 /** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
 export type PromptName = Extract<keyof PromptHandlers, string>;
+
+/**
+ * What every handler gets beside its input: `context.lists.tools` and `.prompts` take only the
+ * manifest's names, as `server.tools` and `.prompts` do.
+ */
+export type HandlerContext = RequestContext<ToolName, PromptName>;

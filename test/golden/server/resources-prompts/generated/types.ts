@@ -2,6 +2,7 @@
 import type {
   CompletionHandler,
   PromptHandler,
+  RequestContext,
   ResourceHandler,
   ResourceTemplateHandler,
   ServerHandlers,
@@ -21,15 +22,15 @@ export type ResourceUri = 'docs://index';
 
 /** Reads each listed resource, keyed by URI. */
 export type ResourceHandlers = {
-  'docs://index': ResourceHandler;
+  'docs://index': ResourceHandler<HandlerContext>;
 };
 
 /** Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`. */
 export type ResourceTemplateHandlers = {
-  'docs://pages/{section}/{page}': ResourceTemplateHandler<{
-    readonly section: string;
-    readonly page: string;
-  }>;
+  'docs://pages/{section}/{page}': ResourceTemplateHandler<
+    { readonly section: string; readonly page: string },
+    HandlerContext
+  >;
 };
 
 /** Arguments of the prompt "summarize"; the protocol sends them all as strings. */
@@ -44,8 +45,8 @@ export type OverviewArguments = {};
 
 /** Builds each prompt from its arguments, keyed by prompt name. */
 export type PromptHandlers = {
-  summarize: PromptHandler<SummarizeArguments>;
-  overview: PromptHandler<OverviewArguments>;
+  summarize: PromptHandler<SummarizeArguments, HandlerContext>;
+  overview: PromptHandler<OverviewArguments, HandlerContext>;
 };
 
 /**
@@ -54,12 +55,12 @@ export type PromptHandlers = {
  */
 export type CompletionHandlers = {
   summarize: {
-    page: CompletionHandler<SummarizeArguments>;
-    style: CompletionHandler<SummarizeArguments>;
+    page: CompletionHandler<SummarizeArguments, HandlerContext>;
+    style: CompletionHandler<SummarizeArguments, HandlerContext>;
   };
   'docs://pages/{section}/{page}': {
-    section: CompletionHandler<{ readonly section: string; readonly page: string }>;
-    page: CompletionHandler<{ readonly section: string; readonly page: string }>;
+    section: CompletionHandler<{ readonly section: string; readonly page: string }, HandlerContext>;
+    page: CompletionHandler<{ readonly section: string; readonly page: string }, HandlerContext>;
   };
 };
 
@@ -72,7 +73,7 @@ export type Handlers = {
   /** Completes the arguments you give a handler for; the others fall back to `complete`, then to the manifest's `enum` values. */
   completions?: { [K in keyof CompletionHandlers]?: Partial<CompletionHandlers[K]> };
   /** Answers `completion/complete` for prompt arguments and template variables; without it, no suggestions. */
-  complete?: NonNullable<ServerHandlers['complete']>;
+  complete?: NonNullable<ServerHandlers<HandlerContext>['complete']>;
 };
 
 /** The name of every tool (what `server.tools.enable` and `.disable` take). */
@@ -80,3 +81,9 @@ export type ToolName = Extract<keyof ToolHandlers, string>;
 
 /** The name of every prompt (what `server.prompts.enable` and `.disable` take). */
 export type PromptName = Extract<keyof PromptHandlers, string>;
+
+/**
+ * What every handler gets beside its input: `context.lists.tools` and `.prompts` take only the
+ * manifest's names, as `server.tools` and `.prompts` do.
+ */
+export type HandlerContext = RequestContext<ToolName, PromptName>;

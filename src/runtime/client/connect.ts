@@ -1,0 +1,27 @@
+/**
+ * Where a Node app's client connects: a Streamable HTTP URL (on node:http, node-wire.ts) or a
+ * server spawned over stdio. Each is loaded only when used. A client generated with `--browser`
+ * has connect-browser.ts under this name instead.
+ */
+import type { HttpLocation } from './http.js';
+import type { StdioServerParameters } from './stdio.js';
+import type { ClientTransport } from './transport.js';
+
+export type { HttpLocation } from './http.js';
+export type { StdioServerParameters } from './stdio.js';
+
+/** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
+export type ServerLocation = HttpLocation | StdioServerParameters;
+
+/** Builds the transport for a location. */
+export async function transportFor(location: ServerLocation): Promise<ClientTransport> {
+  if ('url' in location) {
+    const [{ httpTransport }, { nodeExchange }] = await Promise.all([
+      import('./http.js'),
+      import('./node-wire.js'),
+    ]);
+    return httpTransport(location, nodeExchange);
+  }
+  const { StdioClientTransport } = await import('./stdio.js');
+  return new StdioClientTransport(location);
+}

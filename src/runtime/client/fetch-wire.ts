@@ -1,0 +1,90 @@
+/**
+ * The HTTP wire on `fetch` and `ReadableStream`, the browser entry's (connect-browser.ts): no
+ * `node:*` import. A response's body is read as it streams (SSE event by event); closing the
+ * exchange aborts the fetch, which the server sees as a disconnect. The browser leaves out the
+ * headers a page may not set (`Content-Length` among them: it counts the body itself).
+ */
+import { SseParser, type Exchange, type SseEvent, type WireResponse } from './http-wire.js';
+
+export const fetchExchange: Exchange = async (url, method, headers, body, timeoutMs, signal) => {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted === true) abort();
+  else signal?.addEventListener('abort', abort, { once: true });
+  // Like node-wire's socket timeout, the limit covers the wait for the response.
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(new Error(`${method} timed out`)), timeoutMs);
+  const release = (): void => signal?.removeEventListener('abort', abort);
+  try {
+    const init: RequestInit = { method, headers, signal: controller.signal };
+    if (body !== undefined) init.body = body;
+    return new FetchResponse(await fetch(url, init), controller, release);
+  } catch (error) {
+    release();
+    throw error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+};
+
+class FetchResponse implements WireResponse {
+  readonly status: number;
+  private readonly response: Response;
+  private readonly controller: AbortController;
+  /** Takes the abort listener off the caller's signal once the exchange is over. */
+  private readonly release: () => void;
+
+  constructor(response: Response, controller: AbortController, release: () => void) {
+    this.response = response;
+    this.controller = controller;
+    this.release = release;
+    this.status = response.status;
+  }
+
+  header(name: string): string | undefined {
+    return this.response.headers.get(name) ?? undefined;
+  }
+
+  async text(): Promise<string> {
+    let text = '';
+    await this.read((chunk) => (text += chunk));
+    return text;
+  }
+
+  async drain(): Promise<void> {
+    await this.read(() => {});
+  }
+
+  async events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void> {
+    const parser = new SseParser(onEvent, onRetry);
+    await this.read((chunk) => parser.push(chunk));
+  }
+
+  close(): void {
+    this.controller.abort();
+    this.release();
+  }
+
+  /** The body as UTF-8 text, chunk by chunk, until it ends or breaks (an abort included). */
+  private async read(onChunk: (chunk: string) => void): Promise<void> {
+    const body = this.response.body;
+    if (body === null) return this.release();
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        onChunk(decoder.decode(value, { stream: true }));
+      }
+      const rest = decoder.decode();
+      if (rest !== '') onChunk(rest);
+    } catch {
+      // A broken or aborted stream ends the body: what arrived stands.
+    } finally {
+      this.release();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The HTTP wire on `node:http`/`node:https`, the Node entry's (connect.ts): per call it costs a
+ * fraction of Node's `fetch` in CPU (see bench/RESULTS.md, "The HTTP client's wire").
+ */
+import { Buffer } from 'node:buffer';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { SseParser, type Exchange, type SseEvent, type WireResponse } from './http-wire.js';
+
+export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, signal) =>
+  new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const outgoing: Record<string, string | number> = { ...headers };
+    if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
+    const request = send(
+      url,
+      signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal },
+      (message) => resolve(new NodeResponse(message)),
+    );
+    request.on('error', reject);
+    if (timeoutMs !== undefined)
+      request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
+    request.end(body);
+  });
+
+class NodeResponse implements WireResponse {
+  readonly status: number;
+  private readonly message: IncomingMessage;
+
+  constructor(message: IncomingMessage) {
+    this.message = message;
+    this.status = message.statusCode ?? 0;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.message.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  text(): Promise<string> {
+    return new Promise((resolve) => {
+      let text = '';
+      this.message.setEncoding('utf8');
+      this.message.on('data', (chunk: string) => (text += chunk));
+      this.message.on('end', () => resolve(text));
+      this.message.on('error', () => resolve(text));
+      this.message.on('close', () => resolve(text));
+    });
+  }
+
+  drain(): Promise<void> {
+    return new Promise((resolve) => {
+      this.message
+        .on('end', resolve)
+        .on('error', () => resolve())
+        .on('close', resolve);
+      this.message.resume();
+    });
+  }
+
+  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void> {
+    return new Promise((resolve) => {
+      const parser = new SseParser(onEvent, onRetry);
+      this.message.setEncoding('utf8');
+      this.message.on('data', (chunk: string) => parser.push(chunk));
+      const end = (): void => resolve();
+      this.message.on('end', end);
+      this.message.on('error', end);
+      this.message.on('close', end);
+    });
+  }
+
+  close(): void {
+    this.message.destroy();
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The generated client in a web page, as a Vite app ships it: `mcp-gen client --browser` into the
+ * app's src/, type-checked like create-vite's vanilla-ts template does (DOM, no @types/node),
+ * built with `vite build`, the page served from one loopback origin and the weather example server
+ * on another, opened in Debian's chromium (headless, puppeteer-core). The page calls tools in both
+ * eras (2025-11-25 with a session, 2026-07-28 stateless) and shows the typed results, which must be
+ * what a Node client gets from the same server. A page on an origin the server does not allow is
+ * refused: its preflight gets 403 and it never reaches a tool.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { extname, join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBinary } from '../../scripts/system-packages.mjs';
+import { connect as connectFromNode } from '../../examples/client-app/client/client.js';
+import { createServer as createWeatherServer } from '../../examples/weather/server/generated/server.js';
+import type { HttpListener } from '../../examples/weather/server/generated/runtime/index.js';
+import { handlers } from '../../examples/weather/server/handlers/index.js';
+import { cli, repoRoot } from '../client/support.js';
+import { tempDir } from '../server/support.js';
+
+const require = createRequire(import.meta.url);
+const work = tempDir('vite-client');
+const app = join(work, 'app');
+const listeners: { close(): Promise<void> }[] = [];
+let browser: Browser;
+let pageOrigin: string;
+let otherOrigin: string;
+let serverUrl: string;
+
+/** The page: connects in the era asked for, calls two tools and shows what came back, typed. */
+const MAIN_TS = `import { connect, type Revision } from './client/client.js';
+
+const server = new URLSearchParams(location.search).get('server') ?? '';
+const results = document.querySelector<HTMLPreElement>('#results')!;
+
+async function visit(revision: Revision) {
+  const client = await connect({ url: server, protocolVersions: [revision], clientInfo: { name: 'vite-page', version: '1.0.0' } });
+  try {
+    // GetWeatherOutput and GetForecastOutput: these lines type-check only with the generated types.
+    const now = await client.tools.getWeather({ location: 'Lisbon', units: 'celsius' });
+    const shown: string = \`\${now.location}: \${now.temperature.toFixed(1)}° \${now.units}, \${now.conditions}, humidity \${now.humidity}%\`;
+    // With onProgress the server answers on an SSE stream: read from the fetch body, event by event.
+    const progress: string[] = [];
+    const forecast = await client.tools.getForecast({ location: 'Porto', days: 2 }, { onProgress: (p) => progress.push(\`\${p.progress}/\${p.total ?? '?'} \${p.message ?? ''}\`) });
+    const days: string[] = forecast.days.map((day) => \`\${day.date} \${day.low}–\${day.high} \${day.conditions}\`);
+    return { protocolVersion: client.server.protocolVersion, shown, now, forecast, days, progress };
+  } finally {
+    await client.close();
+  }
+}
+
+async function run(): Promise<void> {
+  try {
+    const stateful = await visit('2025-11-25');
+    const stateless = await visit('2026-07-28');
+    results.textContent = JSON.stringify({ stateful, stateless });
+  } catch (error) {
+    results.textContent = JSON.stringify({ error: String(error) });
+  }
+  document.body.dataset['done'] = 'yes';
+}
+
+void run();
+`;
+
+/** create-vite's vanilla-ts tsconfig, as the user had it (erasableSyntaxOnly aside: issue 26 items 1–2). */
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    useDefineForClassFields: true,
+    module: 'ESNext',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    types: ['vite/client'],
+    skipLibCheck: true,
+    moduleResolution: 'bundler',
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    moduleDetection: 'force',
+    noEmit: true,
+    strict: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    noFallthroughCasesInSwitch: true,
+    noUncheckedSideEffectImports: true,
+  },
+  include: ['src'],
+};
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Serves the built page (app/dist) on a loopback port: one origin. */
+function servePage(dir: string): Promise<string> {
+  const server: Server = createHttpServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = path === '/' ? 'index.html' : path.slice(1);
+    try {
+      const body = readFileSync(join(dir, file));
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  listeners.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+}
+
+function run(command: string[], cwd: string): { code: number | null; output: string } {
+  const result = spawnSync(process.execPath, command, { cwd, encoding: 'utf8', timeout: 120_000 });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+beforeAll(async () => {
+  const executablePath = findBinary('chromium');
+  if (executablePath === undefined) throw new Error('chromium is not installed: run `node scripts/system-packages.mjs` (npm test does)');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
+  const generated = await cli(['client', join(repoRoot, 'examples/weather/manifest.yaml'), '--browser', '-o', join(app, 'src', 'client'), '--no-version-banner']);
+  expect(generated.code, generated.err).toBe(0);
+  writeFileSync(join(app, 'index.html'), '<!doctype html>\n<html><body><pre id="results"></pre><script type="module" src="/src/main.ts"></script></body></html>\n');
+  writeFileSync(join(app, 'src', 'main.ts'), MAIN_TS);
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  pageOrigin = await servePage(join(app, 'dist'));
+  otherOrigin = await servePage(join(app, 'dist'));
+  const listener: HttpListener = await createWeatherServer(handlers, { logger: () => {} }).listenHttp({ port: 0, allowedOrigins: [pageOrigin] });
+  listeners.push(listener);
+  serverUrl = listener.url;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(listeners.map((l) => l.close()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('a Vite page with a --browser client', () => {
+  it('type-checks under the vanilla-ts tsconfig without @types/node', () => {
+    const checked = run([require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  it('builds with vite, and the bundle holds no node: module', () => {
+    const built = run([join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], app);
+    expect(built.code, built.output).toBe(0);
+    // Vite stubs a node: import it cannot bundle for browsers (and warns): neither may happen.
+    expect(built.output).not.toMatch(/externalized|node:/);
+    const scripts = readdirSync(join(app, 'dist', 'assets')).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const text = readFileSync(join(app, 'dist', 'assets', script), 'utf8');
+      expect(text).not.toMatch(/["']node:|__vite-browser-external/);
+    }
+  }, 180_000);
+
+  it('calls tools on a server on another origin in both eras and shows the typed results', async () => {
+    const page = await browser.newPage();
+    const requests: { method: string; headers: Record<string, string> }[] = [];
+    page.on('request', (request) => {
+      if (request.url() === serverUrl) requests.push({ method: request.method(), headers: request.headers() });
+    });
+    const forecastAnswers: string[] = [];
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.url() === serverUrl && request.method() === 'POST' && request.headers()['mcp-name'] === 'get_forecast') forecastAnswers.push(response.headers()['content-type'] ?? '');
+    });
+    await page.goto(`${pageOrigin}/?server=${encodeURIComponent(serverUrl)}`, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-done="yes"]', { timeout: 60_000 });
+    const shown = JSON.parse((await page.$eval('#results', (el) => el.textContent)) ?? '{}') as Record<string, any>;
+    await page.close();
+    expect(shown['error']).toBeUndefined();
+
+    // What a Node client gets from the same server, era by era.
+    for (const [era, revision] of [['stateful', '2025-11-25'], ['stateless', '2026-07-28']] as const) {
+      const node = await connectFromNode({ url: serverUrl, protocolVersions: [revision] });
+      const now = await node.tools.getWeather({ location: 'Lisbon', units: 'celsius' });
+      const forecast = await node.tools.getForecast({ location: 'Porto', days: 2 });
+      await node.close();
+      expect(shown[era].protocolVersion).toBe(revision);
+      expect(shown[era].now).toEqual(now);
+      expect(shown[era].forecast).toEqual(forecast);
+      expect(shown[era].shown).toBe(`Lisbon: ${now.temperature.toFixed(1)}° celsius, ${now.conditions}, humidity ${now.humidity}%`);
+      expect(shown[era].days).toHaveLength(2);
+      expect(shown[era].progress).toEqual(['1/2 day 1 of 2', '2/2 day 2 of 2']);
+    }
+    expect(forecastAnswers).toEqual(['text/event-stream', 'text/event-stream']);
+
+    // The wire: a session in the stateful era (its id read from a cross-origin response), none in the stateless one.
+    const posts = requests.filter((r) => r.method === 'POST');
+    const calls = posts.filter((r) => r.headers['mcp-method'] === 'tools/call');
+    expect(calls).toHaveLength(4);
+    const [statefulCalls, statelessCalls] = [calls.slice(0, 2), calls.slice(2)];
+    for (const call of statefulCalls) {
+      expect(call.headers['mcp-session-id']).toMatch(/.+/);
+      expect(call.headers['mcp-protocol-version']).toBe('2025-11-25');
+    }
+    for (const call of statelessCalls) {
+      expect(call.headers['mcp-session-id']).toBeUndefined();
+      expect(call.headers['mcp-protocol-version']).toBe('2026-07-28');
+    }
+    expect(calls.map((c) => c.headers['mcp-name'])).toEqual(['get_weather', 'get_forecast', 'get_weather', 'get_forecast']);
+    // The stateful session's standalone stream and its end, both cross-origin.
+    expect(requests.some((r) => r.method === 'GET' && r.headers['mcp-session-id'] !== undefined)).toBe(true);
+    expect(requests.some((r) => r.method === 'DELETE' && r.headers['mcp-session-id'] !== undefined)).toBe(true);
+  }, 120_000);
+
+  it('is refused on an origin the server does not allow: the preflight gets 403 and no tool is called', async () => {
+    const page = await browser.newPage();
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.enable');
+    const statuses: { method: string; status: number }[] = [];
+    const methods = new Map<string, string>();
+    cdp.on('Network.requestWillBeSent', (event) => {
+      if (event.request.url === serverUrl) methods.set(event.requestId, event.request.method);
+    });
+    cdp.on('Network.responseReceived', (event) => {
+      if (event.response.url === serverUrl) statuses.push({ method: methods.get(event.requestId) ?? '?', status: event.response.status });
+    });
+    await page.goto(`${otherOrigin}/?server=${encodeURIComponent(serverUrl)}`, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-done="yes"]', { timeout: 60_000 });
+    const shown = JSON.parse((await page.$eval('#results', (el) => el.textContent)) ?? '{}') as Record<string, any>;
+    await page.close();
+    expect(shown['error']).toMatch(/fetch/i);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s.status === 403)).toBe(true);
+  }, 120_000);
+});
