@@ -2,8 +2,10 @@
  * The app setups of the apps matrix, as data: how a user's project around the generated client is
  * laid out (its files, made here or by the tool's own `init`), and the command of each column:
  * typecheck, build, run. A column a setup does not have is n/a with the reason. Commands name the
- * tools of test/apps/package.json by key (`tools.ts`); `{main}` is the app's entry source.
+ * tools of test/apps/package.json by key (their command lines are in harness.ts); the app's entry
+ * is always src/main.ts.
  */
+import { CREATE_VITE_TSCONFIG } from '../support/create-vite.js';
 
 export type Column = 'typecheck' | 'build' | 'run';
 export const COLUMNS: readonly Column[] = ['typecheck', 'build', 'run'];
@@ -143,29 +145,7 @@ export const SETUPS: readonly Setup[] = [
     files: {
       'package.json': esm,
       'index.html': '<!doctype html>\n<html lang="en">\n  <body>\n    <script type="module" src="/src/main.ts"></script>\n  </body>\n</html>\n',
-      // create-vite's vanilla-ts settings.
-      'tsconfig.json': json({
-        compilerOptions: {
-          target: 'ES2022',
-          useDefineForClassFields: true,
-          module: 'ESNext',
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: ['vite/client'],
-          skipLibCheck: true,
-          moduleResolution: 'bundler',
-          allowImportingTsExtensions: true,
-          verbatimModuleSyntax: true,
-          moduleDetection: 'force',
-          noEmit: true,
-          strict: true,
-          noUnusedLocals: true,
-          noUnusedParameters: true,
-          erasableSyntaxOnly: true,
-          noFallthroughCasesInSwitch: true,
-          noUncheckedSideEffectImports: true,
-        },
-        include: ['src'],
-      }),
+      'tsconfig.json': json(CREATE_VITE_TSCONFIG),
       // The bundle's own path without a browser (the Chromium run is test/browser's): Node 22 loads
       // the built page script with the URL set, and waits for the app's promise.
       'run-bundle.mjs': [
