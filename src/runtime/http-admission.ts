@@ -22,6 +22,8 @@ export class HttpAdmission {
   private readonly allowedHosts: ReadonlySet<string> | undefined;
   private readonly authorize: HttpOptions['authorize'];
   private readonly auth: ResourceServerAuth | undefined;
+  private readonly log: (line: string) => void;
+  private readonly failed: (res: ServerResponse, error: unknown) => void;
 
   /**
    * `bindHost` is the address the server listens on; `log` reports a failing `authorize`, and
@@ -30,9 +32,11 @@ export class HttpAdmission {
   constructor(
     bindHost: string,
     options: HttpOptions,
-    private readonly log: (line: string) => void,
-    private readonly failed: (res: ServerResponse, error: unknown) => void,
+    log: (line: string) => void,
+    failed: (res: ServerResponse, error: unknown) => void,
   ) {
+    this.log = log;
+    this.failed = failed;
     this.allowedOrigins =
       options.allowedOrigins && new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
     if (options.allowedHosts !== undefined) {

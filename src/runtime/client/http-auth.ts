@@ -151,7 +151,7 @@ function tokenAuth(provider: TokenProvider): HttpAuth {
   let lastSent: string | undefined;
   let replacement: string | undefined;
   return {
-    async headers() {
+    async headers(): Promise<Record<string, string>> {
       const token = replacement ?? (await provider({ refused: false }));
       replacement = undefined;
       lastSent = token;

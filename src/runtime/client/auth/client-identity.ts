@@ -33,7 +33,7 @@ export async function clientIdentity(
     !options.clientCredentials &&
     options.assertion === undefined &&
     options.clientMetadataUrl !== undefined &&
-    as.client_id_metadata_document_supported === true
+    as['client_id_metadata_document_supported'] === true
   ) {
     return identity({ clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: 'none' });
   }
@@ -45,7 +45,7 @@ export async function clientIdentity(
     return identity(registered);
   }
   throw new AuthorizationError(
-    `no client identity for ${as.issuer}: it offers no dynamic registration${as.client_id_metadata_document_supported === true ? '' : ' nor client ID metadata documents'}; give clientId (and clientSecret) registered there`,
+    `no client identity for ${as.issuer}: it offers no dynamic registration${as['client_id_metadata_document_supported'] === true ? '' : ' nor client ID metadata documents'}; give clientId (and clientSecret) registered there`,
   );
 }
 
@@ -162,11 +162,11 @@ async function register(
       { cause: error },
     );
   }
-  const result: StoredClient = { clientId: String(registered.client_id) };
-  if (typeof registered.client_secret === 'string') result.clientSecret = registered.client_secret;
+  const result: StoredClient = { clientId: String(registered['client_id']) };
+  if (typeof registered['client_secret'] === 'string') result.clientSecret = registered['client_secret'];
   const registeredMethod: string | undefined =
-    typeof registered.token_endpoint_auth_method === 'string'
-      ? registered.token_endpoint_auth_method
+    typeof registered['token_endpoint_auth_method'] === 'string'
+      ? registered['token_endpoint_auth_method']
       : method;
   if (registeredMethod !== undefined)
     result.tokenEndpointAuthMethod =
