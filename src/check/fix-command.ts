@@ -39,6 +39,7 @@ export function fixCommand(target: Target, configDir?: string): string {
   words.push('-o', displayPath(target.job.out));
   if (target.command !== 'types' && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
   if (target.command === 'client' && target.job.auth === true) words.push('--auth');
+  if ((target.command === 'server' || target.command === 'client') && target.job.importExtension === 'ts') words.push('--import-extension', 'ts');
   if (!banner.version) words.push('--no-version-banner');
   const line = words.map(shellWord).join(' ');
   return base === process.cwd() ? line : `cd ${shellWord(displayPathFromCwd(base))} && ${line}`;

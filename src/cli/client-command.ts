@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileInput, pathFromOut } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
+import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planClient } from '../emit/client/index.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { loadManifest } from '../pipeline/manifest.js';
@@ -27,6 +28,8 @@ export interface ClientCommandOptions {
   allowOutsideRefs?: boolean;
   /** Include the OAuth module (`runtime/client/auth/`) and its oauth4webapi dependency. */
   auth?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -67,6 +70,8 @@ export interface ClientJob {
   allowOutsideRefs?: boolean;
   /** `--auth`: the OAuth module and its dependency. */
   auth?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   banner: Recipe['banner'];
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
@@ -134,6 +139,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   else options['fromCommand'] = source.fromCommand;
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (job.auth === true) options['auth'] = true;
+  if (job.importExtension === 'ts') options['importExtension'] = 'ts';
   return options;
 }
 
@@ -155,12 +161,13 @@ export async function prepareClient(
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     runtimeSources: readClientRuntimeSources(job.auth === true),
     auth: job.auth === true,
+    importExtension: job.importExtension ?? 'js',
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
     ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const files = [...plan.files];
+  const files = await withImportExtension(plan.files, job.importExtension ?? 'js');
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
   return { files, record };
@@ -187,6 +194,7 @@ export async function generateClient(
     banner: options.banner ?? { command: bannerCommand(source), version: options.versionBanner !== false },
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.auth ? { auth: true } : {}),
+    ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
   };
   const check = options.check === true;

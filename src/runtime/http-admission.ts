@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * What a request to the Streamable HTTP endpoint must pass before it is routed: the Host check
  * (against DNS rebinding), the Origin check (against cross-site calls from browsers), the

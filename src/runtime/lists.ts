@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Lists that change at run time: the pages of a list method and their cursors, and the enabled
  * set and per-request filter of tools and prompts (`ListControl`). While nothing is disabled or

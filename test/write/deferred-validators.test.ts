@@ -123,7 +123,7 @@ describe('tool validator modules from the memo', () => {
       memoInput: 'in v1',
       module: 'inTool',
     });
-    const paths = { typesModule: './types.js', helpersModule: '../validator-helpers.js', modulesDir: './validators' };
+    const paths = { typesModule: '../types.js', helpersModule: '../validator-helpers.js', modulesDir: './validators', helpersFromIndex: './validator-helpers.js', extension: 'js' as const };
     const cold = await emitSplitToolValidators([unit()], '2020-12', paths, memo, { workers: 0 });
     built = 0;
     const warm = await emitSplitToolValidators([unit()], '2020-12', paths, memo, { workers: 0 });

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The HTTP plumbing both client transports share: one request/response exchange on
  * `node:http`/`node:https`, reading a body, and reading an SSE stream event by event.

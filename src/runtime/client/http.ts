@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * HTTP client transports on `node:http`/`node:https`:
  * - Streamable HTTP: one POST per message, answered with JSON or an SSE stream; the session id from

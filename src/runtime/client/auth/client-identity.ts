@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Who the client is at an authorization server, in the spec's order of preference: credentials
  * the app registered beforehand, a client ID metadata document (when the server advertises
@@ -163,7 +164,8 @@ async function register(
     );
   }
   const result: StoredClient = { clientId: String(registered['client_id']) };
-  if (typeof registered['client_secret'] === 'string') result.clientSecret = registered['client_secret'];
+  if (typeof registered['client_secret'] === 'string')
+    result.clientSecret = registered['client_secret'];
   const registeredMethod: string | undefined =
     typeof registered['token_endpoint_auth_method'] === 'string'
       ? registered['token_endpoint_auth_method']
