@@ -124,7 +124,7 @@ describe('mcp-gen check: an output folder', () => {
     const result = await run('check', out);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/stale: .*server\/generated\/types\.ts/);
-    expect(result.err).toMatch(/missing: .*server\/generated\/validators\.d\.ts/);
+    expect(result.err).toMatch(/missing: .*server\/generated\/validators\.ts/);
     expect(result.err).toMatch(/extra: .*server\/generated\/legacy\.ts/);
     expect(result.err).toMatch(/input changed: .*schemas\/pair\.json/);
     expect(result.err).toMatch(/fix with: mcp-gen server .*manifest\.yaml -o .*server$/m);

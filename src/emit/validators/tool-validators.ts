@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../schema/sha256.js';
 import type { Dialect } from './ajv-instance.js';
 import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
-import { checkExportNames, declarations, NOCHECK_LINE, typedValidatorModule, typeExpression, VALIDATOR_TYPES } from './declarations.js';
+import { checkExportNames, declarations, NOCHECK_LINE, typeExpression, VALIDATOR_TYPES } from './declarations.js';
 import { helperCode } from './inline-helpers.js';
 import type { CompiledValidatorCode, EmittedValidators, ValidatorEntry } from './index.js';
 
@@ -53,7 +53,11 @@ export async function emitToolValidators(
   return { js, dts: declarations({ entries, typesModule }), warnings: [...warnings] };
 }
 
-/** The same as one TypeScript module (`validators.ts` of a client): see `typedValidatorModule`. */
+/**
+ * The same as one TypeScript module (`validators.ts` of a client): ajv's code unchecked, each
+ * tool's export annotated with its validators' types (`annotatedScope`), the types imported from
+ * `typesModule`. Built from the tools' scopes directly: no scan of megabytes of validator code.
+ */
 export async function emitTypedToolValidators(
   units: readonly ToolValidatorUnit[],
   dialect: Dialect,
@@ -61,8 +65,25 @@ export async function emitTypedToolValidators(
   memo: Memo = computeOnly,
   options: CompileUnitsOptions = {},
 ): Promise<{ ts: string; warnings: string[] }> {
-  const emitted = await emitToolValidators(units, dialect, typesModule, memo, options);
-  return { ts: typedValidatorModule(emitted.js, emitted.dts), warnings: emitted.warnings };
+  checkExportNames({ entries: units.flatMap((u) => u.entries) });
+  const helpers = new Set<string>();
+  const warnings = new Set<string>();
+  const scopes: string[] = [];
+  for (const [i, compiled] of (await compiledUnits(units, dialect, memo, options, 'code')).entries()) {
+    compiled.helpers.forEach((h) => helpers.add(h));
+    compiled.warnings.forEach((w) => warnings.add(w));
+    scopes.push(annotatedScope(compiled.code as string, (units[i] as ToolValidatorUnit).entries));
+  }
+  const head = `${NOCHECK_LINE}import type * as Types from ${JSON.stringify(typesModule)};\n\n${VALIDATOR_TYPES}\n\n`;
+  return { ts: `${head}${helperCode(helpers)}${scopes.join('')}`, warnings: [...warnings] };
+}
+
+/** A tool's scope (compile-unit.ts: `\nexport const [A, B] = (() => {…`) with its export annotated: `export const [A, B]: [Validator<Types.X>, …] = `. */
+function annotatedScope(code: string, entries: readonly ValidatorEntry[]): string {
+  const names = entries.map((e) => e.exportName).join(', ');
+  const before = `\nexport const [${names}] = `;
+  if (!code.startsWith(before)) throw new Error(`emitToolValidators: unexpected code for ${names}`);
+  return `\nexport const [${names}]: [${entries.map((e) => `Validator<${typeExpression(e.typeName)}>`).join(', ')}] = ${code.slice(before.length)}`;
 }
 
 /** A tool's validators in a module of their own (`generated/validators/<module>.js`). */
@@ -130,20 +151,15 @@ export async function emitSplitToolValidators(
     compiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(compiled.helpers)].sort();
     // TypeScript: ajv's code unchecked, its one export annotated with the validators' types.
-    const names = unit.entries.map((e) => e.exportName);
-    const before = `\nexport const [${names.join(', ')}] = `;
-    const after = `export const [${names.join(', ')}]: [${unit.entries.map((e) => `Validator<${typeExpression(e.typeName)}>`).join(', ')}] = `;
     const imports = [
       NOCHECK_LINE,
       `import type * as Types from ${JSON.stringify(paths.typesModule)};\n`,
       `import type { Validator } from ${JSON.stringify(paths.helpersModule)};\n`,
       uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`,
     ].join('');
-    const moduleText = (code: string): string => {
-      if (!code.startsWith(before)) throw new Error(`emitSplitToolValidators: ${unit.module}: unexpected code`);
-      return `${imports}${after}${code.slice(before.length)}`;
-    };
-    const key = `${imports}\0${after}\0${compiled.codeHash}`;
+    const moduleText = (code: string): string => `${imports}${annotatedScope(code, unit.entries).replace(/^\n/, '')}`;
+    // The text is fixed by the imports, the types the export is annotated with and the code.
+    const key = `${imports}\0${unit.entries.map((e) => e.typeName).join('\0')}\0${compiled.codeHash}`;
     if (compiled.code !== undefined) {
       modules.push({ module: unit.module, key, js: moduleText(compiled.code) });
     } else {
