@@ -77,7 +77,7 @@ describe('the generated definition', () => {
     const types = plan.files.find((f) => f.path === 'generated/types.ts')!.content;
     expect(types).toContain("'notes://{id}': ResourceListHandler;");
     expect(types).toContain('resourceSubscriptions?: ResourceSubscriptionHooks;');
-    expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (context) => {');
+    expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (_context) => {');
   });
 });
 
