@@ -124,15 +124,3 @@ export function declarations(o: Pick<EmitValidatorsOptions, 'entries' | 'typesMo
   }
   return `${lines.join('\n')}\n`;
 }
-
-/**
- * Whether prettier would leave a `declarations()` text as it is, so the writer need not run it (a
- * thousand tools: 0.6 s). The text is written in prettier's layout; what prettier would change is
- * a double-quoted string: the types module when it needs escapes, table keys, and indexed type
- * names (`Tools["x"]`), whose long lines it may also break. A text without them is left alone:
- * `Validator<Types.Name>` is a simple type argument, which prettier never breaks, however long the
- * line (test/validators/compile-workers.test.ts holds this against prettier itself).
- */
-export function inPrettierLayout(dts: string): boolean {
-  return !dts.includes('"');
-}
