@@ -56,6 +56,8 @@ function printHuman(io: Console, results: readonly OutputResult[]): void {
     for (const p of r.stale) io.err(`stale: ${r.out}/${p}`);
     for (const p of r.missing) io.err(`missing: ${r.out}/${p}`);
     for (const p of r.extra) io.err(`extra: ${r.out}/${p}`);
+    // Regenerating deletes only what an earlier run generated; a file someone put there stays.
+    if (r.extra.length > 0) io.err(`note: regenerating removes only files an earlier run generated; delete the extra files it leaves`);
     io.err(`${r.out}: out of date; fix with: ${r.fix}`);
   }
 }

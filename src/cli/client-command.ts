@@ -177,7 +177,7 @@ export async function prepareClient(
 export async function checkClient(job: ClientJob, io: Console): Promise<{ report: WriteReport; record: LedgerRecord }> {
   const { files, record } = await prepareClient(job, io);
   const banner = commandBanner(job.banner.command, job.banner.version);
-  return { report: await writeOutput(job.out, files, { banner, check: true, record }), record };
+  return { report: await writeOutput(job.out, files, { banner, check: true, record, ownsFolder: true }), record };
 }
 
 export async function generateClient(
@@ -208,7 +208,7 @@ export async function generateClient(
   try {
     const { files, record } = await prepareClient(job, io, inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeOutput(options.out, files, { banner, check, force: false, record, ...(cache ? { cache } : {}) });
+    const report = await writeOutput(options.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) });
     return printReport(io, displayPath(options.out), report, check);
   } finally {
     stopCompilerStandby();

@@ -36,6 +36,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly [command: string, w
   mock: [
     ['mcp-gen mock manifest.yaml', 'a stdio server answering every tool with valid generated outputs'],
     ['mcp-gen mock manifest.yaml --http --port 3001 --seed 7 --fixtures mock.yaml', 'over HTTP, with canned answers'],
+    ['mcp-gen mock manifest.yaml --http --enforce-auth', "the manifest's auth enforced with a development token printed at start"],
   ],
 };
 

@@ -129,6 +129,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--host <host>', 'HTTP host', '127.0.0.1')
     .option('--seed <seed>', 'same seed, same answers', '0')
     .option('--fixtures <file>', 'canned results and errors per tool, matched on the arguments (YAML or JSON)')
+    .option('--enforce-auth', "with --http and a manifest `auth` section: require a development token (printed at start-up) instead of serving unprotected")
     .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
     .action(async (manifest: string | undefined, options) => {
       const { runMock } = await import('./mock-command.js');

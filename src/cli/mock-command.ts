@@ -8,6 +8,7 @@ import { inputProblem } from '../load/diagnostics.js';
 import { introspect, readSnapshot, SNAPSHOT_FORMAT } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { createMockServer } from '../mock/index.js';
+import { listenMock, manifestScopes } from '../mock/dev-auth.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { MANIFEST_PROTOCOL_VERSIONS } from '../model/service.js';
@@ -24,8 +25,10 @@ export interface MockCommandOptions {
   seed?: string;
   fixtures?: string;
   allowOutsideRefs?: boolean;
-  /** Print a ready line `{ command, url, seed }` on stdout (HTTP only: stdout is the protocol on stdio). */
+  /** Print a ready line `{ command, url, seed, auth? }` on stdout (HTTP only: stdout is the protocol on stdio). */
   json?: boolean;
+  /** HTTP, a manifest with `auth`: require the development token printed at start-up. */
+  enforceAuth?: boolean;
 }
 
 /** A snapshot file is JSON whose `mcpGenSnapshot` says so; anything else is read as a manifest. */
@@ -66,7 +69,9 @@ async function loadModel(source: string | undefined, options: MockCommandOptions
 }
 
 export async function runMock(source: string | undefined, options: MockCommandOptions, io: Console): Promise<number> {
+  if (options.enforceAuth && !options.http) throw inputProblem('--enforce-auth', 'needs --http: MCP authorization is an HTTP matter (stdio is served without tokens, by the generated server too)');
   const model = await loadModel(source, options, io);
+  if (options.enforceAuth && model.auth === undefined) throw inputProblem('--enforce-auth', 'the server has no `auth` section to enforce');
   const seed = options.seed ?? '0';
   const server = await createMockServer({
     model,
@@ -76,14 +81,22 @@ export async function runMock(source: string | undefined, options: MockCommandOp
     serverOptions: { logger: (line) => io.err(line) },
   });
   if (!options.http) {
+    if (model.auth !== undefined) io.err('note: the manifest has an `auth` section; MCP authorization applies to HTTP only, so this stdio mock (like the generated server on stdio) serves without tokens');
     await server.serveStdio();
     return EXIT_OK;
   }
   const port = Number(options.port ?? '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw inputProblem('--port', `must be a number from 0 to 65535 (0: any free port), not ${options.port}`);
-  const listener = await server.listenHttp({ port, host: options.host ?? '127.0.0.1', path: '/mcp' });
+  const { listener, auth } = await listenMock(server, model, { port, host: options.host ?? '127.0.0.1', enforceAuth: options.enforceAuth === true, log: (line) => io.err(line) });
+  // A manifest asking for auth is never served unprotected in silence: stderr says so, and the
+  // --json ready line carries it for scripts.
+  if (auth?.enforced === false) {
+    const scopes = manifestScopes(model);
+    io.err(`warning: auth NOT enforced: the manifest's \`auth\` section asks for OAuth bearer tokens${scopes.length > 0 ? ` (scopes ${scopes.join(' ')})` : ''}, and this mock answers every request without one; pass --enforce-auth to require a development token`);
+  }
+  if (auth?.enforced === true) io.err(`auth enforced with a development token (scopes ${auth.scopes.join(' ') || 'none'}): Authorization: Bearer ${auth.token}`);
   // --json: one line a script can read the URL from once the mock is ready.
-  if (options.json) io.out(JSON.stringify({ command: 'mock', url: listener.url, seed }));
+  if (options.json) io.out(JSON.stringify({ command: 'mock', url: listener.url, seed, ...(auth !== undefined ? { auth } : {}) }));
   else io.err(`mock of ${model.server.name} (seed ${seed}) serving ${listener.url}; Ctrl-C stops it`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);

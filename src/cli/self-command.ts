@@ -43,7 +43,7 @@ async function runtimeValidatorFiles(specDir: string): Promise<{ files: PlannedF
 /** `generated/` compared with a regeneration in memory, for `mcp-gen check` run in mcp-gen's own repository. */
 export async function checkRuntimeValidators(out: string): Promise<{ report: WriteReport; record: LedgerRecord }> {
   const { files, record } = await runtimeValidatorFiles(defaultSpecDir());
-  return { report: await writeOutput(out, files, { banner: { command: 'npm run gen:self' }, check: true, record }), record };
+  return { report: await writeOutput(out, files, { banner: { command: 'npm run gen:self' }, check: true, record, ownsFolder: true }), record };
 }
 
 /**
@@ -65,7 +65,7 @@ export async function runSelf(options: { check?: boolean }, io: Console): Promis
   }
   const out = join(PACKAGE_ROOT, 'generated');
   const { files, record: ledgerRecord } = await runtimeValidatorFiles(specDir);
-  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner: { command: banner.command }, check, record: ledgerRecord }), check));
+  record(printReport(io, displayPath(out), await writeOutput(out, files, { banner: { command: banner.command }, check, record: ledgerRecord, ownsFolder: true }), check));
 
   for (const server of OWN_SERVERS) {
     const code = await generateServer(

@@ -37,12 +37,16 @@ export function compareCollection<T>(c: Collection<T>): Finding[] {
   for (const key of removed) {
     const to = renamedTo.get(key);
     const hint = to === undefined ? '' : ` (likely renamed to ${show(to)}: ${c.sameWhat})`;
-    findings.push({ kind: 'removed', severity: 'breaking', item: label(key), pointer: childPointer(c.pointer, key), message: `${c.noun} ${show(key)} removed${hint}` });
+    const finding: Finding = { kind: 'removed', severity: 'breaking', item: label(key), pointer: childPointer(c.pointer, key), message: `${c.noun} ${show(key)} removed${hint}` };
+    if (to !== undefined) finding.rename = { from: key, to };
+    findings.push(finding);
   }
   for (const key of added) {
     const from = renamedFrom.get(key);
     const hint = from === undefined ? '' : ` (likely renamed from ${show(from)})`;
-    findings.push({ kind: 'added', severity: 'compatible', item: label(key), pointer: childPointer(c.pointer, key), message: `${c.noun} ${show(key)} added${hint}` });
+    const finding: Finding = { kind: 'added', severity: 'compatible', item: label(key), pointer: childPointer(c.pointer, key), message: `${c.noun} ${show(key)} added${hint}` };
+    if (from !== undefined) finding.rename = { from, to: key };
+    findings.push(finding);
   }
   for (const key of sortedKeys(c.old)) {
     if (c.new.has(key)) findings.push(...c.compare(c.old.get(key)!, c.new.get(key)!, childPointer(c.pointer, key), label(key)));

@@ -11,7 +11,7 @@ import type { ProtocolModel, RequestMethod } from '../model/protocol.js';
 import { isSubschema, subschemaSlot } from '../schema/keywords.js';
 import { worst, type Finding, type Severity } from './finding.js';
 import { childPointer, isObject, show, sortedUnion, type JsonObject } from './json-values.js';
-import type { SchemaChange } from './schema-change.js';
+import { messageFor, type SchemaChange } from './schema-change.js';
 import { compareSchemas } from './schema-compare.js';
 
 type Party = 'client' | 'server';
@@ -23,10 +23,11 @@ export function compareRevisions(oldModel: ProtocolModel, newModel: ProtocolMode
   return [...compareMethods(oldModel, newModel), ...compareDefinitions(oldModel, newModel)];
 }
 
-function finding(kind: string, impact: Impact, item: string, pointer: string, message: string, values: { from?: unknown; to?: unknown } = {}): Finding {
+function finding(kind: string, impact: Impact, item: string, pointer: string, message: string, values: { from?: unknown; to?: unknown; rename?: { from: string; to: string } } = {}): Finding {
   const f: Finding = { kind, severity: worst(impact.client, impact.server), item, pointer, message, impact };
   if (values.from !== undefined) f.from = values.from;
   if (values.to !== undefined) f.to = values.to;
+  if (values.rename !== undefined) f.rename = values.rename;
   return f;
 }
 
@@ -198,7 +199,9 @@ function compareDefinitions(oldModel: ProtocolModel, newModel: ProtocolModel): F
     } else {
       const at = defsPointer(newModel, name);
       for (const change of compareSchemas(o.schema, n.schema, oldDoc, newDoc, { noun: 'property' })) {
-        findings.push(finding(change.kind, impactOf(change, name, sent), item, at + change.pointer, change.message, change));
+        // Both parties may face the definition: each reason that breaks one of them is said.
+        const message = messageFor(change, ['input', 'output']);
+        findings.push(finding(change.kind, impactOf(change, name, sent), item, at + change.pointer, message, change));
       }
     }
   }

@@ -7,6 +7,7 @@ import type { Finding, Severity } from './finding.js';
 import { childPointer, isObject, sameJson, show, type JsonObject } from './json-values.js';
 import { compareCollection, compareFields, DOCS_FIELDS, type FieldRule } from './compare-items.js';
 import { compareSchemas } from './schema-compare.js';
+import { messageFor } from './schema-change.js';
 import type { ServerSurface, SurfaceTool } from './server-surface.js';
 
 const TOOL_FIELDS: Record<string, FieldRule> = { ...DOCS_FIELDS, name: 'skip', inputSchema: 'skip', outputSchema: 'skip', annotations: 'skip', execution: 'skip' };
@@ -81,9 +82,10 @@ function compareTool(oldTool: SurfaceTool, newTool: SurfaceTool, at: string, ite
 function schemaFindings(oldSchema: JsonObject, newSchema: JsonObject, role: 'input' | 'output', at: string, item: string): Finding[] {
   const changes = compareSchemas(oldSchema, newSchema, { root: oldSchema }, { root: newSchema }, { noun: role === 'input' ? 'input property' : 'output field' });
   return changes.map((change) => {
-    const finding: Finding = { kind: change.kind, severity: change[role], item, pointer: at + change.pointer, message: change.message };
+    const finding: Finding = { kind: change.kind, severity: change[role], item, pointer: at + change.pointer, message: messageFor(change, [role]) };
     if (change.from !== undefined) finding.from = change.from;
     if (change.to !== undefined) finding.to = change.to;
+    if (change.rename !== undefined) finding.rename = change.rename;
     return finding;
   });
 }
@@ -120,6 +122,7 @@ function comparePrompt(oldPrompt: JsonObject, newPrompt: JsonObject, at: string,
   };
   const before = byName(oldPrompt);
   const after = byName(newPrompt);
+  const renames = renamedArguments(before, after);
   for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const here = childPointer(at, 'arguments', name);
     const oldArg = before.get(name);
@@ -127,9 +130,15 @@ function comparePrompt(oldPrompt: JsonObject, newPrompt: JsonObject, at: string,
     const required = (arg: JsonObject | undefined): boolean => arg?.['required'] === true;
     if (!oldArg) {
       const severity: Severity = required(newArg) ? 'breaking' : 'compatible';
-      findings.push({ kind: 'argument-added', severity, item, pointer: here, message: `argument ${show(name)} added (${required(newArg) ? 'required' : 'optional'})` });
+      const from = renames.get(name);
+      const finding: Finding = { kind: 'argument-added', severity, item, pointer: here, message: `argument ${show(name)} added (${required(newArg) ? 'required' : 'optional'})${from !== undefined ? `, probably renamed from ${show(from)}` : ''}` };
+      if (from !== undefined) finding.rename = { from, to: name };
+      findings.push(finding);
     } else if (!newArg) {
-      findings.push({ kind: 'argument-removed', severity: 'breaking', item, pointer: here, message: `argument ${show(name)} removed` });
+      const to = [...renames].find(([, r]) => r === name)?.[0];
+      const finding: Finding = { kind: 'argument-removed', severity: 'breaking', item, pointer: here, message: `argument ${show(name)} removed${to !== undefined ? `, probably renamed to ${show(to)}` : ''}` };
+      if (to !== undefined) finding.rename = { from: name, to };
+      findings.push(finding);
     } else {
       if (required(oldArg) !== required(newArg)) {
         const now = required(newArg);
@@ -139,4 +148,22 @@ function comparePrompt(oldPrompt: JsonObject, newPrompt: JsonObject, at: string,
     }
   }
   return findings;
+}
+
+/**
+ * Prompt arguments removed and added that are probably one renamed (added name → removed name):
+ * everything but the name is the same (description, required…), and each is the other's only match.
+ */
+function renamedArguments(before: ReadonlyMap<string, JsonObject>, after: ReadonlyMap<string, JsonObject>): Map<string, string> {
+  const rest = (arg: JsonObject): JsonObject => Object.fromEntries(Object.entries(arg).filter(([k]) => k !== 'name'));
+  const removed = [...before.keys()].filter((k) => !after.has(k)).sort();
+  const added = [...after.keys()].filter((k) => !before.has(k)).sort();
+  const alike = (r: string, a: string): boolean => sameJson(rest(before.get(r)!), rest(after.get(a)!));
+  const renames = new Map<string, string>();
+  for (const r of removed) {
+    const matches = added.filter((a) => alike(r, a));
+    const [a] = matches;
+    if (matches.length === 1 && a !== undefined && removed.filter((other) => alike(other, a)).length === 1) renames.set(a, r);
+  }
+  return renames;
 }

@@ -32,6 +32,11 @@ export interface Finding {
   message: string;
   from?: unknown;
   to?: unknown;
+  /**
+   * A removal and an addition that are probably one rename (a tool, prompt, property or prompt
+   * argument with the same schema or fields under another name): both findings carry it.
+   */
+  rename?: { from: string; to: string };
   /** Revision diffs only: the change for an existing client and for an existing server. */
   impact?: { client: Severity; server: Severity };
 }

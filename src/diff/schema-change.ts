@@ -17,6 +17,23 @@ export interface SchemaChange {
   output: Severity;
   from?: unknown;
   to?: unknown;
+  /**
+   * Why the change breaks one way, said only where it does: `message` plus `; <why>` for the
+   * way that is breaking (a closed old object explains an added property breaking its receivers,
+   * not its senders).
+   */
+  why?: { input?: string; output?: string };
+  /** A property removed and one added with the same schema: probably one renamed. */
+  rename?: { from: string; to: string };
+}
+
+/** The change's message for the peers facing it these ways, with each reason that breaks one of them. */
+export function messageFor(change: SchemaChange, roles: readonly ('input' | 'output')[]): string {
+  const reasons = roles.flatMap((role) => {
+    const why = change.why?.[role];
+    return why !== undefined && change[role] === 'breaking' ? [why] : [];
+  });
+  return [change.message, ...reasons].join('; ');
 }
 
 /**
@@ -36,7 +53,12 @@ export const EFFECT_SEVERITIES: Readonly<Record<Effect, { input: Severity; outpu
 
 /** Inside `not`, accepting more means accepting less: the two ways swap. */
 export function flipped(change: SchemaChange): SchemaChange {
-  return { ...change, input: change.output, output: change.input };
+  const swapped: SchemaChange = { ...change, input: change.output, output: change.input };
+  if (change.why !== undefined) {
+    const { input, output } = change.why;
+    swapped.why = { ...(output !== undefined ? { input: output } : {}), ...(input !== undefined ? { output: input } : {}) };
+  }
+  return swapped;
 }
 
 /** True when the change can break a peer either way (used to match anyOf branches and the like). */

@@ -168,6 +168,7 @@ class SchemaComparison {
     const oldRequired = requiredNames(o);
     const newRequired = requiredNames(n);
     const noun = this.noun;
+    const renames = this.renamedProperties(oldProps, newProps, depth);
     for (const name of sortedUnion(Object.keys(oldProps), Object.keys(newProps))) {
       const here = childPointer(at, 'properties', name);
       const inOld = Object.hasOwn(oldProps, name);
@@ -178,13 +179,31 @@ class SchemaComparison {
         if (oldRequired.has(name) && !newRequired.has(name)) this.emitAt(walk, here, 'required', `${noun} ${show(name)} made optional`, 'widened');
       } else if (inNew) {
         const required = newRequired.has(name);
-        // A receiver checking against the old, closed schema refuses a property it did not know.
+        const from = renames.from.get(name);
         const oldClosed = closed(o);
-        const message = `${noun} ${show(name)} added (${required ? 'required' : 'optional'})${oldClosed ? '; the old schema allowed no other properties' : ''}`;
-        this.push(walk, { kind: 'property-added', pointer: here, message, input: required ? 'breaking' : 'compatible', output: oldClosed ? 'breaking' : 'compatible' });
+        const change: SchemaChange = {
+          kind: 'property-added',
+          pointer: here,
+          message: `${noun} ${show(name)} added (${required ? 'required' : 'optional'})${from !== undefined ? `, probably renamed from ${show(from)}` : ''}`,
+          input: required ? 'breaking' : 'compatible',
+          output: oldClosed ? 'breaking' : 'compatible',
+        };
+        // A receiver checking against the old, closed schema refuses a property it did not know.
+        if (oldClosed) change.why = { output: 'the old schema allowed no other properties' };
+        if (from !== undefined) change.rename = { from, to: name };
+        this.push(walk, change);
       } else {
         // Receivers read it; senders that still send it are refused only by a closed object.
-        this.push(walk, { kind: 'property-removed', pointer: here, message: `${noun} ${show(name)} removed`, input: closed(n) ? 'breaking' : 'compatible', output: 'breaking' });
+        const to = renames.to.get(name);
+        const change: SchemaChange = {
+          kind: 'property-removed',
+          pointer: here,
+          message: `${noun} ${show(name)} removed${to !== undefined ? `, probably renamed to ${show(to)}` : ''}`,
+          input: closed(n) ? 'breaking' : 'compatible',
+          output: 'breaking',
+        };
+        if (to !== undefined) change.rename = { from: name, to };
+        this.push(walk, change);
       }
     }
     for (const name of sortedUnion(oldRequired, newRequired)) {
@@ -193,6 +212,28 @@ class SchemaComparison {
       if (!oldRequired.has(name)) this.emitAt(walk, here, 'required', `${show(name)} now required`, 'narrowed');
       else if (!newRequired.has(name)) this.emitAt(walk, here, 'required', `${show(name)} no longer required`, 'widened');
     }
+  }
+
+  /**
+   * Removed and added properties that are probably one renamed: their schemas differ in nothing
+   * that can break either way, and each is the other's only such match (two look-alike candidates
+   * are no evidence, so they are left as plain removals and additions).
+   */
+  private renamedProperties(oldProps: JsonObject, newProps: JsonObject, depth: number): { from: Map<string, string>; to: Map<string, string> } {
+    const removed = Object.keys(oldProps).filter((k) => !Object.hasOwn(newProps, k)).sort();
+    const added = Object.keys(newProps).filter((k) => !Object.hasOwn(oldProps, k)).sort();
+    const from = new Map<string, string>();
+    const to = new Map<string, string>();
+    if (removed.length === 0 || added.length === 0) return { from, to };
+    const alike = new Map(removed.map((r) => [r, added.filter((a) => this.equivalent(oldProps[r], newProps[a], depth))]));
+    for (const [r, matches] of alike) {
+      const [a] = matches;
+      if (matches.length !== 1 || a === undefined) continue;
+      if (removed.filter((other) => alike.get(other)?.includes(a)).length !== 1) continue;
+      from.set(a, r);
+      to.set(r, a);
+    }
+    return { from, to };
   }
 
   /** `additionalProperties` / `unevaluatedProperties`: closing the object narrows it, opening widens. */

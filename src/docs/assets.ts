@@ -23,6 +23,9 @@ input[type="search"] { width: 100%; padding: 6px 8px; border: 1px solid var(--li
 button { border: 1px solid var(--line); background: var(--panel); color: var(--fg); border-radius: 6px; padding: 4px 10px; cursor: pointer; margin-left: auto; }
 section.item { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 16px 0; background: var(--bg); }
 section.item h3 { margin: 0 0 4px; font-size: 17px; overflow-wrap: anywhere; }
+section.auth { border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 8px; padding: 4px 16px; margin: 16px 0; background: var(--panel); overflow-wrap: anywhere; }
+.scopes { font-size: 14px; margin: 4px 0; }
+.scopes code { background: var(--badge); border-radius: 4px; padding: 0 4px; }
 h4 { margin: 14px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
 .desc, td.desc { white-space: pre-wrap; overflow-wrap: anywhere; }
 .badge { display: inline-block; font-size: 12px; padding: 0 6px; border-radius: 10px; background: var(--badge); color: var(--fg); margin-left: 6px; font-weight: normal; }

@@ -58,7 +58,7 @@ export function renderDocsPage(model: ServiceModel, options: DocsPageOptions): s
 ${sections.map((s) => s.nav).join('\n')}
 </nav>
 <main>
-${model.server.instructions !== undefined ? `<p class="desc">${h(model.server.instructions)}</p>\n` : ''}${sections.map((s) => s.body).join('\n')}
+${model.server.instructions !== undefined ? `<p class="desc">${h(model.server.instructions)}</p>\n` : ''}${authSection(model)}${sections.map((s) => s.body).join('\n')}
 <p class="muted">Made by ${h(options.generator)}.</p>
 </main>
 </div>
@@ -127,7 +127,7 @@ function toolSection(tool: ToolModel, options: DocsPageOptions): Section {
   const taskSupport = typeof execution === 'object' && execution !== null ? (execution as { [key: string]: unknown })['taskSupport'] : undefined;
   if (typeof taskSupport === 'string' && taskSupport !== 'forbidden') badges.push(`task: ${taskSupport}`);
   const headers = new Map((tool.headers ?? []).map((m) => [m.path.join('.'), `Mcp-Param-${m.header}`]));
-  const parts = [heading(tool.name, title, badges), description(about)];
+  const parts = [heading(tool.name, title, badges), description(about), scopesLine(tool.scopes)];
   parts.push('<h4>Input</h4>', table(schemaRows(tool.inputSchema, headers), 'No arguments.'));
   if (tool.outputSchema !== undefined) parts.push('<h4>Output (structuredContent)</h4>', table(schemaRows(tool.outputSchema), 'An empty object.'));
   else parts.push('<h4>Output</h4>', '<p class="muted">Content only (no outputSchema).</p>');
@@ -136,7 +136,7 @@ function toolSection(tool: ToolModel, options: DocsPageOptions): Section {
   if (input !== undefined) parts.push('<h4>Example arguments</h4>', `<pre>${h(JSON.stringify(input, null, 2))}</pre>`);
   if (output !== undefined) parts.push('<h4>Example structuredContent</h4>', `<pre>${h(JSON.stringify(output, null, 2))}</pre>`);
   const argumentNames = schemaRows(tool.inputSchema).map((r) => r.path);
-  return { name: tool.name, search: searchText(tool.name, title, about, ...argumentNames), html: parts.join('\n') };
+  return { name: tool.name, search: searchText(tool.name, title, about, ...argumentNames, ...(tool.scopes ?? [])), html: parts.filter((p) => p !== '').join('\n') };
 }
 
 function promptSection(prompt: PromptModel): Section {
@@ -148,10 +148,10 @@ function promptSection(prompt: PromptModel): Section {
     type: 'string',
     required: a.required,
     ...(a.description !== undefined ? { description: a.description } : {}),
-    details: [],
+    details: enumDetails(a.enum),
   }));
-  const html = [heading(prompt.name, title, []), description(about), '<h4>Arguments</h4>', table(rows, 'No arguments.')].join('\n');
-  return { name: prompt.name, search: searchText(prompt.name, title, about, ...prompt.arguments.map((a) => a.name)), html };
+  const html = [heading(prompt.name, title, []), description(about), scopesLine(prompt.scopes), '<h4>Arguments</h4>', table(rows, 'No arguments.')].filter((p) => p !== '').join('\n');
+  return { name: prompt.name, search: searchText(prompt.name, title, about, ...prompt.arguments.map((a) => a.name), ...(prompt.scopes ?? [])), html };
 }
 
 function resourceSection(resource: ResourceModel): Section {
@@ -162,22 +162,55 @@ function resourceSection(resource: ResourceModel): Section {
     heading(resource.name, title, mime !== undefined ? [mime] : []),
     `<p><code>${h(resource.uri)}</code></p>`,
     description(about),
-  ].join('\n');
-  return { name: resource.name, search: searchText(resource.name, title, about, resource.uri), html };
+    scopesLine(resource.scopes),
+  ].filter((p) => p !== '').join('\n');
+  return { name: resource.name, search: searchText(resource.name, title, about, resource.uri, ...(resource.scopes ?? [])), html };
 }
 
 function templateSection(template: ResourceTemplateModel): Section {
   const title = text(template.wire, 'title');
   const about = text(template.wire, 'description');
   const mime = text(template.wire, 'mimeType');
-  const variables = template.variables.map((v) => `<code>${h(v)}</code>`).join(', ');
+  // Each variable with the values the manifest lists for it (also what completion offers).
+  const rows: SchemaRow[] = template.variables.map((v) => ({
+    path: v,
+    depth: 0,
+    type: 'string',
+    required: false,
+    details: enumDetails(template.variableEnums !== undefined && Object.hasOwn(template.variableEnums, v) ? template.variableEnums[v] : undefined),
+  }));
   const html = [
     heading(template.name, title, mime !== undefined ? [mime] : []),
     `<p><code>${h(template.uriTemplate)}</code></p>`,
     description(about),
-    template.variables.length > 0 ? `<p class="muted">Variables: ${variables}</p>` : '',
-  ].join('\n');
-  return { name: template.name, search: searchText(template.name, title, about, template.uriTemplate), html };
+    scopesLine(template.scopes),
+    template.variables.length > 0 ? `<h4>Variables</h4>\n${table(rows, '')}` : '',
+  ].filter((p) => p !== '').join('\n');
+  return { name: template.name, search: searchText(template.name, title, about, template.uriTemplate, ...(template.scopes ?? [])), html };
+}
+
+/** `one of "a", "b"`, as the schema tables say it, for a prompt argument's or template variable's `enum`. */
+function enumDetails(values: readonly string[] | undefined): string[] {
+  return values === undefined ? [] : [`one of ${values.map((v) => JSON.stringify(v)).join(', ')}`];
+}
+
+/** The OAuth scopes a token needs for one item (manifest `scopes`), or nothing. */
+function scopesLine(scopes: readonly string[] | undefined): string {
+  if (scopes === undefined || scopes.length === 0) return '';
+  return `<p class="scopes">Needs the scope${scopes.length === 1 ? '' : 's'} ${scopes.map((s) => `<code>${h(s)}</code>`).join(' ')}</p>`;
+}
+
+/** The manifest's `auth` section: what a caller over HTTP needs before anything else works. */
+function authSection(model: ServiceModel): string {
+  const auth = model.auth;
+  if (auth === undefined) return '';
+  const codes = (values: readonly string[]): string => values.map((v) => `<code>${h(v)}</code>`).join(', ');
+  const lines = [
+    `<p>Over HTTP, every request needs an OAuth 2.1 access token (<code>Authorization: Bearer …</code>) for the resource <code>${h(auth.resource)}</code>, issued by ${codes(auth.authorizationServers)}. Without one the server answers 401 and points to its metadata (<code>/.well-known/oauth-protected-resource</code>). Stdio is served without tokens.</p>`,
+  ];
+  if (auth.scopes !== undefined && auth.scopes.length > 0) lines.push(`<p>Every request needs the scope${auth.scopes.length === 1 ? '' : 's'} ${codes(auth.scopes)}; the items below name the scopes they need besides.</p>`);
+  if (auth.scopesSupported !== undefined && auth.scopesSupported.length > 0) lines.push(`<p class="muted">Scopes supported: ${codes(auth.scopesSupported)}</p>`);
+  return `<section class="auth" id="authorization">\n<h2>Authorization</h2>\n${lines.join('\n')}\n</section>\n`;
 }
 
 function table(rows: readonly SchemaRow[], empty: string): string {

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { ClientSession, listAll, transportFor, type ServerLocation } from '../runtime/client/index.js';
 import { isObject } from '../runtime/jsonrpc.js';
+import { escapeInvisible } from '../printer/escape.js';
 import { jsonText } from './deep-json.js';
 import { inputProblem, InputError, unplacedDiagnostic, UnreachableError } from './diagnostics.js';
 import { duplicateKeys, lineAndColumn } from './json-duplicates.js';
@@ -34,6 +35,11 @@ export interface ServerSnapshot {
 export interface SnapshotDuplicateKey {
   pointer: string;
   key: string;
+  /**
+   * What the earlier members of that name said, as names (JSON.parse kept only the last): a
+   * string value itself, or the `name` (else `uri`) of each entry of a list sent twice.
+   */
+  earlier?: string[];
   /** Where in a snapshot file's text, when read from one. */
   line?: number;
   column?: number;
@@ -47,14 +53,15 @@ export async function introspect(location: ServerLocation, log: (line: string) =
   const repeated = new WeakMap<object, SnapshotDuplicateKey[]>();
   const elsewhere: SnapshotDuplicateKey[] = [];
   const scan = (message: unknown, text: string): void => {
-    for (const { pointer, key } of duplicateKeys(text)) {
+    for (const { pointer, key, earlier } of duplicateKeys(text)) {
       const m = /^(?:\/(\d+))?\/result\/(tools|prompts|resources|resourceTemplates)\/(\d+)(\/.*)$/.exec(pointer);
       const answer: unknown = m?.[1] === undefined ? message : Array.isArray(message) ? message[Number(m[1])] : undefined;
       const result = isObject(answer) ? answer['result'] : undefined;
       const list = isObject(result) && m ? result[m[2] as string] : undefined;
       const item: unknown = Array.isArray(list) ? list[Number(m?.[3])] : undefined;
-      if (isObject(item)) repeated.set(item, [...(repeated.get(item) ?? []), { pointer: m?.[4] as string, key }]);
-      else elsewhere.push({ pointer, key });
+      const kept = namedIn(earlier);
+      if (isObject(item)) repeated.set(item, [...(repeated.get(item) ?? []), { pointer: m?.[4] as string, key, ...kept }]);
+      else elsewhere.push({ pointer, key, ...kept });
     }
   };
   const session = await connectInspecting(location, scan).catch((error: Error) => {
@@ -80,7 +87,7 @@ export async function introspect(location: ServerLocation, log: (line: string) =
     const found = [...elsewhere];
     for (const field of LISTS) {
       snapshot[field].forEach((item, index) => {
-        for (const { pointer, key } of repeated.get(item) ?? []) found.push({ pointer: `/${field}/${index}${pointer}`, key });
+        for (const { pointer, ...rest } of repeated.get(item) ?? []) found.push({ pointer: `/${field}/${index}${pointer}`, ...rest });
       });
     }
     if (found.length > 0) snapshot.duplicateKeys = found;
@@ -110,9 +117,20 @@ export function describeLocation(location: ServerLocation): string {
   return 'url' in location ? String(location.url) : [location.command, ...(location.args ?? [])].join(' ');
 }
 
-/** The snapshot as written to disk: stable bytes for the same server answers, at any nesting depth. */
+/**
+ * The snapshot as written to disk: stable bytes for the same server answers, at any nesting depth.
+ * Users commit it and review it, so every invisible, line-separating or direction-changing character
+ * of the server's text is written as a `\uXXXX` escape (the same JSON value, but visible in a diff).
+ */
 export function snapshotText(snapshot: ServerSnapshot): string {
-  return `${jsonText(snapshot)}\n`;
+  return `${escapeInvisible(jsonText(snapshot))}\n`;
+}
+
+/** `{ earlier }`: the names the dropped values held (strings, or list entries' names), when any. */
+function namedIn(values: readonly unknown[]): { earlier?: string[] } {
+  const names = values.flatMap((value): unknown[] => (Array.isArray(value) ? value.map((entry) => (isObject(entry) ? (entry['name'] ?? entry['uri']) : undefined)) : [value]));
+  const strings = names.filter((n): n is string => typeof n === 'string');
+  return strings.length > 0 ? { earlier: strings } : {};
 }
 
 /** Reads a snapshot written by `--save-snapshot`; its shape is checked, its content is not trusted. */
@@ -142,15 +160,16 @@ export async function readSnapshot(path: string): Promise<ServerSnapshot> {
   }
   if (typeof value['protocolVersion'] !== 'string') problems.push(unplacedDiagnostic(path, '/protocolVersion', 'must be a string'));
   const recorded = value['duplicateKeys'];
-  const isRecord = (d: unknown): boolean => isObject(d) && typeof d['pointer'] === 'string' && typeof d['key'] === 'string';
+  const isStrings = (v: unknown): boolean => v === undefined || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
+  const isRecord = (d: unknown): boolean => isObject(d) && typeof d['pointer'] === 'string' && typeof d['key'] === 'string' && isStrings(d['earlier']);
   if (recorded !== undefined && !(Array.isArray(recorded) && recorded.every(isRecord))) {
-    problems.push(unplacedDiagnostic(path, '/duplicateKeys', 'must be an array of { pointer, key } objects'));
+    problems.push(unplacedDiagnostic(path, '/duplicateKeys', 'must be an array of { pointer, key, earlier? } objects'));
   }
   if (problems.length > 0) throw new InputError(problems);
   const snapshot = value as unknown as ServerSnapshot;
   // Those the live server sent (recorded when it was saved), and those of this file's own text.
-  const inText = duplicateKeys(text).map(({ pointer, key, offset }): SnapshotDuplicateKey => ({ pointer, key, ...lineAndColumn(text, offset) }));
-  const all = [...((recorded as SnapshotDuplicateKey[] | undefined) ?? []).map(({ pointer, key }) => ({ pointer, key })), ...inText];
+  const inText = duplicateKeys(text).map(({ offset, pointer, key, earlier }): SnapshotDuplicateKey => ({ pointer, key, ...namedIn(earlier), ...lineAndColumn(text, offset) }));
+  const all = [...((recorded as SnapshotDuplicateKey[] | undefined) ?? []).map(({ pointer, key, earlier }) => ({ pointer, key, ...(earlier !== undefined ? { earlier } : {}) })), ...inText];
   if (all.length > 0) snapshot.duplicateKeys = all;
   else delete snapshot.duplicateKeys;
   return snapshot;

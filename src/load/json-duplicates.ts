@@ -10,11 +10,16 @@ export interface DuplicateKey {
   key: string;
   /** Offset of the repeated key's opening quote in the text. */
   offset: number;
+  /**
+   * The values the earlier members of that name had (JSON.parse dropped them), so a warning can
+   * name what they held: every name a tool gave itself, every tool of a list sent twice.
+   */
+  earlier: unknown[];
 }
 
 interface Frame {
-  /** Member names seen so far; undefined for an array. */
-  keys: Set<string> | undefined;
+  /** Member names seen so far, with where their values start (parsed only for a repeat); undefined for an array. */
+  keys: Map<string, number[]> | undefined;
   /** The current member name, or the current index of an array. */
   at: string | number;
   expectingKey: boolean;
@@ -34,7 +39,7 @@ export function duplicateKeys(text: string): DuplicateKey[] {
     const c = text[i] as string;
     const top = stack[stack.length - 1];
     if (c === '{' || c === '[') {
-      stack.push({ keys: c === '{' ? new Set() : undefined, at: c === '{' ? '' : 0, expectingKey: c === '{' });
+      stack.push({ keys: c === '{' ? new Map() : undefined, at: c === '{' ? '' : 0, expectingKey: c === '{' });
       i++;
     } else if (c === '}' || c === ']') {
       stack.pop();
@@ -47,8 +52,13 @@ export function duplicateKeys(text: string): DuplicateKey[] {
       const end = stringEnd(text, i);
       if (top?.keys !== undefined && top.expectingKey) {
         const key = JSON.parse(text.slice(i, end)) as string;
-        if (top.keys.has(key)) found.push({ pointer: pointer(key), key, offset: i });
-        top.keys.add(key);
+        const value = valueStart(text, end);
+        const seen = top.keys.get(key);
+        if (seen !== undefined) {
+          const earlier = seen.map((start) => JSON.parse(text.slice(start, valueEnd(text, start))) as unknown);
+          found.push({ pointer: pointer(key), key, offset: i, earlier });
+        }
+        top.keys.set(key, [...(seen ?? []), value]);
         top.at = key;
         top.expectingKey = false;
       }
@@ -58,6 +68,38 @@ export function duplicateKeys(text: string): DuplicateKey[] {
     }
   }
   return found;
+}
+
+/** Where the member's value starts (`end` is just past its key). */
+function valueStart(text: string, end: number): number {
+  let i = end;
+  while (i < text.length && (text[i] === ':' || text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  return i;
+}
+
+/** The index just past the JSON value starting at `start` (only called for repeated members). */
+function valueEnd(text: string, start: number): number {
+  const first = text[start];
+  if (first === '"') return stringEnd(text, start);
+  if (first !== '{' && first !== '[') {
+    let i = start;
+    while (i < text.length && !',}] \t\n\r'.includes(text[i] as string)) i++;
+    return i;
+  }
+  let depth = 0;
+  let i = start;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    i++;
+    if (depth === 0) return i;
+  }
+  return i;
 }
 
 /** The index just past the string literal starting at `start` (a `"`). */

@@ -9,8 +9,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
-import { capabilities } from '../emit/server/server-file.js';
-import { servesStateless } from '../emit/server/server-file.js';
+import { capabilities, completionDefaults, servesStateless } from '../emit/server/server-file.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { ServerDefinition, ServerOptions, ToolBinding, ValidatorTable } from '../runtime/api.js';
@@ -19,8 +18,10 @@ import { loadFixtures, type Fixtures } from './fixtures.js';
 import { mockHandlers } from './handlers.js';
 import { compileToolValidators, type ToolValidators } from './validators.js';
 import { sampleValue, SampleError } from '../samples/generate.js';
+import { listenMock, type MockAuthState } from './dev-auth.js';
 
 export { loadFixtures, type Fixtures, type ToolFixture } from './fixtures.js';
+export type { MockAuthState } from './dev-auth.js';
 
 /** The mcp-gen package root (two levels up from both src/mock and dist/mock). */
 const PACKAGE_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -53,6 +54,7 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     Object.defineProperty(toolBindings, tool.name, { value: binding, enumerable: true });
   }
   const { name, version, title, instructions } = model.server;
+  const defaults = completionDefaults(model);
   const definition: ServerDefinition = {
     serverInfo: title === undefined ? { name, version } : { name, version, title },
     ...(instructions !== undefined ? { instructions } : {}),
@@ -63,6 +65,8 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     resources: model.resources.map((r) => r.wire),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => p.wire),
+    // The manifest's enums, exactly as the generated server is given them (its completion rules).
+    ...(defaults !== undefined ? { completionDefaults: defaults } : {}),
     requestValidators: await runtimeValidators('request'),
     resultValidators: () => runtimeValidators('result'),
     ...(servesStateless(model) ? { statelessValidators: () => runtimeValidators('stateless') } : {}),
@@ -99,11 +103,15 @@ export interface StartMockOptions {
   /** HTTP: the port (default 0: any free one) and host (default 127.0.0.1). */
   port?: number;
   host?: string;
+  /** HTTP, a manifest with `auth`: require the development token given back in `auth.token`. */
+  enforceAuth?: boolean;
 }
 
 /** A running HTTP mock. */
 export interface HttpMock {
   url: string;
+  /** For a manifest with `auth`: whether it is enforced, and then the token to send. */
+  auth?: MockAuthState;
   close(): Promise<void>;
 }
 /** How to start a stdio mock: give these to a stdio client transport. */
@@ -122,11 +130,12 @@ export async function startMock(options: StartMockOptions & { transport: 'stdio'
 export async function startMock(options: StartMockOptions): Promise<HttpMock | StdioMock>;
 export async function startMock(options: StartMockOptions): Promise<HttpMock | StdioMock> {
   const seed = options.seed ?? 0;
+  if (options.enforceAuth && options.transport !== 'http') throw new Error('enforceAuth needs transport: http (MCP authorization is an HTTP matter)');
   const { model } = await loadManifest(options.manifest);
   const server = await createMockServer({ model, seed, ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}), serverOptions: { logger: () => {} } });
   if (options.transport === 'http') {
-    const listener = await server.listenHttp({ port: options.port ?? 0, host: options.host ?? '127.0.0.1', path: '/mcp' });
-    return { url: listener.url, close: () => listener.close() };
+    const { listener, auth } = await listenMock(server, model, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', enforceAuth: options.enforceAuth === true, log: () => {} });
+    return { url: listener.url, ...(auth !== undefined ? { auth } : {}), close: () => listener.close() };
   }
   const args = [resolve(PACKAGE_ROOT, 'bin', 'mcp-gen.js'), 'mock', resolve(options.manifest), '--seed', String(seed)];
   if (options.fixtures !== undefined) args.push('--fixtures', resolve(options.fixtures));

@@ -38,7 +38,8 @@ export interface SnapshotModel {
 
 export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string, file: string = source): SnapshotModel {
   const warnings: Diagnostic[] = [];
-  const duplicates = duplicatesByEntry(snapshot.duplicateKeys ?? [], file, warnings);
+  const listed = (field: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): Set<unknown> => new Set(snapshot[field].flatMap((e) => [e['name'], e['uri']]));
+  const duplicates = duplicatesByEntry(snapshot.duplicateKeys ?? [], file, warnings, listed);
 
   const named = <T extends JsonObject>(
     field: 'tools' | 'prompts' | 'resources' | 'resourceTemplates',
@@ -52,7 +53,11 @@ export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string, fi
       const pointer = `/${field}/${index}`;
       const name = entry[key];
       const label = typeof name === 'string' ? `${what} ${JSON.stringify(name)}` : `${what} #${index}`;
-      const duplicate = duplicates.get(pointer);
+      const repeats = duplicates.get(pointer);
+      const duplicate = repeats?.[0];
+      // The other names its JSON gives it (JSON.parse kept the last): the warning names them all.
+      const otherNames = [...new Set((repeats ?? []).filter((d) => d.pointer === `${pointer}/${key}`).flatMap((d) => d.earlier ?? []))].filter((n) => n !== name);
+      const alsoNamed = otherNames.length > 0 ? `, also naming it ${otherNames.map((n) => JSON.stringify(n)).join(', ')}` : '';
       const depth = jsonDepth(entry);
       const problem =
         typeof name !== 'string' || name === ''
@@ -60,7 +65,7 @@ export function serviceFromSnapshot(snapshot: ServerSnapshot, source: string, fi
           : CONTROL.test(name)
             ? `its ${key} contains control characters`
             : duplicate !== undefined
-              ? `its JSON has a duplicate key ${JSON.stringify(duplicate.key)} (at ${duplicate.pointer}); readers disagree on which value counts`
+              ? `its JSON has a duplicate key ${JSON.stringify(duplicate.key)} (at ${duplicate.pointer})${alsoNamed}; readers disagree on which value counts`
               : seen.has(name)
                 ? `duplicate ${key}: another ${what} of that ${key} is listed before it`
                 : depth > MAX_JSON_DEPTH
@@ -153,16 +158,25 @@ function schemaProblem(schema: unknown, key: string, objectRoot: boolean): strin
  * Duplicate keys by the list entry they are in (`/tools/3`); those outside any entry are warned
  * about here (JSON.parse kept the last value).
  */
-function duplicatesByEntry(found: readonly SnapshotDuplicateKey[], file: string, warnings: Diagnostic[]): Map<string, SnapshotDuplicateKey> {
-  const byEntry = new Map<string, SnapshotDuplicateKey>();
+function duplicatesByEntry(
+  found: readonly SnapshotDuplicateKey[],
+  file: string,
+  warnings: Diagnostic[],
+  listed: (field: 'tools' | 'prompts' | 'resources' | 'resourceTemplates') => Set<unknown>,
+): Map<string, SnapshotDuplicateKey[]> {
+  const byEntry = new Map<string, SnapshotDuplicateKey[]>();
   for (const duplicate of found) {
     const entry = /^\/(tools|prompts|resources|resourceTemplates)\/(0|[1-9][0-9]*)(?=\/)/.exec(duplicate.pointer)?.[0];
     if (entry !== undefined) {
-      if (!byEntry.has(entry)) byEntry.set(entry, duplicate);
+      byEntry.set(entry, [...(byEntry.get(entry) ?? []), duplicate]);
       continue;
     }
+    // A list sent twice in one answer (`"tools":[…],"tools":[…]`): what only the first held is lost.
+    const list = /^(?:\/\d+)?\/result\/(tools|prompts|resources|resourceTemplates)$/.exec(duplicate.pointer)?.[1] as 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | undefined;
+    const lost = list === undefined ? [] : (duplicate.earlier ?? []).filter((name) => !listed(list).has(name));
+    const leftOut = lost.length > 0 ? `, leaving out ${lost.map((n) => JSON.stringify(n)).join(', ')} that only the earlier value listed` : '';
     warnings.push({
-      ...unplacedDiagnostic(file, duplicate.pointer, `duplicate key ${JSON.stringify(duplicate.key)} in the server's JSON; the last value is used`),
+      ...unplacedDiagnostic(file, duplicate.pointer, `duplicate key ${JSON.stringify(duplicate.key)} in the server's JSON; the last value is used${leftOut}`),
       ...(duplicate.line !== undefined ? { line: duplicate.line, column: duplicate.column ?? 1 } : {}),
     });
   }

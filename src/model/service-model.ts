@@ -98,7 +98,7 @@ export interface CacheHintModel {
 
 /** How access tokens are checked (manifest `auth.verifier`): exactly one kind. */
 export type TokenVerifierModel =
-  | { jwt: { issuer: string; audience?: string; algorithms: string[]; jwksUri?: string; clockSkewSeconds?: number } }
+  | { jwt: { issuer: string; audience?: string; algorithms: string[]; jwksUri?: string; clockSkewSeconds?: number; requireTyp?: boolean } }
   | { introspection: { endpoint: string; clientId: string; clientSecretEnv: string } }
   | { hook: true };
 

@@ -189,7 +189,7 @@ function authModel(auth: AuthModel): AuthModel {
   const verifier = auth.verifier;
   const kind: AuthModel['verifier'] =
     'jwt' in verifier
-      ? { jwt: pick(verifier.jwt, ['issuer', 'audience', 'algorithms', 'jwksUri', 'clockSkewSeconds']) as never }
+      ? { jwt: pick(verifier.jwt, ['issuer', 'audience', 'algorithms', 'jwksUri', 'clockSkewSeconds', 'requireTyp']) as never }
       : 'introspection' in verifier
         ? { introspection: pick(verifier.introspection, ['endpoint', 'clientId', 'clientSecretEnv']) as never }
         : { hook: true };

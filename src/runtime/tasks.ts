@@ -18,6 +18,7 @@ import {
   resultMessage,
   type RequestId,
 } from './jsonrpc.js';
+import { ownerOf as authOwner } from './http-auth.js';
 import { nodeCrypto } from './lazy-crypto.js';
 import { metaOf, stackOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
@@ -43,11 +44,11 @@ const owners = new WeakMap<Session, string>();
 
 /**
  * Whose tasks a caller sees: a stateful session's own; at 2026-07-28 those of the verified token's
- * subject (manifest `auth`), else every task (the id is the bearer secret).
+ * owner (manifest `auth`: issuer and `sub`, see `ownerOf`), else every task (the id is the bearer secret).
  */
 function ownerOf(session: Session, out: Outbound): string {
   if (session.stateless)
-    return out.auth === undefined ? 'stateless' : `subject:${out.auth.subject}`;
+    return out.auth === undefined ? 'stateless' : `owner:${authOwner(out.auth)}`;
   let owner = owners.get(session);
   if (owner === undefined) {
     owner = `session:${session.id ?? nodeCrypto().randomUUID()}`;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, wri
 import { rm } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
+import { unplannedFiles } from './extra-files.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
 import { contentOf, type PlannedFile } from './planned-file.js';
 import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
@@ -28,6 +29,11 @@ export interface WriteOptions {
   record?: LedgerRecord;
   /** The folder's unit cache: formatting reuses it, and a real run saves it beside the ledger. */
   cache?: UnitCache;
+  /**
+   * Everything in the output folder is mcp-gen's (a client's): `--check` reports any other file
+   * in it. Otherwise only its subfolders holding nothing but generated files are (extra-files.ts).
+   */
+  ownsFolder?: boolean;
 }
 
 export interface WriteReport {
@@ -265,7 +271,8 @@ export async function writeOutput(
   if (options.check) {
     report.missing.push(...report.created);
     report.stale.push(...report.updated, ...report.merged);
-    report.extra.push(...orphans);
+    // What an earlier run generated, and whatever else lies in mcp-gen's folders (extra-files.ts).
+    report.extra.push(...[...new Set([...orphans, ...(await unplannedFiles(root, files, options.ownsFolder === true))])].sort());
     if (previous.text !== ledgerText && report.missing.length + report.stale.length === 0) {
       report.stale.push(LEDGER_FILE);
     }

@@ -48,7 +48,8 @@ beforeAll(async () => {
   const settings = server.authSettings;
   const jwt = 'jwt' in settings.verifier ? settings.verifier.jwt : undefined;
   const auth = createResourceServerAuth(
-    { ...settings, authorizationServers: [as.issuer], verifier: { jwt: { ...jwt!, issuer: as.issuer } } },
+    // requireTyp: the tokens oidc-provider issues say `typ: at+jwt` (RFC 9068), as every token signed here does.
+    { ...settings, authorizationServers: [as.issuer], verifier: { jwt: { ...jwt!, issuer: as.issuer, requireTyp: true } } },
     { resource, log: (line) => logs.push(line) },
   );
   listener = await server.createServer(handlers, { logger: (line) => logs.push(line) }).listenHttp({ port: Number(port), auth });
@@ -133,6 +134,16 @@ describe.each(ERAS)('a protected generated server at %s', (era) => {
     ['a token for another audience', async () => `Bearer ${await as.sign(claims({ aud: 'http://127.0.0.1:9/other' }))}`, 401, 'invalid_token'],
     ['a token from another issuer', async () => `Bearer ${await as.sign(claims({ iss: 'http://127.0.0.1:9' }))}`, 401, 'invalid_token'],
     ['a token without exp', async () => `Bearer ${await as.sign(claims({ exp: undefined }))}`, 401, 'invalid_token'],
+    ['a token issued in the future, past the clock skew', async () => `Bearer ${await as.sign(claims({ iat: now() + 120 }))}`, 401, 'invalid_token'],
+    ['a DPoP proof (typ dpop+jwt) as an access token', async () => `Bearer ${await as.sign(claims(), { typ: 'dpop+jwt' })}`, 401, 'invalid_token'],
+    ['typ application/dpop+jwt', async () => `Bearer ${await as.sign(claims(), { typ: 'application/dpop+jwt' })}`, 401, 'invalid_token'],
+    ['typ JWT under requireTyp', async () => `Bearer ${await as.sign(claims(), { typ: 'JWT' })}`, 401, 'invalid_token'],
+    ['no typ under requireTyp', async () => `Bearer ${await as.sign(claims(), { typ: null })}`, 401, 'invalid_token'],
+    ['an aud with a trailing slash after the path (another resource)', async () => `Bearer ${await as.sign(claims({ aud: `${resource}/` }))}`, 401, 'invalid_token'],
+    ['an aud whose path differs in case', async () => `Bearer ${await as.sign(claims({ aud: resource.replace('/mcp', '/MCP') }))}`, 401, 'invalid_token'],
+    ['an aud with a fragment', async () => `Bearer ${await as.sign(claims({ aud: `${resource}#x` }))}`, 401, 'invalid_token'],
+    ['an aud on another port', async () => `Bearer ${await as.sign(claims({ aud: resource.replace(/:\d+\//, ':1/') }))}`, 401, 'invalid_token'],
+    ['two Bearer credentials joined in one header', async () => `Bearer ${readToken}, Bearer ${readToken}`, 400, 'invalid_request'],
     [
       'a bad signature (another key, the issuer kid)',
       async () => {
@@ -223,6 +234,68 @@ describe.each(ERAS)('a protected generated server at %s', (era) => {
   });
 });
 
+describe.each(ERAS)('tokens at %s (issue 27)', (era) => {
+  it.each([
+    ['typ at+jwt', 'at+jwt'],
+    ['typ application/at+jwt', 'application/at+jwt'],
+    ['typ AT+JWT', 'AT+JWT'],
+  ])('%s is accepted under requireTyp', async (_name, typ) => {
+    const token = await as.sign(claims(), { typ });
+    tokensSeen.push(token);
+    expect((await callTool(era, `Bearer ${token}`, 'whoami')).status).toBe(200);
+  });
+
+  it('a token issued within the clock skew is accepted', async () => {
+    const token = await as.sign(claims({ iat: now() + 10 }));
+    tokensSeen.push(token);
+    expect((await callTool(era, `Bearer ${token}`, 'whoami')).status).toBe(200);
+  });
+
+  it.each([
+    ['scheme and host in upper case', (r: string) => r.replace('http://127.0.0.1', 'HTTP://127.0.0.1')],
+    ['a dot segment', (r: string) => r.replace('/mcp', '/./x/../mcp')],
+    ['a percent-encoded unreserved character', (r: string) => r.replace('/mcp', '/%6Dcp')],
+    ['in a list beside another audience', (r: string) => ['http://127.0.0.1:9/other', r.toUpperCase().replace('/MCP', '/mcp')]],
+  ])('an aud naming the resource with %s is accepted (RFC 3986 normalization)', async (_name, aud) => {
+    const token = await as.sign(claims({ aud: aud(resource) }));
+    tokensSeen.push(token);
+    const response = await callTool(era, `Bearer ${token}`, 'whoami');
+    expect(response.status).toBe(200);
+    expect((await resultOf(response)).structuredContent).toMatchObject({ subject: 'test-service' });
+  });
+
+  it('two Authorization headers are 400 invalid_request, whichever comes first', async () => {
+    const bad = await as.sign(claims({ exp: now() - 3600, iat: now() - 7200 }));
+    tokensSeen.push(bad);
+    for (const pair of [[readToken, bad], [bad, readToken], [readToken, readToken]]) {
+      const before = calls.length;
+      const { status, challenge } = await postWithHeaders(era, pair.map((token) => `Bearer ${token}`));
+      expect(status).toBe(400);
+      expect(challenge).toContain('error="invalid_request"');
+      expect(calls.length).toBe(before);
+    }
+    // One header with the same token: served, so the refusal is about the repetition.
+    expect((await postWithHeaders(era, [`Bearer ${readToken}`])).status).toBe(200);
+  });
+});
+
+/** tools/call whoami with each of `authorizations` as its own Authorization header line (fetch would join them). */
+async function postWithHeaders(era: string, authorizations: string[]): Promise<{ status: number; challenge: string | undefined }> {
+  const { request } = await import('node:http');
+  const extra = era === STATELESS ? { 'mcp-method': 'tools/call', 'mcp-name': 'whoami' } : { 'mcp-session-id': await openSession(readToken) };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'whoami', arguments: {}, ...(era === STATELESS ? { _meta: STATELESS_META } : {}) } });
+  return new Promise((resolve, reject) => {
+    // Raw [name, value…] pairs (node then adds no Host of its own): each Authorization its own header line.
+    const headers = ['host', new URL(listener.url).host, ...Object.entries(headersFor(era, undefined, extra)).flat(), ...authorizations.flatMap((value) => ['authorization', value])];
+    const req = request(listener.url, { method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, challenge: res.headers['www-authenticate'] }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('the Protected Resource Metadata', () => {
   it.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])('is served at %s without a token', async (path) => {
     const response = await fetch(new URL(path, resource));
@@ -254,6 +327,45 @@ describe('2025-11-25 sessions belong to the subject that opened them', () => {
     const own = await call(userToken);
     expect(own.status).toBe(200);
     expect((await resultOf(own)).structuredContent).toMatchObject({ subject: 'user-1' });
+  });
+});
+
+describe('2025-11-25 sessions are bound to the issuer and sub, never to client_id (issue 27)', () => {
+  const call = (token: string, session: string): Promise<Response> =>
+    fetch(listener.url, {
+      method: 'POST',
+      headers: headersFor(STATEFUL, token, { 'mcp-session-id': session }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+    });
+
+  it("a token without sub whose client_id is a user's subject is not served that user's session", async () => {
+    const userToken = await as.tokenByAuthorizationCode(resource, 'weather:read');
+    const namesake = await as.sign(claims({ sub: undefined, client_id: 'user-1' }));
+    tokensSeen.push(userToken, namesake);
+    const session = await openSession(userToken);
+    const before = calls.length;
+    expect((await call(namesake, session)).status).toBe(404);
+    expect(calls.length).toBe(before);
+    expect((await call(userToken, session)).status).toBe(200);
+  });
+
+  it('a token without sub has a session bound to that token alone: another such token of the same client gets 404', async () => {
+    const first = await as.sign(claims({ sub: undefined, jti: 'first' }));
+    const second = await as.sign(claims({ sub: undefined, jti: 'second' }));
+    tokensSeen.push(first, second);
+    const session = await openSession(first);
+    const own = await call(first, session);
+    expect(own.status).toBe(200);
+    // Handlers still see the client acting for itself.
+    expect((await resultOf(own)).structuredContent).toMatchObject({ subject: 'test-service', clientId: 'test-service' });
+    expect((await call(second, session)).status).toBe(404);
+  });
+
+  it('another token with the same issuer and sub is served (a refreshed token keeps its session)', async () => {
+    const session = await openSession(readToken);
+    const refreshed = await as.sign(claims({ jti: 'refreshed' }));
+    tokensSeen.push(refreshed);
+    expect((await call(refreshed, session)).status).toBe(200);
   });
 });
 

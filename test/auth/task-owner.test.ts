@@ -64,3 +64,21 @@ it("another subject cannot read or cancel a subject's task", async () => {
   }
   throw new Error('the task never completed');
 });
+
+it("a token without sub whose client_id is the owner's subject cannot read or cancel the owner's task (issue 27)", async () => {
+  const started = await post(userToken, 'tools/call', { name: 'report', arguments: {} }, 'report');
+  const taskId = started['result']?.['taskId'] as string;
+  expect(taskId, JSON.stringify(started)).toBeTypeOf('string');
+  const now = Math.floor(Date.now() / 1000);
+  const namesake = await server.as.sign({ iss: server.as.issuer, aud: server.url, client_id: 'user-1', scope: 'weather:read', iat: now, exp: now + 600 });
+  for (const method of ['tasks/get', 'tasks/cancel']) {
+    const foreign = await post(namesake, method, { taskId }, taskId);
+    expect(foreign['error']?.['code'], `${method}: ${JSON.stringify(foreign)}`).toBe(-32602);
+  }
+  // Its own task it reads: the owner is that very token.
+  const ownStart = await post(namesake, 'tools/call', { name: 'report', arguments: {} }, 'report');
+  const ownId = ownStart['result']?.['taskId'] as string;
+  expect(ownId, JSON.stringify(ownStart)).toBeTypeOf('string');
+  expect((await post(namesake, 'tasks/get', { taskId: ownId }, ownId))['result']?.['status']).toMatch(/working|completed/);
+  expect((await post(userToken, 'tasks/get', { taskId }, taskId))['result']?.['status']).toMatch(/working|completed/);
+});

@@ -11,7 +11,8 @@ import { isRefusal, type AuthRefusal } from '../../src/runtime/http-auth.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 
 const RESOURCE = 'http://127.0.0.1:1/mcp';
-const request = (authorization?: string, url = '/mcp'): IncomingMessage => ({ url, headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
+const request = (authorization?: string, url = '/mcp'): IncomingMessage =>
+  ({ url, headers: authorization === undefined ? {} : { authorization }, rawHeaders: authorization === undefined ? [] : ['Authorization', authorization] }) as IncomingMessage;
 const info = (subject: string, expiresAt?: number): AuthInfo => ({ subject, clientId: undefined, scopes: ['a'], claims: {}, expiresAt });
 const base = (verifier: AuthSettings['verifier']): AuthSettings => ({ resource: RESOURCE, authorizationServers: ['http://127.0.0.1:2'], verifier });
 
@@ -177,7 +178,7 @@ describe('the verified-token cache', () => {
       },
     });
     const socket = {};
-    const on = (authorization: string): IncomingMessage => ({ url: '/mcp', headers: { authorization }, socket }) as unknown as IncomingMessage;
+    const on = (authorization: string): IncomingMessage => ({ url: '/mcp', headers: { authorization }, rawHeaders: ['authorization', authorization], socket }) as unknown as IncomingMessage;
     expect(((await auth.authenticate(on('Bearer ok-1'))) as AuthInfo).subject).toBe('ok-1');
     for (let i = 0; i < 3; i++) expect((auth.authenticate(on('Bearer ok-1')) as AuthInfo).subject).toBe('ok-1');
     expect(((await auth.authenticate(on('Bearer ok-2'))) as AuthInfo).subject).toBe('ok-2'); // a refreshed token

@@ -36,9 +36,10 @@ describe('duplicateKeys', () => {
   it('finds repeated member names with their pointers, wherever they are', () => {
     const text = '{"tools":[{"name":"a","x":{"k":1,"k":2}},{"name":"b","name":"c"}],"a/b~":{"q\\"":1,"q\\"":2}}';
     expect(duplicateKeys(text)).toEqual([
-      { pointer: '/tools/0/x/k', key: 'k', offset: text.indexOf('"k":2') },
-      { pointer: '/tools/1/name', key: 'name', offset: text.indexOf('"name":"c"') },
-      { pointer: '/a~1b~0/q"', key: 'q"', offset: text.lastIndexOf('"q\\"') },
+      // With the values JSON.parse dropped, so a warning can name them.
+      { pointer: '/tools/0/x/k', key: 'k', offset: text.indexOf('"k":2'), earlier: [1] },
+      { pointer: '/tools/1/name', key: 'name', offset: text.indexOf('"name":"c"'), earlier: ['b'] },
+      { pointer: '/a~1b~0/q"', key: 'q"', offset: text.lastIndexOf('"q\\"'), earlier: [1] },
     ]);
   });
 
@@ -46,6 +47,9 @@ describe('duplicateKeys', () => {
     expect(duplicateKeys('{"a":"{\\"a\\":1,\\"a\\":2}","b":[{"a":1},{"a":1}],"c":"\\\\"}')).toEqual([]);
     const deep = '{"a":'.repeat(50_000) + '{"z":1,"z":2}' + '}'.repeat(50_000);
     expect(duplicateKeys(deep)).toHaveLength(1);
+    // An earlier value of any shape is read back whole.
+    const lists = '{"tools":[{"name":"read_file","x":{"a":"]}"}}],"tools" : [ ] }';
+    expect(duplicateKeys(lists)).toEqual([{ pointer: '/tools', key: 'tools', offset: lists.lastIndexOf('"tools"'), earlier: [[{ name: 'read_file', x: { a: ']}' } }]] }]);
   });
 
   it('places an offset as line and column', () => {

@@ -21,6 +21,10 @@ export async function use(client: Client<'2025-11-25'>): Promise<void> {
   expectTypeOf(out.tree.children[0]!.children[0]!.name).toEqualTypeOf<string>();
   const byWire = await client.callTool('search', { query: 'x' });
   expectTypeOf(byWire).toEqualTypeOf(out);
+  // Any wire name, a tool added since generation included: unknown until the app checks it.
+  const added = await client.callToolByName('added_later', { any: 1 }, { _meta: { traceparent: 't' } });
+  expectTypeOf(added).toEqualTypeOf<unknown>();
+  expectTypeOf(await client.callToolByName('search')).toEqualTypeOf<unknown>();
   const plain = await client.tools.plain();
   expectTypeOf(plain).toEqualTypeOf<P.CallToolResult>();
   await client.tools.regionEcho({ region: 'eu' });

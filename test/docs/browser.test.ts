@@ -3,7 +3,8 @@
  * scripts/system-packages.mjs), driven headless by puppeteer-core from `file://`. For the weather
  * manifest and a hostile one: no request leaves the page, no script but the page's own runs (the
  * hostile text tries <script>, event handlers, <svg onload>, <meta refresh>, stylesheets), every
- * tool is on the page, the search box filters, the theme switch works. Screenshots of both are
+ * tool is on the page, the search box filters, the theme switch works, the auth section, scopes and
+ * the enums of prompt arguments and template variables are shown. Screenshots of both are
  * saved under test/docs/results/ (the weather one is committed as docs/weather-reference.png).
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -93,6 +94,28 @@ describe('the weather page', () => {
     expect(await page.$eval('#count', (e) => e.textContent)).toBe(`2 of ${await page.$$eval('section.item', (s) => s.length)} shown`);
     // The nav link of a hidden section is hidden too.
     expect(await page.$$eval('nav a:not(.hidden) code', (codes) => codes.map((c) => c.textContent))).not.toContain('get_weather');
+    await page.click('#search', { count: 3 });
+    await page.keyboard.press('Backspace');
+    expect(await visibleTools(page)).toEqual(toolNames);
+  });
+
+  it('shows the auth section, the scopes each tool needs, and the enums of prompt arguments and template variables', async () => {
+    const { page } = opened;
+    const auth = await page.$eval('#authorization', (e) => e.textContent ?? '');
+    expect(auth).toContain('OAuth 2.1 access token');
+    expect(auth).toContain('for the resource http://127.0.0.1:3000/mcp, issued by http://127.0.0.1:9400');
+    expect(auth).toContain('Scopes supported: weather:read');
+    expect(await page.evaluate("document.getElementById('authorization').getBoundingClientRect().height > 0")).toBe(true);
+    expect(await page.$$eval('section[data-kind="tool"]', (sections) => sections.map((s) => s.querySelector('.scopes')?.textContent ?? ''))).toEqual([
+      'Needs the scope weather:read',
+      'Needs the scope weather:read',
+      'Needs the scopes weather:read weather:reports',
+    ]);
+    expect(await page.$eval('section[data-kind="prompt"] table', (t) => t.textContent ?? '')).toContain('one of "hiking", "cycling", "picnic", "sailing"');
+    expect(await page.$eval('section[data-kind="template"] table', (t) => t.textContent ?? '')).toContain('one of "lis", "osl", "sgp"');
+    // Scopes are searchable.
+    await page.type('#search', 'weather:reports');
+    expect(await visibleTools(page)).toEqual(['climate_report']);
     await page.click('#search', { count: 3 });
     await page.keyboard.press('Backspace');
     expect(await visibleTools(page)).toEqual(toolNames);

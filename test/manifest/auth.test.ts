@@ -21,7 +21,7 @@ describe('manifest auth', () => {
       '  authorizationServers: [https://auth.example.com]',
       '  scopesSupported: [weather:read]',
       '  verifier:',
-      '    jwt: { algorithms: [RS256, ES256], issuer: https://auth.example.com, clockSkewSeconds: 10 }',
+      '    jwt: { algorithms: [RS256, ES256], issuer: https://auth.example.com, clockSkewSeconds: 10, requireTyp: true }',
       'tools:',
       tool('\n    scopes: [weather:read, weather:write]'),
       'resources:',
@@ -36,7 +36,7 @@ describe('manifest auth', () => {
       resource: 'https://mcp.example.com/mcp',
       authorizationServers: ['https://auth.example.com'],
       scopesSupported: ['weather:read'],
-      verifier: { jwt: { issuer: 'https://auth.example.com', algorithms: ['RS256', 'ES256'], clockSkewSeconds: 10 } },
+      verifier: { jwt: { issuer: 'https://auth.example.com', algorithms: ['RS256', 'ES256'], clockSkewSeconds: 10, requireTyp: true } },
     });
     expect(model.tools[0]!.scopes).toEqual(['weather:read', 'weather:write']);
     expect(model.tools[0]!.wire).not.toHaveProperty('scopes');

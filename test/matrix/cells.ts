@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CALL_ROWS, callRowNotApplicable } from './rows-calls.js';
 import { CLIENT_ROWS, clientRowNotApplicable } from './rows-client.js';
 import { LIST_ROWS, listRowNotApplicable } from './rows-lists.js';
 import { INPUT_ROWS, inputRowNotApplicable } from './rows-input.js';
@@ -48,6 +49,7 @@ export const ROWS = [
   ...INPUT_ROWS,
   ...TASK_ROWS,
   ...AUTH_ROWS,
+  ...CALL_ROWS,
 ] as const;
 export type RowId = (typeof ROWS)[number]['id'];
 
@@ -86,6 +88,8 @@ export function rowNotApplicable(c: Combination, row: RowId): string | undefined
   if (tasks !== undefined) return tasks;
   const auth = authRowNotApplicable(c, row);
   if (auth !== undefined) return auth;
+  const calls = callRowNotApplicable(c, row);
+  if (calls !== undefined) return calls;
   if (INPUT_ROWS.some((r) => r.id === row)) return inputRowNotApplicable(c);
   if (c.server === 'sdk2' && c.transport === 'http' && c.era === '2025-11-25') return SDK2_STATELESS_2025[row];
   return undefined;

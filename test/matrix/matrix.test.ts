@@ -121,6 +121,7 @@ describe.each(runnable.map((c) => [label(c), c] as const))('%s', (_, c) => {
         namesHttp: c.transport === 'http' && row === '1a' ? httpServer(c, 'names') : undefined,
         location: location(c, 'main'),
         ourClient: () => ourClient('main'),
+        namesClient: () => ourClient('names'),
       });
     });
   }, 15_000);

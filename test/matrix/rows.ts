@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Combination, RowId } from './cells.js';
-import { GREETING, NAME, until, type MatrixClient } from './clients.js';
+import { GREETING, NAME, until, type MatrixClient, type OurClientModule } from './clients.js';
+import { CALL_ROW_BODIES } from './rows-calls.js';
 import { CLIENT_ROW_BODIES } from './rows-client.js';
 import { LIST_ROW_BODIES } from './rows-lists.js';
 import { AUTH_ROW_BODIES } from './rows-auth.js';
@@ -24,6 +25,8 @@ export interface RowContext extends InputRowContext {
   http: RunningHttpServer | undefined;
   /** The same for the server of row 1a (our server is another process; the SDK servers are the same one). */
   namesHttp: RunningHttpServer | undefined;
+  /** Our generated client module of names.yaml, which knows none of the main server's tools (row C3). */
+  namesClient: () => OurClientModule;
 }
 
 const base64 = (text: string): string => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
@@ -207,6 +210,7 @@ export const ROW_BODIES: Record<RowId, (t: RowContext) => Promise<void>> = {
   ...AUTH_ROW_BODIES,
   ...INPUT_ROW_BODIES,
   ...TASK_ROW_BODIES,
+  ...CALL_ROW_BODIES,
 };
 
 function pause(ms: number): Promise<void> {

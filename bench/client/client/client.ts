@@ -13,12 +13,14 @@ import type {
 } from './runtime/client/index.js';
 import {
   callTool,
+  callToolByName,
   callToolFull,
   listAll,
   listCacheFor,
   listen,
   openSession,
   ping,
+  rememberListedTools,
   requestWith,
   setLogLevel,
 } from './runtime/client/index.js';
@@ -223,6 +225,16 @@ export interface Client<V extends Revision = Revision> {
     name: K,
     ...args: Parameters<ToolCalls[K]>
   ): ReturnType<ToolCalls[K]>;
+  /**
+   * Any tool by wire name, also one the server added after this client was generated: resolves with
+   * its `structuredContent` when it declares an outputSchema (a known tool's validated; a tool listed by
+   * `listTools()` since, present), else the whole result; `isError` rejects with `ToolError`.
+   */
+  callToolByName(
+    name: string,
+    input?: { [key: string]: unknown },
+    options?: CallOptions,
+  ): Promise<unknown>;
   /** Every tool the server lists now (all pages), as it describes them. */
   listTools(options?: CallOptions): Promise<P.Tool[]>;
   /** Every prompt the server lists now (all pages). */
@@ -269,6 +281,8 @@ export async function connect<V extends Revision = Revision>(
 ): Promise<Client<V>> {
   const session = await openSession(options as unknown as Parameters<typeof openSession>[0]);
   const cache = listCacheFor(session, options as unknown as Parameters<typeof listCacheFor>[1]);
+  // Tools seen by listTools(), for callToolByName on a tool this client was not generated with.
+  const listed = new Map<string, ClientToolBinding>();
   const tool = (name: string, more: object = {}) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
     const full = (input?: unknown, callOptions?: CallOptions) =>
@@ -309,8 +323,10 @@ export async function connect<V extends Revision = Revision>(
         return Promise.reject(new TypeError(`Unknown tool ${JSON.stringify(name)}`));
       return callTool(session, binding, input, callOptions);
     },
+    callToolByName: (name: string, input?: unknown, callOptions?: CallOptions) =>
+      callToolByName(session, TOOLS, listed, name, input, callOptions),
     listTools: (callOptions?: CallOptions) =>
-      listAll(session, 'tools/list', 'tools', callOptions, cache),
+      rememberListedTools(listAll(session, 'tools/list', 'tools', callOptions, cache), listed),
     listPrompts: (callOptions?: CallOptions) =>
       listAll(session, 'prompts/list', 'prompts', callOptions, cache),
     listen: (

@@ -15,6 +15,7 @@ import type {
 } from './runtime/client/index.js';
 import {
   callTool,
+  callToolByName,
   callToolFull,
   expandUriTemplate,
   listAll,
@@ -22,6 +23,7 @@ import {
   listen,
   openSession,
   ping,
+  rememberListedTools,
   requestWith,
   setLogLevel,
   startToolTask,
@@ -286,6 +288,16 @@ export interface Client<V extends Revision = Revision> {
     name: K,
     ...args: Parameters<ToolCalls[K]>
   ): ReturnType<ToolCalls[K]>;
+  /**
+   * Any tool by wire name, also one the server added after this client was generated: resolves with
+   * its `structuredContent` when it declares an outputSchema (a known tool's validated; a tool listed by
+   * `listTools()` since, present), else the whole result; `isError` rejects with `ToolError`.
+   */
+  callToolByName(
+    name: string,
+    input?: { [key: string]: unknown },
+    options?: CallOptions,
+  ): Promise<unknown>;
   /** Every tool the server lists now (all pages), as it describes them. */
   listTools(options?: CallOptions): Promise<P.Tool[]>;
   /** Every prompt the server lists now (all pages). */
@@ -339,6 +351,8 @@ export async function connect<V extends Revision = Revision>(
 ): Promise<Client<V>> {
   const session = await openSession(options as unknown as Parameters<typeof openSession>[0]);
   const cache = listCacheFor(session, options as unknown as Parameters<typeof listCacheFor>[1]);
+  // Tools seen by listTools(), for callToolByName on a tool this client was not generated with.
+  const listed = new Map<string, ClientToolBinding>();
   const tool = (name: string, more: object = {}) => {
     const binding = TOOLS.get(name) as ClientToolBinding;
     const full = (input?: unknown, callOptions?: CallOptions) =>
@@ -403,8 +417,10 @@ export async function connect<V extends Revision = Revision>(
         return Promise.reject(new TypeError(`Unknown tool ${JSON.stringify(name)}`));
       return callTool(session, binding, input, callOptions);
     },
+    callToolByName: (name: string, input?: unknown, callOptions?: CallOptions) =>
+      callToolByName(session, TOOLS, listed, name, input, callOptions),
     listTools: (callOptions?: CallOptions) =>
-      listAll(session, 'tools/list', 'tools', callOptions, cache),
+      rememberListedTools(listAll(session, 'tools/list', 'tools', callOptions, cache), listed),
     listPrompts: (callOptions?: CallOptions) =>
       listAll(session, 'prompts/list', 'prompts', callOptions, cache),
     listen: (

@@ -143,6 +143,12 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     '  readonly resources: ResourceMethods;\n',
     '  /** A tool by wire name; the same as its method under `tools`. */\n',
     '  callTool<K extends keyof ToolCalls>(name: K, ...args: Parameters<ToolCalls[K]>): ReturnType<ToolCalls[K]>;\n',
+    '  /**\n',
+    '   * Any tool by wire name, also one the server added after this client was generated: resolves with\n',
+    '   * its `structuredContent` when it declares an outputSchema (a known tool\'s validated; a tool listed by\n',
+    '   * `listTools()` since, present), else the whole result; `isError` rejects with `ToolError`.\n',
+    '   */\n',
+    `  callToolByName(name: string, input?: { [key: string]: unknown }, options?: ${callOptions}): Promise<unknown>;\n`,
     `  /** Every tool the server lists now (all pages), as it describes them. */\n  listTools(options?: ${callOptions}): Promise<P.Tool[]>;\n`,
     `  /** Every prompt the server lists now (all pages). */\n  listPrompts(options?: ${callOptions}): Promise<P.Prompt[]>;\n`,
     '  /**\n',
@@ -176,6 +182,8 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     'export async function connect<V extends Revision = Revision>(options: ConnectOptions<V>): Promise<Client<V>> {\n',
     `  const session = await ${value('openSession')}(options as unknown as Parameters<typeof ${value('openSession')}>[0]);\n`,
     `  const cache = ${value('listCacheFor')}(session, options as unknown as Parameters<typeof ${value('listCacheFor')}>[1]);\n`,
+    '  // Tools seen by listTools(), for callToolByName on a tool this client was not generated with.\n',
+    `  const listed = new Map<string, ${binding}>();\n`,
     // Each helper only when something uses it: strict settings refuse unused locals.
     model.tools.length === 0
       ? ''
@@ -215,7 +223,8 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     '      if (binding === undefined) return Promise.reject(new TypeError(`Unknown tool ${JSON.stringify(name)}`));\n',
     `      return ${callTool}(session, binding, input, callOptions);\n`,
     '    },\n',
-    `    listTools: (callOptions?: ${callOptions}) => ${listAll}(session, 'tools/list', 'tools', callOptions, cache),\n`,
+    `    callToolByName: (name: string, input?: unknown, callOptions?: ${callOptions}) => ${value('callToolByName')}(session, TOOLS, listed, name, input, callOptions),\n`,
+    `    listTools: (callOptions?: ${callOptions}) => ${value('rememberListedTools')}(${listAll}(session, 'tools/list', 'tools', callOptions, cache), listed),\n`,
     `    listPrompts: (callOptions?: ${callOptions}) => ${listAll}(session, 'prompts/list', 'prompts', callOptions, cache),\n`,
     `    listen: (filter: ${type('ListenFilter')}, onChange: (change: ${type('ChangeNotification')}) => void, callOptions?: ${callOptions}) =>\n      ${value('listen')}(session, filter, onChange, callOptions),\n`,
     `    setLogLevel: (level: ${type('LoggingLevel')}, callOptions?: ${callOptions}) => ${value('setLogLevel')}(session, level, callOptions),\n`,

@@ -173,8 +173,8 @@ function toolFacts(wire: Record<string, unknown>): string[] {
   return facts;
 }
 
-/** The manifest's `auth` and the scopes its tools, prompts and resources need (only those that need some). */
-function authSettings(model: ServiceModel): Record<string, unknown> {
+/** The manifest's `auth` and the scopes its tools, prompts and resources need (only those that need some); also `mcp-gen mock --enforce-auth`'s. */
+export function authSettings(model: ServiceModel): Record<string, unknown> {
   const table = (entries: { key: string; scopes?: string[] }[]): Record<string, string[]> | undefined => {
     const pairs = entries.flatMap((e) => (e.scopes === undefined ? [] : [[e.key, e.scopes] as const]));
     return pairs.length === 0 ? undefined : Object.fromEntries(pairs);
@@ -190,8 +190,12 @@ function authSettings(model: ServiceModel): Record<string, unknown> {
   return settings;
 }
 
-/** `completionDefaults`: the manifest's `enum` values per prompt argument and template variable, when there are any. */
-function completionDefaultsLine(model: ServiceModel): string {
+/**
+ * The manifest's `enum` values per prompt argument and template variable, as the runtime's
+ * `definition.completionDefaults` takes them; undefined when there are none. `mcp-gen mock` serves
+ * the same table, so both answer `completion/complete` alike.
+ */
+export function completionDefaults(model: ServiceModel): { prompts?: Record<string, Record<string, string[]>>; resourceTemplates?: Record<string, Record<string, string[]>> } | undefined {
   // Object.fromEntries makes own properties, so a prompt named `__proto__` is just a key.
   const prompts = Object.fromEntries(
     model.prompts
@@ -199,8 +203,14 @@ function completionDefaultsLine(model: ServiceModel): string {
       .filter(([, args]) => Object.keys(args).length > 0),
   );
   const templates = Object.fromEntries(model.resourceTemplates.flatMap((t) => (t.variableEnums === undefined ? [] : [[t.uriTemplate, t.variableEnums]])));
-  const defaults: Record<string, unknown> = {};
-  if (Object.keys(prompts).length > 0) defaults['prompts'] = prompts;
-  if (Object.keys(templates).length > 0) defaults['resourceTemplates'] = templates;
-  return Object.keys(defaults).length === 0 ? '' : `  completionDefaults: ${jsonValueExpression(defaults)},\n`;
+  const defaults: { prompts?: Record<string, Record<string, string[]>>; resourceTemplates?: Record<string, Record<string, string[]>> } = {};
+  if (Object.keys(prompts).length > 0) defaults.prompts = prompts;
+  if (Object.keys(templates).length > 0) defaults.resourceTemplates = templates;
+  return Object.keys(defaults).length === 0 ? undefined : defaults;
+}
+
+/** `completionDefaults` of the generated server's definition, when there are any. */
+function completionDefaultsLine(model: ServiceModel): string {
+  const defaults = completionDefaults(model);
+  return defaults === undefined ? '' : `  completionDefaults: ${jsonValueExpression(defaults)},\n`;
 }

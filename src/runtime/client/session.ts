@@ -68,6 +68,7 @@ export class ClientSession {
   /** Our requests awaiting answers, their listeners, and the server's requests we serve. */
   private readonly incoming: IncomingMessages;
   private nextId = 0;
+  private nextProgress = 0;
   private closedError: Error | undefined;
   private identity: ServerIdentity | undefined;
   readonly capabilities: JsonObject;
@@ -241,6 +242,25 @@ export class ClientSession {
   /** @internal Answers input requests (by key) from the handlers; also used for a task's (tasks.ts). */
   answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     return answerInputRequests(this.options.handlers ?? {}, requests, signal);
+  }
+
+  /** @internal The app's handlers, for a 2025-11-25 URL-elicitation-required error (input-rounds.ts). */
+  get handlers(): ClientHandlers {
+    return this.options.handlers ?? {};
+  }
+
+  /**
+   * @internal Routes `notifications/progress` naming the returned token to `listener` until `stop()`:
+   * a task's progress outlives the request that started it (tasks.ts). String tokens never meet
+   * the numeric ids of requests, which are the tokens of a plain call's progress.
+   */
+  watchProgress(listener: NonNullable<RequestOptions['onProgress']>): {
+    token: string;
+    stop: () => void;
+  } {
+    const token = `progress-${this.nextProgress++}`;
+    this.incoming.progress.set(token, listener);
+    return { token, stop: () => void this.incoming.progress.delete(token) };
   }
 
   /**

@@ -9,8 +9,11 @@
 import type { JsonObject } from '../api.js';
 import { McpError } from '../errors.js';
 import { isObject } from '../jsonrpc.js';
+import { prepareParams } from './call-options.js';
+import { whenAborted } from './cancellation.js';
 import { OutputValidationError, ToolError } from './errors.js';
 import { paramHeaders } from './headers.js';
+import { recoverToolCall } from './input-rounds.js';
 import type { CallOptions, ClientToolBinding } from './index.js';
 import type { ClientSession, RequestOptions } from './session.js';
 
@@ -73,29 +76,48 @@ export async function startToolTask(
   input: unknown,
   options: TaskOptions = {},
 ): Promise<TaskHandle<unknown>> {
-  const request: RequestOptions = {
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-    onProgress: options.onProgress,
-  };
+  // Progress comes for as long as the task runs, long after this request is answered: its
+  // listener stays until the task is seen ending (or the start fails).
+  const request: RequestOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
   if (binding.headers !== undefined && binding.headers.length > 0)
     request.headers = paramHeaders(binding.headers, input);
-  const params: JsonObject = { name: binding.name, arguments: input ?? {} };
-  if (session.stateless) {
-    params['_meta'] = declaringTasks();
-  } else {
-    params['task'] = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
+  // The call's `_meta` and log level, as a plain call's (call-options.ts).
+  const params = await prepareParams(
+    session,
+    { name: binding.name, arguments: input ?? {} },
+    options,
+  );
+  const progress =
+    options.onProgress === undefined ? undefined : session.watchProgress(options.onProgress);
+  const meta: JsonObject = isObject(params['_meta']) ? { ...params['_meta'] } : {};
+  if (progress !== undefined) meta['progressToken'] = progress.token;
+  if (session.stateless) Object.assign(meta, declaringTasks());
+  else params['task'] = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
+  if (Object.keys(meta).length > 0) params['_meta'] = meta;
+  const send = () => session.request('tools/call', params, request);
+  let created: JsonObject;
+  try {
+    created = await send().catch((error: unknown) =>
+      recoverToolCall(binding.name, session.handlers, error, send, options.signal),
+    );
+  } catch (error) {
+    progress?.stop();
+    throw error;
   }
-  const created = await session.request('tools/call', params, request);
   const seed = session.stateless ? created : created['task'];
-  if (session.stateless && created['resultType'] !== 'task')
+  if (session.stateless && created['resultType'] !== 'task') {
+    progress?.stop();
     return finishedHandle(binding, created);
+  }
   if (!isObject(seed) || typeof seed['taskId'] !== 'string') {
+    progress?.stop();
     throw new Error(
       `tools/call ${binding.name}: the server did not create a task (${JSON.stringify(created).slice(0, 200)})`,
     );
   }
-  return new ToolTask(session, binding, seed['taskId'], statusOf(seed), options);
+  const task = new ToolTask(session, binding, seed['taskId'], statusOf(seed), options);
+  if (progress !== undefined) task.stopProgress = progress.stop;
+  return task;
 }
 
 class ToolTask implements TaskHandle<unknown> {
@@ -106,6 +128,8 @@ class ToolTask implements TaskHandle<unknown> {
   private readonly options: TaskOptions;
   /** 2026-07-28: keys already answered, so a repeated poll does not ask the user twice. */
   private readonly answered = new Set<string>();
+  /** Drops the task's progress listener: once `result()` has the outcome, or after `cancel()`. */
+  stopProgress: () => void = () => {};
 
   constructor(
     session: ClientSession,
@@ -130,6 +154,7 @@ class ToolTask implements TaskHandle<unknown> {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
+    this.stopProgress();
   }
 
   /** 2026-07-28: every task request declares the extension again (capabilities travel per request). */
@@ -179,7 +204,16 @@ class ToolTask implements TaskHandle<unknown> {
     });
   }
 
+  /** The result once the task ended; its progress listener goes with it (kept if the wait was aborted). */
   private async finish(task: JsonObject, options: CallOptions): Promise<unknown> {
+    try {
+      return await this.outcome(task, options);
+    } finally {
+      if (options.signal?.aborted !== true) this.stopProgress();
+    }
+  }
+
+  private async outcome(task: JsonObject, options: CallOptions): Promise<unknown> {
     if (task['status'] === 'cancelled')
       throw new TaskCancelledError(this.taskId, this.binding.name);
     if (this.session.stateless) {
@@ -254,17 +288,24 @@ function statusOf(task: JsonObject): TaskStatus {
   return status;
 }
 
+/**
+ * Waits `ms` unless `signal` aborts first. Through `whenAborted`, and undone when the time is up:
+ * however long a task is polled, its signal (often shared with many calls) carries one listener.
+ */
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    if (signal === undefined) {
+      setTimeout(resolve, ms);
+      return;
+    }
+    if (signal.aborted) return reject(signal.reason);
+    const stop = whenAborted(signal, () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+    const timer = setTimeout(() => {
+      stop();
+      resolve();
+    }, ms);
   });
 }

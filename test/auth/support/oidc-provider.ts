@@ -17,8 +17,8 @@ export interface TestAuthorizationServer {
   issuer: string;
   /** The key id of the issuer's signing key (in its JWKS). */
   kid: string;
-  /** Signs any claims with the issuer's own key (RS256, its kid): tokens the issuer could have issued. */
-  sign(claims: JWTPayload, header?: { kid?: string }): Promise<string>;
+  /** Signs any claims with the issuer's own key (RS256, its kid, `typ: at+jwt` unless `typ` says otherwise; null: none). */
+  sign(claims: JWTPayload, header?: { kid?: string; typ?: string | null }): Promise<string>;
   /** The issuer's public key as a JWK (what a forger knows). */
   publicJwk: Record<string, unknown>;
   clientCredentials: { clientId: string; clientSecret: string };
@@ -139,7 +139,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     resourceServerClient: RS_CLIENT,
     introspectionEndpoint: `${issuer}/token/introspection`,
     publicClient: PUBLIC_CLIENT,
-    sign: (claims, header = {}) => signWith(privateKey, header.kid ?? kid, claims),
+    sign: (claims, header = {}) => signWith(privateKey, header.kid ?? kid, claims, header.typ),
     tokenByClientCredentials: (resource, scope) =>
       tokenRequest({ grant_type: 'client_credentials', resource, ...(scope === undefined ? {} : { scope }) }, CC_CLIENT),
     async tokenByAuthorizationCode(resource, scope) {
@@ -164,9 +164,9 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   };
 }
 
-/** Signs `claims` as RS256 with `key`, under `kid`. */
-export function signWith(key: CryptoKey, kid: string, claims: JWTPayload): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' }).sign(key);
+/** Signs `claims` as RS256 with `key`, under `kid`, typed `at+jwt` unless `typ` says otherwise (null: no `typ`). */
+export function signWith(key: CryptoKey, kid: string, claims: JWTPayload, typ: string | null = 'at+jwt'): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, ...(typ === null ? {} : { typ }) }).sign(key);
 }
 
 /**

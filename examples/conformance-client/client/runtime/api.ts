@@ -95,6 +95,12 @@ export interface AuthInfo {
   readonly claims: JsonObject;
   /** When the token expires, in seconds since the epoch, when known. */
   readonly expiresAt: number | undefined;
+  /**
+   * Who 2025-11-25 sessions and 2026-07-28 tasks opened with this token belong to. The JWT and
+   * introspection verifiers set it from the issuer and `sub` (a token without `sub`: that token
+   * alone, never its client id); a `verifyToken` hook may leave it out, and `subject` is used.
+   */
+  readonly owner?: string;
 }
 
 /**

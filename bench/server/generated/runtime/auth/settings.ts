@@ -13,6 +13,8 @@ export type TokenVerifierSettings =
         algorithms: string[];
         jwksUri?: string;
         clockSkewSeconds?: number;
+        /** Only `typ: at+jwt` (RFC 9068 4); default false. */
+        requireTyp?: boolean;
       };
     }
   | { introspection: { endpoint: string; clientId: string; clientSecretEnv: string } }
@@ -43,6 +45,12 @@ export class InvalidToken extends Error {}
  */
 export interface TokenVerifier {
   verify(token: string): Promise<AuthInfo>;
+  /**
+   * Verifiers whose keys rotate (JWT): the key id a verified token names, and a way to hear which
+   * key ids remain when a refetched key set drops one, so verdicts resting on a dropped key go.
+   */
+  keyIdOf?(token: string): string | undefined;
+  onKeysChanged?(listener: (held: ReadonlySet<string>) => void): void;
 }
 
 /** The hook a manifest with `verifier: { hook: true }` gets from `handlers/verify-token.ts`. */

@@ -13,6 +13,7 @@ import {
   type LoggingLevel,
 } from './call-options.js';
 import { OutputValidationError, ToolError } from './errors.js';
+import { recoverToolCall } from './input-rounds.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import {
   bindListCache,
@@ -222,7 +223,12 @@ export async function callTool(
   input: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const result = await sendToolCall(session, binding, input, options);
+  let result: JsonObject;
+  try {
+    result = await sendToolCall(session, binding, input, options);
+  } catch (error) {
+    result = await recovered(session, binding, input, options, error);
+  }
   if (result['isError'] === true) throw new ToolError(binding.name, result);
   if (binding.validateOutput === undefined) return result;
   return validatedOutput(binding, result);
@@ -239,7 +245,12 @@ export async function callToolFull(
   input: unknown,
   options: CallOptions = {},
 ): Promise<JsonObject> {
-  const result = await sendToolCall(session, binding, input, options);
+  let result: JsonObject;
+  try {
+    result = await sendToolCall(session, binding, input, options);
+  } catch (error) {
+    result = await recovered(session, binding, input, options, error);
+  }
   if (result['isError'] !== true && binding.validateOutput !== undefined)
     validatedOutput(binding, result);
   return result;
@@ -260,6 +271,62 @@ async function sendToolCall(
     request,
   );
 }
+
+/** A refused call: a URL elicitation first, or an undeclared capability as ToolError (input-rounds.ts). */
+function recovered(
+  session: ClientSession,
+  binding: ClientToolBinding,
+  input: unknown,
+  options: CallOptions,
+  error: unknown,
+): Promise<JsonObject> {
+  return recoverToolCall(
+    binding.name,
+    session.handlers,
+    error,
+    () => sendToolCall(session, binding, input, options),
+    options.signal,
+  );
+}
+
+/**
+ * A tool by wire name, known at generation (`known`: validated and typed as its method), listed by
+ * `listTools()` since (`listed`: its header mirrors, and its `structuredContent` when it declares an
+ * outputSchema), or neither (the whole result). `isError` rejects with ToolError either way.
+ */
+export function callToolByName(
+  session: ClientSession,
+  known: ReadonlyMap<string, ClientToolBinding>,
+  listed: ReadonlyMap<string, ClientToolBinding>,
+  name: string,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<unknown> {
+  return callTool(session, known.get(name) ?? listed.get(name) ?? { name }, input, options);
+}
+
+/** Keeps a binding for each listed tool (`callToolByName`); resolves with the list unchanged. */
+export async function rememberListedTools(
+  listing: Promise<JsonObject[]>,
+  listed: Map<string, ClientToolBinding>,
+): Promise<JsonObject[]> {
+  const tools = await listing;
+  for (const tool of tools) {
+    const bound = bindListedTool(tool);
+    if (!('binding' in bound)) continue;
+    // No precompiled validator: the listed outputSchema only says structuredContent must be there.
+    const structured = typeof tool['outputSchema'] === 'object' && tool['outputSchema'] !== null;
+    listed.set(
+      bound.binding.name,
+      structured ? { ...bound.binding, validateOutput: anyOutput } : bound.binding,
+    );
+  }
+  return tools;
+}
+
+const anyOutput: Validator<unknown> = Object.assign((_value: unknown): _value is unknown => true, {
+  errors: null,
+});
 
 /** The result's `structuredContent` if the tool's validator accepts it; OutputValidationError (keeping the raw result) otherwise. */
 function validatedOutput(binding: ClientToolBinding, result: JsonObject): unknown {

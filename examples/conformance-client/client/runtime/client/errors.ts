@@ -6,14 +6,25 @@
 import type { ValidationIssue } from '../api.js';
 import { describeIssues } from '../jsonrpc.js';
 
-/** A tool answered with `isError: true`; `content` is what it said. */
+/**
+ * A tool answered with `isError: true`; `content` is what it said. Also a call refused because the
+ * client did not declare a capability the tool needs (URL elicitation, sampling tools) in both eras:
+ * at 2026-07-28 the server says so with -32021 (`requiredCapabilities` names what is missing, `result`
+ * holds the error's message as a text block); at 2025-11-25 with a tool error.
+ */
 export class ToolError extends Error {
   readonly tool: string;
   readonly content: unknown[];
   /** The whole result as received. */
   readonly result: { [key: string]: unknown };
+  /** The client capabilities the server said the call needs, when it named them. */
+  readonly requiredCapabilities: { [key: string]: unknown } | undefined;
 
-  constructor(tool: string, result: { [key: string]: unknown }) {
+  constructor(
+    tool: string,
+    result: { [key: string]: unknown },
+    requiredCapabilities?: { [key: string]: unknown },
+  ) {
     const content = Array.isArray(result['content']) ? (result['content'] as unknown[]) : [];
     const text = content
       .map(
@@ -27,6 +38,7 @@ export class ToolError extends Error {
     this.tool = tool;
     this.content = content;
     this.result = result;
+    this.requiredCapabilities = requiredCapabilities;
   }
 }
 

@@ -5,7 +5,9 @@
  * handlers and sends the same request again with `inputResponses` and the server's `requestState`.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { McpError } from '../errors.js';
+import { isObject, MISSING_CAPABILITY } from '../jsonrpc.js';
+import { ToolError } from './errors.js';
 import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 
 /** Rounds of input-required answers before a request gives up. */
@@ -59,4 +61,70 @@ export async function requestWithInputRounds(
       current['requestState'] = result['requestState'];
   }
   throw new Error(`${method}: the server still required input after ${MAX_INPUT_ROUNDS} rounds`);
+}
+
+/** 2025-11-25: the request cannot go on until the user completes URL elicitations (`data.elicitations`). */
+export const URL_ELICITATION_REQUIRED = -32042;
+
+/** Times a tool call is sent again after the user completed the URL elicitations it asked for. */
+const MAX_URL_ROUNDS = 3;
+
+/**
+ * After a `tools/call` failed with `error`, settles what the server needs from the client before
+ * the tool can run, the same way in both eras (the call's first send stays on the plain path):
+ * - a 2025-11-25 -32042 (URL elicitation required): each elicitation goes to the `elicitation.url`
+ *   handler, and once the user accepted them all the call is sent again (`resend`);
+ * - a capability the client did not declare (-32021 at 2026-07-28, or a -32042 without an
+ *   `elicitation.url` handler) rejects with `ToolError`, whose `requiredCapabilities` names it, as a
+ *   2025-11-25 server's tool error (`isError`) does for the same refusal.
+ * Anything else is rethrown.
+ */
+export async function recoverToolCall(
+  tool: string,
+  handlers: ClientHandlers,
+  error: unknown,
+  resend: () => Promise<JsonObject>,
+  signal: AbortSignal | undefined,
+): Promise<JsonObject> {
+  for (let round = 0; ; round++) {
+    if (!(error instanceof McpError)) throw error;
+    if (error.code === MISSING_CAPABILITY) {
+      const data = isObject(error.data) ? error.data['requiredCapabilities'] : undefined;
+      throw capabilityError(tool, error, isObject(data) ? data : {});
+    }
+    if (error.code !== URL_ELICITATION_REQUIRED || round >= MAX_URL_ROUNDS) throw error;
+    if (urlHandler(handlers) === undefined)
+      throw capabilityError(tool, error, { elicitation: { url: {} } });
+    const data = isObject(error.data) ? error.data['elicitations'] : undefined;
+    const elicitations = Array.isArray(data) ? data.filter(isObject) : [];
+    if (elicitations.length === 0) throw error;
+    for (const params of elicitations) {
+      const answer = await answerServerRequest(
+        handlers,
+        'elicitation/create',
+        { ...params, mode: 'url' },
+        signal ?? new AbortController().signal,
+      );
+      // Declined or cancelled: the server's refusal is the answer.
+      if (answer['action'] !== 'accept') throw error;
+    }
+    try {
+      return await resend();
+    } catch (next) {
+      error = next;
+    }
+  }
+}
+
+function urlHandler(handlers: ClientHandlers): unknown {
+  const elicitation = handlers.elicitation;
+  return elicitation === undefined || typeof elicitation === 'function'
+    ? undefined
+    : elicitation.url;
+}
+
+/** The refusal as a tool error: what a 2025-11-25 server answers with `isError` for the same case. */
+function capabilityError(tool: string, error: McpError, required: JsonObject): ToolError {
+  const result = { content: [{ type: 'text', text: error.message }], isError: true };
+  return new ToolError(tool, result, required);
 }

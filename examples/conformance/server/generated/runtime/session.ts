@@ -58,8 +58,8 @@ export interface SessionSnapshot {
   clientCapabilities: JsonObject;
   logThreshold: number;
   subscriptions: string[];
-  /** The access token's subject the session is bound to (manifest `auth`). */
-  subject?: string;
+  /** Who the session is bound to: `AuthInfo.owner` (or `subject`) of the token that opened it (manifest `auth`). */
+  owner?: string;
 }
 
 export class Session {
@@ -75,8 +75,8 @@ export class Session {
   inputTarget = '';
   /** @internal */
   logThreshold = 0;
-  /** @internal HTTP with manifest `auth`: the token subject this session belongs to (http-sessions.ts). */
-  subject: string | undefined = undefined;
+  /** @internal HTTP with manifest `auth`: who this session belongs to (`ownerOf`, http-auth.ts). */
+  owner: string | undefined = undefined;
   /** @internal Requests whose handler returned a promise, by the client's id. */
   readonly inFlight = new Map<RequestId, Context>();
   // The collections below are made on first use: a stateless session lives for one request and
@@ -128,7 +128,7 @@ export class Session {
       clientCapabilities: this.clientCapabilities,
       logThreshold: this.logThreshold,
       subscriptions: this.subscriptions === undefined ? [] : [...this.subscriptions],
-      ...(this.subject === undefined ? {} : { subject: this.subject }),
+      ...(this.owner === undefined ? {} : { owner: this.owner }),
     };
   }
 
@@ -138,7 +138,7 @@ export class Session {
     session.protocolVersion = snapshot.protocolVersion;
     session.clientCapabilities = snapshot.clientCapabilities;
     session.logThreshold = snapshot.logThreshold;
-    session.subject = snapshot.subject;
+    session.owner = snapshot.owner;
     if (snapshot.subscriptions.length > 0) session.subscriptions = new Set(snapshot.subscriptions);
     for (const uri of snapshot.subscriptions) core.resourceLists.watch(uri);
     session.state = STATE_INITIALIZED;

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from './api.js';
+import { ownerOf } from './http-auth.js';
 import { HttpOutbound } from './http-outbound.js';
 import { ACCEPTS_SSE, sendError } from './http-reply.js';
 import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.js';
@@ -112,7 +113,7 @@ export class HttpSessions {
         standalone: undefined,
         savedAt: 0,
       };
-      entry.session.subject = auth?.subject;
+      entry.session.owner = auth === undefined ? undefined : ownerOf(auth);
     } else {
       entry = await this.sessionOf(req, res, auth);
       if (entry === undefined) return;
@@ -196,7 +197,7 @@ export class HttpSessions {
 
   /**
    * The session named by the request's `Mcp-Session-Id`; undefined once the refusal is sent. With
-   * `auth`, a session belongs to the token subject that opened it: another subject's request is
+   * `auth`, a session belongs to the owner (`ownerOf`) of the token that opened it: another's request is
    * answered exactly as for an unknown id (404), so a leaked or guessed id tells its holder nothing.
    */
   private async sessionOf(
@@ -233,7 +234,11 @@ export class HttpSessions {
         await this.saveSession(entry); // keeps the shared record from expiring while in use
       }
     }
-    if (entry !== undefined && entry.session.subject !== auth?.subject) entry = undefined;
+    if (
+      entry !== undefined &&
+      entry.session.owner !== (auth === undefined ? undefined : ownerOf(auth))
+    )
+      entry = undefined;
     if (entry === undefined) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
     return entry;
   }

@@ -36,6 +36,10 @@ export class ResourceServer implements ResourceServerAuth {
     this.verifier = verifier;
     this.log = log;
     this.rules = new ScopeRules(settings);
+    // Key rotation: a verdict resting on a key the issuer no longer publishes goes.
+    verifier.onKeysChanged?.((held) =>
+      this.cache.forget((kid) => kid !== undefined && held.has(kid)),
+    );
     const resource = new URL(settings.resource);
     const suffix = resource.pathname === '/' ? '' : resource.pathname;
     // The path-suffixed form is the one a client tries first; the root form serves clients that only know the host.
@@ -63,6 +67,13 @@ export class ResourceServer implements ResourceServerAuth {
         'access tokens are accepted in the Authorization header only, never in the URL',
       );
     }
+    // Node keeps the first of two Authorization headers: which one was meant is anyone's guess.
+    if (repeatedAuthorization(req.rawHeaders))
+      return this.refuse(
+        400,
+        'invalid_request',
+        'the request has more than one Authorization header',
+      );
     const header = req.headers.authorization;
     if (header !== undefined) {
       // A reused token: the verdict given the first time, synchronously (no parse, no promise).
@@ -105,7 +116,7 @@ export class ResourceServer implements ResourceServerAuth {
     }
     // The global scopes are checked once: a token lacking them gets the same 403 until it expires.
     const verdict = this.missing(this.settings.scopes ?? [], info) ?? info;
-    this.cache.set(header, verdict, info.expiresAt);
+    this.cache.set(header, verdict, info.expiresAt, Date.now(), this.verifier.keyIdOf?.(token));
     return verdict;
   }
 
@@ -146,6 +157,25 @@ export class ResourceServer implements ResourceServerAuth {
 /** An RFC 7230 quoted-string. */
 function quoted(value: string): string {
   return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/** Whether `rawHeaders` (name, value, name, value…) has Authorization more than once. */
+function repeatedAuthorization(rawHeaders: string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length !== 13) continue;
+    // The two usual spellings first: no lower-cased copy for them (every request pays this scan).
+    if (
+      name !== 'authorization' &&
+      name !== 'Authorization' &&
+      name.toLowerCase() !== 'authorization'
+    )
+      continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
 }
 
 function tokenInQuery(url: string): boolean {

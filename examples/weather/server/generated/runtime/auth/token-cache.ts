@@ -13,13 +13,16 @@
  * same connection sent before, not hashing the long header for the map. A connection's header is
  * only ever compared with its own earlier header, so the time a comparison takes tells nothing
  * about another client's token. An entry stays usable through its connection until it expires,
- * even when the map has let it go (it is still a verified answer).
+ * even when the map has let it go (it is still a verified answer), unless `forget` dropped it (its
+ * signing key left the issuer's key set).
  */
 
 interface Entry<T> {
   value: T;
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch; 0 once forgotten. */
   until: number;
+  /** What the entry rests on besides its expiry (the signing key's id), for `forget`. */
+  tag: string | undefined;
 }
 
 export class TokenCache<T> {
@@ -33,7 +36,7 @@ export class TokenCache<T> {
   /** The most recently used entry: a hit on it needs no reordering. */
   private newest: Entry<T> | undefined;
   /** Per connection (its socket): the key and entry of its last hit; gone with the connection. */
-  private readonly lastByConnection = new WeakMap<object, { key: string; entry: Entry<T> }>();
+  private lastByConnection = new WeakMap<object, { key: string; entry: Entry<T> }>();
 
   constructor(max = 10_000, fallbackMs = 60_000, maxChars = 8 * 1024 * 1024) {
     this.max = max;
@@ -65,16 +68,27 @@ export class TokenCache<T> {
   }
 
   /** Keeps `value` until `expiresAt` (seconds since the epoch), or `fallbackMs` when it has none. */
-  set(key: string, value: T, expiresAt: number | undefined, now = Date.now()): void {
+  set(key: string, value: T, expiresAt: number | undefined, now = Date.now(), tag?: string): void {
     const until = expiresAt !== undefined ? expiresAt * 1000 : now + this.fallbackMs;
     this.remove(key);
     if (until <= now || key.length > this.maxChars) return;
-    const entry = { value, until };
+    const entry = { value, until, tag };
     this.entries.set(key, entry);
     this.chars += key.length;
     this.newest = entry;
     while (this.entries.size > this.max || this.chars > this.maxChars)
       this.remove(this.entries.keys().next().value as string);
+  }
+
+  /** Drops every entry whose tag `keep` refuses (rare: a key rotated out), connections' memories too. */
+  forget(keep: (tag: string | undefined) => boolean): void {
+    for (const [key, entry] of this.entries) {
+      if (keep(entry.tag)) continue;
+      entry.until = 0;
+      this.remove(key);
+    }
+    // A connection may remember an entry the map has already let go: each asks the map again.
+    this.lastByConnection = new WeakMap();
   }
 
   get size(): number {
