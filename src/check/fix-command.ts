@@ -40,6 +40,7 @@ export function fixCommand(target: Target, configDir?: string): string {
   if (target.command !== 'types' && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
   if (target.command === 'client' && target.job.auth === true) words.push('--auth');
   if (target.command === 'client' && target.job.browser === true) words.push('--browser');
+  if ((target.command === 'server' || target.command === 'client') && target.job.importExtension === 'ts') words.push('--import-extension', 'ts');
   if (!banner.version) words.push('--no-version-banner');
   const line = words.map(shellWord).join(' ');
   return base === process.cwd() ? line : `cd ${shellWord(displayPathFromCwd(base))} && ${line}`;

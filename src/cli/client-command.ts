@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileInput, pathFromOut } from '../check/inputs.js';
 import { join, resolve } from 'node:path';
+import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planClient } from '../emit/client/index.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { loadManifest } from '../pipeline/manifest.js';
@@ -29,6 +30,8 @@ export interface ClientCommandOptions {
   auth?: boolean;
   /** A client for browsers: HTTP on fetch, no stdio, nothing that imports `node:*`. */
   browser?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -86,6 +89,8 @@ export interface ClientJob {
   auth?: boolean;
   /** `--browser`: HTTP on fetch, no stdio, no `node:*` import. */
   browser?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   banner: Recipe['banner'];
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
@@ -154,6 +159,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (job.auth === true) options['auth'] = true;
   if (job.browser === true) options['browser'] = true;
+  if (job.importExtension === 'ts') options['importExtension'] = 'ts';
   return options;
 }
 
@@ -178,12 +184,13 @@ export async function prepareClient(
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     runtimeSources: readClientRuntimeSources(job.auth === true, job.browser === true),
     auth: job.auth === true,
+    importExtension: job.importExtension ?? 'js',
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
     ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const files = [...plan.files];
+  const files = await withImportExtension(plan.files, job.importExtension ?? 'js');
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
   return { files, record };
@@ -211,6 +218,7 @@ export async function generateClient(
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.auth ? { auth: true } : {}),
     ...(options.browser ? { browser: true } : {}),
+    ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
   };
   const check = options.check === true;
