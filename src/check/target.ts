@@ -26,7 +26,7 @@ const text = (options: Recipe['options'], key: string): string | undefined => {
 export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const o = recipe.options;
   const banner = recipe.banner;
-  const allow = o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {};
+  const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
     return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow } };
   }

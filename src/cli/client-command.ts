@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileInput, pathFromOut } from '../check/inputs.js';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
+import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planClient } from '../emit/client/index.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { loadManifest } from '../pipeline/manifest.js';
@@ -35,6 +36,8 @@ export interface ClientCommandOptions {
   packageVersion?: string;
   /** A client for browsers: HTTP on fetch, no stdio, nothing that imports `node:*`. */
   browser?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   check?: boolean;
   watch?: boolean;
   versionBanner: boolean;
@@ -92,6 +95,8 @@ export interface ClientJob {
   auth?: boolean;
   /** `--browser`: HTTP on fetch, no stdio, no `node:*` import. */
   browser?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   banner: Recipe['banner'];
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
@@ -163,6 +168,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   if (job.auth === true) options['auth'] = true;
   if (job.package !== undefined) options['package'] = job.package.name;
   if (job.browser === true) options['browser'] = true;
+  if (job.importExtension === 'ts') options['importExtension'] = 'ts';
   return options;
 }
 
@@ -188,12 +194,14 @@ export async function prepareClient(
     // A package is Node's client plus the browser's modules, swapped in by its `browser` field.
     runtimeSources: { ...readClientRuntimeSources(job.auth === true, job.browser === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
     auth: job.auth === true,
+    importExtension: job.importExtension ?? 'js',
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
     statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
     ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const files = job.package ? await packageFiles(job.out, job.package, model, plan.files, job.auth === true, io) : [...plan.files];
+  const clientFiles = await withImportExtension(plan.files, job.importExtension ?? 'js');
+  const files = job.package ? await packageFiles(job.out, job.package, model, clientFiles, job.auth === true, io) : clientFiles;
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
   return { files, record };
@@ -221,6 +229,7 @@ export async function generateClient(
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.auth ? { auth: true } : {}),
     ...(options.browser ? { browser: true } : {}),
+    ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
     ...packageJob(options),
   };
@@ -254,6 +263,9 @@ function packageJob(options: Pick<ClientCommandOptions, 'package' | 'packageVers
 }
 
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
+  if (options.importExtension === 'ts' && options.package !== undefined) {
+    throw inputProblem('mcp-gen client', '--package builds its client to .js with tsc, which Deno, Bun and Node\'s type stripping run as it is: leave out --import-extension ts');
+  }
   if (options.browser && options.package !== undefined) {
     throw inputProblem('mcp-gen client', '--package already serves browsers (its package.json sends bundlers for the web to the fetch-based modules): leave out --browser');
   }

@@ -7,6 +7,13 @@ import { toolVersion } from './paths.js';
 import { withWarmCompilers } from './warm-start.js';
 import { modeConsole, outputMode, type JsonResult, type OutputMode } from './terminal.js';
 
+/** `--import-extension`, shared by `server` and `client`: see src/emit/import-extension.ts. */
+function importExtensionOption(): Option {
+  return new Option('--import-extension <ext>', "what relative imports in generated code end with: 'js' (tsc, bundlers) or 'ts' (Deno, node --experimental-strip-types, Bun)")
+    .choices(['js', 'ts'])
+    .default('js');
+}
+
 /** Commands that print their own JSON document with --json (the others are wrapped by main). */
 const OWN_JSON = new Set(['diff', 'check', 'mock']);
 
@@ -57,6 +64,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('-o, --out <dir>', 'output folder', 'mcp-server')
     .option('--force', 'overwrite user-owned files (handlers, main.ts) with fresh skeletons')
     .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
+    .addOption(importExtensionOption())
     .option('--debug-ir', 'print the intermediate representation as JSON and write nothing')
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .option('--watch', 'regenerate whenever the manifest or a file it $refs changes, until Ctrl-C')
@@ -85,6 +93,7 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--package <name>', 'write a publishable npm package: src/ (the client), package.json, tsconfig.json (tsc to dist/), README.md')
     .option('--package-version <semver>', "the package's version (default: kept from package.json, bumped when the server changed)")
     .option('--browser', 'a client for web pages: HTTP on fetch, no stdio, no node:* import (no @types/node needed)')
+    .addOption(importExtensionOption())
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .option('--watch', 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C')
     .option('--no-version-banner', 'leave the mcp-gen version out of the banner (stable goldens)')

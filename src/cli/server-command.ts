@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planServer } from '../emit/server/index.js';
+import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { fileInput, pathFromOut } from '../check/inputs.js';
 import type { ServiceModel } from '../model/service-model.js';
@@ -18,6 +19,8 @@ export interface ServerOptions {
   out: string;
   force?: boolean;
   allowOutsideRefs?: boolean;
+  /** `--import-extension`: `js` unless given. */
+  importExtension?: ImportExtension;
   debugIr?: boolean;
   check?: boolean;
   watch?: boolean;
@@ -66,6 +69,7 @@ export interface ServerJob {
   manifest: string;
   out: string;
   allowOutsideRefs?: boolean;
+  importExtension?: ImportExtension;
   banner: Recipe['banner'];
 }
 
@@ -79,14 +83,18 @@ export async function prepareServer(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
   const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles, cache);
-  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () => planServer(model, { runtimeSources: readRuntimeSources(), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }));
+  const extension = job.importExtension ?? 'js';
+  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+  );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
   for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
   const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
+  if (extension !== 'js') options['importExtension'] = extension;
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
-  return { files: plan.files, record, notes: plan.notes };
+  return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
 }
 
 /** The same, compared with the output folder and never written: what `mcp-gen check` runs. */
@@ -104,7 +112,13 @@ export async function generateServer(
   /** Collects the files the manifest loader read (for --watch). */
   inputFiles?: Set<string>,
 ): Promise<number> {
-  const job: ServerJob = { manifest, out: options.out, banner: options.banner, ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}) };
+  const job: ServerJob = {
+    manifest,
+    out: options.out,
+    banner: options.banner,
+    ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
+    ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
+  };
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
   const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());

@@ -66,10 +66,9 @@ export function scaffoldFiles(templatesDir: string, options: ScaffoldOptions): S
   ];
 }
 
-/** A generated server's tsconfig, plus the client's validators (plain JavaScript) under client/. */
+/** A generated server's tsconfig: the client under client/ is TypeScript too. */
 function tsconfig(): string {
-  const config = { ...PROJECT_TSCONFIG, include: [...PROJECT_TSCONFIG.include, 'client/**/*.js'] };
-  return `${JSON.stringify(config, null, 2)}\n`;
+  return `${JSON.stringify(PROJECT_TSCONFIG, null, 2)}\n`;
 }
 
 function packageJson(name: string, options: ScaffoldOptions): string {

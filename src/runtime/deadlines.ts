@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Handler timeouts with one timer per server instead of a timer per call (a `setTimeout` and a
  * `clearTimeout` per request cost about as much as the tool call's own bookkeeping). Every timed

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The seam for resumable Streamable HTTP streams. Every SSE event of a session's streams is
  * stored before it is written and carries the returned id as its `id:` field, so a client that

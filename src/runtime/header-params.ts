@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The parts of the `x-mcp-header` / `Mcp-Param-*` rules that the client and the server must read
  * the same way: which annotations of a tool's inputSchema count, where each one's value sits in the

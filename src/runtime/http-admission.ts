@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * What a request to the Streamable HTTP endpoint must pass before it is routed: the Host check
  * (against DNS rebinding), the Origin check (against cross-site calls from browsers; an allowed
@@ -24,6 +25,8 @@ export class HttpAdmission {
   private readonly allowedHosts: ReadonlySet<string> | undefined;
   private readonly authorize: HttpOptions['authorize'];
   private readonly auth: ResourceServerAuth | undefined;
+  private readonly log: (line: string) => void;
+  private readonly failed: (res: ServerResponse, error: unknown) => void;
 
   /**
    * `bindHost` is the address the server listens on; `log` reports a failing `authorize`, and
@@ -32,9 +35,11 @@ export class HttpAdmission {
   constructor(
     bindHost: string,
     options: HttpOptions,
-    private readonly log: (line: string) => void,
-    private readonly failed: (res: ServerResponse, error: unknown) => void,
+    log: (line: string) => void,
+    failed: (res: ServerResponse, error: unknown) => void,
   ) {
+    this.log = log;
+    this.failed = failed;
     this.allowedOrigins =
       options.allowedOrigins && new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
     if (options.allowedHosts !== undefined) {

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The seam between the Streamable HTTP transport and an OAuth resource server (`auth/`, loaded
  * only by servers whose manifest has `auth`). The transport knows nothing of tokens: it asks this

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Reading a POST body under the size limit. A body over the limit is refused, but not blindly: its
  * first `maxBytes` are kept (never more), so the refusal can carry the request's id when that can be

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /** One POST's answer channel: JSON, or an SSE stream once a handler sends before its result. */
 import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from './api.js';

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Resumption of a stream that lives in another process (or has completed there), through an
  * event store that can watch streams (`EventStore.watchStream`, e.g. Redis).

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /** Plain HTTP answers of the Streamable HTTP transport, and the Accept checks. */
 import type { ServerResponse } from 'node:http';
 import { NULL_ID, errorMessage } from './jsonrpc.js';

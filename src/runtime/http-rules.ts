@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Streamable HTTP rules that decide a request before any session is looked at: the body's media
  * type and charset (both eras), and which era a request belongs to. Under 2026-07-28 the endpoint

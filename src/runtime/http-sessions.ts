@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The stateful side of Streamable HTTP: sessions by `Mcp-Session-Id` (opened by initialize, shared
  * through a SessionStore when one is given, ended by DELETE or when idle), POSTs to a session, and

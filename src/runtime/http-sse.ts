@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The resumable SSE streams of Streamable HTTP sessions: each stream's store-then-write chain,
  * priming, polling (`retry:`), the idle timeout of a standalone stream, and resumption with

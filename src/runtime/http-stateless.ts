@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /** The 2026-07-28 path of Streamable HTTP: no session, no store, no promise of its own. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from './api.js';

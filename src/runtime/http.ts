@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Streamable HTTP server transport on `node:http`: one endpoint for POST (client messages), GET
  * (the standalone SSE stream, or the resumption of any stream with `Last-Event-ID`) and DELETE

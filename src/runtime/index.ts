@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The runtime's one entry point. Generated `server.ts` calls `createServer` with the definition it
  * built from the manifest and the user's handlers, then starts a transport.

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The stateless revision 2026-07-28 asks the client for input (elicitation, sampling, roots) with
  * an input-required result instead of a server→client request: the handler is parked, the result

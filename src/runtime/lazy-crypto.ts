@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * node:crypto, loaded on first use. Loading it costs a server about 4 ms of start-up, and a stdio
  * server needs it only to sign a 2026-07-28 request state (HTTP loads it anyway, for session ids).

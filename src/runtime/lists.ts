@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Lists that change at run time: the pages of a list method and their cursors, and the enabled
  * set and per-request filter of tools and prompts (`ListControl`). While nothing is disabled or
@@ -14,12 +15,23 @@ import type { Outbound } from './outbound.js';
  * parses none of them; hand-written definitions hand over objects.
  */
 export class WireEntry {
+  // Plain fields, not parameter properties: the runtime is erasable syntax only (type stripping).
+  private textForm: string | undefined;
+  private valueForm: JsonObject | undefined;
+  private readonly derive: (() => JsonObject) | undefined;
+  private readonly knownName: string | undefined;
+
   private constructor(
-    private textForm: string | undefined,
-    private valueForm: JsonObject | undefined,
-    private readonly derive: (() => JsonObject) | undefined,
-    private readonly knownName: string | undefined,
-  ) {}
+    textForm: string | undefined,
+    valueForm: JsonObject | undefined,
+    derive: (() => JsonObject) | undefined,
+    knownName: string | undefined,
+  ) {
+    this.textForm = textForm;
+    this.valueForm = valueForm;
+    this.derive = derive;
+    this.knownName = knownName;
+  }
 
   static ofValue(value: JsonObject): WireEntry {
     return new WireEntry(undefined, value, undefined, undefined);
@@ -59,12 +71,16 @@ export class WireEntry {
 export class ListPages {
   private readonly made = new Map<number, string>();
 
-  constructor(
-    /** The result's list member (`tools`, `prompts`, …); cursors name it. */
-    readonly field: string,
-    readonly entries: readonly WireEntry[],
-    readonly pageSize: number,
-  ) {}
+  /** The result's list member (`tools`, `prompts`, …); cursors name it. */
+  readonly field: string;
+  readonly entries: readonly WireEntry[];
+  readonly pageSize: number;
+
+  constructor(field: string, entries: readonly WireEntry[], pageSize: number) {
+    this.field = field;
+    this.entries = entries;
+    this.pageSize = pageSize;
+  }
 
   /** The page from `offset`. Only the pages our own cursors open are kept: at most one per `pageSize` entries. */
   page(offset: number): string {
@@ -161,12 +177,22 @@ export class ListState implements ListControl {
   private readonly disabled = new Set<string>();
   private filter: ListFilter | undefined = undefined;
 
+  private readonly kind: 'tool' | 'prompt';
+  private readonly names: ReadonlySet<string>;
+  private readonly announce: () => void;
+  private readonly log: (line: string) => void;
+
   constructor(
-    private readonly kind: 'tool' | 'prompt',
-    private readonly names: ReadonlySet<string>,
-    private readonly announce: () => void,
-    private readonly log: (line: string) => void,
-  ) {}
+    kind: 'tool' | 'prompt',
+    names: ReadonlySet<string>,
+    announce: () => void,
+    log: (line: string) => void,
+  ) {
+    this.kind = kind;
+    this.names = names;
+    this.announce = announce;
+    this.log = log;
+  }
 
   /** False while every entry is served to everyone: the kept pages then hold. */
   get restricted(): boolean {

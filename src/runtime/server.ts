@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * What every connection of one server shares: the definition checked once, the handler tables
  * (server-index.ts), and the wire payloads that never change serialized once (initialize results

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The seam for serving one Streamable HTTP session from several processes. A process that gets a
  * request for a session it does not know asks the store, rebuilds the session from its snapshot

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The stateless revision 2026-07-28: how a request is recognized, the checks it passes before
  * dispatch (in the order the spec and the conformance suite pin), the HTTP header rules

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * What the stdio transport writes to stdout, and when.
  *

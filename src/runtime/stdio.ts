@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to stdout;
  * diagnostics go to the server's logger (stderr by default). When and how answers are written

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * 2025-11-25 `tasks/list`: the session's tasks, oldest first, in pages of the definition's
  * `pageSize` (the manifest's list setting, default 100) with opaque cursors.

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * One tool call running as a task in this process: the handler runs exactly as for a plain call
  * (same input checks, output enforcement and `RequestContext`), but its answer becomes the task's
@@ -327,7 +328,8 @@ export class TaskRun {
     params: JsonObject | undefined,
     send: (params: JsonObject) => Promise<JsonObject>,
   ): Promise<JsonObject> {
-    const meta = isObject(params?.['_meta']) ? params['_meta'] : {};
+    const given = params?.['_meta'];
+    const meta = isObject(given) ? given : {};
     const tagged: JsonObject = {
       ...(params ?? {}),
       _meta: { ...meta, [RELATED_TASK]: { taskId: this.record.taskId } },

@@ -74,6 +74,9 @@ export async function use(client: Client): Promise<void> {
 export const start = () => connect({ url: 'http://127.0.0.1:1/mcp' });
 `;
     expect(describeDiagnostics(checkWith(dir, { 'usage.ts': usage }))).toBe('');
+    // And under `strict` alone: nothing in the client may need exactOptionalPropertyTypes.
+    const plainStrict = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true };
+    expect(describeDiagnostics(checkWith(dir, { 'usage.ts': usage }, plainStrict))).toBe('');
 
     // No server text outside literals and comments: the printed code, scanned token by token,
     // contains the injected text only inside string literals and comments.
@@ -85,7 +88,7 @@ export const start = () => connect({ url: 'http://127.0.0.1:1/mcp' });
     }
 
     // Control, bidi and line-separator characters never appear raw (the printer's sink escapes them).
-    for (const file of ['client.ts', 'types.ts', 'validators.js', 'validators.d.ts']) {
+    for (const file of ['client.ts', 'types.ts', 'validators.ts']) {
       expect(read(dir, `client/${file}`), file).not.toMatch(/[\u0000-\u0008\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
     }
 
@@ -104,7 +107,7 @@ describe('determinism and drift', () => {
     const second = await generate(['--from-snapshot', join(first.project, 'snapshot.json')]);
     const files = listTs(join(first.dir, 'client'));
     expect(files).toEqual(listTs(join(second.dir, 'client')));
-    for (const f of [...files, 'validators.js', '.mcp-gen-ledger.json']) {
+    for (const f of [...files, '.mcp-gen-ledger.json']) {
       expect(read(second.dir, `client/${f}`), f).toBe(read(first.dir, `client/${f}`));
     }
     const snapshotPath = join(first.project, 'snapshot.json');

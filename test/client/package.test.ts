@@ -118,6 +118,10 @@ describe('mcp-gen client --package', () => {
     const both = await generatePackage(join(fresh(), 'pkg'), WEATHER, ['--browser']);
     expect(both.code).toBe(2);
     expect(both.err).toContain('leave out --browser');
+    // Its .js build already serves Deno, Bun and type stripping: .ts import specifiers are refused.
+    const tsImports = await generatePackage(join(fresh(), 'pkg'), WEATHER, ['--import-extension', 'ts']);
+    expect(tsImports.code).toBe(2);
+    expect(tsImports.err).toContain('leave out --import-extension ts');
   });
 
   it('gives the same bytes for the same inputs', async () => {

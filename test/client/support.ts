@@ -33,13 +33,14 @@ export async function generate(args: readonly string[]): Promise<{ dir: string; 
 }
 
 /** Type-checks the client and the given usage files (written into `dir`) as one strict program. */
-export function checkWith(dir: string, files: Record<string, string>): CompiledDiagnostic[] {
+/** `options`: the compiler options instead of the strictest set (e.g. `strict` alone, as an app may have). */
+export function checkWith(dir: string, files: Record<string, string>, options: ts.CompilerOptions = STRICT_OPTIONS): CompiledDiagnostic[] {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const generated = listTs(join(dir, 'client')).map((f) => `client/${f}`);
   const program = ts.createProgram(
     [...generated, ...Object.keys(files)].map((n) => join(dir, n)),
     // Generated code uses Node's APIs: an app compiles it with @types/node, as the server's tests do.
-    { ...STRICT_OPTIONS, types: ['node'] },
+    { ...options, types: ['node'] },
   );
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const position = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;

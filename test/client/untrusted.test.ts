@@ -134,7 +134,7 @@ export async function use(client: Client): Promise<void> {
 }
 `;
     expect(describeDiagnostics(checkWith(dir, { 'usage.ts': usage }))).toBe('');
-    const validators = (await import(pathToFileURL(join(dir, 'client', 'validators.js')).href)) as Record<string, (v: unknown) => boolean>;
+    const validators = (await import(pathToFileURL(join(dir, 'client', 'validators.ts')).href)) as Record<string, (v: unknown) => boolean>;
     expect(validators['validateAnchoredOutput']!({ n: 2 })).toBe(true);
     expect(validators['validateAnchoredOutput']!({ n: -1 })).toBe(false);
     expect(validators['validateAlsoAnchoredOutput']!({ s: 'x' })).toBe(true);

@@ -9,8 +9,9 @@
  * - and whose types agree with its validators: sampled values the validator accepts type-check.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { VALIDATOR_TYPES } from '../../src/emit/validators/declarations.js';
 import { main } from '../../src/cli/main.js';
 import { toolTypeNames } from '../../src/emit/server/naming.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
@@ -161,9 +162,10 @@ export async function checkBatch(root: string, manifests: readonly Record<string
   }
   if (generated.length === 0) return results;
 
-  // Import every validators.js in one trapped child process and judge the samples there.
+  // Import every validators module in one trapped child process and judge the samples there. They
+  // are TypeScript (types only added to ajv's code): types stripped into validators-js/ for Node 20.
   const jobs = generated.map((g) => ({
-    url: `file://${join(g.out, 'generated', 'validators.js')}`,
+    url: `file://${join(stripValidatorTypes(g.out), 'validators.js')}`,
     samples: Object.fromEntries(g.checks.map((c) => [c.exportName, JSON.stringify(c.samples)])),
   }));
   const jobsFile = join(root, 'jobs.json');
@@ -204,4 +206,25 @@ export async function checkBatch(root: string, manifests: readonly Record<string
   );
   if (diagnostics.length > 0) throw new OracleFailure(`strict compile failed:\n${diagnostics.slice(0, 20).join('\n')}`);
   return results;
+}
+
+/**
+ * The output's validator modules (`generated/validators.ts`, `validator-helpers.ts`,
+ * `validators/*.ts`) as JavaScript, in `validators-js/`. Their TypeScript is only what the emitter
+ * adds to ajv's code (type imports and exports, the two interfaces, each export's annotation), so
+ * it is taken out by text: TypeScript's own emitter overflows the stack on the deepest fuzz schemas.
+ */
+function stripValidatorTypes(out: string): string {
+  const from = join(out, 'generated');
+  const to = join(out, 'validators-js');
+  const names = ['validators.ts', 'validator-helpers.ts', ...readdirSync(join(from, 'validators')).map((name) => `validators/${name}`)];
+  for (const name of names.filter((n) => n.endsWith('.ts'))) {
+    const js = readFileSync(join(from, name), 'utf8')
+      .replace(VALIDATOR_TYPES, '')
+      .replace(/^(?:import|export) type .*\n/gm, '')
+      .replace(/^(export const \[[^\]\n]*\]): \[.*\] = /gm, '$1 = ');
+    mkdirSync(dirname(join(to, name)), { recursive: true });
+    writeFileSync(join(to, name.replace(/\.ts$/, '.js')), js);
+  }
+  return to;
 }

@@ -225,18 +225,18 @@ describe('generated/types.ts', () => {
   });
 });
 
-describe('generated/validators.js', () => {
+describe('generated/validators.ts', () => {
   /** Every validator module as planned (the index, one module per tool, the helpers), imported through the index. */
   async function importValidators(m: ServiceModel): Promise<Record<string, (data: unknown) => boolean>> {
     const dir = tempDir('server-validators');
     try {
       const plan = await planServer(m, { runtimeSources: runtimeSources() });
       writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
-      for (const planned of plan.files.filter((f) => /^generated\/validator.*\.js$/.test(f.path))) {
+      for (const planned of plan.files.filter((f) => /^generated\/validator.*\.ts$/.test(f.path))) {
         mkdirSync(dirname(join(dir, planned.path)), { recursive: true });
         writeFileSync(join(dir, planned.path), planned.content);
       }
-      return (await import(pathToFileURL(join(dir, 'generated', 'validators.js')).href)) as Record<string, (data: unknown) => boolean>;
+      return (await import(pathToFileURL(join(dir, 'generated', 'validators.ts')).href)) as Record<string, (data: unknown) => boolean>;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -319,7 +319,7 @@ describe('user-owned files', () => {
   it('a tool stub compiles to a clear not-implemented tool error', async () => {
     const stub = await file(model({ tools: [tool('get_weather', 'GetWeather', { type: 'object' })] }), 'handlers/tools/getWeather.ts');
     // Planned already in prettier's layout (the stub is written without prettier): the message is too long for one line.
-    expect(stub).toContain(`export const getWeather: ToolHandlers['get_weather'] = async (input, context) => {`);
+    expect(stub).toContain(`export const getWeather: ToolHandlers['get_weather'] = async (_input, _context) => {`);
     expect(stub).toContain(`        text: 'get_weather is not implemented yet: edit handlers/tools/getWeather.ts',\n`);
     expect(stub).toContain('isError: true');
   });

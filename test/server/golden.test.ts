@@ -2,6 +2,7 @@
  * Tier 2: whole manifests through the emitter and the real writer (banner, prettier), compared
  * with committed golden output; the result compiled under the strictest flags we promise.
  */
+import { typedValidatorModule } from '../../src/emit/validators/declarations.js';
 import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,9 +56,18 @@ describe('golden output', () => {
 
   it('copies the runtime byte for byte (the writer adds only its banner)', async () => {
     // The weather manifest has `auth`, so runtime/auth/ is copied too (test/auth/emit.test.ts: not without it).
-    const sources = runtimeSources();
+    const withoutOwn = (text: string): string => (hasBanner(text) ? text.slice(text.indexOf('\n') + 1) : text);
+    const all = runtimeSources();
+    // The envelope validators' .js and .d.ts are copied as one TypeScript module each.
+    const sources: Record<string, string> = {};
+    for (const [name, text] of Object.entries(all)) {
+      const envelope = /^(.*-validators)\.js$/.exec(name);
+      if (envelope) sources[`${envelope[1] as string}.ts`] = typedValidatorModule(withoutOwn(text), withoutOwn(all[`${envelope[1] as string}.d.ts`] as string));
+      else if (!name.endsWith('-validators.d.ts')) sources[name] = text;
+    }
     const copied = listFiles(join(outputs.weather, 'generated', 'runtime'));
     expect(copied).toEqual(Object.keys(sources).sort());
+    expect(copied).toContain('request-validators.ts');
     for (const [name, original] of Object.entries(sources)) {
       const planned = plans.weather.files.find((f) => f.path === `generated/runtime/${name}`);
       // The emitter copies each file as it is; the writer replaces the banner mcp-gen's own envelope
@@ -85,7 +95,7 @@ describe('golden output', () => {
 
   it('leaves out what the manifest does not use', () => {
     const files = (name: CaseName): string[] => listFiles(outputs[name], (p) => p === 'generated/runtime');
-    expect(files('resources-prompts')).not.toContain('generated/validators.js');
+    expect(files('resources-prompts')).not.toContain('generated/validators.ts');
     expect(files('resources-prompts').filter((f) => f.startsWith('handlers/tools/'))).toEqual([]);
     expect(files('no-output')).not.toContain('handlers/prompts.ts');
     expect(files('no-output')).not.toContain('handlers/resources.ts');

@@ -58,7 +58,7 @@ describe('Object.prototype names everywhere', () => {
     const usage = join(out, 'usage.ts');
     expect(typeCheck([out], { [usage]: `import type { Tools } from './generated/types.js';\n${checks.join('')}` })).toEqual([]);
 
-    const validators = (await import(pathToFileURL(join(out, 'generated', 'validators.js')).href)) as Record<string, (v: unknown) => boolean>;
+    const validators = (await import(pathToFileURL(join(out, 'generated', 'validators.ts')).href)) as Record<string, (v: unknown) => boolean>;
     for (const tool of model.tools) {
       const validate = Object.entries(validators).find(([exported]) => exported === `validate${tool.ids.pascal}Input`)?.[1];
       expect(validate, tool.name).toBeTypeOf('function');

@@ -141,7 +141,7 @@ export const handlers: Handlers = {
 
     const resources = read('handlers/resources.ts');
     expect(resources.startsWith(USER['handlers/resources.ts'].slice(0, USER['handlers/resources.ts'].lastIndexOf('\n};')))).toBe(true);
-    expect(resources).toContain(`  "shop://orders": async (uri, context) => {
+    expect(resources).toContain(`  "shop://orders": async (_uri, _context) => {
     throw new Error("resource shop://orders is not implemented yet: edit handlers/resources.ts");
   },
 };

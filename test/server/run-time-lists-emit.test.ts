@@ -138,7 +138,7 @@ describe('the generated definition', () => {
     expect(types).toContain("'notes://{id}': ResourceListHandler<HandlerContext>;");
     expect(types).toContain('export type HandlerContext = RequestContext<ToolName, PromptName>;');
     expect(types).toContain('resourceSubscriptions?: ResourceSubscriptionHooks;');
-    expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (context) => {');
+    expect(plan.files.find((f) => f.path === 'handlers/resource-lists.ts')?.content).toContain('"notes://{id}": async (_context) => {');
   });
 });
 

@@ -187,13 +187,13 @@ describe('server and client generation with the unit cache', () => {
     entries.set(key, poisoned);
     await writeFile(cacheFile, encodeUnitCache(fingerprint, entries));
     await generate('client', 'planted');
-    expect(await readFile(join(out, 'validators.js'), 'utf8')).toContain('PLANTED BY THE TEST');
+    expect(await readFile(join(out, 'validators.ts'), 'utf8')).toContain('PLANTED BY THE TEST');
     // And with the same value planted but the file's old hash, the cache is refused and the output is right again.
     entries.set(key, poisoned);
     const replanted = encodeUnitCache(fingerprint, entries);
     const oldHash = headerOf(encodeUnitCache(fingerprint, new Map([...entries, [key, value]])))['sha256'];
     await writeFile(cacheFile, withHeader(replanted, { ...headerOf(replanted), sha256: oldHash }));
     await generate('client', 'planted');
-    expect(await readFile(join(out, 'validators.js'), 'utf8')).not.toContain('PLANTED BY THE TEST');
+    expect(await readFile(join(out, 'validators.ts'), 'utf8')).not.toContain('PLANTED BY THE TEST');
   }, 240_000);
 });

@@ -5,8 +5,7 @@ import { stringLiteral } from '../../printer/escape.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ValidatorEntry } from '../validators/index.js';
-import { inPrettierLayout } from '../validators/declarations.js';
-import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
+import { emitTypedToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
 import { dialectOf } from '../server/index.js';
 import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
 import { embedAt } from '../server/schema-walk.js';
@@ -15,6 +14,7 @@ import { unitMarker } from '../../printer/format.js';
 import { assembleTypes, FIXED_NAMES, promptArgumentTypes, TYPES_MODULE } from '../server/types-file.js';
 import { toolTypeUnits } from '../types/tool-types.js';
 import { clientFile } from './client-file.js';
+import type { ImportExtension } from '../import-extension.js';
 
 export interface ClientInputs {
   /**
@@ -32,6 +32,8 @@ export interface ClientInputs {
   memoAsync?: UnitMemo;
   /** `--auth`: `runtimeSources` has `client/auth/*.ts`, and `package.json` names their dependency. */
   auth?: boolean;
+  /** What relative module specifiers end with (`--import-extension`); `js` by default. */
+  importExtension?: ImportExtension;
 }
 
 export interface ClientPlan {
@@ -46,8 +48,8 @@ export const OAUTH_DEPENDENCY = { oauth4webapi: '3.8.8' } as const;
 
 /**
  * Everything `mcp-gen client` writes, all of it generated: `client.ts` (`connect` and the typed
- * `Client`), `types.ts` (each tool's input and output types, prompt arguments), `validators.js` and
- * its `.d.ts` (the output schemas, ajv standalone), `protocol.ts` and `protocol-2026-07-28.ts`
+ * `Client`), `types.ts` (each tool's input and output types, prompt arguments), `validators.ts`
+ * (the output schemas, ajv standalone), `protocol.ts` and `protocol-2026-07-28.ts`
  * (the protocol's types, for `request` in either era) and `runtime/`.
  */
 export async function planClient(model: ServiceModel, inputs: ClientInputs): Promise<ClientPlan> {
@@ -62,7 +64,7 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   // Started first: with many tools the validators compile on worker threads (and the types units
   // on one of their own) while client.ts is planned here.
   const withValidators = model.tools.some((t) => t.outputSchema !== undefined);
-  const validatorsPlanned = outputValidators(model, toolNames, inputs.memo);
+  const validatorsPlanned = outputValidators(model, toolNames, inputs.memo, inputs.importExtension ?? 'js');
   // Assembled from formatted units (tool-types.ts): the writer formats neither this nor client.ts.
   const typesPlanned = toolTypeUnits(model, toolNames, FIXED_NAMES, inputs.memoAsync).then((tools) => {
     const types = [tools.toolsMap, '\n', unitMarker('types'), '\n\n', promptArgumentTypes(model)];
@@ -84,8 +86,8 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
   return { files, warnings: validators?.warnings ?? [] };
 }
 
-/** `validators.js`/`.d.ts` with one validator per outputSchema; undefined when no tool has one. */
-async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
+/** `validators.ts` with one validator per outputSchema; undefined when no tool has one. */
+async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined, extension: ImportExtension): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
   const withOutput = model.tools.filter((t): t is ToolModel & { outputSchema: SchemaObject } => t.outputSchema !== undefined);
   if (withOutput.length === 0) return undefined;
   const dialect = dialectOf(model);
@@ -107,12 +109,10 @@ async function outputValidators(model: ServiceModel, toolNames: Map<string, Tool
       memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema)]),
     };
   });
-  const emitted = await emitToolValidators(units, dialect, `./${TYPES_MODULE}.js`, memo);
+  // One TypeScript module, so every build carries it (tsc to an outDir, bundlers, tsx, Deno, Bun).
+  const emitted = await emitTypedToolValidators(units, dialect, `./${TYPES_MODULE}.${extension}`, memo);
   return {
-    files: [
-      { path: 'validators.js', owner: 'generated', format: 'none', content: emitted.js },
-      { path: 'validators.d.ts', owner: 'generated', format: inPrettierLayout(emitted.dts) ? 'none' : 'typescript', content: emitted.dts },
-    ],
+    files: [{ path: 'validators.ts', owner: 'generated', format: 'none', content: emitted.ts }],
     warnings: emitted.warnings,
   };
 }

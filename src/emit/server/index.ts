@@ -5,8 +5,9 @@ import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
 import { deferredFile } from '../deferred-file.js';
 import type { Dialect, ValidatorEntry } from '../validators/index.js';
 import type { CompileUnitsOptions } from '../validators/compile-units.js';
-import { inPrettierLayout } from '../validators/declarations.js';
-import { emitSplitToolValidators, type Memo, type ToolModule, type ToolModuleUnit } from '../validators/tool-validators.js';
+import type { ImportExtension } from '../import-extension.js';
+import { typedValidatorModule } from '../validators/declarations.js';
+import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from './naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
@@ -29,6 +30,8 @@ export interface ServerInputs {
   memo?: Memo;
   /** The same for asynchronous steps: types.ts and server.ts are assembled from cached, formatted units. */
   memoAsync?: UnitMemo;
+  /** What relative module specifiers end with (`--import-extension`); `js` by default. */
+  importExtension?: ImportExtension;
 }
 
 export interface ServerPlan {
@@ -52,14 +55,16 @@ const REQUIRED_RUNTIME = [
   'result-validators.d.ts',
 ];
 
+/** The envelope validators mcp-gen generated for the runtime (`generated/runtime/`), each a `.js` and its `.d.ts`: copied as one `.ts`. */
+const ENVELOPE_VALIDATORS = /^([a-z][a-z0-9-]*-validators)\.js$/;
+
 /**
  * Every runtime file is copied byte for byte (the writer still puts the banner on): the sources are
  * kept prettier-clean (test/write/runtime-format.test.ts), the envelope validators' `.d.ts` were
  * formatted when mcp-gen generated them, and the compiled `.js` validators are laid out by ajv.
  */
 const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
-  [/^(auth\/)?[a-z][a-z0-9-]*(\.d)?\.ts$/, 'none'],
-  [/^[a-z][a-z0-9-]*\.js$/, 'none'],
+  [/^(auth\/)?[a-z][a-z0-9-]*\.ts$/, 'none'],
   [/^README\.md$/, 'none'],
 ];
 
@@ -79,7 +84,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined)];
 
   // Started first: with many tools they compile on worker threads while the rest is planned here.
-  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo) : undefined;
+  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, inputs.importExtension ? { importExtension: inputs.importExtension } : {}) : undefined;
   // types.ts and server.ts are assembled from formatted units already (types-file.ts,
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
@@ -104,7 +109,7 @@ export async function validatorFiles(
   model: ServiceModel,
   toolNames: Map<string, ToolTypeNames>,
   memo: Memo | undefined,
-  options: CompileUnitsOptions = {},
+  options: CompileUnitsOptions & { importExtension?: ImportExtension } = {},
 ): Promise<{ files: PlannedFile[]; warnings: string[] }> {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
@@ -132,23 +137,21 @@ export async function validatorFiles(
       ...(parts.every(([, , schema]) => isMetaChecked(schema)) ? { metaChecked: true } : {}),
     };
   });
-  const paths = { typesModule: `./${TYPES_MODULE}.js`, helpersModule: '../validator-helpers.js', modulesDir: './validators' };
+  const ext = options.importExtension ?? 'js';
+  const paths = { typesModule: `../${TYPES_MODULE}.${ext}`, helpersModule: `../validator-helpers.${ext}`, modulesDir: './validators', helpersFromIndex: `./validator-helpers.${ext}`, extension: ext };
   const emitted = await emitSplitToolValidators(units, dialect, paths, memo, options);
+  // TypeScript modules, so every build (tsc to an outDir, bundlers, tsx, Deno, Bun) carries them;
+  // laid out by ajv already: prettier would only make them bigger and slower to write.
   const files: PlannedFile[] = [
-    // Laid out by ajv already; prettier would only make them bigger and slower to write.
-    { path: 'generated/validators.js', owner: 'generated', format: 'none', content: emitted.js },
-    { path: 'generated/validators.d.ts', owner: 'generated', format: inPrettierLayout(emitted.dts) ? 'none' : 'typescript', content: emitted.dts },
-    { path: 'generated/validator-helpers.js', owner: 'generated', format: 'none', content: emitted.helpers },
+    { path: 'generated/validators.ts', owner: 'generated', format: 'none', content: emitted.index },
+    { path: 'generated/validator-helpers.ts', owner: 'generated', format: 'none', content: emitted.helpers },
   ];
-  for (const [i, unit] of units.entries()) {
-    const module = emitted.modules[i] as ToolModule;
-    const path = `generated/validators/${module.module}.js`;
+  for (const module of emitted.modules) {
+    const path = `generated/validators/${module.module}.ts`;
     files.push(
       'js' in module
         ? { path, owner: 'generated', format: 'none', content: module.js, contentKey: module.key }
         : deferredFile({ path, owner: 'generated', format: 'none', contentKey: module.key, produce: module.produce }),
-      // One short line typed by the index's declarations: nothing for prettier to do.
-      { path: `generated/validators/${module.module}.d.ts`, owner: 'generated', format: 'none', content: `export { ${unit.entries.map((e) => e.exportName).join(', ')} } from '../validators.js';\n` },
     );
   }
   return { files, warnings: emitted.warnings };
@@ -157,6 +160,10 @@ export async function validatorFiles(
 /** Each tool's validator module, as server.ts imports it on the tool's first call. */
 function validatorModules(model: ServiceModel): Map<string, string> {
   return new Map(model.tools.map((tool) => [tool.name, `./validators/${tool.ids.camel}.js`]));
+}
+
+function withoutOwnBanner(text: string): string {
+  return text.startsWith('/* @generated by mcp-gen') ? text.slice(text.indexOf('\n') + 1) : text;
 }
 
 const STATELESS_VALIDATORS = /^stateless-validators\.(js|d\.ts)$/;
@@ -172,11 +179,22 @@ function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: bool
     // A server that does not serve 2026-07-28 has no use for its validators.
     .filter((name) => stateless || !STATELESS_VALIDATORS.test(name))
     .filter((name) => auth || !AUTH_RUNTIME.test(name))
-    .sort()
+    // Each envelope validator module is written once, as TypeScript, from its .js and .d.ts.
+    .filter((name) => !name.endsWith('-validators.d.ts'))
     .map((name) => {
+      const envelope = ENVELOPE_VALIDATORS.exec(name);
+      if (envelope) {
+        // Each carries the banner of mcp-gen's own build; the writer puts the user's on the result.
+        const content = typedValidatorModule(withoutOwnBanner(sources[name] as string), withoutOwnBanner(sources[`${envelope[1] as string}.d.ts`] as string));
+        return { name: `${envelope[1] as string}.ts`, content };
+      }
+      return { name, content: sources[name] as string };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ name, content }) => {
       const format = RUNTIME_FORMATS.find(([pattern]) => pattern.test(name))?.[1];
       if (format === undefined) throw new Error(`planServer: unexpected runtime file name ${JSON.stringify(name)}`);
-      return { path: `generated/runtime/${name}`, owner: 'generated', format, content: sources[name] as string };
+      return { path: `generated/runtime/${name}`, owner: 'generated', format, content };
     });
 }
 

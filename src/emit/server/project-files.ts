@@ -35,16 +35,12 @@ export const PROJECT_TSCONFIG = {
     noUnusedLocals: true,
     skipLibCheck: true,
     types: ['node'],
-    // The validators are plain JavaScript (ajv standalone) typed by a .d.ts beside them: tsc
-    // copies them into build/ without checking them.
-    allowJs: true,
-    checkJs: false,
     rootDir: '.',
     outDir: 'build',
     incremental: true,
     tsBuildInfoFile: 'build/.tsbuildinfo',
   },
-  include: ['**/*.ts', 'generated/**/*.js'],
+  include: ['**/*.ts'],
   exclude: ['build', 'node_modules'],
 } as const;
 

@@ -94,7 +94,7 @@ export function toolHandlerFile(tool: ToolModel): PlannedFile {
       camel: tool.ids.camel,
       name: tool.name,
       message,
-      declarationOnOneLine: fits(`${declaration}input, context) => {`),
+      declarationOnOneLine: fits(`${declaration}_input, _context) => {`),
       messageOnOneLine: fits(`    content: [{ type: 'text', text: ${literal} }],`),
       messageInArray: fits(`      { type: 'text', text: ${literal} },`),
     });

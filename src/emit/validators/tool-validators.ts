@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../schema/sha256.js';
 import type { Dialect } from './ajv-instance.js';
 import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
-import { checkExportNames, declarations } from './declarations.js';
+import { checkExportNames, declarations, NOCHECK_LINE, typeExpression, VALIDATOR_TYPES } from './declarations.js';
 import { helperCode } from './inline-helpers.js';
 import type { CompiledValidatorCode, EmittedValidators, ValidatorEntry } from './index.js';
 
@@ -53,6 +53,39 @@ export async function emitToolValidators(
   return { js, dts: declarations({ entries, typesModule }), warnings: [...warnings] };
 }
 
+/**
+ * The same as one TypeScript module (`validators.ts` of a client): ajv's code unchecked, each
+ * tool's export annotated with its validators' types (`annotatedScope`), the types imported from
+ * `typesModule`. Built from the tools' scopes directly: no scan of megabytes of validator code.
+ */
+export async function emitTypedToolValidators(
+  units: readonly ToolValidatorUnit[],
+  dialect: Dialect,
+  typesModule: string,
+  memo: Memo = computeOnly,
+  options: CompileUnitsOptions = {},
+): Promise<{ ts: string; warnings: string[] }> {
+  checkExportNames({ entries: units.flatMap((u) => u.entries) });
+  const helpers = new Set<string>();
+  const warnings = new Set<string>();
+  const scopes: string[] = [];
+  for (const [i, compiled] of (await compiledUnits(units, dialect, memo, options, 'code')).entries()) {
+    compiled.helpers.forEach((h) => helpers.add(h));
+    compiled.warnings.forEach((w) => warnings.add(w));
+    scopes.push(annotatedScope(compiled.code as string, (units[i] as ToolValidatorUnit).entries));
+  }
+  const head = `${NOCHECK_LINE}import type * as Types from ${JSON.stringify(typesModule)};\n\n${VALIDATOR_TYPES}\n\n`;
+  return { ts: `${head}${helperCode(helpers)}${scopes.join('')}`, warnings: [...warnings] };
+}
+
+/** A tool's scope (compile-unit.ts: `\nexport const [A, B] = (() => {…`) with its export annotated: `export const [A, B]: [Validator<Types.X>, …] = `. */
+function annotatedScope(code: string, entries: readonly ValidatorEntry[]): string {
+  const names = entries.map((e) => e.exportName).join(', ');
+  const before = `\nexport const [${names}] = `;
+  if (!code.startsWith(before)) throw new Error(`emitToolValidators: unexpected code for ${names}`);
+  return `\nexport const [${names}]: [${entries.map((e) => `Validator<${typeExpression(e.typeName)}>`).join(', ')}] = ${code.slice(before.length)}`;
+}
+
 /** A tool's validators in a module of their own (`generated/validators/<module>.js`). */
 export interface ToolModuleUnit extends ToolValidatorUnit {
   /** File name without extension: the tool's identifier, unique ignoring case. */
@@ -67,14 +100,27 @@ export interface ToolModuleUnit extends ToolValidatorUnit {
 export type ToolModule = { module: string; key: string } & ({ js: string } | { produce: () => Promise<string> });
 
 export interface SplitValidators {
-  /** `<module>.js` per tool: its validators, importing the helpers they call from `helpersModule`. */
+  /** `<module>.ts` per tool: its validators, importing the helpers they call from `helpersModule`. */
   modules: ToolModule[];
-  /** The helpers every tool module calls, declared once and exported. */
+  /** The helpers every tool module calls, declared once and exported, with the `Validator` types. */
   helpers: string;
   /** Every validator re-exported from its tool's module, for code that wants them all at once. */
-  js: string;
-  dts: string;
+  index: string;
   warnings: string[];
+}
+
+/**
+ * Relative module specifiers of the split modules: `typesModule` and `helpersModule` as a tool
+ * module imports them, `modulesDir` from the index to the tool modules, and the extension that
+ * relative specifiers end with (`js`, or `ts` for runtimes that run TypeScript as it is).
+ */
+export interface SplitPaths {
+  typesModule: string;
+  helpersModule: string;
+  modulesDir: string;
+  /** The helpers module as the index imports it (for the `Validator` types it re-exports). */
+  helpersFromIndex: string;
+  extension: 'js' | 'ts';
 }
 
 /**
@@ -86,7 +132,7 @@ export interface SplitValidators {
 export async function emitSplitToolValidators(
   units: readonly ToolModuleUnit[],
   dialect: Dialect,
-  paths: { typesModule: string; helpersModule: string; modulesDir: string },
+  paths: SplitPaths,
   memo: Memo = computeOnly,
   options: CompileUnitsOptions = {},
 ): Promise<SplitValidators> {
@@ -104,9 +150,16 @@ export async function emitSplitToolValidators(
     compiled.warnings.forEach((w) => warnings.add(w));
     compiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(compiled.helpers)].sort();
-    const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`;
-    const moduleText = (code: string): string => `${imports}${code.replace(/^\n/, '')}`;
-    const key = `${imports}\0${compiled.codeHash}`;
+    // TypeScript: ajv's code unchecked, its one export annotated with the validators' types.
+    const imports = [
+      NOCHECK_LINE,
+      `import type * as Types from ${JSON.stringify(paths.typesModule)};\n`,
+      `import type { Validator } from ${JSON.stringify(paths.helpersModule)};\n`,
+      uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`,
+    ].join('');
+    const moduleText = (code: string): string => `${imports}${annotatedScope(code, unit.entries).replace(/^\n/, '')}`;
+    // The text is fixed by the imports, the types the export is annotated with and the code.
+    const key = `${imports}\0${unit.entries.map((e) => e.typeName).join('\0')}\0${compiled.codeHash}`;
     if (compiled.code !== undefined) {
       modules.push({ module: unit.module, key, js: moduleText(compiled.code) });
     } else {
@@ -114,11 +167,12 @@ export async function emitSplitToolValidators(
       const produce = async (): Promise<string> => moduleText((await compileUnits([{ root: unit.root, entries: unit.entries }], dialect, { workers: 0 }))[0]?.code as string);
       modules.push({ module: unit.module, key, produce });
     }
-    index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.js`)};\n`);
+    index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.${paths.extension}`)};\n`);
   }
   const used = [...helpers].sort();
-  const helperModule = `${helperCode(helpers)}${used.length === 0 ? '' : `export { ${used.join(', ')} };\n`}`;
-  return { modules, helpers: helperModule, js: index.join(''), dts: declarations({ entries, typesModule: paths.typesModule }), warnings: [...warnings] };
+  const helperModule = `${NOCHECK_LINE}${VALIDATOR_TYPES}\n\n${helperCode(helpers)}${used.length === 0 ? '' : `export { ${used.join(', ')} };\n`}`;
+  const typesExport = `export type { ValidationIssue, Validator } from ${JSON.stringify(paths.helpersFromIndex)};\n`;
+  return { modules, helpers: helperModule, index: `${typesExport}${index.join('')}`, warnings: [...warnings] };
 }
 
 /** The cached forms: a unit's code itself (one-file validators) or only its hash (one module per tool). */

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /** From a token's claims (JWT or introspection answer) to the `AuthInfo` handlers see. */
 import { createHash } from 'node:crypto';
 import type { AuthInfo, JsonObject } from '../api.js';

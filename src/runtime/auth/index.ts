@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * OAuth 2.1 resource-server checks for a generated HTTP server whose manifest has `auth`: the only
  * runtime folder that imports a package (`jose`, for JWTs). Generated `main.ts` loads it, so a

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Opaque tokens checked with the authorization server's introspection endpoint (RFC 7662): the
  * resource server authenticates as a client (HTTP Basic), an `active: false` answer is an invalid

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The HTTP server as an OAuth 2.1 resource server (the `ResourceServerAuth` seam of http.ts): the
  * Protected Resource Metadata (RFC 9728), bearer tokens from the Authorization header only

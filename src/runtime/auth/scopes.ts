@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The scopes a message needs, from the manifest's `scopes`: a tools/call needs its tool's, a
  * prompts/get its prompt's, a resource read or subscription its resource's (or the first matching

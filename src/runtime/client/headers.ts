@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * `x-mcp-header`: tool parameters a client mirrors into `Mcp-Param-<Name>` HTTP headers. The rules
  * for a valid annotation, and the encoding of values (plain when safe, else `=?base64?…?=`), as the

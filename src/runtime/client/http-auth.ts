@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * What `connect({ url, auth })` accepts, and the one hook the HTTP transport calls: headers before
  * each request to the MCP endpoint, and a chance to sign in again when the endpoint refuses one

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * What both HTTP client transports need of the wire, whichever carries it: `node-wire.ts`
  * (`node:http`/`node:https`, the Node entry) or `fetch-wire.ts` (`fetch` and `ReadableStream`, the

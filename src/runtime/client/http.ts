@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * HTTP client transports, on the wire the entry gives (`exchange`: node-wire.ts or fetch-wire.ts):
  * - Streamable HTTP: one POST per message, answered with JSON or an SSE stream; the session id from

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The client runtime's entry point. Generated `client.ts` calls `openSession` with the app's
  * connection options and binds one typed method per tool to `callTool`. Where it connects, and on

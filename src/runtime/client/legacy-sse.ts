@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The deprecated HTTP+SSE transport of 2024-11-05: a GET stream whose first `endpoint` event names
  * the URL to POST messages to. Streamable HTTP falls back to it when the initialize POST is refused.

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The stdio client transport: spawns the server, writes newline-delimited JSON-RPC to its stdin
  * and reads it from its stdout. The server's stderr is passed through (default), captured for the

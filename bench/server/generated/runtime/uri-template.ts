@@ -19,8 +19,10 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
   let pattern = '^';
   let last = 0;
   for (const expression of template.matchAll(EXPRESSION)) {
-    pattern += escapeRegExp(template.slice(last, expression.index));
-    last = expression.index + expression[0].length;
+    // `index` is always set on a match; older TypeScript releases type it optional.
+    const index = expression.index ?? 0;
+    pattern += escapeRegExp(template.slice(last, index));
+    last = index + expression[0].length;
     let name = expression[1]!;
     const reserved = name.startsWith('+');
     if (reserved) name = name.slice(1);

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Who the client is at an authorization server, in the spec's order of preference: credentials
  * the app registered beforehand, a client ID metadata document (when the server advertises
@@ -33,7 +34,7 @@ export async function clientIdentity(
     !options.clientCredentials &&
     options.assertion === undefined &&
     options.clientMetadataUrl !== undefined &&
-    as.client_id_metadata_document_supported === true
+    as['client_id_metadata_document_supported'] === true
   ) {
     return identity({ clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: 'none' });
   }
@@ -45,7 +46,7 @@ export async function clientIdentity(
     return identity(registered);
   }
   throw new AuthorizationError(
-    `no client identity for ${as.issuer}: it offers no dynamic registration${as.client_id_metadata_document_supported === true ? '' : ' nor client ID metadata documents'}; give clientId (and clientSecret) registered there`,
+    `no client identity for ${as.issuer}: it offers no dynamic registration${as['client_id_metadata_document_supported'] === true ? '' : ' nor client ID metadata documents'}; give clientId (and clientSecret) registered there`,
   );
 }
 
@@ -162,11 +163,12 @@ async function register(
       { cause: error },
     );
   }
-  const result: StoredClient = { clientId: String(registered.client_id) };
-  if (typeof registered.client_secret === 'string') result.clientSecret = registered.client_secret;
+  const result: StoredClient = { clientId: String(registered['client_id']) };
+  if (typeof registered['client_secret'] === 'string')
+    result.clientSecret = registered['client_secret'];
   const registeredMethod: string | undefined =
-    typeof registered.token_endpoint_auth_method === 'string'
-      ? registered.token_endpoint_auth_method
+    typeof registered['token_endpoint_auth_method'] === 'string'
+      ? registered['token_endpoint_auth_method']
       : method;
   if (registeredMethod !== undefined)
     result.tokenEndpointAuthMethod =

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * A redirect target for command-line apps (RFC 8252 §7.3): a one-shot HTTP server on 127.0.0.1.
  * `openAuthorizationUrl` hands the URL to `open` (a browser, or a printed line) and resolves with the

@@ -50,10 +50,12 @@ class OAuthAuthorization implements HttpAuth {
   /** Created once an authorization server that supports DPoP is met (unless `dpop: false`). */
   private dpop: DpopBinding | undefined;
 
-  constructor(
-    private readonly options: OAuthOptions,
-    private readonly serverUrl: URL,
-  ) {
+  private readonly options: OAuthOptions;
+  private readonly serverUrl: URL;
+
+  constructor(options: OAuthOptions, serverUrl: URL) {
+    this.options = options;
+    this.serverUrl = serverUrl;
     this.store = options.store ?? new MemoryTokenStore();
   }
 

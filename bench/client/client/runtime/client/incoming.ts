@@ -41,11 +41,19 @@ export class IncomingMessages {
    * `handlers` gives the app's handlers at the time of each request; `send` writes a response to
    * one of the server's requests and returns undefined once the connection is gone.
    */
+  private readonly handlers: () => ClientHandlers;
+  private readonly onNotification: NotificationListener;
+  private readonly send: (text: string) => Promise<void> | undefined;
+
   constructor(
-    private readonly handlers: () => ClientHandlers,
-    private readonly onNotification: NotificationListener,
-    private readonly send: (text: string) => Promise<void> | undefined,
-  ) {}
+    handlers: () => ClientHandlers,
+    onNotification: NotificationListener,
+    send: (text: string) => Promise<void> | undefined,
+  ) {
+    this.handlers = handlers;
+    this.onNotification = onNotification;
+    this.send = send;
+  }
 
   /** Routes one incoming message (or each entry of a batch) by kind. */
   receive(message: unknown): void {

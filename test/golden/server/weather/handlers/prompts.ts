@@ -7,7 +7,7 @@ export const prompts: PromptHandlers = {
    *
    * Asks the model to plan an outdoor activity around the forecast.
    */
-  plan_outing: async (args, context) => {
+  plan_outing: async (_args, _context) => {
     throw new Error('prompt plan_outing is not implemented yet: edit handlers/prompts.ts');
   },
 };

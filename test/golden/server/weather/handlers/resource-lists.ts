@@ -11,7 +11,7 @@ export const resourceLists: ResourceListHandlers = {
    *
    * A station's details, by id.
    */
-  'weather://stations/{id}': async (context) => {
+  'weather://stations/{id}': async (_context) => {
     return [];
   },
 };

@@ -7,7 +7,7 @@ export const resourceTemplates: ResourceTemplateHandlers = {
    *
    * A station's details, by id.
    */
-  'weather://stations/{id}': async (uri, variables, context) => {
+  'weather://stations/{id}': async (_uri, _variables, _context) => {
     throw new Error(
       'resource template weather://stations/{id} is not implemented yet: edit handlers/resource-templates.ts',
     );

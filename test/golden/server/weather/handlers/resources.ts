@@ -7,7 +7,7 @@ export const resources: ResourceHandlers = {
    *
    * Every station the server has data for, as JSON.
    */
-  'weather://stations': async (uri, context) => {
+  'weather://stations': async (_uri, _context) => {
     throw new Error(
       'resource weather://stations is not implemented yet: edit handlers/resources.ts',
     );

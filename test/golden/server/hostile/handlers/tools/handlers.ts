@@ -5,9 +5,10 @@ import type { ToolHandlers } from '../../generated/types.js';
  *
  * A tool named like the collector's own export
  */
-export const handlers: ToolHandlers['handlers'] = async (input, context) => {
+export const handlers: ToolHandlers['handlers'] = async (_input, _context) => {
   // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
-  // cancels; `context.progress` and `context.log` send notifications.
+  // cancels; `context.progress` and `context.log` send notifications. (Unused parameters start
+  // with `_` so the stub compiles under noUnusedParameters: rename them as you use them.)
   return {
     isError: true,
     content: [

@@ -7,9 +7,10 @@ import type { ToolHandlers } from '../../generated/types.js';
  *
  * Averages many years of readings for a location; slow, so it runs as a task when the client can.
  */
-export const climateReport: ToolHandlers['climate_report'] = async (input, context) => {
+export const climateReport: ToolHandlers['climate_report'] = async (_input, _context) => {
   // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
-  // cancels; `context.progress` and `context.log` send notifications.
+  // cancels; `context.progress` and `context.log` send notifications. (Unused parameters start
+  // with `_` so the stub compiles under noUnusedParameters: rename them as you use them.)
   return {
     isError: true,
     content: [

@@ -7,9 +7,10 @@ import type { ToolHandlers } from '../../generated/types.js';
  *
  * Daily highs, lows and conditions for the next days.
  */
-export const getForecast: ToolHandlers['get_forecast'] = async (input, context) => {
+export const getForecast: ToolHandlers['get_forecast'] = async (_input, _context) => {
   // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
-  // cancels; `context.progress` and `context.log` send notifications.
+  // cancels; `context.progress` and `context.log` send notifications. (Unused parameters start
+  // with `_` so the stub compiles under noUnusedParameters: rename them as you use them.)
   return {
     isError: true,
     content: [
