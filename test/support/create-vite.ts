@@ -1,7 +1,6 @@
 /**
  * create-vite's vanilla-ts tsconfig (Vite 8), as a user's page project has it: the apps matrix's
- * Vite setup uses it as it is. (test/browser/vite-client.test.ts keeps its own copy without
- * `erasableSyntaxOnly` until the runtime is erasable, issue 26 items 1–2; it can take this one then.)
+ * Vite setup and the browser test's page use it as it is.
  */
 export const CREATE_VITE_TSCONFIG = {
   compilerOptions: {
