@@ -39,6 +39,7 @@ export function fixCommand(target: Target, configDir?: string): string {
   words.push('-o', displayPath(target.job.out));
   if (target.command !== 'types' && target.job.allowOutsideRefs === true) words.push('--allow-outside-refs');
   if (target.command === 'client' && target.job.auth === true) words.push('--auth');
+  if (target.command === 'client' && target.job.package !== undefined) words.push('--package', target.job.package.name);
   if (target.command === 'client' && target.job.browser === true) words.push('--browser');
   if ((target.command === 'server' || target.command === 'client') && target.job.importExtension === 'ts') words.push('--import-extension', 'ts');
   if (!banner.version) words.push('--no-version-banner');

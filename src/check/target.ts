@@ -39,7 +39,7 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
       : snapshot !== undefined ? { fromSnapshot: pathInOut(out, snapshot) }
       : url !== undefined ? { fromUrl: url }
       : { fromCommand: text(o, 'fromCommand') ?? '' };
-    const flags = { ...(o['auth'] === true ? { auth: true } : {}), ...(o['browser'] === true ? { browser: true } : {}) };
+    const flags = { ...(o['auth'] === true ? { auth: true } : {}), ...(o['browser'] === true ? { browser: true } : {}), ...(text(o, 'package') !== undefined ? { package: { name: text(o, 'package') as string } } : {}) };
     return { command: recipe.command, job: { out, source, banner, ...allow, ...flags } };
   }
   if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileInput, pathFromOut } from '../check/inputs.js';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planClient } from '../emit/client/index.js';
@@ -12,6 +13,7 @@ import type { PlannedFile } from '../write/planned-file.js';
 import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
+import { browserRuntimeSources, checkPackageName, checkPackageVersion, packageFiles, type PackageJob } from './client-package.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
 import { printReport, printWarnings, withProgress, type Console } from './output.js';
 import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
@@ -28,6 +30,10 @@ export interface ClientCommandOptions {
   allowOutsideRefs?: boolean;
   /** Include the OAuth module (`runtime/client/auth/`) and its oauth4webapi dependency. */
   auth?: boolean;
+  /** `--package <name>`: a publishable npm package (client-package.ts). */
+  package?: string;
+  /** `--package-version <semver>`: the package's version, as given. */
+  packageVersion?: string;
   /** A client for browsers: HTTP on fetch, no stdio, nothing that imports `node:*`. */
   browser?: boolean;
   /** `--import-extension`: `js` unless given. */
@@ -95,6 +101,8 @@ export interface ClientJob {
   /** A live source read from the snapshot saved beside the output, not from the server (check without --live). */
   offline?: boolean;
   saveSnapshot?: string;
+  /** `--package`: the client as an npm package, its files under `src/`. */
+  package?: PackageJob;
 }
 
 /** A live server's answers, saved in the output so the client can be checked offline. */
@@ -158,6 +166,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   else options['fromCommand'] = source.fromCommand;
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (job.auth === true) options['auth'] = true;
+  if (job.package !== undefined) options['package'] = job.package.name;
   if (job.browser === true) options['browser'] = true;
   if (job.importExtension === 'ts') options['importExtension'] = 'ts';
   return options;
@@ -182,7 +191,8 @@ export async function prepareClient(
     io.err('note: the server asked for authorization (401): the client includes the OAuth sign-in, as with --auth (add oauth4webapi@3.8.8 to the app)');
   }
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
-    runtimeSources: readClientRuntimeSources(job.auth === true, job.browser === true),
+    // A package is Node's client plus the browser's modules, swapped in by its `browser` field.
+    runtimeSources: { ...readClientRuntimeSources(job.auth === true, job.browser === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
     auth: job.auth === true,
     importExtension: job.importExtension ?? 'js',
     protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
@@ -190,7 +200,8 @@ export async function prepareClient(
     ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const files = await withImportExtension(plan.files, job.importExtension ?? 'js');
+  const clientFiles = await withImportExtension(plan.files, job.importExtension ?? 'js');
+  const files = job.package ? await packageFiles(job.out, job.package, model, clientFiles, job.auth === true, io) : clientFiles;
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
   return { files, record };
@@ -220,6 +231,7 @@ export async function generateClient(
     ...(options.browser ? { browser: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
+    ...packageJob(options),
   };
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
@@ -239,7 +251,24 @@ export async function generateClient(
   }
 }
 
+/** `--package` and `--package-version`, checked before anything is read or written (exit 2). */
+function packageJob(options: Pick<ClientCommandOptions, 'package' | 'packageVersion'>): { package?: PackageJob } {
+  if (options.package === undefined) {
+    if (options.packageVersion !== undefined) throw inputProblem('--package-version', 'needs --package <name>');
+    return {};
+  }
+  checkPackageName(options.package, builtinModules);
+  if (options.packageVersion !== undefined) checkPackageVersion(options.packageVersion);
+  return { package: { name: options.package, ...(options.packageVersion !== undefined ? { version: options.packageVersion } : {}) } };
+}
+
 export function runClient(manifest: string | undefined, options: ClientCommandOptions, io: Console): Promise<number> {
+  if (options.importExtension === 'ts' && options.package !== undefined) {
+    throw inputProblem('mcp-gen client', '--package builds its client to .js with tsc, which Deno, Bun and Node\'s type stripping run as it is: leave out --import-extension ts');
+  }
+  if (options.browser && options.package !== undefined) {
+    throw inputProblem('mcp-gen client', '--package already serves browsers (its package.json sends bundlers for the web to the fetch-based modules): leave out --browser');
+  }
   if (options.browser && options.auth) {
     throw inputProblem('mcp-gen client', '--browser and --auth do not go together: the OAuth sign-in needs Node (a loopback redirect, node:crypto); a browser client passes a token with connect({ url, auth })');
   }

@@ -10,9 +10,8 @@ import { inputProblem } from '../load/diagnostics.js';
 import { introspect, readSnapshot } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
-import type { ServiceModel, ToolModel } from '../model/service-model.js';
-import { compileToolValidators } from '../mock/validators.js';
-import { SampleError, sampleValue } from '../samples/index.js';
+import type { ServiceModel } from '../model/service-model.js';
+import { toolExamples } from '../samples/tool-examples.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import type { ClientSource } from './client-command.js';
@@ -59,7 +58,7 @@ export function checkDocs(job: DocsJob, io: Console): Promise<{ report: WriteRep
 
 async function writeDocs(job: DocsJob, check: boolean, io: Console): Promise<{ report: WriteReport; record: LedgerRecord }> {
   const { model, inputs } = await loadModel(job, io);
-  const page = renderDocsPage(model, { generator: `mcp-gen ${toolVersion()}`, example: examples(model) });
+  const page = renderDocsPage(model, { generator: `mcp-gen ${toolVersion()}`, example: toolExamples(model) });
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'docs', options: recipeOptions(job), banner: job.banner, inputs } };
   const banner = commandBanner(job.banner.command, job.banner.version);
   const report = await writeOutput(job.out, [{ path: 'index.html', owner: 'generated', format: 'none', content: page }], { banner, check, record });
@@ -87,25 +86,6 @@ async function loadModel(job: DocsJob, io: Console): Promise<{ model: ServiceMod
   printWarnings(io, built.warnings);
   // A live server is its own input: check regenerates from it again.
   return { model: built.model, inputs: [] };
-}
-
-/**
- * Examples from the mock's generator, seed 0, each checked by the tool's own validator; a schema
- * no generated value satisfies gets no example rather than a wrong one.
- */
-function examples(model: ServiceModel): (tool: ToolModel, which: 'input' | 'output') => unknown {
-  const validators = compileToolValidators(model);
-  return (tool, which) => {
-    const schema = which === 'input' ? tool.inputSchema : tool.outputSchema;
-    const validate = validators.get(tool.name)?.[which];
-    if (schema === undefined || validate === undefined) return undefined;
-    try {
-      return sampleValue({ schema, seed: 0, path: `docs\u0000${tool.name}\u0000${which}`, validate, label: `tool ${tool.name} (${which}Schema)` });
-    } catch (error) {
-      if (error instanceof SampleError) return undefined;
-      throw error;
-    }
-  };
 }
 
 function recipeOptions(job: DocsJob): Recipe['options'] {

@@ -15,6 +15,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly [command: string, w
     ["mcp-gen client --from-command 'node build/main.js' -o client", 'of a stdio server'],
     ['mcp-gen client manifest.yaml -o client', 'from the manifest the server is generated from'],
     ['mcp-gen client --from-url https://example.com/mcp --save-snapshot server.json', 'keep what was read, to regenerate offline'],
+    ['mcp-gen client manifest.yaml -o weather-client --package weather-client', 'an npm package: npm pack, then npm install it in any app'],
   ],
   diff: [
     ['mcp-gen diff old/manifest.yaml manifest.yaml', 'what changed for callers, breaking first'],

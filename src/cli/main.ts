@@ -90,6 +90,8 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
     .option('--save-snapshot <file>', 'write what was introspected to this file')
     .option('--allow-outside-refs', "let $ref files outside the manifest's folder be read")
     .option('--auth', 'include the OAuth sign-in (runtime/client/auth/, needs oauth4webapi) for protected servers')
+    .option('--package <name>', 'write a publishable npm package: src/ (the client), package.json, tsconfig.json (tsc to dist/), README.md')
+    .option('--package-version <semver>', "the package's version (default: kept from package.json, bumped when the server changed)")
     .option('--browser', 'a client for web pages: HTTP on fetch, no stdio, no node:* import (no @types/node needed)')
     .addOption(importExtensionOption())
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')

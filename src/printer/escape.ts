@@ -105,3 +105,19 @@ export function jsdoc(text: string | readonly string[], indent = ''): string {
   const body = lines.map((line) => (line === '' ? `${indent} *` : `${indent} * ${line}`)).join('\n');
   return `${indent}/**\n${body}\n${indent} */\n`;
 }
+
+/**
+ * THE sink for untrusted text in Markdown prose (the README of `mcp-gen client --package`): as in
+ * HTML, plus a backslash before every character Markdown gives a meaning (links, images, emphasis,
+ * code spans, headings, tables), and one line, so text cannot start a block of its own.
+ */
+export function markdownText(text: string): string {
+  return htmlText(text.replace(/\s+/g, ' ').trim()).replace(/[\\`*_[\]()#!|~]/g, '\\$&');
+}
+
+/** A fenced code block whose fence is longer than any run of backticks in the code, so it cannot be closed early. */
+export function markdownCodeBlock(code: string, language: string): string {
+  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${escapeInvisible(code)}\n${fence}\n`;
+}

@@ -21,6 +21,7 @@ import type { HttpListener } from '../../examples/weather/server/generated/runti
 import { handlers } from '../../examples/weather/server/handlers/index.js';
 import { cli, repoRoot } from '../client/support.js';
 import { tempDir } from '../server/support.js';
+import { CREATE_VITE_TSCONFIG } from '../support/create-vite.js';
 
 const require = createRequire(import.meta.url);
 const work = tempDir('vite-client');
@@ -67,28 +68,8 @@ async function run(): Promise<void> {
 void run();
 `;
 
-/** create-vite's vanilla-ts tsconfig, as the user had it (erasableSyntaxOnly aside: issue 26 items 1–2). */
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    useDefineForClassFields: true,
-    module: 'ESNext',
-    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-    types: ['vite/client'],
-    skipLibCheck: true,
-    moduleResolution: 'bundler',
-    allowImportingTsExtensions: true,
-    verbatimModuleSyntax: true,
-    moduleDetection: 'force',
-    noEmit: true,
-    strict: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noFallthroughCasesInSwitch: true,
-    noUncheckedSideEffectImports: true,
-  },
-  include: ['src'],
-};
+/** create-vite's vanilla-ts tsconfig, as the user had it (erasableSyntaxOnly included). */
+const TSCONFIG = CREATE_VITE_TSCONFIG;
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
