@@ -6,11 +6,12 @@
  * test/apps/node_modules as an app's own devDependencies would.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli } from '../client/support.js';
 import { startHttpServer } from '../matrix/servers.js';
+import { packClient, type PackFailure } from '../support/pack-client.js';
 import { COLUMNS, type Column, type Setup, type Step, type ToolKey } from './setups.js';
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
@@ -95,23 +96,12 @@ export async function prepareShared(setups: readonly Setup[]): Promise<Shared> {
     const copied = await cli(['client', manifest, '-o', out, '--no-version-banner', ...options.split(' ').filter((o) => o !== '')]);
     clients.set(options, copied.code === 0 ? out : { problem: `mcp-gen client ${options} failed: ${firstError(copied.err)}` });
   }
-  const tarball = await packClient(manifest);
+  const tarball = await packClient(manifest, join(WORK, 'package'), PACKAGE_NAME).catch((failure: PackFailure) => ({ problem: `${failure.step} failed: ${firstError(failure.output)}` }));
   const built = await building;
   if (built.code !== 0) throw new Error(`the weather server did not build:\n${built.output}`);
   // The matrix's server starter (its recording proxy in front is harmless here).
   const server = await startHttpServer(SERVER_MAIN, ['--http', '--port', '0']);
   return { clients, tarball, url: server.url, stop: () => server.close() };
-}
-
-/** `mcp-gen client --package`, then `npm pack` (whose prepack builds it with the package's tsc). */
-async function packClient(manifest: string): Promise<string | { problem: string }> {
-  const dir = join(WORK, 'package', PACKAGE_NAME);
-  const generated = await cli(['client', manifest, '-o', dir, '--package', PACKAGE_NAME, '--no-version-banner']);
-  if (generated.code !== 0) return { problem: `mcp-gen client --package failed: ${firstError(generated.err)}` };
-  const packed = await run(['npm', 'pack', '--pack-destination', join(WORK, 'package'), '--no-audit', '--no-fund'], dir);
-  const name = readdirSync(join(WORK, 'package')).find((f) => f.endsWith('.tgz'));
-  if (packed.code !== 0 || name === undefined) return { problem: `npm pack failed: ${firstError(packed.output)}` };
-  return join(WORK, 'package', name);
 }
 
 /** The line that says what went wrong: the first naming an error, else the last one. */
