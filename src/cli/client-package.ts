@@ -7,12 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareServers } from '../diff/compare-server.js';
 import { worst, type Finding, type Severity } from '../diff/finding.js';
-import { surfaceFromModel } from '../diff/server-surface.js';
 import { inputProblem } from '../load/diagnostics.js';
-import { readSnapshot } from '../load/introspect.js';
-import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { terminalText } from '../printer/escape.js';
 import { API_SNAPSHOT, planPackage } from '../emit/client/package.js';
@@ -107,10 +103,20 @@ function readExistingPackageJson(out: string): { [key: string]: unknown } | unde
   return value as { [key: string]: unknown };
 }
 
-/** What changed for callers between the surface on disk and the new one; none without a snapshot. */
+/**
+ * What changed for callers between the surface on disk and the new one; none without a snapshot.
+ * The snapshot reader and the diff are loaded here, not at start: the snapshot reader pulls in the
+ * runtime client, which a client made from a manifest never needs (test/write/lazy-imports.test.ts).
+ */
 async function changesSinceSnapshot(out: string, model: ServiceModel): Promise<Finding[]> {
   const path = join(out, API_SNAPSHOT);
   if (!existsSync(path)) return [];
+  const [{ readSnapshot }, { serviceFromSnapshot }, { compareServers }, { surfaceFromModel }] = await Promise.all([
+    import('../load/introspect.js'),
+    import('../model/service-from-snapshot.js'),
+    import('../diff/compare-server.js'),
+    import('../diff/server-surface.js'),
+  ]);
   const previous = serviceFromSnapshot(await readSnapshot(path), path).model;
   return compareServers(surfaceFromModel(previous).surface, surfaceFromModel(model).surface);
 }
