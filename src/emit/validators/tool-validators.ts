@@ -41,16 +41,28 @@ export async function emitToolValidators(
 ): Promise<EmittedValidators> {
   const entries = units.flatMap((u) => u.entries);
   checkExportNames({ entries });
+  const { helpers, warnings, scopes } = await compiledScopes(units, dialect, memo, options, (code) => code);
+  const js = `${helperCode(helpers)}${scopes.join('')}`;
+  return { js, dts: declarations({ entries, typesModule }), warnings: [...warnings] };
+}
+
+/** Every unit compiled: the helpers they call, their warnings, and each unit's scope as `scope` makes it. */
+async function compiledScopes(
+  units: readonly ToolValidatorUnit[],
+  dialect: Dialect,
+  memo: Memo,
+  options: CompileUnitsOptions,
+  scope: (code: string, unit: ToolValidatorUnit) => string,
+): Promise<{ helpers: Set<string>; warnings: Set<string>; scopes: string[] }> {
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const scopes: string[] = [];
-  for (const compiled of await compiledUnits(units, dialect, memo, options, 'code')) {
+  for (const [i, compiled] of (await compiledUnits(units, dialect, memo, options, 'code')).entries()) {
     compiled.helpers.forEach((h) => helpers.add(h));
     compiled.warnings.forEach((w) => warnings.add(w));
-    scopes.push(compiled.code as string);
+    scopes.push(scope(compiled.code as string, units[i] as ToolValidatorUnit));
   }
-  const js = `${helperCode(helpers)}${scopes.join('')}`;
-  return { js, dts: declarations({ entries, typesModule }), warnings: [...warnings] };
+  return { helpers, warnings, scopes };
 }
 
 /**
@@ -66,14 +78,7 @@ export async function emitTypedToolValidators(
   options: CompileUnitsOptions = {},
 ): Promise<{ ts: string; warnings: string[] }> {
   checkExportNames({ entries: units.flatMap((u) => u.entries) });
-  const helpers = new Set<string>();
-  const warnings = new Set<string>();
-  const scopes: string[] = [];
-  for (const [i, compiled] of (await compiledUnits(units, dialect, memo, options, 'code')).entries()) {
-    compiled.helpers.forEach((h) => helpers.add(h));
-    compiled.warnings.forEach((w) => warnings.add(w));
-    scopes.push(annotatedScope(compiled.code as string, (units[i] as ToolValidatorUnit).entries));
-  }
+  const { helpers, warnings, scopes } = await compiledScopes(units, dialect, memo, options, (code, unit) => annotatedScope(code, unit.entries));
   const head = `${NOCHECK_LINE}import type * as Types from ${JSON.stringify(typesModule)};\n\n${VALIDATOR_TYPES}\n\n`;
   return { ts: `${head}${helperCode(helpers)}${scopes.join('')}`, warnings: [...warnings] };
 }
