@@ -8,16 +8,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { Console } from '../../src/cli/output.js';
+import { cli } from '../client/support.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Console = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(argv, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (...argv: string[]) => cli(argv);
 
 const MANIFEST = `server: { name: extras, version: 1.0.0 }
 tools:
