@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RequestContext, ServerDefinition, ServerHandlers, Validator } from '../../src/runtime/api.js';
 import { createServer, type HttpListener, type McpServer } from '../../src/runtime/index.js';
 import { requestValidators } from '../../generated/runtime/request-validators.js';
+import { statefulHttp, statelessHttp, type Connection } from '../tasks/http-connection.js';
 import { Wire, meta } from '../tasks/task-server.js';
 
 type Tool = 'echo' | 'hide_echo' | 'show_echo';
@@ -47,24 +48,10 @@ const handlers: ServerHandlers<RequestContext<Tool, never>> = {
   },
 };
 
-interface Connection {
-  request(method: string, params?: Message): Promise<Message>;
-}
-
 const listeners: HttpListener[] = [];
 afterAll(async () => {
   await Promise.all(listeners.map((listener) => listener.close()));
 });
-
-let nextId = 1;
-async function post(url: string, headers: Record<string, string>, method: string, params: Message): Promise<Message> {
-  const id = nextId++;
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
-  const text = await response.text();
-  if (text.startsWith('{')) return JSON.parse(text) as Message;
-  const messages = [...text.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as Message);
-  return messages.find((message) => message['id'] === id)!;
-}
 
 async function connect(server: McpServer<Tool, never>, transport: 'stdio' | 'HTTP', era: string): Promise<Connection> {
   const stateless = era === '2026-07-28';
@@ -75,22 +62,7 @@ async function connect(server: McpServer<Tool, never>, transport: 'stdio' | 'HTT
   }
   const listener = await server.listenHttp({ port: 0 });
   listeners.push(listener);
-  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  if (stateless) {
-    return {
-      request: (method, params = {}) =>
-        post(listener.url, { ...base, 'mcp-protocol-version': era, 'mcp-method': method, ...(params['name'] ? { 'mcp-name': params['name'] } : {}) }, method, { ...params, _meta: meta({}) }),
-    };
-  }
-  const init = await fetch(listener.url, {
-    method: 'POST',
-    headers: base,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 'lists', version: '1' } } }),
-  });
-  await init.text();
-  const headers = { ...base, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': era };
-  await (await fetch(listener.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
-  return { request: (method, params = {}) => post(listener.url, headers, method, params) };
+  return stateless ? statelessHttp(listener.url, {}) : statefulHttp(listener.url, era);
 }
 
 const names = async (connection: Connection): Promise<string[]> =>

@@ -7,74 +7,18 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HttpListener } from '../../src/runtime/index.js';
+import { statefulHttp, statelessHttp, type Connection } from './http-connection.js';
 import { TASKS_EXTENSION, Wire, meta, taskServer } from './task-server.js';
 
 type Message = Record<string, any>;
-
-/** What a test needs from a connection: one request, one answer (result or error). */
-interface Connection {
-  request(method: string, params?: Message): Promise<Message>;
-}
 
 const listeners: HttpListener[] = [];
 afterAll(async () => {
   await Promise.all(listeners.map((listener) => listener.close()));
 });
 
-let nextId = 1;
-
-/** The JSON-RPC response in a POST's answer: the body, or the SSE message carrying the id. */
-async function answerOf(response: Response, id: number): Promise<Message> {
-  const text = await response.text();
-  if (text.startsWith('{')) return JSON.parse(text) as Message;
-  const messages = [...text.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as Message);
-  const answer = messages.find((message) => message['id'] === id && message['method'] === undefined);
-  if (answer === undefined) throw new Error(`no answer to request ${id} in ${text}`);
-  return answer;
-}
-
-/** A 2025-11-25 session over HTTP. */
-async function statefulHttp(url: string): Promise<Connection> {
-  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const initialize = await fetch(url, {
-    method: 'POST',
-    headers: base,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'status-test', version: '1' } } }),
-  });
-  const session = initialize.headers.get('mcp-session-id')!;
-  await initialize.text();
-  const headers = { ...base, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
-  await (await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
-  return {
-    async request(method, params = {}) {
-      const id = nextId++;
-      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
-      return answerOf(response, id);
-    },
-  };
-}
-
 /** What the 2026-07-28 clients here declare: the tasks extension, and elicitation. */
 const CAPABILITIES = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
-
-/** 2026-07-28 requests over HTTP, declaring the tasks extension, with the headers the revision requires. */
-function statelessHttp(url: string): Connection {
-  return {
-    async request(method, params = {}) {
-      const id = nextId++;
-      const name = (params['name'] ?? params['taskId']) as string | undefined;
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(name === undefined ? {} : { 'mcp-name': name }),
-      };
-      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(CAPABILITIES) } }) });
-      return answerOf(response, id);
-    },
-  };
-}
 
 /** 2026-07-28 requests over stdio. */
 function statelessStdio(wire: Wire): Connection {
@@ -100,7 +44,7 @@ async function connect(transport: Transport, era: '2025-11-25' | '2026-07-28') {
   if (transport === 'HTTP') {
     const listener = await served.server.listenHttp({ port: 0 });
     listeners.push(listener);
-    const connection = era === '2025-11-25' ? await statefulHttp(listener.url) : statelessHttp(listener.url);
+    const connection = era === '2025-11-25' ? await statefulHttp(listener.url) : statelessHttp(listener.url, CAPABILITIES);
     return { ...served, connection, wire: undefined };
   }
   const wire = new Wire(served.server);
