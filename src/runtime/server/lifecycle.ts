@@ -15,7 +15,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { EMPTY_PARAMS, invalidParams, paramsOf, type MethodTable } from './method-common.js';
 import type { Outbound } from './outbound.js';
-import { STATELESS_REVISION } from './server.js';
+import { STATELESS_REVISION } from '../protocol/methods.js';
 import type { Session } from './session.js';
 
 /** A session's states: a stateful one starts NEW; a stateless one is INITIALIZED from its start. */

@@ -16,7 +16,6 @@ import {
 } from '../protocol/jsonrpc.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
-import { answerInputError } from '../features/input/url-elicitation.js';
 
 /** Answers one request (params already checked by the method's validator) on `out`. */
 export type MethodHandler = (
@@ -89,7 +88,7 @@ function handlerFinished(
 }
 
 function handlerFailed(session: Session, context: Context, error: unknown): void {
-  if (answerInputError(session, context, error)) return;
+  if (session.core.features.answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   if (error instanceof McpError) {
     context.out.respond(errorMessage(context.idText, error.code, error.message, error.data));

@@ -18,7 +18,8 @@ import {
   isRequestId,
   quote,
 } from '../protocol/jsonrpc.js';
-import { STATELESS_REVISION, type ServerCore } from './server.js';
+import { STATEFUL_REVISIONS, STATELESS_REVISION } from '../protocol/methods.js';
+import type { ServerCore } from './server.js';
 import { nodeCrypto } from '../protocol/lazy-crypto.js';
 import { decodeHeaderValue, headerMatches, valueAt } from '../protocol/header-params.js';
 import { mirroredHeaders } from './server-index.js';
@@ -32,7 +33,7 @@ export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 /** The revisions that use initialize and sessions; any other `MCP-Protocol-Version` means stateless. */
-const STATEFUL_REVISIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+const STATEFUL = new Set(STATEFUL_REVISIONS);
 
 /** Methods a 2026-07-28 request may call, with the capability that must be declared for each. */
 const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
@@ -78,7 +79,7 @@ export interface StatelessMeta {
  * other than the stateful ones.
  */
 export function isStatelessMessage(message: unknown, headerVersion: string | undefined): boolean {
-  if (headerVersion !== undefined && !STATEFUL_REVISIONS.has(headerVersion)) return true;
+  if (headerVersion !== undefined && !STATEFUL.has(headerVersion)) return true;
   if (!isObject(message) || !isObject(message['params'])) return false;
   const meta = message['params']['_meta'];
   return (

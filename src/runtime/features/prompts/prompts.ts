@@ -8,7 +8,7 @@ import {
   quoteValue,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { listPage } from '../lists/lists.js';
+import { listPage } from '../../server/lists.js';
 import { invoke, metaOf, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';

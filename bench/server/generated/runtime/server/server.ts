@@ -16,11 +16,13 @@ import type {
   Validator,
 } from '../api.js';
 import { Deadlines } from '../protocol/deadlines.js';
+import { STATELESS_REVISION } from '../protocol/methods.js';
+import { NO_FEATURES, type Features } from './features.js';
 import { nodeCrypto } from '../protocol/lazy-crypto.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { definedTools } from '../features/tools/defined-tools.js';
-import { ListPages, ListState, WireEntry } from '../features/lists/lists.js';
-import { ResourceLists } from '../features/resources/resource-lists.js';
+import { definedTools } from './defined-tools.js';
+import { ListPages, ListState, WireEntry } from './lists.js';
+import { ResourceLists } from './resource-lists.js';
 import {
   indexPrompts,
   indexResources,
@@ -31,14 +33,13 @@ import {
   type TemplateEntry,
   type ToolEntry,
 } from './server-index.js';
-import { InMemoryTaskStore, type TaskStore } from '../features/tasks/task-store.js';
+import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from '../features/tasks/task-run.js';
-import { taskSettings, withTasks, type TaskSettings } from '../features/tasks/task-settings.js';
+import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
 
-/** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
-export const STATELESS_REVISION = '2026-07-28';
+export { STATELESS_REVISION } from '../protocol/methods.js';
 
 /** The limits a server has unless its options say otherwise (documented in README.md). */
 export const DEFAULT_LIMITS: Readonly<Required<ServerLimits>> = Object.freeze({
@@ -136,7 +137,16 @@ export class ServerCore {
   /** Tasks whose handlers run in this process, by task id. */
   readonly taskRuns = new Map<string, TaskRun>();
 
-  constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
+  /** The features' side of dispatch (server/features.ts). */
+  readonly features: Features;
+
+  constructor(
+    definition: ServerDefinition,
+    handlers: ServerHandlers,
+    options: ServerOptions,
+    features: Features = NO_FEATURES,
+  ) {
+    this.features = features;
     this.definition = definition;
     this.handlers = handlers;
     this.log = options.logger ?? ((line) => process.stderr.write(line + '\n'));

@@ -7,16 +7,10 @@
  * Transports hand parsed messages to `receive` with an `Outbound` that carries the answers back.
  */
 import type { JsonObject, LoggingLevel } from '../api.js';
-import { changed } from '../features/subscriptions/subscriptions.js';
 import { notification } from './cancellation.js';
-import { ROOTS_LIST_CHANGED, rootsListChanged } from '../features/input/roots.js';
-import { clientResponse, type PendingClientRequest } from '../features/input/client-requests.js';
+import type { PendingClientRequest } from '../features/input/client-requests.js';
 import type { Context } from './context.js';
-import {
-  NO_ANSWERS,
-  openInputState,
-  validWithoutAnswers,
-} from '../features/input/input-requests.js';
+import { NO_ANSWERS } from './features.js';
 import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
@@ -32,9 +26,8 @@ import {
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW, initialize } from './lifecycle.js';
-import { LOG_LEVELS } from '../features/logging/logging.js';
+import { LOG_LEVELS } from '../protocol/log-levels.js';
 import { EMPTY_PARAMS, RESOLVED, invalidParams, paramsOf, stackOf } from './method-common.js';
-import { METHODS } from './methods.js';
 import {
   BatchOutbound,
   NO_RESPONSE,
@@ -43,7 +36,8 @@ import {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-import { STATELESS_REVISION, type ChangeEvent, type ServerCore } from './server.js';
+import { BATCH_REVISION, STATELESS_REVISION } from '../protocol/methods.js';
+import type { ChangeEvent, ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
 
 export {
@@ -53,8 +47,6 @@ export {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-
-const BATCH_REVISION = '2025-03-26';
 
 /** What a Streamable HTTP session keeps across processes (see SessionStore in session-store.ts). */
 export interface SessionSnapshot {
@@ -152,7 +144,7 @@ export class Session {
 
   /** @internal This session's change listener, registered once it is initialized. */
   get onChange(): (event: ChangeEvent) => void {
-    return (this.changeListener ??= (event) => changed(this, event));
+    return (this.changeListener ??= (event) => this.core.features.changed(this, event));
   }
 
   get initialized(): boolean {
@@ -242,7 +234,8 @@ export class Session {
     }
     if (typeof method === 'string') {
       if (id === undefined) {
-        if (method === ROOTS_LIST_CHANGED) rootsListChanged(this);
+        const read = this.core.features.notifications.get(method);
+        if (read !== undefined) read(this, message);
         else notification(this, method, message);
         return NO_RESPONSE;
       }
@@ -252,7 +245,7 @@ export class Session {
     }
     if (method === undefined && ('result' in message || 'error' in message)) {
       if (isRequestId(id)) {
-        clientResponse(this, id, message);
+        this.core.features.clientResponse(this, id, message);
         return NO_RESPONSE;
       }
       if (id === null && 'error' in message) {
@@ -332,19 +325,19 @@ export class Session {
       if (
         validate !== undefined &&
         !validate(message) &&
-        !(this.stateless && validWithoutAnswers(validate, message))
+        !(this.stateless && this.core.features.validWithoutAnswers(validate, message))
       ) {
         out.respond(invalidParams(idText, method, validate));
         return;
       }
       // The eras differ only here: a 2026-07-28 request opens its input state (except the methods
       // only that revision has); a stateful session does not know those methods.
-      const entry = METHODS.get(method);
+      const entry = this.core.features.methods.get(method);
       const params = paramsOf(message);
       if (
         this.stateless &&
         entry?.statelessOnly !== true &&
-        !openInputState(this, idText, method, params, out)
+        !this.core.features.openInputState(this, idText, method, params, out)
       )
         return;
       if (entry === undefined || (entry.statelessOnly && !this.stateless)) {

@@ -14,9 +14,9 @@ import {
   resultMessage,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { listPage } from '../lists/lists.js';
+import { listPage } from '../../server/lists.js';
 import { invoke, metaOf, type MethodTable } from '../../server/method-common.js';
-import { listDynamicResources } from './resource-lists.js';
+import { listDynamicResources } from '../../server/resource-lists.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
 

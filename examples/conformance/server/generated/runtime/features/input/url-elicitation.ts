@@ -14,7 +14,8 @@ import {
   URL_ELICITATION_SINCE,
   elicitationModes,
 } from './input-capabilities.js';
-import { NO_ANSWERS, requestInput } from './input-requests.js';
+import { requestInput } from './input-requests.js';
+import { NO_ANSWERS } from '../../server/features.js';
 import { MISSING_CAPABILITY, errorMessage, notificationMessage } from '../../protocol/jsonrpc.js';
 import { nodeCrypto } from '../../protocol/lazy-crypto.js';
 import type { Session } from '../../server/session.js';

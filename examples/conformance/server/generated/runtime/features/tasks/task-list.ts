@@ -13,12 +13,12 @@
 import { Buffer } from 'node:buffer';
 import type { JsonObject } from '../../api.js';
 import { errorMessage, resultMessage } from '../../protocol/jsonrpc.js';
-import { invalidCursor } from '../lists/lists.js';
+import { invalidCursor } from '../../server/lists.js';
 import { stackOf } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
-import type { TaskRecord } from './task-store.js';
-import { statefulTask } from './task-wire.js';
+import type { TaskRecord } from '../../server/task-store.js';
+import { statefulTask } from '../../server/task-wire.js';
 
 const PREFIX = 'tasks:';
 

@@ -18,17 +18,7 @@ import { RESOLVED, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
 
-/** Lowest to highest; a session's threshold is an index into this list. */
-export const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+import { LOG_LEVELS } from '../../protocol/log-levels.js';
 
 export function registerLogging(table: MethodTable): void {
   table.set('logging/setLevel', { handle: setLogLevel, statelessOnly: false });

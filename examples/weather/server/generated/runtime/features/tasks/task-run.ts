@@ -26,10 +26,10 @@ import { isThenable, stackOf } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
-import { isTerminal, type TaskRecord, type TaskStatus } from './task-store.js';
+import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-store.js';
 import { watchForCancellation } from './task-cancel-watch.js';
-import { RELATED_TASK, createTaskResult, statefulTask } from './task-wire.js';
-import { toolFailed, toolFinished } from '../tools/tools.js';
+import { RELATED_TASK, createTaskResult, statefulTask } from '../../server/task-wire.js';
+import { toolFailed, toolFinished } from '../tools/tool-results.js';
 
 /** A 2026-07-28 task's input request waiting for `tasks/update`. */
 interface PendingInput {

@@ -19,16 +19,21 @@ import {
   resultMessage,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { ownerOf as authOwner } from '../../transports/http/http-auth.js';
+import { ownerOf as authOwner } from '../../server/owner.js';
 import { nodeCrypto } from '../../protocol/lazy-crypto.js';
 import { metaOf, stackOf, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
-import { isTerminal, type TaskRecord } from './task-store.js';
+import { isTerminal, type TaskRecord } from '../../server/task-store.js';
 import { listTaskPage } from './task-list.js';
 import { TaskRun, taskNotFound } from './task-run.js';
-import { TASKS_EXTENSION, statefulTask, statelessTask, taskResultPayload } from './task-wire.js';
+import {
+  TASKS_EXTENSION,
+  statefulTask,
+  statelessTask,
+  taskResultPayload,
+} from '../../server/task-wire.js';
 
 /** The first stateful revision with tasks. */
 const TASKS_SINCE = '2025-11-25';

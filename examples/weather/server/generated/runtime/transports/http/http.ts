@@ -21,7 +21,7 @@
  * of another process's stream (http-relay.ts) and a POST's answer channel (http-outbound.ts).
  */
 import type { AuthInfo } from '../../api.js';
-import type { TaskStore } from '../../features/tasks/task-store.js';
+import type { TaskStore } from '../../server/task-store.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { InMemoryEventStore, type EventStore } from './event-store.js';
 import {
@@ -33,7 +33,8 @@ import {
   quote,
   tooDeepMessage,
 } from '../../protocol/jsonrpc.js';
-import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from '../../server/server.js';
+import { STATELESS_REVISION } from '../../protocol/methods.js';
+import { DEFAULT_HTTP_LIMITS, type ServerCore } from '../../server/server.js';
 import type { SessionStore } from './session-store.js';
 import {
   contentTypeProblem,
