@@ -21,6 +21,7 @@ import { inputRefusal } from './input-capabilities.js';
 import { requestInput } from './input-requests.js';
 import { STATE_CLOSED } from '../../server/lifecycle.js';
 import type { Session } from '../../server/session.js';
+import { CANCELLED } from '../../protocol/methods.js';
 
 const ELICITATION_SINCE = '2025-06-18';
 
@@ -160,9 +161,7 @@ export function cancelOutgoing(session: Session, context: Context, reason: strin
     const pending = session.pendingClient?.get(id);
     if (pending === undefined) continue;
     session.pendingClient!.delete(id);
-    context.out.emit(
-      notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason })),
-    );
+    context.out.emit(notificationMessage(CANCELLED, JSON.stringify({ requestId: id, reason })));
     pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
   }
   context.outgoing = undefined;

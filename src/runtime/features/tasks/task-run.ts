@@ -29,6 +29,7 @@ import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-
 import { watchForCancellation } from './task-cancel-watch.js';
 import { RELATED_TASK, createTaskResult, statefulTask } from '../../server/task-wire.js';
 import { toolFailed, toolFinished } from '../tools/tool-results.js';
+import { TASK_STATUS } from '../../protocol/methods.js';
 
 /** A 2026-07-28 task's input request waiting for `tasks/update`. */
 interface PendingInput {
@@ -230,7 +231,7 @@ export class TaskRun {
     const saved = this.save();
     if (!this.session.stateless) {
       this.session.standalone?.emit(
-        notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))),
+        notificationMessage(TASK_STATUS, JSON.stringify(statefulTask(record))),
       );
     }
     return saved;

@@ -36,7 +36,7 @@ import {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-import { BATCH_REVISION, STATELESS_REVISION } from '../protocol/methods.js';
+import { BATCH_REVISION, INITIALIZE, PING, STATELESS_REVISION } from '../protocol/methods.js';
 import type { ChangeEvent, ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
 
@@ -263,11 +263,11 @@ export class Session {
   private request(method: string, id: RequestId, message: JsonObject, out: Outbound): void {
     const idText = idJson(id);
     try {
-      if (method === 'initialize') {
+      if (method === INITIALIZE) {
         initialize(this, idText, message, out);
         return;
       }
-      if (this.state === STATE_NEW && method !== 'ping') {
+      if (this.state === STATE_NEW && method !== PING) {
         out.respond(
           errorMessage(
             idText,
@@ -288,7 +288,7 @@ export class Session {
         );
         return;
       }
-      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
+      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== PING) {
         out.respond(
           errorMessage(
             idText,

@@ -21,7 +21,7 @@ import {
 } from '../../protocol/jsonrpc.js';
 import { ownerOf as authOwner } from '../../server/owner.js';
 import { nodeCrypto } from '../../protocol/lazy-crypto.js';
-import { metaOf, stackOf, type MethodTable } from '../../server/method-common.js';
+import { metaOf, stackOf, register, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
@@ -34,16 +34,23 @@ import {
   statelessTask,
   taskResultPayload,
 } from '../../server/task-wire.js';
+import {
+  TASKS_CANCEL,
+  TASKS_GET,
+  TASKS_LIST,
+  TASKS_RESULT,
+  TASKS_UPDATE,
+} from '../../protocol/methods.js';
 
 /** The first stateful revision with tasks. */
 const TASKS_SINCE = '2025-11-25';
 
 export function registerTasks(table: MethodTable): void {
-  table.set('tasks/get', { handle: getTask, statelessOnly: false });
-  table.set('tasks/cancel', { handle: cancelTask, statelessOnly: false });
-  table.set('tasks/result', { handle: taskResult, statelessOnly: false });
-  table.set('tasks/list', { handle: listTasks, statelessOnly: false });
-  table.set('tasks/update', { handle: updateTask, statelessOnly: true });
+  register(table, TASKS_GET, getTask);
+  register(table, TASKS_CANCEL, cancelTask);
+  register(table, TASKS_RESULT, taskResult);
+  register(table, TASKS_LIST, listTasks);
+  register(table, TASKS_UPDATE, updateTask);
 }
 
 const owners = new WeakMap<Session, string>();
@@ -216,7 +223,7 @@ function getTask(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/get');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_GET);
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, (record) => {
     const task = session.stateless ? statelessTask(record, true) : statefulTask(record);
@@ -231,7 +238,7 @@ function cancelTask(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/cancel');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_CANCEL);
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, async (record) => {
     if (isTerminal(record.status)) {
@@ -273,7 +280,7 @@ function updateTask(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/update');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_UPDATE);
   if (taskId === undefined) return;
   const responses = params['inputResponses'];
   if (!isObject(responses)) {
@@ -315,7 +322,7 @@ function taskResult(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/result');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_RESULT);
   if (taskId === undefined) return;
   const answer = (record: TaskRecord): void => {
     if (record.status === 'completed')

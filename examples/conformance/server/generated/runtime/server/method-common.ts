@@ -15,6 +15,7 @@ import {
   resultMessage,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { METHOD_INFO } from '../protocol/methods.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 
@@ -35,6 +36,13 @@ export interface MethodEntry {
 
 /** The one dispatch table; each method module adds its methods to it. */
 export type MethodTable = Map<string, MethodEntry>;
+
+/** Adds a feature's handler of `method`; whether only 2026-07-28 has it comes from the method table. */
+export function register(table: MethodTable, method: string, handle: MethodHandler): void {
+  const info = METHOD_INFO.get(method);
+  if (info === undefined) throw new Error(`${method} is not in the method table`);
+  table.set(method, { handle, statelessOnly: !info.eras.includes('stateful') });
+}
 
 export const RESOLVED: Promise<void> = Promise.resolve();
 export const EMPTY_PARAMS: JsonObject = Object.freeze({});

@@ -19,7 +19,13 @@ import {
   isRequestId,
   quote,
 } from '../protocol/jsonrpc.js';
-import { STATEFUL_REVISIONS, STATELESS_REVISION } from '../protocol/methods.js';
+import {
+  METHOD_INFO,
+  METHOD_TABLE,
+  STATEFUL_REVISIONS,
+  STATELESS_REVISION,
+  TOOLS_CALL,
+} from '../protocol/methods.js';
 import type { ServerCore } from './server.js';
 import { nodeCrypto } from '../protocol/lazy-crypto.js';
 import { decodeHeaderValue, headerMatches, valueAt } from '../protocol/header-params.js';
@@ -36,32 +42,10 @@ export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 /** The revisions that use initialize and sessions; any other `MCP-Protocol-Version` means stateless. */
 const STATEFUL = new Set(STATEFUL_REVISIONS);
 
-/** Methods a 2026-07-28 request may call, with the capability that must be declared for each. */
-const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
-  ['server/discover', undefined],
-  ['subscriptions/listen', undefined],
-  ['tools/list', 'tools'],
-  ['tools/call', 'tools'],
-  ['resources/list', 'resources'],
-  ['resources/templates/list', 'resources'],
-  ['resources/read', 'resources'],
-  ['prompts/list', 'prompts'],
-  ['prompts/get', 'prompts'],
-  ['completion/complete', 'completions'],
-  ['tasks/get', 'tasks'],
-  ['tasks/update', 'tasks'],
-  ['tasks/cancel', 'tasks'],
-]);
-
-/** The methods `Mcp-Name` applies to, and the param it mirrors. */
-const NAMED: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
+/** The methods `Mcp-Name` applies to, and the param it mirrors (the method table's `named`). */
+const NAMED: ReadonlyMap<string, string> = new Map(
+  METHOD_TABLE.flatMap((m) => (m.named === undefined ? [] : [[m.name, m.named] as const])),
+);
 
 export interface Refusal {
   readonly status: number;
@@ -162,12 +146,11 @@ export function checkStateless(
 }
 
 export function statelessMethodServed(core: ServerCore, method: string): boolean {
-  if (!STATELESS_METHODS.has(method)) return false;
-  const capability = STATELESS_METHODS.get(method);
-  if (method === 'subscriptions/listen') return listenFilterOffered(core) !== undefined;
-  if (method === 'completion/complete') return core.supportedMethods.has(method);
-  if (capability === 'tasks') return core.tasksOffered;
-  return capability === undefined || isObject(core.definition.capabilities[capability]);
+  const info = METHOD_INFO.get(method);
+  if (info === undefined || info.kind !== 'client-request' || !info.eras.includes('stateless'))
+    return false;
+  if (info.offer === 'listen') return listenFilterOffered(core) !== undefined;
+  return core.offered.has(info.offer ?? 'always');
 }
 
 /** The `subscriptions/listen` filter fields this server honours; undefined when it offers none. */
@@ -225,7 +208,7 @@ function headerMismatch(
   }
   if (typeof value !== 'string' || name !== value)
     return `Mcp-Name ${quote(name)} differs from params.${field}`;
-  if (method !== 'tools/call') return undefined;
+  if (method !== TOOLS_CALL) return undefined;
   const tool = core.tools.get(value);
   if (tool === undefined) return undefined;
   const mirrored = mirroredHeaders(tool);

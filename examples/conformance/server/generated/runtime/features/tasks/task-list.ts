@@ -19,6 +19,7 @@ import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
 import type { TaskRecord } from '../../server/task-store.js';
 import { statefulTask } from '../../server/task-wire.js';
+import { TASKS_LIST } from '../../protocol/methods.js';
 
 const PREFIX = 'tasks:';
 
@@ -69,7 +70,7 @@ export function listTaskPage(
   const cursor = params['cursor'];
   const after = cursor === undefined ? undefined : readCursor(cursor);
   if (cursor !== undefined && after === undefined) {
-    out.respond(invalidCursor(idText, 'tasks/list'));
+    out.respond(invalidCursor(idText, TASKS_LIST));
     return;
   }
   const pageSize = session.core.definition.pageSize ?? 100;

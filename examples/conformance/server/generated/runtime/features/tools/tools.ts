@@ -17,6 +17,7 @@ import {
   isThenable,
   metaOf,
   toolErrorMessage,
+  register,
   type MethodTable,
 } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
@@ -24,10 +25,11 @@ import type { Session } from '../../server/session.js';
 import { callAsTask } from '../tasks/tasks.js';
 import { callAfterLoading } from '../../server/tool-loading.js';
 import { toolFailed, toolFinished } from './tool-results.js';
+import { TOOLS_CALL, TOOLS_LIST } from '../../protocol/methods.js';
 
 export function registerTools(table: MethodTable): void {
-  table.set('tools/list', { handle: listTools, statelessOnly: false });
-  table.set('tools/call', { handle: callTool, statelessOnly: false });
+  register(table, TOOLS_LIST, listTools);
+  register(table, TOOLS_CALL, callTool);
 }
 
 /**
@@ -44,7 +46,7 @@ function listTools(
   const pages = session.stateless ? session.core.toolPages : session.core.statefulToolPages;
   const state = session.core.toolList;
   if (!state.restricted) {
-    listPage(pages, 'tools/list', idText, params, out);
+    listPage(pages, TOOLS_LIST, idText, params, out);
     return;
   }
   let context: Context | undefined;
@@ -52,7 +54,7 @@ function listTools(
     (context ??= new Context(session, id, idText, metaOf(params), out));
   listPage(
     pages,
-    'tools/list',
+    TOOLS_LIST,
     idText,
     params,
     out,

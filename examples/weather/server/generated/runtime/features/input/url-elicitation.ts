@@ -19,6 +19,7 @@ import { NO_ANSWERS } from '../../server/features.js';
 import { MISSING_CAPABILITY, errorMessage, notificationMessage } from '../../protocol/jsonrpc.js';
 import { nodeCrypto } from '../../protocol/lazy-crypto.js';
 import type { Session } from '../../server/session.js';
+import { ELICITATION_COMPLETE, ELICITATION_CREATE } from '../../protocol/methods.js';
 
 /** JSON-RPC code of URLElicitationRequiredError (2025-11-25). */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -82,10 +83,7 @@ export function completeElicitation(
   elicitationId: string,
 ): boolean {
   if (session.stateless || session.protocolVersion < URL_ELICITATION_SINCE) return false;
-  const message = notificationMessage(
-    'notifications/elicitation/complete',
-    JSON.stringify({ elicitationId }),
-  );
+  const message = notificationMessage(ELICITATION_COMPLETE, JSON.stringify({ elicitationId }));
   if (!context.done && !context.cancelled && context.out.canEmit) {
     context.out.emit(message);
     return true;
@@ -156,7 +154,7 @@ function urlElicitationRequired(
     void requestInput(
       session,
       context,
-      'elicitation/create',
+      ELICITATION_CREATE,
       'elicitation',
       { mode: 'url', url, message },
       key,
