@@ -1,32 +1,27 @@
 /**
- * One client connection's protocol state and the dispatcher: message classification, the checks
- * every request passes (initialization, duplicate ids, limits, validators), then the method's
- * entry in the dispatch table (methods.ts). Each method family lives in its own module; the
- * stateless revision is the same dispatcher with a one-request session (`Session.stateless`).
- * Transports hand parsed messages to `receive` with an `Outbound` that carries the answers back.
+ * One client connection's protocol state: message classification (request, notification,
+ * response, batch), then each request through the dispatcher (dispatch.ts), and the bookkeeping of
+ * requests in flight. The stateless revision is the same dispatcher with a one-request session
+ * (`Session.stateless`). Transports hand parsed messages to `receive` with an `Outbound` that
+ * carries the answers back.
  */
 import type { JsonObject, LoggingLevel } from '../api.js';
 import { notification } from './cancellation.js';
+import { dispatchRequest } from './dispatch.js';
 import type { PendingClientRequest } from '../features/input/client-requests.js';
 import type { Context } from './context.js';
 import { NO_ANSWERS } from './features.js';
 import {
-  INTERNAL_ERROR,
-  INVALID_REQUEST,
-  METHOD_NOT_FOUND,
   NULL_ID,
-  TOO_MANY_REQUESTS,
-  errorMessage,
   idJson,
   idProblem,
   isRequestId,
-  quote,
   quoteValue,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW, initialize } from './lifecycle.js';
+import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW } from './lifecycle.js';
 import { LOG_LEVELS } from '../protocol/log-levels.js';
-import { EMPTY_PARAMS, RESOLVED, invalidParams, paramsOf, stackOf } from './method-common.js';
+import { EMPTY_PARAMS, RESOLVED } from './method-common.js';
 import {
   BatchOutbound,
   NO_RESPONSE,
@@ -35,7 +30,7 @@ import {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-import { BATCH_REVISION, INITIALIZE, PING, STATELESS_REVISION } from '../protocol/methods.js';
+import { BATCH_REVISION, STATELESS_REVISION } from '../protocol/methods.js';
 import type { ChangeEvent, ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
 
@@ -239,7 +234,7 @@ export class Session {
         return NO_RESPONSE;
       }
       if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));
-      this.request(method, id, message, out);
+      dispatchRequest(this, method, id, message, out);
       return RESPONSE_PENDING;
     }
     if (method === undefined && ('result' in message || 'error' in message)) {
@@ -257,97 +252,6 @@ export class Session {
       isRequestId(id) ? idJson(id) : NULL_ID,
       'not a request, notification or response',
     );
-  }
-
-  private request(method: string, id: RequestId, message: JsonObject, out: Outbound): void {
-    const idText = idJson(id);
-    try {
-      if (method === INITIALIZE) {
-        initialize(this, idText, message, out);
-        return;
-      }
-      if (this.state === STATE_NEW && method !== PING) {
-        out.respond(
-          errorMessage(
-            idText,
-            INVALID_REQUEST,
-            'Server not initialized: the first request must be initialize',
-          ),
-        );
-        return;
-      }
-      if (this.inFlight.has(id)) {
-        // Answers are matched by id: a second request with the id of a running one could not be told apart.
-        out.respond(
-          errorMessage(
-            idText,
-            INVALID_REQUEST,
-            `Invalid Request: id ${quote(idText)} is already used by a request in flight`,
-          ),
-        );
-        return;
-      }
-      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== PING) {
-        out.respond(
-          errorMessage(
-            idText,
-            TOO_MANY_REQUESTS,
-            `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`,
-          ),
-        );
-        return;
-      }
-      // A 2026-07-28 method was checked by `checkStateless` before this session was made.
-      if (!this.stateless && !this.core.supportedMethods.has(method)) {
-        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
-        return;
-      }
-      const validators = this.stateless ? this.core.statelessValidators : this.core.validators;
-      if (validators === undefined) {
-        // The 2026-07-28 validators load with the first request of that revision, which waits for them.
-        this.core.loadStatelessValidators().then(
-          () => this.request(method, id, message, out),
-          (error: unknown) => {
-            this.core.log(`Loading the 2026-07-28 request validators failed: ${stackOf(error)}`);
-            out.respond(
-              errorMessage(
-                idText,
-                INTERNAL_ERROR,
-                'Internal error: the request validators could not be loaded',
-              ),
-            );
-          },
-        );
-        return;
-      }
-      const validate = validators.get(method);
-      if (
-        validate !== undefined &&
-        !validate(message) &&
-        !(this.stateless && this.core.features.validWithoutAnswers(validate, message))
-      ) {
-        out.respond(invalidParams(idText, method, validate));
-        return;
-      }
-      // The eras differ only here: a 2026-07-28 request opens its input state (except the methods
-      // only that revision has); a stateful session does not know those methods.
-      const entry = this.core.features.methods.get(method);
-      const params = paramsOf(message);
-      if (
-        this.stateless &&
-        entry?.statelessOnly !== true &&
-        !this.core.features.openInputState(this, idText, method, params, out)
-      )
-        return;
-      if (entry === undefined || (entry.statelessOnly && !this.stateless)) {
-        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
-        return;
-      }
-      entry.handle(this, id, idText, params, out);
-    } catch (error) {
-      this.core.log(`Internal error handling ${method}: ${stackOf(error)}`);
-      out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error'));
-    }
   }
 
   // ---- in-flight bookkeeping -----------------------------------------------------------------

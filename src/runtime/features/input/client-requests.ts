@@ -19,6 +19,7 @@ import {
 } from '../../protocol/jsonrpc.js';
 import { inputRefusal } from './input-capabilities.js';
 import { requestInput } from './input-requests.js';
+import { statefulTaskRequest } from '../tasks/task-inputs.js';
 import { STATE_CLOSED } from '../../server/lifecycle.js';
 import type { Session } from '../../server/session.js';
 import { CANCELLED } from '../../protocol/methods.js';
@@ -60,7 +61,7 @@ export function requestClient(
   if (session.stateless)
     return requestInput(session, context, method, capability, params ?? {}, options?.key);
   if (task !== undefined)
-    return task.stateful(params, (tagged) =>
+    return statefulTaskRequest(task, params, (tagged) =>
       sendToClient(session, context, method, capability, tagged),
     );
   return sendToClient(session, context, method, capability, params);

@@ -21,7 +21,7 @@ import {
 } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
-import { callAsTask } from '../tasks/tasks.js';
+import { callAsTask } from '../tasks/task-start.js';
 import { callAfterLoading } from '../../server/tool-loading.js';
 import { toolFailed, toolFinished } from './tool-results.js';
 import { TOOLS_CALL, TOOLS_LIST } from '../../protocol/methods.js';

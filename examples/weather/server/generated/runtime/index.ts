@@ -32,8 +32,8 @@ export {
   DEFAULT_HTTP_LIMITS,
   DEFAULT_LIMITS,
   RUNTIME_PROTOCOL_VERSIONS,
-  STATELESS_REVISION,
-} from './server/server.js';
+} from './server/server-settings.js';
+export { STATELESS_REVISION } from './protocol/methods.js';
 export type { SessionStore } from './transports/http/session-store.js';
 export { InMemorySessionStore } from './transports/http/session-store.js';
 export { InMemoryTaskStore } from './server/task-store.js';

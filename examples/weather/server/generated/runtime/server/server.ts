@@ -55,13 +55,6 @@ import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
 
-export { STATELESS_REVISION } from '../protocol/methods.js';
-export {
-  DEFAULT_HTTP_LIMITS,
-  DEFAULT_LIMITS,
-  RUNTIME_PROTOCOL_VERSIONS,
-} from './server-settings.js';
-
 /** A change announced through `Notifier`, as every listening connection receives it. */
 export interface ChangeEvent {
   readonly method: string;

@@ -19,7 +19,7 @@ import {
 } from '../../protocol/jsonrpc.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
-import { openState, sealState, type InputState } from '../../server/stateless.js';
+import { openState, sealState, type InputState } from '../../server/input-state.js';
 
 import { NO_ANSWERS } from '../../server/features.js';
 
