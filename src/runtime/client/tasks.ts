@@ -7,7 +7,7 @@
  * from the same handlers that answer the server's other requests.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import { prepareParams } from './call-options.js';
 import { paramHeaders } from './headers.js';
 import { recoverToolCall } from './input-rounds.js';

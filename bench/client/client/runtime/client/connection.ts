@@ -6,7 +6,7 @@
  * forgot ours. The handshake is handshake.ts; what arrives is routed by incoming.ts.
  */
 import type { JsonObject } from '../api.js';
-import { isObject, jsonOrUndefined } from '../jsonrpc.js';
+import { isObject, jsonOrUndefined } from '../protocol/jsonrpc.js';
 import { whenAborted } from './cancellation.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
 import { IncomingMessages } from './incoming.js';

@@ -6,8 +6,8 @@
  * mean is negotiation.ts; the round trips are connection.ts.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
-import { notificationMessage } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { notificationMessage } from '../protocol/jsonrpc.js';
 import type { Connection } from './connection.js';
 import { RequestTimeoutError } from './errors.js';
 import { isSignInFailure } from './http-auth.js';

@@ -6,7 +6,7 @@
  * bookkeeping of requests in flight are connection.ts; routing what the server sends, incoming.ts.
  */
 import type { JsonObject } from '../api.js';
-import { isObject, jsonOrUndefined, notificationMessage } from '../jsonrpc.js';
+import { isObject, jsonOrUndefined, notificationMessage } from '../protocol/jsonrpc.js';
 import { Connection } from './connection.js';
 import { ConnectionClosedError } from './errors.js';
 import { discover, initialize, reinitialize } from './handshake.js';

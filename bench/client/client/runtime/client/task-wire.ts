@@ -5,8 +5,8 @@
  * and the error of a failed 2026-07-28 task.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
-import { isObject } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import { META_CAPABILITIES } from './negotiation.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

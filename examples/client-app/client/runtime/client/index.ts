@@ -8,7 +8,7 @@
  * client generated with `--browser` connect-browser.ts under that name (HTTP on fetch), so this
  * module imports no `node:*`.
  */
-export { McpError } from '../errors.js';
+export { McpError } from '../protocol/errors.js';
 export type { JsonObject, Validator } from '../api.js';
 export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';

@@ -5,7 +5,7 @@
  * holds its result to the tool's contract, `cancel()` asks the server to stop it.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import type { CallOptions } from './call-options.js';
 import { whenAborted } from './cancellation.js';
 import type { ClientSession } from './session.js';
