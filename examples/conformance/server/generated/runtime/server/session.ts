@@ -71,7 +71,7 @@ export class Session {
   /** @internal Requests whose handler returned a promise, by the client's id. */
   readonly inFlight = new Map<RequestId, Context>();
   // The collections below are made on first use: a stateless session lives for one request and
-  // most never need them (each empty Map or Set costs about 150 bytes of young-generation churn).
+  // most never need them (each empty Map or Set is young-generation churn on every request).
   /** @internal */
   pendingClient: Map<number, PendingClientRequest> | undefined = undefined;
   /** @internal */
