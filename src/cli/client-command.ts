@@ -3,7 +3,7 @@ import { fileInput, pathFromOut } from '../check/inputs.js';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
-import { planClient } from '../emit/client/index.js';
+import { planClient, SHARED_RUNTIME } from '../emit/client/index.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
@@ -45,8 +45,6 @@ export interface ClientCommandOptions {
 
 /** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
 const CLIENT_TYPES_REVISION = '2025-11-25';
-/** The shared runtime modules the client imports, beside `src/runtime/client/`. */
-const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'server-options.ts'];
 
 /**
  * Client runtime files that are copied under another file's name: `connect.ts` is Node's (stdio,
