@@ -53,6 +53,9 @@ import type { TaskRun } from '../features/tasks/task-run.js';
 import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
+// Where the transports read them (index.ts re-exports them from their own modules).
+export { STATELESS_REVISION } from '../protocol/methods.js';
+export { DEFAULT_HTTP_LIMITS } from './server-settings.js';
 
 /** A change announced through `Notifier`, as every listening connection receives it. */
 export interface ChangeEvent {

@@ -32,9 +32,7 @@ import {
   quote,
   tooDeepMessage,
 } from '../../protocol/jsonrpc.js';
-import { STATELESS_REVISION } from '../../protocol/methods.js';
-import { DEFAULT_HTTP_LIMITS } from '../../server/server-settings.js';
-import type { ServerCore } from '../../server/server.js';
+import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from '../../server/server.js';
 import type { SessionStore } from './session-store.js';
 import {
   contentTypeProblem,
