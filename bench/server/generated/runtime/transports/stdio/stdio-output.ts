@@ -29,7 +29,7 @@ export class StdioOutput implements Outbound {
   inputEnded = false;
   /** Input is paused until the output drains. */
   awaitingDrain = false;
-  /** Input is paused while the rest of a chunk is read (see `consume` in stdio-input.ts); drain must not resume it. */
+  /** Input is paused while the rest of a chunk is read (see `consume` in stdio.ts); drain must not resume it. */
   inputHeld = false;
   private readonly input: Readable;
   private readonly output: Writable;

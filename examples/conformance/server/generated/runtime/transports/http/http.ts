@@ -19,8 +19,8 @@
  * (http-options.ts), the checks a request passes before it is routed (http-admission.ts), a POST
  * up to its era (http-post.ts), the stateful sessions (http-sessions.ts), the stateless path
  * (http-stateless.ts), SSE streams and their resumption (http-sse.ts), the relay of another
- * process's stream (http-relay.ts), a POST's answer channel (http-outbound.ts) and the resource
- * metadata (http-metadata.ts).
+ * process's stream (http-relay.ts), a POST's answer channel (http-outbound.ts) and the seam to an
+ * OAuth resource server, with its metadata document (http-auth.ts).
  */
 import type { AuthInfo } from '../../api.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -31,11 +31,10 @@ import { statelessGetOrDelete } from './http-rules.js';
 import { sendError } from './http-reply.js';
 import { HttpSessions } from './http-sessions.js';
 import { SseStreams } from './http-sse.js';
-import type { ResourceServerAuth } from './http-auth.js';
+import { serveMetadata, type ResourceServerAuth } from './http-auth.js';
 import { HttpAdmission } from './http-admission.js';
 import type { HttpListener, HttpOptions } from './http-options.js';
 import { HttpPost } from './http-post.js';
-import { serveMetadata } from './http-metadata.js';
 
 export type { HttpListener, HttpOptions } from './http-options.js';
 
