@@ -184,7 +184,8 @@ export async function main(argv: readonly string[], rawIo: Console = processCons
 
   program
     .command('regenerate-self', { hidden: true })
-    .description("Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
+    .description("Regenerate mcp-gen's own committed bindings (generated/) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.")
+    .option('--examples', 'regenerate the git-ignored example and bench outputs instead')
     .option('--check', 'write nothing; list stale, missing and extra files and exit 1 if any')
     .action(async (options) => {
       const { runSelf } = await import('./self-command.js');
