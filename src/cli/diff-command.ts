@@ -2,7 +2,7 @@ import { diffSides, mixedFamilies } from '../diff/diff.js';
 import { classifySide, familyOf, loadSide, LiveSideError, type LoadedSide, type SideOptions } from '../diff/load-side.js';
 import { renderHuman, wantsColour } from '../diff/render-human.js';
 import { renderJson } from '../diff/render-json.js';
-import { flagPairs } from './flag-pairs.js';
+import { flagPairs } from '../pipeline/flag-pairs.js';
 import { EXIT_OK, EXIT_UNREACHABLE, type Console } from './output.js';
 
 export interface DiffOptions {

@@ -3,7 +3,7 @@ import { InputError, UnreachableError } from '../load/diagnostics.js';
 import { KNOWN_REVISIONS } from '../load/spec.js';
 import { examplesText } from './help-examples.js';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_UNREACHABLE, printInputError, processConsole, terminalConsole, type Console } from './output.js';
-import { toolVersion } from './paths.js';
+import { toolVersion } from '../pipeline/paths.js';
 import { withWarmCompilers } from './warm-start.js';
 import { modeConsole, outputMode, type JsonResult, type OutputMode } from './terminal.js';
 

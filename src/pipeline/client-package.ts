@@ -1,5 +1,5 @@
 /**
- * The CLI half of `mcp-gen client --package <name>` (the files are planned by
+ * The pipeline's half of `mcp-gen client --package <name>` (the files are planned by
  * src/emit/client/package.ts): checks the name and `--package-version`, reads what the user owns in
  * the output's package.json, and decides the version. A regeneration whose server surface differs
  * from the `api-snapshot.json` on disk is diffed as `mcp-gen diff` would and bumps the version by
@@ -14,7 +14,7 @@ import { terminalText } from '../printer/escape.js';
 import { API_SNAPSHOT, planPackage } from '../emit/client/package.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { toolExamples } from '../samples/tool-examples.js';
-import type { Console } from './output.js';
+import type { Console } from './console.js';
 import { PACKAGE_ROOT } from './paths.js';
 
 /** A new package's version: under 1.0.0, so the first breaking change is a minor bump. */
