@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../../src/schema/keywords.js';
-import { mapSchema as copyForServer } from '../../src/emit/server/schema-walk.js';
+import { mapSchema as copyForServer } from '../../src/emit/shared/schema-walk.js';
 import { rewriteSchema, type Json, type JsonObject } from '../../src/emit/validators/schema-walk.js';
 import { subschemaSlot } from '../../src/schema/keywords.js';
 import { mapSchema as mapSpecSchema } from '../../src/schema/walk.js';

@@ -4,7 +4,7 @@ import { propertyKey } from '../../printer/names.js';
 import { formatMembers, formatTypeScript, spliceUnits, unitMarker, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { intersectionLayout, pairLayout, propertyLayout, signatureLayout } from './member-layout.js';
 import { SourceFile } from '../../printer/source-file.js';
-import type { ToolTypeNames } from '../server/naming.js';
+import type { ToolTypeNames } from '../shared/naming.js';
 
 const RUNTIME = './runtime/client/index.js';
 

@@ -1,8 +1,8 @@
 import { escapeInvisible } from '../../printer/escape.js';
 import { pascalCase } from '../../printer/names.js';
 import { defineOwn, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
-import { mapSchema } from '../server/schema-walk.js';
-import { typeBase } from '../server/naming.js';
+import { mapSchema } from '../shared/schema-walk.js';
+import { typeBase } from '../shared/naming.js';
 import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
 
 /**

@@ -3,8 +3,8 @@ import { jsdoc, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
 import { formatTypeScript, spliceUnits, unitMarker, type MemberPart, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { toolTypeUnits, type ToolTypeUnits } from '../types/tool-types.js';
-import { toolTypeNames, type ToolTypeNames } from './naming.js';
+import { toolTypeUnits, type ToolTypeUnits } from './tool-types.js';
+import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 
 /**
  * `generated/types.ts`: what user code is checked against. The keyed maps (`Tools["get_weather"]`,
