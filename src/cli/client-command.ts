@@ -33,7 +33,7 @@ export interface ClientCommandOptions {
   versionBanner: boolean;
 }
 
-export function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
+function clientSource(manifest: string | undefined, options: ClientCommandOptions): ClientSource {
   const given = [manifest, options.fromUrl, options.fromCommand, options.fromSnapshot].filter((s) => s !== undefined);
   if (given.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');

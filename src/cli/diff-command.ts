@@ -21,7 +21,7 @@ export interface DiffTerminal {
 }
 
 /** Exit codes: 0 nothing trips --fail-on, 1 something does, 2 bad input, 3 a live side could not be reached. */
-export const EXIT_FINDINGS = 1;
+const EXIT_FINDINGS = 1;
 export { EXIT_UNREACHABLE } from './output.js';
 
 export async function runDiff(oldArg: string, newArg: string, options: DiffOptions, io: Console, terminal: DiffTerminal): Promise<number> {

@@ -20,7 +20,7 @@ function commanderOption(spec: OptionSpec): Option {
 }
 
 /** The "Examples:" block of a command's --help, or undefined when it has none. */
-export function examplesText(spec: CommandSpec): string | undefined {
+function examplesText(spec: CommandSpec): string | undefined {
   if (spec.examples.length === 0) return undefined;
   const width = Math.max(...spec.examples.map(([line]) => line.length));
   return `\nExamples:\n${spec.examples.map(([line, why]) => `  $ ${line.padEnd(width)}  # ${why}`).join('\n')}`;

@@ -37,7 +37,7 @@ function optionRows(options: readonly OptionSpec[]): string[] {
 }
 
 /** One command's page. */
-export function commandPage(spec: CommandSpec): string {
+function commandPage(spec: CommandSpec): string {
   const lines = [GENERATED_NOTE, '', `# ${PROGRAM.name} ${spec.name}`, '', spec.summary, '', '```', usage(spec), '```', ''];
   if (spec.arguments.length > 0) lines.push('## Arguments', '', ...argumentRows(spec.arguments), '');
   lines.push('## Options', '', ...optionRows(commandOptions(spec)), `| ${code('-h, --help')} | display help for the command |`, '');
@@ -49,7 +49,7 @@ export function commandPage(spec: CommandSpec): string {
 }
 
 /** The index: every command with its summary and a link to its page. */
-export function indexPage(commands: readonly CommandSpec[]): string {
+function indexPage(commands: readonly CommandSpec[]): string {
   return [
     GENERATED_NOTE,
     '',

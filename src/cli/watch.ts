@@ -12,7 +12,7 @@ import { EXIT_OK, type Console } from './output.js';
 import { displayPath } from '../pipeline/paths.js';
 
 /** Long enough to take an editor's write, rename and chmod as one change; short enough to feel instant. */
-export const WATCH_DEBOUNCE_MS = 150;
+const WATCH_DEBOUNCE_MS = 150;
 
 const FILE_CLOCK_SLACK_MS = 50;
 

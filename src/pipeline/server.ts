@@ -66,7 +66,7 @@ export async function loadServerModel(
 }
 
 /** manifest → model → planned files, and the ledger record saying how they were made. */
-export async function prepareServer(
+async function prepareServer(
   job: ServerJob,
   io: Console,
   /** Collects the files the manifest loader read or tried to, even when it fails (for --watch). */

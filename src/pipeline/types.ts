@@ -49,7 +49,7 @@ async function typesRecord(job: TypesJob, spec: LoadedSpec): Promise<LedgerRecor
 }
 
 /** spec → model → planned files, and the ledger record saying how they were made. */
-export async function prepareTypes(spec: LoadedSpec, job: TypesJob, io: Console): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
+async function prepareTypes(spec: LoadedSpec, job: TypesJob, io: Console): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   printWarnings(io, spec.warnings);
   const { files, warnings } = await planProtocolBindings(buildProtocolModel(spec), { docs: job.docs });
   for (const warning of warnings) io.err(`warning: ${warning}`);

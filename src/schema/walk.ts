@@ -8,7 +8,7 @@ import { isSchemaObject, isSubschema, pointerSegment, subschemaSlot, type Schema
 export type JsonSchema = SchemaObject | boolean;
 
 /** Schemas nested deeper than this are refused: no real protocol schema comes close. */
-export const MAX_SCHEMA_DEPTH = 128;
+const MAX_SCHEMA_DEPTH = 128;
 
 export class SchemaTooDeepError extends Error {
   constructor(readonly pointer: string) {

@@ -108,7 +108,7 @@ function decodeEntries(bytes: Buffer, fingerprint: string): Map<string, Entry> |
 }
 
 /** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
+function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
   return encodeEntries(fingerprint, [...entries].map(([key, text]) => [key, { text }] as const));
 }
 
@@ -118,7 +118,7 @@ export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly 
 }
 
 /** The entries of a cache file's bytes, or undefined when it is not a sound cache of this generator. */
-export function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
+function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
   const entries = decodeEntries(bytes, fingerprint);
   return entries && new Map([...entries].map(([key, entry]) => [key, textOf(entry)]));
 }

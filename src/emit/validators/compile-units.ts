@@ -17,7 +17,7 @@ import { onStandby } from '../compiler-standby.js';
  * Fewer tools than this compile in-process: a worker costs about 150 ms of CPU to start (loading
  * ajv, compiling its meta-schema), as much as twenty tools.
  */
-export const WORKER_THRESHOLD = 100;
+const WORKER_THRESHOLD = 100;
 const MAX_WORKERS = 2;
 
 export interface CompileUnitsOptions {
