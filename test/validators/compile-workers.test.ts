@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
 import { validatorFiles } from '../../src/emit/server/index.js';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
-import { embedAt } from '../../src/emit/shared/schema-walk.js';
+import { embedAt } from '../../src/emit/shared/embed.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { reusedStandaloneAjv } from '../../src/emit/validators/ajv-instance.js';
 import { compileValidatorCode } from '../../src/emit/validators/index.js';

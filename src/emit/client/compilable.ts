@@ -1,5 +1,5 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
-import { embedAt } from '../shared/schema-walk.js';
+import { embedAt } from '../shared/embed.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { checkToolTypes } from '../types/tool-types.js';
 import { createAjv } from '../validators/ajv-instance.js';

@@ -8,7 +8,7 @@ import type { ValidatorEntry } from '../validators/index.js';
 import { emitTypedToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
 import { dialectOf } from '../shared/dialect.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
-import { embedAt } from '../shared/schema-walk.js';
+import { embedAt } from '../shared/embed.js';
 import type { UnitMemo } from '../../printer/format.js';
 import { unitMarker } from '../../printer/format.js';
 import { assembleTypes, FIXED_NAMES, promptArgumentTypes, TYPES_MODULE } from '../types/types-file.js';

@@ -12,7 +12,7 @@ import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../vali
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
-import { embedAt } from '../shared/schema-walk.js';
+import { embedAt } from '../shared/embed.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { UnitMemo } from '../../printer/format.js';
 import { serverFile, servesStateless } from './server-file.js';
