@@ -4,7 +4,7 @@
  * `node`, `import`, `default`; `prepack` builds), `tsconfig.json` (tsc builds `src/` to `dist/`, .js
  * and .d.ts, so a consumer needs no TypeScript settings of its own), a README with one example call
  * per tool, and `api-snapshot.json`, the server surface this version was made from (what the next
- * regeneration is diffed against, see src/cli/client-package.ts). Plans files; never touches the disk.
+ * regeneration is diffed against, see src/pipeline/client-package.ts). Plans files; never touches the disk.
  */
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { markdownCodeBlock, markdownText, terminalText } from '../../printer/escape.js';
