@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A local authorization server for trying a protected MCP server (README, "Authorization (server)"):
+ * A local authorization server for trying a protected MCP server (docs/authorization.md):
  * oidc-provider (a devDependency) on 127.0.0.1, issuing RS256 JWT access tokens whose audience is
  * the resource the client names (RFC 8707). One confidential client, `dev-service`, may use
  * client_credentials; the script prints a ready token for `--resource` with `--scope`.

@@ -1,6 +1,6 @@
 /**
  * What `mcp-gen diff` reports: one finding per change, classified for the parties that already
- * exist. The shape is the `--json` output, documented in the README; keep it stable.
+ * exist. The shape is the `--json` output, documented in docs/workflow.md; keep it stable.
  */
 
 /**
@@ -21,7 +21,7 @@ export function worst(...severities: Severity[]): Severity {
 }
 
 export interface Finding {
-  /** Which rule fired: `added`, `removed`, `type`, `enum`, `property-added`, … (listed in the README). */
+  /** Which rule fired: `added`, `removed`, `type`, `enum`, `property-added`, … (listed in docs/workflow.md). */
   kind: string;
   /** For a revision diff, the worse of `impact.client` and `impact.server`. */
   severity: Severity;

@@ -9,7 +9,7 @@ const port = parentPort;
 if (!port) throw new Error('compiler-standby-thread: runs only as a worker thread');
 
 // Loaded now, while the main thread reads the manifest, and each run once on a small schema: a
-// compiler's first unit costs far more than the next (ajv builds its instance, ~80 ms), so by the
+// compiler's first unit costs far more than the next (ajv builds its instance), so by the
 // time a unit misses, that is done.
 const WARM_UP = { type: 'object', properties: { name: { type: 'string', pattern: '^[a-z]+$' }, count: { type: 'integer', minimum: 0 } }, required: ['name'] };
 const types = import('./types/type-unit-jobs.js').then(async (module) => {
@@ -19,7 +19,7 @@ const types = import('./types/type-unit-jobs.js').then(async (module) => {
 const validators = import('./validators/compile-unit.js').then((module) => {
   // The dialect of nearly every manifest; a draft-07 one builds its instance on its first unit.
   // Marked checked: the loader checks a changed tool against the meta-schema itself (schema-precheck.ts),
-  // so compiling ajv's meta-schema here (~75 ms) would be spent for nothing.
+  // so compiling ajv's meta-schema here would be spent for nothing.
   module.compileUnit({ root: { $defs: { WarmUp: WARM_UP } }, entries: [{ exportName: 'validateWarmUp', ref: '#/$defs/WarmUp', typeName: 'WarmUp' }], metaChecked: true }, '2020-12');
   return module;
 });

@@ -1,7 +1,7 @@
 /**
  * When compiling a tool schema can be skipped. The load step compiles every tool schema with ajv
  * only to learn what compiling finds (bad references, unknown formats, strict-mode notes), and
- * throws the code away: 3 s of a 1,000-tool manifest. Most tool schemas use only keywords whose
+ * throws the code away, a large share of loading a big manifest. Most tool schemas use only keywords whose
  * compilation, once the schema passed its meta-schema, can neither fail nor note anything; for
  * those, this walk stands in for the compile. Anything else, or anything it is unsure of, is
  * compiled as before, so the messages stay ajv's own.

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ClientSession, listAll, transportFor, type ServerLocation } from '../runtime/client/index.js';
-import { isObject } from '../runtime/jsonrpc.js';
+import { isObject } from '../runtime/protocol/jsonrpc.js';
 import { escapeInvisible } from '../printer/escape.js';
 import { jsonText } from './deep-json.js';
 import { inputProblem, InputError, unplacedDiagnostic, UnreachableError } from './diagnostics.js';

@@ -127,7 +127,7 @@ function templateProblem(template: string): { message: string; hint?: string } |
     if (badName !== undefined) {
       return { message: `URI template '${template}': '${expression.text}' is not a well-formed expression`, hint: 'variable names use A–Z a–z 0–9 _ (and . between them)' };
     }
-    // The runtime's matcher serves `{name}` and `{+name}` (see src/runtime/uri-template.ts).
+    // The runtime's matcher serves `{name}` and `{+name}` (see src/runtime/protocol/uri-template.ts).
     if ((expression.operator !== '' && expression.operator !== '+') || expression.names.length !== 1 || /[*:]/.test(expression.text)) {
       return { message: `URI template '${template}': '${expression.text}' is not supported`, hint: 'the generated server matches {name} and {+name} expressions' };
     }

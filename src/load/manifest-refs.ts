@@ -24,7 +24,7 @@ export const REF_LIMITS = {
   maxNodesPerSchema: 100_000,
   /**
    * The same over every schema of the manifest together: generation time and memory grow with it
-   * (about a minute and 1 GB at this bound), so a runaway manifest stops here with a clear error.
+   * (docs/manifest.md gives what this bound costs), so a runaway manifest stops here with a clear error.
    */
   maxNodesPerManifest: 200_000,
   /** Schema files read through `$ref`. */

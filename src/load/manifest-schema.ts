@@ -15,7 +15,7 @@ type JsonObject = { [key: string]: unknown };
 
 let validator: ValidateFunction | undefined;
 
-/** Precompiled (src/load/manifest-validator-source.ts): compiling the schema on each run costs ~300 ms. */
+/** Precompiled (src/load/manifest-validator-source.ts): compiling the schema on each run would cost more than the load itself. */
 function manifestValidator(): ValidateFunction {
   validator ??= createRequire(import.meta.url)(fileURLToPath(MANIFEST_VALIDATOR_URL)) as ValidateFunction;
   return validator;

@@ -1,8 +1,7 @@
 /**
  * schema/manifest.validator.cjs: the manifest schema's ajv validator, compiled ahead of time.
- * Compiling the schema costs about 300 ms on every run, more than the rest of a warm load of a
- * 1,000-tool manifest; the precompiled module loads in a few milliseconds and needs only two of
- * ajv's small runtime helpers. `node scripts/manifest-validator.mjs` (after a build) rewrites it;
+ * Compiling the schema on every run cost more than the rest of a warm load of a large manifest;
+ * the precompiled module loads at once and needs only two of ajv's small runtime helpers. `node scripts/manifest-validator.mjs` (after a build) rewrites it;
  * test/manifest/schema.test.ts fails when it no longer matches the schema.
  */
 import { readFileSync } from 'node:fs';

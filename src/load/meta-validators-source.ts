@@ -1,8 +1,8 @@
 /**
  * schema/meta-2020-12.validator.cjs, schema/meta-draft-07.validator.cjs and
  * schema/compiler-knowledge.json: what the tool-schema check needs from ajv, made ahead of time.
- * Building ajv's validator for the 2020-12 meta-schema cost ~75 ms on every run that checked a
- * schema (a warm run after one tool changed, say), and loading ajv itself ~50 ms more. The
+ * Building ajv's validator for the 2020-12 meta-schema, and loading ajv itself, cost more than the
+ * rest of a run that checks one schema (a warm run after one tool changed, say). The
  * precompiled validators need one small ajv runtime helper; the knowledge file lists the keywords
  * and formats the compiling ajv knows, for the compile-free walk (compile-free.ts).
  * `node scripts/meta-validators.mjs` (after a build) rewrites them; test/manifest/meta-validators.test.ts

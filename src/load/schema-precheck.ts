@@ -3,8 +3,8 @@
  * meta-schema, by validators precompiled at build time, then the compile-free walk
  * (compile-free.ts) with what the compiling ajv knows, recorded at the same time (both made by
  * meta-validators-source.ts). Only a schema this cannot vouch for is compiled (schema-compiler.ts,
- * which loads ajv): building ajv's meta-schema validator (~75 ms) and loading ajv (~50 ms) cost
- * more than checking the one changed tool of a warm run.
+ * which loads ajv): building ajv's meta-schema validator and loading ajv cost more than checking
+ * the one changed tool of a warm run.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -119,7 +119,7 @@ async function loadRevision(revision: KnownRevision, opts: ResolveSpecOptions, f
   return loaded;
 }
 
-/** The published schemas are under 300 kB; anything this large is not a protocol schema. */
+/** Far above any published schema's size; anything this large is not a protocol schema. */
 const MAX_SPEC_CHARS = 16 * 1024 * 1024;
 
 function fromText(text: string, source: string, revision: string, warnings: Diagnostic[]): LoadedSpec {

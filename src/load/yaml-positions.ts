@@ -38,7 +38,7 @@ export interface ParsedSource {
 type YamlLibrary = typeof import('yaml');
 let library: YamlLibrary | undefined;
 
-/** The YAML library, loaded on first use (~100 ms): JSON inputs mostly never need it (json-source.ts). */
+/** The YAML library, loaded on first use (loading it is not free): JSON inputs mostly never need it (json-source.ts). */
 function yaml(): YamlLibrary {
   library ??= createRequire(import.meta.url)('yaml') as YamlLibrary;
   return library;

@@ -4,7 +4,7 @@
  */
 import { as2020 } from '../load/draft07.js';
 import { uriTemplateVariables } from '../load/uri-template.js';
-import { headerAnnotations } from '../runtime/header-params.js';
+import { headerAnnotations } from '../runtime/protocol/header-params.js';
 import { assignNames } from '../printer/names.js';
 import type { AssignedName } from '../printer/names.js';
 import type {

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planClient } from '../emit/client/index.js';
+import { planClient, SHARED_RUNTIME } from '../emit/client/index.js';
 import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import type { ServiceModel } from '../model/service-model.js';
@@ -23,8 +23,6 @@ import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 
 /** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
 const CLIENT_TYPES_REVISION = '2025-11-25';
-/** The shared runtime modules the client imports, beside `src/runtime/client/`. */
-const SHARED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'server-options.ts'];
 
 /**
  * Client runtime files that are copied under another file's name: `connect.ts` is Node's (stdio,

@@ -10,8 +10,8 @@ import { PACKAGE_ROOT, toolVersion } from './paths.js';
  * validators of `schema/`) and the versions of the libraries whose output lands in generated files. A rebuilt mcp-gen with the same version
  * number still gets a different fingerprint, so a cache never outlives the code that filled it.
  *
- * A module stands in by its status, not its bytes (reading 260 modules was 15–25 ms of a warm
- * run): its size, inode and change time in ns. Writing a file, or putting another in its place,
+ * A module stands in by its status, not its bytes (reading every module would be a visible share of
+ * a warm run): its size, inode and change time in nanoseconds. Writing a file, or putting another in its place,
  * always sets a new change time (no tool can set it back), so a rebuild or a reinstall is seen
  * even when the size stays. The price is a cold run after a reinstall of identical code.
  */

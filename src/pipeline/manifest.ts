@@ -34,7 +34,7 @@ export async function loadManifest(manifestPath: string, options: LoadManifestOp
 /**
  * 2026-07-28 allows an outputSchema of any type; the stateful revisions only an object schema. The
  * generated server then lists such a tool for their sessions without its outputSchema and answers
- * them without `structuredContent` (src/runtime/tools.ts, `objectOutput`): worth saying, per tool.
+ * them without `structuredContent` (src/runtime/features/tools/tools.ts, `objectOutput`): worth saying, per tool.
  */
 function statefulOutputWarnings(model: ServiceModel, placeAt: (pointer: string, message: string, hint?: string) => Diagnostic): Diagnostic[] {
   const stateful = model.protocolVersions.filter((version) => version !== STATELESS_REVISION);

@@ -20,18 +20,18 @@ import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 
 /**
- * The runtime copied into every server: `src/runtime/*.ts` and its README as they ship with
- * mcp-gen, `src/runtime/auth/*.ts` as `auth/<name>` (servers with `auth` only), plus the envelope validators mcp-gen generated for it (`generated/runtime/`).
+ * The runtime copied into every server: every `.ts` under `src/runtime/`
+ * (folders kept, `client/` left out) and
+ * its README as they ship with mcp-gen, plus the envelope validators mcp-gen generated for it
+ * (`generated/runtime/`). `auth/` is among them; the emitter copies it only for a manifest with `auth`.
  */
 export function readRuntimeSources(): Record<string, string> {
   const sources: Record<string, string> = {};
   const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
-  for (const name of readdirSync(runtimeDir).sort()) {
-    if (name.endsWith('.ts') || name === 'README.md') sources[name] = readFileSync(join(runtimeDir, name), 'utf8');
-  }
-  // The resource-server checks, which the emitter copies only for a manifest with `auth`.
-  for (const name of readdirSync(join(runtimeDir, 'auth')).sort()) {
-    if (name.endsWith('.ts')) sources[`auth/${name}`] = readFileSync(join(runtimeDir, 'auth', name), 'utf8');
+  const paths = (readdirSync(runtimeDir, { recursive: true, encoding: 'utf8' }) as string[]).map((path) => path.split('\\').join('/'));
+  for (const path of paths.sort()) {
+    if (path.startsWith('client/')) continue;
+    if (path.endsWith('.ts') || path === 'README.md') sources[path] = readFileSync(join(runtimeDir, path), 'utf8');
   }
   const validatorsDir = join(PACKAGE_ROOT, 'generated', 'runtime');
   for (const name of readdirSync(validatorsDir).sort()) {

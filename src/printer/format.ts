@@ -14,7 +14,7 @@ export type FormatParser = 'typescript' | 'babel-ts' | 'babel' | 'json' | 'markd
 
 /**
  * The parser for the code mcp-gen generates itself: prettier prints the same bytes from Babel's
- * TypeScript parser as from TypeScript's own for it, and parses it about twice as fast.
+ * TypeScript parser as from TypeScript's own for it, and parses it faster.
  */
 const GENERATED_TS: FormatParser = 'babel-ts';
 
@@ -71,8 +71,8 @@ function batched(code: string): Promise<string> {
 
 /**
  * Batches of this many units and more are formatted on a worker thread (format-worker.ts), beside
- * the rest of the plan: a client's thousand tools are 3 s of prettier. Fewer are not worth the
- * thread's start (about 150 ms of CPU, loading prettier).
+ * the rest of the plan, since prettier is a large share of a big client's run. Fewer are not worth
+ * the thread's start, which loads prettier again.
  */
 export const FORMAT_WORKER_THRESHOLD = 100;
 

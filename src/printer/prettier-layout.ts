@@ -2,7 +2,7 @@ import { PRETTIER_OPTIONS } from './prettier-options.js';
 
 /**
  * Printing a few fixed shapes of code directly in prettier's layout, so the thousand small units of
- * a large server do not each go through prettier's parser and printer (3 ms a unit). Every
+ * a large server do not each go through prettier's parser and printer, the costly part. Every
  * function here either returns exactly the bytes prettier would print, or `undefined` when the
  * input is outside the cases it knows (non-ASCII text, whose width prettier measures its own way;
  * a line that would need breaking in a way not covered), and the caller falls back to prettier.

@@ -2,8 +2,8 @@ import * as crypto from 'node:crypto';
 
 /**
  * The SHA-256 of a text or of bytes, in hex: every unit-cache key, schema digest, ledger input hash
- * and written file's body hash. `crypto.hash` (Node 20.12 and later) makes no Hash object, which is
- * about twice as quick for the thousands of short texts a warm run hashes; older Node 20 releases
+ * and written file's body hash. `crypto.hash` (Node 20.12 and later) makes no Hash object, which
+ * matters for the thousands of short texts a warm run hashes; older Node 20 releases
  * take the long way, to the same digest. Bytes are hashed as they are (a string of MBs would be
  * encoded again).
  */

@@ -23,7 +23,7 @@ export interface Setup {
   app: 'node' | 'browser';
   /** How src/main.ts names the copied client (`.ts` where the runtime needs real file names). */
   copiedSpecifier: './mcp/client.js' | './mcp/client.ts';
-  /** Options of `mcp-gen client` for the copied client, as the README tells users of this setup. */
+  /** Options of `mcp-gen client` for the copied client, as docs/client.md tells users of this setup. */
   clientOptions?: string[];
   /** The app's files besides src/main.ts (package.json always; the harness adds the package dependency). */
   files: Record<string, string>;
@@ -140,7 +140,7 @@ export const SETUPS: readonly Setup[] = [
     label: 'Vite vanilla-ts page (TS 7.0, Vite 8), bundle run by Node',
     app: 'browser',
     copiedSpecifier: './mcp/client.js',
-    // The README's way for a web page (the browser helper's option); the package needs nothing.
+    // docs/client.md's way for a web page (the browser helper's option); the package needs nothing.
     clientOptions: ['--browser'],
     files: {
       'package.json': esm,

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuthInfo } from '../../src/runtime/api.js';
 import { createResourceServerAuth, TokenCache, type AuthSettings, type ResourceServerAuth } from '../../src/runtime/auth/index.js';
-import { isRefusal, type AuthRefusal } from '../../src/runtime/http-auth.js';
+import { isRefusal, type AuthRefusal } from '../../src/runtime/transports/http/http-auth.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 
 const RESOURCE = 'http://127.0.0.1:1/mcp';

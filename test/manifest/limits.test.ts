@@ -1,7 +1,7 @@
 /**
  * Generation-time limits (issue 6): the schemas of one manifest together are bounded
  * (REF_LIMITS.maxNodesPerManifest), with a positioned error at the schema that went past the bound;
- * each bound is the documented default (README, "Limits").
+ * each bound is the documented default (docs/manifest.md, "Size limits").
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';

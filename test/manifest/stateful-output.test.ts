@@ -1,6 +1,6 @@
 /**
  * A non-object outputSchema (allowed from 2026-07-28 on) is served to stateful sessions without
- * its outputSchema and with text-only results (src/runtime/tools.ts; test/runtime/http-stateless
+ * its outputSchema and with text-only results (src/runtime/features/tools/tools.ts; test/runtime/http-stateless
  * and lazy-lists show it on the wire). Generation says so once per tool, naming the tool and the
  * revisions that lose it, at the schema's position, on stderr and in `--json`.
  */

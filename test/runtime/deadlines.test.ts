@@ -2,7 +2,7 @@
 // each no earlier than its own deadline, and an entry deleted in time never expires.
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { Deadlines, type DeadlineEntry } from '../../src/runtime/deadlines.js';
+import { Deadlines, type DeadlineEntry } from '../../src/runtime/protocol/deadlines.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +46,7 @@ describe('Deadlines', () => {
     const started = performance.now();
     // A 30 s deadline left pending: the child must still exit at once (dist/ is built by `npm test`).
     const script =
-      "const { Deadlines } = await import('./dist/runtime/deadlines.js'); new Deadlines(30000).add({ deadlineAt: 0, timedOut() {} });";
+      "const { Deadlines } = await import('./dist/runtime/protocol/deadlines.js'); new Deadlines(30000).add({ deadlineAt: 0, timedOut() {} });";
     execFileSync(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
     expect(performance.now() - started).toBeLessThan(20_000);
   });

@@ -3,7 +3,7 @@
  * numbers, ids beyond 2^53, echoes of huge input, and a catastrophic pattern.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_QUOTED_LENGTH } from '../../src/runtime/jsonrpc.js';
+import { MAX_QUOTED_LENGTH } from '../../src/runtime/protocol/jsonrpc.js';
 import { buildHardeningServer, HttpSession, StdioProcess, startHttpProcess, type BuiltServer, type Message } from './hardening-server.js';
 import type { ChildProcess } from 'node:child_process';
 

@@ -1,4 +1,4 @@
-// The `authorize` hook of listenHttp: authentication in front of the MCP endpoint (README, Security).
+// The `authorize` hook of listenHttp: authentication in front of the MCP endpoint (docs/deployment.md, "Putting authentication in front").
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';

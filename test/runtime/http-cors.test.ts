@@ -1,4 +1,4 @@
-// CORS of the Streamable HTTP endpoint for web pages on another origin (README, "A client in a
+// CORS of the Streamable HTTP endpoint for web pages on another origin (docs/client.md, "A client in a
 // web page"): preflights of allowed origins answered before any credentials are asked for, every
 // answer to an allowed origin readable (SSE and refusals included), other origins refused with 403.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
 import { setFlagsFromString, getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { idJson } from '../../src/runtime/jsonrpc.js';
+import { idJson } from '../../src/runtime/protocol/jsonrpc.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener } from '../../src/runtime/index.js';
-import { scanRequestId } from '../../src/runtime/json-scan.js';
+import { scanRequestId } from '../../src/runtime/protocol/json-scan.js';
 import { RawStdio, type Message } from './raw-stdio.js';
 import { meta, REVISION, standardHeaders, statelessDefinition, statelessHandlers } from './stateless-support.js';
 

@@ -7,7 +7,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { createServer, type HttpListener, type JsonObject, type ServerDefinition, type ServerHandlers, type Validator } from '../../src/runtime/index.js';
-import { withResultFields } from '../../src/runtime/stateless.js';
+import { withResultFields } from '../../src/runtime/server/stateless.js';
 import { RawStdio, type Message } from './raw-stdio.js';
 import { call, meta, SERVER_META, statelessDefinition, statelessHandlers } from './stateless-support.js';
 

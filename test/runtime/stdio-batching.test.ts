@@ -1,4 +1,4 @@
-// When the stdio transport writes the answers of pipelined calls (src/runtime/stdio-output.ts). A
+// When the stdio transport writes the answers of pipelined calls (src/runtime/transports/stdio/stdio-output.ts). A
 // client with 32 calls in flight sends them as one input chunk. One write per chunk made the client
 // wait for all 32 answers while the server waited for the next 32 calls (the two took turns); a
 // write every 4 answers cost more server CPU per call than the bare floor server. The output stream
@@ -8,7 +8,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ServerDefinition, Validator } from '../../src/runtime/api.js';
 import { createServer } from '../../src/runtime/index.js';
-import { FIRST_BATCH } from '../../src/runtime/stdio-output.js';
+import { FIRST_BATCH } from '../../src/runtime/transports/stdio/stdio-output.js';
 
 const accept = (() => true) as unknown as Validator<unknown>;
 

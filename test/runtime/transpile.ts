@@ -24,8 +24,11 @@ export function transpileRuntimeTree(): TranspiledTree {
   const root = join(repoRoot, 'node_modules', '.cache', 'mcp-gen-runtime-tests', `${process.pid}-${Date.now()}`);
   for (const folder of folders) {
     mkdirSync(join(root, folder), { recursive: true });
-    for (const name of readdirSync(join(repoRoot, folder))) {
-      if (!name.endsWith('.ts')) continue;
+    // The runtime's layer folders too (not client/: no spawned fixture runs the client).
+    const names = (readdirSync(join(repoRoot, folder), { recursive: true, encoding: 'utf8' }) as string[]).map((path) => path.split('\\').join('/'));
+    for (const name of names) {
+      if (!name.endsWith('.ts') || name.startsWith('client/')) continue;
+      mkdirSync(dirname(join(root, folder, name)), { recursive: true });
       const source = readFileSync(join(repoRoot, folder, name), 'utf8');
       const output = ts.transpileModule(source, {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },

@@ -50,7 +50,7 @@ const VARIANTS: Record<string, object> = {
   node16: { ...strict, module: 'node16', skipLibCheck: true },
   bundler: { ...strict, module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true },
 };
-/** TypeScript 5.0 knows no erasableSyntaxOnly (5.8); its own `tsc --init` targets CommonJS ES2016 (see the README). */
+/** TypeScript 5.0 knows no erasableSyntaxOnly (5.8); its own `tsc --init` targets CommonJS ES2016 (see docs/generated-code.md). */
 const OLDEST: Record<string, object> = { strict, strictest: { ...strictest, skipLibCheck: true }, node16: VARIANTS['node16'] as object, bundler: VARIANTS['bundler'] as object };
 
 const APP = `import { connect, ToolError } from './client/client.js';

@@ -19,7 +19,7 @@ import type { ImportExtension } from '../import-extension.js';
 export interface ClientInputs {
   /**
    * The client runtime, by path under `runtime/`: `client/*.ts` and the shared modules they import
-   * (`api.ts` and the type modules it re-exports, `errors.ts`, `header-params.ts`, `jsonrpc.ts`). The CLI reads them; emitters never touch the file system.
+   * (`SHARED_RUNTIME`: `api.ts` and the `protocol/` modules). The CLI reads them; emitters never touch the file system.
    */
   runtimeSources: Readonly<Record<string, string>>;
   /** mcp-gen's generated protocol types of 2025-11-25: the stateful revisions' `request()` map and the types the client uses. */
@@ -41,8 +41,20 @@ export interface ClientPlan {
   warnings: string[];
 }
 
-const REQUIRED_RUNTIME = ['api.ts', 'content-types.ts', 'errors.ts', 'header-params.ts', 'input-types.ts', 'jsonrpc.ts', 'list-types.ts', 'task-types.ts', 'server-options.ts', 'client/index.ts'];
-const RUNTIME_PATH = /^(client\/(auth\/)?)?[a-z][a-z0-9-]*\.ts$/;
+/** The server runtime's modules the client imports too, by path under `runtime/` (the output mirrors src/runtime's folders). */
+export const SHARED_RUNTIME = [
+  'api.ts',
+  'protocol/content-types.ts',
+  'protocol/errors.ts',
+  'protocol/header-params.ts',
+  'protocol/input-types.ts',
+  'protocol/jsonrpc.ts',
+  'protocol/list-types.ts',
+  'protocol/task-types.ts',
+  'protocol/server-options.ts',
+];
+const REQUIRED_RUNTIME = [...SHARED_RUNTIME, 'client/index.ts'];
+const RUNTIME_PATH = /^(client\/(auth\/)?|protocol\/)?[a-z][a-z0-9-]*\.ts$/;
 /** The one package the OAuth module imports, pinned as mcp-gen's own package.json pins it. */
 export const OAUTH_DEPENDENCY = { oauth4webapi: '3.8.8' } as const;
 

@@ -21,7 +21,8 @@ import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.j
 
 export interface ServerInputs {
   /**
-   * The runtime, copied into `generated/runtime/`: every `src/runtime/*.ts` by file name, plus
+   * The runtime, copied into `generated/runtime/`: every `.ts` under `src/runtime/` (minus
+   * `client/`) by its path there, plus
    * `request-validators.{js,d.ts}`, `result-validators.{js,d.ts}` and `stateless-validators.{js,d.ts}`
    * (mcp-gen's generated envelope validators; the last only for servers that serve 2026-07-28).
    * The CLI reads them; emitters never touch the file system.
@@ -65,7 +66,7 @@ const ENVELOPE_VALIDATORS = /^([a-z][a-z0-9-]*-validators)\.js$/;
  * formatted when mcp-gen generated them, and the compiled `.js` validators are laid out by ajv.
  */
 const RUNTIME_FORMATS: [RegExp, FileFormat][] = [
-  [/^(auth\/)?[a-z][a-z0-9-]*\.ts$/, 'none'],
+  [/^([a-z][a-z0-9-]*\/)*[a-z][a-z0-9-]*\.ts$/, 'none'],
   [/^README\.md$/, 'none'],
 ];
 

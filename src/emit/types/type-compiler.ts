@@ -6,11 +6,11 @@ type TypeCompiler = typeof import('json-schema-to-typescript');
 /**
  * json-schema-to-typescript, loaded without prettier. The package requires prettier as it loads,
  * for its formatting step, and prettier's CommonJS entry at once starts importing its whole ES
- * build (about 680 KB of code); we never let it format (`format: false`: our printer lays the
+ * build, a large body of code; we never let it format (`format: false`: our printer lays the
  * declarations out). So while the package loads, its `require('prettier')` gets a stand-in that
  * refuses to format, and the stand-in is taken out of the module cache again at once, so anything
- * else that requires prettier gets the real one. A run whose only miss is one tool's types saves
- * the load of prettier (tens of ms).
+ * else that requires prettier gets the real one. A run whose only miss is one tool's types then
+ * never loads prettier at all.
  */
 let loaded: TypeCompiler | undefined;
 

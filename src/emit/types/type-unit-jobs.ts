@@ -6,8 +6,8 @@ import { compileShared, compileToolUnit, type SharedDefinition, type ToolSchemas
 
 /**
  * Compiling and formatting the units of a types file, on a worker thread when there are many.
- * json-schema-to-typescript and prettier take about 5 ms a tool: for a 1,000-tool server that is
- * the largest piece of the main thread's work, and nothing else waits on it until types.ts is
+ * json-schema-to-typescript and prettier cost the same again for every tool: for a large server
+ * that is the largest piece of the main thread's work, and nothing else waits on it until types.ts is
  * assembled, so it runs beside the rest of the plan (the validators compile on threads of their
  * own, compile-units.ts). A unit's bytes do not depend on where it was compiled.
  */
@@ -23,8 +23,8 @@ export interface TypeUnitBatch {
 export type TypeUnitReply = ({ code: string } | { error: string })[];
 
 /**
- * Fewer units than this compile in-process: a worker costs about 250 ms of CPU to start (loading
- * json-schema-to-typescript and prettier), as much as fifty units.
+ * Fewer units than this compile in-process: starting a worker means loading
+ * json-schema-to-typescript and prettier again, which only many units pay back (`npm run bench:scale` measures it).
  */
 export const TYPE_WORKER_THRESHOLD = 100;
 

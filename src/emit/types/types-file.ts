@@ -45,7 +45,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
     file.push(
       '\n',
       // An input schema may admit no value at all (`allOf: [false]`): its type is `never`, which no
-      // handler type the runtime takes accepts; such a handler is never called (issue 6 fuzzing).
+      // handler type the runtime takes accepts; such a handler is never called (found by the generator fuzz suite).
       jsdoc("A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called)."),
       'type InputOrUnknown<T> = [T] extends [never] ? unknown : T;\n\n',
       // One short name for every member: a member line that stays within the print width skips prettier.

@@ -7,15 +7,15 @@ import type { ToolValidatorUnit } from './tool-validators.js';
 import { onStandby } from '../compiler-standby.js';
 
 /**
- * Compiles tools' validators, on worker threads when there are enough of them. A 1,000-tool
- * manifest is about 4 s of ajv: split over two threads it costs half the wall time, and the main
+ * Compiles tools' validators, on worker threads when there are enough of them. ajv is most of the
+ * time a large manifest takes: split over two threads it costs less wall time, and the main
  * thread goes on planning (types, server.ts) meanwhile. Each tool is compiled on its own
  * (compile-unit.ts), so where it runs cannot change its code; results come back in tool order.
  */
 
 /**
- * Fewer tools than this compile in-process: a worker costs about 150 ms of CPU to start (loading
- * ajv, compiling its meta-schema), as much as twenty tools.
+ * Fewer tools than this compile in-process: a worker must load ajv and compile its meta-schema
+ * before its first tool, which only many tools pay back (`npm run bench:scale` measures it).
  */
 const WORKER_THRESHOLD = 100;
 const MAX_WORKERS = 2;

@@ -163,8 +163,8 @@ function protectProtoKeys(code: string): string {
 
 /**
  * ajv declares a literal for every schema it compiled and refers to few of them. The rest are
- * built for nothing each time the module loads: in the runtime's envelope validators that was
- * 3.6 ms of a server's cold start. A literal whose name appears nowhere else in the code (string
+ * built for nothing each time the module loads, which in the runtime's envelope validators showed
+ * in a server's cold start. A literal whose name appears nowhere else in the code (string
  * contents included, so a doubt keeps it) is dropped.
  */
 function removeUnusedSchemaLiterals(code: string): string {

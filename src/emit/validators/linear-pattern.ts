@@ -1,6 +1,6 @@
 /**
  * A linear-time matcher for JSON Schema `pattern` and `patternProperties`, emitted into generated
- * validators in place of `new RegExp(…)` (issue 6, finding 9). JavaScript's RegExp backtracks, and
+ * validators in place of `new RegExp(…)`. JavaScript's RegExp backtracks, and
  * a pattern such as `^(a+)+$` takes exponential time on a crafted string: one tool argument would
  * freeze a server's event loop. This matcher compiles the pattern into a Thompson NFA and runs all
  * its states side by side, one input character at a time: time grows with input length × pattern

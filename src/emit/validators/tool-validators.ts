@@ -130,7 +130,7 @@ export interface SplitPaths {
 
 /**
  * The tools' validators one module per tool, so a server loads a tool's validators on its first
- * call and starts without parsing any (a thousand tools make 20 MB of validators). Each module is
+ * call and starts without parsing any (a thousand tools make many megabytes of validators). Each module is
  * the same code `emitToolValidators` concatenates. `helpersModule` and `modulesDir` are relative
  * paths: from a tool module to the helpers, and from the index to the tool modules.
  */
@@ -235,8 +235,8 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
 
 /**
  * A unit's cached form: one JSON line with its helpers, warnings and code hash, then its code as
- * it is (when kept). A warm run reads a thousand of them; JSON-parsing 20 MB of code to get them
- * back took longer than this.
+ * it is (when kept). A warm run reads a thousand of them; JSON-parsing all that code to get it
+ * back cost more than reading it this way.
  */
 function encodeCompiled(result: UnitResult, keep: 'code' | 'hash'): string {
   const head = JSON.stringify({ helpers: result.helpers, warnings: result.warnings, codeHash: result.codeHash });

@@ -5,7 +5,7 @@
  * level, so the call sends `logging/setLevel` first when the level it asks for is not the one set.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import type { ClientSession, RequestOptions } from './session.js';
 
 export type LoggingLevel =

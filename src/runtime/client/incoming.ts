@@ -11,8 +11,8 @@
  * numbers its requests independently, so its ids often equal ours.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
-import { INTERNAL_ERROR, isObject, isRequestId, type RequestId } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { INTERNAL_ERROR, isObject, isRequestId, type RequestId } from '../protocol/jsonrpc.js';
 import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 import { META_SUBSCRIPTION_ID } from './negotiation.js';
 import { progressUpdate, serveServerRequest } from './serve-requests.js';

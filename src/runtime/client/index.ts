@@ -31,7 +31,7 @@ import {
 } from './session.js';
 import { transportFor, type ServerLocation } from './connect.js';
 
-export { McpError } from '../errors.js';
+export { McpError } from '../protocol/errors.js';
 export type { JsonObject, Validator } from '../api.js';
 export * from './errors.js';
 export { ClientSession, CLIENT_PROTOCOL_VERSIONS, STATELESS_REVISION } from './session.js';

@@ -9,8 +9,8 @@
  * server sends (answers, notifications, its requests) in incoming.ts.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
-import { isObject, jsonOrUndefined, notificationMessage } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { isObject, jsonOrUndefined, notificationMessage } from '../protocol/jsonrpc.js';
 import { whenAborted } from './cancellation.js';
 import { declaredCapabilities, type ClientHandlers } from './input-handlers.js';
 import { answerInputRequests, requestWithInputRounds } from './input-rounds.js';

@@ -7,8 +7,8 @@
  * from the same handlers that answer the server's other requests.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
-import { isObject } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import { prepareParams } from './call-options.js';
 import { whenAborted } from './cancellation.js';
 import { OutputValidationError, ToolError } from './errors.js';

@@ -17,10 +17,10 @@
  * that resumes a stream another one is still producing subscribes to it (on a second connection,
  * opened on first use) and relays what follows.
  */
-import type { EventStore, StreamWatcher } from './event-store.js';
-import type { SessionSnapshot, SessionStore } from './session-store.js';
-import { RedisTaskStore } from './redis-task-store.js';
-import type { TaskStore } from './task-store.js';
+import type { EventStore, StreamWatcher } from './transports/http/event-store.js';
+import type { SessionSnapshot, SessionStore } from './transports/http/session-store.js';
+import { RedisTaskStore } from './transports/http/redis-task-store.js';
+import type { TaskStore } from './features/tasks/task-store.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
 export interface RedisClient {

@@ -15,20 +15,20 @@ import type {
   ElicitUrlResult,
   SampleParams,
   SampleResult,
-} from './input-types.js';
+} from './protocol/input-types.js';
 
-export type * from './input-types.js';
-export type * from './list-types.js';
-export type * from './content-types.js';
-export type * from './task-types.js';
-export type * from './server-options.js';
-import type { ResourceContents, ContentBlock } from './content-types.js';
+export type * from './protocol/input-types.js';
+export type * from './protocol/list-types.js';
+export type * from './protocol/content-types.js';
+export type * from './protocol/task-types.js';
+export type * from './protocol/server-options.js';
+import type { ResourceContents, ContentBlock } from './protocol/content-types.js';
 import type {
   ListControl,
   ResourceListHandler,
   ResourceSubscriptionHooks,
   CacheHint,
-} from './list-types.js';
+} from './protocol/list-types.js';
 
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };

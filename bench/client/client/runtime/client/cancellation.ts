@@ -14,7 +14,7 @@
  * session registers one `abort` listener per signal however many calls wait on it, so Node never
  * warns about a listener leak.
  */
-import { notificationMessage, type RequestId } from '../jsonrpc.js';
+import { notificationMessage, type RequestId } from '../protocol/jsonrpc.js';
 
 /** The `notifications/cancelled` message for request `id`. */
 export function cancelledNotification(id: RequestId, reason: string): string {

@@ -4,7 +4,7 @@
  * `instanceof`; each keeps what the server sent, so nothing is lost by rejecting.
  */
 import type { ValidationIssue } from '../api.js';
-import { describeIssues } from '../jsonrpc.js';
+import { describeIssues } from '../protocol/jsonrpc.js';
 
 /**
  * A tool answered with `isError: true`; `content` is what it said. Also a call refused because the

@@ -5,7 +5,7 @@
  * for a valid annotation, and the encoding of values (plain when safe, else `=?base64?…?=`), as the
  * Streamable HTTP transport and the conformance suite define them.
  */
-import { valueAt } from '../header-params.js';
+import { valueAt } from '../protocol/header-params.js';
 
 type JsonObject = { [key: string]: unknown };
 

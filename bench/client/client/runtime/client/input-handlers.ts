@@ -15,8 +15,8 @@ import type {
   SampleParams,
   SampleResult,
 } from '../api.js';
-import { McpError } from '../errors.js';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, isObject } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, isObject } from '../protocol/jsonrpc.js';
 
 export type Awaitable<T> = T | Promise<T>;
 export interface HandlerContext {

@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AuthInfo } from '../api.js';
-import type { AuthRefusal, ResourceServerAuth } from '../http-auth.js';
+import type { AuthRefusal, ResourceServerAuth } from '../transports/http/http-auth.js';
 import { ScopeRules } from './scopes.js';
 import { InvalidToken, type AuthSettings, type TokenVerifier } from './settings.js';
 import { TokenCache } from './token-cache.js';

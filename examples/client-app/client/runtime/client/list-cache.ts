@@ -13,7 +13,7 @@
  * that list's entries of that server; a refused cursor empties the list and the walk starts again.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import type { ClientSession, RequestOptions } from './session.js';
 
 interface Entry {

@@ -9,7 +9,7 @@
  * down): then the iteration throws.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import { whenAborted } from './cancellation.js';
 import type { RequestOptions } from './session.js';
 

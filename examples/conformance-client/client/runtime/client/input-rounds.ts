@@ -5,8 +5,8 @@
  * handlers and sends the same request again with `inputResponses` and the server's `requestState`.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
-import { isObject, MISSING_CAPABILITY } from '../jsonrpc.js';
+import { McpError } from '../protocol/errors.js';
+import { isObject, MISSING_CAPABILITY } from '../protocol/jsonrpc.js';
 import { ToolError } from './errors.js';
 import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 

@@ -5,7 +5,7 @@
  * `initialize` result says about the server.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import { statelessCapabilities } from './input-handlers.js';
 
 /** The stateless revision: no handshake, `_meta` on every request. */

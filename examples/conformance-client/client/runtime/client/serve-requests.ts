@@ -5,7 +5,7 @@
  * and its answer (or error) goes back as one JSON-RPC response, unless the server cancelled it.
  */
 import type { JsonObject } from '../api.js';
-import { McpError } from '../errors.js';
+import { McpError } from '../protocol/errors.js';
 import {
   errorMessage,
   idJson,
@@ -14,7 +14,7 @@ import {
   jsonOrUndefined,
   resultMessage,
   type RequestId,
-} from '../jsonrpc.js';
+} from '../protocol/jsonrpc.js';
 
 export interface ServingContext {
   /** Requests being handled, by id; `notifications/cancelled` aborts them through it. */

@@ -13,29 +13,29 @@ import type {
   ServerHandlers,
   ServerOptions,
 } from './api.js';
-import type { HttpListener, HttpOptions } from './http.js';
-import { ServerCore } from './server.js';
-import { serveStdio } from './stdio.js';
+import type { HttpListener, HttpOptions } from './transports/http/http.js';
+import { ServerCore } from './server/server.js';
+import { serveStdio } from './transports/stdio/stdio.js';
 
 export type * from './api.js';
-export { McpError } from './errors.js';
-export { ClientCapabilityError } from './input-capabilities.js';
+export { McpError } from './protocol/errors.js';
+export { ClientCapabilityError } from './features/input/input-capabilities.js';
 export {
   UrlElicitationRequiredError,
   URL_ELICITATION_REQUIRED,
   type RequiredUrlElicitation,
-} from './url-elicitation.js';
-export { InMemoryEventStore, type EventStore } from './event-store.js';
-export type { HttpListener, HttpOptions } from './http.js';
+} from './features/input/url-elicitation.js';
+export { InMemoryEventStore, type EventStore } from './transports/http/event-store.js';
+export type { HttpListener, HttpOptions } from './transports/http/http.js';
 export {
   DEFAULT_HTTP_LIMITS,
   DEFAULT_LIMITS,
   RUNTIME_PROTOCOL_VERSIONS,
   STATELESS_REVISION,
-} from './server.js';
-export type { SessionStore } from './session-store.js';
-export { InMemorySessionStore } from './session-store.js';
-export { InMemoryTaskStore } from './task-store.js';
+} from './server/server.js';
+export type { SessionStore } from './transports/http/session-store.js';
+export { InMemorySessionStore } from './transports/http/session-store.js';
+export { InMemoryTaskStore } from './features/tasks/task-store.js';
 
 /**
  * A running server. `Tool` and `Prompt` are the manifest's names (generated `createServer` sets
@@ -74,6 +74,6 @@ export function createServer<Tool extends string = string, Prompt extends string
     prompts: core.promptList as unknown as ListControl<Prompt>,
     // Loaded on first use: a stdio server never pays for node:http and node:crypto at start-up.
     listenHttp: async (httpOptions) =>
-      (await import('./http.js')).listenHttp(core, httpOptions ?? {}),
+      (await import('./transports/http/http.js')).listenHttp(core, httpOptions ?? {}),
   };
 }

@@ -8,7 +8,7 @@
  *   const auth = createResourceServerAuth(authSettings, { log });
  *   await server.listenHttp({ port, auth });
  */
-import type { ResourceServerAuth } from '../http-auth.js';
+import type { ResourceServerAuth } from '../transports/http/http-auth.js';
 import { IntrospectionVerifier } from './introspection.js';
 import { JwtVerifier } from './jwt.js';
 import { ResourceServer } from './resource-server.js';
@@ -27,7 +27,7 @@ export type {
   TokenVerifierSettings,
   VerifyToken,
 } from './settings.js';
-export type { AuthRefusal, ResourceServerAuth } from '../http-auth.js';
+export type { AuthRefusal, ResourceServerAuth } from '../transports/http/http-auth.js';
 
 export interface ResourceServerOptions {
   /** Where the server really is, when not at the manifest's `auth.resource` (`--resource`, `MCP_AUTH_RESOURCE`). */

@@ -8,7 +8,7 @@
  * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { compileUriTemplate, type UriTemplateMatcher } from '../uri-template.js';
+import { compileUriTemplate, type UriTemplateMatcher } from '../protocol/uri-template.js';
 import type { AuthSettings } from './settings.js';
 
 const NONE: readonly string[] = [];

@@ -1,0 +1,71 @@
+/**
+ * Logging: logging/setLevel (a stateful session's threshold) and the notifications/message a
+ * handler sends through `context.log`, dropped below the threshold.
+ */
+import type { JsonObject, LoggingLevel } from '../../api.js';
+import type { Context } from '../../server/context.js';
+import {
+  INVALID_PARAMS,
+  errorMessage,
+  jsonOrUndefined,
+  notificationMessage,
+  quoteValue,
+  resultMessage,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
+import { RESOLVED, type MethodTable } from '../../server/method-common.js';
+import type { Outbound } from '../../server/outbound.js';
+import type { Session } from '../../server/session.js';
+
+/** Lowest to highest; a session's threshold is an index into this list. */
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+export function registerLogging(table: MethodTable): void {
+  table.set('logging/setLevel', { handle: setLogLevel, statelessOnly: false });
+}
+
+function setLogLevel(
+  session: Session,
+  _id: RequestId,
+  idText: string,
+  params: JsonObject,
+  out: Outbound,
+): void {
+  const threshold = LOG_LEVELS.indexOf(params['level'] as LoggingLevel);
+  if (threshold === -1) {
+    out.respond(
+      errorMessage(idText, INVALID_PARAMS, `Unknown logging level: ${quoteValue(params['level'])}`),
+    );
+    return;
+  }
+  session.logThreshold = threshold;
+  out.respond(resultMessage(idText, '{}'));
+}
+
+/** @internal */
+export function sendLog(
+  session: Session,
+  context: Context,
+  level: LoggingLevel,
+  data: unknown,
+  logger: string | undefined,
+): Promise<void> {
+  if (!session.core.hasLogging || context.cancelled) return RESOLVED;
+  const index = LOG_LEVELS.indexOf(level);
+  if (index === -1) return Promise.reject(new Error(`Unknown logging level: ${String(level)}`));
+  if (index < session.logThreshold) return RESOLVED;
+  const params = logger === undefined ? { level, data } : { level, logger, data };
+  const text = jsonOrUndefined(params);
+  if (text === undefined) return Promise.reject(new Error('Log data must be serializable as JSON'));
+  context.out.emit(notificationMessage('notifications/message', text));
+  return RESOLVED;
+}

@@ -1,0 +1,405 @@
+/// <reference types="node" />
+/**
+ * One tool call running as a task in this process: the handler runs exactly as for a plain call
+ * (same input checks, output enforcement and `RequestContext`), but its answer becomes the task's
+ * result and every status change is saved in the task store.
+ *
+ * 2025-11-25: the client asked (`params.task`); the task exists before the handler starts.
+ * 2026-07-28: the server directs it; the handler starts on the request itself and the request is
+ * answered with a CreateTaskResult once the handler is still running on the next turn of the event
+ * loop and is not waiting for input it asked for on the request (an input-required round before the
+ * task, `InputOptions.beforeTask`). A handler that finishes at once answers the call directly.
+ */
+import type { InputOptions, JsonObject } from '../../api.js';
+import { Context } from '../../server/context.js';
+import { McpError } from '../../protocol/errors.js';
+import {
+  INVALID_PARAMS,
+  errorMessage,
+  isObject,
+  notificationMessage,
+  resultMessage,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
+import { isThenable, stackOf } from '../../server/method-common.js';
+import type { Outbound } from '../../server/outbound.js';
+import type { ServerCore, ToolEntry } from '../../server/server.js';
+import type { Session } from '../../server/session.js';
+import { isTerminal, type TaskRecord, type TaskStatus } from './task-store.js';
+import { watchForCancellation } from './task-cancel-watch.js';
+import { RELATED_TASK, createTaskResult, statefulTask } from './task-wire.js';
+import { toolFailed, toolFinished } from '../tools/tools.js';
+
+/** A 2026-07-28 task's input request waiting for `tasks/update`. */
+interface PendingInput {
+  readonly method: string;
+  readonly resolve: (result: JsonObject) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class TaskRun {
+  readonly core: ServerCore;
+  readonly session: Session;
+  readonly record: TaskRecord;
+  readonly context: Context;
+  /** True once the request was answered with the CreateTaskResult (2025-11-25: from the start). */
+  promoted: boolean;
+  /** @internal The tools/call request's own answer channel. */
+  readonly requestOut: Outbound;
+  private readonly requestIdText: string;
+  private saving: Promise<void> = Promise.resolve();
+  private readonly inputs = new Map<string, PendingInput>();
+  /** 2025-11-25: server→client requests in flight for this task. */
+  private clientRequests = 0;
+  /** 2025-11-25 `tasks/result` requests waiting for the end, newest last (their streams carry the task's requests). */
+  private readonly waiters: { out: Outbound; done: (record: TaskRecord) => void }[] = [];
+  /** 2025-11-25: messages for the client while it has no stream to receive them; sent on the next `tasks/result`. */
+  readonly queued: string[] = [];
+  /** The handler's own `statusMessage` (`context.setStatusMessage`), shown whenever the task works. */
+  private handlerMessage: string | undefined = undefined;
+
+  constructor(
+    session: Session,
+    id: RequestId,
+    idText: string,
+    meta: JsonObject | undefined,
+    out: Outbound,
+    record: TaskRecord,
+  ) {
+    this.core = session.core;
+    this.session = session;
+    this.record = record;
+    this.requestOut = out;
+    this.requestIdText = idText;
+    this.promoted = !session.stateless;
+    this.context = new Context(session, id, idText, meta, new TaskOutbound(this));
+    this.context.task = this;
+  }
+
+  /** Runs the handler; a 2026-07-28 run decides on the next turn whether to become a task. */
+  start(tool: ToolEntry, args: unknown): void {
+    const context = this.context;
+    context.toolName = tool.name;
+    if (!this.promoted) setImmediate(() => this.promoteIfRunning());
+    let value: unknown;
+    try {
+      value = tool.handler(args, context);
+    } catch (error) {
+      this.failed(tool, error);
+      return;
+    }
+    if (isThenable(value)) {
+      value.then(
+        (result) => toolFinished(this.session, context, tool, result),
+        (error: unknown) => this.failed(tool, error),
+      );
+    } else {
+      toolFinished(this.session, context, tool, value);
+    }
+  }
+
+  /** A thrown McpError fails the task with that JSON-RPC error; anything else is a tool error, as in a plain call. */
+  private failed(tool: ToolEntry, error: unknown): void {
+    if (this.promoted && error instanceof McpError) {
+      if (!this.session.settle(this.context)) return;
+      this.core.log(`Task ${this.record.taskId} (tool ${tool.name}) failed: ${stackOf(error)}`);
+      this.finish(errorMessage(this.context.idText, error.code, error.message, error.data));
+      return;
+    }
+    toolFailed(this.session, this.context, tool, error);
+  }
+
+  private promoteIfRunning(): void {
+    if (this.promoted || this.context.done || this.session.pendingInputs !== undefined) return;
+    this.promoted = true;
+    this.core.taskRuns.set(this.record.taskId, this);
+    watchForCancellation(this.core);
+    this.save().then(
+      () =>
+        this.requestOut.respond(
+          resultMessage(this.requestIdText, createTaskResult(this.record, true)),
+        ),
+      (error: unknown) => this.storeFailed(error),
+    );
+  }
+
+  /** 2025-11-25: the task is saved, then created, then the handler starts. */
+  begin(tool: ToolEntry, args: unknown): void {
+    this.core.taskRuns.set(this.record.taskId, this);
+    watchForCancellation(this.core);
+    this.save().then(
+      () => {
+        this.requestOut.respond(
+          resultMessage(this.requestIdText, createTaskResult(this.record, false)),
+        );
+        this.start(tool, args);
+      },
+      (error: unknown) => this.storeFailed(error),
+    );
+  }
+
+  private storeFailed(error: unknown): void {
+    this.core.log(`Saving task ${this.record.taskId} failed: ${stackOf(error)}`);
+    this.core.taskRuns.delete(this.record.taskId);
+    this.context.cancel('The task could not be stored');
+    this.requestOut.respond(
+      errorMessage(this.requestIdText, -32603, 'Internal error: the task could not be stored'),
+    );
+  }
+
+  /** The handler's answer (a JSON-RPC response text) becomes the task's result or error. */
+  finish(text: string): void {
+    if (isTerminal(this.record.status)) return;
+    // Another process may have cancelled it in the store: that stays, and the run ends as cancelled.
+    this.core.taskStore.load(this.record.taskId).then(
+      (stored) => {
+        if (stored?.status === 'cancelled') this.cancel();
+        else this.settle(text);
+      },
+      () => this.settle(text),
+    );
+  }
+
+  private settle(text: string): void {
+    if (isTerminal(this.record.status)) return;
+    const message = JSON.parse(text) as JsonObject;
+    if (isObject(message['error'])) {
+      const error = message['error'];
+      this.record.error = error;
+      this.transition(
+        'failed',
+        typeof error['message'] === 'string' ? error['message'] : undefined,
+      );
+    } else {
+      this.record.result = isObject(message['result']) ? message['result'] : {};
+      this.handlerMessage = undefined;
+      this.transition('completed', undefined);
+    }
+  }
+
+  /** `tasks/cancel`: the handler's signal aborts, waiting input requests fail, the task stays cancelled. */
+  cancel(): void {
+    if (isTerminal(this.record.status)) return;
+    this.transition('cancelled', 'The task was cancelled by request');
+    this.context.cancel('The task was cancelled');
+    for (const pending of this.inputs.values())
+      pending.reject(new Error(`${pending.method}: the task was cancelled`));
+    this.inputs.clear();
+  }
+
+  /**
+   * `context.setStatusMessage`: the record carries the message at once (a 2026-07-28 call not yet a
+   * task shows it in its CreateTaskResult); a task already created is saved and announced.
+   */
+  async setStatusMessage(message: string | undefined): Promise<void> {
+    if (isTerminal(this.record.status)) return;
+    this.handlerMessage = message;
+    setMessage(this.record, message);
+    if (!this.promoted) return;
+    if (this.core.taskStore.shared === true) {
+      // Saving over a cancellation another process recorded would undo it: cancel here instead.
+      const stored = await this.core.taskStore.load(this.record.taskId).catch(() => undefined);
+      if (stored?.status === 'cancelled') this.cancel();
+      if (isTerminal(this.record.status)) return;
+    }
+    await this.changed();
+  }
+
+  /** Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
+  private transition(status: TaskStatus, message: string | undefined): void {
+    const record = this.record;
+    record.status = status;
+    setMessage(record, status === 'working' ? this.handlerMessage : message);
+    if (status !== 'input_required') delete record.inputRequests;
+    const saved = this.changed();
+    if (isTerminal(status)) {
+      saved.then(
+        () => {
+          for (const waiter of this.waiters.splice(0)) waiter.done(record);
+          this.core.taskRuns.delete(record.taskId);
+        },
+        (error: unknown) => this.core.log(`Saving task ${record.taskId} failed: ${stackOf(error)}`),
+      );
+    }
+  }
+
+  /** Saves the changed record and tells a stateful client (`notifications/tasks/status`). */
+  private changed(): Promise<void> {
+    const record = this.record;
+    record.lastUpdatedAt = new Date().toISOString();
+    const saved = this.save();
+    if (!this.session.stateless) {
+      this.session.standalone?.emit(
+        notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))),
+      );
+    }
+    return saved;
+  }
+
+  /** Saves a copy of the record after every earlier save, so the store sees the changes in order. */
+  save(): Promise<void> {
+    const copy: TaskRecord = JSON.parse(JSON.stringify(this.record)) as TaskRecord;
+    this.saving = this.saving.then(
+      () => this.core.taskStore.save(copy),
+      () => this.core.taskStore.save(copy),
+    );
+    return this.saving;
+  }
+
+  // ---- input ------------------------------------------------------------------------------------
+
+  /** A 2025-11-25 `tasks/result` waiting for the end: what was queued for the client goes out on its stream. */
+  wait(out: Outbound, done: (record: TaskRecord) => void): void {
+    this.waiters.push({ out, done });
+    for (const text of this.queued.splice(0)) out.emit(text);
+  }
+
+  /** @internal Where the task's messages to a 2025-11-25 client go now. */
+  get latestWaiter(): Outbound | undefined {
+    return this.waiters.at(-1)?.out;
+  }
+
+  /** Whether an input request of the handler belongs to the task (not to the request before it). */
+  takesInput(options: InputOptions | undefined): boolean {
+    return this.promoted || options?.beforeTask !== true;
+  }
+
+  /**
+   * 2026-07-28: the request joins the task's `inputRequests` (the task turns `input_required`) and
+   * resolves with the client's answer from `tasks/update`.
+   */
+  requestInput(
+    method: string,
+    capability: string,
+    params: JsonObject,
+    key: string | undefined,
+  ): Promise<JsonObject> {
+    if (isTerminal(this.record.status))
+      return Promise.reject(new Error(`${method}: the task has already finished`));
+    if (!isObject(this.session.clientCapabilities[capability])) {
+      return Promise.reject(
+        new Error(`${method}: the client did not declare the ${capability} capability`),
+      );
+    }
+    if (!this.promoted) this.promoteIfRunning();
+    const inputKey = key ?? `${capability}-${++this.context.inputCount}`;
+    return new Promise<JsonObject>((resolve, reject) => {
+      this.inputs.set(inputKey, { method, resolve, reject });
+      (this.record.inputRequests ??= {})[inputKey] = { method, params };
+      this.transition('input_required', 'Waiting for input from the client');
+    });
+  }
+
+  /** Input requests still waiting, by key (2026-07-28). */
+  get waitingForInput(): boolean {
+    return this.inputs.size > 0;
+  }
+
+  /**
+   * `tasks/update`: answers for keys this task is waiting on resolve them (an answer of the wrong
+   * shape counts as none); other keys are ignored. The task is `working` again once none is left.
+   */
+  async update(responses: JsonObject): Promise<void> {
+    const validators = await this.core.resultValidators();
+    let answered = false;
+    for (const [key, answer] of Object.entries(responses)) {
+      const pending = this.inputs.get(key);
+      if (pending === undefined || !isObject(answer)) continue;
+      const validate = validators.get(pending.method);
+      if (validate !== undefined && !validate(answer)) continue;
+      this.inputs.delete(key);
+      if (this.record.inputRequests !== undefined) delete this.record.inputRequests[key];
+      pending.resolve(answer);
+      answered = true;
+    }
+    if (!answered || isTerminal(this.record.status)) return;
+    if (this.inputs.size === 0) this.transition('working', undefined);
+    else {
+      this.record.lastUpdatedAt = new Date().toISOString();
+      await this.save();
+    }
+  }
+
+  /**
+   * 2025-11-25: a server→client request of the task, tagged with the task it belongs to; the task
+   * is `input_required` while any is unanswered.
+   */
+  stateful(
+    params: JsonObject | undefined,
+    send: (params: JsonObject) => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const given = params?.['_meta'];
+    const meta = isObject(given) ? given : {};
+    const tagged: JsonObject = {
+      ...(params ?? {}),
+      _meta: { ...meta, [RELATED_TASK]: { taskId: this.record.taskId } },
+    };
+    if (this.clientRequests++ === 0 && !isTerminal(this.record.status))
+      this.transition('input_required', 'Waiting for input from the client');
+    const settle = (): void => {
+      if (--this.clientRequests === 0 && this.record.status === 'input_required')
+        this.transition('working', undefined);
+    };
+    const result = send(tagged);
+    result.then(settle, settle);
+    return result;
+  }
+}
+
+/**
+ * The task's answer channel. Before a 2026-07-28 run becomes a task, everything goes to the
+ * request; afterwards the answer becomes the task's result, and a 2025-11-25 task's requests and
+ * notifications go on the newest waiting `tasks/result` stream, else on the session's own.
+ */
+class TaskOutbound implements Outbound {
+  private readonly run: TaskRun;
+
+  constructor(run: TaskRun) {
+    this.run = run;
+  }
+
+  respond(text: string): void {
+    if (this.run.promoted) this.run.finish(text);
+    else {
+      this.run.core.taskRuns.delete(this.run.record.taskId);
+      this.run.requestOut.respond(text);
+    }
+  }
+
+  emit(text: string): void {
+    const target = this.target();
+    if (target !== undefined && target.canEmit) target.emit(text);
+    else if (this.run.promoted && !this.run.session.stateless) this.run.queued.push(text);
+  }
+
+  abandon(): void {
+    if (!this.run.promoted) this.run.requestOut.abandon();
+  }
+
+  /** A 2025-11-25 task can always emit: without a stream, its messages wait for the next `tasks/result`. */
+  get canEmit(): boolean {
+    if (this.run.promoted && !this.run.session.stateless) return true;
+    return this.target()?.canEmit ?? false;
+  }
+
+  private target(): Outbound | undefined {
+    const run = this.run;
+    if (!run.promoted) return run.requestOut;
+    if (run.session.stateless) return undefined;
+    return run.latestWaiter ?? run.session.standalone;
+  }
+}
+
+function setMessage(record: TaskRecord, message: string | undefined): void {
+  if (message === undefined) delete record.statusMessage;
+  else record.statusMessage = message;
+}
+
+/** -32602 for a task the requester may not see: unknown, expired, or someone else's (never said which). */
+export function taskNotFound(idText: string, taskId: unknown): string {
+  return errorMessage(
+    idText,
+    INVALID_PARAMS,
+    `Failed to retrieve task: Task not found (${typeof taskId === 'string' ? taskId.slice(0, 200) : String(taskId)})`,
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Cancellation: notifications/cancelled from the client (and the check of notifications/initialized,
+ * the other client notification the server reads), and the handler timeout that cancels a request
+ * and answers it with an error.
+ */
+import type { JsonObject } from '../api.js';
+import type { Context } from './context.js';
+import { INTERNAL_ERROR, describeIssues, errorMessage, isRequestId } from '../protocol/jsonrpc.js';
+import { paramsOf, toolErrorMessage } from './method-common.js';
+import type { Session } from './session.js';
+
+export function notification(session: Session, method: string, message: JsonObject): void {
+  if (method !== 'notifications/cancelled' && method !== 'notifications/initialized') return;
+  const validate = session.core.validators.get(method);
+  if (validate !== undefined && !validate(message)) {
+    session.core.log(
+      `Ignoring an invalid ${method} notification: ${describeIssues(validate.errors)}`,
+    );
+    return;
+  }
+  // Only checked: requests are served from the initialize response on, initialized or not.
+  if (method === 'notifications/initialized') return;
+  const params = paramsOf(message);
+  const requestId = params['requestId'];
+  if (!isRequestId(requestId)) return;
+  const reason = params['reason'];
+  session.inFlight
+    .get(requestId)
+    ?.cancel(typeof reason === 'string' ? reason : 'Cancelled by the client');
+}
+
+/**
+ * `limits.handlerTimeoutMs` passed: the handler is cancelled and its request answered with an error.
+ * @internal
+ */
+export function expire(session: Session, context: Context): void {
+  if (context.done || context.cancelled) return;
+  const reason = `did not finish within ${session.core.limits.handlerTimeoutMs} ms`;
+  context.cancel(`The request timed out: the handler ${reason}`, true);
+  session.settle(context);
+  const name = context.toolName;
+  session.core.log(
+    `${name === undefined ? 'A handler' : `Tool ${name}`} ${reason}; its request was answered with an error`,
+  );
+  context.out.respond(
+    name === undefined
+      ? errorMessage(context.idText, INTERNAL_ERROR, `Request timed out: the handler ${reason}`)
+      : toolErrorMessage(context.idText, `Tool ${name} ${reason}`),
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * The `RequestContext` a handler gets: its cancellation signal, progress, log messages and requests
+ * to the client. What it sends goes through the method modules (logging, client requests).
+ */
+import type {
+  AuthInfo,
+  ElicitParams,
+  ElicitResult,
+  InputOptions,
+  JsonObject,
+  ListControl,
+  LoggingLevel,
+  Notifier,
+  RequestContext,
+  SampleParams,
+  SampleResult,
+} from '../api.js';
+import type { DeadlineEntry } from '../protocol/deadlines.js';
+import { notificationMessage, type RequestId } from '../protocol/jsonrpc.js';
+import type { Outbound } from './outbound.js';
+import type { Session } from './session.js';
+import type { TaskRun } from '../features/tasks/task-run.js';
+import { expire } from './cancellation.js';
+import { cancelOutgoing, requestClient } from '../features/input/client-requests.js';
+import { sendLog } from '../features/logging/logging.js';
+import { RESOLVED } from './method-common.js';
+import { completeElicitation, urlElicitationParams } from '../features/input/url-elicitation.js';
+
+/** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
+export class Context implements RequestContext, DeadlineEntry {
+  readonly id: RequestId;
+  readonly idText: string;
+  readonly meta: JsonObject | undefined;
+  readonly out: Outbound;
+  done = false;
+  cancelled = false;
+  tracked = false;
+  /** Ids of server→client requests sent on behalf of this request; made on first use. */
+  outgoing: number[] | undefined = undefined;
+  /** Input requests made without a key, for their default keys. */
+  inputCount = 0;
+  /** Set for tools/call: a timeout is then answered as a tool error. */
+  toolName: string | undefined = undefined;
+  /** Set when the tool call runs as a task (task-run.ts): its input requests go through the task. */
+  task: TaskRun | undefined = undefined;
+  /** The handler timeout's queue (`Deadlines`), while an async handler runs. */
+  deadlineAt = 0;
+  deadlinePrevious: DeadlineEntry | undefined = undefined;
+  deadlineNext: DeadlineEntry | undefined = undefined;
+  private readonly session: Session;
+  private controller: AbortController | undefined = undefined;
+  private cancelReason = '';
+
+  constructor(
+    session: Session,
+    id: RequestId,
+    idText: string,
+    meta: JsonObject | undefined,
+    out: Outbound,
+  ) {
+    this.session = session;
+    this.id = id;
+    this.idText = idText;
+    this.meta = meta;
+    this.out = out;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(new Error(this.cancelReason));
+    }
+    return this.controller.signal;
+  }
+
+  get protocolVersion(): string {
+    return this.session.protocolVersion;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session.id;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.out.auth;
+  }
+
+  get clientCapabilities(): JsonObject {
+    return this.session.clientCapabilities;
+  }
+
+  get notify(): Notifier {
+    return this.session.core.notifier;
+  }
+
+  get lists(): { readonly tools: ListControl; readonly prompts: ListControl } {
+    return this.session.core.lists;
+  }
+
+  /** @internal Called by the server's `deadlines` when the handler timeout passes. */
+  timedOut(): void {
+    expire(this.session, this);
+  }
+
+  closeStream(retryMs = 1000): void {
+    if (!this.done && !this.cancelled) this.out.closeStream?.(retryMs);
+  }
+
+  /** The handler sees its signal abort; no response will be sent unless `answered` (a timeout answers itself). */
+  cancel(reason: string, answered = false): void {
+    if (this.cancelled || this.done) return;
+    this.cancelled = true;
+    this.cancelReason = reason;
+    cancelOutgoing(this.session, this, reason);
+    if (!answered) this.out.abandon();
+    this.controller?.abort(new Error(reason));
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return sendProgress(this, progress, total, message);
+  }
+
+  setStatusMessage(message: string | undefined): Promise<void> {
+    if (message !== undefined && typeof message !== 'string')
+      return Promise.reject(new TypeError('A task status message must be a string or undefined'));
+    return this.task?.setStatusMessage(message) ?? Promise.resolve();
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return sendLog(this.session, this, level, data, logger);
+  }
+
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
+    return requestClient(
+      this.session,
+      this,
+      'elicitation/create',
+      'elicitation',
+      urlElicitationParams(this.session, params),
+      options,
+    ) as Promise<ElicitResult>;
+  }
+
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult> {
+    return requestClient(
+      this.session,
+      this,
+      'sampling/createMessage',
+      'sampling',
+      params,
+      options,
+    ) as Promise<SampleResult>;
+  }
+
+  completeElicitation(elicitationId: string): boolean {
+    return completeElicitation(this.session, this, elicitationId);
+  }
+
+  listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }> {
+    return requestClient(this.session, this, 'roots/list', 'roots', undefined, options) as Promise<{
+      roots: { uri: string; name?: string }[];
+    }>;
+  }
+}
+
+/** A progress notification for a request that asked for it (a `progressToken` in its `_meta`). */
+function sendProgress(
+  context: Context,
+  progress: number,
+  total: number | undefined,
+  message: string | undefined,
+): Promise<void> {
+  const token = context.meta?.['progressToken'];
+  if (token === undefined || context.done || context.cancelled) return RESOLVED;
+  const params: JsonObject = { progressToken: token, progress };
+  if (total !== undefined) params['total'] = total;
+  if (message !== undefined) params['message'] = message;
+  context.out.emit(notificationMessage('notifications/progress', JSON.stringify(params)));
+  return RESOLVED;
+}

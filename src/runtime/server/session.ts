@@ -1,0 +1,385 @@
+/**
+ * One client connection's protocol state and the dispatcher: message classification, the checks
+ * every request passes (initialization, duplicate ids, limits, validators), then the method's
+ * entry in the dispatch table (methods.ts). Each method family lives in its own module; the
+ * stateless revision is the same dispatcher with a one-request session (`Session.stateless`).
+ * Transports hand parsed messages to `receive` with an `Outbound` that carries the answers back.
+ */
+import type { JsonObject, LoggingLevel } from '../api.js';
+import { changed } from '../features/subscriptions/subscriptions.js';
+import { notification } from './cancellation.js';
+import { ROOTS_LIST_CHANGED, rootsListChanged } from '../features/input/roots.js';
+import { clientResponse, type PendingClientRequest } from '../features/input/client-requests.js';
+import type { Context } from './context.js';
+import {
+  NO_ANSWERS,
+  openInputState,
+  validWithoutAnswers,
+} from '../features/input/input-requests.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  NULL_ID,
+  TOO_MANY_REQUESTS,
+  errorMessage,
+  idJson,
+  idProblem,
+  isRequestId,
+  quote,
+  quoteValue,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
+import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW, initialize } from './lifecycle.js';
+import { LOG_LEVELS } from '../features/logging/logging.js';
+import { EMPTY_PARAMS, RESOLVED, invalidParams, paramsOf, stackOf } from './method-common.js';
+import { METHODS } from './methods.js';
+import {
+  BatchOutbound,
+  NO_RESPONSE,
+  RESPONSE_PENDING,
+  invalid,
+  type Delivery,
+  type Outbound,
+} from './outbound.js';
+import { STATELESS_REVISION, type ChangeEvent, type ServerCore } from './server.js';
+import type { StatelessMeta } from './stateless.js';
+
+export {
+  INVALID_MESSAGE,
+  NO_RESPONSE,
+  RESPONSE_PENDING,
+  type Delivery,
+  type Outbound,
+} from './outbound.js';
+
+const BATCH_REVISION = '2025-03-26';
+
+/** What a Streamable HTTP session keeps across processes (see SessionStore in session-store.ts). */
+export interface SessionSnapshot {
+  protocolVersion: string;
+  clientCapabilities: JsonObject;
+  logThreshold: number;
+  subscriptions: string[];
+  /** Who the session is bound to: `AuthInfo.owner` (or `subject`) of the token that opened it (manifest `auth`). */
+  owner?: string;
+}
+
+export class Session {
+  readonly core: ServerCore;
+  /** The `Mcp-Session-Id` on HTTP; undefined on stdio. */
+  readonly id: string | undefined;
+  protocolVersion = '';
+  // Fields marked @internal are read and written by the method modules (tools.ts, logging.ts, …).
+  /** @internal */
+  state = STATE_NEW;
+  clientCapabilities: JsonObject = EMPTY_PARAMS;
+  /** @internal Stateless: the request an input state belongs to (`tools/call:<name>`). */
+  inputTarget = '';
+  /** @internal */
+  logThreshold = 0;
+  /** @internal HTTP with manifest `auth`: who this session belongs to (`ownerOf`, http-auth.ts). */
+  owner: string | undefined = undefined;
+  /** @internal Requests whose handler returned a promise, by the client's id. */
+  readonly inFlight = new Map<RequestId, Context>();
+  // The collections below are made on first use: a stateless session lives for one request and
+  // most never need them (each empty Map or Set costs about 150 bytes of young-generation churn).
+  /** @internal */
+  pendingClient: Map<number, PendingClientRequest> | undefined = undefined;
+  /** @internal */
+  lastOutgoingId = 0;
+  /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
+  asyncStarted = 0;
+  private idleWaiters: (() => void)[] | undefined = undefined;
+  /** @internal True for the one-request sessions of the stateless revision. */
+  stateless = false;
+  /** @internal Stateless: the answers to earlier input requests (requestState plus inputResponses). */
+  answers: Record<string, JsonObject> = NO_ANSWERS;
+  /** @internal */
+  inputRound = 0;
+  /** @internal Stateless: the input requests the running handler is waiting for, gathered for one result. */
+  pendingInputs: Record<string, JsonObject> | undefined = undefined;
+  /** @internal Stateful: resource URIs the client subscribed to. */
+  subscriptions: Set<string> | undefined = undefined;
+  /** Stateful: where notifications that belong to no request go (stdio output, the HTTP GET stream). */
+  standalone: Outbound | undefined = undefined;
+  private changeListener: ((event: ChangeEvent) => void) | undefined = undefined;
+
+  constructor(core: ServerCore, id: string | undefined) {
+    this.core = core;
+    this.id = id;
+  }
+
+  /** A session for one 2026-07-28 request, already checked by `checkStateless`. */
+  static stateless(core: ServerCore, meta: StatelessMeta): Session {
+    const session = new Session(core, undefined);
+    session.stateless = true;
+    session.protocolVersion = STATELESS_REVISION;
+    session.state = STATE_INITIALIZED;
+    session.clientCapabilities = meta.clientCapabilities;
+    // Without a logLevel in _meta, a stateless request gets no log messages at all.
+    const level =
+      meta.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(meta.logLevel as LoggingLevel);
+    session.logThreshold = level === -1 ? LOG_LEVELS.length : level;
+    return session;
+  }
+
+  /** What a Streamable HTTP session keeps across processes (see SessionStore). */
+  snapshot(): SessionSnapshot {
+    return {
+      protocolVersion: this.protocolVersion,
+      clientCapabilities: this.clientCapabilities,
+      logThreshold: this.logThreshold,
+      subscriptions: this.subscriptions === undefined ? [] : [...this.subscriptions],
+      ...(this.owner === undefined ? {} : { owner: this.owner }),
+    };
+  }
+
+  /** A session another process began, rebuilt from its snapshot. */
+  static restore(core: ServerCore, id: string, snapshot: SessionSnapshot): Session {
+    const session = new Session(core, id);
+    session.protocolVersion = snapshot.protocolVersion;
+    session.clientCapabilities = snapshot.clientCapabilities;
+    session.logThreshold = snapshot.logThreshold;
+    session.owner = snapshot.owner;
+    if (snapshot.subscriptions.length > 0) session.subscriptions = new Set(snapshot.subscriptions);
+    for (const uri of snapshot.subscriptions) core.resourceLists.watch(uri);
+    session.state = STATE_INITIALIZED;
+    core.listeners.add(session.onChange);
+    return session;
+  }
+
+  /** @internal This session's change listener, registered once it is initialized. */
+  get onChange(): (event: ChangeEvent) => void {
+    return (this.changeListener ??= (event) => changed(this, event));
+  }
+
+  get initialized(): boolean {
+    return this.state === STATE_INITIALIZED;
+  }
+
+  /** True while a handler is running or a server→client request awaits its answer. */
+  get busy(): boolean {
+    return (
+      this.inFlight.size > 0 || (this.pendingClient !== undefined && this.pendingClient.size > 0)
+    );
+  }
+
+  receive(message: unknown, out: Outbound): Delivery {
+    if (typeof message !== 'object' || message === null) {
+      return invalid(out, NULL_ID, 'a JSON-RPC message must be an object');
+    }
+    if (Array.isArray(message)) return this.receiveBatch(message, out);
+    return this.receiveOne(message as JsonObject, out);
+  }
+
+  /** Resolves once no handler is running. */
+  whenIdle(): Promise<void> {
+    if (this.inFlight.size === 0) return RESOLVED;
+    return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
+  }
+
+  /**
+   * The client is gone or the session ended: pending server→client requests fail and later ones
+   * are refused. With `abortHandlers`, running handlers are cancelled as well.
+   */
+  close(abortHandlers: boolean): void {
+    this.state = STATE_CLOSED;
+    if (this.changeListener !== undefined) this.core.listeners.delete(this.changeListener);
+    // Its subscriptions end with it (the subscribe/unsubscribe hooks count subscribers).
+    const subscriptions = this.subscriptions;
+    this.subscriptions = undefined;
+    for (const uri of subscriptions ?? []) this.core.resourceLists.unwatch(uri);
+    const pendingClient = this.pendingClient;
+    this.pendingClient = undefined;
+    for (const pending of pendingClient?.values() ?? []) {
+      pending.reject(new Error(`${pending.method}: the connection to the client closed`));
+    }
+    if (abortHandlers) {
+      for (const context of this.inFlight.values()) context.cancel('The session ended');
+    }
+  }
+
+  /** The HTTP request behind `out` went away: cancel what it was waiting for. */
+  cancelOutbound(out: Outbound): void {
+    for (const context of this.inFlight.values()) {
+      if (
+        context.out === out ||
+        (context.out instanceof BatchOutbound && context.out.parent === out)
+      ) {
+        context.cancel('The client disconnected');
+      }
+    }
+  }
+
+  private receiveBatch(items: unknown[], out: Outbound): Delivery {
+    if (this.protocolVersion !== BATCH_REVISION) {
+      const why =
+        this.state === STATE_NEW
+          ? 'before initialization'
+          : `in protocol revision ${this.protocolVersion}`;
+      return invalid(out, NULL_ID, `JSON-RPC batches are not supported ${why}`);
+    }
+    if (items.length === 0) return invalid(out, NULL_ID, 'an empty batch');
+    const batch = new BatchOutbound(out);
+    for (const item of items) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        batch.expect();
+        invalid(batch, NULL_ID, 'each batch entry must be a JSON-RPC message object');
+      } else if (this.receiveOne(item as JsonObject, batch) !== NO_RESPONSE) {
+        batch.expect();
+      }
+    }
+    return batch.close();
+  }
+
+  private receiveOne(message: JsonObject, out: Outbound): Delivery {
+    const method = message['method'];
+    const id = message['id'];
+    if (message['jsonrpc'] !== '2.0') {
+      return invalid(out, isRequestId(id) ? idJson(id) : NULL_ID, 'jsonrpc must be "2.0"');
+    }
+    if (typeof method === 'string') {
+      if (id === undefined) {
+        if (method === ROOTS_LIST_CHANGED) rootsListChanged(this);
+        else notification(this, method, message);
+        return NO_RESPONSE;
+      }
+      if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));
+      this.request(method, id, message, out);
+      return RESPONSE_PENDING;
+    }
+    if (method === undefined && ('result' in message || 'error' in message)) {
+      if (isRequestId(id)) {
+        clientResponse(this, id, message);
+        return NO_RESPONSE;
+      }
+      if (id === null && 'error' in message) {
+        this.core.log(`The client reported an error: ${quoteValue(message['error'])}`);
+        return NO_RESPONSE;
+      }
+    }
+    return invalid(
+      out,
+      isRequestId(id) ? idJson(id) : NULL_ID,
+      'not a request, notification or response',
+    );
+  }
+
+  private request(method: string, id: RequestId, message: JsonObject, out: Outbound): void {
+    const idText = idJson(id);
+    try {
+      if (method === 'initialize') {
+        initialize(this, idText, message, out);
+        return;
+      }
+      if (this.state === STATE_NEW && method !== 'ping') {
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            'Server not initialized: the first request must be initialize',
+          ),
+        );
+        return;
+      }
+      if (this.inFlight.has(id)) {
+        // Answers are matched by id: a second request with the id of a running one could not be told apart.
+        out.respond(
+          errorMessage(
+            idText,
+            INVALID_REQUEST,
+            `Invalid Request: id ${quote(idText)} is already used by a request in flight`,
+          ),
+        );
+        return;
+      }
+      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
+        out.respond(
+          errorMessage(
+            idText,
+            TOO_MANY_REQUESTS,
+            `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`,
+          ),
+        );
+        return;
+      }
+      // A 2026-07-28 method was checked by `checkStateless` before this session was made.
+      if (!this.stateless && !this.core.supportedMethods.has(method)) {
+        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
+        return;
+      }
+      const validators = this.stateless ? this.core.statelessValidators : this.core.validators;
+      if (validators === undefined) {
+        // The 2026-07-28 validators load with the first request of that revision, which waits for them.
+        this.core.loadStatelessValidators().then(
+          () => this.request(method, id, message, out),
+          (error: unknown) => {
+            this.core.log(`Loading the 2026-07-28 request validators failed: ${stackOf(error)}`);
+            out.respond(
+              errorMessage(
+                idText,
+                INTERNAL_ERROR,
+                'Internal error: the request validators could not be loaded',
+              ),
+            );
+          },
+        );
+        return;
+      }
+      const validate = validators.get(method);
+      if (
+        validate !== undefined &&
+        !validate(message) &&
+        !(this.stateless && validWithoutAnswers(validate, message))
+      ) {
+        out.respond(invalidParams(idText, method, validate));
+        return;
+      }
+      // The eras differ only here: a 2026-07-28 request opens its input state (except the methods
+      // only that revision has); a stateful session does not know those methods.
+      const entry = METHODS.get(method);
+      const params = paramsOf(message);
+      if (
+        this.stateless &&
+        entry?.statelessOnly !== true &&
+        !openInputState(this, idText, method, params, out)
+      )
+        return;
+      if (entry === undefined || (entry.statelessOnly && !this.stateless)) {
+        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
+        return;
+      }
+      entry.handle(this, id, idText, params, out);
+    } catch (error) {
+      this.core.log(`Internal error handling ${method}: ${stackOf(error)}`);
+      out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error'));
+    }
+  }
+
+  // ---- in-flight bookkeeping -----------------------------------------------------------------
+
+  /** @internal */
+  track(context: Context): void {
+    this.asyncStarted++;
+    context.tracked = true;
+    this.inFlight.set(context.id, context);
+    this.core.deadlines?.add(context);
+  }
+
+  /** @internal Marks the request finished; false when it was cancelled and must not be answered. */
+  settle(context: Context): boolean {
+    if (context.done) return false;
+    context.done = true;
+    if (context.tracked) {
+      this.core.deadlines?.delete(context);
+      if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
+      if (this.inFlight.size === 0 && this.idleWaiters !== undefined) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = undefined;
+        for (const wake of waiters) wake();
+      }
+    }
+    return !context.cancelled;
+  }
+}

@@ -1,0 +1,327 @@
+/// <reference types="node" />
+/**
+ * The stateless revision 2026-07-28: how a request is recognized, the checks it passes before
+ * dispatch (in the order the spec and the conformance suite pin), the HTTP header rules
+ * (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), the result fields every answer carries, and the
+ * signed `requestState` of input-required results.
+ */
+import { Buffer } from 'node:buffer';
+import type { JsonObject } from '../api.js';
+import {
+  HEADER_MISMATCH,
+  INVALID_PARAMS,
+  METHOD_NOT_FOUND,
+  UNSUPPORTED_VERSION,
+  errorMessage,
+  idJson,
+  isObject,
+  isRequestId,
+  quote,
+} from '../protocol/jsonrpc.js';
+import { STATELESS_REVISION, type ServerCore } from './server.js';
+import { nodeCrypto } from '../protocol/lazy-crypto.js';
+import { decodeHeaderValue, headerMatches, valueAt } from '../protocol/header-params.js';
+import { mirroredHeaders } from './server-index.js';
+import { memberStart } from '../protocol/json-scan.js';
+
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** The revisions that use initialize and sessions; any other `MCP-Protocol-Version` means stateless. */
+const STATEFUL_REVISIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+
+/** Methods a 2026-07-28 request may call, with the capability that must be declared for each. */
+const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
+  ['server/discover', undefined],
+  ['subscriptions/listen', undefined],
+  ['tools/list', 'tools'],
+  ['tools/call', 'tools'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resources'],
+  ['resources/read', 'resources'],
+  ['prompts/list', 'prompts'],
+  ['prompts/get', 'prompts'],
+  ['completion/complete', 'completions'],
+  ['tasks/get', 'tasks'],
+  ['tasks/update', 'tasks'],
+  ['tasks/cancel', 'tasks'],
+]);
+
+/** The methods `Mcp-Name` applies to, and the param it mirrors. */
+const NAMED: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+]);
+
+export interface Refusal {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** What a checked stateless request declares in its `_meta`. */
+export interface StatelessMeta {
+  readonly clientCapabilities: JsonObject;
+  readonly logLevel: string | undefined;
+}
+
+/**
+ * The routing rule: a message without a session goes the stateless way when its `_meta` carries
+ * any `io.modelcontextprotocol/` request key, or its `MCP-Protocol-Version` header names a revision
+ * other than the stateful ones.
+ */
+export function isStatelessMessage(message: unknown, headerVersion: string | undefined): boolean {
+  if (headerVersion !== undefined && !STATEFUL_REVISIONS.has(headerVersion)) return true;
+  if (!isObject(message) || !isObject(message['params'])) return false;
+  const meta = message['params']['_meta'];
+  return (
+    isObject(meta) &&
+    (meta[META_PROTOCOL_VERSION] !== undefined ||
+      meta[META_CLIENT_CAPABILITIES] !== undefined ||
+      meta[META_CLIENT_INFO] !== undefined)
+  );
+}
+
+/** The id to echo in a refusal: the message's own when it is valid. */
+function idOf(message: JsonObject): string {
+  const id = message['id'];
+  return isRequestId(id) ? idJson(id) : 'null';
+}
+
+/**
+ * Checks one stateless request before dispatch, in this order: `_meta` (400, -32602), the
+ * `MCP-Protocol-Version` header against it when on HTTP (400, -32020), the version (400, -32022),
+ * the header rules (HTTP only; 400, -32020), the method (404, -32601).
+ * `headers` is undefined on stdio.
+ */
+export function checkStateless(
+  core: ServerCore,
+  message: JsonObject,
+  headers: Readonly<Record<string, string | string[] | undefined>> | undefined,
+): Refusal | StatelessMeta {
+  const idText = idOf(message);
+  const params = message['params'];
+  const meta = isObject(params) ? params['_meta'] : undefined;
+  const version = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const capabilities = isObject(meta) ? meta[META_CLIENT_CAPABILITIES] : undefined;
+  if (typeof version !== 'string' || !isObject(capabilities)) {
+    const missing = !isObject(meta)
+      ? 'params._meta'
+      : typeof version !== 'string'
+        ? `_meta["${META_PROTOCOL_VERSION}"]`
+        : `_meta["${META_CLIENT_CAPABILITIES}"] (an object)`;
+    return refuse(
+      400,
+      idText,
+      INVALID_PARAMS,
+      `Invalid params: a ${STATELESS_REVISION} request needs ${missing}`,
+    );
+  }
+  if (headers !== undefined) {
+    const header = single(headers['mcp-protocol-version']);
+    if (header !== version) {
+      return refuse(
+        400,
+        idText,
+        HEADER_MISMATCH,
+        header === undefined
+          ? 'Header mismatch: MCP-Protocol-Version is required'
+          : `Header mismatch: MCP-Protocol-Version ${header} differs from _meta protocolVersion ${version}`,
+      );
+    }
+  }
+  if (version !== STATELESS_REVISION || !core.stateless) {
+    return refuse(400, idText, UNSUPPORTED_VERSION, `Unsupported protocol version: ${version}`, {
+      supported: core.stateless ? [STATELESS_REVISION] : core.statefulVersions,
+      requested: version,
+    });
+  }
+  const method = message['method'];
+  if (headers !== undefined && typeof method === 'string') {
+    const mismatch = headerMismatch(core, method, isObject(params) ? params : {}, headers);
+    if (mismatch !== undefined)
+      return refuse(400, idText, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
+  }
+  if (typeof method === 'string' && !statelessMethodServed(core, method)) {
+    return refuse(404, idText, METHOD_NOT_FOUND, `Method not found: ${method}`);
+  }
+  const logLevel = (meta as JsonObject)[META_LOG_LEVEL];
+  return {
+    clientCapabilities: capabilities,
+    logLevel: typeof logLevel === 'string' ? logLevel : undefined,
+  };
+}
+
+export function statelessMethodServed(core: ServerCore, method: string): boolean {
+  if (!STATELESS_METHODS.has(method)) return false;
+  const capability = STATELESS_METHODS.get(method);
+  if (method === 'subscriptions/listen') return listenFilterOffered(core) !== undefined;
+  if (method === 'completion/complete') return core.supportedMethods.has(method);
+  if (capability === 'tasks') return core.tasksOffered;
+  return capability === undefined || isObject(core.definition.capabilities[capability]);
+}
+
+/** The `subscriptions/listen` filter fields this server honours; undefined when it offers none. */
+export function listenFilterOffered(core: ServerCore): Set<string> | undefined {
+  const caps = core.definition.capabilities;
+  const offered = new Set<string>();
+  const flag = (cap: unknown, key: string): boolean => isObject(cap) && cap[key] === true;
+  if (flag(caps['tools'], 'listChanged')) offered.add('toolsListChanged');
+  if (flag(caps['prompts'], 'listChanged')) offered.add('promptsListChanged');
+  if (flag(caps['resources'], 'listChanged')) offered.add('resourcesListChanged');
+  if (flag(caps['resources'], 'subscribe')) offered.add('resourceSubscriptions');
+  return offered.size === 0 ? undefined : offered;
+}
+
+function refuse(
+  status: number,
+  idText: string,
+  code: number,
+  message: string,
+  data?: unknown,
+): Refusal {
+  return { status, text: errorMessage(idText, code, message, data) };
+}
+
+/** One header's value; node:http joins repeated unknown headers with ", ", which then mismatches. */
+function single(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return (Array.isArray(value) ? value.join(', ') : value).trim();
+}
+
+/**
+ * SEP-2243: `Mcp-Method` on every request, `Mcp-Name` for tools/call, prompts/get and
+ * resources/read, and `Mcp-Param-{Name}` for each argument whose property carries `x-mcp-header`
+ * (nested ones too, at their path). Values are trimmed, `=?base64?…?=` values decoded, then compared
+ * case-sensitively; numbers numerically (header-params.ts).
+ */
+function headerMismatch(
+  core: ServerCore,
+  method: string,
+  params: JsonObject,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): string | undefined {
+  const mcpMethod = single(headers['mcp-method']);
+  if (mcpMethod === undefined) return 'the Mcp-Method header is required';
+  if (mcpMethod !== method)
+    return `Mcp-Method ${quote(mcpMethod)} differs from the body's method ${quote(method)}`;
+  const field = NAMED.get(method);
+  if (field === undefined) return undefined;
+  const rawName = single(headers['mcp-name']);
+  const value = params[field];
+  if (rawName === undefined) return 'the Mcp-Name header is required';
+  const name = decodeHeaderValue(rawName);
+  if (name === undefined) {
+    return `Mcp-Name ${quote(rawName)} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
+  }
+  if (typeof value !== 'string' || name !== value)
+    return `Mcp-Name ${quote(name)} differs from params.${field}`;
+  if (method !== 'tools/call') return undefined;
+  const tool = core.tools.get(value);
+  if (tool === undefined) return undefined;
+  const mirrored = mirroredHeaders(tool);
+  const args = params['arguments'];
+  for (const { path, header } of mirrored) {
+    const raw = single(headers[header]);
+    const argument = valueAt(args, path);
+    const property = quote(path.join('.'));
+    if (argument === undefined || argument === null) {
+      if (raw !== undefined) return `${header} is set but argument ${property} is absent`;
+      continue;
+    }
+    if (raw === undefined) return `the ${header} header is required (argument ${property} is set)`;
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined)
+      return `${header} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
+    if (!headerMatches(decoded, argument)) return `${header} differs from argument ${property}`;
+  }
+  return undefined;
+}
+
+/**
+ * Adds `resultType` (and for cacheable results `ttlMs` and `cacheScope`, `ServerCore.cacheFields`) and the server's identity
+ * (`_meta["io.modelcontextprotocol/serverInfo"]`, `ServerCore.serverInfoMember`, serialized once)
+ * to a result message built by `resultMessage`, in front of the result's own fields. Results that
+ * already start with `resultType` (input-required) keep theirs; errors pass unchanged. A result
+ * with a `_meta` of its own (rare: a handler's) gets the identity merged into it, unless it already
+ * names one.
+ */
+export function withResultFields(
+  text: string,
+  idText: string,
+  method: string,
+  core: Pick<ServerCore, 'serverInfoMember' | 'cacheFields'>,
+): string {
+  const serverInfoMember = core.serverInfoMember;
+  const prefix = '{"jsonrpc":"2.0","id":' + idText + ',"result":{';
+  if (!text.startsWith(prefix)) return text;
+  const fields = text.startsWith('"resultType"', prefix.length)
+    ? ''
+    : '"resultType":"complete",' + (core.cacheFields.get(method) ?? '');
+  const rest = text.slice(prefix.length);
+  // No "_meta" anywhere in the text, so none at the result's top level: one search, no parsing.
+  const metaAt =
+    rest.indexOf('"_meta"') === -1 ? -1 : memberStart(text, prefix.length - 1, '_meta');
+  if (metaAt === -1)
+    return (
+      prefix + fields + '"_meta":{' + serverInfoMember + (rest.startsWith('}') ? '}' : '},') + rest
+    );
+  // A handler's own _meta: merged into, unless it is not an object or already names a server.
+  if (
+    metaAt === undefined ||
+    text.charCodeAt(metaAt) !== 0x7b ||
+    memberStart(text, metaAt, META_SERVER_INFO) !== -1
+  ) {
+    return prefix + fields + rest;
+  }
+  const inside = text.slice(metaAt + 1);
+  const merged =
+    text.slice(prefix.length, metaAt + 1) +
+    serverInfoMember +
+    (/^\s*\}/.test(inside) ? '' : ',') +
+    inside;
+  return prefix + fields + merged;
+}
+
+// ---- requestState ---------------------------------------------------------------------------
+
+/** What an input-required round hands the client to echo: the answers so far, for this request only. */
+export interface InputState {
+  /** `tools/call:<name>`, `prompts/get:<name>`, …: a state is valid only for the request it came from. */
+  readonly target: string;
+  readonly round: number;
+  readonly answers: Record<string, JsonObject>;
+}
+
+export function sealState(state: InputState, secret: string): string {
+  const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return (
+    payload + '.' + nodeCrypto().createHmac('sha256', secret).update(payload).digest('base64url')
+  );
+}
+
+/** The state if its signature holds and it belongs to `target`; undefined otherwise. */
+export function openState(sealed: string, secret: string, target: string): InputState | undefined {
+  const dot = sealed.indexOf('.');
+  if (dot === -1) return undefined;
+  const payload = sealed.slice(0, dot);
+  const mac = Buffer.from(sealed.slice(dot + 1), 'base64url');
+  const { createHmac, timingSafeEqual } = nodeCrypto();
+  const expected = createHmac('sha256', secret).update(payload).digest();
+  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined;
+  try {
+    const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as InputState;
+    if (state.target !== target || !isObject(state.answers) || typeof state.round !== 'number')
+      return undefined;
+    return state;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,221 @@
+/// <reference types="node" />
+/**
+ * The resumable SSE streams of Streamable HTTP sessions: each stream's store-then-write chain,
+ * priming, polling (`retry:`), the idle timeout of a standalone stream, and resumption with
+ * `Last-Event-ID` (replay here, or a relay from another process: http-relay.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { EventStore } from './event-store.js';
+import { StreamRelay } from './http-relay.js';
+import { sendError } from './http-reply.js';
+import type { SessionEntry } from './http-sessions.js';
+import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';
+import type { Outbound } from '../../server/outbound.js';
+import type { ServerCore } from '../../server/server.js';
+
+/** The reconnection delay suggested when an idle standalone stream is closed, or a resumed stream ends here. */
+export const IDLE_STREAM_RETRY_MS = 1000;
+
+/**
+ * One logical SSE stream of a session. Its connection (`res`) may come and go: the client may
+ * lose it, or the server may close it early for polling; events sent meanwhile are only stored,
+ * and a GET with `Last-Event-ID` attaches a new connection after replaying them.
+ */
+export class SseStream {
+  readonly id: string;
+  res: ServerResponse | undefined = undefined;
+  /** The last message has been sent: end the connection after it. */
+  complete = false;
+  /** Store-then-write chain: events are written in order, each after its storage. */
+  chain: Promise<void> = Promise.resolve();
+  idleTimer: NodeJS.Timeout | undefined = undefined;
+  /** Events the last resumption replayed: their own write step must not send them again. */
+  replayed: Set<string> | undefined = undefined;
+
+  constructor(id: string) {
+    this.id = id;
+  }
+}
+
+/** Every SSE stream of this transport's sessions goes through here. */
+export class SseStreams {
+  private readonly core: ServerCore;
+  private readonly eventStore: EventStore;
+  private readonly idleStreamTimeout: number;
+  private readonly relayer: StreamRelay;
+
+  constructor(core: ServerCore, eventStore: EventStore, idleStreamTimeout: number) {
+    this.core = core;
+    this.eventStore = eventStore;
+    this.idleStreamTimeout = idleStreamTimeout;
+    this.relayer = new StreamRelay(eventStore, idleStreamTimeout);
+  }
+
+  /** Replays what the client missed on the stream `lastEventId` belongs to, then carries the rest of it. */
+  async resume(entry: SessionEntry, lastEventId: string, res: ServerResponse): Promise<void> {
+    const missed: [eventId: string, message: string][] = [];
+    const streamId = await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
+      missed.push([eventId, message]);
+    });
+    // Event ids are unique per session; a stream of another session is never replayed.
+    if (streamId === undefined || !streamId.startsWith(entry.session.id! + '/')) {
+      sendError(
+        res,
+        400,
+        TRANSPORT_ERROR,
+        'Bad Request: Last-Event-ID names no stream of this session',
+      );
+      return;
+    }
+    res.writeHead(200, sseHeaders(entry.session.id));
+    // Sent now, not with the first event: a relayed stream may have nothing to send for a while.
+    res.flushHeaders();
+    const live = entry.streams.get(streamId);
+    if (live === undefined) {
+      // The stream is complete, or lives in another process.
+      if (this.eventStore.watchStream !== undefined) {
+        await this.relayer.relay(streamId, lastEventId, missed, res);
+        return;
+      }
+      // Without a shared store to watch: send what is stored and end with a retry hint, so a client
+      // still missing its response resumes again for the rest.
+      for (const [eventId, message] of missed)
+        res.write(sseEvent(eventId, message === '' ? undefined : message));
+      res.end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`);
+      return;
+    }
+    // A stream has one connection: the new one takes over. The replay runs in the stream's write
+    // chain, so events queued meanwhile are written after it, and the ones it replayed are skipped.
+    const previous = live.res;
+    live.res = undefined;
+    previous?.end();
+    live.chain = live.chain.then(async () => {
+      const replayed = new Set<string>();
+      await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
+        replayed.add(eventId);
+        res.write(sseEvent(eventId, message === '' ? undefined : message));
+      });
+      live.replayed = replayed;
+      live.res = res;
+    });
+    res.on('close', () => {
+      if (live.res === res) live.res = undefined;
+    });
+    if (live === entry.standalone) {
+      entry.session.standalone = new StandaloneOutbound(this, live);
+      this.touchIdle(entry, live);
+    }
+  }
+
+  /** @internal A new logical stream of the session; its id names the session, so replay can check it. */
+  newStream(entry: SessionEntry): SseStream {
+    const stream = new SseStream(`${entry.session.id!}/${randomBytes(9).toString('base64url')}`);
+    entry.streams.set(stream.id, stream);
+    return stream;
+  }
+
+  /** @internal */
+  attach(entry: SessionEntry, stream: SseStream, res: ServerResponse): void {
+    if (!res.headersSent) res.writeHead(200, sseHeaders(entry.session.id));
+    stream.res = res;
+    res.on('close', () => {
+      if (stream.res === res) stream.res = undefined;
+    });
+  }
+
+  /** @internal The priming event: an id the client can resume from, before any message. */
+  prime(stream: SseStream): void {
+    this.queue(stream, '');
+  }
+
+  /** @internal Stores the message, then writes it with its id if the stream has a connection. */
+  queue(stream: SseStream, message: string): void {
+    const stored = this.eventStore.storeEvent(stream.id, message);
+    stream.chain = stream.chain
+      .then(() => stored)
+      .then(
+        (eventId) => {
+          if (stream.replayed?.has(eventId) !== true)
+            stream.res?.write(sseEvent(eventId, message === '' ? undefined : message));
+        },
+        (error: unknown) => {
+          this.core.log(
+            `The event store failed; ending the stream: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          stream.res?.destroy();
+        },
+      );
+  }
+
+  /** @internal The stream's last message is queued: end its connection after it and forget it. */
+  finish(entry: SessionEntry, stream: SseStream): void {
+    stream.complete = true;
+    void stream.chain.then(() => {
+      entry.streams.delete(stream.id);
+      stream.res?.end();
+      stream.res = undefined;
+      // A process relaying this stream ends its connection too (see `relay`).
+      this.eventStore
+        .endStream?.(stream.id)
+        .catch((error: unknown) =>
+          this.core.log(`The event store failed to end a stream: ${String(error)}`),
+        );
+    });
+  }
+
+  /** @internal Polling: tell the client when to come back, and close the connection (not the stream). */
+  poll(stream: SseStream, retryMs: number): void {
+    stream.chain = stream.chain.then(() => {
+      const res = stream.res;
+      stream.res = undefined;
+      res?.end(`retry: ${Math.max(0, Math.floor(retryMs))}\n\n`);
+    });
+  }
+
+  /** Closes a standalone stream that has been quiet too long; the client reconnects after the retry delay. */
+  touchIdle(entry: SessionEntry, stream: SseStream): void {
+    clearTimeout(stream.idleTimer);
+    stream.idleTimer = setTimeout(() => {
+      if (entry.standalone === stream && stream.res !== undefined)
+        this.poll(stream, IDLE_STREAM_RETRY_MS);
+    }, this.idleStreamTimeout);
+    stream.idleTimer.unref();
+  }
+}
+
+/** The standalone stream as the session sees it: where notifications that belong to no request go. */
+export class StandaloneOutbound implements Outbound {
+  readonly canEmit = true;
+  private readonly transport: SseStreams;
+  private readonly stream: SseStream;
+
+  constructor(transport: SseStreams, stream: SseStream) {
+    this.transport = transport;
+    this.stream = stream;
+  }
+
+  respond(): void {}
+  abandon(): void {}
+
+  emit(text: string): void {
+    this.transport.queue(this.stream, text);
+  }
+}
+
+export function sseHeaders(sessionId: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  return headers;
+}
+
+/** An SSE event with an id; without a message it is a priming event (empty data). */
+export function sseEvent(eventId: string, message: string | undefined): string {
+  return message === undefined
+    ? 'id: ' + eventId + '\ndata: \n\n'
+    : 'id: ' + eventId + '\nevent: message\ndata: ' + message + '\n\n';
+}
