@@ -9,23 +9,22 @@
  *   that is the whole cancellation; before, `notifications/cancelled` is posted first).
  * - Legacy HTTP+SSE (2024-11-05): a GET stream whose first `endpoint` event names the POST URL;
  *   used when the initialize POST is refused with 400/404/405 (legacy-sse.ts).
- * The SSE and exchange plumbing is in http-wire.ts.
+ * The SSE and exchange plumbing is in http-wire.ts; reading and resuming streams in resumable-streams.ts.
  */
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
 import {
-  delay,
   isAnswerTo,
   isEventStream,
   parseJson,
-  readSse,
   type Exchange,
   type WireResponse,
 } from './http-wire.js';
 import { LegacySseTransport } from './legacy-sse.js';
+import { ResumableStreams } from './resumable-streams.js';
 import { authorizedExchange, httpAuthFor, type AuthOption, type HttpAuth } from './http-auth.js';
-import { STATELESS_REVISION } from './session.js';
+import { STATELESS_REVISION } from './negotiation.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 
 export interface HttpClientOptions {
@@ -66,9 +65,6 @@ export async function httpTransport(
   });
 }
 
-/** Resumptions of one stream without a new event before it counts as gone. */
-const MAX_IDLE_RESUMES = 5;
-
 export class StreamableHttpTransport implements ClientTransport {
   private readonly url: URL;
   private readonly options: HttpClientOptions;
@@ -76,9 +72,9 @@ export class StreamableHttpTransport implements ClientTransport {
   private protocolVersion: string | undefined;
   private receive: (message: unknown, text: string) => void = () => {};
   private onClosed: (error?: Error) => void = () => {};
-  private retryMs: number;
   private isClosed = false;
-  private readonly open = new Set<WireResponse>();
+  /** The SSE streams answers and server messages arrive on, resumed while they owe something. */
+  private readonly streams: ResumableStreams;
   /** Requests still waiting for their answer, by id: aborting one closes its HTTP exchange. */
   private readonly inflight = new Map<string | number, AbortController>();
   private triedFallback = false;
@@ -86,7 +82,9 @@ export class StreamableHttpTransport implements ClientTransport {
   constructor(options: HttpClientOptions) {
     this.url = new URL(options.url);
     this.options = options;
-    this.retryMs = options.defaultRetryMs ?? 1000;
+    this.streams = new ResumableStreams(options.defaultRetryMs ?? 1000, (lastEventId, signal) =>
+      this.get(lastEventId, signal),
+    );
   }
 
   start(
@@ -94,6 +92,7 @@ export class StreamableHttpTransport implements ClientTransport {
     closed: (error?: Error) => void,
   ): Promise<void> {
     this.receive = receive;
+    this.streams.receive = receive;
     this.onClosed = closed;
     return Promise.resolve();
   }
@@ -169,7 +168,7 @@ export class StreamableHttpTransport implements ClientTransport {
       const type = (response.header('content-type') ?? '').toLowerCase();
       if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
         streaming = true;
-        void this.readStream(response, id, controller?.signal).finally(forget);
+        void this.streams.read(response, id, controller?.signal).finally(forget);
         return;
       }
       const body = await response.text();
@@ -224,7 +223,7 @@ export class StreamableHttpTransport implements ClientTransport {
       await response.drain();
       return;
     }
-    void this.readStream(response, undefined);
+    void this.streams.read(response, undefined);
   }
 
   private get(lastEventId: string | undefined, signal?: AbortSignal): Promise<WireResponse> {
@@ -234,65 +233,13 @@ export class StreamableHttpTransport implements ClientTransport {
     return authorizedExchange(this.options, this.url, 'GET', headers, undefined, undefined, signal);
   }
 
-  /**
-   * Reads one SSE stream to its end, then resumes it (GET with Last-Event-ID after `retry`) while
-   * it still owes something: the answer to `requestId`, or, for the standalone stream, as long as
-   * the server keeps it resumable.
-   */
-  private async readStream(
-    first: WireResponse,
-    requestId: string | number | undefined,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    let response: WireResponse | undefined = first;
-    let lastEventId: string | undefined;
-    let answered = false;
-    let idleResumes = 0;
-    while (response && !this.isClosed) {
-      let sawEvent = false;
-      await readSse(
-        response,
-        (event) => {
-          sawEvent = true;
-          if (event.id !== undefined) lastEventId = event.id;
-          if (event.event !== 'message' || event.data === '') return;
-          const message = parseJson(event.data);
-          if (message === undefined) return;
-          if (requestId !== undefined && isAnswerTo(message, requestId)) answered = true;
-          this.receive(message, event.data);
-        },
-        (retry) => {
-          this.retryMs = retry;
-        },
-        this.open,
-      );
-      idleResumes = sawEvent ? 0 : idleResumes + 1;
-      if (
-        answered ||
-        lastEventId === undefined ||
-        this.isClosed ||
-        signal?.aborted ||
-        idleResumes > MAX_IDLE_RESUMES
-      )
-        return;
-      await delay(this.retryMs);
-      if (this.isClosed || signal?.aborted) return;
-      response = await this.get(lastEventId, signal).catch(() => undefined);
-      if (response && (response.status !== 200 || !isEventStream(response))) {
-        await response.drain();
-        return;
-      }
-    }
-  }
-
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
     // Requests still waiting are abandoned: at 2026-07-28 that cancels them on the server.
     for (const controller of this.inflight.values()) controller.abort();
     this.inflight.clear();
-    for (const response of this.open) response.close();
-    this.open.clear();
+    this.streams.close();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.
       const response = await authorizedExchange(

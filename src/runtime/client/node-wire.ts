@@ -1,6 +1,6 @@
 /**
- * The HTTP wire on `node:http`/`node:https`, the Node entry's (connect.ts): per call it costs a
- * fraction of Node's `fetch` in CPU (see bench/RESULTS.md, "The HTTP client's wire").
+ * The HTTP wire on `node:http`/`node:https`, the Node entry's (connect.ts): chosen over Node's
+ * `fetch` because each call costs less CPU on it (bench/RESULTS.md, "The HTTP client's wire").
  */
 import { Buffer } from 'node:buffer';
 import { request as httpRequest, type IncomingMessage } from 'node:http';

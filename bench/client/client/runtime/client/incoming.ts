@@ -17,7 +17,7 @@ import { INTERNAL_ERROR, isObject, isRequestId, type RequestId } from '../protoc
 import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 import { META_SUBSCRIPTION_ID } from './negotiation.js';
 import { progressUpdate, serveServerRequest } from './serve-requests.js';
-import type { RequestOptions } from './session.js';
+import type { RequestOptions } from './session-options.js';
 
 export type NotificationListener = (method: string, params: JsonObject) => void;
 

@@ -11,7 +11,7 @@
 import type { JsonObject } from '../api.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { whenAborted } from './cancellation.js';
-import type { RequestOptions } from './session.js';
+import type { RequestOptions } from './session-options.js';
 
 /** One notification delivered on a subscription. */
 export interface SubscriptionNotification {

@@ -1,0 +1,119 @@
+/**
+ * The handshake on a connection: `server/discover` for the stateless 2026-07-28 revision,
+ * `initialize` for the stateful ones (over the legacy HTTP+SSE transport when Streamable HTTP
+ * refuses it), and the same handshake again when the server forgot our session. What the answers
+ * mean is negotiation.ts; the round trips are connection.ts.
+ */
+import type { JsonObject } from '../api.js';
+import { McpError } from '../protocol/errors.js';
+import { notificationMessage } from '../protocol/jsonrpc.js';
+import type { Connection } from './connection.js';
+import { RequestTimeoutError } from './errors.js';
+import { isSignInFailure } from './http-auth.js';
+import {
+  CLIENT_PROTOCOL_VERSIONS,
+  identity,
+  STATELESS_REVISION,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  withStatelessMeta,
+} from './negotiation.js';
+import type { SessionOptions } from './session-options.js';
+
+type ClientInfo = SessionOptions['clientInfo'];
+
+/** `server/discover` at 2026-07-28; false when the server does not speak it. */
+export async function discover(
+  connection: Connection,
+  capabilities: JsonObject,
+  clientInfo: ClientInfo,
+): Promise<boolean> {
+  connection.transport.setProtocolVersion(STATELESS_REVISION);
+  let result: JsonObject | undefined;
+  // A server may refuse the first request with -32022 naming the versions it speaks: that is
+  // negotiation, and the same request is sent again once.
+  for (let attempt = 0; result === undefined; attempt++) {
+    try {
+      result = await connection.exchange(
+        'server/discover',
+        withStatelessMeta({}, capabilities, clientInfo),
+        { timeoutMs: 10_000 },
+      );
+    } catch (error) {
+      if (connection.closedError || isSignInFailure(error)) throw error;
+      // A sign-in (a person in a browser) may outlast the timeout: wait for it, then ask again.
+      const signIn =
+        error instanceof RequestTimeoutError ? connection.transport.signingIn?.() : undefined;
+      if (signIn !== undefined) {
+        await signIn.catch(() => undefined);
+        attempt--;
+        continue;
+      }
+      const supported =
+        error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION
+          ? (error.data as { supported?: unknown } | undefined)?.supported
+          : undefined;
+      if (attempt > 0 || !Array.isArray(supported) || !supported.includes(STATELESS_REVISION))
+        return false;
+    }
+  }
+  const supported = result['supportedVersions'];
+  if (!Array.isArray(supported) || !supported.includes(STATELESS_REVISION)) return false;
+  connection.identity = identity(STATELESS_REVISION, result);
+  return true;
+}
+
+/** `initialize` offering `versions[0]`, accepting any of `versions`, then `notifications/initialized`. */
+export async function initialize(
+  connection: Connection,
+  versions: readonly string[],
+  capabilities: JsonObject,
+  clientInfo: ClientInfo,
+): Promise<void> {
+  const params: JsonObject = {
+    protocolVersion: versions[0],
+    capabilities,
+    clientInfo: clientInfo ?? { name: 'mcp-gen-client', version: '0.1.0' },
+  };
+  let result: JsonObject;
+  try {
+    result = await connection.exchange('initialize', params, {});
+  } catch (error) {
+    const fallback =
+      (error as { status?: unknown }).status !== undefined
+        ? connection.transport.fallback?.()
+        : undefined;
+    if (!fallback) throw error;
+    // Legacy HTTP+SSE: the same handshake over the old transport.
+    connection.transport = fallback;
+    await connection.start();
+    result = await connection.exchange('initialize', params, {});
+  }
+  const version = result['protocolVersion'];
+  if (typeof version !== 'string' || !versions.includes(version)) {
+    throw new Error(
+      `The server chose protocol version ${JSON.stringify(version)}, which this client does not speak (${versions.join(', ')})`,
+    );
+  }
+  connection.identity = identity(version, result);
+  connection.transport.setProtocolVersion(version);
+  await connection.transport.send(notificationMessage('notifications/initialized', '{}'), {
+    method: 'notifications/initialized',
+  });
+  await connection.transport.initialized?.();
+}
+
+/** The server forgot our session: forget its id and initialize again on the same revision. */
+export function reinitialize(
+  connection: Connection,
+  capabilities: JsonObject,
+  clientInfo: ClientInfo,
+): Promise<void> {
+  connection.transport.resetSession?.();
+  const current = connection.identity?.protocolVersion;
+  return initialize(
+    connection,
+    current === undefined ? CLIENT_PROTOCOL_VERSIONS.slice(1) : [current],
+    capabilities,
+    clientInfo,
+  );
+}

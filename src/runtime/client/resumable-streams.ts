@@ -1,0 +1,91 @@
+/**
+ * The SSE streams of a Streamable HTTP transport: each read to its end, then resumed (GET with
+ * `Last-Event-ID` after the server's `retry`) while it still owes something, and all closed with
+ * the transport. Apart from http.ts, which sends and answers, so each holds one job.
+ */
+import {
+  delay,
+  isAnswerTo,
+  isEventStream,
+  parseJson,
+  readSse,
+  type WireResponse,
+} from './http-wire.js';
+
+/** Resumptions of one stream without a new event before it counts as gone. */
+const MAX_IDLE_RESUMES = 5;
+
+export class ResumableStreams {
+  /** Where each message read goes (the session's receiver, given when the transport starts). */
+  receive: (message: unknown, text: string) => void = () => {};
+  private retryMs: number;
+  private isClosed = false;
+  private readonly open = new Set<WireResponse>();
+  /** The GET that resumes a stream after its last event. */
+  private readonly resume: (lastEventId: string, signal?: AbortSignal) => Promise<WireResponse>;
+
+  constructor(
+    retryMs: number,
+    resume: (lastEventId: string, signal?: AbortSignal) => Promise<WireResponse>,
+  ) {
+    this.retryMs = retryMs;
+    this.resume = resume;
+  }
+
+  /**
+   * Reads one SSE stream to its end, then resumes it while it still owes something: the answer to
+   * `requestId`, or, for the standalone stream, as long as the server keeps it resumable.
+   */
+  async read(
+    first: WireResponse,
+    requestId: string | number | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    let response: WireResponse | undefined = first;
+    let lastEventId: string | undefined;
+    let answered = false;
+    let idleResumes = 0;
+    while (response && !this.isClosed) {
+      let sawEvent = false;
+      await readSse(
+        response,
+        (event) => {
+          sawEvent = true;
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.event !== 'message' || event.data === '') return;
+          const message = parseJson(event.data);
+          if (message === undefined) return;
+          if (requestId !== undefined && isAnswerTo(message, requestId)) answered = true;
+          this.receive(message, event.data);
+        },
+        (retry) => {
+          this.retryMs = retry;
+        },
+        this.open,
+      );
+      idleResumes = sawEvent ? 0 : idleResumes + 1;
+      if (
+        answered ||
+        lastEventId === undefined ||
+        this.isClosed ||
+        signal?.aborted ||
+        idleResumes > MAX_IDLE_RESUMES
+      )
+        return;
+      await delay(this.retryMs);
+      if (this.isClosed || signal?.aborted) return;
+      response = await this.resume(lastEventId, signal).catch(() => undefined);
+      if (response && (response.status !== 200 || !isEventStream(response))) {
+        await response.drain();
+        return;
+      }
+    }
+  }
+
+  /** Closes every stream still open; none is resumed after. */
+  close(): void {
+    this.isClosed = true;
+    for (const response of this.open) response.close();
+    this.open.clear();
+  }
+}
