@@ -2,7 +2,7 @@
 // Does the generated server keep anything per HTTP request? RSS alone cannot tell (V8 grows its heap
 // between collections), so this runs the bench server in-process, sends 100k tools/call over 16
 // keep-alive connections in blocks of 25k, forces two GCs after each block and prints the live heap.
-//   npx tsc -p bench/server/tsconfig.json && node --expose-gc bench/http-heap.mjs [session|stateless]
+//   npm run -s gen:examples && npx tsc -p bench/server/tsconfig.json && node --expose-gc bench/http-heap.mjs [session|stateless]
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -8,12 +8,14 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from './lib/paths.mjs';
-import { compileServer } from './lib/servers.mjs';
+import { compileServer, generateOutputs } from './lib/servers.mjs';
 
 const folder = path.resolve(
   repoRoot,
   process.argv[2] ?? path.join('examples', 'weather', 'server'),
 );
+// The example and bench outputs are git-ignored: generate them first (another folder is taken as it is).
+generateOutputs();
 const generated = path.join(folder, 'generated');
 if (!existsSync(generated)) throw new Error(`${folder} has no generated/ folder`);
 

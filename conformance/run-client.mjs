@@ -27,7 +27,10 @@ const PARALLEL = Number(process.env.CONFORMANCE_PARALLEL ?? 2);
 const OLD_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 
 ensureInstalled();
-// Built once here, so the scenarios (run one after another) never race to build it.
+// The client is git-ignored: generate it (as `npm run gen:examples` does), then build it once here,
+// so the scenarios (run one after another) never race to build it.
+const generate = spawnSync(process.execPath, [join(ROOT, 'bin', 'mcp-gen.js'), 'regenerate-self', '--examples', '--quiet'], { stdio: 'inherit' });
+if (generate.status !== 0) process.exit(1);
 const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const build = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'examples', 'conformance-client')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);

@@ -57,6 +57,9 @@ if (runs.length === 0) {
 }
 
 ensureInstalled();
+// The server's generated code is git-ignored: generate it (as `npm run gen:examples` does), then build.
+const generate = spawnSync(process.execPath, ['bin/mcp-gen.js', 'regenerate-self', '--examples', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+if (generate.status !== 0) process.exit(1);
 const build = spawnSync('npx', ['tsc', '-b', 'examples/conformance/server'], { cwd: ROOT, stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
 

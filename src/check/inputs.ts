@@ -35,6 +35,3 @@ export function changedUnnamedInputs(recorded: readonly RecipeInput[], fresh: re
   const now = new Map(fresh.map((i) => [key(i), i.sha256]));
   return recorded.filter((i) => i.path === undefined && key(i) !== undefined && now.has(key(i)) && now.get(key(i)) !== i.sha256).map((i) => key(i) as string);
 }
-
-// TEMPORARY: regenerate-self (self-command.ts) still imports this name until its owner's branch lands.
-export { sha256Hex as sha256 } from '../schema/sha256.js';

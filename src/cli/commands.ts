@@ -290,9 +290,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'regenerate-self',
-    summary: "Regenerate mcp-gen's own committed bindings (generated/, examples, bench) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.",
+    summary: "Regenerate mcp-gen's own committed bindings (generated/) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.",
     arguments: [],
-    options: [CHECK],
+    options: [{ flags: '--examples', help: 'regenerate the git-ignored example and bench outputs instead' }, CHECK],
     examples: [],
     hidden: true,
     async run(_args, options, { io }) {

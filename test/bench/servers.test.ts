@@ -1,14 +1,16 @@
 // The benchmark is only honest if every server it times answers the workload exactly. This checks
 // each bench server over stdio with the harness's own verification (not a timed test), and checks
 // that the verification itself rejects near misses.
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StdioPeer } from '../../bench/lib/client.mjs';
-import { SERVERS, buildOurs } from '../../bench/lib/servers.mjs';
+import { SERVERS, compileServer } from '../../bench/lib/servers.mjs';
 import { checkResult, checkToolList, loadWorkload, verifyPeer } from '../../bench/lib/workload.mjs';
 
 const workload = loadWorkload();
-// The generated server runs from its compiled output; compile it as the harness does.
-beforeAll(() => buildOurs());
+// The generated server runs from its compiled output; compile it as the harness does (the suite's
+// global setup has generated it, from this checkout's sources).
+beforeAll(() => compileServer(fileURLToPath(new URL('../../bench/server', import.meta.url))));
 const weatherCase = workload.cases['weather']!;
 const searchCase = workload.cases['search']!;
 

@@ -175,7 +175,7 @@ describe('mcp-gen check: an output folder', () => {
   });
 
   it('several folders in one run, each named', async () => {
-    // The repository's own outputs: all current (check:generated guarantees it).
+    // The repository's own outputs: all current (the suite's global setup generated them).
     const result = await run('check', 'examples/weather/server', 'bench/server');
     expect(result.code, result.err).toBe(0);
     expect(result.out.split('\n')).toEqual(['examples/weather/server: up to date.', 'bench/server: up to date.']);
