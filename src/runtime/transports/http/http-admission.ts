@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../api.js';
-import type { HttpOptions } from './http.js';
+import type { HttpOptions } from './http-options.js';
 import { TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
 import { sendError } from './http-reply.js';
 import { allowOrigin, answerPreflight } from './http-cors.js';

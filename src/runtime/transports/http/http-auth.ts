@@ -3,13 +3,13 @@
  * The seam between the Streamable HTTP transport and an OAuth resource server (`auth/`, loaded
  * only by servers whose manifest has `auth`). The transport knows nothing of tokens: it asks this
  * interface who is calling, whether the call needs scopes the caller lacks, and for the metadata
- * document, and sends back the refusals it gets. Keeping it here keeps `jose` out of every other
+ * document, and sends back the refusals and the document (`serveMetadata`) it gets. Keeping it here keeps `jose` out of every other
  * runtime file, so a server without auth imports nothing but `node:*`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../api.js';
-import { NULL_ID, TRANSPORT_ERROR, errorMessage } from '../../protocol/jsonrpc.js';
-import { send } from './http-reply.js';
+import { NULL_ID, TRANSPORT_ERROR, errorMessage, quote } from '../../protocol/jsonrpc.js';
+import { send, sendError } from './http-reply.js';
 
 /** A refused request: its status, the `WWW-Authenticate` challenge, and a message without the token. */
 export interface AuthRefusal {
@@ -48,4 +48,19 @@ export function sendRefusal(
 ): void {
   if (refusal.challenge !== undefined) res.setHeader('www-authenticate', refusal.challenge);
   send(res, refusal.status, errorMessage(idText, TRANSPORT_ERROR, refusal.message));
+}
+
+/** The Protected Resource Metadata: public, so any origin may read it (browser-based clients discover with it). */
+export function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: string): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'access-control-allow-origin': '*',
+    'cache-control': 'max-age=3600',
+  });
+  res.end(req.method === 'HEAD' ? undefined : metadata);
 }

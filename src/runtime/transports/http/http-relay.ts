@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { EventStore } from './event-store.js';
-import { IDLE_STREAM_RETRY_MS, sseEvent } from './http-sse.js';
+import { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
 
 export class StreamRelay {
   private readonly eventStore: EventStore;

@@ -14,8 +14,8 @@ import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore } from '../../server/server.js';
 
-/** The reconnection delay suggested when an idle standalone stream is closed, or a resumed stream ends here. */
-export const IDLE_STREAM_RETRY_MS = 1000;
+import { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
+export { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
 
 /**
  * One logical SSE stream of a session. Its connection (`res`) may come and go: the client may
@@ -211,11 +211,4 @@ export function sseHeaders(sessionId: string | undefined): Record<string, string
   };
   if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
   return headers;
-}
-
-/** An SSE event with an id; without a message it is a priming event (empty data). */
-export function sseEvent(eventId: string, message: string | undefined): string {
-  return message === undefined
-    ? 'id: ' + eventId + '\ndata: \n\n'
-    : 'id: ' + eventId + '\nevent: message\ndata: ' + message + '\n\n';
 }

@@ -14,101 +14,28 @@
  * the rest of that stream. Each message goes to exactly one stream: a request's own messages to its
  * POST stream, notifications that belong to no request to the standalone GET stream.
  *
- * This file holds the endpoint and the POST entry; the rest is split by concern: the checks a
- * request passes before it is routed (http-admission.ts), the stateful sessions (http-sessions.ts),
- * the stateless path (http-stateless.ts), SSE streams and their resumption (http-sse.ts), the relay
- * of another process's stream (http-relay.ts) and a POST's answer channel (http-outbound.ts).
+ * This file holds the endpoint; the rest is split by concern: what `listenHttp` takes
+ * (http-options.ts), the checks a request passes before it is routed (http-admission.ts), a POST
+ * up to its era (http-post.ts), the stateful sessions (http-sessions.ts), the stateless path
+ * (http-stateless.ts), SSE streams and their resumption (http-sse.ts), the relay of another
+ * process's stream (http-relay.ts), a POST's answer channel (http-outbound.ts) and the seam to an
+ * OAuth resource server, with its metadata document (http-auth.ts).
  */
 import type { AuthInfo } from '../../api.js';
-import type { TaskStore } from '../../features/tasks/task-store.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { InMemoryEventStore, type EventStore } from './event-store.js';
-import {
-  INVALID_REQUEST,
-  PARSE_ERROR_MESSAGE,
-  TRANSPORT_ERROR,
-  errorMessage,
-  nestsDeeperThan,
-  quote,
-  tooDeepMessage,
-} from '../../protocol/jsonrpc.js';
+import { TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
 import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from '../../server/server.js';
-import type { SessionStore } from './session-store.js';
-import {
-  contentTypeProblem,
-  servedStatelessly,
-  statelessGetOrDelete,
-  versionHeader,
-} from './http-rules.js';
-import { readBody } from './http-body.js';
-import { scanRequestId } from '../../protocol/json-scan.js';
-import { ACCEPTS_JSON, ACCEPTS_SSE, send, sendError } from './http-reply.js';
+import { statelessGetOrDelete } from './http-rules.js';
+import { sendError } from './http-reply.js';
 import { HttpSessions } from './http-sessions.js';
 import { SseStreams } from './http-sse.js';
-import { receiveStateless } from './http-stateless.js';
-import { sendRefusal, type ResourceServerAuth } from './http-auth.js';
+import { serveMetadata, type ResourceServerAuth } from './http-auth.js';
 import { HttpAdmission } from './http-admission.js';
+import type { HttpListener, HttpOptions } from './http-options.js';
+import { HttpPost } from './http-post.js';
 
-export interface HttpOptions {
-  /** Default 0: any free port (read it from the returned `url`). */
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Default /mcp. */
-  path?: string;
-  /**
-   * Origins allowed to call the server (exact `scheme://host[:port]` strings). Default: loopback
-   * origins only. Requests without an Origin header (non-browser clients) are always allowed.
-   */
-  allowedOrigins?: string[];
-  /**
-   * Allowed Host header values (`name` or `name:port`), against DNS rebinding. Default: the loopback
-   * names when bound to a loopback address; no check otherwise.
-   */
-  allowedHosts?: string[];
-  /** Larger POST bodies get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
-  maxBodyBytes?: number;
-  /** Sessions without traffic or running work for this long are ended. Default 30 minutes. */
-  sessionIdleTimeoutMs?: number;
-  /** Open sessions at most; one more `initialize` gets 503 until one ends. Default 1000. */
-  maxSessions?: number;
-  /** Bytes of request line and headers; more gets 431 (node:http). Default 16 KiB. */
-  maxHeaderBytes?: number;
-  /** Time to receive a request's headers; slower gets 408 and the connection closed (slowloris). Default 10 s. */
-  headersTimeoutMs?: number;
-  /** Time to receive a whole request, body included; slower gets 408. Default 30 s. */
-  requestTimeoutMs?: number;
-  /** An idle keep-alive connection is closed after this long. Default 5 s. */
-  keepAliveTimeoutMs?: number;
-  /**
-   * Called for every request to the endpoint, after the Host and Origin checks and before anything
-   * else: false (or a promise of false) answers 401. Put your authentication here, e.g. check an
-   * `Authorization: Bearer …` header. Default: everyone is allowed.
-   */
-  authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
-  /**
-   * Makes the endpoint an OAuth 2.1 resource server: the metadata at its well-known paths, a bearer
-   * token checked on every request (401), scopes checked before a handler runs (403), sessions bound
-   * to the token's subject, `context.auth` for handlers. Made by `createResourceServerAuth` in
-   * `runtime/auth/` (generated for manifests with `auth`). Runs after `authorize` when both are set.
-   */
-  auth?: ResourceServerAuth;
-  /** Stores SSE events and gives them ids, for resumption. Default: an `InMemoryEventStore`. */
-  eventStore?: EventStore;
-  /** Shares sessions between processes (e.g. Redis). Default: none, sessions stay in this process. */
-  sessionStore?: SessionStore;
-  /** Where task state lives (e.g. Redis, so any process answers `tasks/get`). Default: the server's own (`ServerOptions.tasks.store`). */
-  taskStore?: TaskStore;
-  /** A standalone GET stream without an event for this long is closed (the client reconnects). Default 5 minutes. */
-  idleStreamTimeoutMs?: number;
-}
-
-export interface HttpListener {
-  /** The endpoint, e.g. `http://127.0.0.1:53127/mcp`. */
-  url: string;
-  /** Stops listening, ends every session and closes open connections. */
-  close(): Promise<void>;
-}
+export type { HttpListener, HttpOptions } from './http-options.js';
 
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
@@ -122,14 +49,14 @@ class HttpTransport {
   private readonly core: ServerCore;
   private readonly host: string;
   private readonly path: string;
-  private readonly maxBodyBytes: number;
   private readonly idleTimeout: number;
   private readonly auth: ResourceServerAuth | undefined;
   /** Host, Origin, `authorize` and bearer-token checks (http-admission.ts). */
   private readonly admission: HttpAdmission;
-  private readonly streams: SseStreams;
   /** The stateful era: sessions, their POSTs, GET streams and DELETE. */
   private readonly stateful: HttpSessions;
+  /** POSTs of either era. */
+  private readonly posts: HttpPost;
   private readonly server: Server;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -137,7 +64,6 @@ class HttpTransport {
     this.core = core;
     this.host = options.host ?? '127.0.0.1';
     this.path = options.path ?? '/mcp';
-    this.maxBodyBytes = options.maxBodyBytes ?? core.limits.maxMessageBytes;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
     this.auth = options.auth;
     this.admission = new HttpAdmission(
@@ -148,7 +74,7 @@ class HttpTransport {
     );
     if (options.taskStore !== undefined) core.taskStore = options.taskStore;
     const eventStore: EventStore = options.eventStore ?? new InMemoryEventStore();
-    this.streams = new SseStreams(
+    const streams = new SseStreams(
       core,
       eventStore,
       options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT,
@@ -156,10 +82,18 @@ class HttpTransport {
     const maxSessions = options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions;
     this.stateful = new HttpSessions(
       core,
-      this.streams,
+      streams,
       options.sessionStore,
       this.idleTimeout,
       maxSessions,
+    );
+    this.posts = new HttpPost(
+      core,
+      options.maxBodyBytes ?? core.limits.maxMessageBytes,
+      this.auth,
+      streams,
+      this.stateful,
+      (res, error) => this.failed(res, error),
     );
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
@@ -221,7 +155,7 @@ class HttpTransport {
   }
 
   private route(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
-    if (req.method === 'POST') this.post(req, res, auth);
+    if (req.method === 'POST') this.posts.post(req, res, auth);
     else if (
       (req.method === 'GET' || req.method === 'DELETE') &&
       statelessGetOrDelete(this.core, req.headers)
@@ -251,97 +185,4 @@ class HttpTransport {
     if (!res.headersSent) sendError(res, 500, TRANSPORT_ERROR, 'Internal Server Error');
     else res.destroy();
   }
-
-  // ---- POST ------------------------------------------------------------------------------------
-
-  private post(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
-    const badType = contentTypeProblem(req.headers['content-type']);
-    if (badType !== undefined) {
-      sendError(res, 415, TRANSPORT_ERROR, `Unsupported Media Type: ${badType}`);
-      return;
-    }
-    const accept = req.headers.accept ?? '';
-    if (!ACCEPTS_JSON.test(accept) || !ACCEPTS_SSE.test(accept)) {
-      sendError(
-        res,
-        406,
-        TRANSPORT_ERROR,
-        'Not Acceptable: Accept must list both application/json and text/event-stream',
-      );
-      return;
-    }
-    readBody(
-      req,
-      this.maxBodyBytes,
-      (body) => {
-        try {
-          this.receive(req, res, body, auth);
-        } catch (error) {
-          this.failed(res, error);
-        }
-      },
-      (idText) => {
-        res.setHeader('connection', 'close');
-        send(
-          res,
-          413,
-          errorMessage(
-            idText,
-            INVALID_REQUEST,
-            `Payload Too Large: the limit is ${this.maxBodyBytes} bytes`,
-          ),
-        );
-      },
-    );
-  }
-
-  /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
-  private receive(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: string,
-    auth: AuthInfo | undefined,
-  ): void {
-    const maxDepth = this.core.limits.maxDepth;
-    if (body.length > maxDepth && nestsDeeperThan(body, maxDepth)) {
-      send(res, 400, tooDeepMessage(maxDepth, scanRequestId(body, this.maxBodyBytes)));
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(body);
-    } catch {
-      send(res, 400, PARSE_ERROR_MESSAGE);
-      return;
-    }
-    if (auth !== undefined) {
-      const refusal = this.auth!.authorize(message, req, auth);
-      if (refusal !== undefined) {
-        sendRefusal(res, refusal, scanRequestId(body, this.maxBodyBytes));
-        return;
-      }
-    }
-    if (servedStatelessly(message, req.headers)) {
-      receiveStateless(this.core, this.streams, req, res, message, auth);
-      return;
-    }
-    this.stateful
-      .receive(req, res, message, versionHeader(req.headers), auth)
-      .catch((error: unknown) => this.failed(res, error));
-  }
-}
-
-/** The Protected Resource Metadata: public, so any origin may read it (browser-based clients discover with it). */
-function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: string): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('allow', 'GET, HEAD');
-    sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);
-    return;
-  }
-  res.writeHead(200, {
-    'content-type': 'application/json',
-    'access-control-allow-origin': '*',
-    'cache-control': 'max-age=3600',
-  });
-  res.end(req.method === 'HEAD' ? undefined : metadata);
 }

@@ -8,8 +8,8 @@
  * the server still works on the rest, so the two processes work side by side (one write per chunk
  * made them take turns: the client waited for every answer, then the server for every next call),
  * and a chunk of n calls still costs only about log2(n / FIRST_BATCH) + 1 writes. Each write is a
- * system call, and one that finds the client waiting also wakes it: a write every 4 answers put the
- * server's CPU per call well above that of a bare server writing each answer as it goes.
+ * system call, and one that finds the client waiting also wakes it: writing after every few
+ * answers costs more CPU per call than writing each answer as it goes.
  *
  * Messages produced later (async handlers finishing after their chunk) are gathered until the
  * promise reactions running at the time have settled (`process.nextTick`), so handlers finishing

@@ -1,32 +1,23 @@
 /// <reference types="node" />
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to stdout;
- * diagnostics go to the server's logger (stderr by default). When and how answers are written
- * (batches per input chunk, back-pressure) is `stdio-output.ts`.
+ * diagnostics go to the server's logger (stderr by default). This file reads stdin as lines; what
+ * one line becomes is `stdio-messages.ts`, and when and how answers are written (batches per input
+ * chunk, back-pressure) `stdio-output.ts`.
  */
 import type { Readable, Writable } from 'node:stream';
 import { Buffer } from 'node:buffer';
-import {
-  PARSE_ERROR_MESSAGE,
-  idJson,
-  isObject,
-  isRequestId,
-  nestsDeeperThan,
-  tooDeepMessage,
-  tooLargeMessage,
-} from '../../protocol/jsonrpc.js';
+import { tooLargeMessage } from '../../protocol/jsonrpc.js';
+import { scanRequestId } from '../../protocol/json-scan.js';
 import type { ServerCore } from '../../server/server.js';
 import { Session } from '../../server/session.js';
-import { checkStateless, isStatelessMessage, withResultFields } from '../../server/stateless.js';
-import { scanRequestId } from '../../protocol/json-scan.js';
+import { StdioMessages } from './stdio-messages.js';
 import { StdioOutput } from './stdio-output.js';
 
 export interface StdioStreams {
   input: Readable;
   output: Writable;
 }
-
-const BLANK = /^\s*$/;
 
 /** Resolves when the input ends and every in-flight request has been answered. */
 export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
@@ -35,180 +26,162 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const session = new Session(core, undefined);
   const writer = new StdioOutput(input, output, core.log);
   session.standalone = writer;
-  /** Running 2026-07-28 requests by id, so `notifications/cancelled` reaches them. */
-  const stateless = new Map<string | number, Session>();
-
-  /** A 2026-07-28 request: checked, then served by a session of its own; its results gain `resultType`. */
-  const receiveStateless = (message: { [key: string]: unknown }): void => {
-    const id = message['id'];
-    const method = message['method'];
-    if (typeof method !== 'string' || !isRequestId(id)) return;
-    const checked = checkStateless(core, message, undefined);
-    if ('status' in checked) {
-      writer.respond(checked.text);
-      return;
-    }
-    const one = Session.stateless(core, checked);
-    const idText = idJson(id);
-    stateless.set(id, one);
-    one.receive(message, {
-      canEmit: true,
-      respond: (text) => {
-        stateless.delete(id);
-        writer.respond(withResultFields(text, idText, method, core));
-      },
-      emit: (text) => writer.emit(text),
-      abandon: () => stateless.delete(id),
-    });
-  };
-  const { maxMessageBytes, maxDepth } = core.limits;
-  // A UTF-16 code unit is 1 to 3 bytes of UTF-8: only long lines need counting.
-  const tooLarge = (text: string): boolean =>
-    text.length > maxMessageBytes ||
-    (text.length * 3 > maxMessageBytes && Buffer.byteLength(text) > maxMessageBytes);
-
-  const receiveLine = (line: string): void => {
-    if (tooLarge(line)) {
-      writer.respond(tooLargeMessage(maxMessageBytes, scanRequestId(line, maxMessageBytes)));
-      return;
-    }
-    if (line.length > maxDepth && nestsDeeperThan(line, maxDepth)) {
-      writer.respond(tooDeepMessage(maxDepth, scanRequestId(line, maxMessageBytes)));
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      if (!BLANK.test(line)) writer.respond(PARSE_ERROR_MESSAGE);
-      return;
-    }
-    // Before the stateless branch: a 2026-07-28 client's cancellation carries the same `_meta`
-    // envelope as its requests, and must reach the running request it names.
-    if (
-      isObject(message) &&
-      message['method'] === 'notifications/cancelled' &&
-      isObject(message['params'])
-    ) {
-      const target = message['params']['requestId'];
-      const running = isRequestId(target) ? stateless.get(target) : undefined;
-      if (running !== undefined) {
-        running.receive(message, writer);
-        return;
-      }
-    }
-    if (
-      isObject(message) &&
-      !Array.isArray(message) &&
-      !session.initialized &&
-      isStatelessMessage(message, undefined)
-    ) {
-      receiveStateless(message);
-      return;
-    }
-    session.receive(message, writer);
-  };
-
+  const messages = new StdioMessages(core, session, writer);
   return new Promise((resolve) => {
-    let partial = '';
-    let partialBytes = 0;
-    // Set while the rest of an oversized line is skipped: it is never held in memory. Only the id
-    // read from its beginning (at most maxMessageBytes, already held) is kept for the refusal.
-    let dropping = false;
-    let droppedId: string | undefined;
-    const startDropping = (head: string): void => {
-      dropping = true;
-      droppedId = scanRequestId(head, maxMessageBytes);
-      partial = '';
-    };
-    const refuseDropped = (): void => {
-      dropping = false;
-      writer.respond(tooLargeMessage(maxMessageBytes, droppedId));
-      droppedId = undefined;
-    };
-    let ended = false;
-    input.setEncoding('utf8');
-    input.on('data', (chunk: string) => {
-      const newline = chunk.indexOf('\n');
-      if (newline === -1) {
-        if (dropping) return;
-        partialBytes += Buffer.byteLength(chunk);
-        if (partialBytes > maxMessageBytes) {
-          startDropping(partial === '' ? chunk : partial + chunk);
-        } else {
-          partial += chunk;
-        }
-        return;
-      }
-      writer.hold();
-      const started = session.asyncStarted;
-      if (dropping) {
-        refuseDropped();
-      } else {
-        receiveLine(partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline));
-      }
-      partial = '';
-      partialBytes = 0;
-      consume(chunk, newline + 1, started);
-    });
-
-    /**
-     * The lines of `chunk` from `start` on. After a line whose handler returned a promise, the rest
-     * waits for one microtask turn (input paused), so that handler's answer is built and written
-     * before the next handler runs. Otherwise the results of every request of a chunk (dozens when
-     * a client pipelines calls) are alive at once, survive V8's young-generation collections and
-     * make it grow its heap: 1.2x the RSS of a synchronous server after 10k `search` calls.
-     */
-    const consume = (chunk: string, start: number, started: number): void => {
-      let newline = chunk.indexOf('\n', start);
-      while (newline !== -1) {
-        if (session.asyncStarted !== started) {
-          if (!writer.inputHeld) {
-            writer.inputHeld = true;
-            input.pause();
-          }
-          const from = start;
-          const now = session.asyncStarted;
-          queueMicrotask(() => consume(chunk, from, now));
-          return;
-        }
-        receiveLine(chunk.slice(start, newline));
-        start = newline + 1;
-        newline = chunk.indexOf('\n', start);
-      }
-      partial = start < chunk.length ? chunk.slice(start) : '';
-      if (partial !== '') {
-        partialBytes = Buffer.byteLength(partial);
-        if (partialBytes > maxMessageBytes) startDropping(partial);
-      }
-      writer.release();
-      if (writer.inputHeld) {
-        writer.inputHeld = false;
-        if (finishPending) finish();
-        else if (!writer.awaitingDrain && !ended) input.resume();
-      }
-    };
-    let finishPending = false;
-    const finish = (): void => {
-      if (ended) return;
-      if (writer.inputHeld) {
-        // The rest of a chunk is still being read: end after it.
-        finishPending = true;
-        return;
-      }
-      ended = true;
-      writer.inputEnded = true;
-      if (dropping) refuseDropped();
-      else if (partial !== '') receiveLine(partial);
+    const ended = (): void => {
       // Nobody can answer a server→client request any more; running handlers may still finish.
       session.close(false);
       void session.whenIdle().then(() => writer.finish(resolve));
     };
-    input.on('end', finish);
-    input.on('close', finish);
-    input.on('error', (error: Error) => {
-      core.log(`stdin failed: ${error.message}`);
-      finish();
-    });
+    new StdioInput(input, writer, session, messages, core.limits.maxMessageBytes, ended).start(
+      core.log,
+    );
   });
+}
+
+/**
+ * stdin cut into lines. A line longer than the size limit is skipped as it arrives, never held
+ * whole; a chunk's lines are read one after another, with a pause after each whose handler went
+ * async (see `consume`); the end of the input waits for the rest of the chunk being read.
+ */
+class StdioInput {
+  private readonly input: Readable;
+  private readonly writer: StdioOutput;
+  /** The stdio session: how many of its handlers went async tells `consume` when to pause. */
+  private readonly session: Session;
+  private readonly messages: StdioMessages;
+  private readonly maxMessageBytes: number;
+  /** Runs once, after the last line has been received. */
+  private readonly ended: () => void;
+  /** The beginning of a line whose newline has not arrived yet. */
+  private partial = '';
+  private partialBytes = 0;
+  /**
+   * Set while the rest of an oversized line is skipped: it is never held in memory. Only the id
+   * read from its beginning (at most maxMessageBytes, already held) is kept for the refusal.
+   */
+  private dropping = false;
+  private droppedId: string | undefined;
+  private finished = false;
+  /** The input ended while a chunk was still being read: end after it. */
+  private finishPending = false;
+
+  constructor(
+    input: Readable,
+    writer: StdioOutput,
+    session: Session,
+    messages: StdioMessages,
+    maxMessageBytes: number,
+    ended: () => void,
+  ) {
+    this.input = input;
+    this.writer = writer;
+    this.session = session;
+    this.messages = messages;
+    this.maxMessageBytes = maxMessageBytes;
+    this.ended = ended;
+  }
+
+  start(log: (line: string) => void): void {
+    const { input } = this;
+    input.setEncoding('utf8');
+    input.on('data', this.received);
+    input.on('end', this.finish);
+    input.on('close', this.finish);
+    input.on('error', (error: Error) => {
+      log(`stdin failed: ${error.message}`);
+      this.finish();
+    });
+  }
+
+  private readonly received = (chunk: string): void => {
+    const newline = chunk.indexOf('\n');
+    if (newline === -1) {
+      if (this.dropping) return;
+      this.partialBytes += Buffer.byteLength(chunk);
+      if (this.partialBytes > this.maxMessageBytes) {
+        this.startDropping(this.partial === '' ? chunk : this.partial + chunk);
+      } else {
+        this.partial += chunk;
+      }
+      return;
+    }
+    this.writer.hold();
+    const started = this.session.asyncStarted;
+    if (this.dropping) {
+      this.refuseDropped();
+    } else {
+      const partial = this.partial;
+      this.messages.receive(
+        partial === '' ? chunk.slice(0, newline) : partial + chunk.slice(0, newline),
+      );
+    }
+    this.partial = '';
+    this.partialBytes = 0;
+    this.consume(chunk, newline + 1, started);
+  };
+
+  /**
+   * The lines of `chunk` from `start` on. After a line whose handler returned a promise, the rest
+   * waits for one microtask turn (input paused), so that handler's answer is built and written
+   * before the next handler runs. Otherwise the results of every request of a chunk (dozens when
+   * a client pipelines calls) are alive at once, survive V8's young-generation collections and
+   * make it grow its heap.
+   */
+  private consume(chunk: string, start: number, started: number): void {
+    const { session, writer } = this;
+    let newline = chunk.indexOf('\n', start);
+    while (newline !== -1) {
+      if (session.asyncStarted !== started) {
+        if (!writer.inputHeld) {
+          writer.inputHeld = true;
+          this.input.pause();
+        }
+        const from = start;
+        const now = session.asyncStarted;
+        queueMicrotask(() => this.consume(chunk, from, now));
+        return;
+      }
+      this.messages.receive(chunk.slice(start, newline));
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+    }
+    this.partial = start < chunk.length ? chunk.slice(start) : '';
+    if (this.partial !== '') {
+      this.partialBytes = Buffer.byteLength(this.partial);
+      if (this.partialBytes > this.maxMessageBytes) this.startDropping(this.partial);
+    }
+    writer.release();
+    if (writer.inputHeld) {
+      writer.inputHeld = false;
+      if (this.finishPending) this.finish();
+      else if (!writer.awaitingDrain && !this.finished) this.input.resume();
+    }
+  }
+
+  private startDropping(head: string): void {
+    this.dropping = true;
+    this.droppedId = scanRequestId(head, this.maxMessageBytes);
+    this.partial = '';
+  }
+
+  private refuseDropped(): void {
+    this.dropping = false;
+    this.writer.respond(tooLargeMessage(this.maxMessageBytes, this.droppedId));
+    this.droppedId = undefined;
+  }
+
+  private readonly finish = (): void => {
+    if (this.finished) return;
+    if (this.writer.inputHeld) {
+      // The rest of a chunk is still being read: end after it.
+      this.finishPending = true;
+      return;
+    }
+    this.finished = true;
+    this.writer.inputEnded = true;
+    if (this.dropping) this.refuseDropped();
+    else if (this.partial !== '') this.messages.receive(this.partial);
+    this.ended();
+  };
 }
