@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Console } from '../cli/output.js';
-import { displayPath } from '../cli/paths.js';
+import type { Console } from '../pipeline/console.js';
+import { pathInOut } from '../pipeline/ledger-inputs.js';
+import { displayPath } from '../pipeline/paths.js';
 import { formatDiagnostic, InputError } from '../load/diagnostics.js';
 import { LEDGER_FILE, trustedLedger, type Recipe } from '../write/ledger.js';
-import { changedUnnamedInputs, compareInputs, pathInOut } from './inputs.js';
+import { changedUnnamedInputs, compareInputs } from './inputs.js';
 import { fixCommand } from './fix-command.js';
 import { checkTarget, needsNetwork, targetFromRecipe, type Target } from './target.js';
 

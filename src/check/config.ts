@@ -3,8 +3,8 @@ import { dirname, posix, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { inputProblem } from '../load/diagnostics.js';
 import { isKnownRevision } from '../load/spec.js';
-import type { ClientJob } from '../cli/client-command.js';
-import type { TypesJob } from '../cli/types-command.js';
+import type { ClientJob } from '../pipeline/client.js';
+import type { TypesJob } from '../pipeline/types.js';
 import type { Target } from './target.js';
 
 /**

@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { displayPath as displayPathFromCwd } from '../cli/paths.js';
+import { displayPath as displayPathFromCwd } from '../pipeline/paths.js';
 import { isKnownRevision } from '../load/spec.js';
 import type { Target } from './target.js';
 

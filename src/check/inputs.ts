@@ -1,31 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { pathInOut } from '../pipeline/ledger-inputs.js';
+import { sha256Hex } from '../schema/sha256.js';
 import type { RecipeInput } from '../write/ledger.js';
 
-/**
- * The inputs a ledger records: each file's path relative to the output folder and its SHA-256,
- * and the comparison `mcp-gen check` makes against the disk before it regenerates anything.
- */
-
-export function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-/** `target` relative to `outDir`, posix, for the ledger (never absolute, so never machine-specific). */
-export function pathFromOut(outDir: string, target: string): string {
-  const rel = relative(resolve(outDir), resolve(target)).split(sep).join('/');
-  return rel === '' ? '.' : rel;
-}
-
-/** A ledger path back to an absolute one. */
-export function pathInOut(outDir: string, recorded: string): string {
-  return isAbsolute(recorded) ? recorded : resolve(outDir, ...recorded.split('/'));
-}
-
-export async function fileInput(role: RecipeInput['role'], outDir: string, target: string): Promise<RecipeInput> {
-  return { role, path: pathFromOut(outDir, target), sha256: sha256(await readFile(target)) };
-}
+/** The comparison `mcp-gen check` makes between a ledger's recorded inputs and the disk before it regenerates anything. */
 
 export interface InputChanges {
   /** Recorded paths whose bytes differ from what was hashed then. */
@@ -46,7 +24,7 @@ export async function compareInputs(outDir: string, inputs: readonly RecipeInput
       changes.vanished.push(input.path);
       continue;
     }
-    if (sha256(bytes) !== input.sha256) changes.changed.push(input.path);
+    if (sha256Hex(bytes) !== input.sha256) changes.changed.push(input.path);
   }
   return changes;
 }
@@ -57,5 +35,3 @@ export function changedUnnamedInputs(recorded: readonly RecipeInput[], fresh: re
   const now = new Map(fresh.map((i) => [key(i), i.sha256]));
   return recorded.filter((i) => i.path === undefined && key(i) !== undefined && now.has(key(i)) && now.get(key(i)) !== i.sha256).map((i) => key(i) as string);
 }
-
-export const toPosix = (p: string): string => posix.normalize(p.split(sep).join('/'));

@@ -1,13 +1,13 @@
-import { checkClient, type ClientJob } from '../cli/client-command.js';
-import { checkDocs, type DocsJob } from '../cli/docs-command.js';
-import { checkRuntimeValidators } from '../cli/self-command.js';
-import { checkServer, type ServerJob } from '../cli/server-command.js';
-import { checkTypes, type TypesJob } from '../cli/types-command.js';
-import type { Console } from '../cli/output.js';
 import { isKnownRevision } from '../load/spec.js';
+import { checkClient, type ClientJob } from '../pipeline/client.js';
+import type { Console } from '../pipeline/console.js';
+import { checkDocs, type DocsJob } from '../pipeline/docs.js';
+import { pathInOut } from '../pipeline/ledger-inputs.js';
+import { checkRuntimeValidators } from '../pipeline/runtime-validators.js';
+import { checkServer, type ServerJob } from '../pipeline/server.js';
+import { checkTypes, type TypesJob } from '../pipeline/types.js';
 import type { Recipe } from '../write/ledger.js';
 import type { WriteReport } from '../write/writer.js';
-import { pathInOut } from './inputs.js';
 
 /** One output folder to check, with everything needed to make it again (absolute paths). */
 export type Target =

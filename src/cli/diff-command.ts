@@ -2,7 +2,7 @@ import { diffSides, mixedFamilies } from '../diff/diff.js';
 import { classifySide, familyOf, loadSide, LiveSideError, type LoadedSide, type SideOptions } from '../diff/load-side.js';
 import { renderHuman, wantsColour } from '../diff/render-human.js';
 import { renderJson } from '../diff/render-json.js';
-import { flagPairs } from './flag-pairs.js';
+import { flagPairs } from '../pipeline/flag-pairs.js';
 import { EXIT_OK, EXIT_UNREACHABLE, type Console } from './output.js';
 
 export interface DiffOptions {
@@ -21,7 +21,7 @@ export interface DiffTerminal {
 }
 
 /** Exit codes: 0 nothing trips --fail-on, 1 something does, 2 bad input, 3 a live side could not be reached. */
-export const EXIT_FINDINGS = 1;
+const EXIT_FINDINGS = 1;
 export { EXIT_UNREACHABLE } from './output.js';
 
 export async function runDiff(oldArg: string, newArg: string, options: DiffOptions, io: Console, terminal: DiffTerminal): Promise<number> {

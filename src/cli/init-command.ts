@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { generateCommands, scaffoldFiles, splitWords, type ScaffoldOptions } from '../init/scaffold.js';
 import { EXIT_INPUT, EXIT_OK, type Console } from './output.js';
-import { displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
+import { displayPath, PACKAGE_ROOT, toolVersion } from '../pipeline/paths.js';
 
 export interface InitOptions {
   client?: boolean;

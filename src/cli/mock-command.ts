@@ -2,19 +2,11 @@
  * `mcp-gen mock <manifest|snapshot> | --from-url <url>`: serves the mock (src/mock) on stdio, or on
  * Streamable HTTP with `--http`, until the input ends (stdio) or SIGINT/SIGTERM (HTTP).
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
-import { introspect, readSnapshot, SNAPSHOT_FORMAT } from '../load/introspect.js';
-import { loadManifest } from '../pipeline/manifest.js';
-import { createMockServer } from '../mock/index.js';
 import { listenMock, manifestScopes } from '../mock/dev-auth.js';
-import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
-import type { ServiceModel } from '../model/service-model.js';
-import { MANIFEST_PROTOCOL_VERSIONS } from '../model/service.js';
-import { flagPairs } from './flag-pairs.js';
-import { EXIT_OK, printWarnings, withProgress, type Console } from './output.js';
-import { displayPath } from './paths.js';
+import { createMockServer } from '../mock/index.js';
+import { loadMockModel } from '../pipeline/mock.js';
+import { EXIT_OK, type Console } from './output.js';
 
 export interface MockCommandOptions {
   fromUrl?: string;
@@ -31,46 +23,9 @@ export interface MockCommandOptions {
   enforceAuth?: boolean;
 }
 
-/** A snapshot file is JSON whose `mcpGenSnapshot` says so; anything else is read as a manifest. */
-async function isSnapshot(file: string): Promise<boolean> {
-  if (!file.toLowerCase().endsWith('.json')) return false;
-  try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as { mcpGenSnapshot?: unknown };
-    return value.mcpGenSnapshot === SNAPSHOT_FORMAT;
-  } catch {
-    return false;
-  }
-}
-
-async function loadModel(source: string | undefined, options: MockCommandOptions, io: Console): Promise<ServiceModel> {
-  if ((source === undefined) === (options.fromUrl === undefined)) {
-    throw inputProblem('mcp-gen mock', 'give exactly one of: a manifest, a snapshot file, --from-url');
-  }
-  if (source !== undefined && !(await isSnapshot(source))) {
-    const { model, warnings } = await loadManifest(source, { allowOutside: options.allowOutsideRefs === true });
-    printWarnings(io, warnings);
-    return model;
-  }
-  let snapshot;
-  let place: string;
-  if (source !== undefined) {
-    snapshot = await readSnapshot(source);
-    place = displayPath(resolve(source));
-  } else {
-    const headers = flagPairs(options.header, ':', '--header');
-    snapshot = await withProgress(io, `reading ${options.fromUrl}…`, () => introspect({ url: options.fromUrl as string, ...(headers ? { headers } : {}) }, (line) => io.err(line)));
-    place = options.fromUrl as string;
-  }
-  const built = serviceFromSnapshot(snapshot, `mcp-gen mock ${place}`, place);
-  printWarnings(io, built.warnings);
-  // A snapshot records the one revision introspection negotiated; the mock serves both eras anyway,
-  // as a server generated from the same tools would.
-  return { ...built.model, protocolVersions: [...MANIFEST_PROTOCOL_VERSIONS] };
-}
-
 export async function runMock(source: string | undefined, options: MockCommandOptions, io: Console): Promise<number> {
   if (options.enforceAuth && !options.http) throw inputProblem('--enforce-auth', 'needs --http: MCP authorization is an HTTP matter (stdio is served without tokens, by the generated server too)');
-  const model = await loadModel(source, options, io);
+  const model = await loadMockModel(source, options, io);
   if (options.enforceAuth && model.auth === undefined) throw inputProblem('--enforce-auth', 'the server has no `auth` section to enforce');
   const seed = options.seed ?? '0';
   const server = await createMockServer({

@@ -1,19 +1,10 @@
-import { formatDiagnostic, InputError, type Diagnostic } from '../load/diagnostics.js';
+import { formatDiagnostic, InputError } from '../load/diagnostics.js';
+import type { Console } from '../pipeline/console.js';
 import { terminalText } from '../printer/escape.js';
 import type { WriteReport } from '../write/writer.js';
 
-/**
- * Everything the CLI prints goes through here: results to stdout, problems to stderr. Text quoted
- * from input can hold control and bidi characters, so main() wraps it in terminalConsole.
- */
-export interface Console {
-  out(line: string): void;
-  err(line: string): void;
-  /** What the command did, for `--json` (main prints it); absent where nobody asks. */
-  result?(data: Record<string, unknown>): void;
-  /** Starts a spinner for long work on a terminal; returns the function that clears it. */
-  progress?(label: string): () => void;
-}
+/** The console type, where the CLI's tests and modules have always found it. */
+export type { Console } from '../pipeline/console.js';
 
 export const processConsole: Console = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -25,16 +16,6 @@ export function terminalConsole(io: Console): Console {
   return { ...io, out: (line) => io.out(terminalText(line)), err: (line) => io.err(terminalText(line)) };
 }
 
-/** Runs `work` with a spinner labelled `label` on a terminal (nothing otherwise). */
-export async function withProgress<T>(io: Console, label: string, work: () => Promise<T>): Promise<T> {
-  const stop = io.progress?.(label) ?? (() => {});
-  try {
-    return await work();
-  } finally {
-    stop();
-  }
-}
-
 /**
  * Exit codes: 0 done, 1 `--check`/`check`/`diff` found something, 2 bad input (nothing written),
  * 3 a server or the network could not be reached or failed, 70 an internal error (a bug in mcp-gen).
@@ -44,22 +25,6 @@ export const EXIT_DRIFT = 1;
 export const EXIT_INPUT = 2;
 export const EXIT_UNREACHABLE = 3;
 export const EXIT_INTERNAL = 70;
-
-/** The warnings a run printed so far, by console: `--json` lists them all (`warnings`). */
-const printed = new WeakMap<Console, Diagnostic[]>();
-
-/** Each warning on stderr (`warning: file:line:col: message (at /pointer) — hint`), and in the `--json` document. */
-export function printWarnings(io: Console, warnings: readonly Diagnostic[]): void {
-  for (const warning of warnings) io.err(`warning: ${formatDiagnostic(warning)}`);
-  if (warnings.length === 0) return;
-  let list = printed.get(io);
-  if (list === undefined) {
-    list = [];
-    printed.set(io, list);
-    io.result?.({ warnings: list });
-  }
-  list.push(...warnings);
-}
 
 export function printInputError(io: Console, error: InputError): void {
   const count = error.diagnostics.length;

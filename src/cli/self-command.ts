@@ -1,13 +1,8 @@
 import { join } from 'node:path';
-import { planRuntimeValidators, planStatelessValidators } from '../emit/validators/runtime-validators.js';
 import { KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
-import { STATELESS_REVISION } from '../model/service.js';
-import { sha256 } from '../check/inputs.js';
-import type { LedgerRecord, Recipe } from '../write/ledger.js';
-import type { PlannedFile } from '../write/planned-file.js';
-import { writeOutput, type WriteReport } from '../write/writer.js';
+import { defaultSpecDir, displayPath, PACKAGE_ROOT } from '../pipeline/paths.js';
+import { writeRuntimeValidators } from '../pipeline/runtime-validators.js';
 import { EXIT_DRIFT, EXIT_OK, printReport, type Console } from './output.js';
-import { defaultSpecDir, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { generateClient } from './client-command.js';
 import { generateServer } from './server-command.js';
 import { generateTypes } from './types-command.js';
@@ -25,26 +20,6 @@ const OWN_CLIENTS = [
   { manifest: 'bench/server/manifest.yaml', out: 'bench/client/client' },
   { manifest: 'examples/conformance-client/manifest.yaml', out: 'examples/conformance-client/client', auth: true },
 ] as const;
-
-/** The revision the runtime's envelope validators are compiled from: the newest stateful one. */
-const RUNTIME_REVISION = '2025-11-25';
-
-/** The runtime's envelope validators (`generated/runtime/`), and the ledger record of how they were made. */
-async function runtimeValidatorFiles(specDir: string): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
-  const runtimeSpec = await resolveSpec(RUNTIME_REVISION, { specDir });
-  const statelessSpec = await resolveSpec(STATELESS_REVISION, { specDir });
-  // The planned paths already start with runtime/.
-  const files = [...planRuntimeValidators({ $defs: runtimeSpec.defs }), ...planStatelessValidators({ $defs: statelessSpec.defs })];
-  const inputs = [runtimeSpec, statelessSpec].map((spec) => ({ role: 'spec' as const, revision: spec.revision, sha256: sha256(JSON.stringify(spec.defs)) }));
-  const recipe: Recipe = { command: 'runtime-validators', options: {}, banner: { command: 'npm run gen:self', version: false }, inputs };
-  return { files, record: { mcpGenVersion: toolVersion(), recipe } };
-}
-
-/** `generated/` compared with a regeneration in memory, for `mcp-gen check` run in mcp-gen's own repository. */
-export async function checkRuntimeValidators(out: string): Promise<{ report: WriteReport; record: LedgerRecord }> {
-  const { files, record } = await runtimeValidatorFiles(defaultSpecDir());
-  return { report: await writeOutput(out, files, { banner: { command: 'npm run gen:self' }, check: true, record, ownsFolder: true }), record };
-}
 
 /**
  * Regenerates (or with --check, verifies) what mcp-gen generates for itself. By default the committed
@@ -68,8 +43,7 @@ async function regenerateGenerated(check: boolean, io: Console): Promise<number[
     codes.push(await generateTypes(await resolveSpec(revision, { specDir }), { spec: revision, out, docs: 'link', banner, check }, io));
   }
   const out = join(PACKAGE_ROOT, 'generated');
-  const { files, record } = await runtimeValidatorFiles(specDir);
-  codes.push(printReport(io, displayPath(out), await writeOutput(out, files, { banner: { command: banner.command }, check, record, ownsFolder: true }), check));
+  codes.push(printReport(io, displayPath(out), (await writeRuntimeValidators(out, specDir, check)).report, check));
   return codes;
 }
 

@@ -1,18 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { planServer } from '../emit/server/index.js';
-import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
-import { loadManifest } from '../pipeline/manifest.js';
-import { fileInput, pathFromOut } from '../check/inputs.js';
-import type { ServiceModel } from '../model/service-model.js';
-import type { LedgerRecord, Recipe } from '../write/ledger.js';
-import type { PlannedFile } from '../write/planned-file.js';
-import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
-import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
-import { writeOutput, type WriteReport } from '../write/writer.js';
-import { generatorFingerprint } from './generator-fingerprint.js';
-import { EXIT_OK, printReport, printWarnings, withProgress, type Console } from './output.js';
-import { commandBanner, displayPath, PACKAGE_ROOT, toolVersion } from './paths.js';
+import { resolve } from 'node:path';
+import type { ImportExtension } from '../emit/import-extension.js';
+import { displayPath } from '../pipeline/paths.js';
+import { loadServerModel, writeServer, type ServerJob } from '../pipeline/server.js';
+import type { Recipe } from '../write/ledger.js';
+import { EXIT_OK, printReport, type Console } from './output.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
 export interface ServerOptions {
@@ -27,84 +18,7 @@ export interface ServerOptions {
   versionBanner: boolean;
 }
 
-/**
- * The runtime copied into every server: every `.ts` under `src/runtime/`
- * (folders kept, `client/` left out) and
- * its README as they ship with mcp-gen, plus the envelope validators mcp-gen generated for it
- * (`generated/runtime/`). `auth/` is among them; the emitter copies it only for a manifest with `auth`.
- */
-export function readRuntimeSources(): Record<string, string> {
-  const sources: Record<string, string> = {};
-  const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
-  const paths = (readdirSync(runtimeDir, { recursive: true, encoding: 'utf8' }) as string[]).map((path) => path.split('\\').join('/'));
-  for (const path of paths.sort()) {
-    if (path.startsWith('client/')) continue;
-    if (path.endsWith('.ts') || path === 'README.md') sources[path] = readFileSync(join(runtimeDir, path), 'utf8');
-  }
-  const validatorsDir = join(PACKAGE_ROOT, 'generated', 'runtime');
-  for (const name of readdirSync(validatorsDir).sort()) {
-    if (/\.(?:js|d\.ts)$/.test(name)) sources[name] = readFileSync(join(validatorsDir, name), 'utf8');
-  }
-  return sources;
-}
-
-async function loadModel(
-  manifest: string,
-  allowOutsideRefs: boolean | undefined,
-  io: Console,
-  inputFiles?: Set<string>,
-  cache?: UnitCache,
-): Promise<{ model: ServiceModel; schemaFiles: string[] }> {
-  const { model, warnings, schemaFiles } = await loadManifest(manifest, {
-    allowOutside: allowOutsideRefs === true,
-    ...(inputFiles ? { inputFiles } : {}),
-    ...(cache ? { memo: cache.memo, recall: cache } : {}),
-  });
-  printWarnings(io, warnings);
-  return { model, schemaFiles };
-}
-
-/** What a server run needs besides the manifest: the recorded banner and the options that shape the output. */
-export interface ServerJob {
-  manifest: string;
-  out: string;
-  allowOutsideRefs?: boolean;
-  importExtension?: ImportExtension;
-  banner: Recipe['banner'];
-}
-
-/** manifest → model → planned files, and the ledger record saying how they were made. */
-export async function prepareServer(
-  job: ServerJob,
-  io: Console,
-  /** Collects the files the manifest loader read or tried to, even when it fails (for --watch). */
-  inputFiles?: Set<string>,
-  /** The output folder's unit cache, for a run that writes. */
-  cache?: UnitCache,
-): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
-  const { model, schemaFiles } = await loadModel(job.manifest, job.allowOutsideRefs, io, inputFiles, cache);
-  const extension = job.importExtension ?? 'js';
-  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
-  );
-  for (const warning of plan.warnings) io.err(`warning: ${warning}`);
-  const inputs = [await fileInput('manifest', job.out, job.manifest)];
-  for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
-  const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
-  if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
-  if (extension !== 'js') options['importExtension'] = extension;
-  const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
-  return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
-}
-
-/** The same, compared with the output folder and never written: what `mcp-gen check` runs. */
-export async function checkServer(job: ServerJob, io: Console): Promise<{ report: WriteReport; record: LedgerRecord }> {
-  const { files, record } = await prepareServer(job, io);
-  const banner = commandBanner(job.banner.command, job.banner.version);
-  return { report: await writeOutput(job.out, files, { banner, check: true, record }), record };
-}
-
-/** manifest → model → planned files → output folder. Shared by `mcp-gen server` and regenerate-self. */
+/** One run of `mcp-gen server` (and of regenerate-self's servers): generates, then prints the report and the notes. */
 export async function generateServer(
   manifest: string,
   options: Omit<ServerOptions, 'versionBanner' | 'debugIr' | 'watch'> & { banner: Recipe['banner'] },
@@ -120,23 +34,10 @@ export async function generateServer(
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
   };
   const check = options.check === true;
-  // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
-  const cache = check ? undefined : await readUnitCache(options.out, generatorFingerprint());
-  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
-  // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
-  // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
-  if (cache?.savedAtNs !== undefined && inputFiles === undefined) startCompilerStandby();
-  else stopCompilerStandby();
-  try {
-    const { files, record, notes } = await prepareServer(job, io, inputFiles, cache);
-    const banner = commandBanner(options.banner.command, options.banner.version);
-    const report = await writeOutput(options.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
-    const code = printReport(io, displayPath(options.out), report, check);
-    for (const note of notes) io.err(`note: ${note}`);
-    return code;
-  } finally {
-    stopCompilerStandby();
-  }
+  const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}) }, io);
+  const code = printReport(io, displayPath(options.out), report, check);
+  for (const note of notes) io.err(`note: ${note}`);
+  return code;
 }
 
 export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {
@@ -144,7 +45,7 @@ export async function runServer(manifest: string, options: ServerOptions, io: Co
   const clash = options.check ? '--check' : options.debugIr ? '--debug-ir' : options.force ? '--force' : undefined;
   if (options.watch && clash) throw watchClash('mcp-gen server', clash, clash === '--force' ? 'run once with --force, then --watch without it' : undefined);
   if (options.debugIr) {
-    io.out(JSON.stringify((await loadModel(manifest, options.allowOutsideRefs, io)).model, null, 2));
+    io.out(JSON.stringify((await loadServerModel({ manifest, ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}) }, io)).model, null, 2));
     return EXIT_OK;
   }
   // Relative to the working directory: an absolute path would make the bytes machine-specific.

@@ -9,10 +9,10 @@ import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { formatDiagnostic, InputError, inputProblem } from '../load/diagnostics.js';
 import { EXIT_OK, type Console } from './output.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../pipeline/paths.js';
 
 /** Long enough to take an editor's write, rename and chmod as one change; short enough to feel instant. */
-export const WATCH_DEBOUNCE_MS = 150;
+const WATCH_DEBOUNCE_MS = 150;
 
 const FILE_CLOCK_SLACK_MS = 50;
 

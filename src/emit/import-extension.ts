@@ -8,8 +8,6 @@ import type { PlannedFile } from '../write/planned-file.js';
  */
 export type ImportExtension = 'js' | 'ts';
 
-export const IMPORT_EXTENSIONS: readonly ImportExtension[] = ['js', 'ts'];
-
 /** Files whose specifiers their emitter already wrote with the chosen extension (and that are big). */
 const WRITTEN_WITH_EXTENSION = /(?:^|\/)(?:validators|validator-helpers|[a-z][a-z0-9-]*-validators)\.ts$|(?:^|\/)validators\/[^/]+\.ts$/;
 

@@ -8,15 +8,10 @@
  * `$ref` are ignored in draft-07, so they go; and 2020-12 keywords mean nothing in draft-07, so
  * they go too rather than start to apply.
  */
+import { isDraft07Schema } from '../schema/dialect.js';
 import { defineOwn, isSchemaObject, isSubschema, subschemaSlot, type SchemaObject } from '../schema/keywords.js';
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-
 const ONLY_2020 = ['prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'dependentRequired', 'dependentSchemas', 'minContains', 'maxContains', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary'];
-
-export function isDraft07Schema(schema: SchemaObject): boolean {
-  return typeof schema['$schema'] === 'string' && DRAFT_07.test(schema['$schema']);
-}
 
 /** The schema unchanged when it is not draft-07; else its 2020-12 equivalent (without `$schema`). */
 export function as2020(schema: SchemaObject): SchemaObject {

@@ -113,7 +113,7 @@ async function connectInspecting(location: ServerLocation, inspect: (message: un
   return session;
 }
 
-export function describeLocation(location: ServerLocation): string {
+function describeLocation(location: ServerLocation): string {
   return 'url' in location ? String(location.url) : [location.command, ...(location.args ?? [])].join(' ');
 }
 

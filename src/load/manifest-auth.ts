@@ -8,7 +8,7 @@ import { diagnosticAt, joinPointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
 /** Asymmetric JWS algorithms (RFC 7518, RFC 8037): a resource server needs only public keys for them. */
-export const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
 const SECTIONS = ['tools', 'resources', 'resourceTemplates', 'prompts'] as const;
 

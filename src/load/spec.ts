@@ -22,7 +22,7 @@ export const STATELESS_REVISION = '2026-07-28' satisfies KnownRevision;
 /** The official schemas shipped in the package (`schema/mcp-spec/`), two levels up from src/load and dist/load. */
 export const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../schema/mcp-spec/', import.meta.url));
 
-export const SPEC_RAW_BASE_URL = 'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema';
+const SPEC_RAW_BASE_URL = 'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema';
 
 /** A protocol schema, loaded and normalized: the only shape later phases ever see. */
 export interface LoadedSpec {

@@ -4,22 +4,13 @@
  * accepts and refuses exactly what the generated server would.
  */
 import type { ValidateFunction } from 'ajv';
-import { createAjv, type Dialect } from '../emit/validators/ajv-instance.js';
-import { isDraft07Schema } from '../load/draft07.js';
+import { dialectOf } from '../emit/shared/dialect.js';
+import { createAjv } from '../emit/validators/ajv-instance.js';
 import type { ServiceModel } from '../model/service-model.js';
 
 export interface ToolValidators {
   input: ValidateFunction;
   output?: ValidateFunction;
-}
-
-/**
- * The rule of `dialectOf` in src/emit/server (draft-07 only when every tool schema declares it),
- * restated here so the mock does not load the server emitter (ts-morph, prettier) at start-up.
- */
-function dialectOf(model: ServiceModel): Dialect {
-  const declared = model.tools.flatMap((t) => [t.inputSchema, t.outputSchema]).filter((s) => s !== undefined);
-  return declared.every(isDraft07Schema) ? 'draft-07' : '2020-12';
 }
 
 export function compileToolValidators(model: ServiceModel): Map<string, ToolValidators> {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import type { UnitCache } from './unit-cache.js';
+import { sha256Hex } from '../schema/sha256.js';
 
 /**
  * What a generated file on disk hashes to, without reading it when nothing can have touched it
@@ -64,7 +64,7 @@ export class DiskStatuses {
     try {
       const opened = fstatSync(fd, { bigint: true });
       const bytes = readFileSync(fd);
-      return { sha256: createHash('sha256').update(bytes).digest('hex'), stats: opened, bytes: () => bytes };
+      return { sha256: sha256Hex(bytes), stats: opened, bytes: () => bytes };
     } finally {
       closeSync(fd);
     }

@@ -17,7 +17,7 @@ import { UNIT_CACHE_FILE } from './unit-cache.js';
 const BOOKKEEPING = new Set([LEDGER_FILE, UNIT_CACHE_FILE]);
 
 /** The topmost folders (posix, relative to the output; `''` the output itself) holding only mcp-gen's files. */
-export function ownedFolders(files: readonly PlannedFile[], ownsRoot: boolean): string[] {
+function ownedFolders(files: readonly PlannedFile[], ownsRoot: boolean): string[] {
   const generated = new Set<string>();
   const user = new Set<string>();
   for (const file of files) {

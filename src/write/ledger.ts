@@ -8,7 +8,7 @@
 
 export const LEDGER_FILE = '.mcp-gen-ledger.json';
 /** Bumped whenever a field changes meaning; a reader refuses a format higher than it knows. */
-export const LEDGER_FORMAT = 2;
+const LEDGER_FORMAT = 2;
 
 /** `runtime-validators` is mcp-gen's own `generated/` folder (`npm run gen:self`). */
 export type RecipeCommand = 'server' | 'client' | 'docs' | 'types' | 'runtime-validators';
@@ -83,7 +83,7 @@ export type ParsedLedger =
   | { kind: 'invalid'; reason: string };
 
 /** Parses a ledger's text; says why when it is not one of mcp-gen's. */
-export function parseLedger(text: string): ParsedLedger {
+function parseLedger(text: string): ParsedLedger {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -18,7 +18,7 @@ export function runtimeSourcePaths(runtimeDir: string): string[] {
 }
 
 /** The source as the generator would have printed it (identical when it is already clean). */
-export async function formatRuntimeSource(path: string, text: string): Promise<string> {
+async function formatRuntimeSource(path: string, text: string): Promise<string> {
   return formatText(text, path.endsWith('.md') ? 'markdown' : 'typescript', path);
 }
 

@@ -31,10 +31,6 @@ export const UNIT_CACHE_FORMAT = 3;
 /** What a pure step looks like to the code that may cache it: same kind and input, same result. */
 export type Memo = (kind: string, input: string, compute: () => string) => string;
 
-/** The hash is taken over the file's bytes (hashing a string of MBs would encode it again). */
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 interface CacheHeader {
   generator: 'mcp-gen';
@@ -89,7 +85,7 @@ function decodeEntries(bytes: Buffer, fingerprint: string): Map<string, Entry> |
   }
   if (header === null || typeof header !== 'object' || header.generator !== 'mcp-gen' || header.cacheFormat !== UNIT_CACHE_FORMAT) return undefined;
   if (header.fingerprint !== fingerprint || typeof header.sha256 !== 'string') return undefined;
-  if (sha256(bytes.subarray(headerEnd + 1)) !== header.sha256) return undefined;
+  if (sha256Hex(bytes.subarray(headerEnd + 1)) !== header.sha256) return undefined;
   const indexEnd = bytes.indexOf(0x0a, headerEnd + 1);
   if (indexEnd < 0) return undefined;
   let index: unknown;
@@ -112,7 +108,7 @@ function decodeEntries(bytes: Buffer, fingerprint: string): Map<string, Entry> |
 }
 
 /** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
+function encodeUnitCacheBytes(fingerprint: string, entries: Iterable<readonly [string, string]>): Buffer {
   return encodeEntries(fingerprint, [...entries].map(([key, text]) => [key, { text }] as const));
 }
 
@@ -122,7 +118,7 @@ export function encodeUnitCache(fingerprint: string, entries: Iterable<readonly 
 }
 
 /** The entries of a cache file's bytes, or undefined when it is not a sound cache of this generator. */
-export function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
+function decodeUnitCacheBytes(bytes: Buffer, fingerprint: string): Map<string, string> | undefined {
   const entries = decodeEntries(bytes, fingerprint);
   return entries && new Map([...entries].map(([key, entry]) => [key, textOf(entry)]));
 }

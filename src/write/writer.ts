@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
@@ -208,7 +207,7 @@ async function keyedFile(
     // The banner is the first line when the file's language has one.
     const bodyStart = comment === '' ? 0 : disk.indexOf(0x0a) + 1;
     const diskBody = disk.subarray(bodyStart);
-    if ((bodyStart > 0 || comment === '') && createHash('sha256').update(diskBody).digest('hex') === bodyHash) body = diskBody.toString('utf8');
+    if ((bodyStart > 0 || comment === '') && sha256(diskBody) === bodyHash) body = diskBody.toString('utf8');
   }
   body ??= await renderBody({ ...file, content: await contentOf(file) }, memo);
   const text = comment + body;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
-import { defaultSpecDir } from '../../src/cli/paths.js';
+import { defaultSpecDir } from '../../src/pipeline/paths.js';
 
 const SPEC_DIR = defaultSpecDir();
 

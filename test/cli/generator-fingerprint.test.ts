@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeFingerprint } from '../../src/cli/generator-fingerprint.js';
+import { codeFingerprint } from '../../src/pipeline/generator-fingerprint.js';
 
 let root: string;
 let schemaDir: string;

@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { dirname, join } from 'node:path';
 import { VALIDATOR_TYPES } from '../../src/emit/validators/declarations.js';
 import { main } from '../../src/cli/main.js';
-import { toolTypeNames } from '../../src/emit/server/naming.js';
+import { toolTypeNames } from '../../src/emit/shared/naming.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
 import { typeCheck } from '../server/support.js';
 

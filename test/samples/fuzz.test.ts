@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAjv, type Dialect } from '../../src/emit/validators/ajv-instance.js';
-import { as2020, isDraft07Schema } from '../../src/load/draft07.js';
+import { as2020 } from '../../src/load/draft07.js';
+import { isDraft07Schema } from '../../src/schema/dialect.js';
 import { sampleValue, SampleError } from '../../src/samples/index.js';
 import { manifestArbitrary } from '../fuzz/arbitraries.js';
 

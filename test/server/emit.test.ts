@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { planServer } from '../../src/emit/server/index.js';
 import { applyInsertions, exportedObject, parse, propertyInsertion } from '../../src/emit/server/merge.js';
-import { typeBase } from '../../src/emit/server/naming.js';
+import { typeBase } from '../../src/emit/shared/naming.js';
 import { propertyKey } from '../../src/printer/names.js';
 import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-files.js';
 import type { SchemaObject } from '../../src/schema/keywords.js';
-import { embedAt } from '../../src/emit/server/schema-walk.js';
+import { embedAt } from '../../src/emit/shared/embed.js';
 import { capabilities } from '../../src/emit/server/server-file.js';
 import type { ServiceModel, ToolModel } from '../../src/model/service-model.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -6,7 +6,7 @@ import { typedValidatorModule } from '../../src/emit/validators/declarations.js'
 import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkServer } from '../../src/cli/server-command.js';
+import { checkServer } from '../../src/pipeline/server.js';
 import type { ServerPlan } from '../../src/emit/server/index.js';
 import type { PlannedFile } from '../../src/write/planned-file.js';
 import { hasBanner, renderFile } from '../../src/write/render.js';

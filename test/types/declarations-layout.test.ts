@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
-import { toolTypeNames } from '../../src/emit/server/naming.js';
+import { toolTypeNames } from '../../src/emit/shared/naming.js';
 import { declarationsLayout } from '../../src/emit/types/declarations-layout.js';
 import { compileToolUnit } from '../../src/emit/types/tool-unit.js';
 import type { ServiceModel } from '../../src/model/service-model.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { defaultSpecDir } from '../../src/cli/paths.js';
+import { defaultSpecDir } from '../../src/pipeline/paths.js';
 import { emitProtocolTypes, type DocsMode } from '../../src/emit/types/index.js';
 import { resolveSpec, type KnownRevision } from '../../src/load/spec.js';
 import { buildProtocolModel, type ProtocolModel } from '../../src/model/protocol.js';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../../src/schema/keywords.js';
-import { mapSchema as copyForServer } from '../../src/emit/server/schema-walk.js';
-import { rewriteSchema, type Json, type JsonObject } from '../../src/emit/validators/schema-walk.js';
+import type { Json, JsonObject } from '../../src/emit/validators/ajv-schema.js';
 import { subschemaSlot } from '../../src/schema/keywords.js';
-import { mapSchema as mapSpecSchema } from '../../src/schema/walk.js';
+import { copySchema as copyForServer, mapSchema as mapSpecSchema, rewriteSchema } from '../../src/schema/walk.js';
 
 describe('subschemaSlot', () => {
   it('lets the value decide what `items` holds', () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
-import { typesFile } from '../../src/emit/server/types-file.js';
+import { typesFile } from '../../src/emit/types/types-file.js';
 import { runTypeUnitJob, TYPE_WORKER_THRESHOLD, typeUnitCompiler, type TypeUnitJob } from '../../src/emit/types/type-unit-jobs.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { loadModel, repoRoot } from '../server/support.js';

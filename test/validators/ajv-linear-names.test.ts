@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CodeGen, ValueScope } from 'ajv/dist/compile/codegen/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
-import { embedAt } from '../../src/emit/server/schema-walk.js';
+import { embedAt } from '../../src/emit/shared/embed.js';
 import { ajvOptimize, countNames, installLinearNames } from '../../src/emit/validators/ajv-linear-names.js';
 import { compileValidatorCode } from '../../src/emit/validators/index.js';
 import type { ValidatorEntry } from '../../src/emit/validators/index.js';

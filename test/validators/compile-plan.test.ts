@@ -1,10 +1,10 @@
 /**
- * The compile plan's walks (compile-plan.ts, schema-walk.ts): one copy of the caller's document,
+ * The compile plan's walks (compile-plan.ts, ajv-schema.ts): one copy of the caller's document,
  * rewritten in place, and no `__proto__` walk for the schemas that have no such member.
  */
 import { describe, expect, it } from 'vitest';
 import { planCompilation } from '../../src/emit/validators/compile-plan.js';
-import { protoMembersForAjv, type Json } from '../../src/emit/validators/schema-walk.js';
+import { protoMembersForAjv, type Json } from '../../src/emit/validators/ajv-schema.js';
 
 describe('the compile plan', () => {
   it('leaves the caller\'s document as it was', () => {

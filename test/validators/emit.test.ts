@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAjv } from '../../src/emit/validators/ajv-instance.js';
 import { emitValidators, type EmitValidatorsOptions } from '../../src/emit/validators/index.js';
-import { protoMembersForAjv } from '../../src/emit/validators/schema-walk.js';
+import { protoMembersForAjv } from '../../src/emit/validators/ajv-schema.js';
 import { exportNameFor, importEmitted, loadRevision, repoRoot, tempDir } from './support.js';
 
 const dir = tempDir('validators-emit');

@@ -10,7 +10,7 @@ import { isMetaChecked } from '../../src/schema/meta-checked.js';
 import { compileUnit } from '../../src/emit/validators/compile-unit.js';
 import type { ToolValidatorUnit } from '../../src/emit/validators/tool-validators.js';
 import { validatorFiles } from '../../src/emit/server/index.js';
-import { toolTypeNames } from '../../src/emit/server/naming.js';
+import { toolTypeNames } from '../../src/emit/shared/naming.js';
 import { loadModel } from '../server/support.js';
 
 let dir: string;

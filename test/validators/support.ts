@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Dialect } from '../../src/emit/validators/index.js';
-import { defaultSpecDir } from '../../src/cli/paths.js';
+import { defaultSpecDir } from '../../src/pipeline/paths.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -98,7 +98,7 @@ describe('user-owned skeletons', () => {
       const dist = ${JSON.stringify(join(repoRoot, 'dist'))};
       const { loadManifest } = await import(dist + '/pipeline/manifest.js');
       const { planServer } = await import(dist + '/emit/server/index.js');
-      const { readRuntimeSources } = await import(dist + '/cli/server-command.js');
+      const { readRuntimeSources } = await import(dist + '/pipeline/server.js');
       const { model } = await loadManifest(${JSON.stringify(join(repoRoot, 'examples', 'weather', 'manifest.yaml'))});
       const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((p) => p.includes('/node_modules/handlebars/'));
       const plan = await planServer(model, { runtimeSources: readRuntimeSources() });
@@ -132,6 +132,6 @@ describe('a client generated from a manifest', () => {
       .map((line) => line.split('\t')[0] ?? '')
       .filter((url) => url.includes('/dist/'));
     expect(loaded.some((url) => url.endsWith('/dist/cli/client-command.js'))).toBe(true);
-    expect(loaded.filter((url) => url.includes('/dist/runtime/client/') || url.endsWith('/dist/load/introspect.js') || url.endsWith('/dist/cli/client-live-source.js'))).toEqual([]);
+    expect(loaded.filter((url) => url.includes('/dist/runtime/client/') || url.endsWith('/dist/load/introspect.js') || url.endsWith('/dist/pipeline/client-live-source.js'))).toEqual([]);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { propertyKey } from '../../printer/names.js';
 import { formatMembers, formatTypeScript, spliceUnits, unitMarker, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { intersectionLayout, pairLayout, propertyLayout, signatureLayout } from './member-layout.js';
 import { SourceFile } from '../../printer/source-file.js';
-import type { ToolTypeNames } from '../server/naming.js';
+import type { ToolTypeNames } from '../shared/naming.js';
 
 const RUNTIME = './runtime/client/index.js';
 
@@ -25,9 +25,61 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
   const value = (name: string): string => file.importValue(name, RUNTIME);
   const type = (name: string): string => file.importType(name, RUNTIME);
   const callOptions = type('CallOptions');
+  const marker = (name: string): string => (model.tools.length === 0 ? '' : `${unitMarker(name)}\n`);
+  const parts: Parts = { file, value, type, callOptions, marker };
 
   // The output validators by namespace: no import line names a tool, so adding one changes no import.
   const withValidators = hasValidators && model.tools.some((t) => t.outputSchema !== undefined);
+  pushHeader(parts, withValidators);
+
+  // Each tool's members of ToolCalls, TaskCalls, FullToolCalls and ToolMethods: one unit per tool
+  // (they hold its description and its input's requiredness), formatted alone and cached.
+  const taskTools = model.tools.filter(runsAsTask);
+  const units = await toolMemberUnits(model, toolNames, callOptions, taskTools.length > 0 ? { options: type('TaskOptions'), handle: type('TaskHandle') } : undefined, withValidators, memo);
+  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n', marker('tool-calls'), '};\n\n');
+  if (taskTools.length > 0) {
+    file.push(
+      jsdoc([
+        'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
+        'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
+      ]),
+      'export type TaskCalls = {\n',
+      marker('task-calls'),
+      '};\n\n',
+    );
+  }
+  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n', marker('full-tool-calls'), '};\n\n');
+
+  pushInterfaces(parts, model);
+  pushConnect(parts, model, taskTools);
+  const skeleton = await formatTypeScript(file.toString(), memo);
+  const run = (part: string): UnitRun => ({ units: units.flatMap((u) => (u.get(part) ? [u.get(part) as string] : [])), indent: 2, separator: '' });
+  return spliceUnits(
+    skeleton,
+    new Map([
+      ['tool-calls', run('calls')],
+      ['task-calls', run('taskCalls')],
+      ['full-tool-calls', run('fullCalls')],
+      ['tool-methods', run('methods')],
+      ['tool-rows', run('rows')],
+      ['tool-entries', run('entries')],
+    ]),
+  );
+}
+
+/** The file being built and how its parts name what they import from the runtime. */
+interface Parts {
+  file: SourceFile;
+  value: (name: string) => string;
+  type: (name: string) => string;
+  /** The runtime's CallOptions type, as imported. */
+  callOptions: string;
+  /** Where a run of per-tool units goes (nothing without tools). */
+  marker: (name: string) => string;
+}
+
+/** The namespace imports, re-exports, handler and connect-option types, and the revision helpers. */
+function pushHeader({ file, type, callOptions }: Parts, withValidators: boolean): void {
   file.push(
     NAMESPACES,
     withValidators ? `import * as ${VALIDATORS} from './validators.js';\n\n` : '',
@@ -82,26 +134,10 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     jsdoc('`ping` where the revisions `V` all have it; 2026-07-28 has none (never: calling it does not compile).'),
     `export type PingMethod<V extends Revision> = [V] extends ['2026-07-28'] ? never : (options?: ${callOptions}) => Promise<void>;\n\n`,
   );
+}
 
-  // Each tool's members of ToolCalls, TaskCalls, FullToolCalls and ToolMethods: one unit per tool
-  // (they hold its description and its input's requiredness), formatted alone and cached.
-  const taskTools = model.tools.filter(runsAsTask);
-  const units = await toolMemberUnits(model, toolNames, callOptions, taskTools.length > 0 ? { options: type('TaskOptions'), handle: type('TaskHandle') } : undefined, withValidators, memo);
-  const marker = (name: string): string => (model.tools.length === 0 ? '' : `${unitMarker(name)}\n`);
-  file.push(jsdoc('Every tool, keyed by wire name: the input it takes and what the call resolves with.'), 'export type ToolCalls = {\n', marker('tool-calls'), '};\n\n');
-  if (taskTools.length > 0) {
-    file.push(
-      jsdoc([
-        'Tools that may run as tasks: `client.tools.<name>.task(input, options)` starts one and resolves with',
-        'a handle (`status()`, `result()` validated like a plain call, `cancel()`).',
-      ]),
-      'export type TaskCalls = {\n',
-      marker('task-calls'),
-      '};\n\n',
-    );
-  }
-  file.push(jsdoc('The same calls resolving with the whole result (`.full` of each tool method); an `isError` result resolves too.'), 'export type FullToolCalls = {\n', marker('full-tool-calls'), '};\n\n');
-
+/** ToolMethods, PromptMethods, the resource interfaces and `Client`. */
+function pushInterfaces({ file, type, callOptions, marker }: Parts, model: ServiceModel): void {
   file.push(
     jsdoc([
       'One method per tool, named after it. A tool with an outputSchema resolves with its validated',
@@ -166,7 +202,10 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     '  close(): Promise<void>;\n',
     '}\n\n',
   );
+}
 
+/** The tool table (wire name → validator and header mirrors) and `connect`. */
+function pushConnect({ file, value, type, callOptions, marker }: Parts, model: ServiceModel, taskTools: readonly ToolModel[]): void {
   // The tool table: wire name → validator and header mirrors. Own entries of a Map, never object keys.
   const binding = type('ClientToolBinding');
   file.push(`const TOOLS: ReadonlyMap<string, ${binding}> = new Map<string, ${binding}>([\n`, marker('tool-rows'), ']);\n\n');
@@ -236,19 +275,6 @@ export async function clientFile(model: ServiceModel, toolNames: Map<string, Too
     '  // The methods are built from the table above; their precise types come from the interfaces.\n',
     '  return Object.freeze(client) as unknown as Client<V>;\n',
     '}\n',
-  );
-  const skeleton = await formatTypeScript(file.toString(), memo);
-  const run = (part: string): UnitRun => ({ units: units.flatMap((u) => (u.get(part) ? [u.get(part) as string] : [])), indent: 2, separator: '' });
-  return spliceUnits(
-    skeleton,
-    new Map([
-      ['tool-calls', run('calls')],
-      ['task-calls', run('taskCalls')],
-      ['full-tool-calls', run('fullCalls')],
-      ['tool-methods', run('methods')],
-      ['tool-rows', run('rows')],
-      ['tool-entries', run('entries')],
-    ]),
   );
 }
 

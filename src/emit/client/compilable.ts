@@ -1,10 +1,10 @@
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
-import { embedAt } from '../server/schema-walk.js';
-import { toolTypeNames, type ToolTypeNames } from '../server/naming.js';
+import { embedAt } from '../shared/embed.js';
+import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { checkToolTypes } from '../types/tool-types.js';
 import { createAjv } from '../validators/ajv-instance.js';
 import { emitValidators } from '../validators/index.js';
-import { dialectOf } from '../server/index.js';
+import { dialectOf } from '../shared/dialect.js';
 
 /** A tool the client leaves out: why, and where it sits in the snapshot ('' when it is not there). The CLI makes the warning. */
 export interface LeftOutTool {

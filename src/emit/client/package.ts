@@ -4,7 +4,7 @@
  * `node`, `import`, `default`; `prepack` builds), `tsconfig.json` (tsc builds `src/` to `dist/`, .js
  * and .d.ts, so a consumer needs no TypeScript settings of its own), a README with one example call
  * per tool, and `api-snapshot.json`, the server surface this version was made from (what the next
- * regeneration is diffed against, see src/cli/client-package.ts). Plans files; never touches the disk.
+ * regeneration is diffed against, see src/pipeline/client-package.ts). Plans files; never touches the disk.
  */
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { markdownCodeBlock, markdownText, terminalText } from '../../printer/escape.js';
@@ -12,7 +12,7 @@ import type { PlannedFile } from '../../write/planned-file.js';
 import { OAUTH_DEPENDENCY } from './index.js';
 
 /** Pinned as mcp-gen's own package.json pins them: the package's build needs exactly these. */
-export const PACKAGE_BUILD_DEPENDENCIES = { '@types/node': '20.19.43', typescript: '5.9.3' } as const;
+const PACKAGE_BUILD_DEPENDENCIES = { '@types/node': '20.19.43', typescript: '5.9.3' } as const;
 
 /** The folder the client's files go to, and the one tsc builds them into. */
 const SOURCE_DIR = 'src';
@@ -36,7 +36,7 @@ export interface PackageOptions {
  * place so the layout can change in one spot; today the browser and Node take the same modules,
  * and the `browser` field (browserSwaps) changes what those modules load.
  */
-export function packageEntries(files: readonly PlannedFile[], auth: boolean): { subpath: string; browser: string; node: string }[] {
+function packageEntries(files: readonly PlannedFile[], auth: boolean): { subpath: string; browser: string; node: string }[] {
   const entries = [{ subpath: '.', browser: 'client', node: 'client' }];
   if (auth && files.some((f) => f.path === 'runtime/client/auth/index.ts')) {
     entries.push({ subpath: './auth', browser: 'runtime/client/auth/index', node: 'runtime/client/auth/index' });
@@ -165,7 +165,7 @@ function apiSnapshot(model: ServiceModel): { [key: string]: unknown } {
 }
 
 /** The README: install, connect (Node, bundler, browser, CommonJS), one example call per tool, releasing. */
-export function packageReadme(model: ServiceModel, options: PackageOptions): string {
+function packageReadme(model: ServiceModel, options: PackageOptions): string {
   const name = options.name;
   const server = markdownText(model.server.title ?? model.server.name);
   const lines: string[] = [

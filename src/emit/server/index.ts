@@ -3,19 +3,20 @@ import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ServiceModel } from '../../model/service-model.js';
 import type { FileFormat, PlannedFile } from '../../write/planned-file.js';
 import { deferredFile } from '../deferred-file.js';
-import type { Dialect, ValidatorEntry } from '../validators/index.js';
+import type { ValidatorEntry } from '../validators/index.js';
+import { dialectOf } from '../shared/dialect.js';
 import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import type { ImportExtension } from '../import-extension.js';
 import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
-import { toolTypeNames, type ToolTypeNames } from './naming.js';
+import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
-import { embedAt } from './schema-walk.js';
+import { embedAt } from '../shared/embed.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { UnitMemo } from '../../printer/format.js';
 import { serverFile, servesStateless } from './server-file.js';
-import { TYPES_MODULE, typesFile } from './types-file.js';
+import { TYPES_MODULE, typesFile } from '../types/types-file.js';
 import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.js';
 
 export interface ServerInputs {
@@ -197,16 +198,4 @@ function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: bool
       if (format === undefined) throw new Error(`planServer: unexpected runtime file name ${JSON.stringify(name)}`);
       return { path: `generated/runtime/${name}`, owner: 'generated', format, content };
     });
-}
-
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-
-/**
- * Tool schemas are 2020-12 unless they say otherwise (MCP's default). A manifest whose schemas all
- * declare draft-07 gets draft-07 validators.
- */
-export function dialectOf(model: ServiceModel): Dialect {
-  const declared = model.tools.flatMap((t) => [t.inputSchema, t.outputSchema]).filter((s) => s !== undefined);
-  const allDraft07 = declared.every((s) => typeof s['$schema'] === 'string' && DRAFT_07.test(s['$schema']));
-  return allDraft07 ? 'draft-07' : '2020-12';
 }

@@ -4,7 +4,7 @@ import { jsdoc, jsonValueExpression, stringLiteral } from '../../printer/escape.
 import { formatTypeScript, formatUnit, spliceUnits, unitMarker, type UnitMemo } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
 import { toolStatementLayout, toolStatementSource, type ToolStatementParts } from '../../printer/prettier-layout.js';
-import type { ToolTypeNames } from './naming.js';
+import type { ToolTypeNames } from '../shared/naming.js';
 import { schemaDigest } from '../../schema/digest.js';
 import { isSchemaObject } from '../../schema/keywords.js';
 

@@ -59,9 +59,9 @@ async function nothingToMerge(memo: MergeMemo, kind: string, wanted: unknown, te
   await memo(kind, mergeInput(wanted, text), async () => NOTHING_TO_MERGE);
 }
 
-export const HANDLERS_INDEX = 'handlers/index.ts';
+const HANDLERS_INDEX = 'handlers/index.ts';
 
-export function toolHandlerPath(tool: ToolModel): string {
+function toolHandlerPath(tool: ToolModel): string {
   return `handlers/tools/${tool.ids.camel}.ts`;
 }
 

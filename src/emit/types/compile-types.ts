@@ -84,7 +84,7 @@ const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype)
  * - `prefixItems` (2020-12) becomes the draft-07 tuple the compiler knows, a tuple without
  *   `additionalItems` stays open, `const`/`enum` with non-primitive values go (the type widens).
  */
-export function compilerSafe(schema: SchemaObject, keep: ReadonlySet<string>): SafeSchema {
+function compilerSafe(schema: SchemaObject, keep: ReadonlySet<string>): SafeSchema {
   const text = JSON.stringify(schema);
   const placeholders = new Map<string, string>();
   const byName = new Map<string, string>();

@@ -3,9 +3,9 @@ import { jsdoc } from '../../printer/escape.js';
 import { formatMembers, unitMarker, type MemberPart, type UnitMemo } from '../../printer/format.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
-import { mapSchema } from '../server/schema-walk.js';
+import { copySchema } from '../../schema/walk.js';
 import { schemaDigest } from '../../schema/digest.js';
-import { typeBase, type ToolTypeNames } from '../server/naming.js';
+import { typeBase, type ToolTypeNames } from '../shared/naming.js';
 import { compileToolUnit, type SharedDefinition } from './tool-unit.js';
 import { typeUnitCompiler, type TypeUnitJob } from './type-unit-jobs.js';
 
@@ -132,7 +132,7 @@ const REFERENCE_WORD = /"\$(?:ref|dynamicRef|recursiveRef)"/;
 
 function refersToAnything(schema: SchemaObject): boolean {
   let refers = false;
-  mapSchema(schema, (node) => {
+  copySchema(schema, (node) => {
     if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$recursiveRef'] !== undefined) refers = true;
     return node;
   });

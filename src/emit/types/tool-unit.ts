@@ -1,8 +1,8 @@
 import { escapeInvisible } from '../../printer/escape.js';
 import { pascalCase } from '../../printer/names.js';
 import { defineOwn, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
-import { mapSchema } from '../server/schema-walk.js';
-import { typeBase } from '../server/naming.js';
+import { copySchema } from '../../schema/walk.js';
+import { typeBase } from '../shared/naming.js';
 import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
 
 /**
@@ -43,7 +43,7 @@ export async function compileToolUnit(tool: ToolSchemas, n: UnitTypeNames, share
 export async function compileShared(shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
   const parts: string[] = [];
   for (const definition of shared.values()) {
-    const schema = mapSchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
+    const schema = copySchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
     schema[NAME_KEYWORD] = definition.name;
     parts.push(await compileNamed(schema, definition.name));
   }
@@ -92,7 +92,7 @@ function stripForTypes(node: SchemaObject): SchemaObject {
  */
 function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
   const ownDefinition = /^#\/(?:\$defs|definitions)\/([^/]+)$/;
-  const named = mapSchema(schema, (node, position) => {
+  const named = copySchema(schema, (node, position) => {
     stripForTypes(node);
     if (position.isDefinition) {
       node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');

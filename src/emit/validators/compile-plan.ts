@@ -1,5 +1,6 @@
 import { defineOwn, isSchemaObject } from '../../schema/keywords.js';
-import { forEachSchemaNode, protoMembersForAjv, stripAnnotations, type Json, type JsonObject } from './schema-walk.js';
+import { forEachSchemaNode } from '../../schema/walk.js';
+import { protoMembersForAjv, stripAnnotations, type Json, type JsonObject } from './ajv-schema.js';
 
 /**
  * How a schema document is handed to ajv. Compiled by JSON pointer into one big document, ajv

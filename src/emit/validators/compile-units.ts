@@ -17,7 +17,7 @@ import { onStandby } from '../compiler-standby.js';
  * Fewer tools than this compile in-process: a worker must load ajv and compile its meta-schema
  * before its first tool, which only many tools pay back (`npm run bench:scale` measures it).
  */
-export const WORKER_THRESHOLD = 100;
+const WORKER_THRESHOLD = 100;
 const MAX_WORKERS = 2;
 
 export interface CompileUnitsOptions {

@@ -252,17 +252,10 @@ function helperFor(module: string, path: readonly string[]): string | undefined 
 }
 
 /**
- * Replaces every `require(…)` in ajv standalone output with a helper and prepends the helpers it
- * needs. Throws on a reference it does not know, so nothing that needs ajv at run time slips out.
- */
-export function inlineRuntimeDependencies(code: string): string {
-  const { code: rewritten, needed } = replaceRuntimeDependencies(code);
-  return helperCode(needed) + rewritten;
-}
-
-/**
- * The same without the helpers' code: the rewritten code and the helpers it calls, for a module
- * assembled from several compilations that declares each helper once (tool-validators.ts).
+ * Replaces every `require(…)` in ajv standalone output with a helper: the rewritten code and the
+ * helpers it calls, for a module assembled from several compilations that declares each helper
+ * once (helperCode writes them). Throws on a reference it does not know, so nothing that needs ajv
+ * at run time slips out.
  */
 export function replaceRuntimeDependencies(code: string): { code: string; needed: Set<string> } {
   const needed = new Set<string>();

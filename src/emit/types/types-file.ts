@@ -3,8 +3,8 @@ import { jsdoc, stringLiteral } from '../../printer/escape.js';
 import { propertyKey } from '../../printer/names.js';
 import { formatTypeScript, spliceUnits, unitMarker, type MemberPart, type UnitMemo, type UnitRun } from '../../printer/format.js';
 import { SourceFile } from '../../printer/source-file.js';
-import { toolTypeUnits, type ToolTypeUnits } from '../types/tool-types.js';
-import { toolTypeNames, type ToolTypeNames } from './naming.js';
+import { toolTypeUnits, type ToolTypeUnits } from './tool-types.js';
+import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 
 /**
  * `generated/types.ts`: what user code is checked against. The keyed maps (`Tools["get_weather"]`,
@@ -55,49 +55,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
   }
 
   const sections: string[] = [`  tools: ToolHandlers;\n`];
-  if (model.resources.length > 0) {
-    file.push(
-      '\n',
-      jsdoc('The URI of every resource the server lists.'),
-      `export type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n\n`,
-      jsdoc('Reads each listed resource, keyed by URI.'),
-      'export type ResourceHandlers = {\n',
-      ...model.resources.map((r) => `  ${propertyKey(r.uri)}: ${api('ResourceHandler')}<${CONTEXT}>;\n`),
-      '};\n',
-    );
-    sections.push('  resources: ResourceHandlers;\n');
-  }
-  if (model.resourceTemplates.length > 0) {
-    const handler = api('ResourceTemplateHandler');
-    file.push(
-      '\n',
-      jsdoc('Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`.'),
-      'export type ResourceTemplateHandlers = {\n',
-      ...model.resourceTemplates.map((t) => {
-        const variables = [...new Set(t.variables)].map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
-        return `  ${propertyKey(t.uriTemplate)}: ${handler}<{ ${variables} }, ${CONTEXT}>;\n`;
-      }),
-      '};\n',
-    );
-    sections.push('  resourceTemplates: ResourceTemplateHandlers;\n');
-    const listed = model.resourceTemplates.filter((t) => t.list);
-    if (listed.length > 0) {
-      file.push(
-        '\n',
-        jsdoc('Lists the resources each `list: true` template has now (read through its template handler), keyed by template.'),
-        'export type ResourceListHandlers = {\n',
-        ...listed.map((t) => `  ${propertyKey(t.uriTemplate)}: ${api('ResourceListHandler')}<${CONTEXT}>;\n`),
-        '};\n',
-      );
-      sections.push('  resourceLists: ResourceListHandlers;\n');
-    }
-  }
-  if (model.subscribe && (model.resources.length > 0 || model.resourceTemplates.length > 0)) {
-    sections.push(
-      `${jsdoc('Called when the first client subscribes to a URI and when the last one leaves: start and stop watching there.', '  ')}`,
-      `  resourceSubscriptions?: ${api('ResourceSubscriptionHooks')};\n`,
-    );
-  }
+  pushResourceHandlers(file, model, api, sections);
   if (model.prompts.length > 0) {
     file.push(promptArgumentTypes(model));
     file.push(
@@ -146,6 +104,53 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
     `export type ${CONTEXT} = ${api('RequestContext')}<ToolName, PromptName>;\n`,
   );
   return assembleTypes(file.toString(), tools, memo, ['handlers']);
+}
+
+/** The resource, template, list and subscription handler types, each section's member added to `sections` (the Handlers type). */
+function pushResourceHandlers(file: SourceFile, model: ServiceModel, api: (name: string) => string, sections: string[]): void {
+  if (model.resources.length > 0) {
+    file.push(
+      '\n',
+      jsdoc('The URI of every resource the server lists.'),
+      `export type ResourceUri = ${model.resources.map((r) => stringLiteral(r.uri)).join(' | ')};\n\n`,
+      jsdoc('Reads each listed resource, keyed by URI.'),
+      'export type ResourceHandlers = {\n',
+      ...model.resources.map((r) => `  ${propertyKey(r.uri)}: ${api('ResourceHandler')}<${CONTEXT}>;\n`),
+      '};\n',
+    );
+    sections.push('  resources: ResourceHandlers;\n');
+  }
+  if (model.resourceTemplates.length > 0) {
+    const handler = api('ResourceTemplateHandler');
+    file.push(
+      '\n',
+      jsdoc('Reads resources by URI template, keyed by template; `variables` holds the values of its `{placeholders}`.'),
+      'export type ResourceTemplateHandlers = {\n',
+      ...model.resourceTemplates.map((t) => {
+        const variables = [...new Set(t.variables)].map((v) => `readonly ${propertyKey(v)}: string`).join('; ');
+        return `  ${propertyKey(t.uriTemplate)}: ${handler}<{ ${variables} }, ${CONTEXT}>;\n`;
+      }),
+      '};\n',
+    );
+    sections.push('  resourceTemplates: ResourceTemplateHandlers;\n');
+    const listed = model.resourceTemplates.filter((t) => t.list);
+    if (listed.length > 0) {
+      file.push(
+        '\n',
+        jsdoc('Lists the resources each `list: true` template has now (read through its template handler), keyed by template.'),
+        'export type ResourceListHandlers = {\n',
+        ...listed.map((t) => `  ${propertyKey(t.uriTemplate)}: ${api('ResourceListHandler')}<${CONTEXT}>;\n`),
+        '};\n',
+      );
+      sections.push('  resourceLists: ResourceListHandlers;\n');
+    }
+  }
+  if (model.subscribe && (model.resources.length > 0 || model.resourceTemplates.length > 0)) {
+    sections.push(
+      `${jsdoc('Called when the first client subscribes to a URI and when the last one leaves: start and stop watching there.', '  ')}`,
+      `  resourceSubscriptions?: ${api('ResourceSubscriptionHooks')};\n`,
+    );
+  }
 }
 
 /** The formatted skeleton with the type units where its marker is, a blank line between them. */

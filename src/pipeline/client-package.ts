@@ -1,5 +1,5 @@
 /**
- * The CLI half of `mcp-gen client --package <name>` (the files are planned by
+ * The pipeline's half of `mcp-gen client --package <name>` (the files are planned by
  * src/emit/client/package.ts): checks the name and `--package-version`, reads what the user owns in
  * the output's package.json, and decides the version. A regeneration whose server surface differs
  * from the `api-snapshot.json` on disk is diffed as `mcp-gen diff` would and bumps the version by
@@ -14,11 +14,11 @@ import { terminalText } from '../printer/escape.js';
 import { API_SNAPSHOT, planPackage } from '../emit/client/package.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { toolExamples } from '../samples/tool-examples.js';
-import type { Console } from './output.js';
+import type { Console } from './console.js';
 import { PACKAGE_ROOT } from './paths.js';
 
 /** A new package's version: under 1.0.0, so the first breaking change is a minor bump. */
-export const FIRST_VERSION = '0.1.0';
+const FIRST_VERSION = '0.1.0';
 
 /** Names npm accepts for a new package: lowercase, URL-safe, optionally scoped, at most 214 characters. */
 const NPM_NAME = /^(?:@[a-z0-9-*~][a-z0-9-*._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
@@ -47,7 +47,7 @@ export function checkPackageVersion(version: string): void {
 }
 
 /** The next version after a change of this severity (semver; under 1.0.0 a breaking change bumps the minor). */
-export function bumpVersion(version: string, severity: Severity): string {
+function bumpVersion(version: string, severity: Severity): string {
   const [major, minor, patch] = (SEMVER.exec(version) ?? ['', '0', '1', '0']).slice(1, 4).map(Number) as [number, number, number];
   if (severity === 'breaking') return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
   if (severity === 'compatible' && major > 0) return `${major}.${minor + 1}.0`;

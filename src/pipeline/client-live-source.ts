@@ -5,17 +5,17 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileInput, sha256 } from '../check/inputs.js';
+import { fileInput } from './ledger-inputs.js';
+import { sha256Hex } from '../schema/sha256.js';
 import { compilableTools } from '../emit/client/compilable.js';
 import { unplacedDiagnostic, UnreachableError } from '../load/diagnostics.js';
 import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServerLocation } from '../runtime/client/index.js';
 import type { RecipeInput } from '../write/ledger.js';
-import { SAVED_SNAPSHOT, type ClientJob, type ClientSource, type LoadedClient } from './client-command.js';
+import { SAVED_SNAPSHOT, type ClientJob, type ClientSource, type LoadedClient } from './client.js';
 import { flagPairs } from './flag-pairs.js';
-import type { Console } from './output.js';
-import { printWarnings } from './output.js';
+import { printWarnings, type Console } from './console.js';
 import { displayPath } from './paths.js';
 import { withSignIn } from './sign-in.js';
 
@@ -74,13 +74,13 @@ export async function loadFromServer(job: ClientJob, io: Console, inputFiles?: S
     }
     unauthorized = signIn.refused();
     saved = snapshotText(snapshot);
-    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
+    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256Hex(saved) }];
   } else {
     const file = join(job.out, SAVED_SNAPSHOT);
     snapshot = await readSnapshot(file);
     place = displayPath(resolve(file));
     saved = await readFile(file, 'utf8');
-    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256(saved) }];
+    inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256Hex(saved) }];
   }
   if (job.saveSnapshot !== undefined) {
     await writeFile(job.saveSnapshot, snapshotText(snapshot));

@@ -1,68 +1,19 @@
 /**
- * A walk over JSON Schema documents that visits only the subschema positions src/schema/keywords.ts
- * names, so a *property* named `description` or `$ref`, an enum value or a const is data and is
- * never touched.
+ * Tool and protocol schemas made ready for ajv standalone: annotations stripped, `__proto__`
+ * members written the ways ajv checks. Both rewrite through the one schema walk (src/schema/walk.ts).
  */
-import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject, subschemaSlot } from '../../schema/keywords.js';
+import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject } from '../../schema/keywords.js';
+import { rewriteSchema } from '../../schema/walk.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
-
-/**
- * A copy of `schema` in which every schema object, innermost first, has been passed through
- * `rewrite` (which receives a fresh copy it may change, and returns the node to use).
- */
-export function rewriteSchema(schema: Json, rewrite: (node: JsonObject) => JsonObject): Json {
-  if (!isSchemaObject(schema)) return schema;
-  const copy: JsonObject = {};
-  for (const [key, value] of Object.entries(schema)) defineOwn(copy, key, rewriteKeyword(key, value, rewrite));
-  return rewrite(copy);
-}
-
-/** Anything that is not a schema object (a `dependencies` array, say) comes back as it is. */
-function rewriteKeyword(key: string, value: Json, rewrite: (node: JsonObject) => JsonObject): Json {
-  const sub = (v: Json): Json => rewriteSchema(v, rewrite);
-  switch (subschemaSlot(key, value)) {
-    case 'list':
-      return (value as Json[]).map(sub);
-    case 'one':
-      return sub(value);
-    case 'map': {
-      const out: JsonObject = {};
-      for (const [name, v] of Object.entries(value as JsonObject)) defineOwn(out, name, sub(v));
-      return out;
-    }
-    default:
-      return value;
-  }
-}
-
-/** Calls `visit` on every schema object of `schema` (outermost first), changing nothing itself. */
-export function forEachSchemaNode(schema: Json, visit: (node: JsonObject) => void): void {
-  if (!isSchemaObject(schema)) return;
-  visit(schema);
-  for (const [key, value] of Object.entries(schema)) {
-    switch (subschemaSlot(key, value)) {
-      case 'list':
-        for (const item of value as Json[]) forEachSchemaNode(item, visit);
-        break;
-      case 'one':
-        forEachSchemaNode(value, visit);
-        break;
-      case 'map':
-        for (const item of Object.values(value as JsonObject)) forEachSchemaNode(item, visit);
-        break;
-      default:
-    }
-  }
-}
 
 /**
  * ajv standalone embeds every schema object a validator refers to, descriptions included. The MCP
  * schemas are mostly prose, so annotations go before compiling.
  */
 export function stripAnnotations(schema: Json): Json {
-  return rewriteSchema(schema, (node) => {
+  return rewriteSchema<Json, JsonObject>(schema, (node) => {
     for (const key of ANNOTATION_KEYWORDS) delete node[key];
     return node;
   });
@@ -83,7 +34,7 @@ export function protoMembersForAjv(schema: Json): Json {
   // Almost no schema has such a member: a look at its text (native, no copy) spares the walk.
   if (!JSON.stringify(schema).includes('"__proto__"')) return schema;
   let moved = false;
-  const rewritten = rewriteSchema(schema, (node) => {
+  const rewritten = rewriteSchema<Json, JsonObject>(schema, (node) => {
     const properties = node['properties'];
     if (isSchemaObject(properties) && Object.hasOwn(properties, '__proto__')) {
       moved = true;
@@ -110,7 +61,7 @@ export function protoMembersForAjv(schema: Json): Json {
     return node;
   });
   if (!moved) return rewritten;
-  return rewriteSchema(rewritten, (node) => {
+  return rewriteSchema<Json, JsonObject>(rewritten, (node) => {
     const ref = node['$ref'];
     if (typeof ref === 'string') node['$ref'] = ref.replace(/\/properties\/__proto__(?=\/|$)/g, `/patternProperties/${encodeURIComponent(PROTO_PATTERN)}`);
     return node;

@@ -1,0 +1,303 @@
+/**
+ * The command table: every command of mcp-gen described once — name, summary, arguments, options
+ * with their help, examples, and what it runs. main.ts builds commander's parser (and so `--help`)
+ * from it, and `npm run docs:cli` writes the CLI reference pages (docs/cli/) from it too. Each
+ * command's own modules load only when it runs: `types` never pays for ts-morph and handlebars.
+ */
+import type { Console } from './output.js';
+import { withWarmCompilers } from './warm-start.js';
+
+export interface ArgumentSpec {
+  /** `<name>` required, `[name]` optional, `[name...]` a list. */
+  name: string;
+  help: string;
+  default?: string;
+}
+
+export interface OptionSpec {
+  /** As commander reads them: `-o, --out <dir>`, `--check`, `--no-version-banner`. */
+  flags: string;
+  help: string;
+  default?: string;
+  choices?: readonly string[];
+  /** Given more than once, the values are collected into a list. */
+  repeatable?: boolean;
+  /** The command refuses to run without it. */
+  required?: boolean;
+}
+
+/** What a command's action is handed besides its arguments and options. */
+export interface RunContext {
+  /** The console of the run (terminal-safe, and in the mode `--json`/`--quiet` ask for). */
+  io: Console;
+  /** The console main() was given, untouched (diff colours its own output). */
+  rawIo: Console;
+  tty: { stdout: boolean; stderr: boolean };
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  arguments: readonly ArgumentSpec[];
+  options: readonly OptionSpec[];
+  /** What users type most, each with a word on why (the "Examples:" block of --help). */
+  examples: readonly (readonly [command: string, why: string])[];
+  /** Left out of --help and the reference (mcp-gen's own maintenance). */
+  hidden?: boolean;
+  /** Prints its own JSON document with --json (main wraps the others' output in one). */
+  ownJson?: boolean;
+  /** Runs the command and returns its exit code. */
+  run(args: readonly unknown[], options: Record<string, unknown>, context: RunContext): Promise<number>;
+}
+
+export const PROGRAM = {
+  name: 'mcp-gen',
+  summary: 'Typed Model Context Protocol bindings for TypeScript: protocol types, precompiled validators, servers, clients, mocks and docs.',
+  exitCodes:
+    'Exit codes: 0 done, 1 out of date or a diff/check finding, 2 bad input (nothing written),\n3 a server or the network failed, 70 an internal error (a bug; --debug shows the stack).',
+  versionHelp: 'print the version and the MCP revisions it supports',
+} as const;
+
+/** Options every command takes, after its own (`--json` only where the command has none of its own). */
+export const COMMON_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--json', help: 'print the result as one JSON document on stdout' },
+  { flags: '-q, --quiet', help: 'print nothing but errors' },
+  { flags: '--no-color', help: 'plain output even on a terminal (also NO_COLOR=1)' },
+  { flags: '--debug', help: 'show the stack trace of an internal error' },
+];
+
+const CHECK: OptionSpec = { flags: '--check', help: 'write nothing; list stale, missing and extra files and exit 1 if any' };
+const NO_VERSION_BANNER: OptionSpec = { flags: '--no-version-banner', help: 'leave the mcp-gen version out of the banner (stable goldens)' };
+const OUTSIDE_REFS: OptionSpec = { flags: '--allow-outside-refs', help: "let $ref files outside the manifest's folder be read" };
+const SPEC_DIR: OptionSpec = { flags: '--spec-dir <dir>', help: 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else the schemas shipped with mcp-gen)' };
+const HEADER: OptionSpec = { flags: '--header <header>', help: "an HTTP header for --from-url, 'Name: value' (repeatable)", repeatable: true };
+const FROM_COMMAND: OptionSpec = { flags: '--from-command <command>', help: 'introspect a stdio server started with this command line' };
+const ENV: OptionSpec = { flags: '--env <K=V>', help: 'an environment variable for --from-command (repeatable)', repeatable: true };
+const IMPORT_EXTENSION: OptionSpec = {
+  flags: '--import-extension <ext>',
+  help: "what relative imports in generated code end with: 'js' (tsc, bundlers) or 'ts' (Deno, node --experimental-strip-types, Bun)",
+  choices: ['js', 'ts'],
+  default: 'js',
+};
+
+// The option bags commander hands each action, typed where the command modules declare them.
+type Options<T> = T & Record<string, unknown>;
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'types',
+    summary: 'Generate protocol types and standalone validators for one MCP schema revision.',
+    arguments: [],
+    options: [
+      { flags: '--spec <revision|path|url>', help: 'a revision name (2024-11-05 … 2026-07-28, draft), a schema.json path, or an http(s) URL', required: true },
+      { flags: '-o, --out <dir>', help: 'output folder', default: 'mcp-protocol' },
+      { flags: '--docs <mode>', help: 'documentation comments: the schema text, a link to the spec, or none', choices: ['full', 'link', 'none'], default: 'full' },
+      { flags: '--revision <name>', help: 'the revision a schema path or URL holds, when its folder name does not say (used in doc links)' },
+      SPEC_DIR,
+      { flags: '--cache-dir <dir>', help: 'where downloaded schemas are kept (default: $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen)' },
+      CHECK,
+      { flags: '--watch', help: 'regenerate whenever the --spec file changes, until Ctrl-C' },
+      NO_VERSION_BANNER,
+    ],
+    examples: [
+      ['mcp-gen types --spec 2026-07-28 -o mcp-protocol', 'bindings of one revision, shipped with mcp-gen (offline)'],
+      ['mcp-gen types --spec ./schema.json --revision draft', 'from a schema file'],
+      ['mcp-gen types --spec 2025-11-25 --check', 'exit 1 if the committed bindings are stale'],
+    ],
+    async run(_args, options, { io }) {
+      const { runTypes } = await import('./types-command.js');
+      return runTypes(options as Options<import('./types-command.js').TypesOptions>, io);
+    },
+  },
+  {
+    name: 'server',
+    summary: 'Generate a typed MCP server from a manifest: types, validators, handler skeletons and a runtime.',
+    arguments: [{ name: '<manifest>', help: 'the server manifest (YAML or JSON)' }],
+    options: [
+      { flags: '-o, --out <dir>', help: 'output folder', default: 'mcp-server' },
+      { flags: '--force', help: 'overwrite user-owned files (handlers, main.ts) with fresh skeletons' },
+      OUTSIDE_REFS,
+      IMPORT_EXTENSION,
+      { flags: '--debug-ir', help: 'print the intermediate representation as JSON and write nothing' },
+      CHECK,
+      { flags: '--watch', help: 'regenerate whenever the manifest or a file it $refs changes, until Ctrl-C' },
+      NO_VERSION_BANNER,
+    ],
+    examples: [
+      ['mcp-gen server manifest.yaml -o server', 'a typed server: generated code, handler skeletons, runtime'],
+      ['mcp-gen server manifest.yaml -o server --watch', 'regenerate on every save'],
+      ['mcp-gen server manifest.yaml -o server --check --json', 'CI: is the output current? (machine-readable)'],
+    ],
+    run(args, options, { io }) {
+      const serverOptions = options as Options<import('./server-command.js').ServerOptions>;
+      return withWarmCompilers(serverOptions, async () => {
+        const { runServer } = await import('./server-command.js');
+        return runServer(args[0] as string, serverOptions, io);
+      });
+    },
+  },
+  {
+    name: 'client',
+    summary: 'Generate a typed, validating MCP client from a manifest, a live server, or a saved snapshot of one.',
+    arguments: [{ name: '[manifest]', help: 'the server manifest (YAML or JSON), as for `mcp-gen server`' }],
+    options: [
+      { flags: '-o, --out <dir>', help: 'output folder', default: 'mcp-client' },
+      { flags: '--from-url <url>', help: 'introspect a Streamable HTTP server (legacy HTTP+SSE as fallback)' },
+      HEADER,
+      FROM_COMMAND,
+      ENV,
+      { flags: '--from-snapshot <file>', help: 'generate from a snapshot saved with --save-snapshot (offline)' },
+      { flags: '--save-snapshot <file>', help: 'write what was introspected to this file' },
+      OUTSIDE_REFS,
+      { flags: '--auth', help: 'include the OAuth sign-in (runtime/client/auth/, needs oauth4webapi) for protected servers' },
+      { flags: '--package <name>', help: 'write a publishable npm package: src/ (the client), package.json, tsconfig.json (tsc to dist/), README.md' },
+      { flags: '--package-version <semver>', help: "the package's version (default: kept from package.json, bumped when the server changed)" },
+      { flags: '--browser', help: 'a client for web pages: HTTP on fetch, no stdio, no node:* import (no @types/node needed)' },
+      IMPORT_EXTENSION,
+      CHECK,
+      { flags: '--watch', help: 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C' },
+      NO_VERSION_BANNER,
+    ],
+    examples: [
+      ['mcp-gen client --from-url http://127.0.0.1:3000/mcp -o client', 'a typed client of a live server'],
+      ["mcp-gen client --from-command 'node build/main.js' -o client", 'of a stdio server'],
+      ['mcp-gen client manifest.yaml -o client', 'from the manifest the server is generated from'],
+      ['mcp-gen client --from-url https://example.com/mcp --save-snapshot server.json', 'keep what was read, to regenerate offline'],
+      ['mcp-gen client manifest.yaml -o weather-client --package weather-client', 'an npm package: npm pack, then npm install it in any app'],
+    ],
+    run(args, options, { io }) {
+      const clientOptions = options as Options<import('./client-command.js').ClientCommandOptions>;
+      return withWarmCompilers(clientOptions, async () => {
+        const { runClient } = await import('./client-command.js');
+        return runClient(args[0] as string | undefined, clientOptions, io);
+      });
+    },
+  },
+  {
+    name: 'diff',
+    summary: 'Compare two servers (manifests, snapshots, live servers) or two protocol revisions; classify each change as breaking, compatible or docs.',
+    arguments: [
+      { name: '<old>', help: "a manifest, a snapshot, an http(s):// URL, 'cmd:<command line>', or a revision (2025-11-25, draft, …)" },
+      { name: '<new>', help: 'the same kind of side: server against server, revision against revision' },
+    ],
+    options: [
+      { flags: '--json', help: 'print the findings as JSON' },
+      { flags: '--fail-on <severity>', help: 'exit 1 when a finding is breaking, when there is any finding, or never', choices: ['breaking', 'any', 'none'], default: 'breaking' },
+      { flags: '--header <header>', help: "an HTTP header for http(s) sides, 'Name: value' (repeatable)", repeatable: true },
+      { flags: '--env <K=V>', help: 'an environment variable for cmd: sides (repeatable)', repeatable: true },
+      SPEC_DIR,
+      { flags: '--allow-outside-refs', help: "let $ref files outside a manifest's folder be read" },
+    ],
+    examples: [
+      ['mcp-gen diff old/manifest.yaml manifest.yaml', 'what changed for callers, breaking first'],
+      ['mcp-gen diff server.json http://127.0.0.1:3000/mcp --fail-on any', 'a snapshot against the live server'],
+      ['mcp-gen diff 2025-11-25 2026-07-28 --json', 'two protocol revisions, as JSON'],
+    ],
+    ownJson: true,
+    async run(args, options, { io, rawIo, tty }) {
+      const { runDiff } = await import('./diff-command.js');
+      // Colour goes around the terminal sink (it would escape the codes); the renderer escapes input text itself.
+      return runDiff(args[0] as string, args[1] as string, options as Options<import('./diff-command.js').DiffOptions>, io, { raw: rawIo, stdoutIsTty: tty.stdout && options['color'] !== false });
+    },
+  },
+  {
+    name: 'mock',
+    summary: 'Serve a mock of a server: every tool answers values generated from its outputSchema (or a fixture), both protocol eras.',
+    arguments: [{ name: '[manifest]', help: 'the server manifest (YAML or JSON), or a snapshot saved with `mcp-gen client --save-snapshot`' }],
+    options: [
+      { flags: '--from-url <url>', help: 'mock the server at this URL (introspected once at start-up)' },
+      HEADER,
+      { flags: '--http', help: 'serve Streamable HTTP instead of stdio' },
+      { flags: '--port <port>', help: 'HTTP port (0: any free one)', default: '3000' },
+      { flags: '--host <host>', help: 'HTTP host', default: '127.0.0.1' },
+      { flags: '--seed <seed>', help: 'same seed, same answers', default: '0' },
+      { flags: '--fixtures <file>', help: 'canned results and errors per tool, matched on the arguments (YAML or JSON)' },
+      { flags: '--enforce-auth', help: 'with --http and a manifest `auth` section: require a development token (printed at start-up) instead of serving unprotected' },
+      OUTSIDE_REFS,
+    ],
+    examples: [
+      ['mcp-gen mock manifest.yaml', 'a stdio server answering every tool with valid generated outputs'],
+      ['mcp-gen mock manifest.yaml --http --port 3001 --seed 7 --fixtures mock.yaml', 'over HTTP, with canned answers'],
+      ['mcp-gen mock manifest.yaml --http --enforce-auth', "the manifest's auth enforced with a development token printed at start"],
+    ],
+    ownJson: true,
+    async run(args, options, { io }) {
+      const { runMock } = await import('./mock-command.js');
+      return runMock(args[0] as string | undefined, options as Options<import('./mock-command.js').MockCommandOptions>, io);
+    },
+  },
+  {
+    name: 'check',
+    summary: 'Is every generated output current? Regenerates each in memory from its ledger (or a config file) and compares; writes nothing.',
+    arguments: [{ name: '[paths...]', help: 'output folders or mcp-gen.config.json/.yaml files (default: the config here, else every ledger below)' }],
+    options: [
+      { flags: '--json', help: 'print the result as JSON' },
+      { flags: '--live', help: 'regenerate clients made --from-url/--from-command from the live server, not the saved snapshot' },
+    ],
+    examples: [
+      ['mcp-gen check', 'every output below here (or the config file) current?'],
+      ['mcp-gen check server client --json', 'named folders, machine-readable'],
+    ],
+    ownJson: true,
+    async run(args, options, { io }) {
+      const { runCheck } = await import('./check-command.js');
+      return runCheck(args[0] as string[], options as Options<import('./check-command.js').CheckOptions>, io);
+    },
+  },
+  {
+    name: 'docs',
+    summary: 'Write a static HTML reference page (index.html) of a server: tools, prompts, resources and templates, with search and light/dark themes.',
+    arguments: [{ name: '[manifest]', help: 'the server manifest (YAML or JSON)' }],
+    options: [
+      { flags: '-o, --out <dir>', help: 'output folder', default: 'mcp-docs' },
+      { flags: '--from-url <url>', help: 'introspect a Streamable HTTP server' },
+      HEADER,
+      FROM_COMMAND,
+      ENV,
+      { flags: '--from-snapshot <file>', help: 'a snapshot saved with `mcp-gen client --save-snapshot` (offline)' },
+      OUTSIDE_REFS,
+      { flags: '--check', help: 'write nothing; exit 1 if index.html is stale or missing' },
+      { flags: '--no-version-banner', help: 'leave the mcp-gen version out of the banner (stable output)' },
+    ],
+    examples: [
+      ['mcp-gen docs manifest.yaml -o docs', 'docs/index.html, a page that works from file://'],
+      ['mcp-gen docs --from-url http://127.0.0.1:3000/mcp -o docs', "a live server's reference"],
+    ],
+    async run(args, options, { io }) {
+      const { runDocs } = await import('./docs-command.js');
+      return runDocs(args[0] as string | undefined, options as Options<import('./docs-command.js').DocsCommandOptions>, io);
+    },
+  },
+  {
+    name: 'init',
+    summary: 'Start a new project: a server (manifest with one example tool, generated server and client, a passing test) or, with --client, a client of a running server.',
+    arguments: [{ name: '[dir]', help: 'the folder to create the project in (must be empty unless --force)', default: '.' }],
+    options: [
+      { flags: '--client', help: 'a client project, generated from the server at --url' },
+      { flags: '--url <url>', help: 'the Streamable HTTP server a --client project calls' },
+      { flags: '--name <name>', help: 'the package (and server) name (default: the folder name)' },
+      { flags: '--force', help: 'scaffold into a folder that has files in it (existing files are kept, never replaced)' },
+      { flags: '--mcp-gen <spec>', help: "how the project's package.json depends on mcp-gen (default: this mcp-gen)" },
+    ],
+    examples: [
+      ['mcp-gen init my-server && cd my-server && npm install && npm test', 'a server project that passes its own test'],
+      ['mcp-gen init my-app --client --url http://127.0.0.1:3000/mcp', 'a client project of a running server'],
+    ],
+    async run(args, options, { io }) {
+      const { runInit } = await import('./init-command.js');
+      return runInit(args[0] as string, options as Options<import('./init-command.js').InitOptions>, io);
+    },
+  },
+  {
+    name: 'regenerate-self',
+    summary: "Regenerate mcp-gen's own committed bindings (generated/) from $MCP_SPEC_DIR or the schemas in schema/mcp-spec.",
+    arguments: [],
+    options: [{ flags: '--examples', help: 'regenerate the git-ignored example and bench outputs instead' }, CHECK],
+    examples: [],
+    hidden: true,
+    async run(_args, options, { io }) {
+      const { runSelf } = await import('./self-command.js');
+      return runSelf(options, io);
+    },
+  },
+];

@@ -1,0 +1,126 @@
+/**
+ * `mcp-gen server`, past the command line: manifest → model → planned files (plan), the output
+ * folder written or compared (generate, check), and the ledger record of how it was made. The CLI,
+ * `mcp-gen check` and regenerate-self all run a server through here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
+import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
+import { planServer } from '../emit/server/index.js';
+import type { ServiceModel } from '../model/service-model.js';
+import type { LedgerRecord, Recipe } from '../write/ledger.js';
+import type { PlannedFile } from '../write/planned-file.js';
+import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
+import { writeOutput, type WriteReport } from '../write/writer.js';
+import { printWarnings, withProgress, type Console } from './console.js';
+import { generatorFingerprint } from './generator-fingerprint.js';
+import { fileInput, pathFromOut } from './ledger-inputs.js';
+import { loadManifest } from './manifest.js';
+import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
+
+/**
+ * The runtime copied into every server: every `.ts` under `src/runtime/`
+ * (folders kept, `client/` left out) and
+ * its README as they ship with mcp-gen, plus the envelope validators mcp-gen generated for it
+ * (`generated/runtime/`). `auth/` is among them; the emitter copies it only for a manifest with `auth`.
+ */
+export function readRuntimeSources(): Record<string, string> {
+  const sources: Record<string, string> = {};
+  const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
+  const paths = (readdirSync(runtimeDir, { recursive: true, encoding: 'utf8' }) as string[]).map((path) => path.split('\\').join('/'));
+  for (const path of paths.sort()) {
+    if (path.startsWith('client/')) continue;
+    if (path.endsWith('.ts') || path === 'README.md') sources[path] = readFileSync(join(runtimeDir, path), 'utf8');
+  }
+  const validatorsDir = join(PACKAGE_ROOT, 'generated', 'runtime');
+  for (const name of readdirSync(validatorsDir).sort()) {
+    if (/\.(?:js|d\.ts)$/.test(name)) sources[name] = readFileSync(join(validatorsDir, name), 'utf8');
+  }
+  return sources;
+}
+
+/** What a server run needs besides the manifest: the recorded banner and the options that shape the output. */
+export interface ServerJob {
+  manifest: string;
+  out: string;
+  allowOutsideRefs?: boolean;
+  importExtension?: ImportExtension;
+  banner: Recipe['banner'];
+}
+
+/** The manifest's model; its warnings are printed, its `$ref` files returned for the ledger. */
+export async function loadServerModel(
+  job: Pick<ServerJob, 'manifest' | 'allowOutsideRefs'>,
+  io: Console,
+  inputFiles?: Set<string>,
+  cache?: UnitCache,
+): Promise<{ model: ServiceModel; schemaFiles: string[] }> {
+  const { model, warnings, schemaFiles } = await loadManifest(job.manifest, {
+    allowOutside: job.allowOutsideRefs === true,
+    ...(inputFiles ? { inputFiles } : {}),
+    ...(cache ? { memo: cache.memo, recall: cache } : {}),
+  });
+  printWarnings(io, warnings);
+  return { model, schemaFiles };
+}
+
+/** manifest → model → planned files, and the ledger record saying how they were made. */
+async function prepareServer(
+  job: ServerJob,
+  io: Console,
+  /** Collects the files the manifest loader read or tried to, even when it fails (for --watch). */
+  inputFiles?: Set<string>,
+  /** The output folder's unit cache, for a run that writes. */
+  cache?: UnitCache,
+): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
+  const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
+  const extension = job.importExtension ?? 'js';
+  const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+  );
+  for (const warning of plan.warnings) io.err(`warning: ${warning}`);
+  const inputs = [await fileInput('manifest', job.out, job.manifest)];
+  for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
+  const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
+  if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
+  if (extension !== 'js') options['importExtension'] = extension;
+  const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
+  return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
+}
+
+/** The same, compared with the output folder and never written: what `mcp-gen check` runs. */
+export async function checkServer(job: ServerJob, io: Console): Promise<{ report: WriteReport; record: LedgerRecord }> {
+  const { files, record } = await prepareServer(job, io);
+  const banner = commandBanner(job.banner.command, job.banner.version);
+  return { report: await writeOutput(job.out, files, { banner, check: true, record }), record };
+}
+
+/** How a run that writes (or, with `check`, compares) treats the output folder. */
+export interface GenerateOptions {
+  check?: boolean;
+  /** Overwrite user-owned files with fresh skeletons. */
+  force?: boolean;
+  /** Collects the files the manifest loader read (for --watch). */
+  inputFiles?: Set<string>;
+}
+
+/** manifest → model → planned files → output folder; the notes are for the user, after the report. */
+export async function writeServer(job: ServerJob, options: GenerateOptions, io: Console): Promise<{ report: WriteReport; notes: string[] }> {
+  const check = options.check === true;
+  // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
+  const cache = check ? undefined : await readUnitCache(job.out, generatorFingerprint());
+  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
+  // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
+  // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
+  if (cache?.savedAtNs !== undefined && options.inputFiles === undefined) startCompilerStandby();
+  else stopCompilerStandby();
+  try {
+    const { files, record, notes } = await prepareServer(job, io, options.inputFiles, cache);
+    const banner = commandBanner(job.banner.command, job.banner.version);
+    const report = await writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
+    return { report, notes };
+  } finally {
+    stopCompilerStandby();
+  }
+}
