@@ -13,6 +13,7 @@ import type {
   ServerOptions,
 } from './api.js';
 import type { HttpListener, HttpOptions } from './transports/http/http.js';
+import { installFeatures } from './features/index.js';
 import { ServerCore } from './server/server.js';
 import { serveStdio } from './transports/stdio/stdio.js';
 
@@ -30,11 +31,11 @@ export {
   DEFAULT_HTTP_LIMITS,
   DEFAULT_LIMITS,
   RUNTIME_PROTOCOL_VERSIONS,
-  STATELESS_REVISION,
-} from './server/server.js';
+} from './server/server-settings.js';
+export { STATELESS_REVISION } from './protocol/methods.js';
 export type { SessionStore } from './transports/http/session-store.js';
 export { InMemorySessionStore } from './transports/http/session-store.js';
-export { InMemoryTaskStore } from './features/tasks/task-store.js';
+export { InMemoryTaskStore } from './server/task-store.js';
 
 /**
  * A running server. `Tool` and `Prompt` are the manifest's names (generated `createServer` sets
@@ -64,7 +65,12 @@ export function createServer<Tool extends string = string, Prompt extends string
 ): McpServer<Tool, Prompt> {
   // Handlers typed for `RequestContext<Tool, Prompt>` get the runtime's context: its lists are
   // checked at run time, and their filter only ever sees manifest names, which `Tool` lists.
-  const core = new ServerCore(definition, handlers as unknown as ServerHandlers, options);
+  const core = new ServerCore(
+    definition,
+    handlers as unknown as ServerHandlers,
+    options,
+    installFeatures(),
+  );
   return {
     serveStdio: (io) => serveStdio(core, io),
     notify: core.notifier,

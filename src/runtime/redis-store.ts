@@ -19,7 +19,7 @@
 import type { EventStore, StreamWatcher } from './transports/http/event-store.js';
 import type { SessionSnapshot, SessionStore } from './transports/http/session-store.js';
 import { RedisTaskStore } from './transports/http/redis-task-store.js';
-import type { TaskStore } from './features/tasks/task-store.js';
+import type { TaskStore } from './server/task-store.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
 export interface RedisClient {

@@ -21,7 +21,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The client runtime as plain JavaScript (types stripped), for a Node 20 app process. */
 function transpileClientRuntime(): string {
   const runtime = join(repoRoot, 'src/runtime');
-  const files = ['api.ts', 'protocol/errors.ts', 'protocol/header-params.ts', 'protocol/jsonrpc.ts', ...readdirSync(join(runtime, 'client')).filter((f) => f.endsWith('.ts')).map((f) => `client/${f}`)];
+  const files = ['api.ts', 'protocol/errors.ts', 'protocol/header-params.ts', 'protocol/jsonrpc.ts', 'protocol/methods.ts', ...readdirSync(join(runtime, 'client')).filter((f) => f.endsWith('.ts')).map((f) => `client/${f}`)];
   mkdirSync(join(work, 'runtime', 'client'), { recursive: true });
   mkdirSync(join(work, 'runtime', 'protocol'), { recursive: true });
   for (const file of files) {

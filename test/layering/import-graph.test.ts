@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { arrowsOf as arrowsUnder, sourceFiles, type Arrow } from './arrows.js';
 
 /**
  * The pipeline's one-way imports (load → model → emit → write, with src/schema a leaf every phase
@@ -12,61 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
-
-interface Arrow {
-  /** Both paths relative to src/, posix, `.ts`. */
-  from: string;
-  to: string;
-  /** `import type …`, `export type …`, or every named binding marked `type`. */
-  typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
-  if (ts.isExportDeclaration(node)) {
-    if (node.isTypeOnly) return true;
-    const clause = node.exportClause;
-    return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
-  }
-  const clause = node.importClause;
-  if (clause === undefined) return false; // a bare `import './x.js'` runs the module
-  if (clause.isTypeOnly) return true;
-  if (clause.name !== undefined) return false;
-  const bindings = clause.namedBindings;
-  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
-}
-
-/** Every relative import, re-export and dynamic import() of one file, resolved to a path under src/. */
-function arrowsOf(file: string, text: string): Arrow[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const from = relative(SRC, file).split('\\').join('/');
-  const arrows: Arrow[] = [];
-  const add = (specifier: string, typeOnly: boolean): void => {
-    if (!specifier.startsWith('.')) return; // node:* and packages are not layers
-    const to = posix.normalize(posix.join(posix.dirname(from), specifier)).replace(/\.js$/, '.ts');
-    arrows.push({ from, to, typeOnly });
-  };
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      add(node.moduleSpecifier.text, isTypeOnly(node));
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [argument] = node.arguments;
-      if (argument && ts.isStringLiteralLike(argument)) add(argument.text, false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      add(node.argument.literal.text, true); // `import('../x.js').T` in a type position
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return arrows;
-}
+const arrowsOf = (file: string, text: string): Arrow[] => arrowsUnder(SRC, file, text);
 
 const folderOf = (path: string): string => path.split('/')[0] ?? '';
 

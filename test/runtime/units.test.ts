@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerDefinition, ToolValidators } from '../../src/runtime/api.js';
 import { createServer } from '../../src/runtime/index.js';
 import { describeIssues } from '../../src/runtime/protocol/jsonrpc.js';
-import { cursorOffset } from '../../src/runtime/features/lists/lists.js';
+import { cursorOffset } from '../../src/runtime/server/lists.js';
 import { ServerCore } from '../../src/runtime/server/server.js';
 import { compileUriTemplate } from '../../src/runtime/protocol/uri-template.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';

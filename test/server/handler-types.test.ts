@@ -13,7 +13,7 @@ const notesTools = join(notesGolden, 'handlers', 'tools');
 
 /** Goldens leave the runtime out; its API module (and the type modules it re-exports) is all the generated types need. */
 const runtimeApi = Object.fromEntries(
-  ['api.ts', 'protocol/content-types.ts', 'protocol/input-types.ts', 'protocol/list-types.ts', 'protocol/task-types.ts', 'protocol/server-options.ts'].map((name) => [join(notesGolden, 'generated', 'runtime', name), runtimeSources()[name] as string]),
+  ['api.ts', 'protocol/content-types.ts', 'protocol/definition-types.ts', 'protocol/input-types.ts', 'protocol/list-types.ts', 'protocol/task-types.ts', 'protocol/server-options.ts'].map((name) => [join(notesGolden, 'generated', 'runtime', name), runtimeSources()[name] as string]),
 );
 
 function check(dir: string, body: string): string[] {

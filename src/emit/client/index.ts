@@ -45,11 +45,13 @@ export interface ClientPlan {
 export const SHARED_RUNTIME = [
   'api.ts',
   'protocol/content-types.ts',
+  'protocol/definition-types.ts',
   'protocol/errors.ts',
   'protocol/header-params.ts',
   'protocol/input-types.ts',
   'protocol/jsonrpc.ts',
   'protocol/list-types.ts',
+  'protocol/methods.ts',
   'protocol/task-types.ts',
   'protocol/server-options.ts',
 ];

@@ -1,4 +1,5 @@
 import type { PlannedFile } from '../../write/planned-file.js';
+import { methodNames } from '../../runtime/protocol/methods.js';
 import { emitValidators, type ValidatorEntry } from './index.js';
 
 /**
@@ -16,29 +17,11 @@ import { emitValidators, type ValidatorEntry } from './index.js';
  * files can sit anywhere without importing the runtime.
  */
 
-/** Client→server methods the runtime dispatches, in the order they are listed. */
-export const RUNTIME_CLIENT_METHODS: readonly string[] = [
-  'initialize',
-  'ping',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'prompts/list',
-  'prompts/get',
-  'completion/complete',
-  'logging/setLevel',
-  'notifications/initialized',
-  'notifications/cancelled',
-  'notifications/progress',
-  'notifications/roots/list_changed',
-];
+/** Client→server methods the runtime checks on arrival, in the order they are listed (the runtime's method table). */
+export const RUNTIME_CLIENT_METHODS: readonly string[] = methodNames((m) => m.validator === 'request');
 
 /** Server→client requests whose results the runtime checks. */
-export const RUNTIME_SERVER_REQUEST_METHODS: readonly string[] = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
+export const RUNTIME_SERVER_REQUEST_METHODS: readonly string[] = methodNames((m) => m.validator === 'result');
 
 export const REQUEST_VALIDATORS_PATH = 'runtime/request-validators';
 export const RESULT_VALIDATORS_PATH = 'runtime/result-validators';

@@ -3,8 +3,8 @@
  * `none`, never HS*), the issuer pinned, the audience this resource (audience.ts), `exp` required
  * and `exp`/`nbf`/`iat` with a small leeway, never a DPoP proof (`typ: dpop+jwt`), and with
  * `requireTyp` only `typ: at+jwt`. Keys come from the issuer's JWKS, fetched once and cached; a
- * token signed with a key id the cache lacks makes one refetch, at most every 30 s (jose's
- * cooldown). When a refetched set has dropped a key, `onKeysChanged` listeners hear which remain.
+ * token signed with a key id the cache lacks makes one refetch, no more often than jose's
+ * cooldown allows. When a refetched set has dropped a key, `onKeysChanged` listeners hear which remain.
  */
 import {
   createRemoteJWKSet,

@@ -5,8 +5,10 @@
  * template's), a 2026-07-28 subscriptions/listen those of every resource it names, a
  * completion/complete its prompt's or template's. A batch needs the union of its requests'. Known from the body; at 2026-07-28 the
  * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
+ * Which rule a method follows is its `scope` in the method table (protocol/methods.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { METHOD_INFO } from '../protocol/methods.js';
 import { compileUriTemplate, type UriTemplateMatcher } from '../protocol/uri-template.js';
 import type { AuthSettings } from './settings.js';
 
@@ -50,18 +52,17 @@ export class ScopeRules {
   private requiredBy(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
     if (typeof message !== 'object' || message === null) return NONE;
     const { method, params } = message as { method?: unknown; params?: unknown };
-    switch (method) {
-      case 'tools/call':
+    const rule = typeof method === 'string' ? METHOD_INFO.get(method)?.scope : undefined;
+    switch (rule) {
+      case 'tool':
         return own(this.settings.toolScopes, named(params, headers));
-      case 'prompts/get':
+      case 'prompt':
         return own(this.settings.promptScopes, named(params, headers));
-      case 'resources/read':
-      case 'resources/subscribe':
-      case 'resources/unsubscribe': {
+      case 'resource': {
         const uri = param(params, 'uri');
         return uri === undefined ? NONE : this.resource(uri);
       }
-      case 'subscriptions/listen': {
+      case 'listen': {
         // 2026-07-28: hearing that a resource changed needs what reading it needs.
         const notifications =
           typeof params === 'object' && params !== null
@@ -76,7 +77,7 @@ export class ScopeRules {
           ...new Set(uris.flatMap((uri) => (typeof uri === 'string' ? this.resource(uri) : NONE))),
         ];
       }
-      case 'completion/complete': {
+      case 'completion': {
         // Completing a prompt's or a template's arguments reveals what they accept: the same scopes.
         const ref =
           typeof params === 'object' && params !== null

@@ -7,6 +7,7 @@
 import type { JsonObject } from '../api.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { ClientSession, RequestOptions } from './session.js';
+import { LOGGING_SET_LEVEL } from '../protocol/methods.js';
 
 export type LoggingLevel =
   'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -52,7 +53,7 @@ export async function setLogLevel(
   options: CallOptions = {},
 ): Promise<void> {
   if (!session.stateless)
-    await session.request('logging/setLevel', { level }, requestOptions(options));
+    await session.request(LOGGING_SET_LEVEL, { level }, requestOptions(options));
   sessionLevels.set(session, level);
 }
 

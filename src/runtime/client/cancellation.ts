@@ -14,10 +14,11 @@
  * warns about a listener leak.
  */
 import { notificationMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { CANCELLED } from '../protocol/methods.js';
 
 /** The `notifications/cancelled` message for request `id`. */
 export function cancelledNotification(id: RequestId, reason: string): string {
-  return notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason }));
+  return notificationMessage(CANCELLED, JSON.stringify({ requestId: id, reason }));
 }
 
 /** Each signal's one listener and the callbacks behind it. */

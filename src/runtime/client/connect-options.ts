@@ -8,6 +8,7 @@ import type { LoggingLevel } from './call-options.js';
 import { transportFor, type ServerLocation } from './connect.js';
 import { bindListCache, ListCache, type CacheBinding } from './list-cache.js';
 import { ClientSession, type ClientHandlers } from './session.js';
+import { MESSAGE } from '../protocol/methods.js';
 
 export interface ClientOptions {
   clientInfo?: { name: string; version: string };
@@ -58,7 +59,7 @@ function notificationRouter(
   const { onLog, onNotification } = options;
   if (onLog === undefined) return onNotification;
   return (method, params) => {
-    if (method !== 'notifications/message') return onNotification?.(method, params);
+    if (method !== MESSAGE) return onNotification?.(method, params);
     const message: { level: LoggingLevel; logger?: string; data: unknown } = {
       level: params['level'] as LoggingLevel,
       data: params['data'],

@@ -12,6 +12,7 @@ import { IncomingMessages } from './incoming.js';
 import { STATELESS_REVISION, type ServerIdentity } from './negotiation.js';
 import type { RequestOptions, SessionOptions } from './session-options.js';
 import { mcpNameOf, type ClientTransport, type OutgoingInfo } from './transport.js';
+import { INITIALIZE } from '../protocol/methods.js';
 
 export class Connection {
   transport: ClientTransport;
@@ -91,7 +92,7 @@ export class Connection {
         finish();
         reject(reason);
         // The transport tells the server its own way (cancellation.ts); initialize is never cancelled.
-        if (method !== 'initialize' && !this.closedError)
+        if (method !== INITIALIZE && !this.closedError)
           this.transport.cancel(id, reason.message).catch(() => {});
       };
       this.incoming.pending.set(id, {
@@ -114,7 +115,7 @@ export class Connection {
       this.transport.send(text, info).catch((error: Error) => {
         if (
           error instanceof SessionExpiredError &&
-          method !== 'initialize' &&
+          method !== INITIALIZE &&
           !this.stateless &&
           this.incoming.pending.has(id)
         ) {

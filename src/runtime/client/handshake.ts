@@ -18,6 +18,7 @@ import {
   withStatelessMeta,
 } from './negotiation.js';
 import type { SessionOptions } from './session-options.js';
+import { INITIALIZE, INITIALIZED, SERVER_DISCOVER } from '../protocol/methods.js';
 
 type ClientInfo = SessionOptions['clientInfo'];
 
@@ -34,7 +35,7 @@ export async function discover(
   for (let attempt = 0; result === undefined; attempt++) {
     try {
       result = await connection.exchange(
-        'server/discover',
+        SERVER_DISCOVER,
         withStatelessMeta({}, capabilities, clientInfo),
         { timeoutMs: 10_000 },
       );
@@ -76,7 +77,7 @@ export async function initialize(
   };
   let result: JsonObject;
   try {
-    result = await connection.exchange('initialize', params, {});
+    result = await connection.exchange(INITIALIZE, params, {});
   } catch (error) {
     const fallback =
       (error as { status?: unknown }).status !== undefined
@@ -86,7 +87,7 @@ export async function initialize(
     // Legacy HTTP+SSE: the same handshake over the old transport.
     connection.transport = fallback;
     await connection.start();
-    result = await connection.exchange('initialize', params, {});
+    result = await connection.exchange(INITIALIZE, params, {});
   }
   const version = result['protocolVersion'];
   if (typeof version !== 'string' || !versions.includes(version)) {
@@ -96,8 +97,8 @@ export async function initialize(
   }
   connection.identity = identity(version, result);
   connection.transport.setProtocolVersion(version);
-  await connection.transport.send(notificationMessage('notifications/initialized', '{}'), {
-    method: 'notifications/initialized',
+  await connection.transport.send(notificationMessage(INITIALIZED, '{}'), {
+    method: INITIALIZED,
   });
   await connection.transport.initialized?.();
 }

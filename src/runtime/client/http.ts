@@ -26,6 +26,7 @@ import { ResumableStreams } from './resumable-streams.js';
 import { authorizedExchange, httpAuthFor, type AuthOption, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './negotiation.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
+import { CANCELLED, INITIALIZE } from '../protocol/methods.js';
 
 export interface HttpClientOptions {
   url: string | URL;
@@ -157,11 +158,11 @@ export class StreamableHttpTransport implements ClientTransport {
         controller?.signal,
       );
       const sessionId = response.header('mcp-session-id');
-      if (info.method === 'initialize' && sessionId !== undefined && response.status === 200)
+      if (info.method === INITIALIZE && sessionId !== undefined && response.status === 200)
         this.sessionId = sessionId;
       const status = response.status;
       if (status === 202) return await response.drain();
-      if (status === 404 && hadSession && info.method !== 'initialize') {
+      if (status === 404 && hadSession && info.method !== INITIALIZE) {
         await response.drain();
         throw new SessionExpiredError();
       }
@@ -207,7 +208,7 @@ export class StreamableHttpTransport implements ClientTransport {
   async cancel(id: string | number, reason: string): Promise<void> {
     try {
       if (this.protocolVersion !== STATELESS_REVISION)
-        await this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+        await this.send(cancelledNotification(id, reason), { method: CANCELLED });
     } finally {
       this.inflight.get(id)?.abort();
       this.inflight.delete(id);

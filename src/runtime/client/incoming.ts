@@ -17,6 +17,7 @@ import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 import { META_SUBSCRIPTION_ID } from './negotiation.js';
 import { progressUpdate, serveServerRequest } from './serve-requests.js';
 import type { RequestOptions } from './session-options.js';
+import { CANCELLED, PROGRESS } from '../protocol/methods.js';
 
 export type NotificationListener = (method: string, params: JsonObject) => void;
 
@@ -106,14 +107,14 @@ export class IncomingMessages {
   }
 
   private notified(method: string, params: JsonObject): void {
-    if (method === 'notifications/progress') {
+    if (method === PROGRESS) {
       const token = params['progressToken'];
       const listener = isRequestId(token) ? this.progress.get(token) : undefined;
       const update = progressUpdate(params);
       if (listener && update) listener(update);
       return;
     }
-    if (method === 'notifications/cancelled') {
+    if (method === CANCELLED) {
       const id = params['requestId'];
       if (!isRequestId(id)) return;
       // At 2026-07-28 the server sends it only to tear down one of our subscriptions.

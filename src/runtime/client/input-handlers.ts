@@ -16,6 +16,12 @@ import type {
 } from '../api.js';
 import { McpError } from '../protocol/errors.js';
 import { INVALID_PARAMS, METHOD_NOT_FOUND, isObject } from '../protocol/jsonrpc.js';
+import {
+  ELICITATION_CREATE,
+  PING,
+  ROOTS_LIST,
+  SAMPLING_CREATE_MESSAGE,
+} from '../protocol/methods.js';
 
 export type Awaitable<T> = T | Promise<T>;
 export interface HandlerContext {
@@ -92,16 +98,16 @@ export async function answerServerRequest(
   signal: AbortSignal,
 ): Promise<JsonObject> {
   switch (method) {
-    case 'ping':
+    case PING:
       return {};
-    case 'elicitation/create':
+    case ELICITATION_CREATE:
       if (handlers.elicitation !== undefined)
         return elicit(handlers.elicitation, params, { signal });
       break;
-    case 'sampling/createMessage':
+    case SAMPLING_CREATE_MESSAGE:
       if (handlers.sampling !== undefined) return sample(handlers.sampling, params, { signal });
       break;
-    case 'roots/list':
+    case ROOTS_LIST:
       if (handlers.roots !== undefined)
         return (typeof handlers.roots === 'function' ? handlers.roots : handlers.roots.list)({
           signal,

@@ -8,6 +8,7 @@ import { McpError } from '../protocol/errors.js';
 import { isObject, MISSING_CAPABILITY } from '../protocol/jsonrpc.js';
 import { ToolError } from './errors.js';
 import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
+import { ELICITATION_CREATE } from '../protocol/methods.js';
 
 /** Rounds of input-required answers before a request gives up. */
 const MAX_INPUT_ROUNDS = 16;
@@ -100,7 +101,7 @@ export async function recoverToolCall(
     for (const params of elicitations) {
       const answer = await answerServerRequest(
         handlers,
-        'elicitation/create',
+        ELICITATION_CREATE,
         { ...params, mode: 'url' },
         signal ?? new AbortController().signal,
       );

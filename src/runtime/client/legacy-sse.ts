@@ -9,6 +9,7 @@ import type { HttpClientOptions } from './http.js';
 import { authorizedExchange } from './http-auth.js';
 import { isEventStream, parseJson, readSse, type WireResponse } from './http-wire.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
+import { CANCELLED } from '../protocol/methods.js';
 
 export class LegacySseTransport implements ClientTransport {
   private readonly url: URL;
@@ -87,7 +88,7 @@ export class LegacySseTransport implements ClientTransport {
 
   /** The legacy transport is stateful only: `notifications/cancelled`, like any message. */
   cancel(id: string | number, reason: string): Promise<void> {
-    return this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+    return this.send(cancelledNotification(id, reason), { method: CANCELLED });
   }
 
   setProtocolVersion(): void {}

@@ -14,6 +14,15 @@
 import type { JsonObject } from '../api.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { ClientSession, RequestOptions } from './session.js';
+import {
+  PROMPTS_LIST,
+  PROMPTS_LIST_CHANGED,
+  RESOURCES_LIST,
+  RESOURCES_LIST_CHANGED,
+  RESOURCES_TEMPLATES_LIST,
+  TOOLS_LIST,
+  TOOLS_LIST_CHANGED,
+} from '../protocol/methods.js';
 
 interface Entry {
   result: JsonObject;
@@ -21,9 +30,9 @@ interface Entry {
 }
 
 const LIST_OF_NOTIFICATION: Readonly<Record<string, readonly string[]>> = {
-  'notifications/tools/list_changed': ['tools/list'],
-  'notifications/prompts/list_changed': ['prompts/list'],
-  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+  [TOOLS_LIST_CHANGED]: [TOOLS_LIST],
+  [PROMPTS_LIST_CHANGED]: [PROMPTS_LIST],
+  [RESOURCES_LIST_CHANGED]: [RESOURCES_LIST, RESOURCES_TEMPLATES_LIST],
 };
 
 /** Share one between connections to let `public` pages serve them all. */

@@ -13,6 +13,14 @@ import type { JsonObject } from '../api.js';
 import type { CallOptions } from './call-options.js';
 import { requestOptions } from './call-options.js';
 import type { ClientSession } from './session.js';
+import {
+  PROMPTS_LIST_CHANGED,
+  RESOURCES_LIST_CHANGED,
+  RESOURCES_SUBSCRIBE,
+  RESOURCES_UNSUBSCRIBE,
+  RESOURCES_UPDATED,
+  TOOLS_LIST_CHANGED,
+} from '../protocol/methods.js';
 
 /** Which changes to hear about (the 2026-07-28 `SubscriptionFilter`). */
 export interface ListenFilter {
@@ -35,11 +43,11 @@ export type StopListening = () => Promise<void>;
 const FLAG_OF: Readonly<
   Record<string, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>
 > = {
-  'notifications/tools/list_changed': 'toolsListChanged',
-  'notifications/prompts/list_changed': 'promptsListChanged',
-  'notifications/resources/list_changed': 'resourcesListChanged',
+  [TOOLS_LIST_CHANGED]: 'toolsListChanged',
+  [PROMPTS_LIST_CHANGED]: 'promptsListChanged',
+  [RESOURCES_LIST_CHANGED]: 'resourcesListChanged',
 };
-const UPDATED = 'notifications/resources/updated';
+const UPDATED = RESOURCES_UPDATED;
 
 export function admits(filter: ListenFilter, method: string, params: JsonObject): boolean {
   const flag = FLAG_OF[method];
@@ -139,11 +147,11 @@ async function listenStateful(
   const subscribed: string[] = [];
   const unsubscribe = async (): Promise<void> => {
     for (const uri of subscribed.splice(0))
-      await session.request('resources/unsubscribe', { uri }).catch(() => {});
+      await session.request(RESOURCES_UNSUBSCRIBE, { uri }).catch(() => {});
   };
   try {
     for (const uri of uris) {
-      await session.request('resources/subscribe', { uri }, requestOptions(options));
+      await session.request(RESOURCES_SUBSCRIBE, { uri }, requestOptions(options));
       subscribed.push(uri);
     }
   } catch (error) {

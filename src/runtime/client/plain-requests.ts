@@ -8,6 +8,7 @@ import { prepareParams, requestOptions, type CallOptions } from './call-options.
 import { itemsOf, listPagesCached, type CacheBinding } from './list-cache.js';
 import { STATELESS_REVISION } from './negotiation.js';
 import type { ClientSession, RequestOptions } from './session.js';
+import { PING } from '../protocol/methods.js';
 
 /** `ping`: the stateful revisions have it; 2026-07-28 does not, and says so instead of sending it. */
 export async function ping(session: ClientSession, options: CallOptions = {}): Promise<void> {
@@ -15,7 +16,7 @@ export async function ping(session: ClientSession, options: CallOptions = {}): P
     throw new Error(
       `ping does not exist in protocol revision ${STATELESS_REVISION} (this session speaks it); any request shows the server is there`,
     );
-  await session.request('ping', await prepareParams(session, {}, options), requestOptions(options));
+  await session.request(PING, await prepareParams(session, {}, options), requestOptions(options));
 }
 
 /** Any request with the call's `_meta` and log level (call-options.ts). */

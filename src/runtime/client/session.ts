@@ -20,6 +20,7 @@ import {
 import type { RequestOptions, SessionOptions } from './session-options.js';
 import { openSubscription, type Subscription } from './subscriptions.js';
 import type { ClientTransport } from './transport.js';
+import { ROOTS_LIST_CHANGED, SUBSCRIPTIONS_LISTEN } from '../protocol/methods.js';
 
 export {
   CLIENT_PROTOCOL_VERSIONS,
@@ -97,7 +98,7 @@ export class ClientSession {
     return openSubscription(
       (params, requestOptions) =>
         this.stateless
-          ? this.request('subscriptions/listen', params, requestOptions)
+          ? this.request(SUBSCRIPTIONS_LISTEN, params, requestOptions)
           : Promise.reject(
               new Error(
                 `subscriptions/listen needs protocol revision ${STATELESS_REVISION}; this session speaks ${this.connection.identity?.protocolVersion ?? 'none yet'} (use resources/subscribe and onNotification)`,
@@ -158,7 +159,7 @@ export class ClientSession {
   async rootsChanged(): Promise<boolean> {
     const roots = this.capabilities['roots'];
     if (this.stateless || !isObject(roots) || roots['listChanged'] !== true) return false;
-    await this.notify('notifications/roots/list_changed');
+    await this.notify(ROOTS_LIST_CHANGED);
     return true;
   }
 }

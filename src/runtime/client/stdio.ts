@@ -13,6 +13,7 @@ import type { Writable } from 'node:stream';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError } from './errors.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
+import { CANCELLED } from '../protocol/methods.js';
 
 export interface StdioServerParameters {
   command: string;
@@ -121,7 +122,7 @@ export class StdioClientTransport implements ClientTransport {
 
   /** stdio has no per-request stream: the server is told with `notifications/cancelled`, whatever the revision. */
   cancel(id: string | number, reason: string): Promise<void> {
-    return this.send(cancelledNotification(id, reason), { method: 'notifications/cancelled' });
+    return this.send(cancelledNotification(id, reason), { method: CANCELLED });
   }
 
   /** Writes what is queued after this turn of the event loop, and after the pipe drains if it is full. */

@@ -11,6 +11,7 @@ import type { JsonObject } from '../api.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { whenAborted } from './cancellation.js';
 import type { RequestOptions } from './session-options.js';
+import { SUBSCRIPTIONS_ACKNOWLEDGED } from '../protocol/methods.js';
 
 /** One notification delivered on a subscription. */
 export interface SubscriptionNotification {
@@ -31,7 +32,7 @@ export interface Subscription extends AsyncIterable<SubscriptionNotification> {
 /** What `listen` needs of the session: one request, with its subscription's notifications routed back. */
 export type ListenRequest = (params: JsonObject, options: RequestOptions) => Promise<JsonObject>;
 
-const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+const ACKNOWLEDGED = SUBSCRIPTIONS_ACKNOWLEDGED;
 
 export function openSubscription(
   request: ListenRequest,

@@ -10,6 +10,7 @@ import { whenAborted } from './cancellation.js';
 import type { ClientSession } from './session.js';
 import { declaringTasks, failure, statusOf, TERMINAL, type TaskStatus } from './task-wire.js';
 import { toolOutcome, type ClientToolBinding } from './tool-calls.js';
+import { TASKS_CANCEL, TASKS_GET, TASKS_RESULT, TASKS_UPDATE } from '../protocol/methods.js';
 
 export interface TaskOptions extends CallOptions {
   /** 2025-11-25: the lifetime to ask for (the server may shorten it). */
@@ -74,7 +75,7 @@ export class ToolTask implements TaskHandle<unknown> {
   }
 
   async cancel(options: CallOptions = {}): Promise<void> {
-    await this.session.request('tasks/cancel', this.params({ taskId: this.taskId }), {
+    await this.session.request(TASKS_CANCEL, this.params({ taskId: this.taskId }), {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
@@ -109,7 +110,7 @@ export class ToolTask implements TaskHandle<unknown> {
           const inputResponses = await this.session.answerInputs(fresh, options.signal);
           for (const key of Object.keys(fresh)) this.answered.add(key);
           await this.session.request(
-            'tasks/update',
+            TASKS_UPDATE,
             this.params({ taskId: this.taskId, inputResponses }),
             { signal: options.signal, timeoutMs: options.timeoutMs },
           );
@@ -122,7 +123,7 @@ export class ToolTask implements TaskHandle<unknown> {
   }
 
   private get(options: CallOptions): Promise<JsonObject> {
-    return this.session.request('tasks/get', this.params({ taskId: this.taskId }), {
+    return this.session.request(TASKS_GET, this.params({ taskId: this.taskId }), {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
@@ -146,7 +147,7 @@ export class ToolTask implements TaskHandle<unknown> {
     }
     // 2025-11-25: the result (or the error) is the underlying request's own answer.
     const result = await this.session.request(
-      'tasks/result',
+      TASKS_RESULT,
       { taskId: this.taskId },
       { signal: options.signal, timeoutMs: options.timeoutMs },
     );

@@ -15,6 +15,7 @@ import type { ClientSession, RequestOptions } from './session.js';
 import { ToolTask, type TaskHandle, type TaskOptions } from './task-handle.js';
 import { declaringTasks, statusOf, type TaskStatus } from './task-wire.js';
 import { toolOutcome, type ClientToolBinding } from './tool-calls.js';
+import { TOOLS_CALL } from '../protocol/methods.js';
 
 export { TaskCancelledError, type TaskHandle, type TaskOptions } from './task-handle.js';
 export { TASKS_EXTENSION, type TaskState, type TaskStatus } from './task-wire.js';
@@ -44,7 +45,7 @@ export async function startToolTask(
   if (session.stateless) Object.assign(meta, declaringTasks());
   else params['task'] = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
   if (Object.keys(meta).length > 0) params['_meta'] = meta;
-  const send = () => session.request('tools/call', params, request);
+  const send = () => session.request(TOOLS_CALL, params, request);
   let created: JsonObject;
   try {
     created = await send().catch((error: unknown) =>

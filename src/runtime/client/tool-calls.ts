@@ -9,6 +9,7 @@ import { OutputValidationError, ToolError } from './errors.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import { recoverToolCall } from './input-rounds.js';
 import type { ClientSession } from './session.js';
+import { TOOLS_CALL } from '../protocol/methods.js';
 
 /** What generated code knows about one tool. */
 export interface ClientToolBinding {
@@ -99,7 +100,7 @@ async function sendToolCall(
   if (binding.headers !== undefined && binding.headers.length > 0)
     request.headers = paramHeaders(binding.headers, input);
   return session.request(
-    'tools/call',
+    TOOLS_CALL,
     await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options),
     request,
   );

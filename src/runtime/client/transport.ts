@@ -3,6 +3,7 @@
  * JSON-RPC helpers) and come in already parsed; a transport never interprets them beyond what its
  * wire requires (HTTP header mirrors, resuming a stream on the id it was waiting for).
  */
+import { METHOD_TABLE } from '../protocol/methods.js';
 
 /** What an HTTP transport mirrors into headers; stdio ignores it. */
 export interface OutgoingInfo {
@@ -45,15 +46,10 @@ export interface ClientTransport {
   close(): Promise<void>;
 }
 
-/** The params field each request's `Mcp-Name` comes from; the tasks extension routes its methods by task id. */
-const NAME_FIELDS: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+/** The params field each request's `Mcp-Name` comes from (the method table's `named`); the tasks extension routes its methods by task id. */
+const NAME_FIELDS: Readonly<Record<string, string>> = Object.fromEntries(
+  METHOD_TABLE.flatMap((m) => (m.named === undefined ? [] : [[m.name, m.named]])),
+);
 
 /** The `Mcp-Name` of a request, when its method has one and its params carry it as a string. */
 export function mcpNameOf(

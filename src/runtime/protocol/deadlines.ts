@@ -6,8 +6,8 @@
  * list in start order, and the single timer is armed for its oldest entry.
  *
  * The list is threaded through the entries themselves. A Map would do, but its backing store is
- * rebuilt as calls come and go, and those copies outlive young-generation collections: 100k HTTP
- * calls grew the server's RSS by 15% instead of 8%.
+ * rebuilt as calls come and go, and those copies outlive young-generation collections, which
+ * grows a busy server's RSS (bench/RESULTS.md).
  */
 
 /** Milliseconds on a monotonic clock (`process.uptime` needs no module, unlike `performance`). */

@@ -43,9 +43,8 @@ export function idProblem(id: unknown): string {
  * Not `'' + id` or `String(id)`: those go through V8's number-to-string cache, which keeps the
  * string of every numeric id alive until its slot is reused thousands of ids later. Clients number
  * their requests upward, so every id's string was promoted out of the young generation; that steady
- * trickle (about 25 bytes a call) made V8 double its young generation after tens of thousands of
- * calls: a step of 4–8 MiB of RSS (bench/RESULTS.md, `bench:memory`). JSON.stringify writes the
- * digits into a fresh string that dies with the response.
+ * trickle made V8 grow its young generation, a step of RSS (bench/RESULTS.md, `bench:memory`).
+ * JSON.stringify writes the digits into a fresh string that dies with the response.
  */
 export function idJson(id: RequestId): string {
   return JSON.stringify(id);

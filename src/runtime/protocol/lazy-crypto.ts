@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * node:crypto, loaded on first use. Loading it costs a server about 4 ms of start-up, and a stdio
+ * node:crypto, loaded on first use. Loading it is a noticeable part of start-up, and a stdio
  * server needs it only to sign a 2026-07-28 request state (HTTP loads it anyway, for session ids).
  */
 import { createRequire } from 'node:module';

@@ -25,7 +25,7 @@ export interface TaskOptions {
   ttlMs?: number;
   /** The longest TTL a 2025-11-25 client may ask for. Default 24 hours. */
   maxTtlMs?: number;
-  /** The poll interval suggested to clients. Default 500 ms. */
+  /** The poll interval suggested to clients. Default: `taskSettings` in server/task-settings.ts. */
   pollIntervalMs?: number;
   /** Tasks whose handlers may run at once in this process; a call beyond that is refused with -32000. Default 1000. */
   maxRunning?: number;
@@ -53,7 +53,7 @@ export interface ServerLimits {
   /**
    * A handler still running after this long is cancelled (its signal aborts) and its request is
    * answered with an error: a tool with `isError: true`, anything else with -32603. 0 disables it.
-   * Default 5 minutes.
+   * Default: `DEFAULT_LIMITS` (server/server-settings.ts).
    */
   handlerTimeoutMs?: number;
 }

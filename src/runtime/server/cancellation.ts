@@ -8,9 +8,10 @@ import type { Context } from './context.js';
 import { INTERNAL_ERROR, describeIssues, errorMessage, isRequestId } from '../protocol/jsonrpc.js';
 import { paramsOf, toolErrorMessage } from './method-common.js';
 import type { Session } from './session.js';
+import { CANCELLED, INITIALIZED } from '../protocol/methods.js';
 
 export function notification(session: Session, method: string, message: JsonObject): void {
-  if (method !== 'notifications/cancelled' && method !== 'notifications/initialized') return;
+  if (method !== CANCELLED && method !== INITIALIZED) return;
   const validate = session.core.validators.get(method);
   if (validate !== undefined && !validate(message)) {
     session.core.log(
@@ -19,7 +20,7 @@ export function notification(session: Session, method: string, message: JsonObje
     return;
   }
   // Only checked: requests are served from the initialize response on, initialized or not.
-  if (method === 'notifications/initialized') return;
+  if (method === INITIALIZED) return;
   const params = paramsOf(message);
   const requestId = params['requestId'];
   if (!isRequestId(requestId)) return;

@@ -21,10 +21,13 @@ import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
 import type { TaskRun } from '../features/tasks/task-run.js';
 import { expire } from './cancellation.js';
-import { cancelOutgoing, requestClient } from '../features/input/client-requests.js';
-import { sendLog } from '../features/logging/logging.js';
 import { RESOLVED } from './method-common.js';
-import { completeElicitation, urlElicitationParams } from '../features/input/url-elicitation.js';
+import {
+  ELICITATION_CREATE,
+  PROGRESS,
+  ROOTS_LIST,
+  SAMPLING_CREATE_MESSAGE,
+} from '../protocol/methods.js';
 
 /** The `RequestContext` handed to handlers. The AbortController is made only when a handler asks for the signal. */
 export class Context implements RequestContext, DeadlineEntry {
@@ -111,7 +114,7 @@ export class Context implements RequestContext, DeadlineEntry {
     if (this.cancelled || this.done) return;
     this.cancelled = true;
     this.cancelReason = reason;
-    cancelOutgoing(this.session, this, reason);
+    this.session.core.features.cancelOutgoing(this.session, this, reason);
     if (!answered) this.out.abandon();
     this.controller?.abort(new Error(reason));
   }
@@ -127,25 +130,26 @@ export class Context implements RequestContext, DeadlineEntry {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    return sendLog(this.session, this, level, data, logger);
+    return this.session.core.features.sendLog(this.session, this, level, data, logger);
   }
 
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
-    return requestClient(
+    const features = this.session.core.features;
+    return features.requestClient(
       this.session,
       this,
-      'elicitation/create',
+      ELICITATION_CREATE,
       'elicitation',
-      urlElicitationParams(this.session, params),
+      features.elicitationParams(this.session, params),
       options,
     ) as Promise<ElicitResult>;
   }
 
   sample(params: SampleParams, options?: InputOptions): Promise<SampleResult> {
-    return requestClient(
+    return this.session.core.features.requestClient(
       this.session,
       this,
-      'sampling/createMessage',
+      SAMPLING_CREATE_MESSAGE,
       'sampling',
       params,
       options,
@@ -153,11 +157,19 @@ export class Context implements RequestContext, DeadlineEntry {
   }
 
   completeElicitation(elicitationId: string): boolean {
-    return completeElicitation(this.session, this, elicitationId);
+    return this.session.core.features.completeElicitation(this.session, this, elicitationId);
   }
 
   listRoots(options?: InputOptions): Promise<{ roots: { uri: string; name?: string }[] }> {
-    return requestClient(this.session, this, 'roots/list', 'roots', undefined, options) as Promise<{
+    const features = this.session.core.features;
+    return features.requestClient(
+      this.session,
+      this,
+      ROOTS_LIST,
+      'roots',
+      undefined,
+      options,
+    ) as Promise<{
       roots: { uri: string; name?: string }[];
     }>;
   }
@@ -175,6 +187,6 @@ function sendProgress(
   const params: JsonObject = { progressToken: token, progress };
   if (total !== undefined) params['total'] = total;
   if (message !== undefined) params['message'] = message;
-  context.out.emit(notificationMessage('notifications/progress', JSON.stringify(params)));
+  context.out.emit(notificationMessage(PROGRESS, JSON.stringify(params)));
   return RESOLVED;
 }

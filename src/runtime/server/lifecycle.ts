@@ -13,9 +13,15 @@ import {
   resultMessage,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { EMPTY_PARAMS, invalidParams, paramsOf, type MethodTable } from './method-common.js';
+import {
+  EMPTY_PARAMS,
+  invalidParams,
+  paramsOf,
+  register,
+  type MethodTable,
+} from './method-common.js';
 import type { Outbound } from './outbound.js';
-import { STATELESS_REVISION } from './server.js';
+import { INITIALIZE, PING, SERVER_DISCOVER, STATELESS_REVISION } from '../protocol/methods.js';
 import type { Session } from './session.js';
 
 /** A session's states: a stateful one starts NEW; a stateless one is INITIALIZED from its start. */
@@ -24,8 +30,8 @@ export const STATE_INITIALIZED = 1;
 export const STATE_CLOSED = 2;
 
 export function registerLifecycle(table: MethodTable): void {
-  table.set('ping', { handle: ping, statelessOnly: false });
-  table.set('server/discover', { handle: discover, statelessOnly: true });
+  register(table, PING, ping);
+  register(table, SERVER_DISCOVER, discover);
 }
 
 function ping(
@@ -75,9 +81,9 @@ export function initialize(
     );
     return;
   }
-  const validate = session.core.validators.get('initialize');
+  const validate = session.core.validators.get(INITIALIZE);
   if (validate !== undefined && !validate(message)) {
-    out.respond(invalidParams(idText, 'initialize', validate));
+    out.respond(invalidParams(idText, INITIALIZE, validate));
     return;
   }
   if (session.core.statefulVersions.length === 0) {

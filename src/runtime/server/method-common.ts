@@ -14,9 +14,9 @@ import {
   resultMessage,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { METHOD_INFO } from '../protocol/methods.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
-import { answerInputError } from '../features/input/url-elicitation.js';
 
 /** Answers one request (params already checked by the method's validator) on `out`. */
 export type MethodHandler = (
@@ -35,6 +35,13 @@ export interface MethodEntry {
 
 /** The one dispatch table; each method module adds its methods to it. */
 export type MethodTable = Map<string, MethodEntry>;
+
+/** Adds a feature's handler of `method`; whether only 2026-07-28 has it comes from the method table. */
+export function register(table: MethodTable, method: string, handle: MethodHandler): void {
+  const info = METHOD_INFO.get(method);
+  if (info === undefined) throw new Error(`${method} is not in the method table`);
+  table.set(method, { handle, statelessOnly: !info.eras.includes('stateful') });
+}
 
 export const RESOLVED: Promise<void> = Promise.resolve();
 export const EMPTY_PARAMS: JsonObject = Object.freeze({});
@@ -89,7 +96,7 @@ function handlerFinished(
 }
 
 function handlerFailed(session: Session, context: Context, error: unknown): void {
-  if (answerInputError(session, context, error)) return;
+  if (session.core.features.answerInputError(session, context, error)) return;
   if (!session.settle(context)) return;
   if (error instanceof McpError) {
     context.out.respond(errorMessage(context.idText, error.code, error.message, error.data));

@@ -15,11 +15,11 @@ import type {
   ToolValidators,
   Validator,
 } from '../api.js';
-import type { DefinedTool } from '../features/tools/defined-tools.js';
-import { checkToolValidators, lazyValidators, notLoaded } from '../features/tools/tool-loading.js';
+import type { DefinedTool } from './defined-tools.js';
+import { checkToolValidators, lazyValidators, notLoaded } from './tool-loading.js';
 import { headerAnnotations } from '../protocol/header-params.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import type { WireEntry } from '../features/lists/lists.js';
+import type { WireEntry } from './lists.js';
 import { compileUriTemplate, type UriTemplateMatcher } from '../protocol/uri-template.js';
 
 /** A tool argument mirrored into an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */

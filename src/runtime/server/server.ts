@@ -15,11 +15,29 @@ import type {
   Validator,
 } from '../api.js';
 import { Deadlines } from '../protocol/deadlines.js';
+import {
+  INITIALIZE,
+  STATELESS_REVISION,
+  TOOLS_LIST_CHANGED,
+  PROMPTS_LIST_CHANGED,
+  RESOURCES_LIST_CHANGED,
+  RESOURCES_UPDATED,
+  methodNames,
+  type Offer,
+} from '../protocol/methods.js';
+import {
+  RUNTIME_PROTOCOL_VERSIONS,
+  cacheFields,
+  checkLimits,
+  offeredBy,
+  serverInfoFor,
+} from './server-settings.js';
+import { NO_FEATURES, type Features } from './features.js';
 import { nodeCrypto } from '../protocol/lazy-crypto.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { definedTools } from '../features/tools/defined-tools.js';
-import { ListPages, ListState, WireEntry } from '../features/lists/lists.js';
-import { ResourceLists } from '../features/resources/resource-lists.js';
+import { definedTools } from './defined-tools.js';
+import { ListPages, ListState, WireEntry } from './lists.js';
+import { ResourceLists } from './resource-lists.js';
 import {
   indexPrompts,
   indexResources,
@@ -30,40 +48,14 @@ import {
   type TemplateEntry,
   type ToolEntry,
 } from './server-index.js';
-import { InMemoryTaskStore, type TaskStore } from '../features/tasks/task-store.js';
+import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from '../features/tasks/task-run.js';
-import { taskSettings, withTasks, type TaskSettings } from '../features/tasks/task-settings.js';
+import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
-
-/** The stateless revision: no initialize, everything a request needs travels in its `_meta`. */
-export const STATELESS_REVISION = '2026-07-28';
-
-/** The limits a server has unless its options say otherwise (documented in README.md). */
-export const DEFAULT_LIMITS: Readonly<Required<ServerLimits>> = Object.freeze({
-  maxMessageBytes: 4 * 1024 * 1024,
-  maxDepth: 64,
-  maxInFlight: 64,
-  handlerTimeoutMs: 5 * 60 * 1000,
-});
-
-/** Defaults of the HTTP limits in `HttpOptions` (here, so reading them does not load node:http). */
-export const DEFAULT_HTTP_LIMITS = Object.freeze({
-  maxSessions: 1000,
-  maxHeaderBytes: 16 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-});
-
-/** The protocol revisions this runtime speaks, newest first. */
-export const RUNTIME_PROTOCOL_VERSIONS: readonly string[] = [
-  STATELESS_REVISION,
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-];
+// Where the transports read them (index.ts re-exports them from their own modules).
+export { STATELESS_REVISION } from '../protocol/methods.js';
+export { DEFAULT_HTTP_LIMITS } from './server-settings.js';
 
 /** A change announced through `Notifier`, as every listening connection receives it. */
 export interface ChangeEvent {
@@ -125,6 +117,8 @@ export class ServerCore {
   readonly hasLogging: boolean;
   /** Request methods answered after initialization; anything else is -32601. */
   readonly supportedMethods: ReadonlySet<string>;
+  /** What the definition and handlers offer, as the method table's `offer` names it. */
+  readonly offered: ReadonlySet<Offer>;
   /** Running handlers by deadline, across every session; undefined when `handlerTimeoutMs` is 0. */
   readonly deadlines: Deadlines | undefined;
   /** Whether any tool may run as a task: the `tasks` capability (2025-11-25) and extension (2026-07-28) are then declared. */
@@ -135,7 +129,16 @@ export class ServerCore {
   /** Tasks whose handlers run in this process, by task id. */
   readonly taskRuns = new Map<string, TaskRun>();
 
-  constructor(definition: ServerDefinition, handlers: ServerHandlers, options: ServerOptions) {
+  /** The features' side of dispatch (server/features.ts). */
+  readonly features: Features;
+
+  constructor(
+    definition: ServerDefinition,
+    handlers: ServerHandlers,
+    options: ServerOptions,
+    features: Features = NO_FEATURES,
+  ) {
+    this.features = features;
     this.definition = definition;
     this.handlers = handlers;
     this.log = options.logger ?? ((line) => process.stderr.write(line + '\n'));
@@ -185,25 +188,17 @@ export class ServerCore {
     if (typeof stateless !== 'function')
       this.statelessValidators = new Map(Object.entries(stateless ?? {}));
 
-    const capabilities = definition.capabilities;
-    const resources = capabilities['resources'];
-    this.hasLogging = isObject(capabilities['logging']);
-    const methods = ['ping'];
-    if (isObject(capabilities['tools'])) methods.push('tools/list', 'tools/call');
-    if (isObject(resources))
-      methods.push('resources/list', 'resources/templates/list', 'resources/read');
-    if (isObject(resources) && resources['subscribe'] === true)
-      methods.push('resources/subscribe', 'resources/unsubscribe');
-    if (isObject(capabilities['prompts'])) methods.push('prompts/list', 'prompts/get');
-    if (this.hasLogging) methods.push('logging/setLevel');
-    if (
-      isObject(capabilities['completions']) ||
-      handlers.complete !== undefined ||
-      handlers.completions !== undefined
-    )
-      methods.push('completion/complete');
-    if (this.tasksOffered) methods.push('tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel');
-    this.supportedMethods = new Set(methods);
+    this.hasLogging = isObject(definition.capabilities['logging']);
+    this.offered = offeredBy(definition, handlers, this.tasksOffered);
+    this.supportedMethods = new Set(
+      methodNames(
+        (m) =>
+          m.kind === 'client-request' &&
+          m.name !== INITIALIZE &&
+          m.eras.includes('stateful') &&
+          this.offered.has(m.offer ?? 'always'),
+      ),
+    );
 
     this.tools = indexTools(tools, handlers);
     this.resources = indexResources(definition, handlers);
@@ -251,18 +246,17 @@ export class ServerCore {
 
   /** What handlers (`context.notify`) and the server (`McpServer.notify`) announce changes with. */
   readonly notifier: Notifier = {
-    toolsChanged: () =>
-      this.announce({ method: 'notifications/tools/list_changed', filter: 'toolsListChanged' }),
+    toolsChanged: () => this.announce({ method: TOOLS_LIST_CHANGED, filter: 'toolsListChanged' }),
     promptsChanged: () =>
-      this.announce({ method: 'notifications/prompts/list_changed', filter: 'promptsListChanged' }),
+      this.announce({ method: PROMPTS_LIST_CHANGED, filter: 'promptsListChanged' }),
     resourcesChanged: () =>
       this.announce({
-        method: 'notifications/resources/list_changed',
+        method: RESOURCES_LIST_CHANGED,
         filter: 'resourcesListChanged',
       }),
     resourceUpdated: (uri: string) =>
       this.announce({
-        method: 'notifications/resources/updated',
+        method: RESOURCES_UPDATED,
         filter: 'resourceSubscriptions',
         uri,
       }),
@@ -300,54 +294,4 @@ export class ServerCore {
     ).then((table) => new Map(Object.entries(table)));
     return this.resultValidatorsLoading;
   }
-}
-
-function checkLimits(given: ServerLimits | undefined): Readonly<Required<ServerLimits>> {
-  const limits = { ...DEFAULT_LIMITS };
-  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ServerLimits)[]) {
-    const value = given?.[key];
-    if (value === undefined) continue;
-    const least = key === 'handlerTimeoutMs' ? 0 : 1;
-    if (!Number.isSafeInteger(value) || value < least)
-      throw new Error(
-        `limits.${key} must be an integer of at least ${least}, got ${String(value)}`,
-      );
-    limits[key] = value;
-  }
-  return Object.freeze(limits);
-}
-
-/** `description`, `websiteUrl` and `icons` joined `Implementation` in 2025-11-25; older revisions get the rest. */
-function serverInfoFor(info: ServerDefinition['serverInfo'], version: string): JsonObject {
-  if (version >= '2025-11-25') return info;
-  const { description: _d, websiteUrl: _w, icons: _i, ...older } = info;
-  return older;
-}
-
-/** The caching hints of each cacheable 2026-07-28 result, from the definition (default 0 / public; reads private). */
-function cacheFields(definition: ServerDefinition): Map<string, string> {
-  const hint = (
-    method: string,
-    list: keyof NonNullable<ServerDefinition['caching']> | undefined,
-    scope: string,
-  ): [string, string] => {
-    const given = list === undefined ? undefined : definition.caching?.[list];
-    const ttlMs = given?.ttlMs ?? 0;
-    const cacheScope = given?.cacheScope ?? scope;
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
-      throw new Error(
-        `caching.${String(list)}.ttlMs must be an integer of at least 0, got ${String(ttlMs)}`,
-      );
-    if (cacheScope !== 'public' && cacheScope !== 'private')
-      throw new Error(`caching.${String(list)}.cacheScope must be "public" or "private"`);
-    return [method, `"ttlMs":${ttlMs},"cacheScope":"${cacheScope}",`];
-  };
-  return new Map([
-    hint('server/discover', undefined, 'public'),
-    hint('tools/list', 'tools', 'public'),
-    hint('prompts/list', 'prompts', 'public'),
-    hint('resources/list', 'resources', 'public'),
-    hint('resources/templates/list', 'resourceTemplates', 'public'),
-    hint('resources/read', undefined, 'private'),
-  ]);
 }

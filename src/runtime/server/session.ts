@@ -1,39 +1,27 @@
 /**
- * One client connection's protocol state and the dispatcher: message classification, the checks
- * every request passes (initialization, duplicate ids, limits, validators), then the method's
- * entry in the dispatch table (methods.ts). Each method family lives in its own module; the
- * stateless revision is the same dispatcher with a one-request session (`Session.stateless`).
- * Transports hand parsed messages to `receive` with an `Outbound` that carries the answers back.
+ * One client connection's protocol state: message classification (request, notification,
+ * response, batch), then each request through the dispatcher (dispatch.ts), and the bookkeeping of
+ * requests in flight. The stateless revision is the same dispatcher with a one-request session
+ * (`Session.stateless`). Transports hand parsed messages to `receive` with an `Outbound` that
+ * carries the answers back.
  */
 import type { JsonObject, LoggingLevel } from '../api.js';
-import { changed } from '../features/subscriptions/subscriptions.js';
 import { notification } from './cancellation.js';
-import { ROOTS_LIST_CHANGED, rootsListChanged } from '../features/input/roots.js';
-import { clientResponse, type PendingClientRequest } from '../features/input/client-requests.js';
+import { dispatchRequest } from './dispatch.js';
+import type { PendingClientRequest } from '../features/input/client-requests.js';
 import type { Context } from './context.js';
+import { NO_ANSWERS } from './features.js';
 import {
-  NO_ANSWERS,
-  openInputState,
-  validWithoutAnswers,
-} from '../features/input/input-requests.js';
-import {
-  INTERNAL_ERROR,
-  INVALID_REQUEST,
-  METHOD_NOT_FOUND,
   NULL_ID,
-  TOO_MANY_REQUESTS,
-  errorMessage,
   idJson,
   idProblem,
   isRequestId,
-  quote,
   quoteValue,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW, initialize } from './lifecycle.js';
-import { LOG_LEVELS } from '../features/logging/logging.js';
-import { EMPTY_PARAMS, RESOLVED, invalidParams, paramsOf, stackOf } from './method-common.js';
-import { METHODS } from './methods.js';
+import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW } from './lifecycle.js';
+import { LOG_LEVELS } from '../protocol/log-levels.js';
+import { EMPTY_PARAMS, RESOLVED } from './method-common.js';
 import {
   BatchOutbound,
   NO_RESPONSE,
@@ -42,7 +30,8 @@ import {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-import { STATELESS_REVISION, type ChangeEvent, type ServerCore } from './server.js';
+import { BATCH_REVISION, STATELESS_REVISION } from '../protocol/methods.js';
+import type { ChangeEvent, ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
 
 export {
@@ -52,8 +41,6 @@ export {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-
-const BATCH_REVISION = '2025-03-26';
 
 /** What a Streamable HTTP session keeps across processes (see SessionStore in session-store.ts). */
 export interface SessionSnapshot {
@@ -83,7 +70,7 @@ export class Session {
   /** @internal Requests whose handler returned a promise, by the client's id. */
   readonly inFlight = new Map<RequestId, Context>();
   // The collections below are made on first use: a stateless session lives for one request and
-  // most never need them (each empty Map or Set costs about 150 bytes of young-generation churn).
+  // most never need them (each empty Map or Set is young-generation churn on every request).
   /** @internal */
   pendingClient: Map<number, PendingClientRequest> | undefined = undefined;
   /** @internal */
@@ -151,7 +138,7 @@ export class Session {
 
   /** @internal This session's change listener, registered once it is initialized. */
   get onChange(): (event: ChangeEvent) => void {
-    return (this.changeListener ??= (event) => changed(this, event));
+    return (this.changeListener ??= (event) => this.core.features.changed(this, event));
   }
 
   get initialized(): boolean {
@@ -241,17 +228,18 @@ export class Session {
     }
     if (typeof method === 'string') {
       if (id === undefined) {
-        if (method === ROOTS_LIST_CHANGED) rootsListChanged(this);
+        const read = this.core.features.notifications.get(method);
+        if (read !== undefined) read(this, message);
         else notification(this, method, message);
         return NO_RESPONSE;
       }
       if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));
-      this.request(method, id, message, out);
+      dispatchRequest(this, method, id, message, out);
       return RESPONSE_PENDING;
     }
     if (method === undefined && ('result' in message || 'error' in message)) {
       if (isRequestId(id)) {
-        clientResponse(this, id, message);
+        this.core.features.clientResponse(this, id, message);
         return NO_RESPONSE;
       }
       if (id === null && 'error' in message) {
@@ -264,97 +252,6 @@ export class Session {
       isRequestId(id) ? idJson(id) : NULL_ID,
       'not a request, notification or response',
     );
-  }
-
-  private request(method: string, id: RequestId, message: JsonObject, out: Outbound): void {
-    const idText = idJson(id);
-    try {
-      if (method === 'initialize') {
-        initialize(this, idText, message, out);
-        return;
-      }
-      if (this.state === STATE_NEW && method !== 'ping') {
-        out.respond(
-          errorMessage(
-            idText,
-            INVALID_REQUEST,
-            'Server not initialized: the first request must be initialize',
-          ),
-        );
-        return;
-      }
-      if (this.inFlight.has(id)) {
-        // Answers are matched by id: a second request with the id of a running one could not be told apart.
-        out.respond(
-          errorMessage(
-            idText,
-            INVALID_REQUEST,
-            `Invalid Request: id ${quote(idText)} is already used by a request in flight`,
-          ),
-        );
-        return;
-      }
-      if (this.inFlight.size >= this.core.limits.maxInFlight && method !== 'ping') {
-        out.respond(
-          errorMessage(
-            idText,
-            TOO_MANY_REQUESTS,
-            `Too many requests in flight: at most ${this.core.limits.maxInFlight} at once; retry when one has finished`,
-          ),
-        );
-        return;
-      }
-      // A 2026-07-28 method was checked by `checkStateless` before this session was made.
-      if (!this.stateless && !this.core.supportedMethods.has(method)) {
-        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
-        return;
-      }
-      const validators = this.stateless ? this.core.statelessValidators : this.core.validators;
-      if (validators === undefined) {
-        // The 2026-07-28 validators load with the first request of that revision, which waits for them.
-        this.core.loadStatelessValidators().then(
-          () => this.request(method, id, message, out),
-          (error: unknown) => {
-            this.core.log(`Loading the 2026-07-28 request validators failed: ${stackOf(error)}`);
-            out.respond(
-              errorMessage(
-                idText,
-                INTERNAL_ERROR,
-                'Internal error: the request validators could not be loaded',
-              ),
-            );
-          },
-        );
-        return;
-      }
-      const validate = validators.get(method);
-      if (
-        validate !== undefined &&
-        !validate(message) &&
-        !(this.stateless && validWithoutAnswers(validate, message))
-      ) {
-        out.respond(invalidParams(idText, method, validate));
-        return;
-      }
-      // The eras differ only here: a 2026-07-28 request opens its input state (except the methods
-      // only that revision has); a stateful session does not know those methods.
-      const entry = METHODS.get(method);
-      const params = paramsOf(message);
-      if (
-        this.stateless &&
-        entry?.statelessOnly !== true &&
-        !openInputState(this, idText, method, params, out)
-      )
-        return;
-      if (entry === undefined || (entry.statelessOnly && !this.stateless)) {
-        out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${quote(method)}`));
-        return;
-      }
-      entry.handle(this, id, idText, params, out);
-    } catch (error) {
-      this.core.log(`Internal error handling ${method}: ${stackOf(error)}`);
-      out.respond(errorMessage(idText, INTERNAL_ERROR, 'Internal error'));
-    }
   }
 
   // ---- in-flight bookkeeping -----------------------------------------------------------------

@@ -1,11 +1,9 @@
-/// <reference types="node" />
 /**
  * The stateless revision 2026-07-28: how a request is recognized, the checks it passes before
- * dispatch (in the order the spec and the conformance suite pin), the HTTP header rules
- * (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), the result fields every answer carries, and the
- * signed `requestState` of input-required results.
+ * dispatch (in the order the spec and the conformance suite pin; the header rules are in
+ * stateless-headers.ts), and the result fields every answer carries. The signed `requestState`
+ * of input-required results is input-state.ts.
  */
-import { Buffer } from 'node:buffer';
 import type { JsonObject } from '../api.js';
 import {
   HEADER_MISMATCH,
@@ -16,12 +14,10 @@ import {
   idJson,
   isObject,
   isRequestId,
-  quote,
 } from '../protocol/jsonrpc.js';
-import { STATELESS_REVISION, type ServerCore } from './server.js';
-import { nodeCrypto } from '../protocol/lazy-crypto.js';
-import { decodeHeaderValue, headerMatches, valueAt } from '../protocol/header-params.js';
-import { mirroredHeaders } from './server-index.js';
+import { METHOD_INFO, STATEFUL_REVISIONS, STATELESS_REVISION } from '../protocol/methods.js';
+import type { ServerCore } from './server.js';
+import { headerMismatch, single } from './stateless-headers.js';
 import { memberStart } from '../protocol/json-scan.js';
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -32,34 +28,7 @@ export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 /** The revisions that use initialize and sessions; any other `MCP-Protocol-Version` means stateless. */
-const STATEFUL_REVISIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
-
-/** Methods a 2026-07-28 request may call, with the capability that must be declared for each. */
-const STATELESS_METHODS: ReadonlyMap<string, string | undefined> = new Map([
-  ['server/discover', undefined],
-  ['subscriptions/listen', undefined],
-  ['tools/list', 'tools'],
-  ['tools/call', 'tools'],
-  ['resources/list', 'resources'],
-  ['resources/templates/list', 'resources'],
-  ['resources/read', 'resources'],
-  ['prompts/list', 'prompts'],
-  ['prompts/get', 'prompts'],
-  ['completion/complete', 'completions'],
-  ['tasks/get', 'tasks'],
-  ['tasks/update', 'tasks'],
-  ['tasks/cancel', 'tasks'],
-]);
-
-/** The methods `Mcp-Name` applies to, and the param it mirrors. */
-const NAMED: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
+const STATEFUL = new Set(STATEFUL_REVISIONS);
 
 export interface Refusal {
   readonly status: number;
@@ -78,7 +47,7 @@ export interface StatelessMeta {
  * other than the stateful ones.
  */
 export function isStatelessMessage(message: unknown, headerVersion: string | undefined): boolean {
-  if (headerVersion !== undefined && !STATEFUL_REVISIONS.has(headerVersion)) return true;
+  if (headerVersion !== undefined && !STATEFUL.has(headerVersion)) return true;
   if (!isObject(message) || !isObject(message['params'])) return false;
   const meta = message['params']['_meta'];
   return (
@@ -160,12 +129,11 @@ export function checkStateless(
 }
 
 export function statelessMethodServed(core: ServerCore, method: string): boolean {
-  if (!STATELESS_METHODS.has(method)) return false;
-  const capability = STATELESS_METHODS.get(method);
-  if (method === 'subscriptions/listen') return listenFilterOffered(core) !== undefined;
-  if (method === 'completion/complete') return core.supportedMethods.has(method);
-  if (capability === 'tasks') return core.tasksOffered;
-  return capability === undefined || isObject(core.definition.capabilities[capability]);
+  const info = METHOD_INFO.get(method);
+  if (info === undefined || info.kind !== 'client-request' || !info.eras.includes('stateless'))
+    return false;
+  if (info.offer === 'listen') return listenFilterOffered(core) !== undefined;
+  return core.offered.has(info.offer ?? 'always');
 }
 
 /** The `subscriptions/listen` filter fields this server honours; undefined when it offers none. */
@@ -188,61 +156,6 @@ function refuse(
   data?: unknown,
 ): Refusal {
   return { status, text: errorMessage(idText, code, message, data) };
-}
-
-/** One header's value; node:http joins repeated unknown headers with ", ", which then mismatches. */
-function single(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return (Array.isArray(value) ? value.join(', ') : value).trim();
-}
-
-/**
- * SEP-2243: `Mcp-Method` on every request, `Mcp-Name` for tools/call, prompts/get and
- * resources/read, and `Mcp-Param-{Name}` for each argument whose property carries `x-mcp-header`
- * (nested ones too, at their path). Values are trimmed, `=?base64?…?=` values decoded, then compared
- * case-sensitively; numbers numerically (header-params.ts).
- */
-function headerMismatch(
-  core: ServerCore,
-  method: string,
-  params: JsonObject,
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-): string | undefined {
-  const mcpMethod = single(headers['mcp-method']);
-  if (mcpMethod === undefined) return 'the Mcp-Method header is required';
-  if (mcpMethod !== method)
-    return `Mcp-Method ${quote(mcpMethod)} differs from the body's method ${quote(method)}`;
-  const field = NAMED.get(method);
-  if (field === undefined) return undefined;
-  const rawName = single(headers['mcp-name']);
-  const value = params[field];
-  if (rawName === undefined) return 'the Mcp-Name header is required';
-  const name = decodeHeaderValue(rawName);
-  if (name === undefined) {
-    return `Mcp-Name ${quote(rawName)} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
-  }
-  if (typeof value !== 'string' || name !== value)
-    return `Mcp-Name ${quote(name)} differs from params.${field}`;
-  if (method !== 'tools/call') return undefined;
-  const tool = core.tools.get(value);
-  if (tool === undefined) return undefined;
-  const mirrored = mirroredHeaders(tool);
-  const args = params['arguments'];
-  for (const { path, header } of mirrored) {
-    const raw = single(headers[header]);
-    const argument = valueAt(args, path);
-    const property = quote(path.join('.'));
-    if (argument === undefined || argument === null) {
-      if (raw !== undefined) return `${header} is set but argument ${property} is absent`;
-      continue;
-    }
-    if (raw === undefined) return `the ${header} header is required (argument ${property} is set)`;
-    const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined)
-      return `${header} is not valid: a malformed =?base64?…?= value, or characters a header may not hold`;
-    if (!headerMatches(decoded, argument)) return `${header} differs from argument ${property}`;
-  }
-  return undefined;
 }
 
 /**
@@ -288,40 +201,4 @@ export function withResultFields(
     (/^\s*\}/.test(inside) ? '' : ',') +
     inside;
   return prefix + fields + merged;
-}
-
-// ---- requestState ---------------------------------------------------------------------------
-
-/** What an input-required round hands the client to echo: the answers so far, for this request only. */
-export interface InputState {
-  /** `tools/call:<name>`, `prompts/get:<name>`, …: a state is valid only for the request it came from. */
-  readonly target: string;
-  readonly round: number;
-  readonly answers: Record<string, JsonObject>;
-}
-
-export function sealState(state: InputState, secret: string): string {
-  const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return (
-    payload + '.' + nodeCrypto().createHmac('sha256', secret).update(payload).digest('base64url')
-  );
-}
-
-/** The state if its signature holds and it belongs to `target`; undefined otherwise. */
-export function openState(sealed: string, secret: string, target: string): InputState | undefined {
-  const dot = sealed.indexOf('.');
-  if (dot === -1) return undefined;
-  const payload = sealed.slice(0, dot);
-  const mac = Buffer.from(sealed.slice(dot + 1), 'base64url');
-  const { createHmac, timingSafeEqual } = nodeCrypto();
-  const expected = createHmac('sha256', secret).update(payload).digest();
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined;
-  try {
-    const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as InputState;
-    if (state.target !== target || !isObject(state.answers) || typeof state.round !== 'number')
-      return undefined;
-    return state;
-  } catch {
-    return undefined;
-  }
 }

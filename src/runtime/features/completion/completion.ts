@@ -6,15 +6,16 @@
 import type { CompletionHandler, JsonObject } from '../../api.js';
 import { Context } from '../../server/context.js';
 import { isObject, resultMessage, type RequestId } from '../../protocol/jsonrpc.js';
-import { invoke, metaOf, type MethodTable } from '../../server/method-common.js';
+import { invoke, metaOf, register, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
+import { COMPLETION_COMPLETE } from '../../protocol/methods.js';
 
 const MAX_COMPLETION_VALUES = 100;
 const NO_VALUES = '{"completion":{"values":[]}}';
 
 export function registerCompletion(table: MethodTable): void {
-  table.set('completion/complete', { handle: complete, statelessOnly: false });
+  register(table, COMPLETION_COMPLETE, complete);
 }
 
 /** What the request completes: a prompt's argument or a template's variable, and the other values. */

@@ -19,8 +19,10 @@ import {
 } from '../../protocol/jsonrpc.js';
 import { inputRefusal } from './input-capabilities.js';
 import { requestInput } from './input-requests.js';
+import { statefulTaskRequest } from '../tasks/task-inputs.js';
 import { STATE_CLOSED } from '../../server/lifecycle.js';
 import type { Session } from '../../server/session.js';
+import { CANCELLED } from '../../protocol/methods.js';
 
 const ELICITATION_SINCE = '2025-06-18';
 
@@ -59,7 +61,7 @@ export function requestClient(
   if (session.stateless)
     return requestInput(session, context, method, capability, params ?? {}, options?.key);
   if (task !== undefined)
-    return task.stateful(params, (tagged) =>
+    return statefulTaskRequest(task, params, (tagged) =>
       sendToClient(session, context, method, capability, tagged),
     );
   return sendToClient(session, context, method, capability, params);
@@ -160,9 +162,7 @@ export function cancelOutgoing(session: Session, context: Context, reason: strin
     const pending = session.pendingClient?.get(id);
     if (pending === undefined) continue;
     session.pendingClient!.delete(id);
-    context.out.emit(
-      notificationMessage('notifications/cancelled', JSON.stringify({ requestId: id, reason })),
-    );
+    context.out.emit(notificationMessage(CANCELLED, JSON.stringify({ requestId: id, reason })));
     pending.reject(new Error(`${pending.method} cancelled: ${reason}`));
   }
   context.outgoing = undefined;

@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from '../../api.js';
 import { isObject } from '../../protocol/jsonrpc.js';
+import { ELICITATION_CREATE, SAMPLING_CREATE_MESSAGE } from '../../protocol/methods.js';
 
 /** Elicitation `mode: "url"` and sampling `tools`/`toolChoice` arrived with this revision. */
 export const URL_ELICITATION_SINCE = '2025-11-25';
@@ -44,9 +45,9 @@ export function inputRefusal(
   capabilities: JsonObject,
   revision: string,
 ): ClientCapabilityError | undefined {
-  if (method === 'elicitation/create')
+  if (method === ELICITATION_CREATE)
     return elicitationRefusal(params ?? {}, capabilities, revision);
-  if (method === 'sampling/createMessage')
+  if (method === SAMPLING_CREATE_MESSAGE)
     return samplingRefusal(params ?? {}, capabilities, revision);
   return undefined;
 }

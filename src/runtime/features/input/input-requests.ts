@@ -18,12 +18,9 @@ import {
 } from '../../protocol/jsonrpc.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
-import { openState, sealState, type InputState } from '../../server/stateless.js';
+import { openState, sealState, type InputState } from '../../server/input-state.js';
 
-/** A session's answers before any arrive: shared and frozen, replaced on the first answer. */
-export const NO_ANSWERS: Record<string, JsonObject> = Object.freeze(
-  Object.create(null) as Record<string, JsonObject>,
-);
+import { NO_ANSWERS } from '../../server/features.js';
 
 /** A handler waiting for input it will get in a later request: the promise that never settles. */
 const NEVER: Promise<never> = new Promise(() => undefined);

@@ -5,8 +5,6 @@
 import type { Session } from '../../server/session.js';
 import { stackOf } from '../../server/method-common.js';
 
-export const ROOTS_LIST_CHANGED = 'notifications/roots/list_changed';
-
 export function rootsListChanged(session: Session): void {
   const hook = session.core.handlers.onRootsListChanged;
   if (hook === undefined || session.stateless) return;

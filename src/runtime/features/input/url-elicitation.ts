@@ -13,10 +13,12 @@ import {
   URL_ELICITATION_SINCE,
   elicitationModes,
 } from './input-capabilities.js';
-import { NO_ANSWERS, requestInput } from './input-requests.js';
+import { requestInput } from './input-requests.js';
+import { NO_ANSWERS } from '../../server/features.js';
 import { MISSING_CAPABILITY, errorMessage, notificationMessage } from '../../protocol/jsonrpc.js';
 import { nodeCrypto } from '../../protocol/lazy-crypto.js';
 import type { Session } from '../../server/session.js';
+import { ELICITATION_COMPLETE, ELICITATION_CREATE } from '../../protocol/methods.js';
 
 /** JSON-RPC code of URLElicitationRequiredError (2025-11-25). */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -80,10 +82,7 @@ export function completeElicitation(
   elicitationId: string,
 ): boolean {
   if (session.stateless || session.protocolVersion < URL_ELICITATION_SINCE) return false;
-  const message = notificationMessage(
-    'notifications/elicitation/complete',
-    JSON.stringify({ elicitationId }),
-  );
+  const message = notificationMessage(ELICITATION_COMPLETE, JSON.stringify({ elicitationId }));
   if (!context.done && !context.cancelled && context.out.canEmit) {
     context.out.emit(message);
     return true;
@@ -154,7 +153,7 @@ function urlElicitationRequired(
     void requestInput(
       session,
       context,
-      'elicitation/create',
+      ELICITATION_CREATE,
       'elicitation',
       { mode: 'url', url, message },
       key,

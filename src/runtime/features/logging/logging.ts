@@ -13,24 +13,15 @@ import {
   resultMessage,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { RESOLVED, type MethodTable } from '../../server/method-common.js';
+import { RESOLVED, register, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
 
-/** Lowest to highest; a session's threshold is an index into this list. */
-export const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+import { LOG_LEVELS } from '../../protocol/log-levels.js';
+import { LOGGING_SET_LEVEL, MESSAGE } from '../../protocol/methods.js';
 
 export function registerLogging(table: MethodTable): void {
-  table.set('logging/setLevel', { handle: setLogLevel, statelessOnly: false });
+  register(table, LOGGING_SET_LEVEL, setLogLevel);
 }
 
 function setLogLevel(
@@ -66,6 +57,6 @@ export function sendLog(
   const params = logger === undefined ? { level, data } : { level, logger, data };
   const text = jsonOrUndefined(params);
   if (text === undefined) return Promise.reject(new Error('Log data must be serializable as JSON'));
-  context.out.emit(notificationMessage('notifications/message', text));
+  context.out.emit(notificationMessage(MESSAGE, text));
   return RESOLVED;
 }

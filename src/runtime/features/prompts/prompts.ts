@@ -8,14 +8,15 @@ import {
   quoteValue,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { listPage } from '../lists/lists.js';
-import { invoke, metaOf, type MethodTable } from '../../server/method-common.js';
+import { listPage } from '../../server/lists.js';
+import { invoke, metaOf, register, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
+import { PROMPTS_GET, PROMPTS_LIST } from '../../protocol/methods.js';
 
 export function registerPrompts(table: MethodTable): void {
-  table.set('prompts/list', { handle: listPrompts, statelessOnly: false });
-  table.set('prompts/get', { handle: getPrompt, statelessOnly: false });
+  register(table, PROMPTS_LIST, listPrompts);
+  register(table, PROMPTS_GET, getPrompt);
 }
 
 /** Disabled and filtered-out prompts are left out (lists.ts). */
@@ -28,7 +29,7 @@ function listPrompts(
 ): void {
   const state = session.core.promptList;
   if (!state.restricted) {
-    listPage(session.core.promptPages, 'prompts/list', idText, params, out);
+    listPage(session.core.promptPages, PROMPTS_LIST, idText, params, out);
     return;
   }
   let context: Context | undefined;
@@ -36,7 +37,7 @@ function listPrompts(
     (context ??= new Context(session, id, idText, metaOf(params), out));
   listPage(
     session.core.promptPages,
-    'prompts/list',
+    PROMPTS_LIST,
     idText,
     params,
     out,

@@ -13,18 +13,25 @@ import {
   resultMessage,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { listPage } from '../lists/lists.js';
-import { invoke, metaOf, type MethodTable } from '../../server/method-common.js';
-import { listDynamicResources } from './resource-lists.js';
+import { listPage } from '../../server/lists.js';
+import { invoke, metaOf, register, type MethodTable } from '../../server/method-common.js';
+import { listDynamicResources } from '../../server/resource-lists.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
+import {
+  RESOURCES_LIST,
+  RESOURCES_READ,
+  RESOURCES_SUBSCRIBE,
+  RESOURCES_TEMPLATES_LIST,
+  RESOURCES_UNSUBSCRIBE,
+} from '../../protocol/methods.js';
 
 export function registerResources(table: MethodTable): void {
-  table.set('resources/list', { handle: listResources, statelessOnly: false });
-  table.set('resources/templates/list', { handle: listTemplates, statelessOnly: false });
-  table.set('resources/read', { handle: readResource, statelessOnly: false });
-  table.set('resources/subscribe', { handle: subscribe, statelessOnly: false });
-  table.set('resources/unsubscribe', { handle: unsubscribe, statelessOnly: false });
+  register(table, RESOURCES_LIST, listResources);
+  register(table, RESOURCES_TEMPLATES_LIST, listTemplates);
+  register(table, RESOURCES_READ, readResource);
+  register(table, RESOURCES_SUBSCRIBE, subscribe);
+  register(table, RESOURCES_UNSUBSCRIBE, unsubscribe);
 }
 
 /** With templates that list their resources, the list is built per request (resource-lists.ts). */
@@ -37,7 +44,7 @@ function listResources(
 ): void {
   if (session.core.resourceLists.listed.length > 0)
     listDynamicResources(session, id, idText, params, out);
-  else listPage(session.core.resourcePages, 'resources/list', idText, params, out);
+  else listPage(session.core.resourcePages, RESOURCES_LIST, idText, params, out);
 }
 
 function listTemplates(
@@ -47,7 +54,7 @@ function listTemplates(
   params: JsonObject,
   out: Outbound,
 ): void {
-  listPage(session.core.templatePages, 'resources/templates/list', idText, params, out);
+  listPage(session.core.templatePages, RESOURCES_TEMPLATES_LIST, idText, params, out);
 }
 
 /** The set of subscribed URIs is made on the first subscribe; a URI new to it counts as a subscriber (hooks). */

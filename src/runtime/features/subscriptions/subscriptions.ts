@@ -12,14 +12,15 @@ import {
   type RequestId,
 } from '../../protocol/jsonrpc.js';
 import { STATE_INITIALIZED } from '../../server/lifecycle.js';
-import { metaOf, type MethodTable } from '../../server/method-common.js';
+import { metaOf, register, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ChangeEvent } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { META_SUBSCRIPTION_ID, listenFilterOffered } from '../../server/stateless.js';
+import { SUBSCRIPTIONS_ACKNOWLEDGED, SUBSCRIPTIONS_LISTEN } from '../../protocol/methods.js';
 
 export function registerSubscriptions(table: MethodTable): void {
-  table.set('subscriptions/listen', { handle: listen, statelessOnly: true });
+  register(table, SUBSCRIPTIONS_LISTEN, listen);
 }
 
 /** 2026-07-28 `subscriptions/listen`: acknowledges, then forwards matching changes until cancelled. */
@@ -60,7 +61,7 @@ function listen(
   const meta = { [META_SUBSCRIPTION_ID]: id };
   out.emit(
     notificationMessage(
-      'notifications/subscriptions/acknowledged',
+      SUBSCRIPTIONS_ACKNOWLEDGED,
       JSON.stringify({ notifications: honoured, _meta: meta }),
     ),
   );

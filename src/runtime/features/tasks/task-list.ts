@@ -12,12 +12,13 @@
 import { Buffer } from 'node:buffer';
 import type { JsonObject } from '../../api.js';
 import { errorMessage, resultMessage } from '../../protocol/jsonrpc.js';
-import { invalidCursor } from '../lists/lists.js';
+import { invalidCursor } from '../../server/lists.js';
 import { stackOf } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
-import type { TaskRecord } from './task-store.js';
-import { statefulTask } from './task-wire.js';
+import type { TaskRecord } from '../../server/task-store.js';
+import { statefulTask } from '../../server/task-wire.js';
+import { TASKS_LIST } from '../../protocol/methods.js';
 
 const PREFIX = 'tasks:';
 
@@ -68,7 +69,7 @@ export function listTaskPage(
   const cursor = params['cursor'];
   const after = cursor === undefined ? undefined : readCursor(cursor);
   if (cursor !== undefined && after === undefined) {
-    out.respond(invalidCursor(idText, 'tasks/list'));
+    out.respond(invalidCursor(idText, TASKS_LIST));
     return;
   }
   const pageSize = session.core.definition.pageSize ?? 100;

@@ -14,7 +14,6 @@ import type { InputOptions, JsonObject } from '../../api.js';
 import { Context } from '../../server/context.js';
 import { McpError } from '../../protocol/errors.js';
 import {
-  INVALID_PARAMS,
   errorMessage,
   isObject,
   notificationMessage,
@@ -25,17 +24,13 @@ import { isThenable, stackOf } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
-import { isTerminal, type TaskRecord, type TaskStatus } from './task-store.js';
+import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-store.js';
 import { watchForCancellation } from './task-cancel-watch.js';
-import { RELATED_TASK, createTaskResult, statefulTask } from './task-wire.js';
-import { toolFailed, toolFinished } from '../tools/tools.js';
-
-/** A 2026-07-28 task's input request waiting for `tasks/update`. */
-interface PendingInput {
-  readonly method: string;
-  readonly resolve: (result: JsonObject) => void;
-  readonly reject: (error: Error) => void;
-}
+import { createTaskResult, setMessage, statefulTask } from '../../server/task-wire.js';
+import { toolFailed, toolFinished } from '../tools/tool-results.js';
+import { TASK_STATUS } from '../../protocol/methods.js';
+import { TaskOutbound } from './task-outbound.js';
+import type { PendingInput } from './task-inputs.js';
 
 export class TaskRun {
   readonly core: ServerCore;
@@ -48,9 +43,10 @@ export class TaskRun {
   readonly requestOut: Outbound;
   private readonly requestIdText: string;
   private saving: Promise<void> = Promise.resolve();
-  private readonly inputs = new Map<string, PendingInput>();
-  /** 2025-11-25: server→client requests in flight for this task. */
-  private clientRequests = 0;
+  /** @internal 2026-07-28 input requests waiting for `tasks/update`, by key. */
+  readonly inputs = new Map<string, PendingInput>();
+  /** @internal 2025-11-25: server→client requests in flight for this task. */
+  clientRequests = 0;
   /** 2025-11-25 `tasks/result` requests waiting for the end, newest last (their streams carry the task's requests). */
   private readonly waiters: { out: Outbound; done: (record: TaskRecord) => void }[] = [];
   /** 2025-11-25: messages for the client while it has no stream to receive them; sent on the next `tasks/result`. */
@@ -206,7 +202,8 @@ export class TaskRun {
   }
 
   /** Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
-  private transition(status: TaskStatus, message: string | undefined): void {
+  /** @internal */
+  transition(status: TaskStatus, message: string | undefined): void {
     const record = this.record;
     record.status = status;
     setMessage(record, status === 'working' ? this.handlerMessage : message);
@@ -230,7 +227,7 @@ export class TaskRun {
     const saved = this.save();
     if (!this.session.stateless) {
       this.session.standalone?.emit(
-        notificationMessage('notifications/tasks/status', JSON.stringify(statefulTask(record))),
+        notificationMessage(TASK_STATUS, JSON.stringify(statefulTask(record))),
       );
     }
     return saved;
@@ -294,112 +291,4 @@ export class TaskRun {
   get waitingForInput(): boolean {
     return this.inputs.size > 0;
   }
-
-  /**
-   * `tasks/update`: answers for keys this task is waiting on resolve them (an answer of the wrong
-   * shape counts as none); other keys are ignored. The task is `working` again once none is left.
-   */
-  async update(responses: JsonObject): Promise<void> {
-    const validators = await this.core.resultValidators();
-    let answered = false;
-    for (const [key, answer] of Object.entries(responses)) {
-      const pending = this.inputs.get(key);
-      if (pending === undefined || !isObject(answer)) continue;
-      const validate = validators.get(pending.method);
-      if (validate !== undefined && !validate(answer)) continue;
-      this.inputs.delete(key);
-      if (this.record.inputRequests !== undefined) delete this.record.inputRequests[key];
-      pending.resolve(answer);
-      answered = true;
-    }
-    if (!answered || isTerminal(this.record.status)) return;
-    if (this.inputs.size === 0) this.transition('working', undefined);
-    else {
-      this.record.lastUpdatedAt = new Date().toISOString();
-      await this.save();
-    }
-  }
-
-  /**
-   * 2025-11-25: a server→client request of the task, tagged with the task it belongs to; the task
-   * is `input_required` while any is unanswered.
-   */
-  stateful(
-    params: JsonObject | undefined,
-    send: (params: JsonObject) => Promise<JsonObject>,
-  ): Promise<JsonObject> {
-    const given = params?.['_meta'];
-    const meta = isObject(given) ? given : {};
-    const tagged: JsonObject = {
-      ...(params ?? {}),
-      _meta: { ...meta, [RELATED_TASK]: { taskId: this.record.taskId } },
-    };
-    if (this.clientRequests++ === 0 && !isTerminal(this.record.status))
-      this.transition('input_required', 'Waiting for input from the client');
-    const settle = (): void => {
-      if (--this.clientRequests === 0 && this.record.status === 'input_required')
-        this.transition('working', undefined);
-    };
-    const result = send(tagged);
-    result.then(settle, settle);
-    return result;
-  }
-}
-
-/**
- * The task's answer channel. Before a 2026-07-28 run becomes a task, everything goes to the
- * request; afterwards the answer becomes the task's result, and a 2025-11-25 task's requests and
- * notifications go on the newest waiting `tasks/result` stream, else on the session's own.
- */
-class TaskOutbound implements Outbound {
-  private readonly run: TaskRun;
-
-  constructor(run: TaskRun) {
-    this.run = run;
-  }
-
-  respond(text: string): void {
-    if (this.run.promoted) this.run.finish(text);
-    else {
-      this.run.core.taskRuns.delete(this.run.record.taskId);
-      this.run.requestOut.respond(text);
-    }
-  }
-
-  emit(text: string): void {
-    const target = this.target();
-    if (target !== undefined && target.canEmit) target.emit(text);
-    else if (this.run.promoted && !this.run.session.stateless) this.run.queued.push(text);
-  }
-
-  abandon(): void {
-    if (!this.run.promoted) this.run.requestOut.abandon();
-  }
-
-  /** A 2025-11-25 task can always emit: without a stream, its messages wait for the next `tasks/result`. */
-  get canEmit(): boolean {
-    if (this.run.promoted && !this.run.session.stateless) return true;
-    return this.target()?.canEmit ?? false;
-  }
-
-  private target(): Outbound | undefined {
-    const run = this.run;
-    if (!run.promoted) return run.requestOut;
-    if (run.session.stateless) return undefined;
-    return run.latestWaiter ?? run.session.standalone;
-  }
-}
-
-function setMessage(record: TaskRecord, message: string | undefined): void {
-  if (message === undefined) delete record.statusMessage;
-  else record.statusMessage = message;
-}
-
-/** -32602 for a task the requester may not see: unknown, expired, or someone else's (never said which). */
-export function taskNotFound(idText: string, taskId: unknown): string {
-  return errorMessage(
-    idText,
-    INVALID_PARAMS,
-    `Failed to retrieve task: Task not found (${typeof taskId === 'string' ? taskId.slice(0, 200) : String(taskId)})`,
-  );
 }

@@ -10,176 +10,40 @@ import type { JsonObject } from '../../api.js';
 import {
   INVALID_PARAMS,
   METHOD_NOT_FOUND,
-  MISSING_CAPABILITY,
-  TOO_MANY_REQUESTS,
   errorMessage,
   isObject,
   quote,
   resultMessage,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { ownerOf as authOwner } from '../../transports/http/http-auth.js';
-import { nodeCrypto } from '../../protocol/lazy-crypto.js';
-import { metaOf, stackOf, type MethodTable } from '../../server/method-common.js';
+import { stackOf, register, type MethodTable } from '../../server/method-common.js';
 import type { Outbound } from '../../server/outbound.js';
-import type { ServerCore, ToolEntry } from '../../server/server.js';
+import type { ServerCore } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
-import { isTerminal, type TaskRecord } from './task-store.js';
+import { isTerminal, type TaskRecord } from '../../server/task-store.js';
 import { listTaskPage } from './task-list.js';
-import { TaskRun, taskNotFound } from './task-run.js';
-import { TASKS_EXTENSION, statefulTask, statelessTask, taskResultPayload } from './task-wire.js';
-
-/** The first stateful revision with tasks. */
-const TASKS_SINCE = '2025-11-25';
+import { updateTaskInputs } from './task-inputs.js';
+import { TASKS_SINCE, checkedTaskId, ownerOf } from './task-access.js';
+import {
+  statefulTask,
+  statelessTask,
+  taskResultPayload,
+  taskNotFound,
+} from '../../server/task-wire.js';
+import {
+  TASKS_CANCEL,
+  TASKS_GET,
+  TASKS_LIST,
+  TASKS_RESULT,
+  TASKS_UPDATE,
+} from '../../protocol/methods.js';
 
 export function registerTasks(table: MethodTable): void {
-  table.set('tasks/get', { handle: getTask, statelessOnly: false });
-  table.set('tasks/cancel', { handle: cancelTask, statelessOnly: false });
-  table.set('tasks/result', { handle: taskResult, statelessOnly: false });
-  table.set('tasks/list', { handle: listTasks, statelessOnly: false });
-  table.set('tasks/update', { handle: updateTask, statelessOnly: true });
-}
-
-const owners = new WeakMap<Session, string>();
-
-/**
- * Whose tasks a caller sees: a stateful session's own; at 2026-07-28 those of the verified token's
- * owner (manifest `auth`: issuer and `sub`, see `ownerOf`), else every task (the id is the bearer secret).
- */
-function ownerOf(session: Session, out: Outbound): string {
-  if (session.stateless)
-    return out.auth === undefined ? 'stateless' : `owner:${authOwner(out.auth)}`;
-  let owner = owners.get(session);
-  if (owner === undefined) {
-    owner = `session:${session.id ?? nodeCrypto().randomUUID()}`;
-    owners.set(session, owner);
-  }
-  return owner;
-}
-
-function declaresExtension(session: Session): boolean {
-  const extensions = session.clientCapabilities['extensions'];
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
-}
-
-function missingExtension(idText: string): string {
-  return errorMessage(
-    idText,
-    MISSING_CAPABILITY,
-    `Missing required client capability: extension ${TASKS_EXTENSION}`,
-    {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-    },
-  );
-}
-
-/**
- * Called by tools/call once the input is valid. Returns true when the call is handled here (run as
- * a task, or refused because it must be one), false for a plain call.
- */
-export function callAsTask(
-  session: Session,
-  id: RequestId,
-  idText: string,
-  params: JsonObject,
-  out: Outbound,
-  tool: ToolEntry,
-  args: unknown,
-): boolean {
-  const support = tool.taskSupport;
-  const { maxRunning } = session.core.taskSettings;
-  if (
-    support !== 'forbidden' &&
-    session.core.taskRuns.size >= maxRunning &&
-    (session.stateless ? declaresExtension(session) : isObject(params['task']))
-  ) {
-    out.respond(
-      errorMessage(
-        idText,
-        TOO_MANY_REQUESTS,
-        `Too many tasks running: at most ${maxRunning} at once; retry when one has finished`,
-      ),
-    );
-    return true;
-  }
-  if (session.stateless) {
-    if (support === 'forbidden') return false;
-    if (!declaresExtension(session)) {
-      if (support === 'optional') return false;
-      out.respond(missingExtension(idText));
-      return true;
-    }
-    new TaskRun(session, id, idText, metaOf(params), out, newRecord(session, out, undefined)).start(
-      tool,
-      args,
-    );
-    return true;
-  }
-  const asked = isObject(params['task']);
-  if (!asked && support !== 'required') return false;
-  if (session.protocolVersion < TASKS_SINCE || support === 'forbidden' || !asked) {
-    const why = !asked ? `must be called as a task (params.task)` : `cannot run as a task`;
-    out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Tool ${tool.name} ${why}`));
-    return true;
-  }
-  const ttl = (params['task'] as JsonObject)['ttl'];
-  new TaskRun(
-    session,
-    id,
-    idText,
-    metaOf(params),
-    out,
-    newRecord(session, out, typeof ttl === 'number' ? ttl : undefined),
-  ).begin(tool, args);
-  return true;
-}
-
-function newRecord(session: Session, out: Outbound, askedTtlMs: number | undefined): TaskRecord {
-  const settings = session.core.taskSettings;
-  const now = new Date().toISOString();
-  const ttl =
-    askedTtlMs === undefined || askedTtlMs < 1
-      ? settings.ttlMs
-      : Math.min(Math.floor(askedTtlMs), settings.maxTtlMs);
-  return {
-    // 122 random bits: the id is all a 2026-07-28 client needs to reach its task.
-    taskId: nodeCrypto().randomUUID(),
-    owner: ownerOf(session, out),
-    status: 'working',
-    createdAt: now,
-    lastUpdatedAt: now,
-    ttlMs: ttl,
-    pollIntervalMs: settings.pollIntervalMs,
-  };
-}
-
-/**
- * The checks every tasks/* method shares: the era has the method, a 2026-07-28 client declared the
- * extension, `taskId` is a string. Answers and returns undefined when one fails.
- */
-function checkedTaskId(
-  session: Session,
-  idText: string,
-  params: JsonObject,
-  out: Outbound,
-  method: string,
-): string | undefined {
-  if (!session.stateless && (session.protocolVersion < TASKS_SINCE || !session.core.tasksOffered)) {
-    out.respond(errorMessage(idText, METHOD_NOT_FOUND, `Method not found: ${method}`));
-    return undefined;
-  }
-  if (session.stateless && !declaresExtension(session)) {
-    out.respond(missingExtension(idText));
-    return undefined;
-  }
-  const taskId = params['taskId'];
-  if (typeof taskId !== 'string') {
-    out.respond(
-      errorMessage(idText, INVALID_PARAMS, `Invalid params for ${method}: taskId must be a string`),
-    );
-    return undefined;
-  }
-  return taskId;
+  register(table, TASKS_GET, getTask);
+  register(table, TASKS_CANCEL, cancelTask);
+  register(table, TASKS_RESULT, taskResult);
+  register(table, TASKS_LIST, listTasks);
+  register(table, TASKS_UPDATE, updateTask);
 }
 
 /** Loads the task if the requester may see it; answers -32602 (unknown, expired or foreign, alike) otherwise. */
@@ -210,7 +74,7 @@ function getTask(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/get');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_GET);
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, (record) => {
     const task = session.stateless ? statelessTask(record, true) : statefulTask(record);
@@ -225,7 +89,7 @@ function cancelTask(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/cancel');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_CANCEL);
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, async (record) => {
     if (isTerminal(record.status)) {
@@ -267,7 +131,7 @@ function updateTask(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/update');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_UPDATE);
   if (taskId === undefined) return;
   const responses = params['inputResponses'];
   if (!isObject(responses)) {
@@ -296,7 +160,7 @@ function updateTask(
       );
       return;
     }
-    await run.update(responses);
+    await updateTaskInputs(run, responses);
     out.respond(resultMessage(idText, '{}'));
   });
 }
@@ -309,7 +173,7 @@ function taskResult(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const taskId = checkedTaskId(session, idText, params, out, 'tasks/result');
+  const taskId = checkedTaskId(session, idText, params, out, TASKS_RESULT);
   if (taskId === undefined) return;
   const answer = (record: TaskRecord): void => {
     if (record.status === 'completed')

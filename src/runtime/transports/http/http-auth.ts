@@ -31,10 +31,7 @@ export interface ResourceServerAuth {
   authorize(message: unknown, req: IncomingMessage, auth: AuthInfo): AuthRefusal | undefined;
 }
 
-/** Who sessions and tasks opened with `auth` belong to: its `owner`, or (a hook's answer without one) its subject. */
-export function ownerOf(auth: AuthInfo): string {
-  return auth.owner ?? `subject:${auth.subject}`;
-}
+export { ownerOf } from '../../server/owner.js';
 
 export function isRefusal(value: AuthInfo | AuthRefusal): value is AuthRefusal {
   return 'status' in value;

@@ -7,7 +7,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { INVALID_REQUEST, NULL_ID, errorMessage } from '../../protocol/jsonrpc.js';
-import { STATELESS_REVISION, type ServerCore } from '../../server/server.js';
+import { STATELESS_REVISION } from '../../protocol/methods.js';
+import type { ServerCore } from '../../server/server.js';
 import { isStatelessMessage } from '../../server/stateless.js';
 
 /**

@@ -15,6 +15,12 @@ import { SESSION_NOT_FOUND, TRANSPORT_ERROR, isObject, quote } from '../../proto
 import type { ServerCore } from '../../server/server.js';
 import type { SessionStore } from './session-store.js';
 import { Session } from '../../server/session.js';
+import {
+  INITIALIZE,
+  LOGGING_SET_LEVEL,
+  RESOURCES_SUBSCRIBE,
+  RESOURCES_UNSUBSCRIBE,
+} from '../../protocol/methods.js';
 
 export interface SessionEntry {
   readonly session: Session;
@@ -258,7 +264,7 @@ function isInitializeRequest(message: unknown): boolean {
   return (
     typeof message === 'object' &&
     message !== null &&
-    (message as { method?: unknown }).method === 'initialize'
+    (message as { method?: unknown }).method === INITIALIZE
   );
 }
 
@@ -266,8 +272,8 @@ function isInitializeRequest(message: unknown): boolean {
 function changesSession(message: unknown): boolean {
   const method = isObject(message) ? message['method'] : undefined;
   return (
-    method === 'logging/setLevel' ||
-    method === 'resources/subscribe' ||
-    method === 'resources/unsubscribe'
+    method === LOGGING_SET_LEVEL ||
+    method === RESOURCES_SUBSCRIBE ||
+    method === RESOURCES_UNSUBSCRIBE
   );
 }

@@ -7,7 +7,7 @@
  * `tasks-of:<owner>`, a set of the owner's task ids for 2025-11-25 `tasks/list` (ids whose record
  * has expired are skipped and removed).
  */
-import { keepMs, type TaskRecord, type TaskStore } from '../../features/tasks/task-store.js';
+import { keepMs, type TaskRecord, type TaskStore } from '../../server/task-store.js';
 
 /** The part of a node-redis client this store uses (redis-store.ts's `RedisClient` has it all). */
 interface RedisTaskClient {

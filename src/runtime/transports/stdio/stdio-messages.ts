@@ -18,6 +18,7 @@ import type { ServerCore } from '../../server/server.js';
 import { Session } from '../../server/session.js';
 import { checkStateless, isStatelessMessage, withResultFields } from '../../server/stateless.js';
 import type { StdioOutput } from './stdio-output.js';
+import { CANCELLED } from '../../protocol/methods.js';
 
 const BLANK = /^\s*$/;
 
@@ -79,11 +80,7 @@ export class StdioMessages {
    * `_meta` envelope as its requests, and must reach the running request it names.
    */
   private cancelsStateless(message: unknown): boolean {
-    if (
-      !isObject(message) ||
-      message['method'] !== 'notifications/cancelled' ||
-      !isObject(message['params'])
-    )
+    if (!isObject(message) || message['method'] !== CANCELLED || !isObject(message['params']))
       return false;
     const target = message['params']['requestId'];
     const running = isRequestId(target) ? this.stateless.get(target) : undefined;

@@ -4,13 +4,13 @@
  * validators (api.ts `ToolBinding`), so a server with a thousand tools starts without parsing
  * any of them. `tools/call` waits here for the import the first time, then runs as usual.
  */
-import type { JsonObject, ToolValidators, Validator } from '../../api.js';
-import type { Context } from '../../server/context.js';
-import { INTERNAL_ERROR, errorMessage } from '../../protocol/jsonrpc.js';
-import type { WireEntry } from '../lists/lists.js';
-import { stackOf } from '../../server/method-common.js';
-import type { ToolEntry } from '../../server/server-index.js';
-import type { Session } from '../../server/session.js';
+import type { JsonObject, ToolValidators, Validator } from '../api.js';
+import type { Context } from './context.js';
+import { INTERNAL_ERROR, errorMessage } from '../protocol/jsonrpc.js';
+import type { WireEntry } from './lists.js';
+import { stackOf } from './method-common.js';
+import type { ToolEntry } from './server-index.js';
+import type { Session } from './session.js';
 
 /** Stands in for a validator that has not loaded yet; `tools/call` never calls it (it waits for the load). */
 export const notLoaded: Validator<unknown> = (_data: unknown): _data is unknown => {

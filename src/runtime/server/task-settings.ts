@@ -3,9 +3,9 @@
  * `execution.taskSupport`, the settings with their defaults, and the capabilities that declare
  * tasks as each revision spells them.
  */
-import type { JsonObject, TaskOptions } from '../../api.js';
-import { isObject } from '../../protocol/jsonrpc.js';
-import { STATELESS_REVISION } from '../../server/server.js';
+import type { JsonObject, TaskOptions } from '../api.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { STATELESS_REVISION } from '../protocol/methods.js';
 import { TASKS_EXTENSION } from './task-wire.js';
 
 /** Task settings with their defaults filled in. */

@@ -10,14 +10,15 @@ import type {
   ResourceSubscriptionHooks,
   ServerDefinition,
   ServerHandlers,
-} from '../../api.js';
-import { Context } from '../../server/context.js';
-import { isObject, type RequestId } from '../../protocol/jsonrpc.js';
-import { WireEntry, cursorOffset, invalidCursor, pageOf } from '../lists/lists.js';
-import { invoke, isThenable, metaOf } from '../../server/method-common.js';
-import type { Outbound } from '../../server/outbound.js';
-import type { Session } from '../../server/session.js';
-import { compileUriTemplate, type UriTemplateMatcher } from '../../protocol/uri-template.js';
+} from '../api.js';
+import { Context } from './context.js';
+import { isObject, type RequestId } from '../protocol/jsonrpc.js';
+import { WireEntry, cursorOffset, invalidCursor, pageOf } from './lists.js';
+import { invoke, isThenable, metaOf } from './method-common.js';
+import type { Outbound } from './outbound.js';
+import type { Session } from './session.js';
+import { compileUriTemplate, type UriTemplateMatcher } from '../protocol/uri-template.js';
+import { RESOURCES_LIST } from '../protocol/methods.js';
 
 interface ListedTemplate {
   readonly template: string;
@@ -98,7 +99,7 @@ export function listDynamicResources(
 ): void {
   const offset = cursorOffset('resources', params['cursor']);
   if (offset === undefined) {
-    out.respond(invalidCursor(idText, 'resources/list'));
+    out.respond(invalidCursor(idText, RESOURCES_LIST));
     return;
   }
   const core = session.core;

@@ -3,9 +3,9 @@
  * `tasks/list`, `tasks/result` of a finished task) for a task another process runs. The default
  * keeps records in this process; redis-store.ts has one on Redis (`--redis`).
  */
-import type { TaskRecord, TaskStatus, TaskStore } from '../../api.js';
+import type { TaskRecord, TaskStatus, TaskStore } from '../api.js';
 
-export type { TaskRecord, TaskStatus, TaskStore } from '../../api.js';
+export type { TaskRecord, TaskStatus, TaskStore } from '../api.js';
 
 export function isTerminal(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';

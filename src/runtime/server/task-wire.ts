@@ -5,7 +5,8 @@
  * `pollIntervalMs`, a flat CreateTaskResult with `resultType: "task"`, and `tasks/get` inlining
  * the result, the error or the input requests.
  */
-import type { JsonObject } from '../../api.js';
+import type { JsonObject } from '../api.js';
+import { INVALID_PARAMS, errorMessage } from '../protocol/jsonrpc.js';
 import type { TaskRecord } from './task-store.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -55,4 +56,19 @@ export function taskResultPayload(record: TaskRecord): string {
     ...result,
     _meta: { ...meta, [RELATED_TASK]: { taskId: record.taskId } },
   });
+}
+
+/** -32602 for a task the requester may not see: unknown, expired, or someone else's (never said which). */
+export function taskNotFound(idText: string, taskId: unknown): string {
+  return errorMessage(
+    idText,
+    INVALID_PARAMS,
+    `Failed to retrieve task: Task not found (${typeof taskId === 'string' ? taskId.slice(0, 200) : String(taskId)})`,
+  );
+}
+
+/** The record's `statusMessage`, or none. */
+export function setMessage(record: TaskRecord, message: string | undefined): void {
+  if (message === undefined) delete record.statusMessage;
+  else record.statusMessage = message;
 }

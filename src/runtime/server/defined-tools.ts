@@ -3,10 +3,10 @@
  * (hand-written definitions, tests) or JSON texts with the facts start-up needs (generated
  * servers, `ToolText`). Nothing here parses a text: that waits for whoever needs the object.
  */
-import type { JsonObject, ServerDefinition, ToolBinding, ToolText } from '../../api.js';
-import { isObject } from '../../protocol/jsonrpc.js';
-import { WireEntry } from '../lists/lists.js';
-import { taskSupportOf } from '../tasks/task-settings.js';
+import type { JsonObject, ServerDefinition, ToolBinding, ToolText } from '../api.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { WireEntry } from './lists.js';
+import { taskSupportOf } from './task-settings.js';
 
 export interface DefinedTool {
   readonly name: string;

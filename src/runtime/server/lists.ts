@@ -5,9 +5,9 @@
  * filtered, each page is serialized once, when first asked for, and served as it is after.
  */
 import { Buffer } from 'node:buffer';
-import type { JsonObject, ListControl, ListFilter, RequestContext } from '../../api.js';
-import { INVALID_PARAMS, errorMessage, resultMessage } from '../../protocol/jsonrpc.js';
-import type { Outbound } from '../../server/outbound.js';
+import type { JsonObject, ListControl, ListFilter, RequestContext } from '../api.js';
+import { INVALID_PARAMS, errorMessage, resultMessage } from '../protocol/jsonrpc.js';
+import type { Outbound } from './outbound.js';
 
 /**
  * One entry of a list result, as its object and as its JSON text: each is made from the other on

@@ -1,0 +1,46 @@
+import type { Outbound } from '../../server/outbound.js';
+import type { TaskRun } from './task-run.js';
+
+/**
+ * The task's answer channel. Before a 2026-07-28 run becomes a task, everything goes to the
+ * request; afterwards the answer becomes the task's result, and a 2025-11-25 task's requests and
+ * notifications go on the newest waiting `tasks/result` stream, else on the session's own.
+ */
+export class TaskOutbound implements Outbound {
+  private readonly run: TaskRun;
+
+  constructor(run: TaskRun) {
+    this.run = run;
+  }
+
+  respond(text: string): void {
+    if (this.run.promoted) this.run.finish(text);
+    else {
+      this.run.core.taskRuns.delete(this.run.record.taskId);
+      this.run.requestOut.respond(text);
+    }
+  }
+
+  emit(text: string): void {
+    const target = this.target();
+    if (target !== undefined && target.canEmit) target.emit(text);
+    else if (this.run.promoted && !this.run.session.stateless) this.run.queued.push(text);
+  }
+
+  abandon(): void {
+    if (!this.run.promoted) this.run.requestOut.abandon();
+  }
+
+  /** A 2025-11-25 task can always emit: without a stream, its messages wait for the next `tasks/result`. */
+  get canEmit(): boolean {
+    if (this.run.promoted && !this.run.session.stateless) return true;
+    return this.target()?.canEmit ?? false;
+  }
+
+  private target(): Outbound | undefined {
+    const run = this.run;
+    if (!run.promoted) return run.requestOut;
+    if (run.session.stateless) return undefined;
+    return run.latestWaiter ?? run.session.standalone;
+  }
+}
