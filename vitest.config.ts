@@ -18,7 +18,7 @@ export const SLOW_TESTS = [
   'test/**/fuzz.test.ts', // random inputs against the runtime and the mock
 ];
 
-/** Shared by both tiers. */
+/** Options of each tier's project (a project does not inherit the root's `test` options). */
 const common = {
   // Interop tests spawn real servers and the official SDK; give them room on a 2-core machine.
   testTimeout: 60_000,
@@ -26,6 +26,7 @@ const common = {
 };
 
 export default defineConfig({
+  // Root options that are not per project, such as globalSetup, run once for both tiers.
   test: {
     // Most test time is spent waiting on child processes (tsc, servers, the SDK), so two files
     // run at once even on two cores (vitest's default would be cores - 1, which is one here).
