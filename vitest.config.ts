@@ -14,6 +14,7 @@ export const SLOW_TESTS = [
   'test/browser/**/*.test.ts', // a real Chromium (Debian package) opening a Vite-built client
   'test/**/browser.test.ts', // a real Chromium opening the docs page
   'test/**/*redis*.test.ts', // a real redis-server shared by several server processes
+  'test/**/interop*.test.ts', // whole projects built with tsc, driven by the official SDK and server-everything
   'test/fuzz/generator.test.ts', // random manifests through the whole generator
   'test/**/fuzz.test.ts', // random inputs against the runtime and the mock
 ];
