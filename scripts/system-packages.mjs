@@ -3,14 +3,15 @@
 // each is looked up on PATH and in Debian's install folders; a missing one is installed from its
 // Debian package when this user may install packages (root, or sudo without a password).
 // Otherwise the tests cannot run honestly, so this prints one line saying what to install and
-// exits 1. `npm test` runs it first; `node scripts/system-packages.mjs --print` lists what it found.
+// exits 1. `npm run test:all` runs it first (the fast tier, `npm test`, needs none of them);
+// `node scripts/system-packages.mjs --print` lists what it found.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** binary → the Debian package that provides it. */
 export const SYSTEM_PACKAGES = [
-  { binary: 'redis-server', pkg: 'redis-server', usedBy: 'test/server/redis.test.ts' },
+  { binary: 'redis-server', pkg: 'redis-server', usedBy: 'test/server/redis.test.ts, test/tasks/redis-tasks.test.ts' },
   { binary: 'chromium', pkg: 'chromium', usedBy: 'test/docs/browser.test.ts, test/browser/vite-client.test.ts' },
 ];
 

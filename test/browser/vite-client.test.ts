@@ -116,7 +116,7 @@ function writePage(dir: string, specifier: string): void {
 
 beforeAll(async () => {
   const executablePath = findBinary('chromium');
-  if (executablePath === undefined) throw new Error('chromium is not installed: run `node scripts/system-packages.mjs` (npm test does)');
+  if (executablePath === undefined) throw new Error('chromium is not installed: run `node scripts/system-packages.mjs` (npm run test:all does)');
   const manifest = join(repoRoot, 'examples/weather/manifest.yaml');
   writePage(app, './client/client.js');
   symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');

@@ -1,6 +1,6 @@
 /**
- * The docs page in a real browser: Debian's `chromium` (installed by `npm test` when missing, see
- * scripts/system-packages.mjs), driven headless by puppeteer-core from `file://`. For the weather
+ * The docs page in a real browser: Debian's `chromium` (installed by `npm run test:all` when
+ * missing, see scripts/system-packages.mjs), driven headless by puppeteer-core from `file://`. For the weather
  * manifest and a hostile one: no request leaves the page, no script but the page's own runs (the
  * hostile text tries <script>, event handlers, <svg onload>, <meta refresh>, stylesheets), every
  * tool is on the page, the search box filters, the theme switch works, the auth section, scopes and
@@ -23,7 +23,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   const executablePath = findBinary('chromium');
-  if (executablePath === undefined) throw new Error('chromium is not installed: run `node scripts/system-packages.mjs` (npm test does)');
+  if (executablePath === undefined) throw new Error('chromium is not installed: run `node scripts/system-packages.mjs` (npm run test:all does)');
   mkdirSync(RESULTS, { recursive: true });
   // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
   browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });

@@ -1,7 +1,8 @@
 /**
  * Many instances: two processes of the generated conformance server share one real redis-server
- * (started here on a loopback port; `npm test` installs Debian's redis-server package first when
- * it is missing: scripts/system-packages.mjs). A session initialized on A is served by B; a stream A closed early is resumed on B with
+ * (started here on a loopback port; `npm run test:all` installs Debian's redis-server package
+ * first when it is missing: scripts/system-packages.mjs). A session initialized on A is served by
+ * B; a stream A closed early is resumed on B with
  * Last-Event-ID and every event arrives exactly once, relayed live while A is still producing it.
  * In stateless mode two processes without any store serve alternating requests, input-required
  * rounds included (one MCP_STATE_SECRET).

@@ -1,6 +1,6 @@
 /**
  * A real redis-server for tests that share state between server processes: started on a free
- * loopback port without persistence, stopped with the test file's other children. `npm test`
+ * loopback port without persistence, stopped with the test file's other children. `npm run test:all`
  * installs Debian's redis-server first when it is missing (scripts/system-packages.mjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,7 +21,7 @@ export function freePort(): Promise<number> {
 /** Starts redis-server (pushed on `running`, to be killed after the servers using it) and returns its URL. */
 export async function startRedis(running: ChildProcess[]): Promise<string> {
   const binary = findBinary('redis-server');
-  if (binary === undefined) throw new Error('redis-server is not installed: `npm test` installs it (scripts/system-packages.mjs); run that first');
+  if (binary === undefined) throw new Error('redis-server is not installed: `npm run test:all` installs it (scripts/system-packages.mjs); run that first');
   const port = await freePort();
   const redis = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(redis);
