@@ -17,6 +17,7 @@ export const SLOW_TESTS = [
   'test/**/interop*.test.ts', // whole projects built with tsc, driven by the official SDK and server-everything
   'test/fuzz/generator.test.ts', // random manifests through the whole generator
   'test/**/fuzz.test.ts', // random inputs against the runtime and the mock
+  'test/**/*.slow.test.ts', // waits out a real protocol timeout (named so wherever it lives)
 ];
 
 /** Options of each tier's project (a project does not inherit the root's `test` options). */

@@ -196,17 +196,3 @@ describe('refresh and the token store', () => {
     expect(sent.some((h) => firstTokens.has(h))).toBe(false);
   });
 });
-
-describe('a slow sign-in', () => {
-  it('server/discover waits for a person who takes longer than its 10 s timeout to sign in', async () => {
-    const f = await fixture();
-    const slowBrowser = async (url: URL): Promise<string> => {
-      await new Promise((resolve) => setTimeout(resolve, 11_000));
-      return f.browser(url);
-    };
-    const session = await openSession({ url: f.url, protocolVersions: ['2026-07-28'], auth: { redirectUrl: REDIRECT, openAuthorizationUrl: slowBrowser } });
-    expect(session.stateless).toBe(true);
-    await session.close();
-    expect(f.to('/authorize')).toHaveLength(1);
-  }, 30_000);
-});
