@@ -31,8 +31,6 @@ export interface ResourceServerAuth {
   authorize(message: unknown, req: IncomingMessage, auth: AuthInfo): AuthRefusal | undefined;
 }
 
-export { ownerOf } from '../../server/owner.js';
-
 export function isRefusal(value: AuthInfo | AuthRefusal): value is AuthRefusal {
   return 'status' in value;
 }

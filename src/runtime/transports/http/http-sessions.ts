@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../api.js';
-import { ownerOf } from './http-auth.js';
+import { ownerOf } from '../../server/owner.js';
 import { HttpOutbound } from './http-outbound.js';
 import { ACCEPTS_SSE, sendError } from './http-reply.js';
 import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.js';
