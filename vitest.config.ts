@@ -17,6 +17,8 @@ export const SLOW_TESTS = [
   'test/**/interop*.test.ts', // whole projects built with tsc, driven by the official SDK and server-everything
   'test/fuzz/generator.test.ts', // random manifests through the whole generator
   'test/**/fuzz.test.ts', // random inputs against the runtime and the mock
+  'test/**/finished.test.ts', // over ten seconds: every command's exit codes, JSON and terminal output from the real binary
+  'test/**/compile-workers.test.ts', // over ten seconds: validators compiled on worker threads over a 120-tool manifest
   'test/**/*.slow.test.ts', // waits out a real protocol timeout (named so wherever it lives)
 ];
 
