@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { StdioPeer } from './lib/client.mjs';
+import { cpuTimes } from './lib/proc.mjs';
 import { buildOurs, generateOutputs } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
@@ -56,7 +57,10 @@ function bundleBothWays(project, label) {
   return entries;
 }
 
-/** Spawn → the answer to `initialize` (and, with `list`, to the first `tools/list`), in ms. */
+/**
+ * Spawn → the answer to `initialize` (and, with `list`, to the first `tools/list`): wall ms, and the
+ * server's CPU ms until then (user + system, all threads: the figure a busy machine moves least).
+ */
 async function startMs(server, list) {
   const started = performance.now();
   const peer = new StdioPeer({ command: node, args: [server], cwd: repoRoot });
@@ -66,7 +70,9 @@ async function startMs(server, list) {
       const listed = await peer.request('tools/list', {});
       if (!Array.isArray(listed.tools) || listed.tools.length === 0) throw new Error(`${server}: tools/list answered no tools`);
     }
-    return performance.now() - started;
+    const wall = performance.now() - started;
+    const cpu = cpuTimes(peer.pid);
+    return { wall, cpu: (cpu.user + cpu.system) * 1000 };
   } finally {
     await peer.close();
   }
@@ -85,17 +91,25 @@ async function measure(servers, base, list) {
         times[name].push(await startMs(servers[name], list));
       }
     }
-    const row = { round: round + 1, load: loadavg()[0], ms: {}, ratios: {} };
+    const row = { round: round + 1, load: loadavg()[0], ms: {}, cpuMs: {}, ratios: {}, cpuRatios: {} };
     for (const name of names) {
-      row.ms[name] = median(times[name]);
-      if (name !== base) row.ratios[`${name}/${base}`] = median(times[name].map((value, i) => value / times[base][i]));
+      row.ms[name] = median(times[name].map((t) => t.wall));
+      row.cpuMs[name] = median(times[name].map((t) => t.cpu));
+      if (name === base) continue;
+      row.ratios[`${name}/${base}`] = median(times[name].map((t, i) => t.wall / times[base][i].wall));
+      row.cpuRatios[`${name}/${base}`] = row.cpuMs[name] / row.cpuMs[base];
     }
     table.push(row);
-    log(`round ${row.round}/${rounds} (load ${row.load.toFixed(1)}): ${names.map((n) => `${n} ${row.ms[n].toFixed(1)} ms`).join(', ')}; ${Object.entries(row.ratios).map(([k, v]) => `${k} ${v.toFixed(2)}x`).join(', ')}`);
+    const show = (ratios) => Object.entries(ratios).map(([k, v]) => `${k} ${v.toFixed(2)}x`).join(', ');
+    log(`round ${row.round}/${rounds} (load ${row.load.toFixed(1)}): ${names.map((n) => `${n} ${row.ms[n].toFixed(1)} ms (${row.cpuMs[n].toFixed(0)} CPU ms)`).join(', ')}; wall ${show(row.ratios)}; CPU ${show(row.cpuRatios)}`);
   }
   const summary = {};
-  for (const key of Object.keys(table[0].ratios)) summary[key] = median(table.map((row) => row.ratios[key]));
-  return { rounds: table, medianRatios: summary };
+  const cpuSummary = {};
+  for (const key of Object.keys(table[0].ratios)) {
+    summary[key] = median(table.map((row) => row.ratios[key]));
+    cpuSummary[key] = median(table.map((row) => row.cpuRatios[key]));
+  }
+  return { rounds: table, medianRatios: summary, medianCpuRatios: cpuSummary };
 }
 
 async function main() {
@@ -123,15 +137,17 @@ async function main() {
     const scale = bundleBothWays(scaleProject, 'scale');
     log('spawn → first tools/list answer: weather and 1,000 tools');
     report.toolsList = await measure({ weather: weather.bundle, scale: scale.bundle, weatherSingle: weather.single, scaleSingle: scale.single }, 'weather', true);
-    const single = report.toolsList.rounds.map((row) => row.ms.scaleSingle / row.ms.weatherSingle);
-    report.toolsList.medianRatios['scaleSingle/weatherSingle'] = median(single);
+    report.toolsList.medianRatios['scaleSingle/weatherSingle'] = median(report.toolsList.rounds.map((row) => row.ms.scaleSingle / row.ms.weatherSingle));
   }
   report.loadAverageAtEnd = loadavg();
   writeReport(flags.out, report);
   const lines = ['', 'median of the per-round ratios (target: bundle/floor ≤ 1.1; 1,000 tools ≤ 1.5x weather):'];
   for (const section of ['initialize', 'toolsList']) {
     if (report[section] === undefined) continue;
-    for (const [key, value] of Object.entries(report[section].medianRatios)) lines.push(`  ${section} ${key}: ${value.toFixed(2)}x`);
+    for (const [key, value] of Object.entries(report[section].medianRatios)) {
+      const cpu = report[section].medianCpuRatios[key];
+      lines.push(`  ${section} ${key}: wall ${value.toFixed(2)}x${cpu === undefined ? '' : `, CPU ${cpu.toFixed(2)}x`}`);
+    }
   }
   process.stdout.write(`${lines.join('\n')}\nJSON written to ${flags.out}\n`);
 }

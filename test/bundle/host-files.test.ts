@@ -30,10 +30,11 @@ const tempDir = (): Promise<string> => mkdtemp(join(tmpdir(), 'mcp-gen-hosts-'))
 
 /** The registry's schema as published (draft-07, with the formats it names). */
 function registryValidator(): (value: unknown) => string[] {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
+  // Both are CommonJS: under NodeNext the default import is the module object.
+  const ajv = new Ajv.default({ allErrors: true, strict: false });
+  addFormats.default(ajv);
   const validate = ajv.compile(JSON.parse(readFileSync(join(repoRoot, 'schema', 'registry', 'server.schema.json'), 'utf8')) as object);
-  return (value) => (validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`));
+  return (value) => (validate(value) ? [] : (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath} ${e.message ?? ''}`));
 }
 
 function mcpbValidate(manifestPath: string): { status: number | null; output: string } {
