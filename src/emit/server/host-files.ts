@@ -142,6 +142,7 @@ const DOCKERFILE = `# Built by: docker build -t SERVER_NAME . && docker run -p 3
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package*.json ./
+# package-lock.json makes the install repeatable: commit it.
 RUN npm ci
 COPY . .
 RUN npm run bundle
