@@ -101,6 +101,23 @@ describe('--mcpb', () => {
     expect(mcpbValidate(join(dir, 'manifest.json')).status).toBe(0);
   });
 
+  it('a PNG icon given inline goes into the bundle; mcpb validate accepts the manifest', async () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const model = modelWithUpstream();
+    model.server.icons = [{ src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml' }, { src: png, mimeType: 'image/png' }];
+    const manifest = mcpbManifest(model, 'github') as { icon?: string; _meta?: Record<string, { icon?: string }> };
+    expect(manifest.icon).toBe('icon.png');
+    expect(manifest._meta?.['dev.mcp-gen']?.icon).toBe(png);
+    const dir = await tempDir();
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    await writeFile(join(dir, 'icon.png'), Buffer.from('iVBORw0KGgo=', 'base64'));
+    expect(mcpbValidate(join(dir, 'manifest.json')).status).toBe(0);
+    // The registry lists https: icons only.
+    const document = registryDocument(model, 'github', { registryName: 'io.github.example/github' }) as { icons?: unknown[] };
+    expect(document.icons).toEqual([{ src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml' }]);
+    expect(registryValidator()(document)).toEqual([]);
+  });
+
   it('mcpb validate refuses a manifest without what the format requires (the check can fail)', async () => {
     const dir = await tempDir();
     const { author: _author, ...withoutAuthor } = mcpbManifest(modelWithUpstream(), 'github') as Record<string, unknown>;

@@ -96,7 +96,8 @@ export function mcpbManifest(model: ServiceModel, packageName: string): object {
     ...(model.prompts.length === 0 ? {} : { prompts_generated: true }),
     compatibility: { runtimes: { node: '>=20' } },
     ...(inputs.length === 0 ? {} : { user_config: userConfig }),
-    ...(icon === undefined ? {} : { _meta: { 'dev.mcp-gen/icon': icon } }),
+    // Where `npm run bundle` finds the icon's bytes (generated/bundle.mjs writes mcpb/icon.png).
+    ...(icon === undefined ? {} : { _meta: { 'dev.mcp-gen': { icon } } }),
   };
 }
 

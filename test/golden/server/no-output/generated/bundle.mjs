@@ -49,6 +49,6 @@ if (existsSync('mcpb/manifest.json')) {
   rmSync('mcpb/server', { recursive: true, force: true });
   cpSync('dist', 'mcpb/server', { recursive: true, filter: (source) => !source.endsWith('.map') });
   // An icon the manifest gave inline (a PNG data: URI) goes into the bundle as the file it names.
-  const icon = JSON.parse(readFileSync('mcpb/manifest.json', 'utf8'))._meta?.['dev.mcp-gen/icon'];
+  const icon = JSON.parse(readFileSync('mcpb/manifest.json', 'utf8'))._meta?.['dev.mcp-gen']?.icon;
   if (typeof icon === 'string') writeFileSync('mcpb/icon.png', Buffer.from(icon.slice(icon.indexOf(',') + 1), 'base64'));
 }
