@@ -11,6 +11,7 @@ import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles } from './project-files.js';
+import type { HostOptions } from './host-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from '../shared/embed.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
@@ -34,6 +35,8 @@ export interface ServerInputs {
   memoAsync?: UnitMemo;
   /** What relative module specifiers end with (`--import-extension`); `js` by default. */
   importExtension?: ImportExtension;
+  /** The files for hosts and registries to write (`--mcpb`, `--registry-name`, `--dockerfile`). */
+  hosts?: HostOptions;
 }
 
 export interface ServerPlan {
@@ -91,7 +94,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
-  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model)];
+  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.hosts)];
   const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });
