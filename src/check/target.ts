@@ -4,7 +4,7 @@ import type { Console } from '../pipeline/console.js';
 import { checkDocs, type DocsJob } from '../pipeline/docs.js';
 import { pathInOut } from '../pipeline/ledger-inputs.js';
 import { checkRuntimeValidators } from '../pipeline/runtime-validators.js';
-import { checkServer, type ServerJob } from '../pipeline/server.js';
+import { checkServer, hostsFromRecipe, type ServerJob } from '../pipeline/server.js';
 import { checkTypes, type TypesJob } from '../pipeline/types.js';
 import type { Recipe } from '../write/ledger.js';
 import type { WriteReport } from '../write/writer.js';
@@ -28,8 +28,9 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const banner = recipe.banner;
   const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
+    const hosts = hostsFromRecipe(o);
     const web = o['target'] === 'web' ? { target: 'web' as const } : {};
-    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web } };
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...(hosts ? { hosts } : {}), ...web } };
   }
   if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');
