@@ -29,7 +29,8 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
     const hosts = hostsFromRecipe(o);
-    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...(hosts ? { hosts } : {}) } };
+    const web = o['target'] === 'web' ? { target: 'web' as const } : {};
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...(hosts ? { hosts } : {}), ...web } };
   }
   if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');

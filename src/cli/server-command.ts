@@ -3,7 +3,7 @@ import type { ImportExtension } from '../emit/import-extension.js';
 import type { HostOptions } from '../emit/server/host-files.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { displayPath } from '../pipeline/paths.js';
-import { loadServerModel, writeServer, type ServerJob } from '../pipeline/server.js';
+import { loadServerModel, writeServer, type ServerJob, type ServerTarget } from '../pipeline/server.js';
 import type { Recipe } from '../write/ledger.js';
 import { EXIT_OK, printReport, type Console } from './output.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -14,6 +14,8 @@ export interface ServerOptions {
   allowOutsideRefs?: boolean;
   /** `--import-extension`: `js` unless given. */
   importExtension?: ImportExtension;
+  /** `--target`: `node` unless given; `web` adds main.web.ts. */
+  target?: ServerTarget;
   debugIr?: boolean;
   check?: boolean;
   watch?: boolean;
@@ -42,6 +44,7 @@ export async function generateServer(
     banner: options.banner,
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
+    ...(options.target === 'web' ? { target: 'web' as const } : {}),
   };
   const hosts = hostOptions(options);
   if (hosts !== undefined) job.hosts = hosts;
