@@ -17,3 +17,5 @@ export declare function deployWorkerd(handlerModule: string, dir: string, buildD
 export declare function deployHono(handlerModule: string, dir: string): Promise<Deployment>;
 export declare function buildNext(handlerModule: string, dir: string): void;
 export declare function startNext(dir: string): Promise<Deployment>;
+export declare const WEB_ENTRY: string;
+export declare function buildWebServer(manifest: string, handlersDir: string, outDir: string): string;

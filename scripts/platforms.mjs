@@ -12,7 +12,7 @@
 // workerd is run directly (`workerd serve` with a generated Cap'n Proto config), which is what
 // wrangler and miniflare do underneath; both of those need Node 22, workerd itself does not.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,9 @@ export const TOOLS = {
   hono: join(MODULES, 'hono', 'package.json'),
   'hono-node-server': join(MODULES, '@hono', 'node-server', 'package.json'),
 };
+
+/** The generated web entry, built (`main.web.ts` beside `main.ts`). */
+export const WEB_ENTRY = 'main.web.js';
 
 /** workerd refuses a compatibility date later than its own release: this is the pinned release's. */
 export const WORKERD_COMPATIBILITY_DATE = '2026-11-17';
@@ -65,6 +68,27 @@ export function ensurePlatforms({ quiet = false } = {}) {
   if (result.status !== 0) throw new Error('npm ci --prefix test/platforms failed');
   const still = missingTools();
   if (still.length > 0) throw new Error(`still missing after npm ci --prefix test/platforms: ${still.join(', ')}`);
+}
+
+/**
+ * Generates the server of `manifest` with the web target into `outDir` (a fresh folder), puts the
+ * implemented `handlersDir` in place of the handler skeletons, as a user's would be, and builds it
+ * with tsc. Returns the built web entry, whose default export is `{ fetch }`. Throws with the
+ * failing step's output.
+ */
+export function buildWebServer(manifest, handlersDir, outDir) {
+  rmSync(outDir, { recursive: true, force: true });
+  const mcpGen = [join(ROOT, 'bin', 'mcp-gen.js'), 'server', manifest, '-o', outDir, '--target', 'web', '--no-version-banner', '--quiet'];
+  runOrThrow('mcp-gen server --target web', mcpGen);
+  cpSync(handlersDir, join(outDir, 'handlers'), { recursive: true });
+  runOrThrow('tsc -b', [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', outDir]);
+  return join(outDir, 'build', WEB_ENTRY);
+}
+
+/** Runs a Node script to its end; throws with its output when it fails. */
+function runOrThrow(what, args) {
+  const ran = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  if (ran.status !== 0) throw new Error(`${what} failed (${ran.status ?? ran.signal}):\n${ran.stdout}${ran.stderr}`);
 }
 
 /** A free loopback port (for the platforms that cannot be told to pick one and report it). */
