@@ -78,9 +78,15 @@ export function ensurePlatforms({ quiet = false } = {}) {
  */
 export function buildWebServer(manifest, handlersDir, outDir) {
   rmSync(outDir, { recursive: true, force: true });
-  const mcpGen = [join(ROOT, 'bin', 'mcp-gen.js'), 'server', manifest, '-o', outDir, '--target', 'web', '--no-version-banner', '--quiet'];
-  runOrThrow('mcp-gen server --target web', mcpGen);
+  const mcpGen = [join(ROOT, 'bin', 'mcp-gen.js'), 'server', manifest, '-o', outDir, '--no-version-banner', '--quiet'];
+  runOrThrow('mcp-gen server', mcpGen);
   cpSync(handlersDir, join(outDir, 'handlers'), { recursive: true });
+  // TEMPORARY until --target web lands: the one-line web entry a user writes.
+  writeFileSync(
+    join(outDir, 'main.web.ts'),
+    "import { createServer } from './generated/server.js';\nimport { handlers } from './handlers/index.js';\n" +
+      "const server = createServer(handlers, { logger: (line: string) => console.error(line) });\nexport default { fetch: server.fetchHandler({ path: '/mcp' }) };\n",
+  );
   runOrThrow('tsc -b', [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', outDir]);
   return join(outDir, 'build', WEB_ENTRY);
 }

@@ -113,5 +113,15 @@ describe.each(PLATFORMS)('%s', (platform) => {
     it('our client (2025-11-25, session) calls every weather tool', async () => {
       await ourClientCallsEveryTool('2025-11-25');
     });
+  } else {
+    // Workers keep no process between requests: the stateful revisions get an answer that says so.
+    it('the SDK 1.x client (2025-11-25) is told sessions need a process that lives between requests', async () => {
+      const client = new Sdk1Client({ name: 'platforms-sdk1', version: '1.0.0' });
+      await expect(client.connect(new Sdk1Http(new URL(deployment.url)))).rejects.toThrow(/serves 2026-07-28 only: sessions need a server process/);
+    });
+
+    it('our client (2025-11-25) is told the same', async () => {
+      await expect(ours.connect({ url: deployment.url, protocolVersions: ['2025-11-25'] })).rejects.toThrow(/serves 2026-07-28 only/);
+    });
   }
 });
