@@ -23,6 +23,10 @@ const CALLS = [
   { name: 'climate_report', method: 'climateReport', arguments: { location: 'Lisbon', years: 2 }, expect: { location: 'Lisbon', years: 2 } },
 ] as const;
 const TOOL_NAMES = CALLS.map((c) => c.name);
+/** A page served from loopback: the web entry's default CORS allows such origins. */
+const PAGE = 'http://localhost:5173';
+/** What a 2026-07-28 request carries in `_meta` (no initialize: each request names its revision). */
+const META_2026 = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'page', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** Platforms where a process lives between requests, so the stateful revisions keep sessions. */
 const SESSIONS: Record<Platform, boolean> = { bun: true, deno: true, workerd: false, hono: true, next: true };
@@ -97,6 +101,25 @@ describe.each(PLATFORMS)('%s', (platform) => {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     await callEveryToolWithSdk(client);
     await client.close();
+  });
+
+  it('CORS passes through the platform: a loopback page’s preflight is answered, its answers expose the MCP headers; another origin gets 403', async () => {
+    const preflight = (origin: string) =>
+      fetch(deployment.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,mcp-protocol-version' } });
+    const allowed = await preflight(PAGE);
+    expect([allowed.status, allowed.headers.get('access-control-allow-origin'), allowed.headers.get('access-control-allow-methods')]).toEqual([204, PAGE, 'GET, POST, DELETE']);
+    const answer = await fetch(deployment.url, {
+      method: 'POST',
+      headers: { origin: PAGE, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META_2026 } }),
+    });
+    expect([answer.status, answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-expose-headers')]).toEqual([
+      200,
+      PAGE,
+      'Mcp-Session-Id, WWW-Authenticate, MCP-Protocol-Version',
+    ]);
+    const refused = await preflight('https://elsewhere.example');
+    expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, null]);
   });
 
   if (SESSIONS[platform]) {
