@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ImportExtension } from '../emit/import-extension.js';
 import { displayPath } from '../pipeline/paths.js';
-import { loadServerModel, writeServer, type ServerJob } from '../pipeline/server.js';
+import { loadServerModel, writeServer, type ServerJob, type ServerTarget } from '../pipeline/server.js';
 import type { Recipe } from '../write/ledger.js';
 import { EXIT_OK, printReport, type Console } from './output.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -12,6 +12,8 @@ export interface ServerOptions {
   allowOutsideRefs?: boolean;
   /** `--import-extension`: `js` unless given. */
   importExtension?: ImportExtension;
+  /** `--target`: `node` unless given; `web` adds main.web.ts. */
+  target?: ServerTarget;
   debugIr?: boolean;
   check?: boolean;
   watch?: boolean;
@@ -32,6 +34,7 @@ export async function generateServer(
     banner: options.banner,
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
+    ...(options.target === 'web' ? { target: 'web' as const } : {}),
   };
   const check = options.check === true;
   const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}) }, io);
