@@ -7,8 +7,9 @@
 // git-ignored test/platforms/node_modules. `npm run test:all` runs this file first to install them;
 // `node scripts/platforms.mjs --print` lists the versions found.
 //
-// Each `deploy*` function serves one ES module whose default export has `fetch(Request)` (the
-// shape every one of these platforms takes) on 127.0.0.1 and resolves with its URL and a stopper.
+// Each `deploy*` function serves one ES module exporting `fetch(Request) → Promise<Response>` both
+// by name and as its default `{ fetch }` (what `mcp-gen server --target web` writes in main.web.ts)
+// on 127.0.0.1, and resolves with its URL and a stopper.
 // workerd is run directly (`workerd serve` with a generated Cap'n Proto config), which is what
 // wrangler and miniflare do underneath; both of those need Node 22, workerd itself does not.
 import { spawn, spawnSync } from 'node:child_process';
@@ -78,15 +79,9 @@ export function ensurePlatforms({ quiet = false } = {}) {
  */
 export function buildWebServer(manifest, handlersDir, outDir) {
   rmSync(outDir, { recursive: true, force: true });
-  const mcpGen = [join(ROOT, 'bin', 'mcp-gen.js'), 'server', manifest, '-o', outDir, '--no-version-banner', '--quiet'];
-  runOrThrow('mcp-gen server', mcpGen);
+  const mcpGen = [join(ROOT, 'bin', 'mcp-gen.js'), 'server', manifest, '-o', outDir, '--target', 'web', '--no-version-banner', '--quiet'];
+  runOrThrow('mcp-gen server --target web', mcpGen);
   cpSync(handlersDir, join(outDir, 'handlers'), { recursive: true });
-  // TEMPORARY until --target web lands: the one-line web entry a user writes.
-  writeFileSync(
-    join(outDir, 'main.web.ts'),
-    "import { createServer } from './generated/server.js';\nimport { handlers } from './handlers/index.js';\n" +
-      "const server = createServer(handlers, { logger: (line: string) => console.error(line) });\nexport default { fetch: server.fetchHandler({ path: '/mcp' }) };\n",
-  );
   runOrThrow('tsc -b', [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', outDir]);
   return join(outDir, 'build', WEB_ENTRY);
 }
@@ -184,10 +179,10 @@ export function deployBun(handlerModule, dir) {
   return startProcess('bun', TOOLS.bun, [entry], { cwd: dir, ready: /listening on port (\d+)/ });
 }
 
-/** Deno: `deno serve` serves a module's default `{ fetch }` export as it is; no extra permissions. */
+/** Deno: `deno serve` serves a module's default `{ fetch }` export as it is; the entry reads its settings from the environment (`--allow-env`). */
 export function deployDeno(handlerModule, dir) {
   mkdirSync(dir, { recursive: true });
-  return startProcess('deno', TOOLS.deno, ['serve', '--no-prompt', '--host', '127.0.0.1', '--port', '0', handlerModule], {
+  return startProcess('deno', TOOLS.deno, ['serve', '--no-prompt', '--allow-env', '--host', '127.0.0.1', '--port', '0', handlerModule], {
     cwd: dir,
     ready: /Listening on https?:\/\/[^:]+:(\d+)/,
   });
@@ -234,7 +229,7 @@ export async function deployWorkerd(handlerModule, dir, buildDir = dirname(handl
   return startProcess('workerd', TOOLS.workerd, ['serve', file, '--socket-addr', `http=127.0.0.1:${port}`], { cwd: dir, probe: true, port });
 }
 
-/** Hono under Node: an app that routes every method on /mcp to the handler. */
+/** Hono under Node: an app that routes every method on /mcp to the handler's `fetch` export. */
 export function deployHono(handlerModule, dir) {
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'serve-hono.mjs');
@@ -243,9 +238,9 @@ export function deployHono(handlerModule, dir) {
     [
       "import { serve } from '@hono/node-server';",
       "import { Hono } from 'hono';",
-      `import handler from '${importPath(dir, handlerModule)}';`,
+      `import { fetch } from '${importPath(dir, handlerModule)}';`,
       'const app = new Hono();',
-      "app.all('/mcp', (c) => handler.fetch(c.req.raw));",
+      "app.all('/mcp', (c) => fetch(c.req.raw));",
       "serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.error(`listening on port ${info.port}`));",
       '',
     ].join('\n'),
@@ -254,8 +249,8 @@ export function deployHono(handlerModule, dir) {
 }
 
 /**
- * Next.js: an App Router project whose only route, app/mcp/route.js, exports the handler for every
- * method; `next build` (Turbopack, rooted at test/platforms so the build sees the handler's files)
+ * Next.js: an App Router project whose only route, app/mcp/route.js, re-exports the handler's
+ * `fetch` for every method; `next build` (Turbopack, rooted at test/platforms so the build sees the handler's files)
  * then `next start`. Build once and start as often as needed.
  */
 export function buildNext(handlerModule, dir) {
@@ -265,16 +260,10 @@ export function buildNext(handlerModule, dir) {
     join(dir, 'next.config.mjs'),
     `// Turbopack compiles nothing outside its root: the root holds both the app and the handler.\nexport default { turbopack: { root: ${JSON.stringify(PLATFORMS_DIR)} } };\n`,
   );
+  // The route the generated main.web.ts documents: its `fetch` export for every method MCP uses.
   writeFileSync(
     join(dir, 'app', 'mcp', 'route.js'),
-    [
-      `import handler from '${importPath(join(dir, 'app', 'mcp'), handlerModule)}';`,
-      "// Every request runs the handler (nothing prerendered or cached).",
-      "export const dynamic = 'force-dynamic';",
-      'const fetchHandler = (request) => handler.fetch(request);',
-      'export { fetchHandler as GET, fetchHandler as POST, fetchHandler as DELETE, fetchHandler as OPTIONS };',
-      '',
-    ].join('\n'),
+    `export { fetch as GET, fetch as POST, fetch as DELETE, fetch as OPTIONS } from '${importPath(join(dir, 'app', 'mcp'), handlerModule)}';\n`,
   );
   const built = spawnSync(process.execPath, [TOOLS.next, 'build'], { cwd: dir, env: { ...process.env, ...QUIET_ENV }, encoding: 'utf8', timeout: 300_000 });
   if (built.status !== 0) throw new Error(`next build failed (${built.status ?? built.signal}):\n${built.stdout}\n${built.stderr}`);

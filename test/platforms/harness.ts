@@ -5,7 +5,7 @@
  * Everything lives in test/platforms/.work/ (git-ignored), where hono and next resolve from
  * test/platforms/node_modules as an app's own dependencies would.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildNext,
@@ -20,6 +20,7 @@ import {
   WEB_ENTRY,
   type Deployment,
 } from '../../scripts/platforms.mjs';
+import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { cli, repoRoot } from '../client/support.js';
 
 export type Platform = 'bun' | 'deno' | 'workerd' | 'hono' | 'next';
@@ -38,11 +39,27 @@ export async function prepare(): Promise<void> {
   // Only this file's folders: the conformance runs keep theirs beside them.
   for (const dir of [CLIENT_DIR, NEXT_DIR]) rmSync(dir, { recursive: true, force: true });
   mkdirSync(WORK_DIR, { recursive: true });
+  const manifest = writeUnprotectedManifest();
   // The example's implemented handlers in place of the generated skeletons, as a user's would be.
-  buildWebServer(join(WEATHER, 'manifest.yaml'), join(WEATHER, 'server', 'handlers'), SERVER_DIR);
-  const client = await cli(['client', join(WEATHER, 'manifest.yaml'), '-o', CLIENT_DIR, '--no-version-banner', '--quiet']);
+  buildWebServer(manifest, join(WEATHER, 'server', 'handlers'), SERVER_DIR);
+  const client = await cli(['client', manifest, '-o', CLIENT_DIR, '--no-version-banner', '--quiet']);
   if (client.code !== 0) throw new Error(`mcp-gen client failed:\n${client.err}`);
   buildNext(HANDLER_MODULE, NEXT_DIR);
+}
+
+/**
+ * The weather manifest without its `auth` section and the tool `scopes` that need it: with `auth`
+ * the web entry is a resource server (every request needs a token from the manifest's issuer),
+ * which the tests of the auth runtime cover; here the platforms serve the tools themselves.
+ */
+function writeUnprotectedManifest(): string {
+  const document = parseDocument(readFileSync(join(WEATHER, 'manifest.yaml'), 'utf8'));
+  document.delete('auth');
+  const tools = document.get('tools') as YAMLSeq<YAMLMap>;
+  for (const tool of tools.items) tool.delete('scopes');
+  const path = join(WORK_DIR, 'weather.yaml');
+  writeFileSync(path, document.toString());
+  return path;
 }
 
 /** Serves the built handler on `platform`. */
