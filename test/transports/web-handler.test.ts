@@ -119,4 +119,22 @@ describe('fetchHandler', () => {
     const ok = await fetch(post({ ...standardHeaders('tools/call', params), 'mcp-param-region': 'eu' }, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }));
     expect(ok.status).toBe(200);
   });
+
+  it('cancels a 2026-07-28 handler when the client goes away (the request’s signal aborts)', async () => {
+    const fetch = handler();
+    const count = async (): Promise<number> => {
+      const params = { name: 'aborted_count', arguments: {}, _meta: meta() };
+      const response = await fetch(post(standardHeaders('tools/call', params), { jsonrpc: '2.0', id: 'n', method: 'tools/call', params }));
+      return Number(((await response.json()) as any).result.content[0].text);
+    };
+    const before = await count();
+    const params = { name: 'slow', arguments: { steps: 100, ms: 50 }, _meta: meta() };
+    const gone = new AbortController();
+    const request = new Request(URL_, { method: 'POST', headers: standardHeaders('tools/call', params), body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'tools/call', params }), signal: gone.signal });
+    void fetch(request);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    gone.abort();
+    for (let i = 0; i < 50 && (await count()) === before; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await count()).toBe(before + 1);
+  });
 });

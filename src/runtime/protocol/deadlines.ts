@@ -61,8 +61,8 @@ export class Deadlines {
     // Deadlines only grow: an armed timer is due no later than this one.
     if (this.timer !== undefined) return;
     this.timer = setTimeout(this.fire, Math.max(1, deadline - now()));
-    // A pending timeout never keeps the process alive on its own.
-    this.timer.unref();
+    // A pending timeout never keeps the process alive on its own (Workers' timers are numbers: no unref).
+    this.timer.unref?.();
   }
 
   private readonly fire = (): void => {

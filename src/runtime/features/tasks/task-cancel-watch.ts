@@ -42,5 +42,5 @@ export function watchForCancellation(core: ServerCore): void {
       });
   }, core.taskSettings.pollIntervalMs);
   // The check never keeps the process alive on its own.
-  timer.unref();
+  timer.unref?.();
 }

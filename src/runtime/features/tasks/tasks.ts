@@ -220,7 +220,7 @@ function pollUntilDone(
       },
       (error: unknown) => core.log(`Polling task ${quote(taskId)} failed: ${stackOf(error)}`),
     );
-  }, intervalMs).unref();
+  }, intervalMs).unref?.();
 }
 
 /** 2025-11-25: the session's tasks, a page at a time (task-list.ts). */
