@@ -179,10 +179,14 @@ export function deployBun(handlerModule, dir) {
   return startProcess('bun', TOOLS.bun, [entry], { cwd: dir, ready: /listening on port (\d+)/ });
 }
 
-/** Deno: `deno serve` serves a module's default `{ fetch }` export as it is; the entry reads its settings from the environment (`--allow-env`). */
-export function deployDeno(handlerModule, dir) {
+/**
+ * Deno: `deno serve` serves a module's default `{ fetch }` export as it is; the entry reads its
+ * settings from the environment (`--allow-env`); `permissions` adds more (a resource server fetching
+ * its issuer's JWKS needs `--allow-net=<issuer host>`).
+ */
+export function deployDeno(handlerModule, dir, permissions = []) {
   mkdirSync(dir, { recursive: true });
-  return startProcess('deno', TOOLS.deno, ['serve', '--no-prompt', '--allow-env', '--host', '127.0.0.1', '--port', '0', handlerModule], {
+  return startProcess('deno', TOOLS.deno, ['serve', '--no-prompt', '--allow-env', ...permissions, '--host', '127.0.0.1', '--port', '0', handlerModule], {
     cwd: dir,
     ready: /Listening on https?:\/\/[^:]+:(\d+)/,
   });
