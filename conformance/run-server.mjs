@@ -7,10 +7,13 @@
  * Runs: 0.1.16 active + the pending json-schema-2020-12; 0.2.0-alpha.12 `--suite all` (pending
  * included, extensions excluded) at 2025-11-25 and at 2026-07-28; the tasks extension scenarios
  * (`tasks-*`, one `--scenario` run each) at 2026-07-28.
- * Options: `--run <id>` (repeatable; ids below) and `--scenario <name>` to narrow a run.
+ * Options: `--run <id>` (repeatable; ids below) and `--scenario <name>` to narrow a run;
+ * `--platform <bun|deno|workerd|hono>` serves the example's web handler (`--target web`) on that
+ * platform instead of `main.js --http` under Node (`npm run conformance:platforms`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { serveOnPlatform } from './platform-server.mjs';
 import { ROOT, ensureInstalled, freePort, listScenarios, readChecks, removeDir, report, runSuite, tempDir } from './harness.mjs';
 
 const RUNS = [
@@ -48,7 +51,7 @@ const RUNS = [
 ];
 
 const { values } = parseArgs({
-  options: { run: { type: 'string', multiple: true }, scenario: { type: 'string' } },
+  options: { run: { type: 'string', multiple: true }, scenario: { type: 'string' }, platform: { type: 'string' } },
 });
 const runs = values.run ? RUNS.filter((r) => values.run.includes(r.id)) : RUNS;
 if (runs.length === 0) {
@@ -57,27 +60,9 @@ if (runs.length === 0) {
 }
 
 ensureInstalled();
-// The server's generated code is git-ignored: generate it (as `npm run gen:examples` does), then build.
-const generate = spawnSync(process.execPath, ['bin/mcp-gen.js', 'regenerate-self', '--examples', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
-if (generate.status !== 0) process.exit(1);
-const build = spawnSync('npx', ['tsc', '-b', 'examples/conformance/server'], { cwd: ROOT, stdio: 'inherit' });
-if (build.status !== 0) process.exit(1);
-
-const port = await freePort();
-const url = `http://127.0.0.1:${port}/mcp`;
-const server = spawn(process.execPath, ['examples/conformance/server/build/main.js', '--http', '--port', String(port)], {
-  cwd: ROOT,
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-let serverLog = '';
-await new Promise((resolve, reject) => {
-  server.stderr.on('data', (chunk) => {
-    serverLog += chunk;
-    if (serverLog.includes('listening on')) resolve();
-  });
-  server.once('exit', (code) => reject(new Error(`the example server exited (${code}):\n${serverLog}`)));
-});
-console.log(`conformance server at ${url}`);
+const server = values.platform === undefined ? await serveOnNode() : await serveOnPlatform(values.platform);
+const url = server.url;
+console.log(`conformance server at ${url}${values.platform === undefined ? '' : ` (the web handler on ${values.platform})`}`);
 
 let failedScenarios = 0;
 const totals = [];
@@ -106,9 +91,32 @@ try {
     else removeDir(dir);
   }
 } finally {
-  server.kill();
+  await server.stop();
 }
 console.log('\n== Summary');
 for (const line of totals) console.log(`  ${line}`);
-if (/Error|threw/.test(serverLog) && process.env.CONFORMANCE_VERBOSE) console.log(`\nserver log:\n${serverLog}`);
+if (/Error|threw/.test(server.log()) && process.env.CONFORMANCE_VERBOSE) console.log(`\nserver log:\n${server.log()}`);
 process.exit(failedScenarios === 0 ? 0 : 1);
+
+/** The conformance example built with tsc and served by `main.js --http` under this Node. */
+async function serveOnNode() {
+  // The server's generated code is git-ignored: generate it (as `npm run gen:examples` does), then build.
+  const generate = spawnSync(process.execPath, ['bin/mcp-gen.js', 'regenerate-self', '--examples', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  if (generate.status !== 0) process.exit(1);
+  const build = spawnSync('npx', ['tsc', '-b', 'examples/conformance/server'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+  const port = await freePort();
+  const child = spawn(process.execPath, ['examples/conformance/server/build/main.js', '--http', '--port', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let serverLog = '';
+  await new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      serverLog += chunk;
+      if (serverLog.includes('listening on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the example server exited (${code}):\n${serverLog}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, log: () => serverLog, stop: async () => child.kill() };
+}
