@@ -20,6 +20,8 @@ import type { EventStore, StreamWatcher } from './transports/http/event-store.js
 import type { SessionSnapshot, SessionStore } from './transports/http/session-store.js';
 import { RedisTaskStore } from './transports/http/redis-task-store.js';
 import type { TaskStore } from './server/task-store.js';
+import type { MessageBus } from './server/message-bus.js';
+import { RedisMessageBus } from './redis-bus.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
 export interface RedisClient {
@@ -44,6 +46,8 @@ export interface RedisClient {
 
 interface RedisMulti {
   rPush(key: string, value: string): RedisMulti;
+  lRange(key: string, start: number, stop: number): RedisMulti;
+  del(key: string): RedisMulti;
   pExpire(key: string, ms: number): RedisMulti;
   set(key: string, value: string, options: { PX: number }): RedisMulti;
   sAdd(key: string, member: string): RedisMulti;
@@ -169,7 +173,7 @@ export class RedisEventStore implements EventStore {
 }
 
 /**
- * Connects to Redis and returns the two stores, ready for `listenHttp({ ...stores })`, and `close`.
+ * Connects to Redis and returns the stores and the message bus (redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
  * The `redis` package is loaded from the application's own dependencies.
  */
 export async function connectRedisStores(
@@ -179,6 +183,7 @@ export async function connectRedisStores(
   sessionStore: SessionStore;
   eventStore: EventStore;
   taskStore: TaskStore;
+  bus: MessageBus;
   close(): Promise<void>;
 }> {
   // A computed specifier: the runtime type-checks and runs without the package installed.
@@ -193,12 +198,15 @@ export async function connectRedisStores(
   client.on('error', (error) => options.log?.(`Redis: ${error.message}`));
   await client.connect();
   const eventStore = new RedisEventStore(client, options);
+  const bus = new RedisMessageBus(client, options.prefix, options.log);
   return {
     sessionStore: new RedisSessionStore(client, options.prefix),
     eventStore,
     taskStore: new RedisTaskStore(client, options.prefix),
+    bus,
     close: async () => {
       await eventStore.close();
+      await bus.close();
       await (client.close?.() ?? client.quit?.());
     },
   };
