@@ -60,16 +60,33 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) {
       expect(text(await callTool(session, { name: 'count_roots' }, {}, { timeoutMs }))).toBe('roots: file:///a,file:///b');
     });
 
-    it('delivers all 10 progress events of a task to a client polling other processes', async () => {
-      const seen: number[] = [];
-      const task = await startToolTask(session, { name: 'count_up' }, {}, { onProgress: (p) => seen.push(p.progress), pollIntervalMs: 50, timeoutMs: 8000 });
-      expect(text(await task.result({ timeoutMs: 8000 }))).toBe('counted to 10');
-      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Three runs each: the task, its polls, its tasks/result and the client's answers land on every
+    // process in turn relative to the one running the handler.
+    it('brings a task\'s progress to a client polling other processes', async () => {
+      for (let run = 0; run < 3; run++) {
+        const seen: number[] = [];
+        const messages = new Set<string>();
+        const task = await startToolTask(session, { name: 'count_up' }, {}, { onProgress: (p) => seen.push(p.progress), pollIntervalMs: 50, timeoutMs: 8000 });
+        if (era === '2026-07-28') {
+          // No progress notifications on a 2026-07-28 task: polls read it as the status message.
+          for (let i = 0; i < 40; i++) {
+            const status = await task.status({ timeoutMs: 8000 });
+            if (status.statusMessage !== undefined) messages.add(status.statusMessage);
+            if (status.status !== 'working') break;
+            await new Promise((resolve) => setTimeout(resolve, 40));
+          }
+        }
+        expect(text(await task.result({ timeoutMs: 8000 }))).toBe('counted to 10');
+        if (era === '2025-11-25') expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        else expect([...messages].filter((m) => /^step \d+$/.test(m)).length).toBeGreaterThan(2);
+      }
     });
 
     it('runs a task that asks for input, polled and answered through other processes', async () => {
-      const task = await startToolTask(session, { name: 'confirm_task' }, {}, { pollIntervalMs: 50, timeoutMs: 8000 });
-      expect(text(await task.result({ timeoutMs: 8000 }))).toBe('confirmed');
+      for (let run = 0; run < 3; run++) {
+        const task = await startToolTask(session, { name: 'confirm_task' }, {}, { pollIntervalMs: 50, timeoutMs: 8000 });
+        expect(text(await task.result({ timeoutMs: 8000 }))).toBe('confirmed');
+      }
     });
 
     it('aborts, from another process, the handler of a cancelled request', async () => {

@@ -22,6 +22,7 @@ import type { ServerCore } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { isTerminal, type TaskRecord } from '../../server/task-store.js';
 import { listTaskPage } from './task-list.js';
+import { watchTaskMail } from './task-mail.js';
 import { updateTaskInputs } from './task-inputs.js';
 import { TASKS_SINCE, checkedTaskId, ownerOf } from './task-access.js';
 import {
@@ -197,10 +198,18 @@ function taskResult(
       );
   };
   withTask(session, idText, taskId, out, (record) => {
-    if (isTerminal(record.status)) return answer(record);
-    const run = session.core.taskRuns.get(taskId);
-    if (run !== undefined) run.wait(out, answer);
-    else pollUntilDone(session.core, taskId, record.pollIntervalMs, answer);
+    const core = session.core;
+    // Without affinity, what the task said may wait in its mailbox: it goes first (task-mail.ts).
+    const mail =
+      core.bus === undefined ? undefined : watchTaskMail(core.bus, taskId, out, core.log);
+    const done = (ended: TaskRecord): void => {
+      if (mail === undefined) answer(ended);
+      else void mail.finish().then(() => answer(ended));
+    };
+    if (isTerminal(record.status)) return done(record);
+    const run = core.taskRuns.get(taskId);
+    if (run !== undefined) run.wait(out, done);
+    else pollUntilDone(core, taskId, record.pollIntervalMs, done);
   });
 }
 
