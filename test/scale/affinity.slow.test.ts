@@ -102,3 +102,73 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) {
     });
   });
 }
+
+/** One JSON-RPC message POSTed to one process, with the headers of its era; the parsed answer (JSON or the last SSE data). */
+async function post(url: URL, body: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; message: Record<string, any> | undefined }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const text = await response.text();
+  const data = text.startsWith('{') ? text : [...text.matchAll(/^data: (.+)$/gm)].at(-1)?.[1];
+  return { status: response.status, message: data === undefined ? undefined : (JSON.parse(data) as Record<string, any>) };
+}
+
+const aborted = (): number => cluster.logs.join('').split('wait_for_cancel: aborted').length - 1;
+
+describe('messages landing on a process that does not hold what they are for', () => {
+  it('2025-11-25: notifications/cancelled sent to another process aborts the handler, whose request stays open', async () => {
+    const [p0, p1, p2] = cluster.servers as [URL, URL, URL];
+    const init = await fetch(p0, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    expect((await post(p2, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
+    const before = aborted();
+    const call = post(p1, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_cancel' } }, headers);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await post(p2, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'no longer needed' } }, headers)).status).toBe(202);
+    // The cancelled request ends without an answer (its handler saw the abort), well before its 20 s.
+    const started = Date.now();
+    expect((await call).message).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(aborted()).toBe(before + 1);
+    expect(cluster.logs[1]).toContain('wait_for_cancel: aborted (Error: no longer needed)');
+  });
+
+  it('2026-07-28: tasks/update sent to a process that does not run the task reaches the one that does', async () => {
+    const [p0, p1, p2] = cluster.servers as [URL, URL, URL];
+    let id = 100;
+    const send = (url: URL, method: string, params: Record<string, unknown>) =>
+      post(
+        url,
+        {
+          jsonrpc: '2.0',
+          id: id++,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+            },
+          },
+        },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': String(params['name'] ?? params['taskId']) },
+      );
+    const created = (await send(p0, 'tools/call', { name: 'confirm_task' })).message!['result'];
+    expect(created['resultType']).toBe('task');
+    const taskId = created['task']?.['taskId'] ?? created['taskId'];
+    let task: Record<string, any> = {};
+    for (let i = 0; i < 100 && task['status'] !== 'input_required'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      task = (await send(p1, 'tasks/get', { taskId })).message!['result'];
+    }
+    expect(task['status']).toBe('input_required');
+    const [key] = Object.keys(task['inputRequests']);
+    const update = await send(p2, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { ok: true } } } });
+    expect(update.message!['error']).toBeUndefined();
+    for (let i = 0; i < 100 && task['status'] !== 'completed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      task = (await send(p1, 'tasks/get', { taskId })).message!['result'];
+    }
+    expect(task['result']['content'][0]['text']).toBe('confirmed');
+  });
+});
