@@ -93,6 +93,13 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) {
       }
     });
 
+    it('resumes, on another process, a stream its process ended early', async () => {
+      const seen: number[] = [];
+      expect(text(await callTool(session, { name: 'cut_stream' }, {}, { onProgress: (p) => seen.push(p.progress), timeoutMs: 8000 }))).toBe('arrived on the resumed stream');
+      expect(seen).toEqual([1, 2]);
+      if (era === '2025-11-25') expect(proxy.served.filter((r) => r.method === 'GET' && r.session !== '').length).toBeGreaterThan(0);
+    });
+
     it('aborts, from another process, the handler of a cancelled request', async () => {
       const before = cluster.logs.join('').split('wait_for_cancel: aborted').length;
       const controller = new AbortController();
@@ -208,6 +215,7 @@ describe('the official SDK clients, three processes without affinity', () => {
       const seen: number[] = [];
       expect(text(await client.callTool({ name: 'count_up', arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) }))).toBe('counted to 10');
       expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(text(await client.callTool({ name: 'cut_stream', arguments: {} }, undefined, { timeout: 8000 }))).toBe('arrived on the resumed stream');
       const before = aborted();
       const controller = new AbortController();
       const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal });
