@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Http } from '@modelcontextprotocol/client';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, openSession, startToolTask, type ClientSession } from '../../src/runtime/client/index.js';
 import { buildFixture, roundRobinProxy, startCluster, tempDir, type Cluster, type Proxy } from './cluster.js';
 
@@ -225,6 +225,30 @@ describe('the official SDK clients, three processes without affinity', () => {
       const deadline = Date.now() + 5000;
       while (aborted() === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(aborted()).toBe(before + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SDK 1.x (2025-11-25): tasks that ask for input, and a task cancelled, through other processes', async () => {
+    const client = new Sdk1Client({ name: 'scale-sdk1-tasks', version: '1.0.0' }, { capabilities });
+    client.setRequestHandler(ElicitRequestSchema, (request) => elicited(request.params as { mode?: string }));
+    await client.connect(new Sdk1Http(new URL(proxy.url)));
+    try {
+      for (let run = 0; run < 3; run++) {
+        let result: unknown;
+        for await (const message of client.experimental.tasks.callToolStream({ name: 'confirm_task', arguments: {} }, CallToolResultSchema, { task: { ttl: 60_000 }, timeout: 8000 })) {
+          if (message.type === 'result') result = message.result;
+          if (message.type === 'error') throw message.error;
+        }
+        expect(text(result)).toBe('confirmed');
+      }
+      const stream = client.experimental.tasks.callToolStream({ name: 'count_up', arguments: {} }, CallToolResultSchema, { task: {} });
+      const first = await stream.next();
+      if (first.done === true || first.value.type !== 'taskCreated') throw new Error('expected taskCreated first');
+      expect((await client.experimental.tasks.cancelTask(first.value.task.taskId)).status).toBe('cancelled');
+      await stream.return(undefined);
+      expect((await client.experimental.tasks.getTask(first.value.task.taskId)).status).toBe('cancelled');
     } finally {
       await client.close();
     }
