@@ -67,10 +67,13 @@ export interface RedisStoreOptions {
 export class RedisSessionStore implements SessionStore {
   private readonly client: RedisClient;
   private readonly prefix: string;
+  /** No session affinity: client messages reach the process they are for (redis-bus.ts). */
+  readonly bus: MessageBus | undefined;
 
-  constructor(client: RedisClient, prefix = 'mcp:') {
+  constructor(client: RedisClient, prefix = 'mcp:', bus?: MessageBus) {
     this.client = client;
     this.prefix = prefix;
+    this.bus = bus;
   }
 
   async save(sessionId: string, snapshot: SessionSnapshot, ttlMs: number): Promise<void> {
@@ -173,7 +176,8 @@ export class RedisEventStore implements EventStore {
 }
 
 /**
- * Connects to Redis and returns the stores and the message bus (redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
+ * Connects to Redis and returns the stores (the session store carries the message bus of
+ * redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
  * The `redis` package is loaded from the application's own dependencies.
  */
 export async function connectRedisStores(
@@ -183,7 +187,6 @@ export async function connectRedisStores(
   sessionStore: SessionStore;
   eventStore: EventStore;
   taskStore: TaskStore;
-  bus: MessageBus;
   close(): Promise<void>;
 }> {
   // A computed specifier: the runtime type-checks and runs without the package installed.
@@ -200,10 +203,9 @@ export async function connectRedisStores(
   const eventStore = new RedisEventStore(client, options);
   const bus = new RedisMessageBus(client, options.prefix, options.log);
   return {
-    sessionStore: new RedisSessionStore(client, options.prefix),
+    sessionStore: new RedisSessionStore(client, options.prefix, bus),
     eventStore,
     taskStore: new RedisTaskStore(client, options.prefix),
-    bus,
     close: async () => {
       await eventStore.close();
       await bus.close();
