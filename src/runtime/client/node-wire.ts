@@ -58,12 +58,13 @@ class NodeResponse implements WireResponse {
     });
   }
 
-  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void> {
+  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
     return new Promise((resolve) => {
       const parser = new SseParser(onEvent, onRetry);
       this.message.setEncoding('utf8');
       this.message.on('data', (chunk: string) => parser.push(chunk));
-      const end = (): void => resolve();
+      // `complete` is set only when the whole body arrived (the last chunk of a chunked body).
+      const end = (): void => resolve(this.message.complete);
       this.message.on('end', end);
       this.message.on('error', end);
       this.message.on('close', end);
