@@ -22,6 +22,8 @@ import { RedisTaskStore } from './transports/http/redis-task-store.js';
 import type { TaskStore } from './server/task-store.js';
 import { openRedisClient, type RedisConnectionOptions } from './redis-connection.js';
 import { DEFAULT_TASK_LEASE_MS, LeasedTaskStore } from './redis-lease.js';
+import type { MessageBus } from './server/message-bus.js';
+import { RedisMessageBus } from './redis-bus.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
 export interface RedisClient {
@@ -46,6 +48,8 @@ export interface RedisClient {
 
 interface RedisMulti {
   rPush(key: string, value: string): RedisMulti;
+  lRange(key: string, start: number, stop: number): RedisMulti;
+  del(key: string): RedisMulti;
   pExpire(key: string, ms: number): RedisMulti;
   set(key: string, value: string, options: { PX: number }): RedisMulti;
   sAdd(key: string, member: string): RedisMulti;
@@ -176,7 +180,7 @@ export class RedisEventStore implements EventStore {
 }
 
 /**
- * Connects to Redis and returns the two stores, ready for `listenHttp({ ...stores })`, and `close`.
+ * Connects to Redis and returns the stores and the message bus (redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
  * The `redis` package is loaded from the application's own dependencies.
  */
 export async function connectRedisStores(
@@ -186,11 +190,13 @@ export async function connectRedisStores(
   sessionStore: SessionStore;
   eventStore: EventStore;
   taskStore: TaskStore;
+  bus: MessageBus;
   close(): Promise<void>;
 }> {
   // Unreachable: rejects with one line naming the URL; later faults are bounded (redis-connection.ts).
   const client = (await openRedisClient(url, options)) as RedisClient;
   const eventStore = new RedisEventStore(client, options);
+  const bus = new RedisMessageBus(client, options.prefix, options.log);
   return {
     sessionStore: new RedisSessionStore(client, options.prefix),
     eventStore,
@@ -200,8 +206,10 @@ export async function connectRedisStores(
       options.taskLeaseMs ?? DEFAULT_TASK_LEASE_MS,
       options.prefix,
     ),
+    bus,
     close: async () => {
       await eventStore.close();
+      await bus.close();
       await (client.close?.() ?? client.quit?.());
     },
   };

@@ -239,10 +239,10 @@ export class TaskRun {
   /** Saves a copy of the record after every earlier save, so the store sees the changes in order. */
   save(): Promise<void> {
     const copy: TaskRecord = JSON.parse(JSON.stringify(this.record)) as TaskRecord;
-    this.saving = this.saving.then(
-      () => this.core.taskStore.save(copy),
-      () => this.core.taskStore.save(copy),
-    );
+    // After the task's messages posted so far (task-mail.ts): whoever sees the end has them all.
+    const save = (): Promise<void> =>
+      (this.context.out as TaskOutbound).mailed.then(() => this.core.taskStore.save(copy));
+    this.saving = this.saving.then(save, save);
     return this.saving;
   }
 

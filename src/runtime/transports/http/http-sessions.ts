@@ -55,6 +55,11 @@ export class HttpSessions {
     this.maxSessions = maxSessions;
   }
 
+  /** The session with this id, if this process holds it. */
+  find(sessionId: string): Session | undefined {
+    return this.sessions.get(sessionId)?.session;
+  }
+
   /** The transport is closing: every session ends. */
   endAll(): void {
     for (const entry of this.sessions.values()) this.endSession(entry);
