@@ -114,13 +114,25 @@ const proxy = createServer((incoming, outgoing) => {
   const by = ((last.get(session) ?? -1) + 1) % servers.length;
   last.set(session, by);
   const target = servers[by].url;
-  const forwarded = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host }, agent: proxyAgent }, (answer) => {
-    outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(outgoing);
+  const chunks = [];
+  incoming.on('data', (chunk) => chunks.push(chunk));
+  incoming.on('end', () => {
+    const body = Buffer.concat(chunks);
+    const forward = (first) => {
+      const forwarded = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host }, agent: proxyAgent }, (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      });
+      forwarded.on('error', (error) => {
+        // The keep-alive race with the backend (it closed the idle connection as this went out): once more.
+        if (first && forwarded.reusedSocket && error.code === 'ECONNRESET') forward(false);
+        else outgoing.destroy();
+      });
+      outgoing.on('close', () => forwarded.destroy());
+      forwarded.end(body);
+    };
+    forward(true);
   });
-  forwarded.on('error', () => outgoing.destroy());
-  outgoing.on('close', () => forwarded.destroy());
-  incoming.pipe(forwarded);
 });
 const { Agent } = await import('node:http');
 const proxyAgent = new Agent({ keepAlive: true, maxSockets: 512 });
@@ -222,6 +234,7 @@ async function client(index) {
   await session.close().catch(() => {});
 }
 
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 const rss = (pid) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 const cpu = (pid) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -233,10 +246,14 @@ const startedAt = Date.now();
 stopAt = startedAt + SECONDS * 1000;
 console.log(`soak: ${CLIENTS} clients, ${PROCESSES} processes, ${SECONDS} s, Redis ${redisUrl}, proxy ${proxyUrl}`);
 const clients = Array.from({ length: CLIENTS }, (_, i) => client(i));
+// RSS of each process every 10 s, to see whether it levels off.
+const rssSeries = servers.map(() => []);
+const sampler = setInterval(() => servers.forEach((s, i) => rssSeries[i].push(Number(mb(rss(s.child.pid))))), 10_000);
 await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
 const rssStart = servers.map((s) => rss(s.child.pid));
 const cpuStart = servers.map((s) => cpu(s.child.pid));
 await Promise.all(clients);
+clearInterval(sampler);
 const rssEnd = servers.map((s) => rss(s.child.pid));
 const cpuEnd = servers.map((s) => cpu(s.child.pid));
 lost += pending.size;
@@ -253,7 +270,6 @@ const all = KINDS.flatMap((kind) => stats[kind].latencies);
 const sent = KINDS.reduce((sum, kind) => sum + stats[kind].sent, 0);
 const answered = KINDS.reduce((sum, kind) => sum + stats[kind].answered, 0);
 const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
-const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 const report = {
   clients: CLIENTS,
   processes: PROCESSES,
@@ -270,6 +286,7 @@ const report = {
   errorsByKind: Object.fromEntries(errors),
   rss: servers.map((s, i) => ({ pid: s.child.pid, startMB: Number(mb(rssStart[i])), endMB: Number(mb(rssEnd[i])), change: rssEnd[i] / rssStart[i] - 1, cpuSeconds: cpuEnd[i] - cpuStart[i] })),
   alive: servers.map((s) => s.child.exitCode === null),
+  rssEvery10sMB: rssSeries,
 };
 
 console.log(`\nwall ${wall.toFixed(1)} s; ${proxied} HTTP requests through the proxy (${(proxied / wall).toFixed(0)}/s)`);
@@ -284,6 +301,8 @@ console.log('\nerrors by kind:' + (errors.size === 0 ? ' none' : ''));
 for (const [kind, count] of [...errors].sort((a, b) => b[1] - a[1])) console.log(`  ${count} × ${kind}`);
 console.log('\n| process | RSS start (after warm-up) | RSS end | change | CPU s (after warm-up) |\n| --- | ---: | ---: | ---: | ---: |');
 report.rss.forEach((r, i) => console.log(`| ${i + 1} | ${r.startMB} MB | ${r.endMB} MB | ${(r.change * 100).toFixed(1)} % | ${r.cpuSeconds.toFixed(1)} |`));
+console.log('\nRSS every 10 s (MB):');
+rssSeries.forEach((series, i) => console.log(`  process ${i + 1}: ${series.join(' ')}`));
 console.log(`\nprocesses still running: ${report.alive.filter(Boolean).length} of ${PROCESSES}`);
 if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2) + '\n');
 

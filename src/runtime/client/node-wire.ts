@@ -12,15 +12,26 @@ export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, si
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const outgoing: Record<string, string | number> = { ...headers };
     if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = send(
-      url,
-      signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal },
-      (message) => resolve(new NodeResponse(message)),
-    );
-    request.on('error', reject);
-    if (timeoutMs !== undefined)
-      request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
-    request.end(body);
+    const attempt = (first: boolean): void => {
+      const request = send(
+        url,
+        signal === undefined
+          ? { method, headers: outgoing }
+          : { method, headers: outgoing, signal },
+        (message) => resolve(new NodeResponse(message)),
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // The keep-alive race: the server closed the idle connection as this request went out on
+        // it. It read nothing, so the request is sent once more on a new connection.
+        if (first && request.reusedSocket && error.code === 'ECONNRESET' && !signal?.aborted)
+          attempt(false);
+        else reject(error);
+      });
+      if (timeoutMs !== undefined)
+        request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
+      request.end(body);
+    };
+    attempt(true);
   });
 
 class NodeResponse implements WireResponse {
