@@ -20,6 +20,8 @@ import type { EventStore, StreamWatcher } from './transports/http/event-store.js
 import type { SessionSnapshot, SessionStore } from './transports/http/session-store.js';
 import { RedisTaskStore } from './transports/http/redis-task-store.js';
 import type { TaskStore } from './server/task-store.js';
+import { openRedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import { DEFAULT_TASK_LEASE_MS, LeasedTaskStore } from './redis-lease.js';
 import type { MessageBus } from './server/message-bus.js';
 import { RedisMessageBus } from './redis-bus.js';
 
@@ -55,13 +57,18 @@ interface RedisMulti {
   exec(): Promise<unknown[]>;
 }
 
-export interface RedisStoreOptions {
+export interface RedisStoreOptions extends RedisConnectionOptions {
   /** Key prefix; default `mcp:`. */
   prefix?: string;
   /** How long a stream's events are kept after its last event; default 1 hour. */
   eventTtlMs?: number;
   /** Where connection errors go. */
   log?: (line: string) => void;
+  /**
+   * How long a running task stays `working` without its process renewing its lease (redis-lease.ts);
+   * default 15 s. A task whose process was killed is `failed` about this long after.
+   */
+  taskLeaseMs?: number;
 }
 
 export class RedisSessionStore implements SessionStore {
@@ -189,23 +196,19 @@ export async function connectRedisStores(
   taskStore: TaskStore;
   close(): Promise<void>;
 }> {
-  // A computed specifier: the runtime type-checks and runs without the package installed.
-  const packageName = 'redis';
-  let redis: { createClient(options: { url: string }): RedisClient };
-  try {
-    redis = (await import(packageName)) as typeof redis;
-  } catch {
-    throw new Error('--redis needs the redis package: npm install redis@6.3.1');
-  }
-  const client = redis.createClient({ url });
-  client.on('error', (error) => options.log?.(`Redis: ${error.message}`));
-  await client.connect();
+  // Unreachable: rejects with one line naming the URL; later faults are bounded (redis-connection.ts).
+  const client = (await openRedisClient(url, options)) as RedisClient;
   const eventStore = new RedisEventStore(client, options);
   const bus = new RedisMessageBus(client, options.prefix, options.log);
   return {
     sessionStore: new RedisSessionStore(client, options.prefix, bus),
     eventStore,
-    taskStore: new RedisTaskStore(client, options.prefix),
+    taskStore: new LeasedTaskStore(
+      new RedisTaskStore(client, options.prefix),
+      client,
+      options.taskLeaseMs ?? DEFAULT_TASK_LEASE_MS,
+      options.prefix,
+    ),
     close: async () => {
       await eventStore.close();
       await bus.close();

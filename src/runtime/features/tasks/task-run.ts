@@ -26,6 +26,7 @@ import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-store.js';
 import { watchForCancellation } from './task-cancel-watch.js';
+import { holdLeases } from './task-lease.js';
 import { createTaskResult, setMessage, statefulTask } from '../../server/task-wire.js';
 import { toolFailed, toolFinished } from '../tools/tool-results.js';
 import { TASK_STATUS } from '../../protocol/methods.js';
@@ -110,6 +111,7 @@ export class TaskRun {
     this.promoted = true;
     this.core.taskRuns.set(this.record.taskId, this);
     watchForCancellation(this.core);
+    holdLeases(this.core);
     this.save().then(
       () =>
         this.requestOut.respond(
@@ -123,6 +125,7 @@ export class TaskRun {
   begin(tool: ToolEntry, args: unknown): void {
     this.core.taskRuns.set(this.record.taskId, this);
     watchForCancellation(this.core);
+    holdLeases(this.core);
     this.save().then(
       () => {
         this.requestOut.respond(

@@ -34,6 +34,7 @@ import { serveMetadata, type ResourceServerAuth } from './http-auth.js';
 import { HttpAdmission } from './http-admission.js';
 import type { HttpListener, HttpOptions } from './http-options.js';
 import { HttpPost } from './http-post.js';
+import { HttpDrain } from './http-drain.js';
 
 export type { HttpListener, HttpOptions } from './http-options.js';
 
@@ -59,6 +60,8 @@ class HttpTransport {
   private readonly posts: HttpPost;
   private readonly server: Server;
   private sweeper: NodeJS.Timeout | undefined;
+  /** What runs here, and the refusals once draining (http-drain.ts). */
+  private readonly draining: HttpDrain;
 
   constructor(core: ServerCore, options: HttpOptions) {
     this.core = core;
@@ -66,6 +69,7 @@ class HttpTransport {
     this.path = options.path ?? '/mcp';
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
     this.auth = options.auth;
+    this.draining = new HttpDrain(core);
     this.admission = new HttpAdmission(
       this.host,
       options,
@@ -126,7 +130,19 @@ class HttpTransport {
           Math.min(this.idleTimeout / 2, 60_000),
         );
         this.sweeper.unref();
-        resolve({ url: `http://${host}:${boundPort}${this.path}`, close: () => this.close() });
+        resolve({
+          url: `http://${host}:${boundPort}${this.path}`,
+          close: () => this.close(),
+          drain: (deadlineMs) =>
+            this.draining.drain(
+              deadlineMs,
+              () => {
+                this.server.close();
+                this.server.closeIdleConnections();
+              },
+              () => this.close(),
+            ),
+        });
       });
     });
   }
@@ -151,6 +167,7 @@ class HttpTransport {
       else sendError(res, 404, TRANSPORT_ERROR, 'Not Found');
       return;
     }
+    if (!this.draining.admit(req, res)) return;
     this.admission.admit(req, res, (auth) => this.route(req, res, auth));
   }
 
