@@ -38,6 +38,7 @@ export { STATELESS_REVISION } from './protocol/methods.js';
 export type { SessionStore } from './transports/http/session-store.js';
 export { InMemorySessionStore } from './transports/http/session-store.js';
 export { InMemoryTaskStore } from './server/task-store.js';
+export type { MessageBus } from './server/message-bus.js';
 
 /**
  * A running server. `Tool` and `Prompt` are the manifest's names (generated `createServer` sets

@@ -20,6 +20,10 @@ import type { EventStore, StreamWatcher } from './transports/http/event-store.js
 import type { SessionSnapshot, SessionStore } from './transports/http/session-store.js';
 import { RedisTaskStore } from './transports/http/redis-task-store.js';
 import type { TaskStore } from './server/task-store.js';
+import { openRedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import { DEFAULT_TASK_LEASE_MS, LeasedTaskStore } from './redis-lease.js';
+import type { MessageBus } from './server/message-bus.js';
+import { RedisMessageBus } from './redis-bus.js';
 
 /** The part of a node-redis v5/v6 client these stores use. */
 export interface RedisClient {
@@ -44,6 +48,8 @@ export interface RedisClient {
 
 interface RedisMulti {
   rPush(key: string, value: string): RedisMulti;
+  lRange(key: string, start: number, stop: number): RedisMulti;
+  del(key: string): RedisMulti;
   pExpire(key: string, ms: number): RedisMulti;
   set(key: string, value: string, options: { PX: number }): RedisMulti;
   sAdd(key: string, member: string): RedisMulti;
@@ -51,22 +57,30 @@ interface RedisMulti {
   exec(): Promise<unknown[]>;
 }
 
-export interface RedisStoreOptions {
+export interface RedisStoreOptions extends RedisConnectionOptions {
   /** Key prefix; default `mcp:`. */
   prefix?: string;
   /** How long a stream's events are kept after its last event; default 1 hour. */
   eventTtlMs?: number;
   /** Where connection errors go. */
   log?: (line: string) => void;
+  /**
+   * How long a running task stays `working` without its process renewing its lease (redis-lease.ts);
+   * default 15 s. A task whose process was killed is `failed` about this long after.
+   */
+  taskLeaseMs?: number;
 }
 
 export class RedisSessionStore implements SessionStore {
   private readonly client: RedisClient;
   private readonly prefix: string;
+  /** No session affinity: client messages reach the process they are for (redis-bus.ts). */
+  readonly bus: MessageBus | undefined;
 
-  constructor(client: RedisClient, prefix = 'mcp:') {
+  constructor(client: RedisClient, prefix = 'mcp:', bus?: MessageBus) {
     this.client = client;
     this.prefix = prefix;
+    this.bus = bus;
   }
 
   async save(sessionId: string, snapshot: SessionSnapshot, ttlMs: number): Promise<void> {
@@ -169,7 +183,8 @@ export class RedisEventStore implements EventStore {
 }
 
 /**
- * Connects to Redis and returns the two stores, ready for `listenHttp({ ...stores })`, and `close`.
+ * Connects to Redis and returns the stores (the session store carries the message bus of
+ * redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
  * The `redis` package is loaded from the application's own dependencies.
  */
 export async function connectRedisStores(
@@ -181,24 +196,22 @@ export async function connectRedisStores(
   taskStore: TaskStore;
   close(): Promise<void>;
 }> {
-  // A computed specifier: the runtime type-checks and runs without the package installed.
-  const packageName = 'redis';
-  let redis: { createClient(options: { url: string }): RedisClient };
-  try {
-    redis = (await import(packageName)) as typeof redis;
-  } catch {
-    throw new Error('--redis needs the redis package: npm install redis@6.3.1');
-  }
-  const client = redis.createClient({ url });
-  client.on('error', (error) => options.log?.(`Redis: ${error.message}`));
-  await client.connect();
+  // Unreachable: rejects with one line naming the URL; later faults are bounded (redis-connection.ts).
+  const client = (await openRedisClient(url, options)) as RedisClient;
   const eventStore = new RedisEventStore(client, options);
+  const bus = new RedisMessageBus(client, options.prefix, options.log);
   return {
-    sessionStore: new RedisSessionStore(client, options.prefix),
+    sessionStore: new RedisSessionStore(client, options.prefix, bus),
     eventStore,
-    taskStore: new RedisTaskStore(client, options.prefix),
+    taskStore: new LeasedTaskStore(
+      new RedisTaskStore(client, options.prefix),
+      client,
+      options.taskLeaseMs ?? DEFAULT_TASK_LEASE_MS,
+      options.prefix,
+    ),
     close: async () => {
       await eventStore.close();
+      await bus.close();
       await (client.close?.() ?? client.quit?.());
     },
   };

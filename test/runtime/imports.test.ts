@@ -68,11 +68,13 @@ describe('the runtime copied into every generated server', () => {
     expect(bad).toEqual([]);
   });
 
-  it('loads a package only in redis-store.ts, by a computed name, and nothing loads redis-store.ts but main.ts on --redis', () => {
+  it('loads a package only in redis-connection.ts, by a computed name, which only redis-store.ts loads, and nothing loads redis-store.ts but main.ts on --redis', () => {
     const computed = files.filter((file) => /\bimport\s*\(\s*[A-Za-z_$]/.test(readFileSync(join(ROOT, file), 'utf8')));
-    expect(computed.map((f) => f.replace(/^.*\//, ''))).toEqual(['redis-store.ts']);
+    expect(computed.map((f) => f.replace(/^.*\//, ''))).toEqual(['redis-connection.ts']);
     const importers = files.filter((file) => readFileSync(join(ROOT, file), 'utf8').includes('redis-store.js'));
     expect(importers).toEqual([]);
+    const connecting = files.filter((file) => readFileSync(join(ROOT, file), 'utf8').includes("from './redis-connection.js'"));
+    expect(connecting.map((f) => f.replace(/^.*\//, ''))).toEqual(['redis-store.ts']);
     expect(readFileSync(join(ROOT, 'templates/main.ts.hbs'), 'utf8')).toContain("import('./generated/runtime/redis-store.js')");
   });
 });

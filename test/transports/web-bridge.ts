@@ -41,13 +41,16 @@ export function serveFetch(handler: FetchHandler, options: BridgeOptions = {}): 
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      const close = (): Promise<void> =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
       resolve({
         url: `${base}${options.path ?? '/mcp'}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
+        close,
+        // Draining is the node:http adapter's (http-drain.ts); the platform serving a fetch handler owns its shutdown.
+        drain: () => close(),
       });
     });
   });

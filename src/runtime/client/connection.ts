@@ -45,6 +45,7 @@ export class Connection {
     return this.transport.start(
       (message) => this.incoming.receive(message),
       (error) => this.closed(error),
+      (id, error) => this.incoming.pending.get(id)?.reject(error),
     );
   }
 

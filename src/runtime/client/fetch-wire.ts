@@ -57,9 +57,9 @@ class FetchResponse implements WireResponse {
     await this.read(() => {});
   }
 
-  async events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void> {
+  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
     const parser = new SseParser(onEvent, onRetry);
-    await this.read((chunk) => parser.push(chunk));
+    return this.read((chunk) => parser.push(chunk));
   }
 
   close(): void {
@@ -67,10 +67,13 @@ class FetchResponse implements WireResponse {
     this.release();
   }
 
-  /** The body as UTF-8 text, chunk by chunk, until it ends or breaks (an abort included). */
-  private async read(onChunk: (chunk: string) => void): Promise<void> {
+  /** The body as UTF-8 text, chunk by chunk, until it ends (true) or breaks (false, an abort included). */
+  private async read(onChunk: (chunk: string) => void): Promise<boolean> {
     const body = this.response.body;
-    if (body === null) return this.release();
+    if (body === null) {
+      this.release();
+      return true;
+    }
     const reader = body.getReader();
     const decoder = new TextDecoder();
     try {
@@ -81,8 +84,10 @@ class FetchResponse implements WireResponse {
       }
       const rest = decoder.decode();
       if (rest !== '') onChunk(rest);
+      return true;
     } catch {
       // A broken or aborted stream ends the body: what arrived stands.
+      return false;
     } finally {
       this.release();
     }

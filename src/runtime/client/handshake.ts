@@ -8,7 +8,7 @@ import type { JsonObject } from '../api.js';
 import { McpError } from '../protocol/errors.js';
 import { notificationMessage } from '../protocol/jsonrpc.js';
 import type { Connection } from './connection.js';
-import { RequestTimeoutError } from './errors.js';
+import { ConnectionClosedError, RequestTimeoutError } from './errors.js';
 import { isSignInFailure } from './http-auth.js';
 import {
   CLIENT_PROTOCOL_VERSIONS,
@@ -40,7 +40,7 @@ export async function discover(
         { timeoutMs: 10_000 },
       );
     } catch (error) {
-      if (connection.closedError || isSignInFailure(error)) throw error;
+      if (connection.closedError || isSignInFailure(error) || unreachable(error)) throw error;
       // A sign-in (a person in a browser) may outlast the timeout: wait for it, then ask again.
       const signIn =
         error instanceof RequestTimeoutError ? connection.transport.signingIn?.() : undefined;
@@ -116,5 +116,17 @@ export function reinitialize(
     current === undefined ? CLIENT_PROTOCOL_VERSIONS.slice(1) : [current],
     capabilities,
     clientInfo,
+  );
+}
+
+/**
+ * The server could not be reached or broke the exchange off (a network error, a connection closed
+ * before the answer): that says nothing about the revisions it speaks, so it is the caller's error,
+ * not a reason to fall back to `initialize`.
+ */
+function unreachable(error: unknown): boolean {
+  return (
+    error instanceof ConnectionClosedError ||
+    (error instanceof Error && typeof (error as { code?: unknown }).code === 'string')
   );
 }

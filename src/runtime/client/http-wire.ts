@@ -20,8 +20,11 @@ export interface WireResponse {
   text(): Promise<string>;
   /** Reads the body to its end and drops it. */
   drain(): Promise<void>;
-  /** Reads the body as SSE, events and `retry` fields as they come; resolves when it ends or breaks. */
-  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void>;
+  /**
+   * Reads the body as SSE, events and `retry` fields as they come; resolves when it ends (true) or
+   * breaks before its end (false: the connection closed, e.g. the server process died).
+   */
+  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean>;
   /** Closes the exchange now: the server sees the disconnect. */
   close(): void;
 }
@@ -36,16 +39,19 @@ export type Exchange = (
   signal?: AbortSignal,
 ) => Promise<WireResponse>;
 
-/** Reads `response` as SSE while it is in `open` (so closing the transport can close it). */
+/**
+ * Reads `response` as SSE while it is in `open` (so closing the transport can close it); false when
+ * the stream broke before its end.
+ */
 export async function readSse(
   response: WireResponse,
   onEvent: (event: SseEvent) => void,
   onRetry: (ms: number) => void,
   open: Set<WireResponse>,
-): Promise<void> {
+): Promise<boolean> {
   open.add(response);
   try {
-    await response.events(onEvent, onRetry);
+    return await response.events(onEvent, onRetry);
   } finally {
     open.delete(response);
   }

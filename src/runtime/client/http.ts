@@ -73,6 +73,7 @@ export class StreamableHttpTransport implements ClientTransport {
   private protocolVersion: string | undefined;
   private receive: (message: unknown, text: string) => void = () => {};
   private onClosed: (error?: Error) => void = () => {};
+  private onLost: (id: string | number, error: Error) => void = () => {};
   private isClosed = false;
   /** The SSE streams answers and server messages arrive on, resumed while they owe something. */
   private readonly streams: ResumableStreams;
@@ -91,10 +92,12 @@ export class StreamableHttpTransport implements ClientTransport {
   start(
     receive: (message: unknown, text: string) => void,
     closed: (error?: Error) => void,
+    lost?: (id: string | number, error: Error) => void,
   ): Promise<void> {
     this.receive = receive;
     this.streams.receive = receive;
     this.onClosed = closed;
+    if (lost !== undefined) this.onLost = lost;
     return Promise.resolve();
   }
 
@@ -169,12 +172,20 @@ export class StreamableHttpTransport implements ClientTransport {
       const type = (response.header('content-type') ?? '').toLowerCase();
       if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
         streaming = true;
-        void this.streams.read(response, id, controller?.signal).finally(forget);
+        void this.streams
+          .read(response, id, controller?.signal)
+          .then((error) => {
+            if (error !== undefined && id !== undefined) this.onLost(id, error);
+          })
+          .finally(forget);
         return;
       }
       const body = await response.text();
       if (controller?.signal.aborted) return;
       const message = parseJson(body);
+      // A JSON answer cut short (the server died while sending it) is no answer: say so now.
+      if (message === undefined && id !== undefined && status >= 200 && status < 300)
+        throw new ConnectionClosedError('The connection closed before the answer arrived');
       // Credentials refused (after any sign-in): an HTTP matter whatever the body says, so negotiation
       // never reads it as "no such revision".
       if (status === 401)

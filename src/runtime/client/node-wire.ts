@@ -12,15 +12,26 @@ export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, si
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const outgoing: Record<string, string | number> = { ...headers };
     if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
-    const request = send(
-      url,
-      signal === undefined ? { method, headers: outgoing } : { method, headers: outgoing, signal },
-      (message) => resolve(new NodeResponse(message)),
-    );
-    request.on('error', reject);
-    if (timeoutMs !== undefined)
-      request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
-    request.end(body);
+    const attempt = (first: boolean): void => {
+      const request = send(
+        url,
+        signal === undefined
+          ? { method, headers: outgoing }
+          : { method, headers: outgoing, signal },
+        (message) => resolve(new NodeResponse(message)),
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // The keep-alive race: the server closed the idle connection as this request went out on
+        // it. It read nothing, so the request is sent once more on a new connection.
+        if (first && request.reusedSocket && error.code === 'ECONNRESET' && !signal?.aborted)
+          attempt(false);
+        else reject(error);
+      });
+      if (timeoutMs !== undefined)
+        request.setTimeout(timeoutMs, () => request.destroy(new Error(`${method} timed out`)));
+      request.end(body);
+    };
+    attempt(true);
   });
 
 class NodeResponse implements WireResponse {
@@ -58,12 +69,13 @@ class NodeResponse implements WireResponse {
     });
   }
 
-  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<void> {
+  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
     return new Promise((resolve) => {
       const parser = new SseParser(onEvent, onRetry);
       this.message.setEncoding('utf8');
       this.message.on('data', (chunk: string) => parser.push(chunk));
-      const end = (): void => resolve();
+      // `complete` is set only when the whole body arrived (the last chunk of a chunked body).
+      const end = (): void => resolve(this.message.complete);
       this.message.on('end', end);
       this.message.on('error', end);
       this.message.on('close', end);

@@ -3,6 +3,7 @@
  * `Last-Event-ID` after the server's `retry`) while it still owes something, and all closed with
  * the transport. Apart from http.ts, which sends and answers, so each holds one job.
  */
+import { ConnectionClosedError } from './errors.js';
 import {
   delay,
   isAnswerTo,
@@ -34,20 +35,28 @@ export class ResumableStreams {
 
   /**
    * Reads one SSE stream to its end, then resumes it while it still owes something: the answer to
-   * `requestId`, or, for the standalone stream, as long as the server keeps it resumable.
+   * `requestId`, or, for the standalone stream, as long as the server keeps it resumable. Returns
+   * the error to reject `requestId` with when its stream is gone without the answer: it broke (the
+   * connection closed before the answer: a server that died does not come back), it ended and could
+   * not be resumed, or resuming brought nothing several times. Undefined otherwise (answered,
+   * cancelled, the transport closed, or no request waits on it).
    */
   async read(
     first: WireResponse,
     requestId: string | number | undefined,
     signal?: AbortSignal,
-  ): Promise<void> {
+  ): Promise<Error | undefined> {
     let response: WireResponse | undefined = first;
     let lastEventId: string | undefined;
     let answered = false;
     let idleResumes = 0;
+    const gone = (why: string): Error | undefined =>
+      requestId === undefined || this.isClosed || signal?.aborted
+        ? undefined
+        : new ConnectionClosedError(`The response stream closed before the answer: ${why}`);
     while (response && !this.isClosed) {
       let sawEvent = false;
-      await readSse(
+      const ended = await readSse(
         response,
         (event) => {
           sawEvent = true;
@@ -63,23 +72,22 @@ export class ResumableStreams {
         },
         this.open,
       );
+      if (answered) return undefined;
+      if (!ended && requestId !== undefined) return gone('the connection broke');
       idleResumes = sawEvent ? 0 : idleResumes + 1;
-      if (
-        answered ||
-        lastEventId === undefined ||
-        this.isClosed ||
-        signal?.aborted ||
-        idleResumes > MAX_IDLE_RESUMES
-      )
-        return;
+      if (lastEventId === undefined) return gone('the server ended it and it cannot be resumed');
+      if (this.isClosed || signal?.aborted) return undefined;
+      if (idleResumes > MAX_IDLE_RESUMES) return gone('resuming it brought nothing new');
       await delay(this.retryMs);
-      if (this.isClosed || signal?.aborted) return;
+      if (this.isClosed || signal?.aborted) return undefined;
       response = await this.resume(lastEventId, signal).catch(() => undefined);
-      if (response && (response.status !== 200 || !isEventStream(response))) {
+      if (response === undefined) return gone('resuming it failed');
+      if (response.status !== 200 || !isEventStream(response)) {
         await response.drain();
-        return;
+        return gone(`resuming it was answered with HTTP ${response.status}`);
       }
     }
+    return undefined;
   }
 
   /** Closes every stream still open; none is resumed after. */

@@ -20,11 +20,14 @@ export interface OutgoingInfo {
 export interface ClientTransport {
   /**
    * Starts delivering incoming messages, each with the JSON text it was parsed from (for tools that
-   * inspect what JSON.parse hides, like duplicate keys); `closed` is called once when the peer goes away.
+   * inspect what JSON.parse hides, like duplicate keys); `closed` is called once when the peer goes away;
+   * `lost` when one request's answer can no longer come (HTTP: its response stream broke), so the
+   * call rejects at once instead of waiting for a timeout it may not have.
    */
   start(
     receive: (message: unknown, text: string) => void,
     closed: (error?: Error) => void,
+    lost?: (id: string | number, error: Error) => void,
   ): Promise<void>;
   /** Sends one message. Rejects with SessionExpiredError / HttpStatusError on HTTP failures. */
   send(text: string, info: OutgoingInfo): Promise<void>;

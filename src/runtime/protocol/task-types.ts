@@ -35,4 +35,10 @@ export interface TaskStore {
    * seen by the process running it, which aborts its handler (task-cancel-watch.ts).
    */
   readonly shared?: boolean;
+  /**
+   * A shared store's lease on the tasks this process runs (redis-lease.ts): while any runs, `hold`
+   * is called with their ids every `renewMs`. A task whose process stopped renewing (killed, or cut
+   * off from the store) is marked `failed` by the next process that reads it once the lease lapses.
+   */
+  readonly lease?: { readonly renewMs: number; hold(taskIds: readonly string[]): Promise<void> };
 }

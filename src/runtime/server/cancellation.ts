@@ -10,7 +10,12 @@ import { paramsOf, toolErrorMessage } from './method-common.js';
 import type { Session } from './session.js';
 import { CANCELLED, INITIALIZED } from '../protocol/methods.js';
 
-export function notification(session: Session, method: string, message: JsonObject): void {
+export function notification(
+  session: Session,
+  method: string,
+  message: JsonObject,
+  forwarded = false,
+): void {
   if (method !== CANCELLED && method !== INITIALIZED) return;
   const validate = session.core.validators.get(method);
   if (validate !== undefined && !validate(message)) {
@@ -25,9 +30,11 @@ export function notification(session: Session, method: string, message: JsonObje
   const requestId = params['requestId'];
   if (!isRequestId(requestId)) return;
   const reason = params['reason'];
-  session.inFlight
-    .get(requestId)
-    ?.cancel(typeof reason === 'string' ? reason : 'Cancelled by the client');
+  const context = session.inFlight.get(requestId);
+  if (context !== undefined)
+    context.cancel(typeof reason === 'string' ? reason : 'Cancelled by the client');
+  // Without affinity the request may run on another process: it gets the notification there.
+  else if (!forwarded && session.id !== undefined) session.core.bus?.forward(session.id, message);
 }
 
 /**

@@ -182,6 +182,11 @@ function sendProgress(
   total: number | undefined,
   message: string | undefined,
 ): Promise<void> {
+  const task = context.task;
+  // A 2026-07-28 task has no progress notifications: a client polling `tasks/get` (on any
+  // process) reads its progress as the task's status message instead.
+  if (task !== undefined && task.promoted && task.session.stateless && !context.done)
+    return task.setStatusMessage(message ?? `${progress}${total === undefined ? '' : `/${total}`}`);
   const token = context.meta?.['progressToken'];
   if (token === undefined || context.done || context.cancelled) return RESOLVED;
   const params: JsonObject = { progressToken: token, progress };

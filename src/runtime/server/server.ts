@@ -50,6 +50,7 @@ import {
 } from './server-index.js';
 import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from '../features/tasks/task-run.js';
+import type { BusLink } from './message-bus.js';
 import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
@@ -128,6 +129,8 @@ export class ServerCore {
   taskStore: TaskStore;
   /** Tasks whose handlers run in this process, by task id. */
   readonly taskRuns = new Map<string, TaskRun>();
+  /** Processes sharing sessions without affinity (message-bus.ts); undefined without one. */
+  bus: BusLink | undefined = undefined;
 
   /** The features' side of dispatch (server/features.ts). */
   readonly features: Features;

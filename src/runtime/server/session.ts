@@ -30,7 +30,7 @@ import {
   type Delivery,
   type Outbound,
 } from './outbound.js';
-import { BATCH_REVISION, STATELESS_REVISION } from '../protocol/methods.js';
+import { BATCH_REVISION, CANCELLED, STATELESS_REVISION } from '../protocol/methods.js';
 import type { ChangeEvent, ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
 
@@ -158,6 +158,17 @@ export class Session {
     }
     if (Array.isArray(message)) return this.receiveBatch(message, out);
     return this.receiveOne(message as JsonObject, out);
+  }
+
+  /**
+   * A client message of this session another process received (message-bus.ts): the answer to a
+   * server→client request this process sent, or `notifications/cancelled`; ignored unless held here.
+   */
+  receiveForwarded(message: JsonObject): void {
+    const id = message['id'];
+    if (message['method'] === CANCELLED) notification(this, CANCELLED, message, true);
+    else if (typeof id === 'number' && this.pendingClient?.has(id) === true)
+      this.core.features.clientResponse(this, id, message);
   }
 
   /** Resolves once no handler is running. */

@@ -76,7 +76,7 @@ function sendToClient(
 ): Promise<JsonObject> {
   const refusal = clientRequestRefusal(session, context, method, capability);
   if (refusal !== undefined) return Promise.reject(new Error(refusal));
-  const id = ++session.lastOutgoingId;
+  const id = (session.core.bus?.idBase ?? 0) + ++session.lastOutgoingId;
   const message: JsonObject = { jsonrpc: '2.0', id, method };
   if (params !== undefined) message['params'] = params;
   const text = jsonOrUndefined(message);
@@ -118,6 +118,11 @@ function clientRequestRefusal(
 
 export function clientResponse(session: Session, id: RequestId, message: JsonObject): void {
   const pending = typeof id === 'number' ? session.pendingClient?.get(id) : undefined;
+  if (pending === undefined && session.id !== undefined && session.core.bus !== undefined) {
+    // Sent by another process sharing the session: the answer goes on to it (message-bus.ts).
+    session.core.bus.forward(session.id, message);
+    return;
+  }
   if (pending === undefined) {
     session.core.log(`Ignoring a response to unknown request id ${quote(idJson(id))}`);
     return;

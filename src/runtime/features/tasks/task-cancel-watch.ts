@@ -10,13 +10,41 @@
  * (node-redis pipelines the reads of one tick into one round trip). The delay is at most one poll
  * interval, the same a polling client waits to see the status.
  */
+import { isObject } from '../../protocol/jsonrpc.js';
 import { stackOf } from '../../server/method-common.js';
 import type { ServerCore } from '../../server/server.js';
+import { updateTaskInputs } from './task-inputs.js';
+
+/** Bus envelopes (message-bus.ts) for a task another process runs: `tasks/update`, `tasks/cancel`. */
+export const TASK_UPDATE = 'task-update';
+export const TASK_CANCEL = 'task-cancel';
+const routed = new WeakSet<ServerCore>();
+
+/**
+ * Without affinity, `tasks/update` and `tasks/cancel` may land on a process that does not run the
+ * task: it passes them on the bus, and the process running the task acts on them at once.
+ */
+function routeTaskControl(core: ServerCore): void {
+  const link = core.bus;
+  if (link === undefined || routed.has(core)) return;
+  routed.add(core);
+  link.on(TASK_UPDATE, (envelope) => {
+    const run = typeof envelope['t'] === 'string' ? core.taskRuns.get(envelope['t']) : undefined;
+    if (run !== undefined && isObject(envelope['r']))
+      updateTaskInputs(run, envelope['r']).catch((error: unknown) =>
+        core.log(`Updating task ${run.record.taskId} failed: ${stackOf(error)}`),
+      );
+  });
+  link.on(TASK_CANCEL, (envelope) => {
+    if (typeof envelope['t'] === 'string') core.taskRuns.get(envelope['t'])?.cancel();
+  });
+}
 
 const watching = new WeakSet<ServerCore>();
 
 /** Starts the process's check of its running tasks, when the store is shared and none is running yet. */
 export function watchForCancellation(core: ServerCore): void {
+  routeTaskControl(core);
   if (core.taskStore.shared !== true || watching.has(core)) return;
   watching.add(core);
   let checking = false;

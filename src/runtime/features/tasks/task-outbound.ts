@@ -1,5 +1,6 @@
 import type { Outbound } from '../../server/outbound.js';
 import type { TaskRun } from './task-run.js';
+import { postTaskMail } from './task-mail.js';
 
 /**
  * The task's answer channel. Before a 2026-07-28 run becomes a task, everything goes to the
@@ -8,6 +9,8 @@ import type { TaskRun } from './task-run.js';
  */
 export class TaskOutbound implements Outbound {
   private readonly run: TaskRun;
+  /** Settles once every message posted to the task's mailbox so far is there (task-mail.ts). */
+  mailed: Promise<void> = Promise.resolve();
 
   constructor(run: TaskRun) {
     this.run = run;
@@ -23,8 +26,15 @@ export class TaskOutbound implements Outbound {
 
   emit(text: string): void {
     const target = this.target();
+    const run = this.run;
     if (target !== undefined && target.canEmit) target.emit(text);
-    else if (this.run.promoted && !this.run.session.stateless) this.run.queued.push(text);
+    else if (run.promoted && !run.session.stateless && run.core.bus !== undefined) {
+      // Without affinity the next tasks/result may come to another process: the bus carries it.
+      const link = run.core.bus;
+      this.mailed = this.mailed
+        .then(() => postTaskMail(link, run.record, text))
+        .catch((error: unknown) => run.core.log(`Posting a task message failed: ${String(error)}`));
+    } else if (run.promoted && !run.session.stateless) run.queued.push(text);
   }
 
   abandon(): void {

@@ -26,6 +26,7 @@ import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-store.js';
 import { watchForCancellation } from './task-cancel-watch.js';
+import { holdLeases } from './task-lease.js';
 import { createTaskResult, setMessage, statefulTask } from '../../server/task-wire.js';
 import { toolFailed, toolFinished } from '../tools/tool-results.js';
 import { TASK_STATUS } from '../../protocol/methods.js';
@@ -110,6 +111,7 @@ export class TaskRun {
     this.promoted = true;
     this.core.taskRuns.set(this.record.taskId, this);
     watchForCancellation(this.core);
+    holdLeases(this.core);
     this.save().then(
       () =>
         this.requestOut.respond(
@@ -123,6 +125,7 @@ export class TaskRun {
   begin(tool: ToolEntry, args: unknown): void {
     this.core.taskRuns.set(this.record.taskId, this);
     watchForCancellation(this.core);
+    holdLeases(this.core);
     this.save().then(
       () => {
         this.requestOut.respond(
@@ -236,10 +239,10 @@ export class TaskRun {
   /** Saves a copy of the record after every earlier save, so the store sees the changes in order. */
   save(): Promise<void> {
     const copy: TaskRecord = JSON.parse(JSON.stringify(this.record)) as TaskRecord;
-    this.saving = this.saving.then(
-      () => this.core.taskStore.save(copy),
-      () => this.core.taskStore.save(copy),
-    );
+    // After the task's messages posted so far (task-mail.ts): whoever sees the end has them all.
+    const save = (): Promise<void> =>
+      (this.context.out as TaskOutbound).mailed.then(() => this.core.taskStore.save(copy));
+    this.saving = this.saving.then(save, save);
     return this.saving;
   }
 

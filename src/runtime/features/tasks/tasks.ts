@@ -22,6 +22,8 @@ import type { ServerCore } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { isTerminal, type TaskRecord } from '../../server/task-store.js';
 import { listTaskPage } from './task-list.js';
+import { watchTaskMail } from './task-mail.js';
+import { TASK_CANCEL, TASK_UPDATE } from './task-cancel-watch.js';
 import { updateTaskInputs } from './task-inputs.js';
 import { TASKS_SINCE, checkedTaskId, ownerOf } from './task-access.js';
 import {
@@ -117,6 +119,7 @@ function cancelTask(
       record.statusMessage = 'The task was cancelled by request';
       record.lastUpdatedAt = new Date().toISOString();
       await session.core.taskStore.save(record);
+      session.core.bus?.send(TASK_CANCEL, { t: taskId }); // at once, rather than on its next check
     }
     out.respond(
       resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(record))),
@@ -146,6 +149,13 @@ function updateTask(
   }
   withTask(session, idText, taskId, out, async (record) => {
     const run = session.core.taskRuns.get(taskId);
+    const bus = session.core.bus;
+    if (run === undefined && record.status === 'input_required' && bus !== undefined) {
+      // Running on another process: the answers go there on the bus (task-cancel-watch.ts).
+      bus.send(TASK_UPDATE, { t: taskId, r: responses });
+      out.respond(resultMessage(idText, '{}'));
+      return;
+    }
     if (record.status !== 'input_required' || run === undefined || !run.waitingForInput) {
       const why =
         run === undefined && record.status === 'input_required'
@@ -197,10 +207,18 @@ function taskResult(
       );
   };
   withTask(session, idText, taskId, out, (record) => {
-    if (isTerminal(record.status)) return answer(record);
-    const run = session.core.taskRuns.get(taskId);
-    if (run !== undefined) run.wait(out, answer);
-    else pollUntilDone(session.core, taskId, record.pollIntervalMs, answer);
+    const core = session.core;
+    // Without affinity, what the task said may wait in its mailbox: it goes first (task-mail.ts).
+    const mail =
+      core.bus === undefined ? undefined : watchTaskMail(core.bus, taskId, out, core.log);
+    const done = (ended: TaskRecord): void => {
+      if (mail === undefined) answer(ended);
+      else void mail.finish().then(() => answer(ended));
+    };
+    if (isTerminal(record.status)) return done(record);
+    const run = core.taskRuns.get(taskId);
+    if (run !== undefined) run.wait(out, done);
+    else pollUntilDone(core, taskId, record.pollIntervalMs, done);
   });
 }
 

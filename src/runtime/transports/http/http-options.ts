@@ -89,4 +89,9 @@ export interface HttpListener {
   url: string;
   /** Stops listening, ends every session and closes open connections. */
   close(): Promise<void>;
+  /**
+   * Stops taking requests (503), lets those in flight and the tasks running here finish for up to
+   * `deadlineMs`, fails what is left, then closes (http-drain.ts). The generated main.ts calls it on SIGTERM.
+   */
+  drain(deadlineMs: number): Promise<void>;
 }

@@ -23,6 +23,7 @@ import { DEFAULT_HTTP_LIMITS, type ServerCore } from '../../server/server.js';
 import { BodyCollector, type DecodeBody } from './http-body.js';
 import { HttpEndpoint } from './http-endpoint.js';
 import type { HttpListener, HttpOptions } from './http-options.js';
+import { HttpDrain } from './http-drain.js';
 
 export type { HttpListener, HttpOptions } from './http-options.js';
 
@@ -55,6 +56,8 @@ class HttpTransport {
   private readonly endpoint: HttpEndpoint<IncomingMessage>;
   private readonly server: Server;
   private sweeper: NodeJS.Timeout | undefined;
+  /** What runs here, and the refusals once draining (http-drain.ts). */
+  private readonly draining: HttpDrain;
 
   constructor(core: ServerCore, options: HttpOptions) {
     this.host = options.host ?? '127.0.0.1';
@@ -66,6 +69,7 @@ class HttpTransport {
       readBody: readNodeBody,
       sessions: true,
     });
+    this.draining = new HttpDrain(core);
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
     this.server = createServer(
@@ -80,7 +84,9 @@ class HttpTransport {
           Math.min(headersTimeout, requestTimeout, 30_000) / 4,
         ),
       },
-      (req, res) => this.endpoint.handle(req, res),
+      (req, res) => {
+        if (this.draining.admit(req, res)) this.endpoint.handle(req, res);
+      },
     );
   }
 
@@ -97,7 +103,19 @@ class HttpTransport {
           Math.min(this.endpoint.idleTimeout / 2, 60_000),
         );
         this.sweeper.unref();
-        resolve({ url: `http://${host}:${boundPort}${this.path}`, close: () => this.close() });
+        resolve({
+          url: `http://${host}:${boundPort}${this.path}`,
+          close: () => this.close(),
+          drain: (deadlineMs) =>
+            this.draining.drain(
+              deadlineMs,
+              () => {
+                this.server.close();
+                this.server.closeIdleConnections();
+              },
+              () => this.close(),
+            ),
+        });
       });
     });
   }

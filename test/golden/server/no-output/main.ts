@@ -44,14 +44,24 @@ if (values.http) {
     log(`--port must be a number from 0 to 65535 (0: any free port), not ${values.port}`);
     process.exit(2);
   }
-  // With Redis, sessions and resumable streams are shared by every process using it.
+  // With Redis, sessions, resumable streams and tasks are shared by every process using it.
+  // Redis unreachable at start: one line naming the URL, and exit 3.
   const redisUrl = values.redis ?? process.env['MCP_REDIS_URL'];
   const stores =
     redisUrl === undefined
-      ? {}
+      ? undefined
       : await (
           await import('./generated/runtime/redis-store.js')
-        ).connectRedisStores(redisUrl, { log });
+        )
+          .connectRedisStores(redisUrl, {
+            log,
+            // A task whose process stopped (killed) is marked failed once this passes without a heartbeat.
+            taskLeaseMs: Number(process.env['MCP_TASK_LEASE_MS'] ?? 15_000),
+          })
+          .catch((error: Error) => {
+            log(error.message);
+            process.exit(3);
+          });
   const listening = await server.listenHttp({
     port,
     // Loopback only by default. Binding elsewhere? Read "Security" in mcp-gen's README first.
@@ -66,6 +76,15 @@ if (values.http) {
     ...stores,
   });
   log(`listening on ${listening.url}`);
+  // SIGTERM (a deploy, a scale-in): take no new requests, give those in flight and the tasks
+  // running here up to MCP_DRAIN_MS (default 30 s), fail what is left, and exit 0.
+  process.once('SIGTERM', () => {
+    log('SIGTERM: draining');
+    void listening
+      .drain(Number(process.env['MCP_DRAIN_MS'] ?? 30_000))
+      .then(() => stores?.close())
+      .finally(() => process.exit(0));
+  });
 } else {
   await server.serveStdio();
 }

@@ -3,7 +3,8 @@ import { sleep } from './sleep.js';
 
 /**
  * Works for `seconds`, then reports; `seconds: 0` answers at once (no task needed). Run as a task,
- * it says how far it got in the task's status message.
+ * it says how far it got in the task's status message; asked for progress, it reports it too (so
+ * a plain call's answer streams, as the fault tests need: test/scale/faults-redis.test.ts).
  */
 export const slowCompute: ToolHandlers['slow_compute'] = async (input, context) => {
   const seconds = input.seconds ?? 1;
@@ -11,8 +12,10 @@ export const slowCompute: ToolHandlers['slow_compute'] = async (input, context) 
   if (seconds > 0) {
     const work = async (): Promise<void> => {
       await context.setStatusMessage(`Computing ${label}`);
+      await context.progress(0, seconds);
       await sleep(seconds * 500, context.signal);
       await context.setStatusMessage(`Computing ${label}: half done`);
+      await context.progress(seconds / 2, seconds);
       await sleep(seconds * 500, context.signal);
     };
     await work().catch((reason: unknown) => {
