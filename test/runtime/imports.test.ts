@@ -68,9 +68,9 @@ describe('the runtime copied into every generated server', () => {
     expect(bad).toEqual([]);
   });
 
-  it('loads a package only in redis-store.ts, by a computed name, and nothing loads redis-store.ts but main.ts on --redis', () => {
+  it('loads a package only in redis-store.ts and trace-context.ts (tracing, when asked for), by a computed name, and nothing loads redis-store.ts but main.ts on --redis', () => {
     const computed = files.filter((file) => /\bimport\s*\(\s*[A-Za-z_$]/.test(readFileSync(join(ROOT, file), 'utf8')));
-    expect(computed.map((f) => f.replace(/^.*\//, ''))).toEqual(['redis-store.ts']);
+    expect(computed.map((f) => f.replace(/^.*\//, ''))).toEqual(['trace-context.ts', 'redis-store.ts']);
     const importers = files.filter((file) => readFileSync(join(ROOT, file), 'utf8').includes('redis-store.js'));
     expect(importers).toEqual([]);
     expect(readFileSync(join(ROOT, 'templates/main.ts.hbs'), 'utf8')).toContain("import('./generated/runtime/redis-store.js')");
