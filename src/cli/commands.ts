@@ -118,6 +118,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--force', help: 'overwrite user-owned files (handlers, main.ts) with fresh skeletons' },
       OUTSIDE_REFS,
       IMPORT_EXTENSION,
+      { flags: '--otel', help: 'trace requests with OpenTelemetry: main.ts turns tracing on, package.json depends on @opentelemetry/api' },
       { flags: '--debug-ir', help: 'print the intermediate representation as JSON and write nothing' },
       CHECK,
       { flags: '--watch', help: 'regenerate whenever the manifest or a file it $refs changes, until Ctrl-C' },

@@ -12,6 +12,8 @@ export interface ServerOptions {
   allowOutsideRefs?: boolean;
   /** `--import-extension`: `js` unless given. */
   importExtension?: ImportExtension;
+  /** `--otel`: main.ts turns tracing on; package.json depends on @opentelemetry/api. */
+  otel?: boolean;
   debugIr?: boolean;
   check?: boolean;
   watch?: boolean;
@@ -32,6 +34,7 @@ export async function generateServer(
     banner: options.banner,
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
+    ...(options.otel === true ? { otel: true } : {}),
   };
   const check = options.check === true;
   const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}) }, io);

@@ -46,6 +46,8 @@ export interface ServerJob {
   out: string;
   allowOutsideRefs?: boolean;
   importExtension?: ImportExtension;
+  /** `--otel`: tracing on in main.ts, @opentelemetry/api in package.json (docs/tracing.md). */
+  otel?: boolean;
   banner: Recipe['banner'];
 }
 
@@ -77,7 +79,7 @@ async function prepareServer(
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   const extension = job.importExtension ?? 'js';
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.otel === true ? { otel: true } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -85,6 +87,7 @@ async function prepareServer(
   const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (extension !== 'js') options['importExtension'] = extension;
+  if (job.otel === true) options['otel'] = true;
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
   return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
 }

@@ -34,6 +34,8 @@ export interface ServerInputs {
   memoAsync?: UnitMemo;
   /** What relative module specifiers end with (`--import-extension`); `js` by default. */
   importExtension?: ImportExtension;
+  /** `--otel`: main.ts turns tracing on and package.json depends on @opentelemetry/api. */
+  otel?: boolean;
 }
 
 export interface ServerPlan {
@@ -91,7 +93,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
-  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model)];
+  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.otel === true)];
   const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });

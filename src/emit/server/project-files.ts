@@ -11,6 +11,9 @@ export const BUILD_DEPENDENCIES = { '@types/node': '20.19.43', typescript: '5.9.
 /** What a server whose manifest has `auth` runs with: jose verifies JWTs (kept equal to mcp-gen's devDependency by a test). */
 export const AUTH_DEPENDENCIES = { jose: '6.2.18' } as const;
 
+/** What a server generated with `--otel` runs with (kept equal to mcp-gen's devDependency by a test). */
+export const OTEL_DEPENDENCIES = { '@opentelemetry/api': '1.9.1' } as const;
+
 /** An npm package name from the server name: lowercase, URL-safe, or `mcp-server` when nothing is left. */
 export function packageName(serverName: string): string {
   const name = serverName
@@ -45,7 +48,7 @@ export const PROJECT_TSCONFIG = {
 } as const;
 
 /** package.json, tsconfig.json, .gitignore and main.ts: the project around the generated code. */
-export function projectFiles(model: ServiceModel): PlannedFile[] {
+export function projectFiles(model: ServiceModel, otel = false): PlannedFile[] {
   const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
   const packageJson = {
     name: packageName(model.server.name),
@@ -58,13 +61,14 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
       'start:http': 'tsc -b && node build/main.js --http',
     },
     engines: { node: '>=20' },
-    ...(model.auth === undefined ? {} : { dependencies: { ...AUTH_DEPENDENCIES } }),
+    ...(model.auth === undefined && !otel ? {} : { dependencies: { ...(model.auth === undefined ? {} : AUTH_DEPENDENCIES), ...(otel ? OTEL_DEPENDENCIES : {}) } }),
     devDependencies: { ...BUILD_DEPENDENCIES },
   };
   const serverTitle = model.server.title ?? model.server.name;
   const mainText = (): string =>
     render('main.ts.hbs', {
       auth: model.auth !== undefined,
+      otel,
       hook: model.auth !== undefined && 'hook' in model.auth.verifier,
       doc: [
         `Starts the MCP server ${JSON.stringify(serverTitle)}.`,
@@ -73,6 +77,7 @@ export function projectFiles(model: ServiceModel): PlannedFile[] {
         '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
         'With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable',
         'streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.',
+        ...(otel ? ['Every request is traced with OpenTelemetry (docs/tracing.md in mcp-gen): register an SDK', 'before this starts, e.g. `node --import ./telemetry.js build/main.js`.'] : []),
         ...(model.auth === undefined
           ? []
           : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
