@@ -172,6 +172,19 @@ describe('trace context from the transport', () => {
   });
 });
 
+describe('trace context set by the caller', () => {
+  it('a traceparent the call puts in _meta parents the client’s span, which the server continues', async () => {
+    const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const session = await openSession({ url: input.url, protocolVersions: ['2025-11-25'], tracing: true });
+    await session.request('tools/list', { _meta: { traceparent: `00-${traceId}-1122334455667788-01` } });
+    await session.close();
+    const [sent] = named('tools/list', CLIENT);
+    const [served] = named('tools/list', SERVER);
+    expect(sent).toMatchObject({ traceId, parentId: '1122334455667788' });
+    expect(served).toMatchObject({ traceId, parentId: sent!.spanId });
+  });
+});
+
 describe('task runs', () => {
   it('2025-11-25: the task span runs from the handler’s start to the terminal status, its handler inside it', async () => {
     const session = await openSession({ url: tasks.url, protocolVersions: ['2025-11-25'], tracing: true, handlers: { elicitation: () => ({ action: 'accept', content: { ok: true } }) } });

@@ -62,10 +62,15 @@ export class ClientTracing {
     if (method === RESOURCES_READ && typeof params['uri'] === 'string')
       attributes['mcp.resource.uri'] = params['uri'];
     if (method === TOOLS_CALL) attributes['gen_ai.operation.name'] = 'execute_tool';
+    // A `traceparent` the call set itself (call options' `_meta`) names the parent; else the app's active span.
+    const meta = isObject(params['_meta']) ? params['_meta'] : undefined;
+    const parent =
+      remoteParent(this.api, meta?.['traceparent'], meta?.['tracestate']) ??
+      this.api.context.active();
     const span = this.tracer.startSpan(
       name === undefined ? method : `${method} ${name}`,
       { kind: SPAN_KIND_CLIENT, attributes },
-      this.api.context.active(),
+      parent,
     );
     const started = performance.now();
     const ended = (error: unknown, result: JsonObject | undefined): void => {
