@@ -28,7 +28,8 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const banner = recipe.banner;
   const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
-    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...(o['otel'] === true ? { otel: true } : {}) } };
+    const web = o['target'] === 'web' ? { target: 'web' as const } : {};
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web, ...(o['otel'] === true ? { otel: true } : {}) } };
   }
   if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');

@@ -119,6 +119,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       OUTSIDE_REFS,
       IMPORT_EXTENSION,
       { flags: '--otel', help: 'trace requests with OpenTelemetry: main.ts turns tracing on, package.json depends on @opentelemetry/api' },
+      {
+        flags: '--target <target>',
+        help: "where the server runs: 'node' (main.ts: stdio, node:http) or 'web' (also main.web.ts: a fetch handler for Bun, Deno, Workers, Next.js, Hono)",
+        choices: ['node', 'web'],
+        default: 'node',
+      },
       { flags: '--debug-ir', help: 'print the intermediate representation as JSON and write nothing' },
       CHECK,
       { flags: '--watch', help: 'regenerate whenever the manifest or a file it $refs changes, until Ctrl-C' },
@@ -127,6 +133,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: [
       ['mcp-gen server manifest.yaml -o server', 'a typed server: generated code, handler skeletons, runtime'],
       ['mcp-gen server manifest.yaml -o server --watch', 'regenerate on every save'],
+      ['mcp-gen server manifest.yaml -o server --target web', 'also main.web.ts: `export default { fetch }` for Bun, Deno, Workers'],
       ['mcp-gen server manifest.yaml -o server --check --json', 'CI: is the output current? (machine-readable)'],
     ],
     run(args, options, { io }) {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ImportExtension } from '../emit/import-extension.js';
 import { displayPath } from '../pipeline/paths.js';
-import { loadServerModel, writeServer, type ServerJob } from '../pipeline/server.js';
+import { loadServerModel, writeServer, type ServerJob, type ServerTarget } from '../pipeline/server.js';
 import type { Recipe } from '../write/ledger.js';
 import { EXIT_OK, printReport, type Console } from './output.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
@@ -14,6 +14,8 @@ export interface ServerOptions {
   importExtension?: ImportExtension;
   /** `--otel`: main.ts turns tracing on; package.json depends on @opentelemetry/api. */
   otel?: boolean;
+  /** `--target`: `node` unless given; `web` adds main.web.ts. */
+  target?: ServerTarget;
   debugIr?: boolean;
   check?: boolean;
   watch?: boolean;
@@ -35,6 +37,7 @@ export async function generateServer(
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.otel === true ? { otel: true } : {}),
+    ...(options.target === 'web' ? { target: 'web' as const } : {}),
   };
   const check = options.check === true;
   const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}) }, io);

@@ -48,8 +48,14 @@ export interface ServerJob {
   importExtension?: ImportExtension;
   /** `--otel`: tracing on in main.ts, @opentelemetry/api in package.json (docs/tracing.md). */
   otel?: boolean;
+  /** `--target web`: main.web.ts beside main.ts. */
+  target?: ServerTarget;
   banner: Recipe['banner'];
 }
+
+import type { ServerTarget } from '../emit/server/index.js';
+
+export type { ServerTarget };
 
 /** The manifest's model; its warnings are printed, its `$ref` files returned for the ledger. */
 export async function loadServerModel(
@@ -79,7 +85,7 @@ async function prepareServer(
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   const extension = job.importExtension ?? 'js';
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.otel === true ? { otel: true } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -88,6 +94,7 @@ async function prepareServer(
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (extension !== 'js') options['importExtension'] = extension;
   if (job.otel === true) options['otel'] = true;
+  if (job.target === 'web') options['target'] = 'web';
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
   return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
 }

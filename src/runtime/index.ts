@@ -14,6 +14,7 @@ import type {
   TracingOptions,
 } from './api.js';
 import type { HttpListener, HttpOptions } from './transports/http/http.js';
+import type { FetchHandler, WebHttpOptions } from './transports/http/web.js';
 import { installFeatures } from './features/index.js';
 import { ServerCore } from './server/server.js';
 import { serveStdio } from './transports/stdio/stdio.js';
@@ -28,6 +29,7 @@ export {
 } from './features/input/url-elicitation.js';
 export { InMemoryEventStore, type EventStore } from './transports/http/event-store.js';
 export type { HttpListener, HttpOptions } from './transports/http/http.js';
+export type { FetchHandler, WebHttpOptions } from './transports/http/web.js';
 export {
   DEFAULT_HTTP_LIMITS,
   DEFAULT_LIMITS,
@@ -50,6 +52,12 @@ export interface McpServer<Tool extends string = string, Prompt extends string =
   serveStdio(io?: { input: Readable; output: Writable }): Promise<void>;
   /** Serves Streamable HTTP clients, each in its own session, until `close` is called. */
   listenHttp(options?: HttpOptions): Promise<HttpListener>;
+  /**
+   * The same Streamable HTTP endpoint as a Web-standard handler, for Bun, Deno, Workers, Next.js,
+   * Hono…: `export default { fetch: server.fetchHandler() }`. Both eras; sessions where a process
+   * lives between requests (see `WebHttpOptions.sessions`).
+   */
+  fetchHandler(options?: WebHttpOptions): FetchHandler;
   /** Announces list changes and resource updates to every listening client (as `context.notify`). */
   readonly notify: Notifier;
   /** Enables, disables and filters tools at run time; each change announces `notifications/tools/list_changed`. */
@@ -94,5 +102,27 @@ export function createServer<Tool extends string = string, Prompt extends string
       await tracing;
       return (await import('./transports/http/http.js')).listenHttp(core, httpOptions ?? {});
     },
+    fetchHandler: (webOptions) => lazyFetchHandler(core, webOptions ?? {}, tracing),
+  };
+}
+
+/**
+ * The handler is built on the first request: its modules load only for servers that use it, and a
+ * Worker may not make timers or random values at start-up, outside a request.
+ */
+function lazyFetchHandler(
+  core: ServerCore,
+  options: WebHttpOptions,
+  tracing: Promise<void> | undefined,
+): FetchHandler {
+  let ready: FetchHandler | undefined;
+  let loading: Promise<FetchHandler> | undefined;
+  return (request) => {
+    if (ready !== undefined) return ready(request);
+    // With tracing on, the first request waits for it too.
+    loading ??= Promise.all([import('./transports/http/web.js'), tracing])
+      .then(([web]) => web)
+      .then((web) => (ready = web.createFetchHandler(core, options)));
+    return loading.then((handler) => handler(request));
   };
 }

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpListener } from '../../src/runtime/index.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 import { generateProtectedServer, type GeneratedProtectedServer } from './support/protected-server.js';
+import { listen } from '../transports/adapters.js';
 
 const STATEFUL = '2025-11-25';
 const STATELESS = '2026-07-28';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const { handlers } = (await import(url('handlers/index.ts'))) as { handlers: never };
   calls = ((await import(url('handlers/calls.ts'))) as { calls: typeof calls }).calls;
   // The resource is where the server listens: take a free port first.
-  const probe = await server.createServer(handlers, { logger: () => {} }).listenHttp({ port: 0 });
+  const probe = await listen(server.createServer(handlers, { logger: () => {} }), { port: 0 });
   const port = new URL(probe.url).port;
   await probe.close();
   resource = `http://127.0.0.1:${port}/mcp`;
@@ -52,7 +53,7 @@ beforeAll(async () => {
     { ...settings, authorizationServers: [as.issuer], verifier: { jwt: { ...jwt!, issuer: as.issuer, requireTyp: true } } },
     { resource, log: (line) => logs.push(line) },
   );
-  listener = await server.createServer(handlers, { logger: (line) => logs.push(line) }).listenHttp({ port: Number(port), auth });
+  listener = await listen(server.createServer(handlers, { logger: (line) => logs.push(line) }), { port: Number(port), auth });
   readToken = await as.tokenByClientCredentials(resource, 'weather:read');
   tokensSeen.push(readToken);
 }, 60_000);

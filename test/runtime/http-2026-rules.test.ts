@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener, type ServerDefinition, type ServerHandlers, type Validator } from '../../src/runtime/index.js';
 import { bindListedTool, callTool, openSession } from '../../src/runtime/client/index.js';
 import { call, meta, REVISION, standardHeaders, statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { listen } from '../transports/adapters.js';
 
 const ajv = new Ajv2020({ strict: false });
 const SENTINEL_NAME = '=?base64?abc?=';
@@ -63,7 +64,7 @@ let listener: HttpListener;
 let url: string;
 
 beforeAll(async () => {
-  listener = await createServer(definition(), handlers, { logger: () => {} }).listenHttp({});
+  listener = await listen(createServer(definition(), handlers, { logger: () => {} }), {});
   url = listener.url;
 });
 afterAll(() => listener.close());

@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
+import { listen } from '../transports/adapters.js';
 
 const listeners: HttpListener[] = [];
 afterAll(async () => {
@@ -27,7 +28,7 @@ describe('listenHttp authorize', () => {
     ['async', async (token: string | undefined) => token === 'Bearer s3cret'],
   ])('answers 401 unless the %s hook allows the request', async (_kind, check) => {
     const logs: string[] = [];
-    const listener = await createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }).listenHttp({
+    const listener = await listen(createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }), {
       authorize: (req) => check(req.headers.authorization),
     });
     listeners.push(listener);
@@ -43,7 +44,7 @@ describe('listenHttp authorize', () => {
   it('answers 500 when the hook throws, and keeps serving', async () => {
     const logs: string[] = [];
     let calls = 0;
-    const listener = await createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }).listenHttp({
+    const listener = await listen(createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }), {
       authorize: () => {
         if (++calls === 1) throw new Error('auth backend down');
         return true;
@@ -60,7 +61,7 @@ describe('listenHttp auth (the ResourceServerAuth seam)', () => {
   const caller = { subject: 'me', clientId: undefined, scopes: [], claims: {}, expiresAt: undefined };
 
   it('serves a verdict given synchronously (a reused token) as it serves a promised one', async () => {
-    const listener = await createServer(buildDefinition(3), handlers).listenHttp({
+    const listener = await listen(createServer(buildDefinition(3), handlers), {
       auth: {
         metadataAt: () => undefined,
         authenticate: (req) => (req.headers.authorization === 'Bearer known' ? caller : Promise.resolve(caller)),
@@ -75,7 +76,7 @@ describe('listenHttp auth (the ResourceServerAuth seam)', () => {
   it('answers 500 when authenticate throws synchronously, and keeps serving', async () => {
     const logs: string[] = [];
     let calls = 0;
-    const listener = await createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }).listenHttp({
+    const listener = await listen(createServer(buildDefinition(3), handlers, { logger: (l) => logs.push(l) }), {
       auth: {
         metadataAt: () => undefined,
         authenticate: () => {

@@ -4,12 +4,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener, type HttpOptions } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
+import { listen as listenOn } from '../transports/adapters.js';
 
 const APP = 'https://app.example';
 const listeners: HttpListener[] = [];
 
 async function listen(options: HttpOptions = {}): Promise<string> {
-  const listener = await createServer(buildDefinition(3), handlers, { logger: () => {} }).listenHttp(options);
+  const listener = await listenOn(createServer(buildDefinition(3), handlers, { logger: () => {} }), options);
   listeners.push(listener);
   return listener.url;
 }

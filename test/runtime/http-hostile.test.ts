@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener, type ServerHandlers } from '../../src/runtime/index.js';
 import { meta, REVISION, standardHeaders, statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { listen } from '../transports/adapters.js';
 
 let runs = 0;
 const counting: ServerHandlers = {
@@ -28,7 +29,7 @@ const serverLog: string[] = [];
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
 beforeAll(async () => {
-  listener = await createServer(statelessDefinition(), counting, { logger: (line) => serverLog.push(line) }).listenHttp({ maxBodyBytes: 64 * 1024 });
+  listener = await listen(createServer(statelessDefinition(), counting, { logger: (line) => serverLog.push(line) }), { maxBodyBytes: 64 * 1024 });
   url = new URL(listener.url);
   const init = await send('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, JSON.stringify({
     jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } },

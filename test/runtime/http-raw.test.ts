@@ -2,13 +2,14 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, InMemoryEventStore, type HttpListener, type HttpOptions } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
+import { listen as listenOn } from '../transports/adapters.js';
 
 const BOTH = 'application/json, text/event-stream';
 const serverLog: string[] = [];
 const listeners: HttpListener[] = [];
 
 async function listen(options: HttpOptions = {}): Promise<HttpListener> {
-  const listener = await createServer(buildDefinition(3), handlers, { logger: (line) => serverLog.push(line) }).listenHttp(options);
+  const listener = await listenOn(createServer(buildDefinition(3), handlers, { logger: (line) => serverLog.push(line) }), options);
   listeners.push(listener);
   return listener;
 }

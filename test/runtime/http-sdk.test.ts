@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createServer, type HttpListener } from '../../src/runtime/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
 import { CLIENT_CAPABILITIES, defineSdkSuite, prepareClient, type SdkTarget } from './sdk-suite.js';
+import { listen } from '../transports/adapters.js';
 
 let listener: HttpListener;
 let client: Client;
@@ -12,7 +13,7 @@ const serverLog: string[] = [];
 const target: SdkTarget = { client: () => client, logs: [] };
 
 beforeAll(async () => {
-  listener = await createServer(buildDefinition(3), handlers, { logger: (line) => serverLog.push(line) }).listenHttp();
+  listener = await listen(createServer(buildDefinition(3), handlers, { logger: (line) => serverLog.push(line) }));
   transport = new StreamableHTTPClientTransport(new URL(listener.url));
   client = new Client({ name: 'runtime-test', version: '1.0.0' }, { capabilities: CLIENT_CAPABILITIES });
   prepareClient(client, target.logs);

@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type HttpListener } from '../../src/runtime/index.js';
 import { call, meta, REVISION, SERVER_META, statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { listen } from '../transports/adapters.js';
 
 let listener: HttpListener;
 let url: string;
 const serverLog: string[] = [];
 
 beforeAll(async () => {
-  listener = await createServer(statelessDefinition(), statelessHandlers, { logger: (line) => serverLog.push(line) }).listenHttp({});
+  listener = await listen(createServer(statelessDefinition(), statelessHandlers, { logger: (line) => serverLog.push(line) }), {});
   url = listener.url;
 });
 afterAll(() => listener.close());

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, InMemorySessionStore, type HttpListener, type McpServer } from '../../src/runtime/index.js';
 import { statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { listen } from '../transports/adapters.js';
 
 const BOTH = 'application/json, text/event-stream';
 let server: McpServer;
@@ -15,7 +16,7 @@ const opened: HttpListener[] = [];
 
 beforeAll(async () => {
   server = createServer(statelessDefinition(), statelessHandlers, { logger: () => undefined });
-  listener = await server.listenHttp({});
+  listener = await listen(server, {});
   url = listener.url;
 });
 afterAll(async () => {
@@ -154,7 +155,7 @@ describe('Streamable HTTP streams', () => {
   });
 
   it('limits the requests one session may have running (limits.maxInFlight)', async () => {
-    const limited = await createServer(statelessDefinition(), statelessHandlers, { logger: () => undefined, limits: { maxInFlight: 2 } }).listenHttp({});
+    const limited = await listen(createServer(statelessDefinition(), statelessHandlers, { logger: () => undefined, limits: { maxInFlight: 2 } }), {});
     opened.push(limited);
     const session = await openSession(limited.url);
     const slow = (id: number) => post(limited.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { steps: 1, ms: 300 } } }, session);
@@ -169,8 +170,8 @@ describe('Streamable HTTP streams', () => {
 
   it('serves a session begun on one transport from another sharing the session store', async () => {
     const sessionStore = new InMemorySessionStore();
-    const a = await server.listenHttp({ sessionStore });
-    const b = await server.listenHttp({ sessionStore });
+    const a = await listen(server, { sessionStore });
+    const b = await listen(server, { sessionStore });
     opened.push(a, b);
     const session = await openSession(a.url);
     const listed = await post(b.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);

@@ -10,6 +10,7 @@ import { createServer, type HttpListener } from '../../src/runtime/index.js';
 import { scanRequestId } from '../../src/runtime/protocol/json-scan.js';
 import { RawStdio, type Message } from './raw-stdio.js';
 import { meta, REVISION, standardHeaders, statelessDefinition, statelessHandlers } from './stateless-support.js';
+import { listen } from '../transports/adapters.js';
 
 const MiB = 1024 * 1024;
 const TOO_LARGE = 'Invalid Request: the message is larger than 4194304 bytes';
@@ -120,7 +121,7 @@ describe('refusals keep their id over HTTP', () => {
   let listener: HttpListener;
   let url: string;
   beforeAll(async () => {
-    listener = await createServer(statelessDefinition(), statelessHandlers, { logger: () => {} }).listenHttp({});
+    listener = await listen(createServer(statelessDefinition(), statelessHandlers, { logger: () => {} }), {});
     url = listener.url;
   });
   afterAll(() => listener.close());

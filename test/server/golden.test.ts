@@ -88,7 +88,7 @@ describe('golden output', () => {
     // Through the command's own pipeline, so the ledger (with the inputs it records) is compared too:
     // generation is deterministic and the ledger `mcp-gen check` reads agrees with the files.
     const quiet = { out: () => {}, err: () => {} };
-    const job = { manifest: join(repoRoot, CASES.weather), out: join(repoRoot, 'examples', 'weather', 'server'), banner: { command: 'mcp-gen server examples/weather/manifest.yaml', version: false } };
+    const job = { manifest: join(repoRoot, CASES.weather), out: join(repoRoot, 'examples', 'weather', 'server'), target: 'web' as const, banner: { command: 'mcp-gen server examples/weather/manifest.yaml --target web', version: false } };
     const { report } = await checkServer(job, quiet);
     const regenerate = 'the example differs from a fresh generation (test/setup/generate-outputs.ts wrote it)';
     expect({ stale: report.stale, missing: report.missing, extra: report.extra }, regenerate).toEqual({ stale: [], missing: [], extra: [] });

@@ -153,6 +153,26 @@ describe('trace context from the transport', () => {
     expect(list).toMatchObject({ traceId, parentId: parent });
   });
 
+  it('the Web-standard fetch handler reads the traceparent header too', async () => {
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+    const handler = createServer(inputDefinition(), inputHandlers, { logger: () => {}, tracing: true }).fetchHandler();
+    const response = await handler(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', traceparent: `00-${traceId}-00f067aa0ba902b8-01` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } } },
+        }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(named('tools/list', SERVER)[0]).toMatchObject({ traceId, parentId: '00f067aa0ba902b8' });
+  });
+
   it('_meta.traceparent wins over the header; a malformed one is ignored', async () => {
     const viaMeta = '0af7651916cd43dd8448eb211c80319c';
     const body = (traceparent: string) =>

@@ -10,7 +10,9 @@ import type { ImportExtension } from '../import-extension.js';
 import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
-import { projectFiles } from './project-files.js';
+import { projectFiles, type ServerTarget } from './project-files.js';
+
+export type { ServerTarget } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from '../shared/embed.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
@@ -36,6 +38,8 @@ export interface ServerInputs {
   importExtension?: ImportExtension;
   /** `--otel`: main.ts turns tracing on and package.json depends on @opentelemetry/api. */
   otel?: boolean;
+  /** `web`: main.web.ts, the Web-standard entry, beside main.ts (`--target web`). */
+  target?: ServerTarget;
 }
 
 export interface ServerPlan {
@@ -93,7 +97,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
-  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.otel === true)];
+  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true)];
   const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });

@@ -24,6 +24,9 @@ export function packageName(serverName: string): string {
   return name === '' ? 'mcp-server' : name;
 }
 
+/** Where the generated project runs: Node only, or also any runtime that calls `fetch(Request)`. */
+export type ServerTarget = 'node' | 'web';
+
 /** The tsconfig.json of a generated project (a server; `mcp-gen init --client` uses it too). */
 export const PROJECT_TSCONFIG = {
   compilerOptions: {
@@ -48,7 +51,7 @@ export const PROJECT_TSCONFIG = {
 } as const;
 
 /** package.json, tsconfig.json, .gitignore and main.ts: the project around the generated code. */
-export function projectFiles(model: ServiceModel, otel = false): PlannedFile[] {
+export function projectFiles(model: ServiceModel, target: ServerTarget = 'node', otel = false): PlannedFile[] {
   const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
   const packageJson = {
     name: packageName(model.server.name),
@@ -83,7 +86,27 @@ export function projectFiles(model: ServiceModel, otel = false): PlannedFile[] {
           : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
       ].join('\n'),
     });
+  const webText = (): string =>
+    render('main.web.ts.hbs', {
+      auth: model.auth !== undefined,
+      otel,
+      hook: model.auth !== undefined && 'hook' in model.auth.verifier,
+      doc: [
+        `The MCP server ${JSON.stringify(serverTitle)} as a Web-standard handler, \`fetch(Request) → Promise<Response>\`,`,
+        'for runtimes that serve one (both protocol eras at `/mcp`; docs/deploy.md has each platform):',
+        '- Bun: `bun main.web.ts`; Deno: `deno serve --allow-env main.web.ts` (both serve the default export);',
+        '- Cloudflare Workers: `main = "main.web.ts"` and `compatibility_flags = ["nodejs_compat"]` in wrangler.toml;',
+        "- Next.js (App Router): `export { fetch as GET, fetch as POST, fetch as DELETE, fetch as OPTIONS } from '…/main.web';`",
+        '  in `app/mcp/route.ts`; Hono: `app.all(\'/mcp\', (c) => fetch(c.req.raw))`.',
+        'Set `MCP_ALLOWED_HOSTS` to the host names it is reached by, and `MCP_STATE_SECRET` where several',
+        'processes or isolates serve it.',
+        ...(model.auth === undefined
+          ? []
+          : ['Every request needs an OAuth access token for this server (manifest `auth`);', '`MCP_AUTH_RESOURCE` names the endpoint when it is not `auth.resource`.']),
+      ].join('\n'),
+    });
   let main: string | undefined;
+  let web: string | undefined;
   return [
     { path: 'package.json', owner: 'user', format: 'json', content: JSON.stringify(packageJson, null, 2) },
     { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(PROJECT_TSCONFIG, null, 2) },
@@ -98,6 +121,18 @@ export function projectFiles(model: ServiceModel, otel = false): PlannedFile[] {
         return (main ??= mainText());
       },
     },
+    ...(target === 'web'
+      ? [
+          {
+            path: 'main.web.ts',
+            owner: 'user' as const,
+            format: 'typescript' as const,
+            get content(): string {
+              return (web ??= webText());
+            },
+          },
+        ]
+      : []),
     ...(model.auth !== undefined && 'hook' in model.auth.verifier
       ? [{ path: 'handlers/verify-token.ts', owner: 'user' as const, format: 'typescript' as const, get content(): string { return render('verify-token.ts.hbs', {}); } }]
       : []),

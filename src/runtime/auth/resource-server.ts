@@ -7,7 +7,7 @@
  * `insufficient_scope` naming every scope the operation needs. Nothing here ever writes a token
  * into a log line, a message or a result.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { HttpRequestIn } from '../transports/http/http-exchange.js';
 import type { AuthInfo } from '../api.js';
 import type { AuthRefusal, ResourceServerAuth } from '../transports/http/http-auth.js';
 import { ScopeRules } from './scopes.js';
@@ -58,7 +58,7 @@ export class ResourceServer implements ResourceServerAuth {
     return this.metadataPaths.has(path) ? this.metadata : undefined;
   }
 
-  authenticate(req: IncomingMessage): AuthInfo | AuthRefusal | Promise<AuthInfo | AuthRefusal> {
+  authenticate(req: HttpRequestIn): AuthInfo | AuthRefusal | Promise<AuthInfo | AuthRefusal> {
     if (tokenInQuery(req.url ?? '')) {
       return this.refuse(
         400,
@@ -67,13 +67,14 @@ export class ResourceServer implements ResourceServerAuth {
       );
     }
     // Node keeps the first of two Authorization headers: which one was meant is anyone's guess.
-    if (repeatedAuthorization(req.rawHeaders))
+    const raw = req.headers['authorization'];
+    if (Array.isArray(raw) || repeatedAuthorization(req.rawHeaders))
       return this.refuse(
         400,
         'invalid_request',
         'the request has more than one Authorization header',
       );
-    const header = req.headers.authorization;
+    const header = raw as string | undefined;
     if (header !== undefined) {
       // A reused token: the verdict given the first time, synchronously (no parse, no promise).
       const known = this.cache.get(header, Date.now(), req.socket);
@@ -119,8 +120,8 @@ export class ResourceServer implements ResourceServerAuth {
     return verdict;
   }
 
-  authorize(message: unknown, req: IncomingMessage, auth: AuthInfo): AuthRefusal | undefined {
-    return this.missing(this.rules.required(message, req.headers as IncomingHttpHeaders), auth);
+  authorize(message: unknown, req: HttpRequestIn, auth: AuthInfo): AuthRefusal | undefined {
+    return this.missing(this.rules.required(message, req.headers), auth);
   }
 
   /** 403 naming every scope the operation needs (global ones too), when the token lacks any. */
@@ -159,7 +160,7 @@ function quoted(value: string): string {
 }
 
 /** Whether `rawHeaders` (name, value, name, value…) has Authorization more than once. */
-function repeatedAuthorization(rawHeaders: string[]): boolean {
+function repeatedAuthorization(rawHeaders: readonly string[]): boolean {
   let seen = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;

@@ -7,7 +7,7 @@
  * `Mcp-Name` header names the tool or prompt when the body does not (it must agree, stateless.ts checks).
  * Which rule a method follows is its `scope` in the method table (protocol/methods.ts).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { HeaderValues } from '../transports/http/http-exchange.js';
 import { METHOD_INFO } from '../protocol/methods.js';
 import { compileUriTemplate, type UriTemplateMatcher } from '../protocol/uri-template.js';
 import type { AuthSettings } from './settings.js';
@@ -34,7 +34,7 @@ export class ScopeRules {
     this.any = tables.some((table) => table !== undefined && Object.keys(table).length > 0);
   }
 
-  required(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+  required(message: unknown, headers: HeaderValues): readonly string[] {
     if (!this.any) return NONE;
     if (!Array.isArray(message)) return this.requiredBy(message, headers);
     const all = new Set<string>();
@@ -49,7 +49,7 @@ export class ScopeRules {
     return this.templates.find(([matcher]) => matcher.match(uri) !== undefined)?.[1] ?? NONE;
   }
 
-  private requiredBy(message: unknown, headers: IncomingHttpHeaders): readonly string[] {
+  private requiredBy(message: unknown, headers: HeaderValues): readonly string[] {
     if (typeof message !== 'object' || message === null) return NONE;
     const { method, params } = message as { method?: unknown; params?: unknown };
     const rule = typeof method === 'string' ? METHOD_INFO.get(method)?.scope : undefined;
@@ -108,7 +108,7 @@ function param(params: unknown, key: string): string | undefined {
 }
 
 /** The tool or prompt: `params.name`, else (2026-07-28) the `Mcp-Name` header. */
-function named(params: unknown, headers: IncomingHttpHeaders): string | undefined {
+function named(params: unknown, headers: HeaderValues): string | undefined {
   const header = headers['mcp-name'];
   return param(params, 'name') ?? (typeof header === 'string' ? header : undefined);
 }

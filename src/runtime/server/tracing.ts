@@ -38,6 +38,8 @@ export async function startTracing(
 
 /** The bucket boundaries the semantic conventions advise for `mcp.server.operation.duration`, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+/** The servers of this process with tracing on, whose tasks `mcp_gen.server.tasks` counts. */
+const tracedCores = new Set<ServerCore>();
 /** The statuses of a task still running; the terminal ones are counted as they happen. */
 const LIVE_STATUSES = ['working', 'input_required'];
 
@@ -67,6 +69,10 @@ export class ServerTracing {
       description: 'Tasks that reached a terminal status in this process, by status',
       unit: '{task}',
     });
+    // One observer per process, over every traced server in it: observations of the same
+    // attributes from several callbacks would overwrite each other.
+    tracedCores.add(core);
+    if (tracedCores.size > 1) return;
     meter
       .createObservableUpDownCounter('mcp_gen.server.tasks', {
         description: 'Tasks whose handlers run in this process, by status',
@@ -74,10 +80,11 @@ export class ServerTracing {
       })
       .addCallback((result) => {
         const counts = new Map<string, number>(LIVE_STATUSES.map((status) => [status, 0]));
-        for (const run of core.taskRuns.values()) {
-          const status = run.record.status;
-          counts.set(status, (counts.get(status) ?? 0) + 1);
-        }
+        for (const traced of tracedCores)
+          for (const run of traced.taskRuns.values()) {
+            const status = run.record.status;
+            counts.set(status, (counts.get(status) ?? 0) + 1);
+          }
         for (const [status, count] of counts) result.observe(count, { 'mcp.task.status': status });
       });
   }

@@ -1,15 +1,15 @@
-/// <reference types="node" />
 /**
  * What a request to the Streamable HTTP endpoint must pass before it is routed: the Host check
  * (against DNS rebinding), the Origin check (against cross-site calls from browsers; an allowed
  * origin's preflight is answered here, before any credentials are asked for, http-cors.ts), the
  * `authorize` hook and, with `auth`, the bearer token. http.ts routes what gets through.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
-import type { HttpOptions } from './http-options.js';
+import type { HttpRulesOptions } from './http-options.js';
 import { TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
 import { sendError } from './http-reply.js';
+import { headerText } from './http-rules.js';
 import { allowOrigin, answerPreflight } from './http-cors.js';
 import { isRefusal, sendRefusal, type AuthRefusal, type ResourceServerAuth } from './http-auth.js';
 
@@ -20,13 +20,16 @@ function isLoopbackName(host: string): boolean {
   return host === '::1' || LOOPBACK_HOSTS.includes(host);
 }
 
-export class HttpAdmission {
+/** The `authorize` hook, called with the adapter's own request (node:http's, or the platform's `Request`). */
+export type AuthorizeHook<Req> = (req: Req) => boolean | Promise<boolean>;
+
+export class HttpAdmission<Req extends HttpRequestIn> {
   private readonly allowedOrigins: ReadonlySet<string> | undefined;
   private readonly allowedHosts: ReadonlySet<string> | undefined;
-  private readonly authorize: HttpOptions['authorize'];
+  private readonly authorize: AuthorizeHook<Req> | undefined;
   private readonly auth: ResourceServerAuth | undefined;
   private readonly log: (line: string) => void;
-  private readonly failed: (res: ServerResponse, error: unknown) => void;
+  private readonly failed: (res: HttpResponseOut, error: unknown) => void;
 
   /**
    * `bindHost` is the address the server listens on; `log` reports a failing `authorize`, and
@@ -34,9 +37,9 @@ export class HttpAdmission {
    */
   constructor(
     bindHost: string,
-    options: HttpOptions,
+    options: HttpRulesOptions & { authorize?: AuthorizeHook<Req> | undefined },
     log: (line: string) => void,
-    failed: (res: ServerResponse, error: unknown) => void,
+    failed: (res: HttpResponseOut, error: unknown) => void,
   ) {
     this.log = log;
     this.failed = failed;
@@ -52,21 +55,20 @@ export class HttpAdmission {
   }
 
   /** Runs every check; `admitted` gets the request only when all pass (with its caller under `auth`). */
-  admit(
-    req: IncomingMessage,
-    res: ServerResponse,
-    admitted: (auth: AuthInfo | undefined) => void,
-  ): void {
-    if (!this.hostAllowed(req.headers.host)) {
+  admit(req: Req, res: HttpResponseOut, admitted: (auth: AuthInfo | undefined) => void): void {
+    const host = headerText(req.headers, 'host');
+    if (!this.hostAllowed(host)) {
       sendError(
         res,
         403,
         TRANSPORT_ERROR,
-        `Forbidden: Host ${quote(req.headers.host ?? '(missing)')} is not allowed`,
+        `Forbidden: Host ${quote(host ?? '(missing)')} is not allowed`,
       );
       return;
     }
-    const origin = req.headers.origin;
+    const rawOrigin = req.headers['origin'];
+    // node:http joins a repeated Origin into one string; an array (any other server) is one too.
+    const origin = Array.isArray(rawOrigin) ? rawOrigin.join(', ') : rawOrigin;
     if (origin !== undefined && !this.originAllowed(origin)) {
       sendError(res, 403, TRANSPORT_ERROR, `Forbidden: Origin ${quote(origin)} is not allowed`);
       return;
@@ -103,8 +105,8 @@ export class HttpAdmission {
 
   /** With `auth`: the bearer token checked before anything else looks at the request. */
   private authenticated(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: HttpRequestIn,
+    res: HttpResponseOut,
     admitted: (auth: AuthInfo | undefined) => void,
   ): void {
     if (this.auth === undefined) {

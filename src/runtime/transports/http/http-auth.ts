@@ -1,4 +1,3 @@
-/// <reference types="node" />
 /**
  * The seam between the Streamable HTTP transport and an OAuth resource server (`auth/`, loaded
  * only by servers whose manifest has `auth`). The transport knows nothing of tokens: it asks this
@@ -6,7 +5,7 @@
  * document, and sends back the refusals and the document (`serveMetadata`) it gets. Keeping it here keeps `jose` out of every other
  * runtime file, so a server without auth imports nothing but `node:*`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
 import { NULL_ID, TRANSPORT_ERROR, errorMessage, quote } from '../../protocol/jsonrpc.js';
 import { send, sendError } from './http-reply.js';
@@ -26,9 +25,9 @@ export interface ResourceServerAuth {
    * Who sent the request (its bearer token checked), or why it is refused. Never throws. Answers
    * synchronously when it already knows (a reused token), so that path costs no promise.
    */
-  authenticate(req: IncomingMessage): AuthInfo | AuthRefusal | Promise<AuthInfo | AuthRefusal>;
+  authenticate(req: HttpRequestIn): AuthInfo | AuthRefusal | Promise<AuthInfo | AuthRefusal>;
   /** The refusal (403) when the message needs scopes the token lacks; checked before any handler runs. */
-  authorize(message: unknown, req: IncomingMessage, auth: AuthInfo): AuthRefusal | undefined;
+  authorize(message: unknown, req: HttpRequestIn, auth: AuthInfo): AuthRefusal | undefined;
 }
 
 export function isRefusal(value: AuthInfo | AuthRefusal): value is AuthRefusal {
@@ -37,7 +36,7 @@ export function isRefusal(value: AuthInfo | AuthRefusal): value is AuthRefusal {
 
 /** The refusal, under the request's id when the body was read (`idText`), else under a null id. */
 export function sendRefusal(
-  res: ServerResponse,
+  res: HttpResponseOut,
   refusal: AuthRefusal,
   idText: string = NULL_ID,
 ): void {
@@ -46,7 +45,7 @@ export function sendRefusal(
 }
 
 /** The Protected Resource Metadata: public, so any origin may read it (browser-based clients discover with it). */
-export function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: string): void {
+export function serveMetadata(req: HttpRequestIn, res: HttpResponseOut, metadata: string): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${quote(req.method ?? '')}`);

@@ -3,7 +3,8 @@
  * Only an Origin the admission allowed gets here (`allowedOrigins`, or loopback by default); any
  * other is refused with 403 before. A request without Origin (not a browser) gets none of this.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
+import { headerText } from './http-rules.js';
 
 /** What a page may send: the methods and request headers MCP uses over Streamable HTTP. */
 const ALLOWED_METHODS = 'GET, POST, DELETE';
@@ -24,15 +25,15 @@ const PREFLIGHT_MAX_AGE = '600';
 const PARAM_HEADER = /^mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 /** On every response to an allowed cross-origin request, set before anything is written. */
-export function allowOrigin(res: ServerResponse, origin: string): void {
+export function allowOrigin(res: HttpResponseOut, origin: string): void {
   res.setHeader('access-control-allow-origin', origin);
   res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
   res.setHeader('vary', 'Origin');
 }
 
 /** The answer to a preflight `OPTIONS` from an allowed origin: no authorization is asked of it. */
-export function answerPreflight(req: IncomingMessage, res: ServerResponse, origin: string): void {
-  const asked = req.headers['access-control-request-headers'] ?? '';
+export function answerPreflight(req: HttpRequestIn, res: HttpResponseOut, origin: string): void {
+  const asked = headerText(req.headers, 'access-control-request-headers') ?? '';
   const params = asked
     .split(',')
     .map((name) => name.trim().toLowerCase())

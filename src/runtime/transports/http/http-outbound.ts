@@ -1,6 +1,5 @@
-/// <reference types="node" />
 /** One POST's answer channel: JSON, or an SSE stream once a handler sends before its result. */
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
 import { JSON_HEADERS } from './http-reply.js';
 import type { SessionEntry } from './http-sessions.js';
@@ -29,7 +28,7 @@ export class HttpOutbound implements Outbound {
   auth: AuthInfo | undefined = undefined;
   /** The POST's headers, set only with tracing on (server/tracing.ts reads `traceparent`). */
   declare traceHeaders?: Outbound['traceHeaders'];
-  private readonly res: ServerResponse;
+  private readonly res: HttpResponseOut;
   private readonly transport: SseStreams;
   /** Undefined for a stateless request. */
   private readonly entry: SessionEntry | undefined;
@@ -45,7 +44,7 @@ export class HttpOutbound implements Outbound {
   private plainStreaming = false;
 
   constructor(
-    res: ServerResponse,
+    res: HttpResponseOut,
     transport: SseStreams,
     entry: SessionEntry | undefined,
     session: Session,

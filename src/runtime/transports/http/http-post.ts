@@ -1,12 +1,12 @@
-/// <reference types="node" />
 /**
  * A POST to the endpoint, after admission: its media types checked, its body read within the
  * limit, parsed, its scopes checked (with `auth`), then served statelessly or by its session.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
 import {
   INVALID_REQUEST,
+  NULL_ID,
   PARSE_ERROR_MESSAGE,
   TRANSPORT_ERROR,
   errorMessage,
@@ -16,46 +16,56 @@ import {
 import { scanRequestId } from '../../protocol/json-scan.js';
 import type { ServerCore } from '../../server/server.js';
 import { sendRefusal, type ResourceServerAuth } from './http-auth.js';
-import { readBody } from './http-body.js';
+import type { ReadBody } from './http-body.js';
 import { ACCEPTS_JSON, ACCEPTS_SSE, send, sendError } from './http-reply.js';
-import { contentTypeProblem, servedStatelessly, versionHeader } from './http-rules.js';
+import {
+  SESSIONS_OFF,
+  contentTypeProblem,
+  headerText,
+  servedStatelessly,
+  versionHeader,
+} from './http-rules.js';
 import type { HttpSessions } from './http-sessions.js';
 import type { SseStreams } from './http-sse.js';
 import { receiveStateless } from './http-stateless.js';
 
-export class HttpPost {
+export class HttpPost<Req extends HttpRequestIn> {
   private readonly core: ServerCore;
   private readonly maxBodyBytes: number;
+  /** The adapter's way to read a body (node:http stream, Web stream) under the shared limit. */
+  private readonly readBody: ReadBody<Req>;
   private readonly auth: ResourceServerAuth | undefined;
   private readonly streams: SseStreams;
-  /** The stateful era: sessions and their POSTs. */
-  private readonly stateful: HttpSessions;
+  /** The stateful era: sessions and their POSTs; undefined where sessions are off. */
+  private readonly stateful: HttpSessions | undefined;
   /** Answers a request whose serving threw or whose store failed. */
-  private readonly failed: (res: ServerResponse, error: unknown) => void;
+  private readonly failed: (res: HttpResponseOut, error: unknown) => void;
 
   constructor(
     core: ServerCore,
     maxBodyBytes: number,
+    readBody: ReadBody<Req>,
     auth: ResourceServerAuth | undefined,
     streams: SseStreams,
-    stateful: HttpSessions,
-    failed: (res: ServerResponse, error: unknown) => void,
+    stateful: HttpSessions | undefined,
+    failed: (res: HttpResponseOut, error: unknown) => void,
   ) {
     this.core = core;
     this.maxBodyBytes = maxBodyBytes;
+    this.readBody = readBody;
     this.auth = auth;
     this.streams = streams;
     this.stateful = stateful;
     this.failed = failed;
   }
 
-  post(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
-    const badType = contentTypeProblem(req.headers['content-type']);
+  post(req: Req, res: HttpResponseOut, auth: AuthInfo | undefined): void {
+    const badType = contentTypeProblem(headerText(req.headers, 'content-type'));
     if (badType !== undefined) {
       sendError(res, 415, TRANSPORT_ERROR, `Unsupported Media Type: ${badType}`);
       return;
     }
-    const accept = req.headers.accept ?? '';
+    const accept = headerText(req.headers, 'accept') ?? '';
     if (!ACCEPTS_JSON.test(accept) || !ACCEPTS_SSE.test(accept)) {
       sendError(
         res,
@@ -65,7 +75,7 @@ export class HttpPost {
       );
       return;
     }
-    readBody(
+    this.readBody(
       req,
       this.maxBodyBytes,
       (body) => {
@@ -92,8 +102,8 @@ export class HttpPost {
 
   /** Synchronous up to the stateless path, which needs no store: only stateful requests make a promise. */
   private receive(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: HttpRequestIn,
+    res: HttpResponseOut,
     body: string,
     auth: AuthInfo | undefined,
   ): void {
@@ -118,6 +128,11 @@ export class HttpPost {
     }
     if (servedStatelessly(message, req.headers)) {
       receiveStateless(this.core, this.streams, req, res, message, auth);
+      return;
+    }
+    if (this.stateful === undefined) {
+      const id = scanRequestId(body, this.maxBodyBytes) ?? NULL_ID;
+      send(res, 400, errorMessage(id, TRANSPORT_ERROR, `Bad Request: ${SESSIONS_OFF}`));
       return;
     }
     this.stateful

@@ -3,7 +3,7 @@
  * Resumption of a stream that lives in another process (or has completed there), through an
  * event store that can watch streams (`EventStore.watchStream`, e.g. Redis).
  */
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseOut } from './http-exchange.js';
 import type { EventStore } from './event-store.js';
 import { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
 
@@ -27,7 +27,7 @@ export class StreamRelay {
     streamId: string,
     lastEventId: string,
     missed: readonly [string, string][],
-    res: ServerResponse,
+    res: HttpResponseOut,
   ): Promise<void> {
     const written = new Set<string>();
     let newest = lastEventId;
@@ -55,7 +55,7 @@ export class StreamRelay {
     const touch = (): void => {
       clearTimeout(idle);
       idle = setTimeout(() => end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`), this.idleStreamTimeout);
-      idle.unref();
+      idle.unref?.();
     };
     res.on('close', () => end(''));
     for (const [eventId, message] of missed) write(eventId, message);

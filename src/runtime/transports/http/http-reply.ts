@@ -1,18 +1,17 @@
-/// <reference types="node" />
 /** Plain HTTP answers of the Streamable HTTP transport, and the Accept checks. */
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseOut } from './http-exchange.js';
 import { NULL_ID, errorMessage } from '../../protocol/jsonrpc.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 export const ACCEPTS_JSON = /application\/json|application\/\*|\*\/\*/;
 export const ACCEPTS_SSE = /text\/event-stream|text\/\*|\*\/\*/;
 
-export function send(res: ServerResponse, status: number, body: string): void {
+export function send(res: HttpResponseOut, status: number, body: string): void {
   res.writeHead(status, JSON_HEADERS).end(body);
 }
 
 export function sendError(
-  res: ServerResponse,
+  res: HttpResponseOut,
   status: number,
   code: number,
   message: string,

@@ -1,11 +1,10 @@
-/// <reference types="node" />
 /**
  * Streamable HTTP rules that decide a request before any session is looked at: the body's media
  * type and charset (both eras), and which era a request belongs to. Under 2026-07-28 the endpoint
  * is POST only, carries no sessions, and takes requests and notifications but never responses;
  * the stateful revisions keep GET, DELETE and `Mcp-Session-Id` on the same endpoint.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { HeaderValues } from './http-exchange.js';
 import { INVALID_REQUEST, NULL_ID, errorMessage } from '../../protocol/jsonrpc.js';
 import { STATELESS_REVISION } from '../../protocol/methods.js';
 import type { ServerCore } from '../../server/server.js';
@@ -36,8 +35,17 @@ export function contentTypeProblem(header: string | undefined): string | undefin
   return undefined;
 }
 
+/** Why a stateful request is refused where sessions are off (the Web handler's `sessions: false`). */
+export const SESSIONS_OFF = `this endpoint serves ${STATELESS_REVISION} only: sessions need a server process that lives between requests, or a shared session store`;
+
+/** A header's value when it came once; undefined when absent or (node:http) repeated as an array. */
+export function headerText(headers: HeaderValues, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** The `MCP-Protocol-Version` header, trimmed; undefined when absent or repeated. */
-export function versionHeader(headers: IncomingHttpHeaders): string | undefined {
+export function versionHeader(headers: HeaderValues): string | undefined {
   const raw = headers['mcp-protocol-version'];
   return typeof raw === 'string' ? raw.trim() : undefined;
 }
@@ -48,14 +56,14 @@ export function versionHeader(headers: IncomingHttpHeaders): string | undefined 
  * 2026-07-28 (which every 2026-07-28 POST carries); the session id is then ignored, as that
  * revision asks. Any other version beside a session id stays with the session's checks.
  */
-export function servedStatelessly(message: unknown, headers: IncomingHttpHeaders): boolean {
+export function servedStatelessly(message: unknown, headers: HeaderValues): boolean {
   const version = versionHeader(headers);
   if (headers['mcp-session-id'] !== undefined) return version === STATELESS_REVISION;
   return isStatelessMessage(message, version);
 }
 
 /** True for a GET or DELETE of the 2026-07-28 era, which has neither: 405 with `Allow: POST`. */
-export function statelessGetOrDelete(core: ServerCore, headers: IncomingHttpHeaders): boolean {
+export function statelessGetOrDelete(core: ServerCore, headers: HeaderValues): boolean {
   return core.stateless && versionHeader(headers) === STATELESS_REVISION;
 }
 

@@ -1,15 +1,15 @@
-/// <reference types="node" />
 /**
  * The stateful side of Streamable HTTP: sessions by `Mcp-Session-Id` (opened by initialize, shared
  * through a SessionStore when one is given, ended by DELETE or when idle), POSTs to a session, and
  * the GET that opens the standalone stream or resumes a stream.
  */
-import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomId } from './random-id.js';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
 import { ownerOf } from '../../server/owner.js';
 import { HttpOutbound } from './http-outbound.js';
 import { ACCEPTS_SSE, sendError } from './http-reply.js';
+import { headerText } from './http-rules.js';
 import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.js';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR, isObject, quote } from '../../protocol/jsonrpc.js';
 import type { ServerCore } from '../../server/server.js';
@@ -82,8 +82,8 @@ export class HttpSessions {
 
   /** A message for a session, or the initialize that opens one. */
   async receive(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: HttpRequestIn,
+    res: HttpResponseOut,
     message: unknown,
     version: string | undefined,
     auth?: AuthInfo,
@@ -142,8 +142,8 @@ export class HttpSessions {
 
   // ---- GET: the standalone stream, or the resumption of a stream -----------------------------
 
-  async get(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): Promise<void> {
-    if (!ACCEPTS_SSE.test(req.headers.accept ?? '')) {
+  async get(req: HttpRequestIn, res: HttpResponseOut, auth?: AuthInfo): Promise<void> {
+    if (!ACCEPTS_SSE.test(headerText(req.headers, 'accept') ?? '')) {
       sendError(
         res,
         406,
@@ -192,7 +192,7 @@ export class HttpSessions {
 
   // ---- DELETE ----------------------------------------------------------------------------------
 
-  async delete(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): Promise<void> {
+  async delete(req: HttpRequestIn, res: HttpResponseOut, auth?: AuthInfo): Promise<void> {
     const entry = await this.sessionOf(req, res, auth);
     if (entry === undefined) return;
     this.sessions.delete(entry.session.id!);
@@ -207,8 +207,8 @@ export class HttpSessions {
    * answered exactly as for an unknown id (404), so a leaked or guessed id tells its holder nothing.
    */
   private async sessionOf(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: HttpRequestIn,
+    res: HttpResponseOut,
     auth?: AuthInfo,
   ): Promise<SessionEntry | undefined> {
     const sessionId = req.headers['mcp-session-id'];
@@ -258,7 +258,7 @@ export class HttpSessions {
 
 /** A session id: 128 random bits from the CSPRNG, base64url (visible ASCII only). */
 function newSessionId(): string {
-  return randomBytes(16).toString('base64url');
+  return randomId(16);
 }
 
 function isInitializeRequest(message: unknown): boolean {

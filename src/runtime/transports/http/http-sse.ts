@@ -4,8 +4,8 @@
  * priming, polling (`retry:`), the idle timeout of a standalone stream, and resumption with
  * `Last-Event-ID` (replay here, or a relay from another process: http-relay.ts).
  */
-import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { randomId } from './random-id.js';
+import type { HttpResponseOut } from './http-exchange.js';
 import type { EventStore } from './event-store.js';
 import { StreamRelay } from './http-relay.js';
 import { sendError } from './http-reply.js';
@@ -24,7 +24,7 @@ export { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
  */
 export class SseStream {
   readonly id: string;
-  res: ServerResponse | undefined = undefined;
+  res: HttpResponseOut | undefined = undefined;
   /** The last message has been sent: end the connection after it. */
   complete = false;
   /** Store-then-write chain: events are written in order, each after its storage. */
@@ -53,7 +53,7 @@ export class SseStreams {
   }
 
   /** Replays what the client missed on the stream `lastEventId` belongs to, then carries the rest of it. */
-  async resume(entry: SessionEntry, lastEventId: string, res: ServerResponse): Promise<void> {
+  async resume(entry: SessionEntry, lastEventId: string, res: HttpResponseOut): Promise<void> {
     const missed: [eventId: string, message: string][] = [];
     const streamId = await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
       missed.push([eventId, message]);
@@ -110,13 +110,13 @@ export class SseStreams {
 
   /** @internal A new logical stream of the session; its id names the session, so replay can check it. */
   newStream(entry: SessionEntry): SseStream {
-    const stream = new SseStream(`${entry.session.id!}/${randomBytes(9).toString('base64url')}`);
+    const stream = new SseStream(`${entry.session.id!}/${randomId(9)}`);
     entry.streams.set(stream.id, stream);
     return stream;
   }
 
   /** @internal */
-  attach(entry: SessionEntry, stream: SseStream, res: ServerResponse): void {
+  attach(entry: SessionEntry, stream: SseStream, res: HttpResponseOut): void {
     if (!res.headersSent) res.writeHead(200, sseHeaders(entry.session.id));
     stream.res = res;
     res.on('close', () => {
@@ -180,7 +180,7 @@ export class SseStreams {
       if (entry.standalone === stream && stream.res !== undefined)
         this.poll(stream, IDLE_STREAM_RETRY_MS);
     }, this.idleStreamTimeout);
-    stream.idleTimer.unref();
+    stream.idleTimer.unref?.();
   }
 }
 

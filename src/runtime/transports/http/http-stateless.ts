@@ -1,6 +1,5 @@
-/// <reference types="node" />
 /** The 2026-07-28 path of Streamable HTTP: no session, no store, no promise of its own. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
 import { HttpOutbound } from './http-outbound.js';
 import { send } from './http-reply.js';
@@ -22,8 +21,8 @@ import { checkStateless } from '../../server/stateless.js';
 export function receiveStateless(
   core: ServerCore,
   streams: SseStreams,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequestIn,
+  res: HttpResponseOut,
   message: unknown,
   auth?: AuthInfo,
 ): void {
