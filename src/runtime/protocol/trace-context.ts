@@ -94,7 +94,8 @@ export async function loadOtelApi(options: TracingOptions | true): Promise<OtelA
   if (options !== true && options.api !== undefined) return options.api as OtelApi;
   const name = '@opentelemetry/api';
   try {
-    return (await import(name)) as OtelApi;
+    // The comments keep bundlers of a --browser client from warning about (or resolving) it.
+    return (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as OtelApi;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(
