@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { StdioPeer, PROTOCOL_VERSION } from './lib/client.mjs';
 import { loadWorkload, verifyPeer } from './lib/workload.mjs';
 import { cpuTimes, rssBytes } from './lib/proc.mjs';
-import { SERVERS, buildOurs } from './lib/servers.mjs';
+import { SERVERS, buildOurs, bundleOurs } from './lib/servers.mjs';
 import { onServerCpu, pinSelf, unpinSelf } from './lib/pin.mjs';
 import { median, formatTable, windowMetrics } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
@@ -92,7 +92,8 @@ for (const name of serverNames) {
   if (SERVERS[name] === undefined)
     throw new Error(`unknown server ${name}; known: ${Object.keys(SERVERS).join(', ')}`);
 }
-if (serverNames.includes('ours')) buildOurs();
+if (serverNames.includes('ours') || serverNames.includes('bundle')) buildOurs();
+if (serverNames.includes('bundle')) bundleOurs();
 const workload = loadWorkload();
 const TOOL_CASES = [
   ['get_weather', workload.cases.weather],
@@ -248,6 +249,7 @@ const REPORTED = [
 ];
 const PAIRS = [
   ['ours', 'floor'],
+  ['bundle', 'floor'],
   ['sdk', 'floor'],
   ['ours', 'sdk'],
 ];

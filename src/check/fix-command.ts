@@ -2,6 +2,17 @@ import { relative, resolve, sep } from 'node:path';
 import { displayPath as displayPathFromCwd } from '../pipeline/paths.js';
 import { isKnownRevision } from '../load/spec.js';
 import type { Target } from './target.js';
+import type { HostOptions } from '../emit/server/host-files.js';
+
+/** The `mcp-gen server` flags that wrote the files for hosts. */
+function hostWords(hosts: HostOptions | undefined): string[] {
+  const words: string[] = [];
+  if (hosts?.mcpb === true) words.push('--mcpb');
+  if (hosts?.registryName !== undefined) words.push('--registry-name', hosts.registryName);
+  if (hosts?.registryRemote !== undefined) words.push('--registry-remote', hosts.registryRemote);
+  if (hosts?.dockerfile === true) words.push('--dockerfile');
+  return words;
+}
 
 /** A word as a POSIX shell reads it back: quoted only when it has to be. */
 function shellWord(word: string): string {
@@ -44,6 +55,7 @@ export function fixCommand(target: Target, configDir?: string): string {
   if (target.command === 'server' && target.job.otel === true) words.push('--otel');
   if (target.command === 'server' && target.job.target === 'web') words.push('--target', 'web');
   if ((target.command === 'server' || target.command === 'client') && target.job.importExtension === 'ts') words.push('--import-extension', 'ts');
+  if (target.command === 'server') words.push(...hostWords(target.job.hosts));
   if (!banner.version) words.push('--no-version-banner');
   const line = words.map(shellWord).join(' ');
   return base === process.cwd() ? line : `cd ${shellWord(displayPathFromCwd(base))} && ${line}`;

@@ -4,7 +4,7 @@ import type { Console } from '../pipeline/console.js';
 import { checkDocs, type DocsJob } from '../pipeline/docs.js';
 import { pathInOut } from '../pipeline/ledger-inputs.js';
 import { checkRuntimeValidators } from '../pipeline/runtime-validators.js';
-import { checkServer, type ServerJob } from '../pipeline/server.js';
+import { checkServer, hostsFromRecipe, type ServerJob } from '../pipeline/server.js';
 import { checkTypes, type TypesJob } from '../pipeline/types.js';
 import type { Recipe } from '../write/ledger.js';
 import type { WriteReport } from '../write/writer.js';
@@ -29,7 +29,8 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
     const web = o['target'] === 'web' ? { target: 'web' as const } : {};
-    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web, ...(o['otel'] === true ? { otel: true } : {}) } };
+    const hosts = hostsFromRecipe(o);
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web, ...(o['otel'] === true ? { otel: true } : {}), ...(hosts ? { hosts } : {}) } };
   }
   if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import type { ImportExtension } from '../emit/import-extension.js';
+import type { HostOptions } from '../emit/server/host-files.js';
+import { inputProblem } from '../load/diagnostics.js';
 import { displayPath } from '../pipeline/paths.js';
 import { loadServerModel, writeServer, type ServerJob, type ServerTarget } from '../pipeline/server.js';
 import type { Recipe } from '../write/ledger.js';
@@ -19,6 +21,14 @@ export interface ServerOptions {
   debugIr?: boolean;
   check?: boolean;
   watch?: boolean;
+  /** `--mcpb`: an MCP Bundle manifest and `npm run pack:mcpb`. */
+  mcpb?: boolean;
+  /** `--registry-name <name>`: server.json for the MCP Registry. */
+  registryName?: string;
+  /** `--registry-remote <url>`: server.json names this endpoint instead of the npm package. */
+  registryRemote?: string;
+  /** `--dockerfile`: a Dockerfile for the HTTP server. */
+  dockerfile?: boolean;
   versionBanner: boolean;
 }
 
@@ -39,11 +49,33 @@ export async function generateServer(
     ...(options.otel === true ? { otel: true } : {}),
     ...(options.target === 'web' ? { target: 'web' as const } : {}),
   };
+  const hosts = hostOptions(options);
+  if (hosts !== undefined) job.hosts = hosts;
   const check = options.check === true;
   const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}) }, io);
   const code = printReport(io, displayPath(options.out), report, check);
   for (const note of notes) io.err(`note: ${note}`);
   return code;
+}
+
+/** The files for hosts the flags ask for; a bad registry name or URL is bad input (exit 2). */
+function hostOptions(options: Pick<ServerOptions, 'mcpb' | 'registryName' | 'registryRemote' | 'dockerfile'>): HostOptions | undefined {
+  const hosts: HostOptions = {};
+  if (options.mcpb === true) hosts.mcpb = true;
+  if (options.registryName !== undefined) {
+    // The registry's own rule for names (schema/registry/server.schema.json): namespace/name.
+    if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(options.registryName) || options.registryName.length > 200) {
+      throw inputProblem('mcp-gen server', `--registry-name must be a registry name, not ${JSON.stringify(options.registryName)}`, "namespace/name, e.g. io.github.owner/weather: letters, digits, '.' and '-', one '/'");
+    }
+    hosts.registryName = options.registryName;
+  }
+  if (options.registryRemote !== undefined) {
+    if (options.registryName === undefined) throw inputProblem('mcp-gen server', '--registry-remote needs --registry-name', 'add --registry-name io.github.owner/name');
+    if (!/^https:\/\/\S+$/.test(options.registryRemote)) throw inputProblem('mcp-gen server', `--registry-remote must be an https: URL, not ${JSON.stringify(options.registryRemote)}`);
+    hosts.registryRemote = options.registryRemote;
+  }
+  if (options.dockerfile === true) hosts.dockerfile = true;
+  return Object.keys(hosts).length === 0 ? undefined : hosts;
 }
 
 export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {

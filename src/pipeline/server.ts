@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planServer } from '../emit/server/index.js';
+import type { HostOptions } from '../emit/server/host-files.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
@@ -50,6 +51,8 @@ export interface ServerJob {
   otel?: boolean;
   /** `--target web`: main.web.ts beside main.ts. */
   target?: ServerTarget;
+  /** `--mcpb`, `--registry-name`, `--registry-remote`, `--dockerfile`. */
+  hosts?: HostOptions;
   banner: Recipe['banner'];
 }
 
@@ -85,7 +88,7 @@ async function prepareServer(
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   const extension = job.importExtension ?? 'js';
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -95,8 +98,29 @@ async function prepareServer(
   if (extension !== 'js') options['importExtension'] = extension;
   if (job.otel === true) options['otel'] = true;
   if (job.target === 'web') options['target'] = 'web';
+  Object.assign(options, hostRecipe(job.hosts));
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
   return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
+}
+
+/** The host options as the ledger records them (only those given), so `check` makes the same files. */
+export function hostRecipe(hosts: HostOptions | undefined): Recipe['options'] {
+  const options: Recipe['options'] = {};
+  if (hosts?.mcpb === true) options['mcpb'] = true;
+  if (hosts?.registryName !== undefined) options['registryName'] = hosts.registryName;
+  if (hosts?.registryRemote !== undefined) options['registryRemote'] = hosts.registryRemote;
+  if (hosts?.dockerfile === true) options['dockerfile'] = true;
+  return options;
+}
+
+/** The host options a ledger recorded (hostRecipe's inverse). */
+export function hostsFromRecipe(options: Recipe['options']): HostOptions | undefined {
+  const hosts: HostOptions = {};
+  if (options['mcpb'] === true) hosts.mcpb = true;
+  if (typeof options['registryName'] === 'string') hosts.registryName = options['registryName'];
+  if (typeof options['registryRemote'] === 'string') hosts.registryRemote = options['registryRemote'];
+  if (options['dockerfile'] === true) hosts.dockerfile = true;
+  return Object.keys(hosts).length === 0 ? undefined : hosts;
 }
 
 /** The same, compared with the output folder and never written: what `mcp-gen check` runs. */

@@ -7,6 +7,7 @@ import { applyInsertions, exportedObject, parse, propertyInsertion } from '../..
 import { typeBase } from '../../src/emit/shared/naming.js';
 import { propertyKey } from '../../src/printer/names.js';
 import { BUILD_DEPENDENCIES, packageName } from '../../src/emit/server/project-files.js';
+import { BUNDLE_DEPENDENCIES } from '../../src/emit/server/bundle-files.js';
 import type { SchemaObject } from '../../src/schema/keywords.js';
 import { embedAt } from '../../src/emit/shared/embed.js';
 import { capabilities } from '../../src/emit/server/server-file.js';
@@ -329,8 +330,13 @@ describe('user-owned files', () => {
     for (const [name, version] of Object.entries(BUILD_DEPENDENCIES)) {
       expect(rootPackage.devDependencies[name as keyof typeof rootPackage.devDependencies]).toBe(version);
     }
-    expect(pkg.devDependencies).toEqual(BUILD_DEPENDENCIES);
+    // esbuild for `npm run bundle`, at the version mcp-gen's own bundle tests and benchmarks use.
+    for (const [name, version] of Object.entries(BUNDLE_DEPENDENCIES)) {
+      expect(rootPackage.devDependencies[name as keyof typeof rootPackage.devDependencies]).toBe(version);
+    }
+    expect(pkg.devDependencies).toEqual({ ...BUILD_DEPENDENCIES, ...BUNDLE_DEPENDENCIES });
     expect(pkg.scripts['build']).toBe('tsc -b');
+    expect(pkg.scripts['bundle']).toBe('tsc -b && node generated/bundle.mjs');
     expect(packageName('My Server!')).toBe('my-server');
     expect(packageName('***')).toBe('mcp-server');
   });

@@ -11,6 +11,7 @@ import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles, type ServerTarget } from './project-files.js';
+import type { HostOptions } from './host-files.js';
 
 export type { ServerTarget } from './project-files.js';
 import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
@@ -40,6 +41,8 @@ export interface ServerInputs {
   otel?: boolean;
   /** `web`: main.web.ts, the Web-standard entry, beside main.ts (`--target web`). */
   target?: ServerTarget;
+  /** The files for hosts and registries to write (`--mcpb`, `--registry-name`, `--dockerfile`). */
+  hosts?: HostOptions;
 }
 
 export interface ServerPlan {
@@ -97,7 +100,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
-  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true)];
+  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts)];
   const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });

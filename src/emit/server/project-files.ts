@@ -1,6 +1,8 @@
 import type { ServiceModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { render } from './templates.js';
+import { BUNDLE_DEPENDENCIES, BUNDLE_ENTRY, bundleFile } from './bundle-files.js';
+import { hostFiles, MCPB_DEPENDENCIES, type HostOptions } from './host-files.js';
 
 /**
  * Versions the generated project builds with: the ones mcp-gen itself is built and tested with
@@ -50,8 +52,11 @@ export const PROJECT_TSCONFIG = {
   exclude: ['build', 'node_modules'],
 } as const;
 
-/** package.json, tsconfig.json, .gitignore and main.ts: the project around the generated code. */
-export function projectFiles(model: ServiceModel, target: ServerTarget = 'node', otel = false): PlannedFile[] {
+/**
+ * package.json, tsconfig.json, .gitignore, main.ts and the bundle recipe: the project around the
+ * generated code; with host options, the MCP Bundle manifest, server.json and a Dockerfile too.
+ */
+export function projectFiles(model: ServiceModel, target: ServerTarget = 'node', otel = false, hosts: HostOptions = {}): PlannedFile[] {
   const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
   const packageJson = {
     name: packageName(model.server.name),
@@ -62,10 +67,13 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
       build: 'tsc -b',
       start: 'tsc -b && node build/main.js',
       'start:http': 'tsc -b && node build/main.js --http',
+      // One ES module (plus the chunks it loads on first use), esbuild's: generated/bundle.mjs.
+      bundle: `tsc -b && node generated/bundle.mjs`,
+      ...(hosts.mcpb === true ? { 'pack:mcpb': `npm run -s bundle && mcpb validate mcpb/manifest.json && mcpb pack mcpb ${packageName(model.server.name)}.mcpb` } : {}),
     },
     engines: { node: '>=20' },
     ...(model.auth === undefined && !otel ? {} : { dependencies: { ...(model.auth === undefined ? {} : AUTH_DEPENDENCIES), ...(otel ? OTEL_DEPENDENCIES : {}) } }),
-    devDependencies: { ...BUILD_DEPENDENCIES },
+    devDependencies: { ...BUILD_DEPENDENCIES, ...BUNDLE_DEPENDENCIES, ...(hosts.mcpb === true ? MCPB_DEPENDENCIES : {}) },
   };
   const serverTitle = model.server.title ?? model.server.name;
   const mainText = (): string =>
@@ -111,7 +119,7 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
     { path: 'package.json', owner: 'user', format: 'json', content: JSON.stringify(packageJson, null, 2) },
     { path: 'tsconfig.json', owner: 'user', format: 'json', content: JSON.stringify(PROJECT_TSCONFIG, null, 2) },
     // The unit cache only makes the next run faster; the ledger and the generated files are the record.
-    { path: '.gitignore', owner: 'user', format: 'none', content: 'build/\nnode_modules/\n.mcp-gen-cache.json\n' },
+    { path: '.gitignore', owner: 'user', format: 'none', content: `build/\n${BUNDLE_ENTRY.split('/')[0] as string}/\nnode_modules/\n.mcp-gen-cache.json\nmcpb/server/\nmcpb/icon.png\n*.mcpb\n` },
     {
       path: 'main.ts',
       owner: 'user',
@@ -136,5 +144,7 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
     ...(model.auth !== undefined && 'hook' in model.auth.verifier
       ? [{ path: 'handlers/verify-token.ts', owner: 'user' as const, format: 'typescript' as const, get content(): string { return render('verify-token.ts.hbs', {}); } }]
       : []),
+    bundleFile(),
+    ...hostFiles(model, hosts, packageName(model.server.name)),
   ];
 }
