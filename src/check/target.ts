@@ -28,9 +28,9 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const banner = recipe.banner;
   const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
-    const hosts = hostsFromRecipe(o);
     const web = o['target'] === 'web' ? { target: 'web' as const } : {};
-    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...(hosts ? { hosts } : {}), ...web } };
+    const hosts = hostsFromRecipe(o);
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web, ...(o['otel'] === true ? { otel: true } : {}), ...(hosts ? { hosts } : {}) } };
   }
   if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');

@@ -118,6 +118,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--force', help: 'overwrite user-owned files (handlers, main.ts) with fresh skeletons' },
       OUTSIDE_REFS,
       IMPORT_EXTENSION,
+      { flags: '--otel', help: 'trace requests with OpenTelemetry: main.ts turns tracing on, package.json depends on @opentelemetry/api' },
       {
         flags: '--target <target>',
         help: "where the server runs: 'node' (main.ts: stdio, node:http) or 'web' (also main.web.ts: a fetch handler for Bun, Deno, Workers, Next.js, Hono)",

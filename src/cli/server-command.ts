@@ -14,6 +14,8 @@ export interface ServerOptions {
   allowOutsideRefs?: boolean;
   /** `--import-extension`: `js` unless given. */
   importExtension?: ImportExtension;
+  /** `--otel`: main.ts turns tracing on; package.json depends on @opentelemetry/api. */
+  otel?: boolean;
   /** `--target`: `node` unless given; `web` adds main.web.ts. */
   target?: ServerTarget;
   debugIr?: boolean;
@@ -44,6 +46,7 @@ export async function generateServer(
     banner: options.banner,
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
+    ...(options.otel === true ? { otel: true } : {}),
     ...(options.target === 'web' ? { target: 'web' as const } : {}),
   };
   const hosts = hostOptions(options);

@@ -47,6 +47,8 @@ export interface ServerJob {
   out: string;
   allowOutsideRefs?: boolean;
   importExtension?: ImportExtension;
+  /** `--otel`: tracing on in main.ts, @opentelemetry/api in package.json (docs/tracing.md). */
+  otel?: boolean;
   /** `--target web`: main.web.ts beside main.ts. */
   target?: ServerTarget;
   /** `--mcpb`, `--registry-name`, `--registry-remote`, `--dockerfile`. */
@@ -86,7 +88,7 @@ async function prepareServer(
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   const extension = job.importExtension ?? 'js';
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.hosts ? { hosts: job.hosts } : {}), ...(job.target === 'web' ? { target: 'web' } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -94,8 +96,9 @@ async function prepareServer(
   const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (extension !== 'js') options['importExtension'] = extension;
-  Object.assign(options, hostRecipe(job.hosts));
+  if (job.otel === true) options['otel'] = true;
   if (job.target === 'web') options['target'] = 'web';
+  Object.assign(options, hostRecipe(job.hosts));
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
   return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
 }

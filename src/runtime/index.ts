@@ -11,6 +11,7 @@ import type {
   ServerDefinition,
   ServerHandlers,
   ServerOptions,
+  TracingOptions,
 } from './api.js';
 import type { HttpListener, HttpOptions } from './transports/http/http.js';
 import type { FetchHandler, WebHttpOptions } from './transports/http/web.js';
@@ -80,16 +81,29 @@ export function createServer<Tool extends string = string, Prompt extends string
     options,
     installFeatures(),
   );
+  // Tracing (docs/tracing.md) loads its module and @opentelemetry/api only when asked for; the
+  // transports start once it is on, so every request is traced.
+  const tracing =
+    options.tracing === undefined || options.tracing === false
+      ? undefined
+      : import('./server/tracing.js').then((module) =>
+          module.startTracing(core, options.tracing as TracingOptions | true),
+        );
+  // Reported by serveStdio/listenHttp; not an unhandled rejection while main.ts awaits something else.
+  tracing?.catch(() => undefined);
   return {
-    serveStdio: (io) => serveStdio(core, io),
+    serveStdio: (io) =>
+      tracing === undefined ? serveStdio(core, io) : tracing.then(() => serveStdio(core, io)),
     notify: core.notifier,
     // The filter is only ever called with names from the manifest, which is what `Tool` lists.
     tools: core.toolList as unknown as ListControl<Tool>,
     prompts: core.promptList as unknown as ListControl<Prompt>,
     // Loaded on first use: a stdio server never pays for node:http and node:crypto at start-up.
-    listenHttp: async (httpOptions) =>
-      (await import('./transports/http/http.js')).listenHttp(core, httpOptions ?? {}),
-    fetchHandler: (webOptions) => lazyFetchHandler(core, webOptions ?? {}),
+    listenHttp: async (httpOptions) => {
+      await tracing;
+      return (await import('./transports/http/http.js')).listenHttp(core, httpOptions ?? {});
+    },
+    fetchHandler: (webOptions) => lazyFetchHandler(core, webOptions ?? {}, tracing),
   };
 }
 
@@ -97,14 +111,19 @@ export function createServer<Tool extends string = string, Prompt extends string
  * The handler is built on the first request: its modules load only for servers that use it, and a
  * Worker may not make timers or random values at start-up, outside a request.
  */
-function lazyFetchHandler(core: ServerCore, options: WebHttpOptions): FetchHandler {
+function lazyFetchHandler(
+  core: ServerCore,
+  options: WebHttpOptions,
+  tracing: Promise<void> | undefined,
+): FetchHandler {
   let ready: FetchHandler | undefined;
   let loading: Promise<FetchHandler> | undefined;
   return (request) => {
     if (ready !== undefined) return ready(request);
-    loading ??= import('./transports/http/web.js').then(
-      (web) => (ready = web.createFetchHandler(core, options)),
-    );
+    // With tracing on, the first request waits for it too.
+    loading ??= Promise.all([import('./transports/http/web.js'), tracing])
+      .then(([web]) => web)
+      .then((web) => (ready = web.createFetchHandler(core, options)));
     return loading.then((handler) => handler(request));
   };
 }

@@ -54,6 +54,7 @@ export const SHARED_RUNTIME = [
   'protocol/methods.ts',
   'protocol/task-types.ts',
   'protocol/server-options.ts',
+  'protocol/trace-context.ts',
 ];
 const REQUIRED_RUNTIME = [...SHARED_RUNTIME, 'client/index.ts'];
 const RUNTIME_PATH = /^(client\/(auth\/)?|protocol\/)?[a-z][a-z0-9-]*\.ts$/;

@@ -37,6 +37,8 @@ export interface ServerInputs {
   memoAsync?: UnitMemo;
   /** What relative module specifiers end with (`--import-extension`); `js` by default. */
   importExtension?: ImportExtension;
+  /** `--otel`: main.ts turns tracing on and package.json depends on @opentelemetry/api. */
+  otel?: boolean;
   /** `web`: main.web.ts, the Web-standard entry, beside main.ts (`--target web`). */
   target?: ServerTarget;
   /** The files for hosts and registries to write (`--mcpb`, `--registry-name`, `--dockerfile`). */
@@ -98,7 +100,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
-  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.hosts, inputs.target ?? 'node')];
+  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts)];
   const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });

@@ -13,6 +13,9 @@ export const BUILD_DEPENDENCIES = { '@types/node': '20.19.43', typescript: '5.9.
 /** What a server whose manifest has `auth` runs with: jose verifies JWTs (kept equal to mcp-gen's devDependency by a test). */
 export const AUTH_DEPENDENCIES = { jose: '6.2.18' } as const;
 
+/** What a server generated with `--otel` runs with (kept equal to mcp-gen's devDependency by a test). */
+export const OTEL_DEPENDENCIES = { '@opentelemetry/api': '1.9.1' } as const;
+
 /** An npm package name from the server name: lowercase, URL-safe, or `mcp-server` when nothing is left. */
 export function packageName(serverName: string): string {
   const name = serverName
@@ -53,7 +56,7 @@ export const PROJECT_TSCONFIG = {
  * package.json, tsconfig.json, .gitignore, main.ts and the bundle recipe: the project around the
  * generated code (and main.web.ts for the web target); with host options, the MCP Bundle manifest, server.json and a Dockerfile too.
  */
-export function projectFiles(model: ServiceModel, hosts: HostOptions = {}, target: ServerTarget = 'node'): PlannedFile[] {
+export function projectFiles(model: ServiceModel, target: ServerTarget = 'node', otel = false, hosts: HostOptions = {}): PlannedFile[] {
   const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
   const packageJson = {
     name: packageName(model.server.name),
@@ -69,13 +72,14 @@ export function projectFiles(model: ServiceModel, hosts: HostOptions = {}, targe
       ...(hosts.mcpb === true ? { 'pack:mcpb': `npm run -s bundle && mcpb validate mcpb/manifest.json && mcpb pack mcpb ${packageName(model.server.name)}.mcpb` } : {}),
     },
     engines: { node: '>=20' },
-    ...(model.auth === undefined ? {} : { dependencies: { ...AUTH_DEPENDENCIES } }),
+    ...(model.auth === undefined && !otel ? {} : { dependencies: { ...(model.auth === undefined ? {} : AUTH_DEPENDENCIES), ...(otel ? OTEL_DEPENDENCIES : {}) } }),
     devDependencies: { ...BUILD_DEPENDENCIES, ...BUNDLE_DEPENDENCIES, ...(hosts.mcpb === true ? MCPB_DEPENDENCIES : {}) },
   };
   const serverTitle = model.server.title ?? model.server.name;
   const mainText = (): string =>
     render('main.ts.hbs', {
       auth: model.auth !== undefined,
+      otel,
       hook: model.auth !== undefined && 'hook' in model.auth.verifier,
       doc: [
         `Starts the MCP server ${JSON.stringify(serverTitle)}.`,
@@ -84,6 +88,7 @@ export function projectFiles(model: ServiceModel, hosts: HostOptions = {}, targe
         '`http://<host>:<port>/mcp` (`--port`, default 3000; `--host`, default 127.0.0.1).',
         'With `--redis <url>` (or `MCP_REDIS_URL`) several processes share sessions and resumable',
         'streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.',
+        ...(otel ? ['Every request is traced with OpenTelemetry (docs/tracing.md in mcp-gen): register an SDK', 'before this starts, e.g. `node --import ./telemetry.js build/main.js`.'] : []),
         ...(model.auth === undefined
           ? []
           : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
@@ -92,6 +97,7 @@ export function projectFiles(model: ServiceModel, hosts: HostOptions = {}, targe
   const webText = (): string =>
     render('main.web.ts.hbs', {
       auth: model.auth !== undefined,
+      otel,
       hook: model.auth !== undefined && 'hook' in model.auth.verifier,
       doc: [
         `The MCP server ${JSON.stringify(serverTitle)} as a Web-standard handler, \`fetch(Request) → Promise<Response>\`,`,

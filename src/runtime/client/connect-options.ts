@@ -3,7 +3,7 @@
  * there (handlers, revisions, notifications, log messages, the list cache), turned into an open
  * session and, when asked for, the connection's list cache.
  */
-import type { JsonObject } from '../api.js';
+import type { JsonObject, TracingOptions } from '../api.js';
 import type { LoggingLevel } from './call-options.js';
 import { transportFor, type ServerLocation } from './connect.js';
 import { bindListCache, ListCache, type CacheBinding } from './list-cache.js';
@@ -29,6 +29,11 @@ export interface ClientOptions {
    * naming the same context share them. Default: this connection alone.
    */
   cacheContext?: string;
+  /**
+   * OpenTelemetry spans and a duration metric for every request, with the trace context sent in
+   * each request's `_meta` (docs/tracing.md). Off by default; loads `@opentelemetry/api` when on.
+   */
+  tracing?: boolean | TracingOptions;
 }
 
 export type ConnectOptions = ServerLocation & ClientOptions;
@@ -36,7 +41,12 @@ export type ConnectOptions = ServerLocation & ClientOptions;
 /** Connects and negotiates; the session is ready for requests. */
 export async function openSession(options: ConnectOptions): Promise<ClientSession> {
   const onNotification = notificationRouter(options);
+  const tracing =
+    options.tracing === undefined || options.tracing === false
+      ? undefined
+      : await (await import('./tracing.js')).startClientTracing(options.tracing);
   const session = new ClientSession(await transportFor(options), {
+    ...(tracing ? { tracing } : {}),
     ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     ...(options.handlers ? { handlers: options.handlers } : {}),
     ...(options.protocolVersions ? { protocolVersions: options.protocolVersions } : {}),

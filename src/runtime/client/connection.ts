@@ -11,6 +11,7 @@ import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from 
 import { IncomingMessages } from './incoming.js';
 import { STATELESS_REVISION, type ServerIdentity } from './negotiation.js';
 import type { RequestOptions, SessionOptions } from './session-options.js';
+import type { ClientTracing } from './tracing.js';
 import { mcpNameOf, type ClientTransport, type OutgoingInfo } from './transport.js';
 import { INITIALIZE } from '../protocol/methods.js';
 
@@ -25,14 +26,18 @@ export class Connection {
   private renewing: Promise<void> | undefined;
   /** A new session on the same revision (handshake.ts `reinitialize`), given by the session. */
   private readonly renew: () => Promise<void>;
+  /** With tracing on, each request is a CLIENT span whose context rides in its `_meta` (tracing.ts). */
+  private readonly tracing: ClientTracing | undefined;
 
   constructor(transport: ClientTransport, options: SessionOptions, renew: () => Promise<void>) {
     this.transport = transport;
     this.renew = renew;
+    this.tracing = options.tracing;
     this.incoming = new IncomingMessages(
       () => options.handlers ?? {},
       (method, params) => options.onNotification?.(method, params),
       (text) => (this.closedError ? undefined : this.transport.send(text, { method: '' })),
+      options.tracing,
     );
   }
 
@@ -49,8 +54,20 @@ export class Connection {
     );
   }
 
-  /** One JSON-RPC round trip, with cancellation, timeout and progress. */
+  /** One JSON-RPC round trip, with cancellation, timeout and progress; in a span with tracing on. */
   exchange(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    const tracing = this.tracing;
+    if (tracing === undefined) return this.roundTrip(method, params, options);
+    return tracing.request(method, params, this.identity?.protocolVersion, (traced) =>
+      this.roundTrip(method, traced, options),
+    );
+  }
+
+  private roundTrip(
+    method: string,
+    params: JsonObject,
+    options: RequestOptions,
+  ): Promise<JsonObject> {
     if (this.closedError) return Promise.reject(this.closedError);
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -123,7 +140,7 @@ export class Connection {
           // The server forgot us: a new session, then the same request again (with a new id).
           finish();
           this.renewSession().then(
-            () => this.exchange(method, params, options).then(resolve, reject),
+            () => this.roundTrip(method, params, options).then(resolve, reject),
             reject,
           );
           return;

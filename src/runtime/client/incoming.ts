@@ -17,6 +17,7 @@ import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
 import { META_SUBSCRIPTION_ID } from './negotiation.js';
 import { progressUpdate, serveServerRequest } from './serve-requests.js';
 import type { RequestOptions } from './session-options.js';
+import type { ClientTracing } from './tracing.js';
 import { CANCELLED, PROGRESS } from '../protocol/methods.js';
 
 export type NotificationListener = (method: string, params: JsonObject) => void;
@@ -44,15 +45,19 @@ export class IncomingMessages {
   private readonly handlers: () => ClientHandlers;
   private readonly onNotification: NotificationListener;
   private readonly send: (text: string) => Promise<void> | undefined;
+  /** With tracing on, each request of the server's is served in a span (tracing.ts). */
+  private readonly tracing: ClientTracing | undefined;
 
   constructor(
     handlers: () => ClientHandlers,
     onNotification: NotificationListener,
     send: (text: string) => Promise<void> | undefined,
+    tracing?: ClientTracing,
   ) {
     this.handlers = handlers;
     this.onNotification = onNotification;
     this.send = send;
+    this.tracing = tracing;
   }
 
   /** Routes one incoming message (or each entry of a batch) by kind. */
@@ -140,7 +145,12 @@ export class IncomingMessages {
   private serve(id: RequestId, method: string, params: JsonObject): void {
     serveServerRequest(id, method, {
       serving: this.serving,
-      answer: (signal) => answerServerRequest(this.handlers(), method, params, signal),
+      answer: (signal) =>
+        this.tracing === undefined
+          ? answerServerRequest(this.handlers(), method, params, signal)
+          : this.tracing.serve(method, params, () =>
+              answerServerRequest(this.handlers(), method, params, signal),
+            ),
       send: this.send,
     });
   }

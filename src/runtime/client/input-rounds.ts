@@ -8,6 +8,7 @@ import { McpError } from '../protocol/errors.js';
 import { isObject, MISSING_CAPABILITY } from '../protocol/jsonrpc.js';
 import { ToolError } from './errors.js';
 import { answerServerRequest, type ClientHandlers } from './input-handlers.js';
+import type { ClientTracing } from './tracing.js';
 import { ELICITATION_CREATE } from '../protocol/methods.js';
 
 /** Rounds of input-required answers before a request gives up. */
@@ -18,6 +19,7 @@ export async function answerInputRequests(
   handlers: ClientHandlers,
   requests: JsonObject,
   signal: AbortSignal | undefined,
+  tracing?: ClientTracing,
 ): Promise<JsonObject> {
   const responses: JsonObject = {};
   for (const key of Object.keys(requests)) {
@@ -25,14 +27,12 @@ export async function answerInputRequests(
     if (!isObject(request) || typeof request['method'] !== 'string')
       throw new Error(`input request ${JSON.stringify(key)} is malformed`);
     const params = isObject(request['params']) ? request['params'] : {};
+    const method = request['method'];
+    const answer = (): Promise<JsonObject> =>
+      answerServerRequest(handlers, method, params, signal ?? new AbortController().signal);
     // defineProperty: a key like `__proto__` stays an own property.
     Object.defineProperty(responses, key, {
-      value: await answerServerRequest(
-        handlers,
-        request['method'],
-        params,
-        signal ?? new AbortController().signal,
-      ),
+      value: await (tracing === undefined ? answer() : tracing.serve(method, params, answer)),
       enumerable: true,
       writable: true,
       configurable: true,

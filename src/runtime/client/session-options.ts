@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from '../api.js';
 import type { ClientHandlers } from './input-handlers.js';
+import type { ClientTracing } from './tracing.js';
 
 export interface SessionOptions {
   clientInfo?: { name: string; version: string };
@@ -14,6 +15,8 @@ export interface SessionOptions {
   onNotification?: (method: string, params: JsonObject) => void;
   /** `capabilities.extensions`: the extensions this client supports, by identifier, with their settings. */
   extensions?: Readonly<Record<string, JsonObject>>;
+  /** OpenTelemetry spans for requests both ways (tracing.ts); `connect`'s `tracing` starts it. */
+  tracing?: ClientTracing;
 }
 
 export interface RequestOptions {

@@ -130,7 +130,7 @@ export class ClientSession {
 
   /** @internal Answers input requests (by key) from the handlers; also used for a task's (tasks.ts). */
   answerInputs(requests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
-    return answerInputRequests(this.options.handlers ?? {}, requests, signal);
+    return answerInputRequests(this.options.handlers ?? {}, requests, signal, this.options.tracing);
   }
 
   /** @internal The app's handlers, for a 2025-11-25 URL-elicitation-required error (input-rounds.ts). */

@@ -38,6 +38,21 @@ function buildMethodTable(): MethodTable {
 
 let installed: Features | undefined;
 
+/** With tracing on, each request to the client is a span whose context rides in its `_meta`. */
+const tracedRequestClient: Features['requestClient'] = (
+  session,
+  context,
+  method,
+  capability,
+  params,
+  options,
+) =>
+  session.core.tracing === undefined
+    ? requestClient(session, context, method, capability, params, options)
+    : session.core.tracing.askClient(context, method, params, (traced) =>
+        requestClient(session, context, method, capability, traced, options),
+      );
+
 /** The features every server runs with, built on the first call and shared by every server core. */
 export function installFeatures(): Features {
   return (installed ??= Object.freeze({
@@ -46,7 +61,7 @@ export function installFeatures(): Features {
       [ROOTS_LIST_CHANGED, (session) => rootsListChanged(session)],
     ]),
     clientResponse,
-    requestClient,
+    requestClient: tracedRequestClient,
     cancelOutgoing,
     sendLog,
     elicitationParams: urlElicitationParams,

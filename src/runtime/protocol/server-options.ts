@@ -18,6 +18,22 @@ export interface ServerOptions {
   limits?: ServerLimits;
   /** Tasks (tools with `execution.taskSupport`): lifetimes, poll interval and where their state lives. */
   tasks?: TaskOptions;
+  /**
+   * OpenTelemetry spans and metrics for every request (docs/tracing.md). Off by default: nothing of
+   * OpenTelemetry is loaded then. `true` loads `@opentelemetry/api` before the server serves.
+   */
+  tracing?: boolean | TracingOptions;
+}
+
+/** Tracing settings, for the server (`ServerOptions.tracing`) and the client (`connect`'s `tracing`). */
+export interface TracingOptions {
+  /**
+   * The `@opentelemetry/api` module object, when the app has it at hand (a bundle). Default: it
+   * is imported from the app's node_modules when tracing starts.
+   */
+  api?: object;
+  /** The instrumentation scope of the tracer and the meter. Default `mcp-gen`. */
+  scope?: string;
 }
 
 export interface TaskOptions {

@@ -46,6 +46,8 @@ export class Context implements RequestContext, DeadlineEntry {
   toolName: string | undefined = undefined;
   /** Set when the tool call runs as a task (task-run.ts): its input requests go through the task. */
   task: TaskRun | undefined = undefined;
+  /** With tracing on: the OpenTelemetry context its handler's span runs in (server/tracing.ts). */
+  trace: object | undefined = undefined;
   /** The handler timeout's queue (`Deadlines`), while an async handler runs. */
   deadlineAt = 0;
   deadlinePrevious: DeadlineEntry | undefined = undefined;

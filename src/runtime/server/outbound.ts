@@ -22,6 +22,8 @@ export interface Outbound {
   closeStream?(retryMs: number): void;
   /** The verified caller of this POST (manifest `auth`); undefined elsewhere. */
   readonly auth?: AuthInfo | undefined;
+  /** The POST's W3C trace context headers, for tracing (server/tracing.ts); undefined elsewhere. */
+  readonly traceHeaders?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What `Session.receive` promises the transport. */

@@ -134,6 +134,8 @@ export class ServerCore {
 
   /** The features' side of dispatch (server/features.ts). */
   readonly features: Features;
+  /** OpenTelemetry, once `ServerOptions.tracing` turned it on (server/tracing.ts); else undefined. */
+  tracing: import('./tracing.js').ServerTracing | undefined = undefined;
 
   constructor(
     definition: ServerDefinition,

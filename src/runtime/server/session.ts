@@ -201,12 +201,11 @@ export class Session {
   /** The HTTP request behind `out` went away: cancel what it was waiting for. */
   cancelOutbound(out: Outbound): void {
     for (const context of this.inFlight.values()) {
-      if (
-        context.out === out ||
-        (context.out instanceof BatchOutbound && context.out.parent === out)
-      ) {
-        context.cancel('The client disconnected');
-      }
+      // Beneath a batch's outbound or tracing's (server/tracing.ts) may be the request's own.
+      let target: Outbound | undefined = context.out;
+      while (target !== undefined && target !== out)
+        target = (target as { readonly parent?: Outbound }).parent;
+      if (target === out) context.cancel('The client disconnected');
     }
   }
 
@@ -245,7 +244,15 @@ export class Session {
         return NO_RESPONSE;
       }
       if (!isRequestId(id)) return invalid(out, NULL_ID, idProblem(id));
-      dispatchRequest(this, method, id, message, out);
+      // With tracing on, the request's span starts here and ends with its answer (tracing.ts).
+      const tracing = this.core.tracing;
+      dispatchRequest(
+        this,
+        method,
+        id,
+        message,
+        tracing === undefined ? out : tracing.request(this, method, id, message, out),
+      );
       return RESPONSE_PENDING;
     }
     if (method === undefined && ('result' in message || 'error' in message)) {

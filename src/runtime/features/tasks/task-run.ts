@@ -79,8 +79,13 @@ export class TaskRun {
     context.toolName = tool.name;
     if (!this.promoted) setImmediate(() => this.promoteIfRunning());
     let value: unknown;
+    const tracing = this.core.tracing;
+    tracing?.taskStarted(this, tool.name);
     try {
-      value = tool.handler(args, context);
+      value =
+        tracing === undefined
+          ? tool.handler(args, context)
+          : tracing.runHandler(context, tool.name, () => tool.handler(args, context));
     } catch (error) {
       this.failed(tool, error);
       return;
@@ -209,6 +214,7 @@ export class TaskRun {
   transition(status: TaskStatus, message: string | undefined): void {
     const record = this.record;
     record.status = status;
+    this.core.tracing?.taskChanged(this, status);
     setMessage(record, status === 'working' ? this.handlerMessage : message);
     if (status !== 'input_required') delete record.inputRequests;
     const saved = this.changed();

@@ -23,8 +23,14 @@ export function toolFinished(
 ): void {
   if (!session.settle(context)) return;
   let text: string;
+  const tracing = session.core.tracing;
   try {
-    text = toolResultMessage(session, context.idText, tool, result);
+    text =
+      tracing === undefined
+        ? toolResultMessage(session, context.idText, tool, result)
+        : tracing.checkOutput(context, tool.name, () =>
+            toolResultMessage(session, context.idText, tool, result),
+          );
   } catch (error) {
     // Only a broken validator gets here; on the async path a throw would be an unhandled rejection.
     session.core.log(`Checking the result of tool ${tool.name} failed: ${stackOf(error)}`);

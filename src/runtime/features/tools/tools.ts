@@ -102,8 +102,12 @@ function callTool(
   }
   context.toolName = tool.name;
   let result: unknown;
+  const tracing = session.core.tracing;
   try {
-    result = tool.handler(args, context);
+    result =
+      tracing === undefined
+        ? tool.handler(args, context)
+        : tracing.runHandler(context, tool.name, () => tool.handler(args, context));
   } catch (error) {
     toolFailed(session, context, tool, error);
     return;

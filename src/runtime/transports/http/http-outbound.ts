@@ -26,6 +26,8 @@ export class HttpOutbound implements Outbound {
   sessionId: string | undefined = undefined;
   /** The verified caller of this POST (manifest `auth`). */
   auth: AuthInfo | undefined = undefined;
+  /** The POST's headers, set only with tracing on (server/tracing.ts reads `traceparent`). */
+  declare traceHeaders?: Outbound['traceHeaders'];
   private readonly res: HttpResponseOut;
   private readonly transport: SseStreams;
   /** Undefined for a stateless request. */

@@ -133,6 +133,7 @@ export class HttpSessions {
     const session = entry.session;
     const out = new HttpOutbound(res, this.streams, entry, session);
     out.auth = auth;
+    if (this.core.tracing !== undefined) out.traceHeaders = req.headers;
     entry.lastActive = Date.now();
     entry.openRequests++;
     const delivery = session.receive(message, out);

@@ -54,6 +54,7 @@ export function receiveStateless(
   const session = Session.stateless(core, checked);
   const out = new HttpOutbound(res, streams, undefined, session);
   out.auth = auth;
+  if (core.tracing !== undefined) out.traceHeaders = req.headers;
   out.statelessResult(isRequestId(id) ? idJson(id) : NULL_ID, message['method'] as string);
   out.received(session.receive(message, out));
 }
