@@ -9,6 +9,7 @@ import path from 'node:path';
 import { InputError, inputProblem } from './diagnostics.js';
 import type { Diagnostic } from './diagnostics.js';
 import { authWarnings, checkAuthRules } from './manifest-auth.js';
+import { checkHttpRules } from './manifest-http.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings, type SchemaCheck } from './manifest-checks.js';
 import type { CompileResult } from './schema-compiler.js';
 import { precheck } from './schema-precheck.js';
@@ -113,6 +114,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   const notYetReported = (d: Diagnostic): boolean => d.file !== display || !reported.has(d.pointer);
   problems.push(...checkManifestRules(doc));
   problems.push(...checkAuthRules(doc));
+  problems.push(...checkHttpRules(doc));
   warnings.push(...toolNameWarnings(doc));
   warnings.push(...authWarnings(doc));
 
