@@ -143,7 +143,11 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
 
   let body: ImportedTool['http']['body'];
   const requestBody = deref(document, op.operation['requestBody']);
-  if (isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
+  const bodyless = op.method === 'get' || op.method === 'head';
+  if (bodyless && isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
+    if (requestBody['required'] === true) return skip(`${op.method.toUpperCase()} ${op.path} is left out: it requires a request body, which a ${op.method.toUpperCase()} request cannot carry`);
+    omissions.push({ pointer: op.pointer, message: `the request body of ${op.method.toUpperCase()} ${op.path} is left out: a ${op.method.toUpperCase()} request carries none`, skipped: false });
+  } else if (isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
     const content = requestBody['content'];
     const mediaType = jsonMediaType(content) ?? (Object.hasOwn(content, 'application/x-www-form-urlencoded') ? 'application/x-www-form-urlencoded' : undefined);
     if (mediaType === undefined) {

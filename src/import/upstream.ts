@@ -34,7 +34,17 @@ export function upstreamOf(document: Json, baseUrlOverride: string | undefined, 
       variables[name] = entry;
     }
   }
-  if (baseUrl !== undefined && !/^https?:\/\//i.test(baseUrl.replace(/^\{[^}]+\}/, (v) => String((variables[v.slice(1, -1)] as Json | undefined)?.['default'] ?? v)))) {
+  // Variables before `://` (a `{scheme}`) become their defaults: the base URL starts with http(s)://.
+  const schemeEnd = baseUrl?.indexOf('://') ?? -1;
+  if (baseUrl !== undefined && schemeEnd > 0 && baseUrl.slice(0, schemeEnd).includes('{')) {
+    const head = baseUrl.slice(0, schemeEnd).replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const value = (variables[name] as Json | undefined)?.['default'];
+      delete variables[name];
+      return typeof value === 'string' ? value : whole;
+    });
+    baseUrl = head + baseUrl.slice(schemeEnd);
+  }
+  if (baseUrl !== undefined && !/^https?:\/\//i.test(baseUrl)) {
     if (sourceUrl !== undefined) baseUrl = new URL(baseUrl, sourceUrl).href;
     else {
       notes.push({ pointer: '/servers', message: `the server URL '${baseUrl}' is relative: upstream.baseUrl is https://localhost${baseUrl.startsWith('/') ? '' : '/'}${baseUrl}; set the real one in the manifest or pass --base-url` });
