@@ -2,9 +2,12 @@
  * `mcp-gen import openapi` on disk: imports the description (src/import), writes the manifest as
  * YAML (or JSON for a `.json` name) in one rename, so a failure leaves no half-written file.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { importOpenApi, type ImportOptions, type ImportResult } from '../import/index.js';
+import type { ServiceModel } from '../model/service-model.js';
+import { loadManifest } from './manifest.js';
 
 export interface ImportRun extends ImportResult {
   /** The manifest's text as written. */
@@ -42,4 +45,37 @@ export async function manifestText(manifest: unknown, out: string): Promise<stri
   const { stringify } = await import('yaml');
   // No folding and no aliases: the same bytes every time, and text as the description wrote it.
   return BANNER + stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/**
+ * The server model of an OpenAPI description, as `mcp-gen import openapi` would write it: what
+ * `mcp-gen diff` compares when given descriptions. The manifest passes through a temporary file
+ * so that it is read by the very loader every command uses.
+ */
+export async function openApiModel(location: string): Promise<ServiceModel> {
+  const { manifest } = await importOpenApi(location);
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-openapi-'));
+  try {
+    const file = join(dir, 'manifest.json');
+    writeFileSync(file, JSON.stringify(manifest));
+    return (await loadManifest(file)).model;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Whether a file is an OpenAPI (or Swagger) description rather than a manifest or snapshot: its
+ * top level has `openapi` or `swagger`. A YAML manifest never has either at column 0.
+ */
+export function looksLikeOpenApiFile(path: string): boolean {
+  try {
+    if (statSync(path).size > 64 * 1024 * 1024) return false;
+    const text = readFileSync(path, 'utf8');
+    if (extname(path).toLowerCase() !== '.json') return /^(?:openapi|swagger|["']openapi["']|["']swagger["'])\s*:/m.test(text);
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && ('openapi' in value || 'swagger' in value);
+  } catch {
+    return false;
+  }
 }
