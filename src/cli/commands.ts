@@ -189,9 +189,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--exclude-path <glob>', help: 'leave out operations whose path matches (repeatable)', repeatable: true },
       { flags: '--exclude-operation <id>', help: 'leave out the operation with this operationId (repeatable)', repeatable: true },
       { flags: '--base-url <url>', help: "the upstream's base URL (default: the description's first server)" },
+      { flags: '--bearer-env <VAR>', help: 'send a bearer token from this environment variable with every operation the description gives no credentials' },
+      { flags: '--header <header>', help: "a fixed header for every upstream request, 'Name: value' (repeatable; never a credential)", repeatable: true },
     ],
     examples: [
-      ['mcp-gen import openapi api.github.com.json --tag repos -o manifest.yaml', 'the repos operations of GitHub as tools'],
+      ["mcp-gen import openapi api.github.com.json --tag repos --bearer-env GITHUB_TOKEN --header 'User-Agent: my-server' -o manifest.yaml", "GitHub's repos operations as tools"],
       ['mcp-gen import openapi https://example.com/openapi.yaml -o manifest.yaml', 'from a URL'],
       ["mcp-gen import openapi petstore.json --path '/pet/**' --exclude-operation deletePet", 'a few operations'],
     ],

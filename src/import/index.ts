@@ -17,7 +17,14 @@ export interface ImportOptions extends Selection {
   baseUrl?: string;
   /** How `upstream.source.openapi` names the description (a path relative to the manifest, or the URL). */
   sourceReference?: string;
+  /** `--bearer-env`: a bearer token from this environment variable for every tool the description gives no credentials. */
+  bearerEnv?: string;
+  /** `--header`: fixed headers sent with every upstream request (`upstream.headers`). */
+  headers?: Record<string, string>;
 }
+
+/** The scheme name `--bearer-env` adds (suffixed when the description already has one so named). */
+const BEARER_SCHEME = 'bearer';
 
 export interface ImportResult {
   manifest: Json;
@@ -48,6 +55,13 @@ export async function importFromSource(source: OpenApiSource, options: ImportOpt
   const upstream = upstreamOf(document, options.baseUrl, source.isUrl ? source.name : undefined);
   for (const note of upstream.notes) at(note.pointer, note.message);
 
+  let bearer: string | undefined;
+  if (options.bearerEnv !== undefined) {
+    bearer = BEARER_SCHEME;
+    for (let n = 2; upstream.schemes.has(bearer); n += 1) bearer = `${BEARER_SCHEME}_${n}`;
+    upstream.upstream['auth'] = { ...(upstream.upstream['auth'] as Json | undefined), [bearer]: { type: 'bearer', env: options.bearerEnv } };
+  }
+  if (options.headers !== undefined && Object.keys(options.headers).length > 0) upstream.upstream['headers'] = { ...options.headers };
   const omissions: Omission[] = [];
   const built: { tool: Omit<ImportedTool, 'name'>; wanted: string; pointer: string }[] = [];
   for (const op of selected) {
@@ -55,6 +69,7 @@ export async function importFromSource(source: OpenApiSource, options: ImportOpt
     if (tool === undefined) continue;
     const auth = authOf(document, op.operation, upstream.schemes);
     if (auth !== undefined) tool.http.auth = auth;
+    else if (bearer !== undefined) tool.http.auth = [bearer];
     built.push({ tool, wanted: baseName(op), pointer: op.pointer });
   }
   for (const omission of omissions) at(omission.pointer, omission.message);

@@ -305,4 +305,13 @@ describe('import openapi: upstream credentials', () => {
     expect(tool(manifest, 'c')['http']['auth']).toEqual(['cc']);
     expect(warnings.find((w) => w.pointer === '/components/securitySchemes/digest')?.message).toMatch(/digest.*left out/);
   });
+
+  it('--bearer-env gives every operation without credentials a bearer token; --header adds fixed headers', async () => {
+    const file = write(oas({ '/a': { get: { operationId: 'a', responses: {} } }, '/b': { get: { operationId: 'b', security: [{ key: [] }], responses: {} } } }, { components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'k' } } } }));
+    const { manifest } = await importOpenApi(file, { bearerEnv: 'GITHUB_TOKEN', headers: { 'User-Agent': 'mcp-gen-test' } });
+    expect(manifest['upstream']['auth']['bearer']).toEqual({ type: 'bearer', env: 'GITHUB_TOKEN' });
+    expect(manifest['upstream']['headers']).toEqual({ 'User-Agent': 'mcp-gen-test' });
+    expect(tool(manifest, 'a')['http']['auth']).toEqual(['bearer']);
+    expect(tool(manifest, 'b')['http']['auth']).toEqual(['key']);
+  });
 });
