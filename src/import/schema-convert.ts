@@ -107,7 +107,7 @@ export function schemaConverter(document: unknown, knownFormats: ReadonlySet<str
       else if (SCHEMA_MAPS.includes(key) && isObject(value)) out[key] = mapValues(value, convert);
     }
     if (openapi30) translate30(source, out);
-    return out;
+    return ownPropertiesIntoAllOf(out);
   };
 
   return {
@@ -213,6 +213,29 @@ function translate30(source: Json, out: Json): void {
     }
     out['anyOf'] = [inner, { type: 'null' }];
   }
+}
+
+/** Keywords that describe an object's own members. */
+const MEMBER_KEYWORDS = ['properties', 'patternProperties', 'additionalProperties', 'required', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedProperties'];
+
+/**
+ * `allOf` beside the object's own members (`allOf: [Base]` plus `properties`, the usual way
+ * descriptions extend a schema) becomes one more `allOf` entry holding those members. The same
+ * value is accepted; the generated types then name the whole schema once (json-schema-to-typescript
+ * names the intersection after the definition's key and the members after the tool, which collides
+ * when two tools use the definition).
+ */
+function ownPropertiesIntoAllOf(out: Json): Json {
+  if (!Array.isArray(out['allOf']) || !MEMBER_KEYWORDS.some((k) => k in out)) return out;
+  const members: Json = {};
+  for (const key of MEMBER_KEYWORDS) {
+    if (key in out) {
+      members[key] = out[key];
+      delete out[key];
+    }
+  }
+  out['allOf'] = [...(out['allOf'] as unknown[]), members];
+  return out;
 }
 
 function isObject(value: unknown): value is Json {

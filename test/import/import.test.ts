@@ -320,3 +320,29 @@ describe('import openapi: upstream credentials', () => {
     expect(tool(manifest, 'b')['http']['auth']).toEqual(['key']);
   });
 });
+
+describe('import openapi: schemas the generated types name once', () => {
+  it('a definition extending another (allOf plus its own properties) shared by two tools type-checks', async () => {
+    const rule = { allOf: [{ $ref: '#/components/schemas/Base' }], description: 'A rule.', type: 'object', properties: { p: { type: 'string' } }, required: ['p'] };
+    const file = write(oas(
+      {
+        '/a': { put: { operationId: 'a', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Rule' } } } }, responses: {} } },
+        '/b': { put: { operationId: 'b', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Rule' } } } }, responses: {} } },
+      },
+      { components: { schemas: { Base: { type: 'object', properties: { id: { type: 'string' } } }, Rule: rule } } },
+    ));
+    const { manifest } = await importOpenApi(file);
+    expect(manifest['$defs']['Rule']).toEqual({ allOf: [{ $ref: '#/$defs/Base' }, { properties: { p: { type: 'string' } }, required: ['p'] }], description: 'A rule.', type: 'object' });
+    const out = join(dir, 'rule.yaml');
+    await importToFile(file, out, {});
+    const { model } = await loadManifest(out);
+    const { planServer } = await import('../../src/emit/server/index.js');
+    const { readRuntimeSources } = await import('../../src/pipeline/server.js');
+    const plan = await planServer(model, { runtimeSources: readRuntimeSources(), importExtension: 'js' });
+    const types = plan.files.find((f) => f.path === 'generated/types.ts');
+    const text = String(types?.content ?? '');
+    const declared = [...text.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]);
+    expect(declared.length).toBeGreaterThan(0);
+    expect(new Set(declared).size).toBe(declared.length);
+  });
+});
