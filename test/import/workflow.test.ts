@@ -111,4 +111,18 @@ describe('an imported manifest in the workflow', () => {
       await mock.close();
     }
   }, 60_000);
+
+  it('bad input exits 2 with a positioned message and writes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-import-bad-'));
+    await writeFile(join(dir, 'broken.yaml'), 'openapi: 3.0.0\ninfo: {title: x, version: "1"}\npaths:\n  /a: [oops\n');
+    await writeFile(join(dir, 'other.json'), '{"hello": 1}');
+    const broken = await run('import', 'openapi', join(dir, 'broken.yaml'), '-o', join(dir, 'a.yaml'));
+    expect(broken.code).toBe(2);
+    expect(broken.err).toMatch(/broken\.yaml:5:1: YAML syntax error/);
+    const other = await run('import', 'openapi', join(dir, 'other.json'), '-o', join(dir, 'b.yaml'));
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/is not an OpenAPI description/);
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(dir)).sort()).toEqual(['broken.yaml', 'other.json']);
+  });
 });
