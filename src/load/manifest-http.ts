@@ -68,6 +68,14 @@ function checkUpstream(doc: SourceDocument, upstream: JsonObject): Diagnostic[] 
       problems.push(diagnosticAt(doc, '/upstream/baseUrl', `'{${name}}' has no entry in upstream.variables`, `add \`variables: { ${name}: { default: … } }\``));
     }
   }
+  // A client-credentials token URL may use the same variables (a self-hosted API's own host, say).
+  const auth = isObject(upstream['auth']) ? upstream['auth'] : {};
+  for (const [scheme, value] of Object.entries(auth)) {
+    if (!isObject(value) || typeof value['tokenUrl'] !== 'string') continue;
+    for (const name of templatePlaceholders(value['tokenUrl'])) {
+      if (!(name in variables)) problems.push(diagnosticAt(doc, joinPointer('/upstream/auth', scheme, 'tokenUrl'), `'{${name}}' has no entry in upstream.variables`));
+    }
+  }
   for (const [name, variable] of Object.entries(variables)) {
     if (!placeholders.includes(name)) {
       problems.push(diagnosticAt(doc, joinPointer('/upstream/variables', name), `'${name}' is not a placeholder of ${baseUrl}`, `the base URL's placeholders: ${placeholders.join(', ') || 'none'}`, 'key'));
