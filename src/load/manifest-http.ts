@@ -42,8 +42,18 @@ export function checkHttpRules(doc: SourceDocument): Diagnostic[] {
       problems.push(diagnosticAt(doc, at, 'an `http` binding needs a top-level `upstream`', 'add `upstream: { baseUrl: https://api.example.com }` (or remove `http`)', 'key'));
     }
     problems.push(...checkBinding(doc, at, tool['http'], tool['inputSchema'], schemes));
+    problems.push(...checkWrap(doc, at, tool['http'], tool['outputSchema']));
   });
   return problems;
+}
+
+/** `wrapOutput` names the one property of an object outputSchema that holds the answer. */
+function checkWrap(doc: SourceDocument, at: string, http: JsonObject, outputSchema: unknown): Diagnostic[] {
+  const wrap = http['wrapOutput'];
+  if (typeof wrap !== 'string' || !isObject(outputSchema)) return [];
+  const properties = isObject(outputSchema['properties']) ? Object.keys(outputSchema['properties']) : undefined;
+  if (outputSchema['type'] === 'object' && (properties === undefined || properties.includes(wrap))) return [];
+  return [diagnosticAt(doc, joinPointer(at, 'wrapOutput'), `the outputSchema has no property '${wrap}'`, `wrap the answer's schema: outputSchema: { type: object, properties: { ${wrap}: … } }`)];
 }
 
 function checkUpstream(doc: SourceDocument, upstream: JsonObject): Diagnostic[] {
@@ -56,6 +66,14 @@ function checkUpstream(doc: SourceDocument, upstream: JsonObject): Diagnostic[] 
   for (const name of placeholders) {
     if (!(name in variables)) {
       problems.push(diagnosticAt(doc, '/upstream/baseUrl', `'{${name}}' has no entry in upstream.variables`, `add \`variables: { ${name}: { default: … } }\``));
+    }
+  }
+  // A client-credentials token URL may use the same variables (a self-hosted API's own host, say).
+  const auth = isObject(upstream['auth']) ? upstream['auth'] : {};
+  for (const [scheme, value] of Object.entries(auth)) {
+    if (!isObject(value) || typeof value['tokenUrl'] !== 'string') continue;
+    for (const name of templatePlaceholders(value['tokenUrl'])) {
+      if (!(name in variables)) problems.push(diagnosticAt(doc, joinPointer('/upstream/auth', scheme, 'tokenUrl'), `'{${name}}' has no entry in upstream.variables`));
     }
   }
   for (const [name, variable] of Object.entries(variables)) {

@@ -113,6 +113,23 @@ describe('upstream and http in the manifest', () => {
     ]);
   });
 
+  test('wrapOutput names a property of an object outputSchema', async () => {
+    const file = await write([
+      server,
+      'upstream: { baseUrl: "https://api.example.com" }',
+      'tools:',
+      '  - name: a',
+      '    inputSchema: { type: object }',
+      '    outputSchema: { type: object, properties: { items: { type: array } } }',
+      '    http: { method: GET, path: /a, wrapOutput: items }',
+      '  - name: b',
+      '    inputSchema: { type: object }',
+      '    outputSchema: { type: object, properties: { items: { type: array } } }',
+      '    http: { method: GET, path: /b, wrapOutput: list }',
+    ]);
+    expect((await problemsOf(file)).map(brief)).toEqual(["11:48 /tools/1/http/wrapOutput the outputSchema has no property 'list'"]);
+  });
+
   test('an http binding without upstream', async () => {
     const file = await write([server, 'tools:', '  - name: t', '    inputSchema: { type: object }', '    http: { method: GET, path: /x }']);
     expect((await problemsOf(file)).map(brief)).toEqual(['5:5 /tools/0/http an `http` binding needs a top-level `upstream`']);
