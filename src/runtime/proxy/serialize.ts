@@ -157,11 +157,15 @@ export function serializeParameters(
   return out;
 }
 
-/** The path template with each `{name}` replaced by its serialized value. */
+/** A path value a URL parser would take as `.` or `..` (percent-encoded dots included): it would climb out of the template. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/** The path template with each `{name}` replaced by its serialized value; throws for a dot segment. */
 export function fillPath(template: string, values: ReadonlyMap<string, string>): string {
   return template.replace(/\{([^{}]*)\}/g, (_, name: string) => {
     const value = values.get(name);
     if (value === undefined) throw new Error(`path parameter ${name} has no value`);
+    if (DOT_SEGMENT.test(value)) throw new Error(`path parameter ${name} may not be '${value}'`);
     return value;
   });
 }

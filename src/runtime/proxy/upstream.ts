@@ -75,7 +75,7 @@ function resolveUrl(template: string, settings: UpstreamSettings, env: Environme
   });
   if (problem !== undefined) return problem;
   if (!URL.canParse(filled)) return `the upstream URL ${filled} is not a URL`;
-  return new URL(filled.endsWith('/') ? filled.slice(0, -1) : filled);
+  return new URL(filled);
 }
 
 /** The caller's cancellation and the timeout as one signal (AbortSignal.any is missing before Node 20.3). */
@@ -140,7 +140,9 @@ async function buildRequest(
     binding.auth === undefined
       ? undefined
       : await credentialFor(binding.auth, settings.auth ?? {}, env, tokens, signal);
-  const url = new URL(base.href + fillPath(binding.path, parts.path));
+  // `new URL('https://api.github.com')` ends with a slash the path must not double.
+  const root = base.href.endsWith('/') ? base.href.slice(0, -1) : base.href;
+  const url = new URL(root + fillPath(binding.path, parts.path));
   const query = [...parts.query, ...(credential?.query ?? [])];
   if (query.length > 0) url.search = query.join('&');
   const headers = new Headers({ accept: 'application/json, */*;q=0.8' });
