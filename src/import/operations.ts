@@ -43,7 +43,7 @@ export interface ImportedTool {
   annotations: Json;
   inputSchema: Json;
   outputSchema?: unknown;
-  http: { method: string; path: string; parameters?: HttpParameter[]; body?: { argument: string; contentType?: string }; auth?: string[] };
+  http: { method: string; path: string; parameters?: HttpParameter[]; body?: { argument: string; contentType?: string }; auth?: string[]; wrapOutput?: string };
 }
 
 /** A reason the operation (or a part of it) was left out; the caller positions it. */
@@ -167,7 +167,11 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
   }
 
   const inputSchema: Json = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-  const outputSchema = successSchema(document, op.operation, convert);
+  let outputSchema = successSchema(document, op.operation, convert);
+  // An answer that is not an object (a list, a string) is wrapped: `{ <name>: answer }` under an
+  // object schema, which every revision accepts as structured content (the proxy does the wrapping).
+  const wrap = outputSchema !== undefined && !isObjectSchema(outputSchema, convert) ? wrapName(outputSchema, convert) : undefined;
+  if (wrap !== undefined) outputSchema = { type: 'object', properties: { [wrap]: outputSchema }, required: [wrap], additionalProperties: false };
   const summary = oneLine(op.operation['summary']);
   const description = typeof op.operation['description'] === 'string' && op.operation['description'].trim() !== '' ? op.operation['description'].trim() : summary;
   return {
@@ -181,8 +185,24 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
       path: op.path,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(body !== undefined ? { body } : {}),
+      ...(wrap !== undefined ? { wrapOutput: wrap } : {}),
     },
   };
+}
+
+/** `type: object` at the root, directly or through one reference. */
+function isObjectSchema(schema: unknown, convert: SchemaConverter): boolean {
+  if (!isObject(schema)) return false;
+  if (schema['type'] === 'object') return true;
+  if (typeof schema['$ref'] === 'string') return isObjectSchema(convert.def(schema['$ref'].slice('#/$defs/'.length)), convert);
+  return false;
+}
+
+/** `items` for a list, `value` for anything else. */
+function wrapName(schema: unknown, convert: SchemaConverter): string {
+  let node = schema;
+  for (let hops = 0; hops < 5 && isObject(node) && typeof node['$ref'] === 'string'; hops += 1) node = convert.def(node['$ref'].slice('#/$defs/'.length));
+  return isObject(node) && node['type'] === 'array' ? 'items' : 'value';
 }
 
 /** GET and HEAD only read; DELETE destroys; PUT and DELETE may be repeated; every upstream is an open world. */

@@ -345,4 +345,26 @@ describe('import openapi: schemas the generated types name once', () => {
     expect(declared.length).toBeGreaterThan(0);
     expect(new Set(declared).size).toBe(declared.length);
   });
+
+  it('an answer that is not an object is wrapped (`items` for a list, `value` else), and the binding says so', async () => {
+    const file = write(oas(
+      {
+        '/list': { get: { operationId: 'list', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Names' } } } } } } },
+        '/text': { get: { operationId: 'text', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string' } } } } } } },
+        '/obj': { get: { operationId: 'obj', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } } } },
+      },
+      { components: { schemas: { Names: { type: 'array', items: { type: 'string' } }, Thing: { type: 'object', properties: { a: { type: 'string' } } } } } },
+    ));
+    const { manifest } = await importOpenApi(file);
+    expect(tool(manifest, 'list')['outputSchema']).toEqual({ type: 'object', properties: { items: { $ref: '#/$defs/Names' } }, required: ['items'], additionalProperties: false });
+    expect(tool(manifest, 'list')['http']['wrapOutput']).toBe('items');
+    expect(tool(manifest, 'text')['outputSchema']['properties']).toEqual({ value: { type: 'string' } });
+    expect(tool(manifest, 'text')['http']['wrapOutput']).toBe('value');
+    expect(tool(manifest, 'obj')['http']['wrapOutput']).toBeUndefined();
+    const out = join(dir, 'wrapped.yaml');
+    await importToFile(file, out, {});
+    const loaded = await loadManifest(out);
+    // No tool needs the "only 2026-07-28 clients see it" warning any more.
+    expect(loaded.warnings.filter((w) => /only 2026-07-28 clients/.test(w.message))).toEqual([]);
+  });
 });
