@@ -367,4 +367,38 @@ describe('import openapi: schemas the generated types name once', () => {
     // No tool needs the "only 2026-07-28 clients see it" warning any more.
     expect(loaded.warnings.filter((w) => /only 2026-07-28 clients/.test(w.message))).toEqual([]);
   });
+
+  it('parameters the proxy could not send are left out with a warning; odd media types and styles are normalized', async () => {
+    const file = write(oas({
+      '/a/{id}': {
+        post: {
+          operationId: 'a',
+          parameters: [
+            { name: 'id', in: 'path', required: true, style: 'form', schema: { type: 'string' } },
+            { name: 'ghost', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'Content-Length', in: 'header', schema: { type: 'integer' } },
+            { name: 'X-Mode', in: 'header', schema: { type: 'string' } },
+            { name: 'x-mode', in: 'header', schema: { type: 'string' } },
+          ],
+          requestBody: { content: { 'application/JSON; charset=utf-8': { schema: { type: 'object' } } } },
+          responses: {},
+        },
+      },
+      '/b': { put: { operationId: 'b', requestBody: { content: { '*/*': { schema: { type: 'object' } } } }, responses: {} } },
+    }));
+    const { manifest, warnings } = await importOpenApi(file);
+    expect(tool(manifest, 'a')['http']['parameters']).toEqual([
+      { in: 'path', name: 'id', argument: 'id' },
+      { in: 'header', name: 'X-Mode', argument: 'X-Mode' },
+    ]);
+    expect(tool(manifest, 'a')['http']['body']).toEqual({ argument: 'body' });
+    expect(tool(manifest, 'b')['http']['body']).toEqual({ argument: 'body' });
+    const messages = warnings.map((w) => w.message).join('\n');
+    expect(messages).toMatch(/path parameter 'ghost' .* no such placeholder/);
+    expect(messages).toMatch(/header parameter 'Content-Length' .* sets that header itself/);
+    expect(messages).toMatch(/header parameter 'x-mode' .* already bound/);
+    const out = join(dir, 'normalized.yaml');
+    await importToFile(file, out, {});
+    await loadManifest(out);
+  });
 });
