@@ -9,6 +9,7 @@
  * What a tool cannot carry (a multipart or XML-only body, a parameter serialized as a media type
  * other than JSON) leaves the operation out, or the optional part out, with a warning naming it.
  */
+import { RESERVED_HEADERS, STYLES as LOCATION_STYLES } from '../load/manifest-http.js';
 import type { SchemaConverter } from './schema-convert.js';
 import { resolvePointer } from './schema-convert.js';
 
@@ -43,7 +44,7 @@ export interface ImportedTool {
   annotations: Json;
   inputSchema: Json;
   outputSchema?: unknown;
-  http: { method: string; path: string; parameters?: HttpParameter[]; body?: { argument: string; contentType?: string }; auth?: string[] };
+  http: { method: string; path: string; parameters?: HttpParameter[]; body?: { argument: string; contentType?: string }; auth?: string[]; wrapOutput?: string };
 }
 
 /** A reason the operation (or a part of it) was left out; the caller positions it. */
@@ -55,7 +56,6 @@ export interface Omission {
 }
 
 const DEFAULT_STYLE: Record<HttpParameter['in'], string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
-const STYLES = new Set(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
 /** Headers OpenAPI says to ignore as parameters: the binding sets them itself. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
@@ -86,6 +86,8 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
   const required: string[] = [];
   const parameters: HttpParameter[] = [];
   const taken = new Set<string>();
+  /** `in` + name of each bound parameter (header names without case): a second one would be refused. */
+  const bound = new Set<string>();
   const argumentName = (name: string, where: string): string => {
     let candidate = taken.has(name) ? `${where}_${name}` : name;
     for (let n = 2; taken.has(candidate); n += 1) candidate = `${where}_${name}_${n}`;
@@ -104,6 +106,21 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
       continue;
     }
     if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
+    const leaveOut = (why: string): void => void omissions.push({ pointer: op.pointer, message: `${location} parameter '${name}' of ${op.method.toUpperCase()} ${op.path} is left out: ${why}`, skipped: false });
+    if (location === 'header' && RESERVED_HEADERS.has(name.toLowerCase())) {
+      leaveOut('the HTTP client sets that header itself');
+      continue;
+    }
+    if (location === 'path' && !op.path.includes(`{${name}}`)) {
+      leaveOut('the path has no such placeholder');
+      continue;
+    }
+    const key = `${location}\u0000${location === 'header' ? name.toLowerCase() : name}`;
+    if (bound.has(key)) {
+      leaveOut('a parameter of that name is already bound (header names ignore case)');
+      continue;
+    }
+    bound.add(key);
     const isRequired = location === 'path' || parameter['required'] === true;
     let schema: unknown = parameter['schema'];
     let contentType: 'application/json' | undefined;
@@ -123,7 +140,8 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
     if (isRequired) required.push(argument);
     const binding: HttpParameter = { in: location, name, argument };
     const style = parameter['style'];
-    if (typeof style === 'string' && STYLES.has(style) && style !== DEFAULT_STYLE[location]) binding.style = style;
+    // A style the location does not allow (the description is wrong) falls back to the default.
+    if (typeof style === 'string' && LOCATION_STYLES[location]?.includes(style) && style !== DEFAULT_STYLE[location]) binding.style = style;
     const effectiveStyle = binding.style ?? DEFAULT_STYLE[location];
     if (typeof parameter['explode'] === 'boolean' && parameter['explode'] !== (effectiveStyle === 'form')) binding.explode = parameter['explode'];
     if (location === 'query' && parameter['allowReserved'] === true) binding.allowReserved = true;
@@ -159,7 +177,8 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
       const schema = deref(document, content[mediaType])?.['schema'];
       properties[argument] = withDescription(convert.convert(schema ?? {}), requestBody['description'], false);
       if (requestBody['required'] === true) required.push(argument);
-      body = { argument, ...(mediaType !== 'application/json' ? { contentType: mediaType } : {}) };
+      const contentType = bodyContentType(mediaType);
+      body = { argument, ...(contentType !== 'application/json' ? { contentType } : {}) };
     }
   }
   if (isObject(op.operation['callbacks']) && Object.keys(op.operation['callbacks']).length > 0) {
@@ -167,7 +186,11 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
   }
 
   const inputSchema: Json = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-  const outputSchema = successSchema(document, op.operation, convert);
+  let outputSchema = successSchema(document, op.operation, convert);
+  // An answer that is not an object (a list, a string) is wrapped: `{ <name>: answer }` under an
+  // object schema, which every revision accepts as structured content (the proxy does the wrapping).
+  const wrap = outputSchema !== undefined && !isObjectSchema(outputSchema, convert) ? wrapName(outputSchema, convert) : undefined;
+  if (wrap !== undefined) outputSchema = { type: 'object', properties: { [wrap]: outputSchema }, required: [wrap], additionalProperties: false };
   const summary = oneLine(op.operation['summary']);
   const description = typeof op.operation['description'] === 'string' && op.operation['description'].trim() !== '' ? op.operation['description'].trim() : summary;
   return {
@@ -181,8 +204,30 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
       path: op.path,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(body !== undefined ? { body } : {}),
+      ...(wrap !== undefined ? { wrapOutput: wrap } : {}),
     },
   };
+}
+
+/** The media type a JSON or form body is sent as: parameters dropped, lower case, a wildcard as JSON. */
+function bodyContentType(mediaType: string): string {
+  const type = mediaType.split(';')[0]!.trim().toLowerCase();
+  return type === '*/*' || type === 'application/*' ? 'application/json' : type;
+}
+
+/** `type: object` at the root, directly or through one reference. */
+function isObjectSchema(schema: unknown, convert: SchemaConverter): boolean {
+  if (!isObject(schema)) return false;
+  if (schema['type'] === 'object') return true;
+  if (typeof schema['$ref'] === 'string') return isObjectSchema(convert.def(schema['$ref'].slice('#/$defs/'.length)), convert);
+  return false;
+}
+
+/** `items` for a list, `value` for anything else. */
+function wrapName(schema: unknown, convert: SchemaConverter): string {
+  let node = schema;
+  for (let hops = 0; hops < 5 && isObject(node) && typeof node['$ref'] === 'string'; hops += 1) node = convert.def(node['$ref'].slice('#/$defs/'.length));
+  return isObject(node) && node['type'] === 'array' ? 'items' : 'value';
 }
 
 /** GET and HEAD only read; DELETE destroys; PUT and DELETE may be repeated; every upstream is an open world. */

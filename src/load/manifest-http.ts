@@ -13,7 +13,7 @@ import type { SourceDocument } from './yaml-positions.js';
 type JsonObject = { [key: string]: unknown };
 
 /** OpenAPI 3.x: the styles each parameter location allows. */
-const STYLES: Record<string, readonly string[]> = {
+export const STYLES: Record<string, readonly string[]> = {
   path: ['simple', 'label', 'matrix'],
   query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
   header: ['simple'],
@@ -21,7 +21,7 @@ const STYLES: Record<string, readonly string[]> = {
 };
 
 /** Headers that belong to the connection or to fetch itself: an argument must never set them. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
+export const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
 
 /** `{name}` placeholders of a path or base URL template, in order. */
 export function templatePlaceholders(template: string): string[] {

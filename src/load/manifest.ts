@@ -66,7 +66,7 @@ function hasNegativeZero(text: string): boolean {
 }
 
 /** A manifest larger than this is not a manifest. */
-const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
 export async function readManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<ReadManifest> {
   const display = options.displayPath ?? manifestPath;

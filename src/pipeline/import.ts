@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { importOpenApi, type ImportOptions, type ImportResult } from '../import/index.js';
+import { inputProblem } from '../load/diagnostics.js';
+import { MAX_MANIFEST_BYTES } from '../load/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { loadManifest } from './manifest.js';
 
@@ -29,6 +31,12 @@ export async function importToFile(location: string, out: string, options: Impor
   const sourceReference = isUrl ? location : relative(dirname(resolve(out)), resolve(location)).split(sep).join('/');
   const result = await importOpenApi(location, { ...options, sourceReference });
   const text = await manifestText(result.manifest, out);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_MANIFEST_BYTES) {
+    // Written, no command would read it: say so now, with the tags to select by.
+    const tags = result.warnings.find((w) => w.message.includes('models choose badly'))?.message.match(/e\.g\. ([^;]*?), --path/)?.[1];
+    throw inputProblem(location, `the manifest would be ${(bytes / 1024 / 1024).toFixed(1)} MiB (${result.stats.tools} tools), more than the ${MAX_MANIFEST_BYTES / 1024 / 1024} MiB mcp-gen reads`, `import a part of it with --tag${tags ? ` (${tags})` : ''}, --path or --operation`);
+  }
   const temporary = `${out}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, text);

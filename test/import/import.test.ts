@@ -345,4 +345,60 @@ describe('import openapi: schemas the generated types name once', () => {
     expect(declared.length).toBeGreaterThan(0);
     expect(new Set(declared).size).toBe(declared.length);
   });
+
+  it('an answer that is not an object is wrapped (`items` for a list, `value` else), and the binding says so', async () => {
+    const file = write(oas(
+      {
+        '/list': { get: { operationId: 'list', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Names' } } } } } } },
+        '/text': { get: { operationId: 'text', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string' } } } } } } },
+        '/obj': { get: { operationId: 'obj', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } } } },
+      },
+      { components: { schemas: { Names: { type: 'array', items: { type: 'string' } }, Thing: { type: 'object', properties: { a: { type: 'string' } } } } } },
+    ));
+    const { manifest } = await importOpenApi(file);
+    expect(tool(manifest, 'list')['outputSchema']).toEqual({ type: 'object', properties: { items: { $ref: '#/$defs/Names' } }, required: ['items'], additionalProperties: false });
+    expect(tool(manifest, 'list')['http']['wrapOutput']).toBe('items');
+    expect(tool(manifest, 'text')['outputSchema']['properties']).toEqual({ value: { type: 'string' } });
+    expect(tool(manifest, 'text')['http']['wrapOutput']).toBe('value');
+    expect(tool(manifest, 'obj')['http']['wrapOutput']).toBeUndefined();
+    const out = join(dir, 'wrapped.yaml');
+    await importToFile(file, out, {});
+    const loaded = await loadManifest(out);
+    // No tool needs the "only 2026-07-28 clients see it" warning any more.
+    expect(loaded.warnings.filter((w) => /only 2026-07-28 clients/.test(w.message))).toEqual([]);
+  });
+
+  it('parameters the proxy could not send are left out with a warning; odd media types and styles are normalized', async () => {
+    const file = write(oas({
+      '/a/{id}': {
+        post: {
+          operationId: 'a',
+          parameters: [
+            { name: 'id', in: 'path', required: true, style: 'form', schema: { type: 'string' } },
+            { name: 'ghost', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'Content-Length', in: 'header', schema: { type: 'integer' } },
+            { name: 'X-Mode', in: 'header', schema: { type: 'string' } },
+            { name: 'x-mode', in: 'header', schema: { type: 'string' } },
+          ],
+          requestBody: { content: { 'application/JSON; charset=utf-8': { schema: { type: 'object' } } } },
+          responses: {},
+        },
+      },
+      '/b': { put: { operationId: 'b', requestBody: { content: { '*/*': { schema: { type: 'object' } } } }, responses: {} } },
+    }));
+    const { manifest, warnings } = await importOpenApi(file);
+    expect(tool(manifest, 'a')['http']['parameters']).toEqual([
+      { in: 'path', name: 'id', argument: 'id' },
+      { in: 'header', name: 'X-Mode', argument: 'X-Mode' },
+    ]);
+    expect(tool(manifest, 'a')['http']['body']).toEqual({ argument: 'body' });
+    expect(tool(manifest, 'b')['http']['body']).toEqual({ argument: 'body' });
+    const messages = warnings.map((w) => w.message).join('\n');
+    expect(messages).toMatch(/path parameter 'ghost' .* no such placeholder/);
+    expect(messages).toMatch(/header parameter 'Content-Length' .* sets that header itself/);
+    expect(messages).toMatch(/header parameter 'x-mode' .* already bound/);
+    const out = join(dir, 'normalized.yaml');
+    await importToFile(file, out, {});
+    await loadManifest(out);
+  });
 });
