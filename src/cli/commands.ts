@@ -187,6 +187,36 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: 'import',
+    summary: 'Write a manifest from an OpenAPI description (3.0, 3.1 or Swagger 2.0): one tool per operation, each bound to its HTTP request.',
+    arguments: [
+      { name: '<kind>', help: "what is imported: 'openapi'" },
+      { name: '<source>', help: 'the description: a JSON or YAML file (its $refs may name other files) or an http(s) URL' },
+    ],
+    options: [
+      { flags: '-o, --out <file>', help: 'the manifest to write (.yaml, or .json)', default: 'manifest.yaml' },
+      { flags: '--tag <tag>', help: 'only operations with this tag (repeatable)', repeatable: true },
+      { flags: '--path <glob>', help: "only operations whose path matches ('*' within a segment, '**' across; repeatable)", repeatable: true },
+      { flags: '--operation <id>', help: 'only the operation with this operationId (repeatable)', repeatable: true },
+      { flags: '--exclude-tag <tag>', help: 'leave out operations with this tag (repeatable)', repeatable: true },
+      { flags: '--exclude-path <glob>', help: 'leave out operations whose path matches (repeatable)', repeatable: true },
+      { flags: '--exclude-operation <id>', help: 'leave out the operation with this operationId (repeatable)', repeatable: true },
+      { flags: '--base-url <url>', help: "the upstream's base URL (default: the description's first server)" },
+      { flags: '--bearer-env <VAR>', help: 'send a bearer token from this environment variable with every operation the description gives no credentials' },
+      { flags: '--header <header>', help: "a fixed header for every upstream request, 'Name: value' (repeatable; never a credential)", repeatable: true },
+    ],
+    examples: [
+      ["mcp-gen import openapi api.github.com.json --tag repos --bearer-env GITHUB_TOKEN --header 'User-Agent: my-server' -o manifest.yaml", "GitHub's repos operations as tools"],
+      ['mcp-gen import openapi https://example.com/openapi.yaml -o manifest.yaml', 'from a URL'],
+      ["mcp-gen import openapi petstore.json --path '/pet/**' --exclude-operation deletePet", 'a few operations'],
+    ],
+    ownJson: true,
+    async run(args, options, { io }) {
+      const { runImport } = await import('./import-command.js');
+      return runImport(args[0] as string, args[1] as string, options as Options<import('./import-command.js').ImportCommandOptions>, io);
+    },
+  },
+  {
     name: 'diff',
     summary: 'Compare two servers (manifests, snapshots, live servers) or two protocol revisions; classify each change as breaking, compatible or docs.',
     arguments: [

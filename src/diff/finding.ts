@@ -42,7 +42,7 @@ export interface Finding {
 }
 
 /** The kinds of input `mcp-gen diff` compares. */
-export type SideKind = 'manifest' | 'snapshot' | 'url' | 'command' | 'revision';
+export type SideKind = 'manifest' | 'snapshot' | 'url' | 'command' | 'revision' | 'openapi';
 
 export interface SideInfo {
   kind: SideKind;

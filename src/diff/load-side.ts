@@ -46,7 +46,7 @@ export class LiveSideError extends Error {
 
 export const COMMAND_PREFIX = 'cmd:';
 
-const SIDE_FORMS = `a side is a manifest (.yaml, .yml, .json), a snapshot saved with --save-snapshot, an http(s):// URL, '${COMMAND_PREFIX}<command line>', or a revision (${KNOWN_REVISIONS.join(', ')})`;
+const SIDE_FORMS = `a side is a manifest (.yaml, .yml, .json), an OpenAPI description, a snapshot saved with --save-snapshot, an http(s):// URL, '${COMMAND_PREFIX}<command line>', or a revision (${KNOWN_REVISIONS.join(', ')})`;
 
 /** Snapshots and manifests larger than this are not what they claim. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -71,8 +71,14 @@ export async function classifySide(arg: string): Promise<SideInfo> {
     throw inputProblem(arg, dated ? `unknown revision ${JSON.stringify(arg)}` : 'no such file', SIDE_FORMS);
   }
   const extension = extname(arg).toLowerCase();
+  if (await looksLikeOpenApi(arg)) return { kind: 'openapi', source: arg };
   if (extension === '.yaml' || extension === '.yml') return { kind: 'manifest', source: arg };
   return { kind: (await looksLikeSnapshot(arg)) ? 'snapshot' : 'manifest', source: arg };
+}
+
+async function looksLikeOpenApi(path: string): Promise<boolean> {
+  const { looksLikeOpenApiFile } = await import('../pipeline/import.js');
+  return looksLikeOpenApiFile(path);
 }
 
 async function looksLikeSnapshot(path: string): Promise<boolean> {
@@ -98,6 +104,11 @@ export async function loadSide(info: SideInfo, options: SideOptions, warn: (line
     }
     case 'snapshot':
       return fromSnapshot(info, await readSnapshot(info.source), warn);
+    case 'openapi': {
+      // An OpenAPI description is compared as the manifest `mcp-gen import openapi` makes of it.
+      const { openApiModel } = await import('../pipeline/import.js');
+      return { info, family: 'server', surface: surfaceFromModel(await openApiModel(info.source)).surface };
+    }
     case 'url':
     case 'command':
       return fromSnapshot(info, await introspectSide(info, options), warn);

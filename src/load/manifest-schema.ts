@@ -47,6 +47,8 @@ export function validateAgainstManifestSchema(doc: SourceDocument, validTools: R
   return errors
     // A bad key is reported by the pattern it breaks; ajv's `propertyNames` summary adds nothing.
     .filter((e) => e.keyword !== 'propertyNames')
+    // An `if` that picked a `then` (upstream.auth's kinds) only says the `then` failed, which its own errors say.
+    .filter((e) => e.keyword !== 'if')
     .filter((e) => e.keyword === 'type' || !wrongType.has(e.instancePath))
     // A misspelt required key is one mistake: the unknown key says it, with the name it meant.
     .filter((e) => e.keyword !== 'required' || !misspelt.has(joinPointer(e.instancePath, String((e.params as JsonObject).missingProperty))))

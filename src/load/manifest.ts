@@ -9,6 +9,7 @@ import path from 'node:path';
 import { InputError, inputProblem } from './diagnostics.js';
 import type { Diagnostic } from './diagnostics.js';
 import { authWarnings, checkAuthRules } from './manifest-auth.js';
+import { checkHttpRules } from './manifest-http.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings, type SchemaCheck } from './manifest-checks.js';
 import type { CompileResult } from './schema-compiler.js';
 import { precheck } from './schema-precheck.js';
@@ -65,7 +66,7 @@ function hasNegativeZero(text: string): boolean {
 }
 
 /** A manifest larger than this is not a manifest. */
-const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
 export async function readManifest(manifestPath: string, options: LoadManifestOptions = {}): Promise<ReadManifest> {
   const display = options.displayPath ?? manifestPath;
@@ -113,6 +114,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   const notYetReported = (d: Diagnostic): boolean => d.file !== display || !reported.has(d.pointer);
   problems.push(...checkManifestRules(doc));
   problems.push(...checkAuthRules(doc));
+  problems.push(...checkHttpRules(doc));
   warnings.push(...toolNameWarnings(doc));
   warnings.push(...authWarnings(doc));
 

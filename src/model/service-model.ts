@@ -36,6 +36,51 @@ export interface ToolModel {
   wire: { [key: string]: unknown };
   /** OAuth scopes a token needs to call it (manifest `scopes`, with `auth`); absent when none. */
   scopes?: string[];
+  /** Manifest `http`: the tool proxies this upstream operation (never on the wire). */
+  http?: HttpBindingModel;
+}
+
+/** One upstream parameter of an HTTP binding, with OpenAPI's defaults for `style` and `explode` filled in. */
+export interface HttpParameterModel {
+  in: 'path' | 'query' | 'header' | 'cookie';
+  name: string;
+  /** Top-level property of the tool's arguments holding the value. */
+  argument: string;
+  style: 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  explode: boolean;
+  allowReserved?: true;
+  /** Sent as JSON text instead of by style (OpenAPI `content`). */
+  contentType?: 'application/json';
+}
+
+/** Manifest `tools[].http`. */
+export interface HttpBindingModel {
+  method: string;
+  path: string;
+  parameters: HttpParameterModel[];
+  body?: { argument: string; contentType: string };
+  /** `upstream.auth` scheme names, in order of preference. */
+  auth?: string[];
+  wrapOutput?: string;
+}
+
+/** One `upstream.auth` scheme: the names of environment variables, never their values. */
+export type UpstreamAuthModel =
+  | { type: 'bearer'; env: string }
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; env: string }
+  | { type: 'basic'; usernameEnv: string; passwordEnv: string }
+  | { type: 'oauth2ClientCredentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string; scopes?: string[]; audience?: string };
+
+/** Manifest `upstream`: the HTTP API proxied tools call. */
+export interface UpstreamModel {
+  baseUrl: string;
+  variables?: Record<string, { default: string; env?: string; enum?: string[] }>;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  headers?: Record<string, string>;
+  auth?: Record<string, UpstreamAuthModel>;
+  /** The OpenAPI description it was imported from. */
+  source?: { openapi: string; sha256?: string };
 }
 
 export interface ResourceModel {
@@ -134,6 +179,8 @@ export interface ServiceModel {
   prompts: PromptModel[];
   /** Manifest `auth`; absent: no authorization (the output is as without this field). */
   auth?: AuthModel;
+  /** Manifest `upstream`; absent when no tool proxies an HTTP API. */
+  upstream?: UpstreamModel;
   /** Manifest path as the user named it, for messages; never printed into generated files. */
   source: string;
 }

@@ -9,6 +9,8 @@ import { assignNames } from '../printer/names.js';
 import type { AssignedName } from '../printer/names.js';
 import type {
   AuthModel,
+  HttpBindingModel,
+  HttpParameterModel,
   Identifiers,
   PromptArgumentModel,
   PromptModel,
@@ -16,6 +18,7 @@ import type {
   ResourceTemplateModel,
   ServiceModel,
   ToolModel,
+  UpstreamModel,
 } from './service-model.js';
 
 type JsonObject = { [key: string]: unknown };
@@ -42,6 +45,7 @@ export interface ManifestDocument {
   resourceTemplates?: JsonObject[];
   prompts?: ManifestPrompt[];
   auth?: AuthModel;
+  upstream?: UpstreamModel;
 }
 
 export interface ManifestTool extends JsonObject {
@@ -128,6 +132,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       if (tool.outputSchema) model.outputSchema = as2020(tool.outputSchema);
       const headers = mirroredHeaders(tool.inputSchema);
       if (headers.length > 0) model.headers = headers;
+      if (tool['http'] !== undefined) model.http = httpBindingModel(tool['http'] as JsonObject);
       return withScopes(model, tool);
     }),
     resources: resources.map((resource): ResourceModel =>
@@ -172,9 +177,50 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       return withScopes(model, prompt);
     }),
     ...(doc.auth !== undefined ? { auth: authModel(doc.auth) } : {}),
+    ...(doc.upstream !== undefined ? { upstream: upstreamModel(doc.upstream) } : {}),
     source,
   };
   return { model, renamings };
+}
+
+/** Manifest `upstream`, keys in a fixed order. */
+function upstreamModel(upstream: UpstreamModel): UpstreamModel {
+  const model = pick(upstream as unknown as JsonObject, ['baseUrl', 'variables', 'timeoutMs', 'maxResponseBytes', 'headers', 'auth', 'source']) as unknown as UpstreamModel;
+  if (upstream.variables !== undefined) {
+    model.variables = Object.fromEntries(Object.entries(upstream.variables).map(([name, v]) => [name, pick(v, ['default', 'env', 'enum']) as never]));
+  }
+  if (upstream.auth !== undefined) {
+    const keys = ['type', 'in', 'name', 'env', 'usernameEnv', 'passwordEnv', 'tokenUrl', 'clientIdEnv', 'clientSecretEnv', 'scopes', 'audience'];
+    model.auth = Object.fromEntries(Object.entries(upstream.auth).map(([name, scheme]) => [name, pick(scheme, keys) as never]));
+  }
+  if (upstream.source !== undefined) model.source = pick(upstream.source, ['openapi', 'sha256']) as never;
+  return model;
+}
+
+/** Manifest `tools[].http`, with OpenAPI's default style and explode of each parameter made explicit. */
+function httpBindingModel(http: JsonObject): HttpBindingModel {
+  const parameters = ((http['parameters'] as JsonObject[] | undefined) ?? []).map((p): HttpParameterModel => {
+    const where = p['in'] as HttpParameterModel['in'];
+    const style = (p['style'] as HttpParameterModel['style'] | undefined) ?? (where === 'query' || where === 'cookie' ? 'form' : 'simple');
+    return {
+      in: where,
+      name: String(p['name']),
+      argument: String(p['argument']),
+      style,
+      explode: typeof p['explode'] === 'boolean' ? p['explode'] : style === 'form',
+      ...(p['allowReserved'] === true ? { allowReserved: true as const } : {}),
+      ...(p['contentType'] !== undefined ? { contentType: 'application/json' as const } : {}),
+    };
+  });
+  const body = http['body'] as { argument: string; contentType?: string } | undefined;
+  return {
+    method: String(http['method']),
+    path: String(http['path']),
+    parameters,
+    ...(body !== undefined ? { body: { argument: body.argument, contentType: body.contentType ?? 'application/json' } } : {}),
+    ...(Array.isArray(http['auth']) ? { auth: http['auth'].map(String) } : {}),
+    ...(typeof http['wrapOutput'] === 'string' ? { wrapOutput: http['wrapOutput'] } : {}),
+  };
 }
 
 /** The entry's manifest `scopes`, when it lists any (never on the wire). */

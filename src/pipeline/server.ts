@@ -16,6 +16,7 @@ import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { printWarnings, withProgress, type Console } from './console.js';
 import { generatorFingerprint } from './generator-fingerprint.js';
+import { openApiInput } from './import-ledger.js';
 import { fileInput, pathFromOut } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
@@ -93,6 +94,9 @@ async function prepareServer(
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
   for (const file of schemaFiles) inputs.push(await fileInput('schema', job.out, file));
+  const openapi = await openApiInput(job.out, job.manifest);
+  if (openapi.input) inputs.push(openapi.input);
+  if (openapi.drift) io.err(`warning: ${openapi.drift}`);
   const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (extension !== 'js') options['importExtension'] = extension;

@@ -15,8 +15,8 @@ export type RecipeCommand = 'server' | 'client' | 'docs' | 'types' | 'runtime-va
 
 /** One file (or schema revision) the output was generated from. */
 export interface RecipeInput {
-  /** manifest, schema (a file reached by `$ref`), snapshot, spec. */
-  role: 'manifest' | 'schema' | 'snapshot' | 'spec';
+  /** manifest, schema (a file reached by `$ref`), snapshot, spec, openapi (the description a manifest was imported from). */
+  role: 'manifest' | 'schema' | 'snapshot' | 'spec' | 'openapi';
   /** Relative to the output folder. Absent for a spec named by revision or URL. */
   path?: string;
   /** A spec named by revision (`2025-11-25`): found again the same way the command found it. */
@@ -122,7 +122,7 @@ export function trustedLedger(text: string): { kind: 'ok'; ledger: Ledger } | { 
 }
 
 const COMMANDS: readonly string[] = ['server', 'client', 'docs', 'types', 'runtime-validators'];
-const ROLES: readonly string[] = ['manifest', 'schema', 'snapshot', 'spec'];
+const ROLES: readonly string[] = ['manifest', 'schema', 'snapshot', 'spec', 'openapi'];
 
 /** Why a recipe of this format cannot be used, or undefined: a hand-edited ledger must not crash check. */
 function recipeProblem(recipe: unknown): string | undefined {

@@ -20,7 +20,8 @@ import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { UnitMemo } from '../../printer/format.js';
 import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from '../types/types-file.js';
-import { handlersIndexFile, sectionFiles, toolHandlerFile } from './user-files.js';
+import { describe, handlersIndexFile, sectionFiles, toolHandlerFile, toolHandlerPath } from './user-files.js';
+import { hasProxiedTools, proxyFile, proxyHandlerFile } from './proxy-file.js';
 
 export interface ServerInputs {
   /**
@@ -92,7 +93,9 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   assertSafeIdentifiers(model, 'planServer');
   const notes: string[] = [];
   const toolNames = toolTypeNames(model);
-  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined)];
+  const proxied = hasProxiedTools(model);
+  const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined, proxied)];
+  if (proxied) files.push(proxyFile(model));
 
   // Started first: with many tools they compile on worker threads while the rest is planned here.
   const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, inputs.importExtension ? { importExtension: inputs.importExtension } : {}) : undefined;
@@ -100,7 +103,9 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
-  const userFiles = [...model.tools.map(toolHandlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts)];
+  const handlerFile = (tool: ServiceModel['tools'][number]): PlannedFile =>
+    tool.http !== undefined ? proxyHandlerFile(tool, toolHandlerPath(tool), describe(tool.wire)) : toolHandlerFile(tool);
+  const userFiles = [...model.tools.map(handlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts)];
   const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });
@@ -180,8 +185,10 @@ function withoutOwnBanner(text: string): string {
 const STATELESS_VALIDATORS = /^stateless-validators\.(js|d\.ts)$/;
 /** The resource-server checks (`runtime/auth/`), copied only for a manifest with `auth`: they import jose. */
 const AUTH_RUNTIME = /^auth\//;
+/** The proxy of `http` bindings (`runtime/proxy/`), copied only for a manifest that has some. */
+const PROXY_RUNTIME = /^proxy\//;
 
-function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: boolean, auth: boolean): PlannedFile[] {
+function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: boolean, auth: boolean, proxy: boolean): PlannedFile[] {
   const missing = [...REQUIRED_RUNTIME, ...(stateless ? ['stateless-validators.js', 'stateless-validators.d.ts'] : [])].filter(
     (name) => !Object.hasOwn(sources, name),
   );
@@ -190,6 +197,7 @@ function runtimeFiles(sources: Readonly<Record<string, string>>, stateless: bool
     // A server that does not serve 2026-07-28 has no use for its validators.
     .filter((name) => stateless || !STATELESS_VALIDATORS.test(name))
     .filter((name) => auth || !AUTH_RUNTIME.test(name))
+    .filter((name) => proxy || !PROXY_RUNTIME.test(name))
     // Each envelope validator module is written once, as TypeScript, from its .js and .d.ts.
     .filter((name) => !name.endsWith('-validators.d.ts'))
     .map((name) => {

@@ -61,11 +61,11 @@ async function nothingToMerge(memo: MergeMemo, kind: string, wanted: unknown, te
 
 const HANDLERS_INDEX = 'handlers/index.ts';
 
-function toolHandlerPath(tool: ToolModel): string {
+export function toolHandlerPath(tool: ToolModel): string {
   return `handlers/tools/${tool.ids.camel}.ts`;
 }
 
-function describe(wire: Record<string, unknown>): string {
+export function describe(wire: Record<string, unknown>): string {
   const parts = [wire['title'], wire['description']].filter((v): v is string => typeof v === 'string' && v !== '');
   return [...new Set(parts)].join('\n\n');
 }
