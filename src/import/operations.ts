@@ -82,26 +82,74 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
     return undefined;
   };
   if (!/^\/[^\s#?]*$/.test(op.path)) return skip(`${op.method.toUpperCase()} ${op.path} is left out: its path is not a plain path template`);
-  const properties: Json = {};
-  const required: string[] = [];
-  const parameters: HttpParameter[] = [];
-  const taken = new Set<string>();
-  /** `in` + name of each bound parameter (header names without case): a second one would be refused. */
-  const bound = new Set<string>();
-  const argumentName = (name: string, where: string): string => {
-    let candidate = taken.has(name) ? `${where}_${name}` : name;
-    for (let n = 2; taken.has(candidate); n += 1) candidate = `${where}_${name}_${n}`;
-    taken.add(candidate);
-    return candidate;
-  };
+  const args = new ToolArguments();
+  const parametersProblem = bindParameters(document, op, convert, args, omissions);
+  if (parametersProblem !== undefined) return skip(parametersProblem);
+  const { properties, required, parameters } = args;
+  const bodyResult = bindBody(document, op, convert, args, omissions);
+  if (typeof bodyResult === 'string') return skip(bodyResult);
+  const body = bodyResult;
+  if (isObject(op.operation['callbacks']) && Object.keys(op.operation['callbacks']).length > 0) {
+    omissions.push({ pointer: op.pointer, message: `the callbacks of ${op.method.toUpperCase()} ${op.path} (${Object.keys(op.operation['callbacks']).join(', ')}) are left out: a tool makes one request`, skipped: false });
+  }
 
+  const inputSchema: Json = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  let outputSchema = successSchema(document, op.operation, convert);
+  // An answer that is not an object (a list, a string) is wrapped: `{ <name>: answer }` under an
+  // object schema, which every revision accepts as structured content (the proxy does the wrapping).
+  const wrap = outputSchema !== undefined && !isObjectSchema(outputSchema, convert) ? wrapName(outputSchema, convert) : undefined;
+  if (wrap !== undefined) outputSchema = { type: 'object', properties: { [wrap]: outputSchema }, required: [wrap], additionalProperties: false };
+  const summary = oneLine(op.operation['summary']);
+  const description = typeof op.operation['description'] === 'string' && op.operation['description'].trim() !== '' ? op.operation['description'].trim() : summary;
+  return {
+    ...(summary !== undefined ? { title: summary } : {}),
+    ...(description !== undefined ? { description: op.operation['deprecated'] === true ? `Deprecated. ${description}` : description } : {}),
+    annotations: annotationsOf(op.method),
+    inputSchema,
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    http: {
+      method: op.method.toUpperCase(),
+      path: op.path,
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(wrap !== undefined ? { wrapOutput: wrap } : {}),
+    },
+  };
+}
+
+/** The arguments of one tool as they are bound: properties, required ones, parameter bindings. */
+class ToolArguments {
+  readonly properties: Json = {};
+  readonly required: string[] = [];
+  readonly parameters: HttpParameter[] = [];
+  private readonly taken = new Set<string>();
+  /** `in` + name of each bound parameter (header names without case): a second one would be refused. */
+  readonly bound = new Set<string>();
+
+  /** The parameter's own name, else prefixed by its location (`query_id`), else numbered. */
+  name(name: string, where: string): string {
+    let candidate = this.taken.has(name) ? `${where}_${name}` : name;
+    for (let n = 2; this.taken.has(candidate); n += 1) candidate = `${where}_${name}_${n}`;
+    this.taken.add(candidate);
+    return candidate;
+  }
+
+  has(name: string): boolean {
+    return this.taken.has(name);
+  }
+}
+
+/** Binds every parameter of the operation; a message when the operation must be left out whole. */
+function bindParameters(document: Json, op: Operation, convert: SchemaConverter, args: ToolArguments, omissions: Omission[]): string | undefined {
+  const { properties, required, parameters, bound } = args;
+  const argumentName = (name: string, where: string): string => args.name(name, where);
   for (const parameter of mergedParameters(document, op)) {
     const location = parameter['in'];
     const name = parameter['name'];
     if (typeof name !== 'string' || name === '') continue;
     if (location === 'body' || location === 'formData') continue; // 2.0 leftovers the converter moved to requestBody
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') {
-      if (parameter['required'] === true) return skip(`${op.method.toUpperCase()} ${op.path} is left out: parameter '${name}' is in '${String(location)}', which a tool cannot send`);
+      if (parameter['required'] === true) return `${op.method.toUpperCase()} ${op.path} is left out: parameter '${name}' is in '${String(location)}', which a tool cannot send`;
       omissions.push({ pointer: op.pointer, message: `parameter '${name}' in '${String(location)}' of ${op.method.toUpperCase()} ${op.path} is left out: a tool cannot send it`, skipped: false });
       continue;
     }
@@ -127,7 +175,7 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
     if (schema === undefined && isObject(parameter['content'])) {
       const json = jsonMediaType(parameter['content']);
       if (json === undefined) {
-        if (isRequired) return skip(`${op.method.toUpperCase()} ${op.path} is left out: parameter '${name}' is serialized as ${Object.keys(parameter['content']).join(', ')}, which a tool cannot send`);
+        if (isRequired) return `${op.method.toUpperCase()} ${op.path} is left out: parameter '${name}' is serialized as ${Object.keys(parameter['content']).join(', ')}, which a tool cannot send`;
         omissions.push({ pointer: op.pointer, message: `parameter '${name}' of ${op.method.toUpperCase()} ${op.path} is left out: it is serialized as ${Object.keys(parameter['content']).join(', ')}`, skipped: false });
         continue;
       }
@@ -158,22 +206,28 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
     required.push(argument);
     parameters.push({ in: 'path', name, argument });
   }
+  return undefined;
+}
 
+/** Binds the request body; a message when the operation must be left out whole. */
+function bindBody(document: Json, op: Operation, convert: SchemaConverter, args: ToolArguments, omissions: Omission[]): ImportedTool['http']['body'] | string {
+  const { properties, required } = args;
+  const argumentName = (name: string, where: string): string => args.name(name, where);
   let body: ImportedTool['http']['body'];
   const requestBody = deref(document, op.operation['requestBody']);
   const bodyless = op.method === 'get' || op.method === 'head';
   if (bodyless && isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
-    if (requestBody['required'] === true) return skip(`${op.method.toUpperCase()} ${op.path} is left out: it requires a request body, which a ${op.method.toUpperCase()} request cannot carry`);
+    if (requestBody['required'] === true) return `${op.method.toUpperCase()} ${op.path} is left out: it requires a request body, which a ${op.method.toUpperCase()} request cannot carry`;
     omissions.push({ pointer: op.pointer, message: `the request body of ${op.method.toUpperCase()} ${op.path} is left out: a ${op.method.toUpperCase()} request carries none`, skipped: false });
   } else if (isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
     const content = requestBody['content'];
     const mediaType = jsonMediaType(content) ?? (Object.hasOwn(content, 'application/x-www-form-urlencoded') ? 'application/x-www-form-urlencoded' : undefined);
     if (mediaType === undefined) {
       const kinds = Object.keys(content).join(', ');
-      if (requestBody['required'] === true) return skip(`${op.method.toUpperCase()} ${op.path} is left out: its request body is ${kinds}, which a tool cannot send (JSON and form bodies only)`);
+      if (requestBody['required'] === true) return `${op.method.toUpperCase()} ${op.path} is left out: its request body is ${kinds}, which a tool cannot send (JSON and form bodies only)`;
       omissions.push({ pointer: op.pointer, message: `the optional ${kinds} request body of ${op.method.toUpperCase()} ${op.path} is left out: a tool sends JSON and form bodies only`, skipped: false });
     } else {
-      const argument = taken.has('body') ? argumentName('request_body', 'body') : argumentName('body', 'body');
+      const argument = args.has('body') ? argumentName('request_body', 'body') : argumentName('body', 'body');
       const schema = deref(document, content[mediaType])?.['schema'];
       properties[argument] = withDescription(convert.convert(schema ?? {}), requestBody['description'], false);
       if (requestBody['required'] === true) required.push(argument);
@@ -181,32 +235,7 @@ export function toolOf(document: Json, op: Operation, convert: SchemaConverter, 
       body = { argument, ...(contentType !== 'application/json' ? { contentType } : {}) };
     }
   }
-  if (isObject(op.operation['callbacks']) && Object.keys(op.operation['callbacks']).length > 0) {
-    omissions.push({ pointer: op.pointer, message: `the callbacks of ${op.method.toUpperCase()} ${op.path} (${Object.keys(op.operation['callbacks']).join(', ')}) are left out: a tool makes one request`, skipped: false });
-  }
-
-  const inputSchema: Json = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-  let outputSchema = successSchema(document, op.operation, convert);
-  // An answer that is not an object (a list, a string) is wrapped: `{ <name>: answer }` under an
-  // object schema, which every revision accepts as structured content (the proxy does the wrapping).
-  const wrap = outputSchema !== undefined && !isObjectSchema(outputSchema, convert) ? wrapName(outputSchema, convert) : undefined;
-  if (wrap !== undefined) outputSchema = { type: 'object', properties: { [wrap]: outputSchema }, required: [wrap], additionalProperties: false };
-  const summary = oneLine(op.operation['summary']);
-  const description = typeof op.operation['description'] === 'string' && op.operation['description'].trim() !== '' ? op.operation['description'].trim() : summary;
-  return {
-    ...(summary !== undefined ? { title: summary } : {}),
-    ...(description !== undefined ? { description: op.operation['deprecated'] === true ? `Deprecated. ${description}` : description } : {}),
-    annotations: annotationsOf(op.method),
-    inputSchema,
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
-    http: {
-      method: op.method.toUpperCase(),
-      path: op.path,
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(body !== undefined ? { body } : {}),
-      ...(wrap !== undefined ? { wrapOutput: wrap } : {}),
-    },
-  };
+  return body;
 }
 
 /** The media type a JSON or form body is sent as: parameters dropped, lower case, a wildcard as JSON. */
