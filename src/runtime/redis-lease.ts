@@ -57,13 +57,11 @@ export class LeasedTaskStore implements TaskStore {
     return this.inner.save(record);
   }
 
+  /** Costs nothing more than the plain load unless the task could have lapsed (then one EXISTS). */
   async load(taskId: string): Promise<TaskRecord | undefined> {
-    const [record, leased] = await Promise.all([
-      this.inner.load(taskId),
-      this.client.exists(this.key(taskId)),
-    ]);
-    if (record === undefined || leased === 1 || !this.lapsed(record)) return record;
-    return this.expire(record);
+    const record = await this.inner.load(taskId);
+    if (record === undefined || !this.lapsed(record)) return record;
+    return (await this.client.exists(this.key(taskId))) === 1 ? record : this.expire(record);
   }
 
   async list(owner: string): Promise<TaskRecord[]> {
