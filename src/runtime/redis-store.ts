@@ -74,10 +74,13 @@ export interface RedisStoreOptions extends RedisConnectionOptions {
 export class RedisSessionStore implements SessionStore {
   private readonly client: RedisClient;
   private readonly prefix: string;
+  /** No session affinity: client messages reach the process they are for (redis-bus.ts). */
+  readonly bus: MessageBus | undefined;
 
-  constructor(client: RedisClient, prefix = 'mcp:') {
+  constructor(client: RedisClient, prefix = 'mcp:', bus?: MessageBus) {
     this.client = client;
     this.prefix = prefix;
+    this.bus = bus;
   }
 
   async save(sessionId: string, snapshot: SessionSnapshot, ttlMs: number): Promise<void> {
@@ -180,7 +183,8 @@ export class RedisEventStore implements EventStore {
 }
 
 /**
- * Connects to Redis and returns the stores and the message bus (redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
+ * Connects to Redis and returns the stores (the session store carries the message bus of
+ * redis-bus.ts), ready for `listenHttp({ ...stores })`, and `close`.
  * The `redis` package is loaded from the application's own dependencies.
  */
 export async function connectRedisStores(
@@ -190,7 +194,6 @@ export async function connectRedisStores(
   sessionStore: SessionStore;
   eventStore: EventStore;
   taskStore: TaskStore;
-  bus: MessageBus;
   close(): Promise<void>;
 }> {
   // Unreachable: rejects with one line naming the URL; later faults are bounded (redis-connection.ts).
@@ -198,7 +201,7 @@ export async function connectRedisStores(
   const eventStore = new RedisEventStore(client, options);
   const bus = new RedisMessageBus(client, options.prefix, options.log);
   return {
-    sessionStore: new RedisSessionStore(client, options.prefix),
+    sessionStore: new RedisSessionStore(client, options.prefix, bus),
     eventStore,
     taskStore: new LeasedTaskStore(
       new RedisTaskStore(client, options.prefix),
@@ -206,7 +209,6 @@ export async function connectRedisStores(
       options.taskLeaseMs ?? DEFAULT_TASK_LEASE_MS,
       options.prefix,
     ),
-    bus,
     close: async () => {
       await eventStore.close();
       await bus.close();

@@ -9,6 +9,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Http } from '@modelcontextprotocol/client';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, openSession, startToolTask, type ClientSession } from '../../src/runtime/client/index.js';
 import { buildFixture, roundRobinProxy, startCluster, tempDir, type Cluster, type Proxy } from './cluster.js';
 
@@ -87,6 +91,13 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) {
         const task = await startToolTask(session, { name: 'confirm_task' }, {}, { pollIntervalMs: 50, timeoutMs: 8000 });
         expect(text(await task.result({ timeoutMs: 8000 }))).toBe('confirmed');
       }
+    });
+
+    it('resumes, on another process, a stream its process ended early', async () => {
+      const seen: number[] = [];
+      expect(text(await callTool(session, { name: 'cut_stream' }, {}, { onProgress: (p) => seen.push(p.progress), timeoutMs: 8000 }))).toBe('arrived on the resumed stream');
+      expect(seen).toEqual([1, 2]);
+      if (era === '2025-11-25') expect(proxy.served.filter((r) => r.method === 'GET' && r.session !== '').length).toBeGreaterThan(0);
     });
 
     it('aborts, from another process, the handler of a cancelled request', async () => {
@@ -170,5 +181,90 @@ describe('messages landing on a process that does not hold what they are for', (
       task = (await send(p1, 'tasks/get', { taskId })).message!['result'];
     }
     expect(task['result']['content'][0]['text']).toBe('confirmed');
+  });
+});
+
+/** What both SDKs' clients answer: the same as `handlers` above. */
+const elicited = (params: { mode?: string }) => (params.mode === 'url' ? { action: 'accept' as const } : { action: 'accept' as const, content: { name: 'Ada', ok: true } });
+const sampled = () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'hi' }, model: 'test' });
+const rooted = () => ({ roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] });
+const capabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+interface SdkClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }, schema?: undefined, options?: { onprogress?: (p: { progress: number }) => void; signal?: AbortSignal; timeout?: number }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function sdkRounds(client: SdkClient): Promise<void> {
+  for (let i = 0; i < 10; i++) expect(text(await client.callTool({ name: 'add', arguments: { a: i, b: 2 } }))).toBe(String(i + 2));
+  expect(text(await client.callTool({ name: 'ask_name', arguments: {} }, undefined, { timeout: 8000 }))).toBe('Hello, Ada');
+  expect(text(await client.callTool({ name: 'ask_link', arguments: {} }, undefined, { timeout: 8000 }))).toBe('link: accept');
+  expect(text(await client.callTool({ name: 'ask_model', arguments: {} }, undefined, { timeout: 8000 }))).toBe('model: hi');
+  expect(text(await client.callTool({ name: 'count_roots', arguments: {} }, undefined, { timeout: 8000 }))).toBe('roots: file:///a,file:///b');
+}
+
+describe('the official SDK clients, three processes without affinity', () => {
+  it('SDK 1.x (2025-11-25): tools, elicitation (form and URL), sampling, roots, progress and cancel', async () => {
+    const client = new Sdk1Client({ name: 'scale-sdk1', version: '1.0.0' }, { capabilities });
+    client.setRequestHandler(ElicitRequestSchema, (request) => elicited(request.params as { mode?: string }));
+    client.setRequestHandler(CreateMessageRequestSchema, sampled);
+    client.setRequestHandler(ListRootsRequestSchema, rooted);
+    await client.connect(new Sdk1Http(new URL(proxy.url)));
+    try {
+      await sdkRounds(client as unknown as SdkClient);
+      const seen: number[] = [];
+      expect(text(await client.callTool({ name: 'count_up', arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) }))).toBe('counted to 10');
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(text(await client.callTool({ name: 'cut_stream', arguments: {} }, undefined, { timeout: 8000 }))).toBe('arrived on the resumed stream');
+      const before = aborted();
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      controller.abort('changed my mind');
+      await expect(call).rejects.toThrow();
+      const deadline = Date.now() + 5000;
+      while (aborted() === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(aborted()).toBe(before + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SDK 1.x (2025-11-25): tasks that ask for input, and a task cancelled, through other processes', async () => {
+    const client = new Sdk1Client({ name: 'scale-sdk1-tasks', version: '1.0.0' }, { capabilities });
+    client.setRequestHandler(ElicitRequestSchema, (request) => elicited(request.params as { mode?: string }));
+    await client.connect(new Sdk1Http(new URL(proxy.url)));
+    try {
+      for (let run = 0; run < 3; run++) {
+        let result: unknown;
+        for await (const message of client.experimental.tasks.callToolStream({ name: 'confirm_task', arguments: {} }, CallToolResultSchema, { task: { ttl: 60_000 }, timeout: 8000 })) {
+          if (message.type === 'result') result = message.result;
+          if (message.type === 'error') throw message.error;
+        }
+        expect(text(result)).toBe('confirmed');
+      }
+      const stream = client.experimental.tasks.callToolStream({ name: 'count_up', arguments: {} }, CallToolResultSchema, { task: {} });
+      const first = await stream.next();
+      if (first.done === true || first.value.type !== 'taskCreated') throw new Error('expected taskCreated first');
+      expect((await client.experimental.tasks.cancelTask(first.value.task.taskId)).status).toBe('cancelled');
+      await stream.return(undefined);
+      expect((await client.experimental.tasks.getTask(first.value.task.taskId)).status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SDK 2.x (2026-07-28): tools, and elicitation, sampling and roots rounds whose retries land elsewhere', async () => {
+    const client = new Sdk2Client({ name: 'scale-sdk2', version: '2.0.0' }, { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', (request) => elicited(request.params as { mode?: string }));
+    client.setRequestHandler('sampling/createMessage', sampled);
+    client.setRequestHandler('roots/list', rooted);
+    await client.connect(new Sdk2Http(new URL(proxy.url)));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      await sdkRounds(client as unknown as SdkClient);
+    } finally {
+      await client.close();
+    }
   });
 });

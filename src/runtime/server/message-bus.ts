@@ -5,8 +5,8 @@
  * 2025-11-25 task's messages for a task another process runs). That process passes it on the bus,
  * every process sharing the bus receives it, and the one holding the request acts on it.
  *
- * The seam is `MessageBus` (redis-bus.ts implements it on Redis pub/sub, `--redis`); this module
- * routes what arrives. Kinds of envelope (`k`): `msg`, a client message for session `s`; features
+ * The seam is `MessageBus` (redis-bus.ts implements it on Redis pub/sub, `--redis`), carried by
+ * the shared session store (`SessionStore.bus`); this module routes what arrives. Kinds of envelope (`k`): `msg`, a client message for session `s`; features
  * add their own (`on`).
  */
 import type { JsonObject } from '../api.js';
@@ -76,13 +76,20 @@ export class BusLink {
   };
 }
 
-/** Connects the core to the bus: answers land wherever, and reach the process waiting for them. */
-export async function attachBus(
+/**
+ * Connects the core to the bus: answers land wherever, and reach the process waiting for them.
+ * Forwarding works at once; listening starts in the background (a process that has just started
+ * holds no request another process could forward anything for).
+ */
+export function attachBus(
   core: ServerCore,
   bus: MessageBus,
   findSession: (id: string) => Session | undefined,
-): Promise<void> {
+): void {
+  if (core.bus !== undefined) return;
   const link = new BusLink(core, bus, findSession);
   core.bus = link;
-  await bus.subscribe(link.receive);
+  bus
+    .subscribe(link.receive)
+    .catch((error: unknown) => core.log(`Listening on the message bus failed: ${String(error)}`));
 }

@@ -5,7 +5,6 @@ import type { ServerCore } from '../../server/server.js';
 import type { EventStore } from './event-store.js';
 import type { ResourceServerAuth } from './http-auth.js';
 import type { SessionStore } from './session-store.js';
-import type { MessageBus } from '../../server/message-bus.js';
 
 export interface HttpOptions {
   /** Default 0: any free port (read it from the returned `url`). */
@@ -57,11 +56,6 @@ export interface HttpOptions {
   sessionStore?: SessionStore;
   /** Where task state lives (e.g. Redis, so any process answers `tasks/get`). Default: the server's own (`ServerOptions.tasks.store`). */
   taskStore?: ServerCore['taskStore'];
-  /**
-   * Lets processes sharing sessions serve them without affinity: a client message that lands on a
-   * process other than the one it is for reaches that one (e.g. Redis pub/sub). Default: none.
-   */
-  bus?: MessageBus;
   /** A standalone GET stream without an event for this long is closed (the client reconnects). Default 5 minutes. */
   idleStreamTimeoutMs?: number;
 }

@@ -15,6 +15,7 @@ import { SESSION_NOT_FOUND, TRANSPORT_ERROR, isObject, quote } from '../../proto
 import type { ServerCore } from '../../server/server.js';
 import type { SessionStore } from './session-store.js';
 import { Session } from '../../server/session.js';
+import { attachBus } from '../../server/message-bus.js';
 import {
   INITIALIZE,
   LOGGING_SET_LEVEL,
@@ -53,6 +54,7 @@ export class HttpSessions {
     this.sessionStore = sessionStore;
     this.idleTimeout = idleTimeout;
     this.maxSessions = maxSessions;
+    if (sessionStore?.bus !== undefined) attachBus(core, sessionStore.bus, (id) => this.find(id));
   }
 
   /** The session with this id, if this process holds it. */

@@ -35,19 +35,14 @@ import { HttpAdmission } from './http-admission.js';
 import type { HttpListener, HttpOptions } from './http-options.js';
 import { HttpPost } from './http-post.js';
 import { HttpDrain } from './http-drain.js';
-import { attachBus } from '../../server/message-bus.js';
-import type { Session } from '../../server/session.js';
 
 export type { HttpListener, HttpOptions } from './http-options.js';
 
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
 
-export async function listenHttp(core: ServerCore, options: HttpOptions): Promise<HttpListener> {
-  const transport = new HttpTransport(core, options);
-  // Listening on the bus before the port: no forwarded message is missed (message-bus.ts).
-  if (options.bus !== undefined) await attachBus(core, options.bus, transport.sessionById);
-  return transport.listen(options.port ?? 0);
+export function listenHttp(core: ServerCore, options: HttpOptions): Promise<HttpListener> {
+  return new HttpTransport(core, options).listen(options.port ?? 0);
 }
 
 /** The endpoint: the admission checks (http-admission.ts), then POST (either era), GET and DELETE. */
@@ -121,9 +116,6 @@ class HttpTransport {
       (req, res) => this.handle(req, res),
     );
   }
-
-  /** A session this process holds, for what the bus brings (message-bus.ts). */
-  readonly sessionById = (id: string): Session | undefined => this.stateful.find(id);
 
   listen(port: number): Promise<HttpListener> {
     return new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@
  * outside the runtime (redis-store.ts), so the runtime itself needs nothing but node:*.
  */
 import type { SessionSnapshot } from '../../server/session.js';
+import type { MessageBus } from '../../server/message-bus.js';
 
 export type { SessionSnapshot } from '../../server/session.js';
 
@@ -17,6 +18,11 @@ export interface SessionStore {
   load(sessionId: string): Promise<SessionSnapshot | undefined>;
   /** Ends a session everywhere (HTTP DELETE). */
   delete(sessionId: string): Promise<void>;
+  /**
+   * Optional: processes sharing the store serve its sessions without affinity; a client message
+   * landing on a process other than the one it is for reaches that one (server/message-bus.ts).
+   */
+  readonly bus?: MessageBus | undefined;
 }
 
 /** Keeps snapshots in this process: for tests, and for several transports in one process. */
