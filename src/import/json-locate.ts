@@ -1,7 +1,7 @@
 /**
  * Line and column of JSON pointers in a JSON text, all asked for at once in one pass over the text.
- * The YAML parser's position tree (src/load/yaml-positions.ts) takes about 15 s for GitHub's 13 MB
- * description; this scanner finds a few hundred positions in a fraction of a second.
+ * The YAML parser's position tree (src/load/yaml-positions.ts) is far too slow on a description
+ * as large as GitHub's; this scanner finds a few hundred positions in one pass.
  */
 import type { Position } from '../load/yaml-positions.js';
 import { parsePointer } from '../load/yaml-positions.js';

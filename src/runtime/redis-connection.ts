@@ -4,8 +4,8 @@
  * - Unreachable at start: `openRedisClient` gives up after `connectTimeoutMs` (default 5 s) and
  *   rejects with one line naming the URL (its password hidden); the generated main.ts prints it and
  *   exits 3.
- * - Lost later (Redis restarted, the network cut): the client reconnects, waiting 100 ms, then
- *   twice as long each time up to 2 s, for as long as it takes; the process keeps serving what needs
+ * - Lost later (Redis restarted, the network cut): the client reconnects, backing off (each wait
+ *   twice the last, up to 2 s), for as long as it takes; the process keeps serving what needs
  *   no Redis. Meanwhile every command fails at once (no offline queue), so a request that needs
  *   Redis is answered with an error instead of waiting. The outage and the recovery are each logged
  *   once, not once per retry.

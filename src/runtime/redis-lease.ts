@@ -13,7 +13,7 @@
  *
  * Choose `leaseMs` well above the longest pause a healthy process can have (a long GC, a blocked
  * event loop, a Redis failover): a task whose lease lapses while its process still runs it is
- * failed all the same. Default 15 s: a killed process's tasks fail within about 15 s.
+ * failed all the same. Default 15 s, which is also about how long a killed process's tasks take to fail.
  */
 import { isTerminal, type TaskRecord, type TaskStore } from './server/task-store.js';
 
@@ -57,13 +57,11 @@ export class LeasedTaskStore implements TaskStore {
     return this.inner.save(record);
   }
 
+  /** Costs nothing more than the plain load unless the task could have lapsed (then one EXISTS). */
   async load(taskId: string): Promise<TaskRecord | undefined> {
-    const [record, leased] = await Promise.all([
-      this.inner.load(taskId),
-      this.client.exists(this.key(taskId)),
-    ]);
-    if (record === undefined || leased === 1 || !this.lapsed(record)) return record;
-    return this.expire(record);
+    const record = await this.inner.load(taskId);
+    if (record === undefined || !this.lapsed(record)) return record;
+    return (await this.client.exists(this.key(taskId))) === 1 ? record : this.expire(record);
   }
 
   async list(owner: string): Promise<TaskRecord[]> {

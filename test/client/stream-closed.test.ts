@@ -155,3 +155,36 @@ describe.each(WIRES)('on $wire', ({ exchange }) => {
     await session.close();
   });
 });
+
+describe('connections that break before any answer (node:http wire)', () => {
+  it('a request meeting the keep-alive race (the server drops the reused idle connection) is sent once more, on a new one', async () => {
+    const requestsOn = new WeakMap<object, number>();
+    let dropped = 0;
+    const url = await listen((body, res, req) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      // What a server closing an idle keep-alive connection looks like to the request sent on it.
+      if (body.params?.name === 'raced' && count > 1 && dropped === 0) {
+        dropped++;
+        return void req.socket.destroy();
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { content: [{ type: 'text', text: body.params?.name }] } }));
+    });
+    const session = await connect(url, nodeExchange, '2025-11-25');
+    expect(await session.request('tools/call', { name: 'first', arguments: {} })).toMatchObject({ content: [{ text: 'first' }] });
+    expect(await session.request('tools/call', { name: 'raced', arguments: {} })).toMatchObject({ content: [{ text: 'raced' }] });
+    expect(dropped).toBe(1);
+    await session.close();
+  });
+
+  it('discover on a connection that breaks rejects with the network error, not "the server does not speak 2026-07-28"', async () => {
+    server = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`;
+    const session = new ClientSession(new StreamableHttpTransport({ url, exchange: nodeExchange, standaloneStream: false }), { protocolVersions: ['2026-07-28'] });
+    const { error } = await settle(session.connect());
+    expect((error as Error).message).not.toMatch(/does not speak/);
+    expect((error as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+  });
+});

@@ -33,6 +33,7 @@ const GUIDE_OF: Record<string, string> = {
   mock: 'docs/tools.md#mcp-gen-mock',
   init: 'docs/tools.md#mcp-gen-init',
   docs: 'docs/tools.md#mcp-gen-docs',
+  import: 'docs/openapi.md',
 };
 /** The flags every command shares, explained once. */
 const SHARED_FLAGS = 'docs/workflow.md#every-command';

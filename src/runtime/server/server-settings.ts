@@ -112,3 +112,12 @@ export function cacheFields(definition: ServerDefinition): Map<string, string> {
     hint(RESOURCES_READ, undefined, 'private'),
   ]);
 }
+
+/** A change announced through `Notifier`, as every listening connection receives it. */
+export interface ChangeEvent {
+  readonly method: string;
+  /** The SubscriptionFilter field that opts in to it (2026-07-28 `subscriptions/listen`). */
+  readonly filter:
+    'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceSubscriptions';
+  readonly uri?: string;
+}

@@ -52,20 +52,13 @@ import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 import type { TaskRun } from '../features/tasks/task-run.js';
 import type { BusLink } from './message-bus.js';
 import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
+import type { ChangeEvent } from './server-settings.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
 // Where the transports read them (index.ts re-exports them from their own modules).
 export { STATELESS_REVISION } from '../protocol/methods.js';
 export { DEFAULT_HTTP_LIMITS } from './server-settings.js';
-
-/** A change announced through `Notifier`, as every listening connection receives it. */
-export interface ChangeEvent {
-  readonly method: string;
-  /** The SubscriptionFilter field that opts in to it (2026-07-28 `subscriptions/listen`). */
-  readonly filter:
-    'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceSubscriptions';
-  readonly uri?: string;
-}
+export type { ChangeEvent } from './server-settings.js';
 
 export class ServerCore {
   readonly definition: ServerDefinition;

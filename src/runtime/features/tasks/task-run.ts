@@ -1,14 +1,11 @@
 /// <reference types="node" />
 /**
- * One tool call running as a task in this process: the handler runs exactly as for a plain call
- * (same input checks, output enforcement and `RequestContext`), but its answer becomes the task's
- * result and every status change is saved in the task store.
- *
- * 2025-11-25: the client asked (`params.task`); the task exists before the handler starts.
- * 2026-07-28: the server directs it; the handler starts on the request itself and the request is
- * answered with a CreateTaskResult once the handler is still running on the next turn of the event
- * loop and is not waiting for input it asked for on the request (an input-required round before the
- * task, `InputOptions.beforeTask`). A handler that finishes at once answers the call directly.
+ * One tool call running as a task in this process: the handler runs as for a plain call (same input
+ * checks, output enforcement and `RequestContext`); its answer becomes the task's result and every
+ * status change is saved in the task store. 2025-11-25: the client asked (`params.task`); the task
+ * exists before the handler starts. 2026-07-28: the server directs it; the handler starts on the
+ * request, answered with a CreateTaskResult if the handler still runs on the next turn of the event
+ * loop and waits for no input of the request's own (`InputOptions.beforeTask`); else directly.
  */
 import type { InputOptions, JsonObject } from '../../api.js';
 import { Context } from '../../server/context.js';

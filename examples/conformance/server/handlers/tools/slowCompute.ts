@@ -11,11 +11,13 @@ export const slowCompute: ToolHandlers['slow_compute'] = async (input, context) 
   const label = input.label ?? 'result';
   if (seconds > 0) {
     const work = async (): Promise<void> => {
+      // Progress only when asked for: a task's progress would replace its status message (2026-07-28).
+      const reports = context.meta?.['progressToken'] !== undefined;
       await context.setStatusMessage(`Computing ${label}`);
-      await context.progress(0, seconds);
+      if (reports) await context.progress(0, seconds);
       await sleep(seconds * 500, context.signal);
       await context.setStatusMessage(`Computing ${label}: half done`);
-      await context.progress(seconds / 2, seconds);
+      if (reports) await context.progress(seconds / 2, seconds);
       await sleep(seconds * 500, context.signal);
     };
     await work().catch((reason: unknown) => {
