@@ -29,6 +29,10 @@ const { values: flags } = parseArgs({
     clients: { type: 'string', default: '200' },
     processes: { type: 'string', default: '3' },
     json: { type: 'string' },
+    // Diagnostics only: each server writes a V8 heap snapshot into this folder after the warm-up,
+    // every --snapshot-every seconds, and once the clients have closed their sessions.
+    'heap-snapshots': { type: 'string' },
+    'snapshot-every': { type: 'string', default: '20' },
   },
 });
 const SECONDS = Number(flags.seconds);
@@ -100,7 +104,8 @@ const main = join(root, 'examples/conformance/server/build/main.js');
 const env = { ...process.env, MCP_STATE_SECRET: 'one secret for the soak cluster' };
 const servers = await Promise.all(
   Array.from({ length: PROCESSES }, async () => {
-    const child = spawn(process.execPath, [main, '--http', '--port', '0', '--redis', redisUrl], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const diagnostics = flags['heap-snapshots'] ? [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${flags['heap-snapshots']}`] : [];
+    const child = spawn(process.execPath, [...diagnostics, main, '--http', '--port', '0', '--redis', redisUrl], { stdio: ['ignore', 'pipe', 'pipe'], env });
     children.push(child);
     const [, url] = await started(child, /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 'server');
     let log = '';
@@ -257,8 +262,15 @@ const sampler = setInterval(() => servers.forEach((s, i) => rssSeries[i].push(Nu
 await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
 const rssStart = servers.map((s) => rss(s.child.pid));
 const cpuStart = servers.map((s) => cpu(s.child.pid));
+const snapshot = () => servers.forEach((s) => s.child.kill('SIGUSR2'));
+let snapshots;
+if (flags['heap-snapshots']) {
+  snapshot();
+  snapshots = setInterval(snapshot, Number(flags['snapshot-every']) * 1000);
+}
 await Promise.all(clients);
 clearInterval(sampler);
+clearInterval(snapshots);
 const rssEnd = servers.map((s) => rss(s.child.pid));
 const cpuEnd = servers.map((s) => cpu(s.child.pid));
 lost += pending.size;
@@ -310,6 +322,12 @@ console.log('\nRSS every 10 s (MB):');
 rssSeries.forEach((series, i) => console.log(`  process ${i + 1}: ${series.join(' ')}`));
 console.log(`\nprocesses still running: ${report.alive.filter(Boolean).length} of ${PROCESSES}`);
 if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2) + '\n');
+if (flags['heap-snapshots']) {
+  // Idle now (every session closed): what is still held was kept by the load.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  snapshot();
+  await new Promise((resolve) => setTimeout(resolve, 15_000));
+}
 
 proxy.closeAllConnections();
 proxy.close();
