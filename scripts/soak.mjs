@@ -33,6 +33,9 @@ const { values: flags } = parseArgs({
     // every --snapshot-every seconds, and once the clients have closed their sessions.
     'heap-snapshots': { type: 'string' },
     'snapshot-every': { type: 'string', default: '20' },
+    // Diagnostics only: each server forces a full GC every 10 s and logs its memory (live JS heap,
+    // heap reserved, external, RSS); printed at the end beside the RSS series.
+    'memory-probe': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(flags.seconds);
@@ -102,15 +105,27 @@ const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
 const main = join(root, 'examples/conformance/server/build/main.js');
 const env = { ...process.env, MCP_STATE_SECRET: 'one secret for the soak cluster' };
+const MEMORY_PROBE = `setInterval(() => {
+  globalThis.gc();
+  const m = process.memoryUsage();
+  const mb = (b) => Math.round(b / 104857.6) / 10;
+  process.stderr.write('memory-probe ' + [m.heapUsed, m.heapTotal, m.external, m.rss].map(mb).join(' ') + '\\n');
+}, 10000).unref();`;
 const servers = await Promise.all(
   Array.from({ length: PROCESSES }, async () => {
     const diagnostics = flags['heap-snapshots'] ? [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${flags['heap-snapshots']}`] : [];
+    if (flags['memory-probe']) diagnostics.push('--expose-gc', '--import', `data:text/javascript,${encodeURIComponent(MEMORY_PROBE)}`);
     const child = spawn(process.execPath, [...diagnostics, main, '--http', '--port', '0', '--redis', redisUrl], { stdio: ['ignore', 'pipe', 'pipe'], env });
     children.push(child);
     const [, url] = await started(child, /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 'server');
     let log = '';
-    child.stderr.on('data', (chunk) => (log = (log + chunk.toString()).slice(-20_000)));
-    return { child, url: new URL(url), log: () => log };
+    const memory = [];
+    child.stderr.on('data', (chunk) => {
+      const text = chunk.toString();
+      for (const [, line] of text.matchAll(/^memory-probe (.*)$/gm)) memory.push(line.replaceAll(' ', '/'));
+      log = (log + text).slice(-20_000);
+    });
+    return { child, url: new URL(url), log: () => log, memory };
   }),
 );
 
@@ -320,6 +335,10 @@ console.log('\n| process | RSS after 30 s (warm-up) | RSS end | change | CPU s (
 report.rss.forEach((r, i) => console.log(`| ${i + 1} | ${r.startMB} MB | ${r.endMB} MB | ${(r.change * 100).toFixed(1)} % | ${r.cpuSeconds.toFixed(1)} |`));
 console.log('\nRSS every 10 s (MB):');
 rssSeries.forEach((series, i) => console.log(`  process ${i + 1}: ${series.join(' ')}`));
+if (flags['memory-probe']) {
+  console.log('\nAfter a forced full GC every 10 s (MB): live JS heap / heap reserved / external / RSS');
+  servers.forEach((s, i) => console.log(`  process ${i + 1}: ${s.memory.join('  ')}`));
+}
 console.log(`\nprocesses still running: ${report.alive.filter(Boolean).length} of ${PROCESSES}`);
 if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2) + '\n');
 if (flags['heap-snapshots']) {
