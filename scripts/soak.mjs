@@ -10,6 +10,12 @@
 // and the RSS of each process at the start (after a 30 s warm-up) and at the end.
 //
 //   node scripts/soak.mjs [--seconds 120] [--clients 200] [--processes 3] [--json out.json]
+//                         [--memory-probe] [--heap-snapshots DIR [--snapshot-every 20]]
+//
+// The last two are for diagnosing memory, never for the figures: --memory-probe forces a full GC in
+// each server every 10 s and prints its live heap; --heap-snapshots writes V8 heap snapshots of each
+// server (after the warm-up, every --snapshot-every s, and once idle) to compare in DevTools. A
+// snapshot stops its process for a second or two, so a run with them may report Redis timeouts.
 //
 // Bounded: the run stops sending at --seconds, waits at most 60 s for what is in flight, and the
 // whole script ends (killing what it started) by --seconds + 120 s whatever happens.
