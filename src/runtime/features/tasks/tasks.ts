@@ -20,11 +20,13 @@ import { stackOf, register, type MethodTable } from '../../server/method-common.
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
+import type { TaskRun } from './task-run.js';
 import { isTerminal, type TaskRecord } from '../../server/task-store.js';
 import { listTaskPage } from './task-list.js';
 import { watchTaskMail } from './task-mail.js';
 import { TASK_CANCEL, TASK_UPDATE } from './task-cancel-watch.js';
 import { updateTaskInputs } from './task-inputs.js';
+import { saveRunRecord } from './task-save.js';
 import { TASKS_SINCE, checkedTaskId, ownerOf } from './task-access.js';
 import {
   statefulTask,
@@ -56,7 +58,14 @@ function withTask(
   out: Outbound,
   then: (record: TaskRecord) => void | Promise<void>,
 ): void {
-  session.core.taskStore.load(taskId).then(
+  // A task running here answers from its last save, which is what the store holds: no round trip.
+  // (Another process's cancellation reaches this run at once on the bus, else on its next check.)
+  const saved = session.core.taskRuns.get(taskId)?.saved;
+  const loaded =
+    saved !== undefined && unexpired(saved)
+      ? Promise.resolve(saved)
+      : session.core.taskStore.load(taskId);
+  loaded.then(
     async (record) => {
       if (record === undefined || record.owner !== ownerOf(session, out))
         out.respond(taskNotFound(idText, taskId));
@@ -67,6 +76,10 @@ function withTask(
       out.respond(errorMessage(idText, -32603, 'Internal error: the task store could not be read'));
     },
   );
+}
+
+function unexpired(record: TaskRecord): boolean {
+  return record.ttlMs === null || Date.parse(record.createdAt) + record.ttlMs > Date.now();
 }
 
 function getTask(
@@ -94,37 +107,46 @@ function cancelTask(
   const taskId = checkedTaskId(session, idText, params, out, TASKS_CANCEL);
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, async (record) => {
-    if (isTerminal(record.status)) {
-      // 2026-07-28 acknowledges again; 2025-11-25 refuses to cancel a finished task.
-      out.respond(
-        session.stateless
-          ? resultMessage(idText, '{}')
-          : errorMessage(
-              idText,
-              INVALID_PARAMS,
-              `Cannot cancel task: already in terminal status '${record.status}'`,
-            ),
-      );
-      return;
-    }
     const run = session.core.taskRuns.get(taskId);
-    if (run !== undefined) {
-      run.cancel();
-      await run.save();
-      record = run.record;
+    const ended = isTerminal(record.status) ? record : await cancelled(session, run, record);
+    if (ended === undefined || session.stateless) {
+      // 2026-07-28 acknowledges, even a finished task; 2025-11-25 answers with the task.
+      const task = run?.record ?? record;
+      out.respond(
+        resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(task))),
+      );
     } else {
-      // Running on another process: the store says cancelled; that process sees it on its next
-      // check and aborts the handler (task-cancel-watch.ts), and its finish keeps the terminal state.
-      record.status = 'cancelled';
-      record.statusMessage = 'The task was cancelled by request';
-      record.lastUpdatedAt = new Date().toISOString();
-      await session.core.taskStore.save(record);
-      session.core.bus?.send(TASK_CANCEL, { t: taskId }); // at once, rather than on its next check
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          `Cannot cancel task: already in terminal status '${ended.status}'`,
+        ),
+      );
     }
-    out.respond(
-      resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(record))),
-    );
   });
+}
+
+/** Cancels a task still running; returns its record instead if it turns out to have ended first. */
+async function cancelled(
+  session: Session,
+  run: TaskRun | undefined,
+  record: TaskRecord,
+): Promise<TaskRecord | undefined> {
+  if (run !== undefined) {
+    run.cancel();
+    await run.saving;
+    return run.record.status === 'cancelled' ? undefined : run.record;
+  }
+  // Running on another process: the store says cancelled (unless it ended meanwhile: that stands,
+  // task-save.ts). That process aborts the handler on the bus message, else on its next check
+  // (task-cancel-watch.ts), and its own saves can no longer undo the cancellation.
+  record.status = 'cancelled';
+  record.statusMessage = 'The task was cancelled by request';
+  record.lastUpdatedAt = new Date().toISOString();
+  const ended = await saveRunRecord(session.core.taskStore, record);
+  if (ended === undefined) session.core.bus?.send(TASK_CANCEL, { t: record.taskId });
+  return ended;
 }
 
 function updateTask(
