@@ -10,13 +10,12 @@
  * beside it. The ratio is the median of the rounds' ratios. Needs `npm run build` first.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuTimes } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
-import { findBinary } from '../scripts/system-packages.mjs';
+import { startRedisServer } from '../scripts/redis-server.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -51,18 +50,8 @@ function waitFor(child, pattern) {
   });
 }
 
-const redisPort = await new Promise((resolve, reject) => {
-  const probe = createNetServer();
-  probe.once('error', reject);
-  probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
-const redis = spawn(findBinary('redis-server'), ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const { child: redis, url: redisUrl } = await startRedisServer();
 children.push(redis);
-await waitFor(redis, /Ready to accept connections/);
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
 async function startServer(withRedis) {
   const main = join(repoRoot, 'examples/conformance/server/build/main.js');

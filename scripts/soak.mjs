@@ -22,11 +22,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { findBinary } from './system-packages.mjs';
+import { startRedisServer } from './redis-server.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values: flags } = parseArgs({
@@ -76,17 +75,6 @@ run(process.execPath, ['bin/mcp-gen.js', 'regenerate-self', '--examples', '--qui
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'examples/conformance/server']);
 const { openSession, startToolTask, TaskCancelledError } = await import(join(root, 'dist/runtime/client/index.js'));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function started(child, pattern, what) {
   return new Promise((resolve, reject) => {
     let text = '';
@@ -101,13 +89,8 @@ function started(child, pattern, what) {
   });
 }
 
-const redisBinary = findBinary('redis-server');
-if (redisBinary === undefined) throw new Error('redis-server is missing: node scripts/system-packages.mjs installs it');
-const redisPort = await freePort();
-const redis = spawn(redisBinary, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const { child: redis, url: redisUrl } = await startRedisServer();
 children.push(redis);
-await started(redis, /Ready to accept connections/, 'redis-server');
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
 const main = join(root, 'examples/conformance/server/build/main.js');
 const env = { ...process.env, MCP_STATE_SECRET: 'one secret for the soak cluster' };

@@ -23,8 +23,8 @@ import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-store.js';
 import { watchForCancellation } from './task-cancel-watch.js';
-import { endedElsewhere } from './task-ended.js';
-import { saveRunRecord } from './task-save.js';
+import { endedElsewhere, rememberEnded } from './task-ended.js';
+import { saveBehind, saveRunRecord } from './task-save.js';
 import { holdLeases } from './task-lease.js';
 import { createTaskResult, setMessage, statefulTask } from '../../server/task-wire.js';
 import { toolFailed, toolFinished } from '../tools/tool-results.js';
@@ -181,21 +181,20 @@ export class TaskRun {
     this.inputs.clear();
   }
 
-  /**
-   * `context.setStatusMessage`: the record carries the message at once (a 2026-07-28 call not yet a
-   * task shows it in its CreateTaskResult); a task already created is saved and announced.
-   */
+  /** `context.setStatusMessage`: in the record at once (a 2026-07-28 call not yet a task shows it in its
+   * CreateTaskResult); once a task, announced and saved (a shared store's written behind: task-save.ts). */
   async setStatusMessage(message: string | undefined): Promise<void> {
     if (isTerminal(this.record.status)) return;
     this.handlerMessage = message;
     setMessage(this.record, message);
     if (!this.promoted) return;
-    // A cancellation another process recorded is not undone: the save is refused (task-save.ts).
-    await this.changed();
+    if (this.core.taskStore.shared !== true) return this.changed();
+    this.record.lastUpdatedAt = new Date().toISOString();
+    this.announce();
+    saveBehind(this);
   }
 
-  /** Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
-  /** @internal */
+  /** @internal Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
   transition(status: TaskStatus, message: string | undefined): void {
     const record = this.record;
     record.status = status;
@@ -215,6 +214,7 @@ export class TaskRun {
   ended(): void {
     for (const waiter of this.waiters.splice(0)) waiter.done(this.record);
     this.core.taskRuns.delete(this.record.taskId);
+    if (this.saved !== undefined) rememberEnded(this.core, this.saved);
   }
 
   /** Saves the changed record and tells a stateful client (`notifications/tasks/status`). */

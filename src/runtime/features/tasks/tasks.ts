@@ -27,6 +27,7 @@ import { watchTaskMail } from './task-mail.js';
 import { TASK_CANCEL, TASK_UPDATE } from './task-cancel-watch.js';
 import { updateTaskInputs } from './task-inputs.js';
 import { saveRunRecord } from './task-save.js';
+import { knownRecord, rememberEnded } from './task-ended.js';
 import { TASKS_SINCE, checkedTaskId, ownerOf } from './task-access.js';
 import {
   statefulTask,
@@ -58,15 +59,14 @@ function withTask(
   out: Outbound,
   then: (record: TaskRecord) => void | Promise<void>,
 ): void {
-  // A task running here answers from its last save, which is what the store holds: no round trip.
-  // (Another process's cancellation reaches this run at once on the bus, else on its next check.)
-  const saved = session.core.taskRuns.get(taskId)?.saved;
-  const loaded =
-    saved !== undefined && unexpired(saved)
-      ? Promise.resolve(saved)
-      : session.core.taskStore.load(taskId);
+  // A task running here answers from its last save, which is what the store holds, and one that
+  // ended from its end: no round trip (task-ended.ts). Another process's cancellation reaches a
+  // run here at once on the bus, else on its next check.
+  const known = knownRecord(session.core, taskId);
+  const loaded = known !== undefined ? Promise.resolve(known) : session.core.taskStore.load(taskId);
   loaded.then(
     async (record) => {
+      if (known === undefined && record !== undefined) rememberEnded(session.core, record);
       if (record === undefined || record.owner !== ownerOf(session, out))
         out.respond(taskNotFound(idText, taskId));
       else await then(record);
@@ -76,10 +76,6 @@ function withTask(
       out.respond(errorMessage(idText, -32603, 'Internal error: the task store could not be read'));
     },
   );
-}
-
-function unexpired(record: TaskRecord): boolean {
-  return record.ttlMs === null || Date.parse(record.createdAt) + record.ttlMs > Date.now();
 }
 
 function getTask(
@@ -108,45 +104,46 @@ function cancelTask(
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, async (record) => {
     const run = session.core.taskRuns.get(taskId);
-    const ended = isTerminal(record.status) ? record : await cancelled(session, run, record);
-    if (ended === undefined || session.stateless) {
-      // 2026-07-28 acknowledges, even a finished task; 2025-11-25 answers with the task.
-      const task = run?.record ?? record;
-      out.respond(
-        resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(task))),
-      );
+    const after = isTerminal(record.status) ? record : await cancelled(session, run, record);
+    if (session.stateless) {
+      out.respond(resultMessage(idText, '{}')); // 2026-07-28 acknowledges, even a finished task
+    } else if (after !== record && after.status === 'cancelled') {
+      out.respond(resultMessage(idText, JSON.stringify(statefulTask(after))));
     } else {
       out.respond(
         errorMessage(
           idText,
           INVALID_PARAMS,
-          `Cannot cancel task: already in terminal status '${ended.status}'`,
+          `Cannot cancel task: already in terminal status '${after.status}'`,
         ),
       );
     }
   });
 }
 
-/** Cancels a task still running; returns its record instead if it turns out to have ended first. */
+/** Cancels a task still running: the record after, cancelled, or ended otherwise if it ended first. */
 async function cancelled(
   session: Session,
   run: TaskRun | undefined,
   record: TaskRecord,
-): Promise<TaskRecord | undefined> {
+): Promise<TaskRecord> {
   if (run !== undefined) {
     run.cancel();
     await run.saving;
-    return run.record.status === 'cancelled' ? undefined : run.record;
+    return run.record;
   }
   // Running on another process: the store says cancelled (unless it ended meanwhile: that stands,
   // task-save.ts). That process aborts the handler on the bus message, else on its next check
   // (task-cancel-watch.ts), and its own saves can no longer undo the cancellation.
-  record.status = 'cancelled';
-  record.statusMessage = 'The task was cancelled by request';
-  record.lastUpdatedAt = new Date().toISOString();
-  const ended = await saveRunRecord(session.core.taskStore, record);
+  const cancelling: TaskRecord = {
+    ...record,
+    status: 'cancelled',
+    statusMessage: 'The task was cancelled by request',
+    lastUpdatedAt: new Date().toISOString(),
+  };
+  const ended = await saveRunRecord(session.core.taskStore, cancelling);
   if (ended === undefined) session.core.bus?.send(TASK_CANCEL, { t: record.taskId });
-  return ended;
+  return ended ?? cancelling;
 }
 
 function updateTask(
