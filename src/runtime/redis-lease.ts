@@ -26,6 +26,11 @@ export interface RedisLeaseClient {
   };
 }
 
+/** The store a lease wraps: its `saveRunning` keeps an end another process recorded (redis-task-store.ts). */
+interface SavingTaskStore extends TaskStore {
+  saveRunning(record: TaskRecord): Promise<TaskRecord | undefined>;
+}
+
 export const DEFAULT_TASK_LEASE_MS = 15_000;
 
 /** What a task whose process stopped says, as its status message and its JSON-RPC error. */
@@ -36,19 +41,14 @@ export const LEASE_EXPIRED_MESSAGE =
 export class LeasedTaskStore implements TaskStore {
   readonly shared = true;
   readonly lease: { readonly renewMs: number; hold(taskIds: readonly string[]): Promise<void> };
-  private readonly inner: TaskStore & Required<Pick<TaskStore, 'saveRunning'>>;
+  private readonly inner: SavingTaskStore;
   private readonly client: RedisLeaseClient;
   private readonly prefix: string;
   private readonly leaseMs: number;
   /** The tasks this process renewed last: never expired by this process. */
   private held = new Set<string>();
 
-  constructor(
-    inner: TaskStore & Required<Pick<TaskStore, 'saveRunning'>>,
-    client: RedisLeaseClient,
-    leaseMs: number,
-    prefix = 'mcp:',
-  ) {
+  constructor(inner: SavingTaskStore, client: RedisLeaseClient, leaseMs: number, prefix = 'mcp:') {
     if (!Number.isSafeInteger(leaseMs) || leaseMs < 3)
       throw new Error(`taskLeaseMs must be an integer of at least 3, got ${String(leaseMs)}`);
     this.inner = inner;

@@ -28,7 +28,7 @@ export function endedElsewhere(run: TaskRun, stored: TaskRecord): void {
  * The last tasks that ended, as stored, per process: a record that has ended never changes again
  * (every save of a running task refuses to overwrite an end, task-save.ts), so a `tasks/get` that
  * comes after the end, here or wherever it was read once, needs no round trip. Bounded: the
- * oldest go first, and an expired one is never answered (`endedRecord`).
+ * oldest go first, and an expired one is never answered (`knownRecord`).
  */
 const ENDED_KEPT = 256;
 const endedByCore = new WeakMap<ServerCore, Map<string, TaskRecord>>();
