@@ -7,16 +7,18 @@
  * plain call at 2026-07-28, and a 2026-07-28 task round (`slow_compute` for 10 ms, started, polled
  * until completed, its result read). Each round runs both servers in turn; CPU is the server
  * process's utime + stime from /proc, divided by the operations; redis-server's own CPU is reported
- * beside it. The ratio is the median of the rounds' ratios. Needs `npm run build` first.
+ * beside it. The ratio is the median of the rounds' ratios. Last, a pass that no CPU figure comes
+ * from counts the Redis commands each operation costs (MONITOR; a MULTI counts once, commands a
+ * script runs inside Redis not at all): each is a round trip, the steady figure on a busy machine.
+ * Needs `npm run build` first.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuTimes } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
-import { findBinary } from '../scripts/system-packages.mjs';
+import { startRedisServer } from '../scripts/redis-server.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -51,18 +53,8 @@ function waitFor(child, pattern) {
   });
 }
 
-const redisPort = await new Promise((resolve, reject) => {
-  const probe = createNetServer();
-  probe.once('error', reject);
-  probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
-const redis = spawn(findBinary('redis-server'), ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const { child: redis, url: redisUrl } = await startRedisServer();
 children.push(redis);
-await waitFor(redis, /Ready to accept connections/);
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
 async function startServer(withRedis) {
   const main = join(repoRoot, 'examples/conformance/server/build/main.js');
@@ -121,9 +113,40 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-console.log(`\n| workload | in memory: server CPU per op | --redis: server CPU per op | ratio (median of ${ROUNDS}) | redis-server CPU per op |`);
-console.log('| --- | ---: | ---: | ---: | ---: |');
+/** Redis commands per operation of `workload` on a --redis server, by name (see above). */
+async function commandsPerOp(workload) {
+  const server = await startServer(true);
+  const session = await openSession({ url: server.url, protocolVersions: [workload.era] });
+  const count = Math.min(100, workload.count);
+  await inParallel(count, (i) => workload.once(session, i)); // warm-up
+  const { createClient } = await import('redis');
+  const monitor = createClient({ url: redisUrl });
+  await monitor.connect();
+  const seen = new Map();
+  let inMulti = false;
+  await monitor.monitor((line) => {
+    if (/\[\d+ lua\]/.test(line)) return;
+    const command = /\] "([^"]+)"/.exec(line)?.[1]?.toLowerCase();
+    if (command === undefined || command === 'exec') return void (inMulti = false);
+    if (inMulti) return;
+    if (command === 'multi') inMulti = true;
+    seen.set(command, (seen.get(command) ?? 0) + 1);
+  });
+  await inParallel(count, (i) => workload.once(session, i));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await monitor.close();
+  await session.close();
+  server.child.kill('SIGKILL');
+  const total = [...seen.values()].reduce((a, b) => a + b, 0);
+  const kinds = [...seen].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${(n / count).toFixed(2)}`);
+  return `${(total / count).toFixed(2)} (${kinds.join(', ')})`;
+}
+const commands = {};
+for (const [name, workload] of Object.entries(WORKLOADS)) commands[name] = await commandsPerOp(workload);
+
+console.log(`\n| workload | in memory: server CPU per op | --redis: server CPU per op | ratio (median of ${ROUNDS}) | redis-server CPU per op | Redis commands per op |`);
+console.log('| --- | ---: | ---: | ---: | ---: | --- |');
 for (const [name, r] of Object.entries(results)) {
-  console.log(`| ${name} | ${median(r.memory).toFixed(0)} µs | ${median(r.redis).toFixed(0)} µs | ${median(r.ratio).toFixed(2)}x | ${median(r.redisServer).toFixed(0)} µs |`);
+  console.log(`| ${name} | ${median(r.memory).toFixed(0)} µs | ${median(r.redis).toFixed(0)} µs | ${median(r.ratio).toFixed(2)}x | ${median(r.redisServer).toFixed(0)} µs | ${commands[name]} |`);
 }
 process.exit(0);

@@ -26,6 +26,11 @@ export interface RedisLeaseClient {
   };
 }
 
+/** The store a lease wraps: its `saveRunning` keeps an end another process recorded (redis-task-store.ts). */
+interface SavingTaskStore extends TaskStore {
+  saveRunning(record: TaskRecord): Promise<TaskRecord | undefined>;
+}
+
 export const DEFAULT_TASK_LEASE_MS = 15_000;
 
 /** What a task whose process stopped says, as its status message and its JSON-RPC error. */
@@ -36,14 +41,14 @@ export const LEASE_EXPIRED_MESSAGE =
 export class LeasedTaskStore implements TaskStore {
   readonly shared = true;
   readonly lease: { readonly renewMs: number; hold(taskIds: readonly string[]): Promise<void> };
-  private readonly inner: TaskStore;
+  private readonly inner: SavingTaskStore;
   private readonly client: RedisLeaseClient;
   private readonly prefix: string;
   private readonly leaseMs: number;
   /** The tasks this process renewed last: never expired by this process. */
   private held = new Set<string>();
 
-  constructor(inner: TaskStore, client: RedisLeaseClient, leaseMs: number, prefix = 'mcp:') {
+  constructor(inner: SavingTaskStore, client: RedisLeaseClient, leaseMs: number, prefix = 'mcp:') {
     if (!Number.isSafeInteger(leaseMs) || leaseMs < 3)
       throw new Error(`taskLeaseMs must be an integer of at least 3, got ${String(leaseMs)}`);
     this.inner = inner;
@@ -55,6 +60,10 @@ export class LeasedTaskStore implements TaskStore {
 
   save(record: TaskRecord): Promise<void> {
     return this.inner.save(record);
+  }
+
+  saveRunning(record: TaskRecord): Promise<TaskRecord | undefined> {
+    return this.inner.saveRunning(record);
   }
 
   /** Costs nothing more than the plain load unless the task could have lapsed (then one EXISTS). */
@@ -101,8 +110,8 @@ export class LeasedTaskStore implements TaskStore {
       error: { code: -32603, message: LEASE_EXPIRED_MESSAGE },
     };
     delete failed.inputRequests;
-    await this.inner.save(failed);
-    return failed;
+    // Unless it ended meanwhile (its process finished it just before the lease lapsed): that end stands.
+    return (await this.inner.saveRunning(failed)) ?? failed;
   }
 
   private key(taskId: string): string {

@@ -38,6 +38,8 @@ export interface RedisClient {
   sMembers(key: string): Promise<string[]>;
   sRem(key: string, member: string): Promise<number>;
   publish(channel: string, message: string): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   multi(): RedisMulti;
   /** A second connection: a subscribed connection runs no other commands. */
   duplicate(): RedisClient;

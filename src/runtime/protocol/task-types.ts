@@ -36,6 +36,13 @@ export interface TaskStore {
    */
   readonly shared?: boolean;
   /**
+   * A shared store's save for the process running the task: in one atomic step, saves the record
+   * unless the stored one has already ended (another process cancelled the task, or failed it when
+   * its lease lapsed), and then returns that ended record instead. Without it, a shared store's
+   * running task is loaded before each save (a second round trip, with a window between the two).
+   */
+  saveRunning?(record: TaskRecord): Promise<TaskRecord | undefined>;
+  /**
    * A shared store's lease on the tasks this process runs (redis-lease.ts): while any runs, `hold`
    * is called with their ids every `renewMs`. A task whose process stopped renewing (killed, or cut
    * off from the store) is marked `failed` by the next process that reads it once the lease lapses.

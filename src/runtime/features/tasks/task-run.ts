@@ -23,6 +23,8 @@ import type { ServerCore, ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from '../../server/task-store.js';
 import { watchForCancellation } from './task-cancel-watch.js';
+import { endedElsewhere, rememberEnded } from './task-ended.js';
+import { saveBehind, saveRunRecord } from './task-save.js';
 import { holdLeases } from './task-lease.js';
 import { createTaskResult, setMessage, statefulTask } from '../../server/task-wire.js';
 import { toolFailed, toolFinished } from '../tools/tool-results.js';
@@ -40,7 +42,10 @@ export class TaskRun {
   /** @internal The tools/call request's own answer channel. */
   readonly requestOut: Outbound;
   private readonly requestIdText: string;
-  private saving: Promise<void> = Promise.resolve();
+  /** @internal Settles once every save so far has. */
+  saving: Promise<void> = Promise.resolve();
+  /** @internal The record as stored by the last save (never changed after): what task methods answer here. */
+  saved: TaskRecord | undefined = undefined;
   /** @internal 2026-07-28 input requests waiting for `tasks/update`, by key. */
   readonly inputs = new Map<string, PendingInput>();
   /** @internal 2025-11-25: server→client requests in flight for this task. */
@@ -148,20 +153,8 @@ export class TaskRun {
     );
   }
 
-  /** The handler's answer (a JSON-RPC response text) becomes the task's result or error. */
+  /** The handler's answer (a JSON-RPC response text) becomes the task's result or error (task-save.ts). */
   finish(text: string): void {
-    if (isTerminal(this.record.status)) return;
-    // Another process may have cancelled it in the store: that stays, and the run ends as cancelled.
-    this.core.taskStore.load(this.record.taskId).then(
-      (stored) => {
-        if (stored?.status === 'cancelled') this.cancel();
-        else this.settle(text);
-      },
-      () => this.settle(text),
-    );
-  }
-
-  private settle(text: string): void {
     if (isTerminal(this.record.status)) return;
     const message = JSON.parse(text) as JsonObject;
     if (isObject(message['error'])) {
@@ -188,26 +181,20 @@ export class TaskRun {
     this.inputs.clear();
   }
 
-  /**
-   * `context.setStatusMessage`: the record carries the message at once (a 2026-07-28 call not yet a
-   * task shows it in its CreateTaskResult); a task already created is saved and announced.
-   */
+  /** `context.setStatusMessage`: in the record at once (a 2026-07-28 call not yet a task shows it in its
+   * CreateTaskResult); once a task, announced and saved (a shared store's written behind: task-save.ts). */
   async setStatusMessage(message: string | undefined): Promise<void> {
     if (isTerminal(this.record.status)) return;
     this.handlerMessage = message;
     setMessage(this.record, message);
     if (!this.promoted) return;
-    if (this.core.taskStore.shared === true) {
-      // Saving over a cancellation another process recorded would undo it: cancel here instead.
-      const stored = await this.core.taskStore.load(this.record.taskId).catch(() => undefined);
-      if (stored?.status === 'cancelled') this.cancel();
-      if (isTerminal(this.record.status)) return;
-    }
-    await this.changed();
+    if (this.core.taskStore.shared !== true) return this.changed();
+    this.record.lastUpdatedAt = new Date().toISOString();
+    this.announce();
+    saveBehind(this);
   }
 
-  /** Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
-  /** @internal */
+  /** @internal Records a new status, saves it, tells a stateful client, and wakes `tasks/result` once terminal. */
   transition(status: TaskStatus, message: string | undefined): void {
     const record = this.record;
     record.status = status;
@@ -217,34 +204,47 @@ export class TaskRun {
     const saved = this.changed();
     if (isTerminal(status)) {
       saved.then(
-        () => {
-          for (const waiter of this.waiters.splice(0)) waiter.done(record);
-          this.core.taskRuns.delete(record.taskId);
-        },
+        () => this.ended(),
         (error: unknown) => this.core.log(`Saving task ${record.taskId} failed: ${stackOf(error)}`),
       );
     }
   }
 
+  /** @internal Once the end is stored: the waiting `tasks/result` requests get it, and the run is done here. */
+  ended(): void {
+    for (const waiter of this.waiters.splice(0)) waiter.done(this.record);
+    this.core.taskRuns.delete(this.record.taskId);
+    if (this.saved !== undefined) rememberEnded(this.core, this.saved);
+  }
+
   /** Saves the changed record and tells a stateful client (`notifications/tasks/status`). */
   private changed(): Promise<void> {
-    const record = this.record;
-    record.lastUpdatedAt = new Date().toISOString();
+    this.record.lastUpdatedAt = new Date().toISOString();
     const saved = this.save();
-    if (!this.session.stateless) {
-      this.session.standalone?.emit(
-        notificationMessage(TASK_STATUS, JSON.stringify(statefulTask(record))),
-      );
-    }
+    this.announce();
     return saved;
   }
 
-  /** Saves a copy of the record after every earlier save, so the store sees the changes in order. */
+  /** @internal A stateful client hears of every change (`notifications/tasks/status`). */
+  announce(): void {
+    if (!this.session.stateless) {
+      this.session.standalone?.emit(
+        notificationMessage(TASK_STATUS, JSON.stringify(statefulTask(this.record))),
+      );
+    }
+  }
+
+  /** Saves a copy of the record after every earlier save, in order; a refused save ends the run (task-ended.ts). */
   save(): Promise<void> {
     const copy: TaskRecord = JSON.parse(JSON.stringify(this.record)) as TaskRecord;
     // After the task's messages posted so far (task-mail.ts): whoever sees the end has them all.
     const save = (): Promise<void> =>
-      (this.context.out as TaskOutbound).mailed.then(() => this.core.taskStore.save(copy));
+      (this.context.out as TaskOutbound).mailed
+        .then(() => saveRunRecord(this.core.taskStore, copy))
+        .then((ended) => {
+          if (ended === undefined) this.saved = copy;
+          else endedElsewhere(this, ended);
+        });
     this.saving = this.saving.then(save, save);
     return this.saving;
   }

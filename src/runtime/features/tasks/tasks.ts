@@ -20,11 +20,14 @@ import { stackOf, register, type MethodTable } from '../../server/method-common.
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
+import type { TaskRun } from './task-run.js';
 import { isTerminal, type TaskRecord } from '../../server/task-store.js';
 import { listTaskPage } from './task-list.js';
 import { watchTaskMail } from './task-mail.js';
 import { TASK_CANCEL, TASK_UPDATE } from './task-cancel-watch.js';
 import { updateTaskInputs } from './task-inputs.js';
+import { saveRunRecord } from './task-save.js';
+import { knownRecord, rememberEnded } from './task-ended.js';
 import { TASKS_SINCE, checkedTaskId, ownerOf } from './task-access.js';
 import {
   statefulTask,
@@ -56,8 +59,14 @@ function withTask(
   out: Outbound,
   then: (record: TaskRecord) => void | Promise<void>,
 ): void {
-  session.core.taskStore.load(taskId).then(
+  // A task running here answers from its last save, which is what the store holds, and one that
+  // ended from its end: no round trip (task-ended.ts). Another process's cancellation reaches a
+  // run here at once on the bus, else on its next check.
+  const known = knownRecord(session.core, taskId);
+  const loaded = known !== undefined ? Promise.resolve(known) : session.core.taskStore.load(taskId);
+  loaded.then(
     async (record) => {
+      if (known === undefined && record !== undefined) rememberEnded(session.core, record);
       if (record === undefined || record.owner !== ownerOf(session, out))
         out.respond(taskNotFound(idText, taskId));
       else await then(record);
@@ -94,37 +103,47 @@ function cancelTask(
   const taskId = checkedTaskId(session, idText, params, out, TASKS_CANCEL);
   if (taskId === undefined) return;
   withTask(session, idText, taskId, out, async (record) => {
-    if (isTerminal(record.status)) {
-      // 2026-07-28 acknowledges again; 2025-11-25 refuses to cancel a finished task.
-      out.respond(
-        session.stateless
-          ? resultMessage(idText, '{}')
-          : errorMessage(
-              idText,
-              INVALID_PARAMS,
-              `Cannot cancel task: already in terminal status '${record.status}'`,
-            ),
-      );
-      return;
-    }
     const run = session.core.taskRuns.get(taskId);
-    if (run !== undefined) {
-      run.cancel();
-      await run.save();
-      record = run.record;
+    const after = isTerminal(record.status) ? record : await cancelled(session, run, record);
+    if (session.stateless) {
+      out.respond(resultMessage(idText, '{}')); // 2026-07-28 acknowledges, even a finished task
+    } else if (after !== record && after.status === 'cancelled') {
+      out.respond(resultMessage(idText, JSON.stringify(statefulTask(after))));
     } else {
-      // Running on another process: the store says cancelled; that process sees it on its next
-      // check and aborts the handler (task-cancel-watch.ts), and its finish keeps the terminal state.
-      record.status = 'cancelled';
-      record.statusMessage = 'The task was cancelled by request';
-      record.lastUpdatedAt = new Date().toISOString();
-      await session.core.taskStore.save(record);
-      session.core.bus?.send(TASK_CANCEL, { t: taskId }); // at once, rather than on its next check
+      out.respond(
+        errorMessage(
+          idText,
+          INVALID_PARAMS,
+          `Cannot cancel task: already in terminal status '${after.status}'`,
+        ),
+      );
     }
-    out.respond(
-      resultMessage(idText, session.stateless ? '{}' : JSON.stringify(statefulTask(record))),
-    );
   });
+}
+
+/** Cancels a task still running: the record after, cancelled, or ended otherwise if it ended first. */
+async function cancelled(
+  session: Session,
+  run: TaskRun | undefined,
+  record: TaskRecord,
+): Promise<TaskRecord> {
+  if (run !== undefined) {
+    run.cancel();
+    await run.saving;
+    return run.record;
+  }
+  // Running on another process: the store says cancelled (unless it ended meanwhile: that stands,
+  // task-save.ts). That process aborts the handler on the bus message, else on its next check
+  // (task-cancel-watch.ts), and its own saves can no longer undo the cancellation.
+  const cancelling: TaskRecord = {
+    ...record,
+    status: 'cancelled',
+    statusMessage: 'The task was cancelled by request',
+    lastUpdatedAt: new Date().toISOString(),
+  };
+  const ended = await saveRunRecord(session.core.taskStore, cancelling);
+  if (ended === undefined) session.core.bus?.send(TASK_CANCEL, { t: record.taskId });
+  return ended ?? cancelling;
 }
 
 function updateTask(

@@ -6,21 +6,40 @@
  * Keys (under `prefix`, default `mcp:`): `task:<id>`, the record (JSON), expiring with its TTL;
  * `tasks-of:<owner>`, a set of the owner's task ids for 2025-11-25 `tasks/list` (ids whose record
  * has expired are skipped and removed).
+ *
+ * Every save is one round trip: a small Lua script (sent once per connection, then called by its
+ * SHA-1) that also joins a new task to its owner's set and, for the process running the task,
+ * refuses to overwrite a record another process has already ended (`saveRunning`).
  */
+import { createHash } from 'node:crypto';
 import { keepMs, type TaskRecord, type TaskStore } from '../../server/task-store.js';
 
 /** The part of a node-redis client this store uses (redis-store.ts's `RedisClient` has it all). */
-interface RedisTaskClient {
+export interface RedisTaskClient {
   get(key: string): Promise<string | null>;
   sMembers(key: string): Promise<string[]>;
   sRem(key: string, member: string): Promise<number>;
-  multi(): {
-    set(key: string, value: string, options: { PX: number }): ReturnType<RedisTaskClient['multi']>;
-    sAdd(key: string, member: string): ReturnType<RedisTaskClient['multi']>;
-    pExpire(key: string, ms: number): ReturnType<RedisTaskClient['multi']>;
-    exec(): Promise<unknown[]>;
-  };
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
+
+/**
+ * KEYS: the record, the owner's set. ARGV: the record's JSON, its lifetime (ms), its id, and '1'
+ * when a record that has ended must be kept (the answer is then that record, else nothing).
+ */
+const SAVE_SCRIPT = `local current = redis.call('GET', KEYS[1])
+if current then
+  if ARGV[4] == '1' then
+    local status = cjson.decode(current)['status']
+    if status == 'completed' or status == 'failed' or status == 'cancelled' then return current end
+  end
+else
+  redis.call('SADD', KEYS[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[2], 86400000)
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`;
+const SAVE_SHA = createHash('sha1').update(SAVE_SCRIPT).digest('hex');
 
 export class RedisTaskStore implements TaskStore {
   /** Every process using the prefix sees (and cancels) the same tasks. */
@@ -34,14 +53,12 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async save(record: TaskRecord): Promise<void> {
-    const ms = keepMs(record);
-    const owned = this.prefix + 'tasks-of:' + record.owner;
-    await this.client
-      .multi()
-      .set(this.prefix + 'task:' + record.taskId, JSON.stringify(record), { PX: ms })
-      .sAdd(owned, record.taskId)
-      .pExpire(owned, 24 * 60 * 60 * 1000)
-      .exec();
+    await this.run(record, false);
+  }
+
+  async saveRunning(record: TaskRecord): Promise<TaskRecord | undefined> {
+    const ended = await this.run(record, true);
+    return typeof ended === 'string' ? (JSON.parse(ended) as TaskRecord) : undefined;
   }
 
   async load(taskId: string): Promise<TaskRecord | undefined> {
@@ -58,5 +75,24 @@ export class RedisTaskStore implements TaskStore {
       else records.push(record);
     }
     return records;
+  }
+
+  /** The save script by its SHA-1; sent whole once Redis says it does not know it (first use, or after a restart). */
+  private async run(record: TaskRecord, keepEnded: boolean): Promise<unknown> {
+    const options = {
+      keys: [this.prefix + 'task:' + record.taskId, this.prefix + 'tasks-of:' + record.owner],
+      arguments: [
+        JSON.stringify(record),
+        String(keepMs(record)),
+        record.taskId,
+        keepEnded ? '1' : '0',
+      ],
+    };
+    try {
+      return await this.client.evalSha(SAVE_SHA, options);
+    } catch (error) {
+      if (!String(error).includes('NOSCRIPT')) throw error;
+      return this.client.eval(SAVE_SCRIPT, options);
+    }
   }
 }
