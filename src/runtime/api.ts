@@ -146,8 +146,8 @@ export interface RequestContext<
    * in `tasks/get`, and in 2025-11-25 also in `tasks/list` and `notifications/tasks/status`. It
    * stays while the task works (an input request shows its own message meanwhile) and is cleared
    * when the task completes. Resolves once the task store has it; with a shared store (`--redis`)
-   * it is written behind, at once: every process answers with it within 50 ms (one save for every
-   * message set meanwhile). Does nothing when the call does not run as a task.
+   * it is written behind, at once: every process answers with it after a short delay (one save for
+   * every message set meanwhile). Does nothing when the call does not run as a task.
    */
   setStatusMessage(message: string | undefined): Promise<void>;
   /**

@@ -9,8 +9,8 @@
  * handler may set one per item it works on (`context.progress` sets it too at 2026-07-28). The
  * record (and a 2025-11-25 client's notification) has the message at once; the store gets the
  * latest one within `STATUS_WRITE_BEHIND_MS`, in one save, unless a status change or the end
- * has saved it first. Clients poll every `pollIntervalMs` (500 ms by default): a message another
- * process shows 50 ms later is as fresh as a poll can see.
+ * has saved it first. Clients poll every `pollIntervalMs`, several times that delay apart, so a
+ * message another process shows a moment later is as fresh as a poll can see.
  */
 import { stackOf } from '../../server/method-common.js';
 import { isTerminal, type TaskRecord, type TaskStore } from '../../server/task-store.js';
