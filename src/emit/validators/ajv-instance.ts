@@ -5,6 +5,7 @@ import { addStandardFormats } from '../../schema/add-formats.js';
 import { installLinearNames } from './ajv-linear-names.js';
 import { inProcessFormats } from './inline-helpers.js';
 import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
+import { sharedKeyword } from './shared-defs.js';
 
 export type Dialect = 'draft-07' | '2020-12';
 
@@ -69,6 +70,8 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
   addStandardFormats(ajv, inProcessFormats());
+  // Generated validators: the stubs of definitions compiled once for all tools (shared-defs.ts).
+  if (options.standalone) ajv.addKeyword(sharedKeyword);
   return ajv;
 }
 

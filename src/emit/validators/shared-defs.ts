@@ -1,0 +1,154 @@
+import { _, Name, type Code, type KeywordCxt, type KeywordDefinition } from 'ajv';
+import { strConcat } from 'ajv/dist/compile/codegen/index.js';
+import namesModule from 'ajv/dist/compile/names.js';
+import { stringLiteral } from '../../printer/escape.js';
+import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { forEachSchemaNode } from '../../schema/walk.js';
+
+/**
+ * Definitions shared by the tools' validators. A manifest imported from OpenAPI gives each tool
+ * its own copy of every `$defs` entry it reaches (GitHub: 3,585 copies of 499 definitions), and
+ * compiled one tool at a time each copy became its own validator code: tens of MB, most of the
+ * time of a run. A definition that two or more tools hold with the same text (and whose every
+ * reference reaches only such definitions) is compiled once, into a table `$shared` keyed by its
+ * name; in each tool it becomes a stub `{ "x-mcp-gen-shared": name }` that calls the table.
+ *
+ * Only where it cannot change a verdict: every `$ref` is a local pointer into the tool's own
+ * definitions, nothing sets a base URI or anchor, and no `unevaluated*` keyword needs what a call
+ * evaluated (the stub does not pass that back). Anything else is compiled per tool as before.
+ */
+
+// ajv's names module is CommonJS (`exports.default = names`): under Node's ESM its default import
+// is the exports object, under a bundler the names themselves.
+const names = ((namesModule as unknown as { default?: unknown }).default ?? namesModule) as typeof namesModule.default;
+
+export const SHARED_KEYWORD = 'x-mcp-gen-shared';
+/** The identifier of the table in generated code. */
+export const SHARED_TABLE = '$shared';
+
+/** ajv's code for the stub: call the shared validator with this position, take its errors on failure (as ajv's own `$ref`). */
+export const sharedKeyword: KeywordDefinition = {
+  keyword: SHARED_KEYWORD,
+  schemaType: 'string',
+  code(cxt: KeywordCxt) {
+    const { gen, it, data } = cxt;
+    const fn = _`${new Name(SHARED_TABLE)}[${cxt.schema as string}]`;
+    const members: [Name, Code | number][] = [
+      [names.instancePath, strConcat(names.instancePath, it.errorPath)],
+      [names.parentData, it.parentData],
+      [names.parentDataProperty, it.parentDataProperty],
+      [names.rootData, names.rootData],
+    ];
+    if (it.opts.dynamicRef) members.push([names.dynamicAnchors, names.dynamicAnchors]);
+    const context = gen.object(...(members as [Name, Code][]));
+    cxt.result(_`${fn}(${data}, ${context})`, undefined, () => {
+      gen.assign(names.vErrors, _`${names.vErrors} === null ? ${fn}.errors : ${names.vErrors}.concat(${fn}.errors)`);
+      gen.assign(names.errors, _`${names.vErrors}.length`);
+    });
+  },
+};
+
+const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)(?:\/.*)?$/;
+/** Keywords whose meaning a call to a separately compiled validator would lose. */
+const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems', SHARED_KEYWORD];
+
+export interface SharedDefinitions {
+  /** Definitions keyword of the dialect. */
+  keyword: '$defs' | 'definitions';
+  /** Shared definitions by name, sorted by name. */
+  defs: Record<string, unknown>;
+}
+
+function decodeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Which definitions of `schemas` (each tool's input and output schema) are shared; undefined when
+ * none is (a small manifest's validators stay exactly as they were).
+ */
+export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword: '$defs' | 'definitions'): SharedDefinitions | undefined {
+  const texts = new Map<string, { text: string; value: unknown; uses: number } | null>();
+  const refsOf = new Map<string, Set<string>>();
+  for (const schema of schemas) {
+    const defs = schema[keyword];
+    if (!isSchemaObject(defs)) continue;
+    let ok = true;
+    forEachSchemaNode(schema, (node) => {
+      if (UNSHAREABLE_KEYWORDS.some((k) => Object.prototype.hasOwnProperty.call(node, k))) ok = false;
+      const ref = node['$ref'];
+      if (ref !== undefined && (typeof ref !== 'string' || LOCAL_DEF_REF.exec(ref)?.[1] !== keyword)) ok = false;
+    });
+    if (!ok) return undefined;
+    for (const [name, value] of Object.entries(defs)) {
+      const text = JSON.stringify(value);
+      const seen = texts.get(name);
+      if (seen === undefined) texts.set(name, { text, value, uses: 1 });
+      else if (seen !== null && seen.text === text) seen.uses += 1;
+      else texts.set(name, null);
+      if (!refsOf.has(name)) {
+        const refs = new Set<string>();
+        forEachSchemaNode(value, (node) => {
+          const m = typeof node['$ref'] === 'string' ? LOCAL_DEF_REF.exec(node['$ref']) : null;
+          if (m) refs.add(decodeToken(m[2] as string));
+        });
+        refsOf.set(name, refs);
+      }
+    }
+  }
+  // Shared: the same text everywhere, and everything it reaches shared as well.
+  const shared = new Set([...texts].filter(([, t]) => t !== null && t.uses > 1).map(([name]) => name));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const name of shared) {
+      if ([...(refsOf.get(name) ?? [])].some((r) => !shared.has(r) && texts.get(r) !== undefined)) {
+        shared.delete(name);
+        changed = true;
+      }
+    }
+  }
+  // A reference to a name no tool defines makes the reaching definition unshareable too.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const name of shared) {
+      if ([...(refsOf.get(name) ?? [])].some((r) => !shared.has(r))) {
+        shared.delete(name);
+        changed = true;
+      }
+    }
+  }
+  if (shared.size === 0) return undefined;
+  const defs: Record<string, unknown> = {};
+  for (const name of [...shared].sort()) Object.defineProperty(defs, name, { value: texts.get(name)?.value, enumerable: true, writable: true, configurable: true });
+  return { keyword, defs };
+}
+
+/** `schema` with each shared definition replaced by its stub (a copy; `schema` is unchanged). */
+export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions | undefined): SchemaObject {
+  const defs = schema[shared?.keyword ?? '$defs'];
+  if (shared === undefined || !isSchemaObject(defs)) return schema;
+  const stubbed: SchemaObject = {};
+  for (const [name, value] of Object.entries(defs)) {
+    const replaced = Object.prototype.hasOwnProperty.call(shared.defs, name) ? { [SHARED_KEYWORD]: name } : value;
+    Object.defineProperty(stubbed, name, { value: replaced, enumerable: true, writable: true, configurable: true });
+  }
+  return { ...schema, [shared.keyword]: stubbed };
+}
+
+/** Export names of the shared unit's entries, in the order of `shared.defs`. */
+export function sharedExportNames(shared: SharedDefinitions): string[] {
+  return Object.keys(shared.defs).map((_name, i) => `sharedDef_${i}`);
+}
+
+/**
+ * The shared unit's compiled scope (compile-unit.ts: `\nexport const [sharedDef_0, …] = (() => {…})();`)
+ * as the `$shared` table: a frozen object without prototype, keyed by definition name.
+ */
+export function sharedTableCode(code: string, shared: SharedDefinitions, exported: boolean): string {
+  const exportNames = sharedExportNames(shared);
+  const head = `\nexport const [${exportNames.join(', ')}] = `;
+  if (!code.startsWith(head)) throw new Error('emitToolValidators: unexpected code for the shared definitions');
+  const rows = Object.keys(shared.defs).map((name, i) => `\n  [${stringLiteral(name)}, ${exportNames[i] as string}],`).join('');
+  const table = `${exported ? 'export ' : ''}const ${SHARED_TABLE} = Object.freeze(Object.assign(Object.create(null), Object.fromEntries([${rows}\n])));\n`;
+  return `\nconst [${exportNames.join(', ')}] = ${code.slice(head.length)}${table}`;
+}
