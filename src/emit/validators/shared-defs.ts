@@ -52,6 +52,9 @@ const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)(?:\/.*)?$/;
 /** Keywords whose meaning a call to a separately compiled validator would lose. */
 const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems', SHARED_KEYWORD];
 
+/** Schema text (JSON characters) that the copies of a definition beyond its first must add up to for it to be shared. */
+export const SHARED_TEXT_THRESHOLD = 2000;
+
 export interface SharedDefinitions {
   /** Definitions keyword of the dialect. */
   keyword: '$defs' | 'definitions';
@@ -96,26 +99,28 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
       }
     }
   }
-  // Shared: the same text everywhere, and everything it reaches shared as well.
-  const shared = new Set([...texts].filter(([, t]) => t !== null && t.uses > 1).map(([name]) => name));
+  // Shareable: the same text everywhere, held twice or more, and all it reaches shareable too.
+  const shareable = new Set([...texts].filter(([, t]) => t !== null && t.uses > 1).map(([name]) => name));
   for (let changed = true; changed; ) {
     changed = false;
-    for (const name of shared) {
-      if ([...(refsOf.get(name) ?? [])].some((r) => !shared.has(r) && texts.get(r) !== undefined)) {
-        shared.delete(name);
+    for (const name of shareable) {
+      if ([...(refsOf.get(name) ?? [])].some((r) => !shareable.has(r))) {
+        shareable.delete(name);
         changed = true;
       }
     }
   }
-  // A reference to a name no tool defines makes the reaching definition unshareable too.
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const name of shared) {
-      if ([...(refsOf.get(name) ?? [])].some((r) => !shared.has(r))) {
-        shared.delete(name);
-        changed = true;
-      }
-    }
+  // Shared: those whose copies add up to enough schema text to pay for a call and a module, and
+  // what they reach. A few small enums held by a handful of tools stay inline.
+  const shared = new Set<string>();
+  const add = (name: string): void => {
+    if (shared.has(name)) return;
+    shared.add(name);
+    refsOf.get(name)?.forEach(add);
+  };
+  for (const name of shareable) {
+    const t = texts.get(name) as { text: string; uses: number };
+    if ((t.uses - 1) * t.text.length >= SHARED_TEXT_THRESHOLD) add(name);
   }
   if (shared.size === 0) return undefined;
   const defs: Record<string, unknown> = {};

@@ -1,0 +1,121 @@
+/**
+ * Definitions several tools hold alike are compiled once (src/emit/validators/shared-defs.ts):
+ * the server gets generated/validator-defs.ts, each tool module a stub that calls it, and the
+ * client's validators.ts one `$shared` table. Verdicts and errors are those of ajv run in-process
+ * on each tool's schema as it is, for valid data and for data failing deep inside a shared
+ * definition (recursion included).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validatorFiles } from '../../src/emit/server/index.js';
+import { toolTypeNames } from '../../src/emit/shared/naming.js';
+import { createAjv } from '../../src/emit/validators/ajv-instance.js';
+import { planSharedDefinitions } from '../../src/emit/validators/shared-defs.js';
+import type { ServiceModel } from '../../src/model/service-model.js';
+import { contentOf } from '../../src/write/planned-file.js';
+import { loadModel } from '../server/support.js';
+import { tempDir, type TempDir, type ValidatorFn } from './support.js';
+
+const node = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name'] };
+const user = { type: 'object', properties: { login: { type: 'string' }, id: { type: 'integer', minimum: 1 }, site: { type: 'string', format: 'uri' } }, required: ['login', 'id'] };
+const issue = { type: 'object', properties: { title: { type: 'string' }, user: { $ref: '#/$defs/user' }, tree: { $ref: '#/$defs/node' } }, required: ['title', 'user'] };
+
+const manifest = {
+  server: { name: 'shared-defs', version: '1.0.0' },
+  tools: [
+    { name: 'get_issue', inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, outputSchema: { $ref: '#/$defs/issue' } },
+    { name: 'list_issues', inputSchema: { type: 'object', properties: { author: { $ref: '#/$defs/user' } } }, outputSchema: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/$defs/issue' } } }, required: ['items'] } },
+    { name: 'get_user', inputSchema: { type: 'object', properties: {} }, outputSchema: { $ref: '#/$defs/user' } },
+  ],
+  $defs: { node, user, issue },
+};
+
+const goodIssue = { title: 't', user: { login: 'a', id: 1 }, tree: { name: 'r', children: [{ name: 'c', children: [] }] } };
+const samples: Record<string, { input: unknown[]; output: unknown[] }> = {
+  get_issue: {
+    input: [{ id: 1 }, { id: 'x' }, {}],
+    output: [goodIssue, { ...goodIssue, user: { login: 'a', id: 0 } }, { ...goodIssue, tree: { name: 'r', children: [{ children: [] }] } }, { ...goodIssue, user: { login: 'a', id: 2, site: 'not a uri' } }],
+  },
+  list_issues: {
+    input: [{}, { author: { login: 'a', id: 3 } }, { author: { login: 5, id: 3 } }],
+    output: [{ items: [goodIssue, goodIssue] }, { items: [goodIssue, { title: 't' }] }, { items: [goodIssue, { ...goodIssue, tree: { name: 'r', children: [{ name: 'c', children: [{ name: 1 }] }] } }] }],
+  },
+  get_user: { input: [{}], output: [{ login: 'a', id: 1 }, { login: 'a' }, { login: 'a', id: 1.5 }] },
+};
+
+let dir: TempDir;
+let model: ServiceModel;
+
+beforeAll(async () => {
+  dir = tempDir('shared-defs');
+  const file = dir.write('manifest.json', JSON.stringify(manifest));
+  model = await loadModel(file);
+});
+
+afterAll(() => dir.remove());
+
+/** The planned TypeScript modules as JavaScript under `root`, so Node can import them. */
+function writeAsJavaScript(root: string, files: { path: string; text: string }[]): void {
+  writeFileSync(join(root, 'package.json'), '{"type":"module"}');
+  for (const { path, text } of files) {
+    const out = join(root, path.replace(/\.ts$/, '.js'));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+  }
+}
+
+describe('shared definitions in the generated validators', () => {
+  it('plans the definitions two or more schemas hold alike, none for a manifest without', () => {
+    const shared = planSharedDefinitions(model.tools.flatMap((t) => [t.inputSchema, ...(t.outputSchema ? [t.outputSchema] : [])]), '$defs');
+    expect(Object.keys(shared?.defs ?? {})).toEqual(['issue', 'node', 'user']);
+    expect(planSharedDefinitions([{ type: 'object', $defs: { a: { type: 'string' } } }], '$defs')).toBeUndefined();
+    // Text that differs between two tools, or anything reaching it, stays with each tool.
+    const differ = planSharedDefinitions(
+      [
+        { $defs: { a: { type: 'string' }, b: { $ref: '#/$defs/a' }, c: { type: 'null' } } },
+        { $defs: { a: { type: 'number' }, b: { $ref: '#/$defs/a' }, c: { type: 'null' } } },
+      ],
+      '$defs',
+    );
+    expect(Object.keys(differ?.defs ?? {})).toEqual(['c']);
+    // unevaluatedProperties would need what a call evaluated: nothing is shared.
+    expect(planSharedDefinitions([{ unevaluatedProperties: false, $defs: { c: { type: 'null' } } }, { $defs: { c: { type: 'null' } } }], '$defs')).toBeUndefined();
+  });
+
+  it('are compiled once into validator-defs.ts, and judge as ajv does on each schema as it is', async () => {
+    const planned = await validatorFiles(model, toolTypeNames(model), undefined, { workers: 0 });
+    const files = await Promise.all(planned.files.map(async (f) => ({ path: f.path, text: await contentOf(f) })));
+    const defs = files.find((f) => f.path === 'generated/validator-defs.ts');
+    expect(defs?.text).toContain('const $shared =');
+    for (const f of files.filter((f) => f.path.startsWith('generated/validators/'))) {
+      // The tools call the table; none compiles the shared definitions again (no `minimum` of user).
+      expect(f.text, f.path).toContain('$shared["');
+      expect(f.text, f.path).not.toContain('"must be >= 1"');
+    }
+    const root = join(dir.path, 'out');
+    writeAsJavaScript(root, files);
+    const validators = (await import(/* @vite-ignore */ pathToFileURL(join(root, 'generated/validators.js')).href)) as Record<string, ValidatorFn>;
+    const names = toolTypeNames(model);
+    let failures = 0;
+    for (const tool of model.tools) {
+      const n = names.get(tool.name);
+      for (const [part, schema, exportName] of [['input', tool.inputSchema, n?.validateInput], ['output', tool.outputSchema, n?.validateOutput]] as const) {
+        const reference = createAjv('2020-12', { standalone: false }).compile(schema as object);
+        const generated = validators[exportName as string] as ValidatorFn;
+        for (const value of samples[tool.name]?.[part] ?? []) {
+          const verdict = generated(value);
+          expect(verdict, `${tool.name} ${part} ${JSON.stringify(value)}`).toBe(reference(value));
+          if (!verdict) {
+            failures += 1;
+            const pick = (errors: unknown[] | null | undefined): unknown => errors?.map((e) => ({ ...(e as object), schemaPath: undefined }));
+            expect(pick(generated.errors), `${tool.name} ${part} ${JSON.stringify(value)}`).toEqual(pick(reference.errors));
+          }
+        }
+      }
+    }
+    expect(failures).toBe(10);
+  });
+});
