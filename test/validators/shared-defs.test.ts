@@ -21,12 +21,14 @@ import { tempDir, type TempDir, type ValidatorFn } from './support.js';
 
 const node = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name'] };
 const user = { type: 'object', properties: { login: { type: 'string' }, id: { type: 'integer', minimum: 1 }, site: { type: 'string', format: 'uri' } }, required: ['login', 'id'] };
-const issue = { type: 'object', properties: { title: { type: 'string' }, user: { $ref: '#/$defs/user' }, tree: { $ref: '#/$defs/node' } }, required: ['title', 'user'] };
+/** Sixty more fields: an issue big enough to be worth sharing (SHARED_TEXT_THRESHOLD), as real API objects are. */
+const fields = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field${i}`, { type: 'string', maxLength: 64 }]));
+const issue = { type: 'object', properties: { title: { type: 'string' }, user: { $ref: '#/$defs/user' }, tree: { $ref: '#/$defs/node' }, ...fields }, required: ['title', 'user'] };
 
 const manifest = {
   server: { name: 'shared-defs', version: '1.0.0' },
   tools: [
-    { name: 'get_issue', inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, outputSchema: { $ref: '#/$defs/issue' } },
+    { name: 'get_issue', inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, outputSchema: { type: 'object', properties: { issue: { $ref: '#/$defs/issue' } }, required: ['issue'] } },
     { name: 'list_issues', inputSchema: { type: 'object', properties: { author: { $ref: '#/$defs/user' } } }, outputSchema: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/$defs/issue' } } }, required: ['items'] } },
     { name: 'get_user', inputSchema: { type: 'object', properties: {} }, outputSchema: { $ref: '#/$defs/user' } },
   ],
@@ -37,7 +39,7 @@ const goodIssue = { title: 't', user: { login: 'a', id: 1 }, tree: { name: 'r', 
 const samples: Record<string, { input: unknown[]; output: unknown[] }> = {
   get_issue: {
     input: [{ id: 1 }, { id: 'x' }, {}],
-    output: [goodIssue, { ...goodIssue, user: { login: 'a', id: 0 } }, { ...goodIssue, tree: { name: 'r', children: [{ children: [] }] } }, { ...goodIssue, user: { login: 'a', id: 2, site: 'not a uri' } }],
+    output: [goodIssue, { ...goodIssue, user: { login: 'a', id: 0 } }, { ...goodIssue, tree: { name: 'r', children: [{ children: [] }] } }, { ...goodIssue, user: { login: 'a', id: 2, site: 'not a uri' } }].map((issue) => ({ issue })),
   },
   list_issues: {
     input: [{}, { author: { login: 'a', id: 3 } }, { author: { login: 5, id: 3 } }],
@@ -59,6 +61,7 @@ afterAll(() => dir.remove());
 
 /** The planned TypeScript modules as JavaScript under `root`, so Node can import them. */
 function writeAsJavaScript(root: string, files: { path: string; text: string }[]): void {
+  mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'package.json'), '{"type":"module"}');
   for (const { path, text } of files) {
     const out = join(root, path.replace(/\.ts$/, '.js'));
@@ -68,10 +71,14 @@ function writeAsJavaScript(root: string, files: { path: string; text: string }[]
 }
 
 describe('shared definitions in the generated validators', () => {
-  it('plans the definitions two or more schemas hold alike, none for a manifest without', () => {
-    const shared = planSharedDefinitions(model.tools.flatMap((t) => [t.inputSchema, ...(t.outputSchema ? [t.outputSchema] : [])]), '$defs');
-    expect(Object.keys(shared?.defs ?? {})).toEqual(['issue', 'node', 'user']);
-    expect(planSharedDefinitions([{ type: 'object', $defs: { a: { type: 'string' } } }], '$defs')).toBeUndefined();
+  it('plans the definitions two or more schemas hold alike, big enough to pay, with what they reach', () => {
+    const schemas = model.tools.flatMap((t) => [t.inputSchema, ...(t.outputSchema ? [t.outputSchema] : [])]);
+    // The issue is big: it is shared, and the user and node it reaches with it. (A root `$ref`, as
+    // get_user's output, is the definition itself, not a copy under `$defs`.)
+    expect(Object.keys(planSharedDefinitions(schemas, '$defs')?.defs ?? {})).toEqual(['issue', 'node', 'user']);
+    // Small definitions held by a few tools stay with each tool.
+    expect(planSharedDefinitions([{ $defs: { a: { type: 'string' } } }, { $defs: { a: { type: 'string' } } }], '$defs')).toBeUndefined();
+    expect(planSharedDefinitions([{ type: 'object', $defs: { a: { type: 'string' } } }], '$defs', 0)).toBeUndefined();
     // Text that differs between two tools, or anything reaching it, stays with each tool.
     const differ = planSharedDefinitions(
       [
@@ -79,10 +86,11 @@ describe('shared definitions in the generated validators', () => {
         { $defs: { a: { type: 'number' }, b: { $ref: '#/$defs/a' }, c: { type: 'null' } } },
       ],
       '$defs',
+      0,
     );
     expect(Object.keys(differ?.defs ?? {})).toEqual(['c']);
     // unevaluatedProperties would need what a call evaluated: nothing is shared.
-    expect(planSharedDefinitions([{ unevaluatedProperties: false, $defs: { c: { type: 'null' } } }, { $defs: { c: { type: 'null' } } }], '$defs')).toBeUndefined();
+    expect(planSharedDefinitions([{ unevaluatedProperties: false, $defs: { c: { type: 'null' } } }, { $defs: { c: { type: 'null' } } }], '$defs', 0)).toBeUndefined();
   });
 
   it('are compiled once into validator-defs.ts, and judge as ajv does on each schema as it is', async () => {
@@ -90,11 +98,15 @@ describe('shared definitions in the generated validators', () => {
     const files = await Promise.all(planned.files.map(async (f) => ({ path: f.path, text: await contentOf(f) })));
     const defs = files.find((f) => f.path === 'generated/validator-defs.ts');
     expect(defs?.text).toContain('const $shared =');
-    for (const f of files.filter((f) => f.path.startsWith('generated/validators/'))) {
-      // The tools call the table; none compiles the shared definitions again (no `minimum` of user).
-      expect(f.text, f.path).toContain('$shared["');
-      expect(f.text, f.path).not.toContain('"must be >= 1"');
+    // The tools holding copies call the table and compile none of them again (the user's
+    // `minimum`); get_user's output is the user itself, its root, and compiled as it is.
+    for (const module of ['getIssue', 'listIssues']) {
+      const text = files.find((f) => f.path === `generated/validators/${module}.ts`)?.text ?? '';
+      expect(text, module).toContain('import { $shared } from "../validator-defs.js";');
+      expect(text, module).toContain('$shared["issue"]');
+      expect(text, module).not.toContain('must be >= 1');
     }
+    expect(files.find((f) => f.path === 'generated/validators/getUser.ts')?.text).not.toContain('$shared');
     const root = join(dir.path, 'out');
     writeAsJavaScript(root, files);
     const validators = (await import(/* @vite-ignore */ pathToFileURL(join(root, 'generated/validators.js')).href)) as Record<string, ValidatorFn>;

@@ -70,7 +70,7 @@ function decodeToken(token: string): string {
  * Which definitions of `schemas` (each tool's input and output schema) are shared; undefined when
  * none is (a small manifest's validators stay exactly as they were).
  */
-export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword: '$defs' | 'definitions'): SharedDefinitions | undefined {
+export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword: '$defs' | 'definitions', threshold = SHARED_TEXT_THRESHOLD): SharedDefinitions | undefined {
   const texts = new Map<string, { text: string; value: unknown; uses: number } | null>();
   const refsOf = new Map<string, Set<string>>();
   for (const schema of schemas) {
@@ -120,7 +120,7 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
   };
   for (const name of shareable) {
     const t = texts.get(name) as { text: string; uses: number };
-    if ((t.uses - 1) * t.text.length >= SHARED_TEXT_THRESHOLD) add(name);
+    if ((t.uses - 1) * t.text.length >= threshold) add(name);
   }
   if (shared.size === 0) return undefined;
   const defs: Record<string, unknown> = {};
