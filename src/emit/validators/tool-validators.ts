@@ -144,9 +144,9 @@ export interface SplitPaths {
   modulesDir: string;
   /** The helpers module as the index imports it (for the `Validator` types it re-exports). */
   helpersFromIndex: string;
-  /** The shared definitions' module as a tool module imports it, and the helpers as it imports them. */
-  sharedModule: string;
-  helpersFromShared: string;
+  /** The shared definitions' module as a tool module imports it, and the helpers as it imports them (needed when the tools share definitions). */
+  sharedModule?: string;
+  helpersFromShared?: string;
   extension: 'js' | 'ts';
 }
 
@@ -166,6 +166,7 @@ export async function emitSplitToolValidators(
 ): Promise<SplitValidators> {
   const entries = units.flatMap((u) => u.entries);
   checkExportNames({ entries });
+  if (shared !== undefined && (paths.sharedModule === undefined || paths.helpersFromShared === undefined)) throw new Error('emitSplitToolValidators: shared definitions need paths.sharedModule and paths.helpersFromShared');
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const modules: SplitValidators['modules'] = [];
@@ -188,7 +189,7 @@ export async function emitSplitToolValidators(
       `import type * as Types from ${JSON.stringify(paths.typesModule)};\n`,
       `import type { Validator } from ${JSON.stringify(paths.helpersModule)};\n`,
       uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`,
-      unit.sharedStubs === true && shared !== undefined ? `import { ${SHARED_TABLE} } from ${JSON.stringify(paths.sharedModule)};\n` : '',
+      unit.sharedStubs === true && shared !== undefined ? `import { ${SHARED_TABLE} } from ${JSON.stringify(paths.sharedModule as string)};\n` : '',
     ].join('');
     const moduleText = (code: string): string => `${imports}${annotatedScope(code, unit.entries).replace(/^\n/, '')}`;
     // The text is fixed by the imports, the types the export is annotated with and the code.
@@ -207,7 +208,7 @@ export async function emitSplitToolValidators(
     sharedCompiled.warnings.forEach((w) => warnings.add(w));
     sharedCompiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(sharedCompiled.helpers)].sort();
-    const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersFromShared)};\n`;
+    const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersFromShared as string)};\n`;
     sharedModule = `${NOCHECK_LINE}${imports}${sharedTableCode(sharedCompiled.code as string, shared, true).replace(/^\n/, '')}`;
   }
   const used = [...helpers].sort();
