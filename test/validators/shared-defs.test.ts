@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputValidators } from '../../src/emit/client/index.js';
 import { validatorFiles } from '../../src/emit/server/index.js';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
 import { createAjv } from '../../src/emit/validators/ajv-instance.js';
@@ -110,24 +111,44 @@ describe('shared definitions in the generated validators', () => {
     const root = join(dir.path, 'out');
     writeAsJavaScript(root, files);
     const validators = (await import(/* @vite-ignore */ pathToFileURL(join(root, 'generated/validators.js')).href)) as Record<string, ValidatorFn>;
-    const names = toolTypeNames(model);
-    let failures = 0;
-    for (const tool of model.tools) {
-      const n = names.get(tool.name);
-      for (const [part, schema, exportName] of [['input', tool.inputSchema, n?.validateInput], ['output', tool.outputSchema, n?.validateOutput]] as const) {
-        const reference = createAjv('2020-12', { standalone: false }).compile(schema as object);
-        const generated = validators[exportName as string] as ValidatorFn;
-        for (const value of samples[tool.name]?.[part] ?? []) {
-          const verdict = generated(value);
-          expect(verdict, `${tool.name} ${part} ${JSON.stringify(value)}`).toBe(reference(value));
-          if (!verdict) {
-            failures += 1;
-            const pick = (errors: unknown[] | null | undefined): unknown => errors?.map((e) => ({ ...(e as object), schemaPath: undefined }));
-            expect(pick(generated.errors), `${tool.name} ${part} ${JSON.stringify(value)}`).toEqual(pick(reference.errors));
-          }
+    expect(judgedAsAjv(validators, ['input', 'output'])).toBe(10);
+  });
+
+  it("are compiled once into the client's validators.ts, and judge as ajv does", async () => {
+    const planned = await outputValidators(model, toolTypeNames(model), undefined, 'js');
+    const file = planned?.files.find((f) => f.path === 'validators.ts');
+    const text = file === undefined ? '' : await contentOf(file);
+    expect(text).toContain('const $shared =');
+    // The user's `minimum`: once in the table, once in get_user's output (the user as its root), in no other tool.
+    expect(text.split('must be >= 1').length - 1).toBe(2);
+    const root = join(dir.path, 'client');
+    writeAsJavaScript(root, [{ path: 'validators.ts', text }]);
+    const validators = (await import(/* @vite-ignore */ pathToFileURL(join(root, 'validators.js')).href)) as Record<string, ValidatorFn>;
+    expect(judgedAsAjv(validators, ['output'])).toBe(7);
+  });
+});
+
+/** Each sample judged by `validators` as by ajv in-process on the tool's schema; the failures counted. */
+function judgedAsAjv(validators: Record<string, ValidatorFn>, parts: readonly ('input' | 'output')[]): number {
+  const names = toolTypeNames(model);
+  let failures = 0;
+  for (const tool of model.tools) {
+    const n = names.get(tool.name);
+    for (const [part, schema, exportName] of [['input', tool.inputSchema, n?.validateInput], ['output', tool.outputSchema, n?.validateOutput]] as const) {
+      if (!parts.includes(part)) continue;
+      const reference = createAjv('2020-12', { standalone: false }).compile(schema as object);
+      const generated = validators[exportName as string] as ValidatorFn;
+      for (const value of samples[tool.name]?.[part] ?? []) {
+        const verdict = generated(value);
+        expect(verdict, `${tool.name} ${part} ${JSON.stringify(value)}`).toBe(reference(value));
+        if (!verdict) {
+          failures += 1;
+          // schemaPath names where ajv found the keyword, which differs with how it was compiled.
+          const pick = (errors: unknown[] | null | undefined): unknown => errors?.map((e) => ({ ...(e as object), schemaPath: undefined }));
+          expect(pick(generated.errors), `${tool.name} ${part} ${JSON.stringify(value)}`).toEqual(pick(reference.errors));
         }
       }
     }
-    expect(failures).toBe(10);
-  });
-});
+  }
+  return failures;
+}

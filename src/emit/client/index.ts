@@ -103,7 +103,7 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
 }
 
 /** `validators.ts` with one validator per outputSchema; undefined when no tool has one. */
-async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined, extension: ImportExtension): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
+export async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined, extension: ImportExtension): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
   const withOutput = model.tools.filter((t): t is ToolModel & { outputSchema: SchemaObject } => t.outputSchema !== undefined);
   if (withOutput.length === 0) return undefined;
   const dialect = dialectOf(model);
