@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputValidators } from '../../src/emit/client/index.js';
 import { validatorFiles } from '../../src/emit/server/index.js';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
+import { typesFile } from '../../src/emit/types/types-file.js';
 import { createAjv } from '../../src/emit/validators/ajv-instance.js';
 import { planSharedDefinitions } from '../../src/emit/validators/shared-defs.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
@@ -125,6 +126,16 @@ describe('shared definitions in the generated validators', () => {
     writeAsJavaScript(root, [{ path: 'validators.ts', text }]);
     const validators = (await import(/* @vite-ignore */ pathToFileURL(join(root, 'validators.js')).href)) as Record<string, ValidatorFn>;
     expect(judgedAsAjv(validators, ['output'])).toBe(7);
+  });
+});
+
+describe('shared definitions in the generated types', () => {
+  it('declares a definition that refers to other shared ones once, by its key, in no tool again', async () => {
+    const text = await typesFile(model);
+    for (const name of ['Issue', 'User', 'Node']) expect(text).toMatch(new RegExp(`^export (interface|type) ${name}\\b`, 'm'));
+    expect(text).not.toMatch(/_(Issue|User|Node)\b/);
+    // The recursion goes through the shared name.
+    expect(text).toMatch(/children\?: Node\[\]/);
   });
 });
 
