@@ -10,6 +10,12 @@
 // and the RSS of each process at the start (after a 30 s warm-up) and at the end.
 //
 //   node scripts/soak.mjs [--seconds 120] [--clients 200] [--processes 3] [--json out.json]
+//                         [--memory-probe] [--heap-snapshots DIR [--snapshot-every 20]]
+//
+// The last two are for diagnosing memory, never for the figures: --memory-probe forces a full GC in
+// each server every 10 s and prints its live heap; --heap-snapshots writes V8 heap snapshots of each
+// server (after the warm-up, every --snapshot-every s, and once idle) to compare in DevTools. A
+// snapshot stops its process for a second or two, so a run with them may report Redis timeouts.
 //
 // Bounded: the run stops sending at --seconds, waits at most 60 s for what is in flight, and the
 // whole script ends (killing what it started) by --seconds + 120 s whatever happens.
@@ -29,6 +35,13 @@ const { values: flags } = parseArgs({
     clients: { type: 'string', default: '200' },
     processes: { type: 'string', default: '3' },
     json: { type: 'string' },
+    // Diagnostics only: each server writes a V8 heap snapshot into this folder after the warm-up,
+    // every --snapshot-every seconds, and once the clients have closed their sessions.
+    'heap-snapshots': { type: 'string' },
+    'snapshot-every': { type: 'string', default: '20' },
+    // Diagnostics only: each server forces a full GC every 10 s and logs its memory (live JS heap,
+    // heap reserved, external, RSS); printed at the end beside the RSS series.
+    'memory-probe': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(flags.seconds);
@@ -98,14 +111,27 @@ const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
 const main = join(root, 'examples/conformance/server/build/main.js');
 const env = { ...process.env, MCP_STATE_SECRET: 'one secret for the soak cluster' };
+const MEMORY_PROBE = `setInterval(() => {
+  globalThis.gc();
+  const m = process.memoryUsage();
+  const mb = (b) => Math.round(b / 104857.6) / 10;
+  process.stderr.write('memory-probe ' + [m.heapUsed, m.heapTotal, m.external, m.rss].map(mb).join(' ') + '\\n');
+}, 10000).unref();`;
 const servers = await Promise.all(
   Array.from({ length: PROCESSES }, async () => {
-    const child = spawn(process.execPath, [main, '--http', '--port', '0', '--redis', redisUrl], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const diagnostics = flags['heap-snapshots'] ? [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${flags['heap-snapshots']}`] : [];
+    if (flags['memory-probe']) diagnostics.push('--expose-gc', '--import', `data:text/javascript,${encodeURIComponent(MEMORY_PROBE)}`);
+    const child = spawn(process.execPath, [...diagnostics, main, '--http', '--port', '0', '--redis', redisUrl], { stdio: ['ignore', 'pipe', 'pipe'], env });
     children.push(child);
     const [, url] = await started(child, /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 'server');
     let log = '';
-    child.stderr.on('data', (chunk) => (log = (log + chunk.toString()).slice(-20_000)));
-    return { child, url: new URL(url), log: () => log };
+    const memory = [];
+    child.stderr.on('data', (chunk) => {
+      const text = chunk.toString();
+      for (const [, line] of text.matchAll(/^memory-probe (.*)$/gm)) memory.push(line.replaceAll(' ', '/'));
+      log = (log + text).slice(-20_000);
+    });
+    return { child, url: new URL(url), log: () => log, memory };
   }),
 );
 
@@ -257,8 +283,15 @@ const sampler = setInterval(() => servers.forEach((s, i) => rssSeries[i].push(Nu
 await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
 const rssStart = servers.map((s) => rss(s.child.pid));
 const cpuStart = servers.map((s) => cpu(s.child.pid));
+const snapshot = () => servers.forEach((s) => s.child.kill('SIGUSR2'));
+let snapshots;
+if (flags['heap-snapshots']) {
+  snapshot();
+  snapshots = setInterval(snapshot, Number(flags['snapshot-every']) * 1000);
+}
 await Promise.all(clients);
 clearInterval(sampler);
+clearInterval(snapshots);
 const rssEnd = servers.map((s) => rss(s.child.pid));
 const cpuEnd = servers.map((s) => cpu(s.child.pid));
 lost += pending.size;
@@ -308,8 +341,18 @@ console.log('\n| process | RSS after 30 s (warm-up) | RSS end | change | CPU s (
 report.rss.forEach((r, i) => console.log(`| ${i + 1} | ${r.startMB} MB | ${r.endMB} MB | ${(r.change * 100).toFixed(1)} % | ${r.cpuSeconds.toFixed(1)} |`));
 console.log('\nRSS every 10 s (MB):');
 rssSeries.forEach((series, i) => console.log(`  process ${i + 1}: ${series.join(' ')}`));
+if (flags['memory-probe']) {
+  console.log('\nAfter a forced full GC every 10 s (MB): live JS heap / heap reserved / external / RSS');
+  servers.forEach((s, i) => console.log(`  process ${i + 1}: ${s.memory.join('  ')}`));
+}
 console.log(`\nprocesses still running: ${report.alive.filter(Boolean).length} of ${PROCESSES}`);
 if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2) + '\n');
+if (flags['heap-snapshots']) {
+  // Idle now (every session closed): what is still held was kept by the load.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  snapshot();
+  await new Promise((resolve) => setTimeout(resolve, 15_000));
+}
 
 proxy.closeAllConnections();
 proxy.close();

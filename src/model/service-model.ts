@@ -3,6 +3,7 @@
  * later the client emitter) consume. Plain JSON, so `--debug-ir` can print it and tests can
  * snapshot it. Wire names stay beside the identifiers assigned to them; wire data is never renamed.
  */
+import type { HttpParameter } from '../runtime/proxy/serialize.js';
 
 export type JsonSchema = { [key: string]: unknown } | boolean;
 
@@ -40,18 +41,11 @@ export interface ToolModel {
   http?: HttpBindingModel;
 }
 
-/** One upstream parameter of an HTTP binding, with OpenAPI's defaults for `style` and `explode` filled in. */
-export interface HttpParameterModel {
-  in: 'path' | 'query' | 'header' | 'cookie';
-  name: string;
-  /** Top-level property of the tool's arguments holding the value. */
-  argument: string;
-  style: 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
-  explode: boolean;
-  allowReserved?: true;
-  /** Sent as JSON text instead of by style (OpenAPI `content`). */
-  contentType?: 'application/json';
-}
+/**
+ * One upstream parameter of an HTTP binding, with OpenAPI's defaults for `style` and `explode` filled
+ * in: the very shape the copied runtime serializes (runtime/proxy/serialize.ts), so the two cannot drift.
+ */
+export type HttpParameterModel = HttpParameter;
 
 /** Manifest `tools[].http`. */
 export interface HttpBindingModel {

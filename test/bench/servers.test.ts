@@ -4,13 +4,16 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StdioPeer } from '../../bench/lib/client.mjs';
-import { SERVERS, compileServer } from '../../bench/lib/servers.mjs';
+import { SERVERS, bundleOurs, compileServer } from '../../bench/lib/servers.mjs';
 import { checkResult, checkToolList, loadWorkload, verifyPeer } from '../../bench/lib/workload.mjs';
 
 const workload = loadWorkload();
-// The generated server runs from its compiled output; compile it as the harness does (the suite's
-// global setup has generated it, from this checkout's sources).
-beforeAll(() => compileServer(fileURLToPath(new URL('../../bench/server', import.meta.url))));
+// The generated server runs from its compiled output; compile it, and bundle it for the `bundle`
+// entry, as the harness does (the suite's global setup has generated it, from this checkout's sources).
+beforeAll(() => {
+  compileServer(fileURLToPath(new URL('../../bench/server', import.meta.url)));
+  bundleOurs();
+});
 const weatherCase = workload.cases['weather']!;
 const searchCase = workload.cases['search']!;
 

@@ -50,11 +50,13 @@ class SharedTaskStore extends InMemoryTaskStore {
 const bus = new LocalBus();
 const listeners: HttpListener[] = [];
 let proxy: Proxy;
+// Few sessions per server: a server that kept the sessions ended on the other would refuse new ones.
+const MAX_SESSIONS = 3;
 
 beforeAll(async () => {
   const sessionStore = new BusSessionStore(bus);
   const taskStore = new SharedTaskStore();
-  for (let i = 0; i < 2; i++) listeners.push(await taskServer().server.listenHttp({ port: 0, host: '127.0.0.1', sessionStore, taskStore }));
+  for (let i = 0; i < 2; i++) listeners.push(await taskServer().server.listenHttp({ port: 0, host: '127.0.0.1', sessionStore, taskStore, maxSessions: MAX_SESSIONS }));
   proxy = await roundRobinProxy(listeners.map((listener) => new URL(listener.url)));
 });
 
@@ -84,5 +86,19 @@ describe('two servers sharing an in-memory bus, no affinity', () => {
     // Each answer landed on the server that did not ask (msg); the questions went through a mailbox.
     expect(kinds.filter((k) => k === 'msg').length).toBeGreaterThanOrEqual(1);
     expect(kinds).toContain('task-mail');
+  });
+
+  it('2025-11-25: a session deleted on one server ends on the other too (it no longer counts against maxSessions)', async () => {
+    const ends = (): number => bus.published.filter((envelope) => (JSON.parse(envelope) as { k: string }).k === 'end').length;
+    const endsBefore = ends();
+    for (let i = 0; i < MAX_SESSIONS * 3; i++) {
+      const session = await openSession({ url: proxy.url, protocolVersions: ['2025-11-25'] });
+      // A request on each server: both hold the session, then the DELETE lands on one of them.
+      await session.request('ping', {});
+      await session.request('ping', {});
+      await session.close();
+      await new Promise((resolve) => setImmediate(resolve)); // the bus delivers a turn later
+    }
+    expect(ends() - endsBefore).toBe(MAX_SESSIONS * 3);
   });
 });

@@ -83,8 +83,10 @@ export class ClientTracing {
         metric['error.type'] = 'tool_error';
         span.setStatus({ code: SPAN_STATUS_ERROR });
       }
-      for (const key of ['rpc.response.status_code', 'error.type'])
-        if (metric[key] !== undefined) span.setAttribute(key, metric[key]);
+      for (const key of ['rpc.response.status_code', 'error.type']) {
+        const value = metric[key];
+        if (value !== undefined) span.setAttribute(key, value);
+      }
       span.end();
       this.duration.record((performance.now() - started) / 1000, metric);
     };

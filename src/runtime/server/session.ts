@@ -160,10 +160,8 @@ export class Session {
     return this.receiveOne(message as JsonObject, out);
   }
 
-  /**
-   * A client message of this session another process received (message-bus.ts): the answer to a
-   * server→client request this process sent, or `notifications/cancelled`; ignored unless held here.
-   */
+  // A client message of this session another process received (message-bus.ts): the answer to a
+  // server→client request this process sent, or `notifications/cancelled`; ignored unless held here.
   receiveForwarded(message: JsonObject): void {
     const id = message['id'];
     if (message['method'] === CANCELLED) notification(this, CANCELLED, message, true);
@@ -274,8 +272,9 @@ export class Session {
 
   // ---- in-flight bookkeeping -----------------------------------------------------------------
 
-  /** @internal */
+  /** @internal Not a settled request (a refused input request): it would stay until its timeout. */
   track(context: Context): void {
+    if (context.done) return;
     this.asyncStarted++;
     context.tracked = true;
     this.inFlight.set(context.id, context);

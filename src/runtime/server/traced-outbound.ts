@@ -68,7 +68,9 @@ export class TracedOutbound implements Outbound {
     this.idText = idJson(id);
     const api = tracing.api;
     const params = isObject(message['params']) ? message['params'] : undefined;
-    const meta = isObject(params?.['_meta']) ? (params['_meta'] as JsonObject) : undefined;
+    // Narrowed step by step: TypeScript 5.0 does not narrow `params` through an optional chain.
+    const metaValue = params === undefined ? undefined : params['_meta'];
+    const meta = isObject(metaValue) ? (metaValue as JsonObject) : undefined;
     const parent =
       remoteParent(api, meta?.['traceparent'], meta?.['tracestate']) ??
       remoteParent(api, out.traceHeaders?.['traceparent'], out.traceHeaders?.['tracestate']) ??
@@ -76,8 +78,10 @@ export class TracedOutbound implements Outbound {
     const target = targetAttributes(method, params);
     const name = target['gen_ai.tool.name'] ?? target['gen_ai.prompt.name'];
     this.metricAttributes = { 'mcp.method.name': method };
-    for (const key of ['gen_ai.tool.name', 'gen_ai.prompt.name'])
-      if (target[key] !== undefined) this.metricAttributes[key] = target[key];
+    for (const key of ['gen_ai.tool.name', 'gen_ai.prompt.name']) {
+      const value = target[key];
+      if (value !== undefined) this.metricAttributes[key] = value;
+    }
     if (session.protocolVersion !== '')
       this.metricAttributes['mcp.protocol.version'] = session.protocolVersion;
     const attributes: Attributes = {
@@ -142,8 +146,10 @@ export class TracedOutbound implements Outbound {
       metric['error.type'] = 'tool_error';
       this.span.setStatus({ code: SPAN_STATUS_ERROR });
     }
-    for (const key of ['rpc.response.status_code', 'error.type'])
-      if (metric[key] !== undefined) this.span.setAttribute(key, metric[key]);
+    for (const key of ['rpc.response.status_code', 'error.type']) {
+      const value = metric[key];
+      if (value !== undefined) this.span.setAttribute(key, value);
+    }
     this.span.setAttribute('mcp_gen.outcome', outcome);
     for (const child of this.open) {
       child.setAttribute('mcp_gen.parked', true);

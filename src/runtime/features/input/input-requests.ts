@@ -22,8 +22,15 @@ import { openState, sealState, type InputState } from '../../server/input-state.
 
 import { NO_ANSWERS } from '../../server/features.js';
 
-/** A handler waiting for input it will get in a later request: the promise that never settles. */
-const NEVER: Promise<never> = new Promise(() => undefined);
+/**
+ * A handler waiting for input it will get in a later request: a promise that never settles, and a
+ * new one each time. Nothing else holds it, so the parked handler (its context, session and HTTP
+ * exchange) is garbage once the result is sent. One shared promise would hold every handler that
+ * ever awaited it in its reaction list, for good.
+ */
+function parked(): Promise<never> {
+  return new Promise<never>(() => undefined);
+}
 
 /**
  * 2026-07-28: an answer of the wrong shape in `inputResponses` counts as no answer (the handler asks
@@ -112,7 +119,7 @@ export function requestInput(
         ),
       );
     }
-    return NEVER;
+    return parked();
   }
   const inputKey = key ?? `${capability}-${++context.inputCount}`;
   const answer = Object.hasOwn(session.answers, inputKey) ? session.answers[inputKey] : undefined;
@@ -138,7 +145,7 @@ function askInput(
   (session.pendingInputs ??= {})[key] = { method, params };
   // After the handler's synchronous run and promise reactions, so parallel asks share one result.
   if (first) setImmediate(() => flushInputs(session, context));
-  return NEVER;
+  return parked();
 }
 
 function flushInputs(session: Session, context: Context): void {

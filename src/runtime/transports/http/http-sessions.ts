@@ -54,7 +54,17 @@ export class HttpSessions {
     this.sessionStore = sessionStore;
     this.idleTimeout = idleTimeout;
     this.maxSessions = maxSessions;
-    if (sessionStore?.bus !== undefined) attachBus(core, sessionStore.bus, (id) => this.find(id));
+    if (sessionStore?.bus === undefined) return;
+    attachBus(core, sessionStore.bus, (id) => this.find(id));
+    // A session deleted on another process ends here at once, not after its idle timeout.
+    core.bus?.on('end', ({ s }) => typeof s === 'string' && this.drop(s));
+  }
+
+  private drop(sessionId: string): void {
+    const entry = this.sessions.get(sessionId);
+    if (entry === undefined) return;
+    this.sessions.delete(sessionId);
+    this.endSession(entry);
   }
 
   /** The session with this id, if this process holds it. */
@@ -205,6 +215,7 @@ export class HttpSessions {
     this.sessions.delete(entry.session.id!);
     this.endSession(entry);
     await this.sessionStore?.delete(entry.session.id!);
+    this.core.bus?.send('end', { s: entry.session.id! });
     res.writeHead(204).end();
   }
 
