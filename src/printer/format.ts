@@ -185,7 +185,8 @@ export interface MemberPart {
 export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo | undefined): Promise<Map<string, string>> {
   const flat = flatMembers(parts);
   if (flat !== undefined) return flat;
-  const present = parts.filter((p) => p.code !== '');
+  // Parts laid out already keep their layout; only the others go to prettier.
+  const present = parts.filter((p) => p.code !== '' && p.laidOut === undefined);
   // Wrappers are named by position: part names need not be identifiers.
   const header = (p: MemberPart): string => {
     const name = `Unit${parts.indexOf(p)}`;
@@ -197,8 +198,8 @@ export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo
   const formatted = present.length === 0 ? '' : await formatUnit(present.map(wrap).join(''), memo);
   const members = new Map<string, string>();
   for (const part of parts) {
-    if (part.code === '') {
-      members.set(part.name, '');
+    if (part.code === '' || part.laidOut !== undefined) {
+      members.set(part.name, part.laidOut ?? '');
       continue;
     }
     const lines = wrappedLines(formatted, header(part));

@@ -64,7 +64,7 @@ export function flatLine(line: string): string | undefined {
 }
 
 /** `line` with each double-quoted string literal in prettier's quotes, if plain and one line, however wide. */
-function quotedLine(line: string): string | undefined {
+export function quotedLine(line: string): string | undefined {
   if (!PLAIN.test(line) || line.includes('\n')) return undefined;
   if (!line.includes('"')) return line;
   let failed = false;
