@@ -77,4 +77,16 @@ describe('declarationsLayout', () => {
     ];
     for (const unit of declined) expect(declarationsLayout(unit), unit).toBeUndefined();
   });
+
+  it('takes JSDoc comments of any width and text (prettier keeps them as they are), not a comment holding a line terminator', async () => {
+    const long = `The slug version of the enterprise team name. You can also substitute this value with the enterprise team id. ${'w'.repeat(80)}`;
+    const taken = [
+      `export interface A {\n/**\n * ${long}\n */\nteam: string\n/**\n * My TEam N\u00e4me \u2014 it\u2019s \u{1F600} caf\u00e9\n */\nnested?: {\n/**\n * ${long}\n */\n"x-y": number\n}\n}\n`,
+      `/**\n * ${long} \u2013 \u00fcber\n */\nexport type B = ("x" | "y")\n`,
+    ];
+    expect(await compare(taken)).toBe(2);
+    for (const unit of ['export interface A {\n/**\n * one\u2028two\n */\nx: string\n}\n', 'export interface A {\nx: "caf\u00e9"\n}\n']) {
+      expect(declarationsLayout(unit), unit).toBeUndefined();
+    }
+  });
 });

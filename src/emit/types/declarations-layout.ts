@@ -4,8 +4,9 @@ import { prettierString } from '../../printer/prettier-layout.js';
  * json-schema-to-typescript's unformatted declarations (`format: false`: one member a line, no
  * indentation, no semicolons) in prettier's layout, without prettier, for the plain shapes nearly
  * every tool schema gives: interfaces of members whose types are names, string or integer
- * literals, arrays and unions, nested object types, JSDoc comments. Anything else (a line too
- * wide, which prettier would break; tuples, intersections, generics, non-ASCII text) gives
+ * literals, arrays and unions, nested object types, JSDoc comments (of any width and text, which
+ * prettier keeps). Anything else (a code line too wide, which prettier would break; tuples,
+ * intersections, generics, non-ASCII code) gives
  * undefined and the caller formats the unit with prettier. test/types/declarations-layout.test.ts
  * holds it against prettier over every unit of the scale manifest and the test fixtures.
  */
@@ -21,10 +22,10 @@ const ALIAS = /^export type ([A-Za-z_$][\w$]*) = (.+)$/;
 
 /** The unit as formatUnit would give it (trimmed, one final line feed), or undefined. */
 export function declarationsLayout(code: string): string | undefined {
-  // Printable ASCII only: the width of every line is then its length.
-  if (!/^[\x20-\x7e\n]*$/.test(code)) return undefined;
   const lines = code.trim().split('\n');
   const out: string[] = [];
+  // Lines of JSDoc comments: prettier prints them as they are however wide, whatever their characters.
+  const comments = new Set<number>();
   let depth = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -40,7 +41,9 @@ export function declarationsLayout(code: string): string | undefined {
       if (end < 0) return undefined;
       out.push(`${pad}/**`);
       for (const inner of lines.slice(i + 1, end)) {
+        // `.` stops at a line terminator (\r, U+2028, U+2029): such a comment is prettier's to print.
         if (!/^ \*(?: .*)?$/.test(inner)) return undefined;
+        comments.add(out.length);
         out.push(`${pad} ${inner.trim()}`);
       }
       out.push(`${pad} */`);
@@ -96,7 +99,8 @@ export function declarationsLayout(code: string): string | undefined {
     out.push(`${pad}${head}: ${type};`);
   }
   if (depth !== 0) return undefined;
-  for (const line of out) if (line.length > WIDTH) return undefined;
+  // Printable ASCII code within the width: the width of every line is then its length.
+  for (const [index, line] of out.entries()) if (!comments.has(index) && (line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line))) return undefined;
   return `${out.join('\n')}\n`;
 }
 
