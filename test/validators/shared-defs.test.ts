@@ -91,6 +91,16 @@ describe('shared definitions in the generated validators', () => {
       0,
     );
     expect(Object.keys(differ?.defs ?? {})).toEqual(['c']);
+    // A pointer into a definition would point into its stub: that definition stays with each tool.
+    const inside = planSharedDefinitions(
+      [
+        { properties: { x: { $ref: '#/$defs/a/properties/p' } }, $defs: { a: { properties: { p: { type: 'string' } } }, c: { type: 'null' } } },
+        { $defs: { a: { properties: { p: { type: 'string' } } }, c: { type: 'null' } } },
+      ],
+      '$defs',
+      0,
+    );
+    expect(Object.keys(inside?.defs ?? {})).toEqual(['c']);
     // unevaluatedProperties would need what a call evaluated: nothing is shared.
     expect(planSharedDefinitions([{ unevaluatedProperties: false, $defs: { c: { type: 'null' } } }, { $defs: { c: { type: 'null' } } }], '$defs', 0)).toBeUndefined();
   });

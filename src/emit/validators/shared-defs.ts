@@ -3,6 +3,7 @@ import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { stringLiteral } from '../../printer/escape.js';
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { RESERVED_KEYWORD_PREFIX } from '../../schema/reserved-keywords.js';
 import { forEachSchemaNode } from '../../schema/walk.js';
 
 /**
@@ -22,7 +23,8 @@ import { forEachSchemaNode } from '../../schema/walk.js';
 // is the exports object, under a bundler the names themselves.
 const names = ((namesModule as unknown as { default?: unknown }).default ?? namesModule) as typeof namesModule.default;
 
-export const SHARED_KEYWORD = 'x-mcp-gen-shared';
+/** Reserved (schema/reserved-keywords.ts): the manifest and snapshot loaders refuse it in any schema they are given. */
+export const SHARED_KEYWORD = `${RESERVED_KEYWORD_PREFIX}shared`;
 /** The identifier of the table in generated code. */
 export const SHARED_TABLE = '$shared';
 
@@ -48,9 +50,9 @@ export const sharedKeyword: KeywordDefinition = {
   },
 };
 
-const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)(?:\/.*)?$/;
+const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)(\/.*)?$/;
 /** Keywords whose meaning a call to a separately compiled validator would lose. */
-const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems', SHARED_KEYWORD];
+const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems'];
 
 /** Schema text (JSON characters) that the copies of a definition beyond its first must add up to for it to be shared. */
 export const SHARED_TEXT_THRESHOLD = 2000;
@@ -73,16 +75,25 @@ function decodeToken(token: string): string {
 export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword: '$defs' | 'definitions', threshold = SHARED_TEXT_THRESHOLD): SharedDefinitions | undefined {
   const texts = new Map<string, { text: string; value: unknown; uses: number } | null>();
   const refsOf = new Map<string, Set<string>>();
+  const pointedInto = new Set<string>();
+  let shareable = true;
   for (const schema of schemas) {
-    const defs = schema[keyword];
-    if (!isSchemaObject(defs)) continue;
     let ok = true;
     forEachSchemaNode(schema, (node) => {
+      // The loaders refuse it (reserved-keywords.ts); a schema that got past them would have its stub obeyed.
+      if (Object.prototype.hasOwnProperty.call(node, SHARED_KEYWORD)) throw new Error(`planSharedDefinitions: a tool schema holds the reserved keyword ${SHARED_KEYWORD}`);
       if (UNSHAREABLE_KEYWORDS.some((k) => Object.prototype.hasOwnProperty.call(node, k))) ok = false;
       const ref = node['$ref'];
-      if (ref !== undefined && (typeof ref !== 'string' || LOCAL_DEF_REF.exec(ref)?.[1] !== keyword)) ok = false;
+      const m = typeof ref === 'string' ? LOCAL_DEF_REF.exec(ref) : null;
+      if (ref !== undefined && m?.[1] !== keyword) ok = false;
+      // A pointer into a definition's inside would point into its stub: that one stays with each tool.
+      else if (m?.[3] !== undefined) pointedInto.add(decodeToken(m[2] as string));
     });
-    if (!ok) return undefined;
+    // Every schema is still walked: the reserved keyword must be found wherever it is.
+    if (!ok) shareable = false;
+    const defs = schema[keyword];
+    if (!shareable) continue;
+    if (!isSchemaObject(defs)) continue;
     for (const [name, value] of Object.entries(defs)) {
       const text = JSON.stringify(value);
       const seen = texts.get(name);
@@ -99,13 +110,14 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
       }
     }
   }
+  if (!shareable) return undefined;
   // Shareable: the same text everywhere, held twice or more, and all it reaches shareable too.
-  const shareable = new Set([...texts].filter(([, t]) => t !== null && t.uses > 1).map(([name]) => name));
+  const candidates = new Set([...texts].filter(([name, t]) => t !== null && t.uses > 1 && !pointedInto.has(name)).map(([name]) => name));
   for (let changed = true; changed; ) {
     changed = false;
-    for (const name of shareable) {
-      if ([...(refsOf.get(name) ?? [])].some((r) => !shareable.has(r))) {
-        shareable.delete(name);
+    for (const name of candidates) {
+      if ([...(refsOf.get(name) ?? [])].some((r) => !candidates.has(r))) {
+        candidates.delete(name);
         changed = true;
       }
     }
@@ -118,7 +130,7 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
     shared.add(name);
     refsOf.get(name)?.forEach(add);
   };
-  for (const name of shareable) {
+  for (const name of candidates) {
     const t = texts.get(name) as { text: string; uses: number };
     if ((t.uses - 1) * t.text.length >= threshold) add(name);
   }
