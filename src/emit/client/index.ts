@@ -1,4 +1,5 @@
 import { schemaDigest } from '../../schema/digest.js';
+import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
@@ -127,6 +128,8 @@ export async function outputValidators(model: ServiceModel, toolNames: Map<strin
       entries,
       // The schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
       memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema), ...(stubbed.length > 0 ? [stubbed] : [])]),
+      // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).
+      ...(isMetaChecked(tool.outputSchema) ? { metaChecked: true } : {}),
     };
   });
   // One TypeScript module, so every build carries it (tsc to an outDir, bundlers, tsx, Deno, Bun).

@@ -3,6 +3,7 @@ import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { stringLiteral } from '../../printer/escape.js';
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { isMetaChecked } from '../../schema/meta-checked.js';
 import { RESERVED_KEYWORD_PREFIX } from '../../schema/reserved-keywords.js';
 import { forEachSchemaNode } from '../../schema/walk.js';
 
@@ -62,6 +63,8 @@ export interface SharedDefinitions {
   keyword: '$defs' | 'definitions';
   /** Shared definitions by name, sorted by name. */
   defs: Record<string, unknown>;
+  /** Every schema they were taken from was found valid against the meta-schema (schema/meta-checked.ts): so are they, being parts of them. */
+  metaChecked?: boolean;
 }
 
 function decodeToken(token: string): string {
@@ -137,7 +140,7 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
   if (shared.size === 0) return undefined;
   const defs: Record<string, unknown> = {};
   for (const name of [...shared].sort()) Object.defineProperty(defs, name, { value: texts.get(name)?.value, enumerable: true, writable: true, configurable: true });
-  return { keyword, defs };
+  return { keyword, defs, ...(schemas.every(isMetaChecked) ? { metaChecked: true } : {}) };
 }
 
 /** `schema` with each shared definition replaced by its stub (a copy; `schema` is unchanged). */
