@@ -72,7 +72,7 @@ describe('definitions shared by checked schemas', () => {
     const files = await validatorFiles(model, toolTypeNames(model), undefined, { workers: 0 });
     expect(files.files.map((f) => f.path)).toContain('generated/validator-defs.ts');
     await expect(outputValidators(model, toolTypeNames(model), undefined, 'js')).resolves.toBeDefined();
-    const copied = { ...model, tools: model.tools.map((t) => ({ ...t, outputSchema: structuredClone(t.outputSchema) })) };
+    const copied = { ...model, tools: model.tools.map((t) => ({ ...t, outputSchema: structuredClone(t.outputSchema as object) as typeof t.inputSchema })) };
     await expect(outputValidators(copied, toolTypeNames(copied), undefined, 'js')).rejects.toThrow(/schema is invalid/);
   });
 });
