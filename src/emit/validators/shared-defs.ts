@@ -2,10 +2,11 @@ import { _, Name, type Code, type KeywordCxt, type KeywordDefinition } from 'ajv
 import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
 import { RESERVED_KEYWORD_PREFIX } from '../../schema/reserved-keywords.js';
-import { forEachSchemaNode } from '../../schema/walk.js';
+import { forEachSchemaNode, mapSubschemas } from '../../schema/walk.js';
+import { planInlineEntries } from './shared-inline.js';
 
 /**
  * Definitions shared by the tools' validators. A manifest imported from OpenAPI gives each tool
@@ -57,12 +58,16 @@ const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef',
 
 /** Schema text (JSON characters) that the copies of a definition beyond its first must add up to for it to be shared. */
 export const SHARED_TEXT_THRESHOLD = 2000;
+/** The same for inline subschemas, counted without annotations (what ajv compiles): denser text, a lower bar. */
+export const INLINE_TEXT_THRESHOLD = 1000;
 
 export interface SharedDefinitions {
   /** Definitions keyword of the dialect. */
   keyword: '$defs' | 'definitions';
-  /** Shared definitions by name, sorted by name. */
+  /** Shared definitions by name, and shared inline subschemas by key (shared-inline.ts), sorted by key. */
   defs: Record<string, unknown>;
+  /** Per tool schema (by identity): its inline subschemas that become stubs, with their keys. */
+  inline?: ReadonlyMap<SchemaObject, ReadonlyMap<SchemaObject, string>>;
   /** Every schema they were taken from was found valid against the meta-schema (schema/meta-checked.ts): so are they, being parts of them. */
   metaChecked?: boolean;
 }
@@ -75,7 +80,12 @@ function decodeToken(token: string): string {
  * Which definitions of `schemas` (each tool's input and output schema) are shared; undefined when
  * none is (a small manifest's validators stay exactly as they were).
  */
-export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword: '$defs' | 'definitions', threshold = SHARED_TEXT_THRESHOLD): SharedDefinitions | undefined {
+export function planSharedDefinitions(
+  schemas: readonly SchemaObject[],
+  keyword: '$defs' | 'definitions',
+  threshold = SHARED_TEXT_THRESHOLD,
+  inlineThreshold = INLINE_TEXT_THRESHOLD,
+): SharedDefinitions | undefined {
   const texts = new Map<string, { text: string; value: unknown; uses: number } | null>();
   const refsOf = new Map<string, Set<string>>();
   const pointedInto = new Set<string>();
@@ -137,22 +147,48 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
     const t = texts.get(name) as { text: string; uses: number };
     if ((t.uses - 1) * t.text.length >= threshold) add(name);
   }
-  if (shared.size === 0) return undefined;
+  // Then inline subschemas alike by content, outside the definitions shared by name (shared-inline.ts).
+  const inline = planInlineEntries(schemas, keyword, shared, candidates, pointedInto, new Set(texts.keys()), inlineThreshold);
+  // An entry's `$ref`s reach definitions that can be shared: they are, so the refs resolve in the table.
+  for (const entry of inline.entries.values()) {
+    forEachSchemaNode(entry, (node) => {
+      const m = typeof node['$ref'] === 'string' ? LOCAL_DEF_REF.exec(node['$ref']) : null;
+      if (m) add(decodeToken(m[2] as string));
+    });
+  }
+  if (shared.size === 0 && inline.entries.size === 0) return undefined;
+  const values = new Map<string, unknown>([...shared].map((name) => [name, texts.get(name)?.value]));
+  for (const [key, value] of inline.entries) values.set(key, value);
   const defs: Record<string, unknown> = {};
-  for (const name of [...shared].sort()) Object.defineProperty(defs, name, { value: texts.get(name)?.value, enumerable: true, writable: true, configurable: true });
-  return { keyword, defs, ...(schemas.every(isMetaChecked) ? { metaChecked: true } : {}) };
+  for (const name of [...values.keys()].sort()) defineOwn(defs, name, values.get(name));
+  return { keyword, defs, inline: inline.stubs, ...(schemas.every(isMetaChecked) ? { metaChecked: true } : {}) };
 }
 
-/** `schema` with each shared definition replaced by its stub (a copy; `schema` is unchanged). */
+/** `schema` with each shared definition and shared inline subschema replaced by its stub (a copy; `schema` is unchanged). */
 export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions | undefined): SchemaObject {
-  const defs = schema[shared?.keyword ?? '$defs'];
-  if (shared === undefined || !isSchemaObject(defs)) return schema;
+  if (shared === undefined) return schema;
+  const inline = shared.inline?.get(schema);
+  const copy = inline === undefined ? schema : mapSubschemas(schema, (value) => withInlineStubs(value, inline));
+  const defs = copy[shared.keyword];
+  if (!isSchemaObject(defs)) return copy;
   const stubbed: SchemaObject = {};
-  for (const [name, value] of Object.entries(defs)) {
-    const replaced = Object.prototype.hasOwnProperty.call(shared.defs, name) ? { [SHARED_KEYWORD]: name } : value;
-    Object.defineProperty(stubbed, name, { value: replaced, enumerable: true, writable: true, configurable: true });
-  }
-  return { ...schema, [shared.keyword]: stubbed };
+  for (const [name, value] of Object.entries(defs)) defineOwn(stubbed, name, Object.prototype.hasOwnProperty.call(shared.defs, name) ? { [SHARED_KEYWORD]: name } : value);
+  return { ...copy, [shared.keyword]: stubbed };
+}
+
+function withInlineStubs(node: unknown, stubs: ReadonlyMap<SchemaObject, string>): unknown {
+  if (!isSchemaObject(node)) return node;
+  const key = stubs.get(node);
+  return key !== undefined ? { [SHARED_KEYWORD]: key } : mapSubschemas(node, (value) => withInlineStubs(value, stubs));
+}
+
+/** The entries of the `$shared` table `schema`'s stubs call, sorted (what its validators' code depends on besides the schema). */
+export function sharedStubKeys(schema: SchemaObject, shared: SharedDefinitions | undefined): string[] {
+  if (shared === undefined) return [];
+  const keys = new Set(shared.inline?.get(schema)?.values());
+  const defs = schema[shared.keyword];
+  if (isSchemaObject(defs)) for (const name of Object.keys(defs)) if (Object.prototype.hasOwnProperty.call(shared.defs, name)) keys.add(name);
+  return [...keys].sort();
 }
 
 /** Export names of the shared unit's entries, in the order of `shared.defs`. */
