@@ -9,6 +9,7 @@ import { markMetaChecked } from '../schema/meta-checked.js';
 import type { CompileResult } from './schema-compiler.js';
 import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { closest } from './manifest-schema.js';
+import { reservedKeywordIn } from '../schema/reserved-keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -214,6 +215,10 @@ export function checkToolSchema(
     if (first === undefined) anchors.set(anchor, pointer);
     else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
   });
+
+  // mcp-gen's own stub keywords (schema/reserved-keywords.ts): nobody else's schema may carry them.
+  const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
+  if (reserved) problems.push(at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, 'remove it or rename it: keys starting with x-mcp-gen- are mcp-gen\'s own (property names may use them)', 'key'));
 
   const headers = new Map<string, string>();
   let unsupportedDialect = false;

@@ -91,6 +91,16 @@ describe('shared definitions in the generated validators', () => {
       0,
     );
     expect(Object.keys(differ?.defs ?? {})).toEqual(['c']);
+    // A pointer into a definition would point into its stub: that definition stays with each tool.
+    const inside = planSharedDefinitions(
+      [
+        { properties: { x: { $ref: '#/$defs/a/properties/p' } }, $defs: { a: { properties: { p: { type: 'string' } } }, c: { type: 'null' } } },
+        { $defs: { a: { properties: { p: { type: 'string' } } }, c: { type: 'null' } } },
+      ],
+      '$defs',
+      0,
+    );
+    expect(Object.keys(inside?.defs ?? {})).toEqual(['c']);
     // unevaluatedProperties would need what a call evaluated: nothing is shared.
     expect(planSharedDefinitions([{ unevaluatedProperties: false, $defs: { c: { type: 'null' } } }, { $defs: { c: { type: 'null' } } }], '$defs', 0)).toBeUndefined();
   });
@@ -129,6 +139,71 @@ describe('shared definitions in the generated validators', () => {
   });
 });
 
+describe('inline subschemas alike by content', () => {
+  // A big inline object, written out in three tools (descriptions differ: ajv does not read them),
+  // reaching the shared user; a small one, and one reaching a definition that differs between tools.
+  const address = (description: string) => ({ type: 'object', description, properties: { owner: { $ref: '#/$defs/user' }, ...fields }, required: ['owner'] });
+  const inlineManifest = {
+    server: { name: 'shared-inline', version: '1.0.0' },
+    tools: [
+      { name: 'get_address', inputSchema: { type: 'object', properties: { id: { type: 'integer' } } }, outputSchema: { type: 'object', properties: { address: address('an address') }, required: ['address'] } },
+      { name: 'set_address', inputSchema: { type: 'object', properties: { address: address('the new address'), small: { type: 'string', minLength: 2 } }, required: ['address'] } },
+      { name: 'list_addresses', inputSchema: { type: 'object', properties: { small: { type: 'string', minLength: 2 } } }, outputSchema: { type: 'object', properties: { items: { type: 'array', items: address('one') } } } },
+    ],
+    $defs: { user },
+  };
+  const goodAddress = { owner: { login: 'a', id: 1 }, field0: 'x' };
+  const inlineSamples: Record<string, { input: unknown[]; output: unknown[] }> = {
+    get_address: { input: [{ id: 1 }], output: [{ address: goodAddress }, { address: { ...goodAddress, owner: { login: 'a', id: 0 } } }, { address: { field1: 'y' } }, { address: { ...goodAddress, field59: 'z'.repeat(65) } }] },
+    set_address: { input: [{ address: goodAddress }, { address: { ...goodAddress, owner: { id: 2 } } }, { address: goodAddress, small: 'a' }], output: [] },
+    list_addresses: { input: [{}], output: [{ items: [goodAddress, goodAddress] }, { items: [goodAddress, { ...goodAddress, field3: 3 }] }] },
+  };
+  let inlineModel: ServiceModel;
+  beforeAll(async () => {
+    inlineModel = await loadModel(dir.write('inline.json', JSON.stringify(inlineManifest)));
+  });
+
+  it('are planned once by their text without annotations, the outermost copy the stub; small ones stay', () => {
+    const schemas = inlineModel.tools.flatMap((t) => [t.inputSchema, ...(t.outputSchema ? [t.outputSchema] : [])]);
+    const shared = planSharedDefinitions(schemas, '$defs');
+    const keys = Object.keys(shared?.defs ?? {});
+    // The address, and the user it reaches (shared so the address's $ref resolves in the table).
+    expect(keys.filter((k) => k.startsWith('inline.'))).toHaveLength(1);
+    expect(keys.filter((k) => !k.startsWith('inline.'))).toEqual(['user']);
+    const stubs = schemas.map((schema) => [...(shared?.inline?.get(schema)?.keys() ?? [])].map((node) => node['description']));
+    expect(stubs).toEqual([[], ['an address'], ['the new address'], [], ['one']]);
+    // A copy reaching a definition that differs between tools stays with each tool.
+    const differ = (type: string) => ({ properties: { a: { properties: { x: { $ref: '#/$defs/d' }, ...fields } } }, $defs: { d: { type } } });
+    expect(planSharedDefinitions([differ('string'), differ('number')], '$defs')).toBeUndefined();
+  });
+
+  it('judge as ajv does on each schema as it is, in the server and in the client', async () => {
+    const planned = await validatorFiles(inlineModel, toolTypeNames(inlineModel), undefined, { workers: 0 });
+    const files = await Promise.all(planned.files.map(async (f) => ({ path: f.path, text: await contentOf(f) })));
+    for (const module of ['getAddress', 'setAddress', 'listAddresses']) {
+      const text = files.find((f) => f.path === `generated/validators/${module}.ts`)?.text ?? '';
+      expect(text, module).toMatch(/\$shared\["inline\.[0-9a-f]{32}"\]/);
+      // The address's 60 fields are checked in the table, in no tool.
+      expect(text, module).not.toContain('field59');
+    }
+    const root = join(dir.path, 'inline-out');
+    writeAsJavaScript(root, files);
+    const validators = (await import(/* @vite-ignore */ pathToFileURL(join(root, 'generated/validators.js')).href)) as Record<string, ValidatorFn>;
+    expect(judgedAsAjv(validators, ['input', 'output'], inlineModel, inlineSamples)).toBe(6);
+
+    const client = await outputValidators(inlineModel, toolTypeNames(inlineModel), undefined, 'js');
+    const file = client?.files.find((f) => f.path === 'validators.ts');
+    const text = file === undefined ? '' : await contentOf(file);
+    // Checked in the table, before which nothing else is compiled: no tool after it checks them.
+    expect(text).toContain('field59');
+    expect(text.slice(text.indexOf('const $shared ='))).not.toContain('field59');
+    const clientRoot = join(dir.path, 'inline-client');
+    writeAsJavaScript(clientRoot, [{ path: 'validators.ts', text }]);
+    const clientValidators = (await import(/* @vite-ignore */ pathToFileURL(join(clientRoot, 'validators.js')).href)) as Record<string, ValidatorFn>;
+    expect(judgedAsAjv(clientValidators, ['output'], inlineModel, inlineSamples)).toBe(4);
+  });
+});
+
 describe('shared definitions in the generated types', () => {
   it('declares a definition that refers to other shared ones once, by its key, in no tool again', async () => {
     const text = await typesFile(model);
@@ -140,16 +215,16 @@ describe('shared definitions in the generated types', () => {
 });
 
 /** Each sample judged by `validators` as by ajv in-process on the tool's schema; the failures counted. */
-function judgedAsAjv(validators: Record<string, ValidatorFn>, parts: readonly ('input' | 'output')[]): number {
-  const names = toolTypeNames(model);
+function judgedAsAjv(validators: Record<string, ValidatorFn>, parts: readonly ('input' | 'output')[], of: ServiceModel = model, examples = samples): number {
+  const names = toolTypeNames(of);
   let failures = 0;
-  for (const tool of model.tools) {
+  for (const tool of of.tools) {
     const n = names.get(tool.name);
     for (const [part, schema, exportName] of [['input', tool.inputSchema, n?.validateInput], ['output', tool.outputSchema, n?.validateOutput]] as const) {
-      if (!parts.includes(part)) continue;
+      if (!parts.includes(part) || schema === undefined) continue;
       const reference = createAjv('2020-12', { standalone: false }).compile(schema as object);
       const generated = validators[exportName as string] as ValidatorFn;
-      for (const value of samples[tool.name]?.[part] ?? []) {
+      for (const value of examples[tool.name]?.[part] ?? []) {
         const verdict = generated(value);
         expect(verdict, `${tool.name} ${part} ${JSON.stringify(value)}`).toBe(reference(value));
         if (!verdict) {

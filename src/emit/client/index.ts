@@ -1,12 +1,13 @@
 import { schemaDigest } from '../../schema/digest.js';
+import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ValidatorEntry } from '../validators/index.js';
 import { emitTypedToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
-import { planSharedDefinitions, withSharedStubs } from '../validators/shared-defs.js';
+import { planSharedDefinitions, sharedStubKeys, withSharedStubs } from '../validators/shared-defs.js';
 import { dialectOf } from '../shared/dialect.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { embedAt } from '../shared/embed.js';
@@ -115,8 +116,7 @@ export async function outputValidators(model: ServiceModel, toolNames: Map<strin
     const names = toolNames.get(tool.name) as ToolTypeNames;
     const output = names.output as string;
     const entries: ValidatorEntry[] = [{ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output }];
-    const own = tool.outputSchema[defs];
-    const stubbed = shared === undefined || !isSchemaObject(own) ? [] : Object.keys(own).filter((name) => Object.hasOwn(shared.defs, name)).sort();
+    const stubbed = sharedStubKeys(tool.outputSchema, shared);
     return {
       // Built only when the tool is compiled: a warm run finds it in the unit cache by memoInput.
       get root() {
@@ -127,6 +127,8 @@ export async function outputValidators(model: ServiceModel, toolNames: Map<strin
       entries,
       // The schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
       memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema), ...(stubbed.length > 0 ? [stubbed] : [])]),
+      // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).
+      ...(isMetaChecked(tool.outputSchema) ? { metaChecked: true } : {}),
     };
   });
   // One TypeScript module, so every build carries it (tsc to an outDir, bundlers, tsx, Deno, Bun).

@@ -9,7 +9,7 @@ import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import type { ImportExtension } from '../import-extension.js';
 import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
-import { planSharedDefinitions, withSharedStubs } from '../validators/shared-defs.js';
+import { planSharedDefinitions, sharedStubKeys, withSharedStubs } from '../validators/shared-defs.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles, type ServerTarget } from './project-files.js';
 import type { HostOptions } from './host-files.js';
@@ -137,7 +137,7 @@ export async function validatorFiles(
     const parts: [typeName: string, exportName: string, schema: SchemaObject][] = [[names.input, names.validateInput, tool.inputSchema]];
     if (tool.outputSchema && names.output && names.validateOutput) parts.push([names.output, names.validateOutput, tool.outputSchema]);
     const entries: ValidatorEntry[] = parts.map(([typeName, exportName]) => ({ exportName, ref: `#/${defs}/${typeName}`, typeName }));
-    const stubbed = sharedNames(parts.map(([, , schema]) => schema));
+    const stubbed = [...new Set(parts.flatMap(([, , schema]) => sharedStubKeys(schema, shared)))].sort();
     // The root embeds each schema under its definition; built only when the tool is compiled (a
     // warm run finds most tools in the unit cache by the schemas as they are).
     const root = (): object => {
@@ -158,15 +158,6 @@ export async function validatorFiles(
       ...(stubbed.length > 0 ? { sharedStubs: true } : {}),
     };
   });
-  function sharedNames(schemas: SchemaObject[]): string[] {
-    if (shared === undefined) return [];
-    const found = new Set<string>();
-    for (const schema of schemas) {
-      const own = schema[defs];
-      if (own !== null && typeof own === 'object') for (const name of Object.keys(own)) if (Object.hasOwn(shared.defs, name)) found.add(name);
-    }
-    return [...found].sort();
-  }
   const ext = options.importExtension ?? 'js';
   const paths = {
     typesModule: `../${TYPES_MODULE}.${ext}`,

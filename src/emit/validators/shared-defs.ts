@@ -2,8 +2,11 @@ import { _, Name, type Code, type KeywordCxt, type KeywordDefinition } from 'ajv
 import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
-import { forEachSchemaNode } from '../../schema/walk.js';
+import { defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { isMetaChecked } from '../../schema/meta-checked.js';
+import { RESERVED_KEYWORD_PREFIX } from '../../schema/reserved-keywords.js';
+import { forEachSchemaNode, mapSubschemas } from '../../schema/walk.js';
+import { planInlineEntries } from './shared-inline.js';
 
 /**
  * Definitions shared by the tools' validators. A manifest imported from OpenAPI gives each tool
@@ -22,7 +25,8 @@ import { forEachSchemaNode } from '../../schema/walk.js';
 // is the exports object, under a bundler the names themselves.
 const names = ((namesModule as unknown as { default?: unknown }).default ?? namesModule) as typeof namesModule.default;
 
-export const SHARED_KEYWORD = 'x-mcp-gen-shared';
+/** Reserved (schema/reserved-keywords.ts): the manifest and snapshot loaders refuse it in any schema they are given. */
+export const SHARED_KEYWORD = `${RESERVED_KEYWORD_PREFIX}shared`;
 /** The identifier of the table in generated code. */
 export const SHARED_TABLE = '$shared';
 
@@ -48,18 +52,24 @@ export const sharedKeyword: KeywordDefinition = {
   },
 };
 
-const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)(?:\/.*)?$/;
+const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)(\/.*)?$/;
 /** Keywords whose meaning a call to a separately compiled validator would lose. */
-const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems', SHARED_KEYWORD];
+const UNSHAREABLE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems'];
 
 /** Schema text (JSON characters) that the copies of a definition beyond its first must add up to for it to be shared. */
 export const SHARED_TEXT_THRESHOLD = 2000;
+/** The same for inline subschemas, counted without annotations (what ajv compiles): denser text, a lower bar. */
+export const INLINE_TEXT_THRESHOLD = 1000;
 
 export interface SharedDefinitions {
   /** Definitions keyword of the dialect. */
   keyword: '$defs' | 'definitions';
-  /** Shared definitions by name, sorted by name. */
+  /** Shared definitions by name, and shared inline subschemas by key (shared-inline.ts), sorted by key. */
   defs: Record<string, unknown>;
+  /** Per tool schema (by identity): its inline subschemas that become stubs, with their keys. */
+  inline?: ReadonlyMap<SchemaObject, ReadonlyMap<SchemaObject, string>>;
+  /** Every schema they were taken from was found valid against the meta-schema (schema/meta-checked.ts): so are they, being parts of them. */
+  metaChecked?: boolean;
 }
 
 function decodeToken(token: string): string {
@@ -70,19 +80,33 @@ function decodeToken(token: string): string {
  * Which definitions of `schemas` (each tool's input and output schema) are shared; undefined when
  * none is (a small manifest's validators stay exactly as they were).
  */
-export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword: '$defs' | 'definitions', threshold = SHARED_TEXT_THRESHOLD): SharedDefinitions | undefined {
+export function planSharedDefinitions(
+  schemas: readonly SchemaObject[],
+  keyword: '$defs' | 'definitions',
+  threshold = SHARED_TEXT_THRESHOLD,
+  inlineThreshold = INLINE_TEXT_THRESHOLD,
+): SharedDefinitions | undefined {
   const texts = new Map<string, { text: string; value: unknown; uses: number } | null>();
   const refsOf = new Map<string, Set<string>>();
+  const pointedInto = new Set<string>();
+  let shareable = true;
   for (const schema of schemas) {
-    const defs = schema[keyword];
-    if (!isSchemaObject(defs)) continue;
     let ok = true;
     forEachSchemaNode(schema, (node) => {
+      // The loaders refuse it (reserved-keywords.ts); a schema that got past them would have its stub obeyed.
+      if (Object.prototype.hasOwnProperty.call(node, SHARED_KEYWORD)) throw new Error(`planSharedDefinitions: a tool schema holds the reserved keyword ${SHARED_KEYWORD}`);
       if (UNSHAREABLE_KEYWORDS.some((k) => Object.prototype.hasOwnProperty.call(node, k))) ok = false;
       const ref = node['$ref'];
-      if (ref !== undefined && (typeof ref !== 'string' || LOCAL_DEF_REF.exec(ref)?.[1] !== keyword)) ok = false;
+      const m = typeof ref === 'string' ? LOCAL_DEF_REF.exec(ref) : null;
+      if (ref !== undefined && m?.[1] !== keyword) ok = false;
+      // A pointer into a definition's inside would point into its stub: that one stays with each tool.
+      else if (m?.[3] !== undefined) pointedInto.add(decodeToken(m[2] as string));
     });
-    if (!ok) return undefined;
+    // Every schema is still walked: the reserved keyword must be found wherever it is.
+    if (!ok) shareable = false;
+    const defs = schema[keyword];
+    if (!shareable) continue;
+    if (!isSchemaObject(defs)) continue;
     for (const [name, value] of Object.entries(defs)) {
       const text = JSON.stringify(value);
       const seen = texts.get(name);
@@ -99,13 +123,14 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
       }
     }
   }
+  if (!shareable) return undefined;
   // Shareable: the same text everywhere, held twice or more, and all it reaches shareable too.
-  const shareable = new Set([...texts].filter(([, t]) => t !== null && t.uses > 1).map(([name]) => name));
+  const candidates = new Set([...texts].filter(([name, t]) => t !== null && t.uses > 1 && !pointedInto.has(name)).map(([name]) => name));
   for (let changed = true; changed; ) {
     changed = false;
-    for (const name of shareable) {
-      if ([...(refsOf.get(name) ?? [])].some((r) => !shareable.has(r))) {
-        shareable.delete(name);
+    for (const name of candidates) {
+      if ([...(refsOf.get(name) ?? [])].some((r) => !candidates.has(r))) {
+        candidates.delete(name);
         changed = true;
       }
     }
@@ -118,26 +143,52 @@ export function planSharedDefinitions(schemas: readonly SchemaObject[], keyword:
     shared.add(name);
     refsOf.get(name)?.forEach(add);
   };
-  for (const name of shareable) {
+  for (const name of candidates) {
     const t = texts.get(name) as { text: string; uses: number };
     if ((t.uses - 1) * t.text.length >= threshold) add(name);
   }
-  if (shared.size === 0) return undefined;
+  // Then inline subschemas alike by content, outside the definitions shared by name (shared-inline.ts).
+  const inline = planInlineEntries(schemas, keyword, shared, candidates, pointedInto, new Set(texts.keys()), inlineThreshold);
+  // An entry's `$ref`s reach definitions that can be shared: they are, so the refs resolve in the table.
+  for (const entry of inline.entries.values()) {
+    forEachSchemaNode(entry, (node) => {
+      const m = typeof node['$ref'] === 'string' ? LOCAL_DEF_REF.exec(node['$ref']) : null;
+      if (m) add(decodeToken(m[2] as string));
+    });
+  }
+  if (shared.size === 0 && inline.entries.size === 0) return undefined;
+  const values = new Map<string, unknown>([...shared].map((name) => [name, texts.get(name)?.value]));
+  for (const [key, value] of inline.entries) values.set(key, value);
   const defs: Record<string, unknown> = {};
-  for (const name of [...shared].sort()) Object.defineProperty(defs, name, { value: texts.get(name)?.value, enumerable: true, writable: true, configurable: true });
-  return { keyword, defs };
+  for (const name of [...values.keys()].sort()) defineOwn(defs, name, values.get(name));
+  return { keyword, defs, inline: inline.stubs, ...(schemas.every(isMetaChecked) ? { metaChecked: true } : {}) };
 }
 
-/** `schema` with each shared definition replaced by its stub (a copy; `schema` is unchanged). */
+/** `schema` with each shared definition and shared inline subschema replaced by its stub (a copy; `schema` is unchanged). */
 export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions | undefined): SchemaObject {
-  const defs = schema[shared?.keyword ?? '$defs'];
-  if (shared === undefined || !isSchemaObject(defs)) return schema;
+  if (shared === undefined) return schema;
+  const inline = shared.inline?.get(schema);
+  const copy = inline === undefined ? schema : mapSubschemas(schema, (value) => withInlineStubs(value, inline));
+  const defs = copy[shared.keyword];
+  if (!isSchemaObject(defs)) return copy;
   const stubbed: SchemaObject = {};
-  for (const [name, value] of Object.entries(defs)) {
-    const replaced = Object.prototype.hasOwnProperty.call(shared.defs, name) ? { [SHARED_KEYWORD]: name } : value;
-    Object.defineProperty(stubbed, name, { value: replaced, enumerable: true, writable: true, configurable: true });
-  }
-  return { ...schema, [shared.keyword]: stubbed };
+  for (const [name, value] of Object.entries(defs)) defineOwn(stubbed, name, Object.prototype.hasOwnProperty.call(shared.defs, name) ? { [SHARED_KEYWORD]: name } : value);
+  return { ...copy, [shared.keyword]: stubbed };
+}
+
+function withInlineStubs(node: unknown, stubs: ReadonlyMap<SchemaObject, string>): unknown {
+  if (!isSchemaObject(node)) return node;
+  const key = stubs.get(node);
+  return key !== undefined ? { [SHARED_KEYWORD]: key } : mapSubschemas(node, (value) => withInlineStubs(value, stubs));
+}
+
+/** The entries of the `$shared` table `schema`'s stubs call, sorted (what its validators' code depends on besides the schema). */
+export function sharedStubKeys(schema: SchemaObject, shared: SharedDefinitions | undefined): string[] {
+  if (shared === undefined) return [];
+  const keys = new Set(shared.inline?.get(schema)?.values());
+  const defs = schema[shared.keyword];
+  if (isSchemaObject(defs)) for (const name of Object.keys(defs)) if (Object.prototype.hasOwnProperty.call(shared.defs, name)) keys.add(name);
+  return [...keys].sort();
 }
 
 /** Export names of the shared unit's entries, in the order of `shared.defs`. */

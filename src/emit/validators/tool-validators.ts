@@ -97,7 +97,7 @@ function sharedUnit(shared: SharedDefinitions): ToolValidatorUnit {
   const exportNames = sharedExportNames(shared);
   const pointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
   const entries = Object.keys(shared.defs).map((name, i) => ({ exportName: exportNames[i] as string, ref: `#/${shared.keyword}/${pointer(name)}`, typeName: 'unknown' }));
-  return { root: { [shared.keyword]: shared.defs }, entries };
+  return { root: { [shared.keyword]: shared.defs }, entries, ...(shared.metaChecked === true ? { metaChecked: true } : {}) };
 }
 
 /** A tool's scope (compile-unit.ts: `\nexport const [A, B] = (() => {…`) with its export annotated: `export const [A, B]: [Validator<Types.X>, …] = `. */
