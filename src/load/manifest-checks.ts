@@ -216,10 +216,7 @@ export function checkToolSchema(
     else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
   });
 
-  // mcp-gen's own stub keywords (schema/reserved-keywords.ts): nobody else's schema may carry them.
-  const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
-  if (reserved) problems.push(at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, 'remove it or rename it: keys starting with x-mcp-gen- are mcp-gen\'s own (property names may use them)', 'key'));
-
+  problems.push(...reservedKeywordProblems(text, schema, key, at));
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
   if (text.includes('"$schema"') || text.includes('"x-mcp-header"')) forEachSchema(schema, '', (sub, pointer) => {
@@ -293,6 +290,13 @@ export function checkToolSchema(
     for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`, warning.hint, 'key'));
   }
   return { problems, warnings };
+}
+
+/** mcp-gen's own stub keywords (schema/reserved-keywords.ts): nobody else's schema may carry them. */
+function reservedKeywordProblems(text: string, schema: JsonObject, key: string, at: (pointer: string, message: string, hint?: string, part?: 'key') => Diagnostic): Diagnostic[] {
+  const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
+  if (reserved === undefined) return [];
+  return [at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, "remove it or rename it: keys starting with x-mcp-gen- are mcp-gen's own (property names may use them)", 'key')];
 }
 
 /** The value at `pointer` inside `schema`. */
