@@ -204,17 +204,9 @@ export function checkToolSchema(
     );
   }
 
-  // `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once.
-  // The walks below look for three keywords; a schema whose text names none of them skips them.
+  // The walks below look for a few keywords; a schema whose text names none of them skips them.
   const text = JSON.stringify(schema);
-  const anchors = new Map<string, string>();
-  if (text.includes('"$anchor"')) forEachSchema(schema, '', (sub, pointer) => {
-    const anchor = sub['$anchor'];
-    if (typeof anchor !== 'string') return;
-    const first = anchors.get(anchor);
-    if (first === undefined) anchors.set(anchor, pointer);
-    else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
-  });
+  if (text.includes('"$anchor"')) problems.push(...duplicateAnchors(schema, at));
 
   problems.push(...reservedKeywordProblems(text, schema, key, at));
   const headers = new Map<string, string>();
@@ -297,6 +289,20 @@ function reservedKeywordProblems(text: string, schema: JsonObject, key: string, 
   const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
   if (reserved === undefined) return [];
   return [at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, "remove it or rename it: keys starting with x-mcp-gen- are mcp-gen's own (property names may use them)", 'key')];
+}
+
+/** `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once. */
+function duplicateAnchors(schema: JsonObject, at: (pointer: string, message: string, hint?: string) => Diagnostic): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const anchors = new Map<string, string>();
+  forEachSchema(schema, '', (sub, pointer) => {
+    const anchor = sub['$anchor'];
+    if (typeof anchor !== 'string') return;
+    const first = anchors.get(anchor);
+    if (first === undefined) anchors.set(anchor, pointer);
+    else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
+  });
+  return problems;
 }
 
 /** The value at `pointer` inside `schema`. */
