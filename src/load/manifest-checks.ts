@@ -208,10 +208,7 @@ export function checkToolSchema(
   const text = JSON.stringify(schema);
   if (text.includes('"$anchor"')) problems.push(...duplicateAnchors(schema, at));
 
-  // mcp-gen's own stub keywords (schema/reserved-keywords.ts): nobody else's schema may carry them.
-  const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
-  if (reserved) problems.push(at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, 'remove it or rename it: keys starting with x-mcp-gen- are mcp-gen\'s own (property names may use them)', 'key'));
-
+  problems.push(...reservedKeywordProblems(text, schema, key, at));
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
   if (text.includes('"$schema"') || text.includes('"x-mcp-header"')) forEachSchema(schema, '', (sub, pointer) => {
@@ -285,6 +282,13 @@ export function checkToolSchema(
     for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`, warning.hint, 'key'));
   }
   return { problems, warnings };
+}
+
+/** mcp-gen's own stub keywords (schema/reserved-keywords.ts): nobody else's schema may carry them. */
+function reservedKeywordProblems(text: string, schema: JsonObject, key: string, at: (pointer: string, message: string, hint?: string, part?: 'key') => Diagnostic): Diagnostic[] {
+  const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
+  if (reserved === undefined) return [];
+  return [at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, "remove it or rename it: keys starting with x-mcp-gen- are mcp-gen's own (property names may use them)", 'key')];
 }
 
 /** `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once. */
