@@ -1,17 +1,25 @@
 /**
- * The fast way in for a `.json` input: JSON.parse, with line and column worked out only when a
- * message needs one. The YAML parser (yaml-positions.ts) builds a node tree with positions for
+ * The fast way in for an input file (for YAML see yaml-fast.ts). For a `.json` input: JSON.parse,
+ * with line and column worked out only when a message needs one. The YAML parser (yaml-positions.ts) builds a node tree with positions for
  * every value, which costs about a second and a half for a 1,000-tool manifest; most runs never
  * print a position at all.
  *
  * Anything JSON.parse rejects, and any text with a repeated member name (JSON.parse silently keeps
  * the last), goes the YAML way instead, so every problem is reported exactly as before.
  */
+import { fastYamlValue } from './yaml-fast.js';
 import { parseSource, type ParsedSource, type Position, type SourceDocument, type SourceFormat } from './yaml-positions.js';
 
 /** Parses an input file of either format (see formatOf). */
 export function parseInput(text: string, file: string, format: SourceFormat): ParsedSource {
-  return format === 'json' ? parseJsonSource(text, file) : parseSource(text, file, format);
+  return format === 'json' ? parseJsonSource(text, file) : parseYamlSource(text, file);
+}
+
+/** YAML through js-yaml when it can vouch for the text (yaml-fast.ts), positions worked out on demand. */
+export function parseYamlSource(text: string, file: string): ParsedSource {
+  const value = fastYamlValue(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (value === undefined) return parseSource(text, file, 'yaml');
+  return { document: lazilyLocated(text, file, 'yaml', value), problems: [], warnings: [] };
 }
 
 export function parseJsonSource(text: string, file: string): ParsedSource {
@@ -29,13 +37,17 @@ export function parseJsonSource(text: string, file: string): ParsedSource {
     return parseSource(text, file, 'json');
   }
 
-  // Positions come from the YAML parser's tree, built once, on the first question.
+  return { document: lazilyLocated(text, file, 'json', value), problems: [], warnings: [] };
+}
+
+/** The document with positions from the YAML parser's tree, built once, on the first question. */
+function lazilyLocated(text: string, file: string, format: SourceFormat, value: unknown): SourceDocument {
   let located: SourceDocument | undefined;
   const locate = (pointer: string, part?: 'value' | 'key'): Position => {
-    located ??= parseSource(text, file, 'json').document;
+    located ??= parseSource(text, file, format).document;
     return located ? located.locate(pointer, part) : { line: 0, column: 0 };
   };
-  return { document: { file, value, locate }, problems: [], warnings: [] };
+  return { file, value, locate };
 }
 
 /** Members of every object in a parsed JSON value (a repeated name counts once). */

@@ -9,6 +9,7 @@ import { markMetaChecked } from '../schema/meta-checked.js';
 import type { CompileResult } from './schema-compiler.js';
 import { isSchemaObject as isObject, subschemaSlot } from '../schema/keywords.js';
 import { closest } from './manifest-schema.js';
+import { reservedKeywordIn } from '../schema/reserved-keywords.js';
 import { diagnosticAt, joinPointer, parsePointer } from './yaml-positions.js';
 import type { SourceDocument } from './yaml-positions.js';
 
@@ -203,18 +204,11 @@ export function checkToolSchema(
     );
   }
 
-  // `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once.
-  // The walks below look for three keywords; a schema whose text names none of them skips them.
+  // The walks below look for a few keywords; a schema whose text names none of them skips them.
   const text = JSON.stringify(schema);
-  const anchors = new Map<string, string>();
-  if (text.includes('"$anchor"')) forEachSchema(schema, '', (sub, pointer) => {
-    const anchor = sub['$anchor'];
-    if (typeof anchor !== 'string') return;
-    const first = anchors.get(anchor);
-    if (first === undefined) anchors.set(anchor, pointer);
-    else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
-  });
+  if (text.includes('"$anchor"')) problems.push(...duplicateAnchors(schema, at));
 
+  problems.push(...reservedKeywordProblems(text, schema, key, at));
   const headers = new Map<string, string>();
   let unsupportedDialect = false;
   if (text.includes('"$schema"') || text.includes('"x-mcp-header"')) forEachSchema(schema, '', (sub, pointer) => {
@@ -288,6 +282,27 @@ export function checkToolSchema(
     for (const warning of compiled.warnings) warnings.push(at(warning.pointer, `${key}: ${warning.message}`, warning.hint, 'key'));
   }
   return { problems, warnings };
+}
+
+/** mcp-gen's own stub keywords (schema/reserved-keywords.ts): nobody else's schema may carry them. */
+function reservedKeywordProblems(text: string, schema: JsonObject, key: string, at: (pointer: string, message: string, hint?: string, part?: 'key') => Diagnostic): Diagnostic[] {
+  const reserved = text.includes('"x-mcp-gen-') ? reservedKeywordIn(schema) : undefined;
+  if (reserved === undefined) return [];
+  return [at(reserved.pointer, `${key} uses '${reserved.keyword}', a keyword reserved for mcp-gen's generated code`, "remove it or rename it: keys starting with x-mcp-gen- are mcp-gen's own (property names may use them)", 'key')];
+}
+
+/** `$anchor` is kept verbatim (manifest-refs.ts); within one schema each name may stand once. */
+function duplicateAnchors(schema: JsonObject, at: (pointer: string, message: string, hint?: string) => Diagnostic): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const anchors = new Map<string, string>();
+  forEachSchema(schema, '', (sub, pointer) => {
+    const anchor = sub['$anchor'];
+    if (typeof anchor !== 'string') return;
+    const first = anchors.get(anchor);
+    if (first === undefined) anchors.set(anchor, pointer);
+    else problems.push(at(joinPointer(pointer, '$anchor'), `duplicate $anchor '${anchor}' (first at ${first === '' ? 'the root' : first})`, 'give each anchor of a tool schema its own name'));
+  });
+  return problems;
 }
 
 /** The value at `pointer` inside `schema`. */

@@ -10,6 +10,7 @@ import { unplacedDiagnostic, type Diagnostic } from '../load/diagnostics.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../load/deep-json.js';
 import type { ServerSnapshot, SnapshotDuplicateKey } from '../load/introspect.js';
 import { headerMirrors } from '../runtime/client/headers.js';
+import { reservedKeywordIn } from '../schema/reserved-keywords.js';
 import { resolveAnchorRefs } from './anchor-refs.js';
 import { buildServiceModel, STATELESS_REVISION, type ManifestPrompt, type ManifestTool } from './service.js';
 import type { ServiceModel } from './service-model.js';
@@ -148,6 +149,8 @@ function schemaProblem(schema: unknown, key: string, objectRoot: boolean): strin
   if (dialect !== undefined && (typeof dialect !== 'string' || !KNOWN_DIALECTS.has(dialect))) {
     return `its ${key} uses the unknown JSON Schema dialect ${JSON.stringify(dialect)} (mcp-gen knows 2020-12 and draft-07 and fetches no meta-schema)`;
   }
+  const reserved = reservedKeywordIn(schema);
+  if (reserved) return `its ${key} uses ${JSON.stringify(reserved.keyword)} (at ${reserved.pointer}), a keyword reserved for mcp-gen's generated code`;
   if (objectRoot && schema['type'] !== 'object') {
     return `its ${key} does not describe an object (its root needs "type": "object", not ${JSON.stringify(schema['type'] ?? null)})`;
   }

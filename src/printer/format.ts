@@ -5,7 +5,7 @@
  */
 
 import { PRETTIER_OPTIONS } from './prettier-options.js';
-import { flatLine } from './prettier-layout.js';
+import { memberLines } from './prettier-layout.js';
 import { runInWorker, workerEntry, type WorkerEntry } from './worker-thread.js';
 
 export { PRETTIER_OPTIONS };
@@ -185,7 +185,8 @@ export interface MemberPart {
 export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo | undefined): Promise<Map<string, string>> {
   const flat = flatMembers(parts);
   if (flat !== undefined) return flat;
-  const present = parts.filter((p) => p.code !== '');
+  // Parts laid out already keep their layout; only the others go to prettier.
+  const present = parts.filter((p) => p.code !== '' && p.laidOut === undefined);
   // Wrappers are named by position: part names need not be identifiers.
   const header = (p: MemberPart): string => {
     const name = `Unit${parts.indexOf(p)}`;
@@ -197,8 +198,8 @@ export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo
   const formatted = present.length === 0 ? '' : await formatUnit(present.map(wrap).join(''), memo);
   const members = new Map<string, string>();
   for (const part of parts) {
-    if (part.code === '') {
-      members.set(part.name, '');
+    if (part.code === '' || part.laidOut !== undefined) {
+      members.set(part.name, part.laidOut ?? '');
       continue;
     }
     const lines = wrappedLines(formatted, header(part));
@@ -210,7 +211,8 @@ export async function formatMembers(parts: readonly MemberPart[], memo: UnitMemo
 /**
  * Members the caller laid out already (`laidOut`), and members that are each one plain interface
  * line (`  name: Type;`, spaced as prettier spaces it), which print as they are, string quotes
- * aside: prettier would keep them on their line. Undefined when any other part is another kind,
+ * aside, when prettier would keep them on their line, or broken as prettier breaks them for the
+ * shapes memberLines knows. Undefined when any other part is another kind,
  * several lines, a comment, non-ASCII or too wide.
  */
 function flatMembers(parts: readonly MemberPart[]): Map<string, string> | undefined {
@@ -225,7 +227,7 @@ function flatMembers(parts: readonly MemberPart[]): Map<string, string> | undefi
       continue;
     }
     if (part.kind !== 'interface' || !/^  [^\n]*;\n$/.test(part.code) || part.code.includes('/*') || part.code.includes('//')) return undefined;
-    const line = flatLine(part.code.slice(0, -1));
+    const line = memberLines(part.code.slice(0, -1));
     if (line === undefined) return undefined;
     members.set(part.name, `${line}\n`);
   }

@@ -24,10 +24,12 @@ export function fitsPlain(text: string): boolean {
  * A string literal as prettier prints it with `singleQuote`: single quotes unless the text holds
  * more single than double quotes, the quote that encloses escaped and the other one unescaped,
  * every other escape kept. `literal` is a double-quoted JavaScript string literal (what
- * `stringLiteral` or `JSON.stringify` writes). `undefined` for non-ASCII text.
+ * `stringLiteral` or `JSON.stringify` writes). `undefined` for non-ASCII text, unless `anyWidth`:
+ * prettier keeps every character as it is, only its width is its own (for a literal that stays on
+ * its line whatever its width).
  */
-export function prettierString(literal: string): string | undefined {
-  if (!PLAIN.test(literal) || literal.length < 2 || literal[0] !== '"') return undefined;
+export function prettierString(literal: string, anyWidth = false): string | undefined {
+  if ((!anyWidth && !PLAIN.test(literal)) || literal.length < 2 || literal[0] !== '"') return undefined;
   const raw = literal.slice(1, -1);
   // Most text has no single quote: then the doubles need no counting.
   const singles = count(raw, "'");
@@ -57,16 +59,51 @@ function count(text: string, ch: string): number {
  * string literal in prettier's quotes, if the result is plain and fits on one line; else undefined.
  */
 export function flatLine(line: string): string | undefined {
+  const quoted = quotedLine(line);
+  return quoted === undefined || quoted.length > WIDTH ? undefined : quoted;
+}
+
+/** `line` with each double-quoted string literal in prettier's quotes, if plain and one line, however wide. */
+export function quotedLine(line: string): string | undefined {
   if (!PLAIN.test(line) || line.includes('\n')) return undefined;
-  if (!line.includes('"')) return line.length > WIDTH ? undefined : line;
+  if (!line.includes('"')) return line;
   let failed = false;
   const quoted = line.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
     const printed = prettierString(literal);
     if (printed === undefined) failed = true;
     return printed ?? literal;
   });
-  if (failed || quoted.length > WIDTH) return undefined;
-  return quoted;
+  return failed ? undefined : quoted;
+}
+
+/** A property key as prettier prints it in a member: an identifier, or a quoted string. */
+const KEY = String.raw`(?:[A-Za-z_$][\w$]*|'[^'\\]*')`;
+/** A type written as a name: `Foo`, `T.Foo`. */
+const TYPE_NAME = String.raw`[A-Za-z_$][\w$.]*`;
+/** `  key: { a: A; b: B };`, the members simple names. */
+const OBJECT_MEMBER = new RegExp(String.raw`^  (${KEY}): \{ ((?:[A-Za-z_$][\w$]*\??: ${TYPE_NAME}; )*[A-Za-z_$][\w$]*\??: ${TYPE_NAME}) \};$`);
+/** `  key: Generic<A, B>;` */
+const GENERIC_MEMBER = new RegExp(String.raw`^  (${KEY}): (${TYPE_NAME})<(${TYPE_NAME}), (${TYPE_NAME})>;$`);
+
+/**
+ * One interface member line (`  key: Type;`, spaced as prettier spaces it) in prettier's layout:
+ * on its line when it fits (flatLine), else broken where prettier breaks the two shapes a large
+ * server's `Tools` and `ToolHandlers` entries have (an object type of named types, one member a
+ * line; a generic of two named types, one argument a line); undefined for anything else.
+ */
+export function memberLines(line: string): string | undefined {
+  const quoted = quotedLine(line);
+  if (quoted === undefined) return undefined;
+  if (quoted.length <= WIDTH) return quoted;
+  const fits = (lines: string[]): string | undefined => (lines.every((l) => l.length <= WIDTH) ? lines.join('\n') : undefined);
+  const object = OBJECT_MEMBER.exec(quoted);
+  if (object) {
+    const members = (object[2] as string).split('; ').map((m) => `    ${m};`);
+    return fits([`  ${object[1]}: {`, ...members, '  };']);
+  }
+  const generic = GENERIC_MEMBER.exec(quoted);
+  if (generic) return fits([`  ${generic[1]}: ${generic[2]}<`, `    ${generic[3]},`, `    ${generic[4]}`, '  >;']);
+  return undefined;
 }
 
 /** What a server tool statement is made of (server-file.ts): each string as source, double-quoted. */
@@ -95,7 +132,8 @@ export function toolStatementSource(parts: ToolStatementParts): string {
  * short enough that prettier never breaks after them: a long string stays on its key's line.
  */
 export function toolStatementLayout(parts: ToolStatementParts): string | undefined {
-  const wire = prettierString(parts.wireLiteral);
+  // The text stays on its key's line at any width, so its characters need not be ASCII.
+  const wire = prettierString(parts.wireLiteral, true);
   const name = prettierString(parts.nameLiteral);
   const module = prettierString(parts.moduleLiteral);
   if (wire === undefined || name === undefined || module === undefined) return undefined;
@@ -113,6 +151,15 @@ export function toolStatementLayout(parts: ToolStatementParts): string | undefin
   if (loadFlat.length <= WIDTH) loadLines = [loadFlat];
   else if (bodyFlat.length <= WIDTH) loadLines = ['  load: () =>', bodyFlat];
   else if (bodyOpen.length <= WIDTH && members.every((m) => m.length <= WIDTH)) loadLines = ['  load: () =>', bodyOpen, ...members, '    })),'];
-  else return undefined;
+  else {
+    // A module path too long for that too: the arrow goes on a line of its own within `.then(`.
+    const then = `    import(${module}).then(`;
+    const arrowFlat = `      (m) => ({ ${parts.exports.join(', ')} }),`;
+    const arrowMembers = parts.exports.map((e) => `        ${e},`);
+    if (then.length > WIDTH) return undefined;
+    if (arrowFlat.length <= WIDTH) loadLines = ['  load: () =>', then, arrowFlat, '    ),'];
+    else if (arrowMembers.every((m) => m.length <= WIDTH)) loadLines = ['  load: () =>', then, '      (m) => ({', ...arrowMembers, '      }),', '    ),'];
+    else return undefined;
+  }
   return [head, `  name: ${name},`, `  text: ${wire},`, ...facts, ...loadLines, '};', ''].join('\n');
 }

@@ -42,7 +42,8 @@ describe('client member layouts', () => {
         }
       }
     }
-    expect(taken).toBeGreaterThan(total * 0.7);
+    // Long names too (GitHub's): their parameters and then the Promise's argument broken.
+    expect(taken).toBeGreaterThan(total * 0.85);
   });
 
   it("method intersections, table rows and entries: prettier's bytes wherever taken", async () => {
@@ -76,6 +77,7 @@ describe('client member layouts', () => {
         expect(entry).toBe(await prettierMembers('object', `  ${camel}: tool(${key}),\n`));
       }
     }
-    expect(taken).toBeGreaterThan(NAMES.length * 3.5);
+    // Long names too: an intersection's first line past the width, an entry's call argument on its own line.
+    expect(taken).toBeGreaterThan(NAMES.length * 5);
   });
 });

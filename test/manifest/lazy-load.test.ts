@@ -2,7 +2,8 @@
  * A warm run (every tool-schema check answered by the unit cache) of a JSON manifest loads neither
  * ajv's compiler nor the YAML library: each costs ~100 ms of module loading. Nor does a check the
  * precompiled meta-schema validators and the compile-free walk settle (schema-precheck.ts), cold
- * or after a change. Checked in fresh processes on the built package (dist/), the way the CLI runs.
+ * or after a change; a clean YAML manifest is read by js-yaml, the YAML library loaded only for a
+ * message's position (yaml-fast.ts). Checked in fresh processes on the built package (dist/), the way the CLI runs.
  */
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -62,4 +63,15 @@ test('a check that misses the cache loads the compiler on the spot and reports w
   await writeFile(path.join(root, 'manifest.json'), JSON.stringify({ server: { name: 's', version: '1' }, tools: [{ name: 'a', inputSchema: { type: 'object', properties: { x: { type: 'string', format: 'colour' } } } }] }));
   const args = ['--input-type=module', '-e', SCRIPT, dist, path.join(root, 'manifest.json'), path.join(root, 'memo.json')];
   await expect(promisify(execFile)(process.execPath, args, { encoding: 'utf8' })).rejects.toThrow(/unknown format 'colour'/);
+});
+
+test('a clean YAML manifest is read without the yaml library (js-yaml, yaml-fast.ts); a mistake in it loads yaml for its position', async () => {
+  const clean = 'server: { name: s, version: "1" }\ntools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        n: { type: integer, minimum: 1 }\n';
+  const root = await tempProject({ 'manifest.yaml': clean, 'broken.yaml': clean.replace('integer', 'integr') });
+  const run = (file: string) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT, dist, path.join(root, file), path.join(root, `${file}.memo.json`)], { encoding: 'utf8' });
+  const { tools, modules } = JSON.parse((await run('manifest.yaml')).stdout) as { tools: number; modules: string[] };
+  expect(tools).toBe(1);
+  expect(modules.filter((m) => m.startsWith('js-yaml/'))).not.toEqual([]);
+  expect(modules.filter((m) => m.startsWith('yaml/'))).toEqual([]);
+  await expect(run('broken.yaml')).rejects.toThrow(/broken\.yaml:7:20/);
 });

@@ -34,14 +34,30 @@ describe('emitting proxied tools', () => {
   test('stubs printed without prettier are in its layout, for names of every length', async () => {
     const tool = (await loadModel(styles)).tools.find((t) => t.name === 'get_text') as ToolModel;
     let laidOut = 0;
-    for (let length = 1; length <= 70; length++) {
-      const name = 'n'.repeat(length);
-      const file = proxyHandlerFile({ ...tool, name, ids: { pascal: name, camel: name } }, 'handlers/tools/x.ts', 'A description.');
-      if (file.format !== 'none') continue;
-      laidOut++;
-      expect(await formatText(file.content as string, 'typescript', file.path), name).toBe(file.content);
+    const layouts = new Set<string>();
+    const layoutOf = (content: string): string =>
+      content.includes('= (\n  input,\n  context,\n) => proxy(')
+        ? 'parameters'
+        : content.includes('=\n  (input, context) =>\n    proxy(')
+          ? 'after = and =>'
+          : content.includes('=\n  (input, context) => proxy(')
+            ? 'after ='
+            : content.includes('=>\n  proxy(')
+              ? 'after arrow'
+              : 'one line';
+    for (let length = 1; length <= 90; length++) {
+      for (const camelLength of [1, 10, 30, length]) {
+        const [name, camel] = ['n'.repeat(length), 'c'.repeat(camelLength)];
+        const file = proxyHandlerFile({ ...tool, name, ids: { pascal: camel, camel } }, 'handlers/tools/x.ts', 'A description.');
+        if (file.format !== 'none') continue;
+        laidOut++;
+        const content = file.content as string;
+        layouts.add(layoutOf(content));
+        expect(await formatText(content, 'typescript', file.path), `${camel}: ${name}`).toBe(content);
+      }
     }
-    // Both layouts (one line, broken after the arrow) were taken; longer names go through prettier.
-    expect(laidOut).toBeGreaterThan(20);
+    // Every layout was taken; only a declaration past the width on its own goes through prettier.
+    expect([...layouts].sort()).toEqual(['after =', 'after = and =>', 'after arrow', 'one line', 'parameters']);
+    expect(laidOut).toBeGreaterThan(150);
   });
 });

@@ -88,6 +88,30 @@ describe('handlers/index.ts is already prettier-formatted', () => {
   }, 120_000);
 });
 
+describe('handlers/index.ts with quoted keys (names with dashes or dots, as GitHub\'s)', () => {
+  it('is written without prettier in prettier\'s layout, beside unquoted keys, for names of every length', async () => {
+    const names = Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? `t${'_abcdefg'.repeat(8).slice(0, i)}` : `t${'-ab.cd_e'.repeat(8).slice(0, i)}`));
+    const path = join(work, 'index-quoted.json');
+    writeFileSync(path, JSON.stringify({ server: { name: 'quoted', version: '1.0.0' }, tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) }));
+    const model = await loadModel(path);
+    for (const n of [2, 10, 30, 64]) {
+      expect(await indexDrift({ ...model, tools: model.tools.slice(0, n) }), `${n} tools`).toEqual({ laidOut: true, drifted: false });
+    }
+    const content = handlersIndexFile(model, []).content;
+    expect(content).toMatch(/^ {4}'t-ab\.cd_e[^']*': \(input, context\) =>$/m);
+    expect(content).toMatch(/^ {4}t_ab: \(input, context\) =>/m);
+  }, 120_000);
+
+  it('goes through prettier for a key prettier might print another way', async () => {
+    for (const odd of ['1tool', '__proto__']) {
+      const path = join(work, 'index-odd.json');
+      writeFileSync(path, JSON.stringify({ server: { name: 'odd', version: '1.0.0' }, tools: [{ name: 'a-b', inputSchema: { type: 'object' } }, { name: odd, inputSchema: { type: 'object' } }] }));
+      const model = await loadModel(path);
+      expect(handlersIndexFile(model, []).format, odd).toBe('typescript');
+    }
+  }, 120_000);
+});
+
 describe('tool handler stubs are already prettier-formatted', () => {
   it('for the example and every fixture manifest', async () => {
     const tools = (await Promise.all(manifests().map(toolsOf))).flat();

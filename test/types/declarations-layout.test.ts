@@ -61,13 +61,12 @@ describe('declarationsLayout', () => {
     expect(await compare(units)).toBeGreaterThanOrEqual(Math.ceil(units.length * 0.95));
   });
 
-  it('takes comments, quoted keys, literals with quotes, nested arrays and unions; declines what prettier would break or change', async () => {
+  it('takes comments, quoted keys, literals with quotes, nested arrays and unions; declines what prettier would change or break another way', async () => {
     const taken = [
       'export interface A {\n/**\n * The city.\n *\n * Quoted: "x" and \'y\'.\n */\ncity: string\n"a-b"?: ("it\'s" | "say \\"hi\\"" | 3 | -1 | null)\nlist?: (string | number)[][]\nnested: {\ninner?: {\n[k: string]: unknown\n}[]\n}\n}\nexport type B = ("x" | "y")\n\nexport interface C {}\n',
     ];
     expect(await compare(taken)).toBe(1);
     const declined = [
-      `export interface A {\nx?: (${Array.from({ length: 12 }, (_, i) => `"value_number_${i}"`).join(' | ')})\n}\n`,
       'export interface A {\n"plain"?: string\n}\n',
       'export interface A {\nx: [string, number]\n}\n',
       'export interface A {\nx: (string)\n}\n',
@@ -76,5 +75,32 @@ describe('declarationsLayout', () => {
       'export interface A {\nx: 1.5\n}\n',
     ];
     for (const unit of declined) expect(declarationsLayout(unit), unit).toBeUndefined();
+  });
+
+  it('breaks a union too wide for its line as prettier does: moved to the next line, else one member a line', async () => {
+    const units: string[] = [`export interface A {\nx?: (${Array.from({ length: 12 }, (_, i) => `"value_number_${i}"`).join(' | ')})\n}\n`];
+    for (let count = 2; count <= 14; count++) {
+      const union = Array.from({ length: count }, (_, i) => `"value_${'v'.repeat(i % 4)}${i}"`).join(' | ');
+      units.push(`export interface A {\nstate?: (${union})\nnested: {\n"deep-key": (${union} | (string | number)[] | null)\n}\n}\n`);
+      units.push(`export type B = (${union})\n`);
+    }
+    const taken = await compare(units);
+    expect(taken).toBe(units.length);
+    const laidOut = units.map((unit) => declarationsLayout(unit) as string);
+    expect(laidOut.some((text) => /state\?:\n {4}'value_0' \| /.test(text))).toBe(true);
+    expect(laidOut.some((text) => /state\?:\n {4}\| 'value_0'\n {4}\| /.test(text))).toBe(true);
+    expect(laidOut.some((text) => /export type B =\n {2}\| 'value_0'\n/.test(text))).toBe(true);
+  });
+
+  it('takes JSDoc comments of any width and text (prettier keeps them as they are), not a comment holding a line terminator', async () => {
+    const long = `The slug version of the enterprise team name. You can also substitute this value with the enterprise team id. ${'w'.repeat(80)}`;
+    const taken = [
+      `export interface A {\n/**\n * ${long}\n */\nteam: string\n/**\n * My TEam N\u00e4me \u2014 it\u2019s \u{1F600} caf\u00e9\n */\nnested?: {\n/**\n * ${long}\n */\n"x-y": number\n}\n}\n`,
+      `/**\n * ${long} \u2013 \u00fcber\n */\nexport type B = ("x" | "y")\n`,
+    ];
+    expect(await compare(taken)).toBe(2);
+    for (const unit of ['export interface A {\n/**\n * one\u2028two\n */\nx: string\n}\n', 'export interface A {\nx: "caf\u00e9"\n}\n']) {
+      expect(declarationsLayout(unit), unit).toBeUndefined();
+    }
   });
 });

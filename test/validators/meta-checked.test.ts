@@ -10,6 +10,7 @@ import { isMetaChecked } from '../../src/schema/meta-checked.js';
 import { compileUnit } from '../../src/emit/validators/compile-unit.js';
 import type { ToolValidatorUnit } from '../../src/emit/validators/tool-validators.js';
 import { validatorFiles } from '../../src/emit/server/index.js';
+import { outputValidators } from '../../src/emit/client/index.js';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
 import { loadModel } from '../server/support.js';
 
@@ -47,6 +48,32 @@ describe('schemas checked by the loader', () => {
     await expect(validatorFiles(single, toolTypeNames(single), undefined, { workers: 0 })).resolves.toBeDefined();
     const copy = { ...single, tools: [{ ...(now as (typeof model.tools)[number]), inputSchema: structuredClone(now?.inputSchema) as object as (typeof model.tools)[number]['inputSchema'] }] };
     await expect(validatorFiles(copy, toolTypeNames(copy), undefined, { workers: 0 })).rejects.toThrow(/schema is invalid/);
+  });
+});
+
+describe('definitions shared by checked schemas', () => {
+  it("are not checked again, in the server's validator-defs.ts nor in the client's validators.ts", async () => {
+    const manifest = join(dir, 'shared.json');
+    const fields = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`f${i}`, { type: 'string' }]));
+    const ref = { type: 'object', properties: { u: { $ref: '#/$defs/user' } } };
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        server: { name: 'meta', version: '1.0.0' },
+        tools: ['a', 'b'].map((name) => ({ name, inputSchema: ref, outputSchema: ref })),
+        $defs: { user: { type: 'object', properties: { login: { type: 'string' }, ...fields } } },
+      }),
+    );
+    const model = await loadModel(manifest);
+    // Spoiled after the check, alike in every copy (so still shared): only a second check would see it.
+    for (const tool of model.tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema] as { $defs: { user: { properties: { login: { minLength?: number } } } } }[]) schema.$defs.user.properties.login.minLength = -1;
+    }
+    const files = await validatorFiles(model, toolTypeNames(model), undefined, { workers: 0 });
+    expect(files.files.map((f) => f.path)).toContain('generated/validator-defs.ts');
+    await expect(outputValidators(model, toolTypeNames(model), undefined, 'js')).resolves.toBeDefined();
+    const copied = { ...model, tools: model.tools.map((t) => ({ ...t, outputSchema: structuredClone(t.outputSchema as object) as typeof t.inputSchema })) };
+    await expect(outputValidators(copied, toolTypeNames(copied), undefined, 'js')).rejects.toThrow(/schema is invalid/);
   });
 });
 

@@ -1,4 +1,5 @@
 import { schemaDigest } from '../../schema/digest.js';
+import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { PlannedFile } from '../../write/planned-file.js';
 import { stringLiteral } from '../../printer/escape.js';
@@ -6,6 +7,7 @@ import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { assertSafeIdentifiers } from '../service-identifiers.js';
 import type { ValidatorEntry } from '../validators/index.js';
 import { emitTypedToolValidators, type Memo, type ToolValidatorUnit } from '../validators/tool-validators.js';
+import { planSharedDefinitions, sharedStubKeys, withSharedStubs } from '../validators/shared-defs.js';
 import { dialectOf } from '../shared/dialect.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { embedAt } from '../shared/embed.js';
@@ -102,30 +104,35 @@ export async function planClient(model: ServiceModel, inputs: ClientInputs): Pro
 }
 
 /** `validators.ts` with one validator per outputSchema; undefined when no tool has one. */
-async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined, extension: ImportExtension): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
+export async function outputValidators(model: ServiceModel, toolNames: Map<string, ToolTypeNames>, memo: Memo | undefined, extension: ImportExtension): Promise<{ files: PlannedFile[]; warnings: string[] } | undefined> {
   const withOutput = model.tools.filter((t): t is ToolModel & { outputSchema: SchemaObject } => t.outputSchema !== undefined);
   if (withOutput.length === 0) return undefined;
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
   // One unit per tool, so a warm run recompiles only the tools that changed (tool-validators.ts).
+  // Definitions many output schemas hold alike are compiled once, into the `$shared` table.
+  const shared = planSharedDefinitions(withOutput.map((tool) => tool.outputSchema), defs);
   const units: ToolValidatorUnit[] = withOutput.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
     const output = names.output as string;
     const entries: ValidatorEntry[] = [{ exportName: names.validateOutput as string, ref: `#/${defs}/${output}`, typeName: output }];
+    const stubbed = sharedStubKeys(tool.outputSchema, shared);
     return {
       // Built only when the tool is compiled: a warm run finds it in the unit cache by memoInput.
       get root() {
         const schemas: SchemaObject = {};
-        defineOwn(schemas, output, embedAt(tool.outputSchema, `/${defs}/${output}`));
+        defineOwn(schemas, output, embedAt(withSharedStubs(tool.outputSchema, shared), `/${defs}/${output}`));
         return { [defs]: schemas };
       },
       entries,
       // The schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
-      memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema)]),
+      memoInput: JSON.stringify([output, names.validateOutput, schemaDigest(tool.outputSchema), ...(stubbed.length > 0 ? [stubbed] : [])]),
+      // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).
+      ...(isMetaChecked(tool.outputSchema) ? { metaChecked: true } : {}),
     };
   });
   // One TypeScript module, so every build carries it (tsc to an outDir, bundlers, tsx, Deno, Bun).
-  const emitted = await emitTypedToolValidators(units, dialect, `./${TYPES_MODULE}.${extension}`, memo);
+  const emitted = await emitTypedToolValidators(units, dialect, `./${TYPES_MODULE}.${extension}`, memo, {}, shared);
   return {
     files: [{ path: 'validators.ts', owner: 'generated', format: 'none', content: emitted.ts }],
     warnings: emitted.warnings,

@@ -1,4 +1,4 @@
-import { flatLine } from '../../printer/prettier-layout.js';
+import { flatLine, quotedLine } from '../../printer/prettier-layout.js';
 
 /**
  * The client's per-tool members (client-file.ts) in prettier's layout, without prettier, for the
@@ -19,16 +19,27 @@ function lines(...code: string[]): string | undefined {
   return `${out.join('\n')}\n`;
 }
 
-/** `name: (a, b) => R;` on one line, or its parameters one a line. */
+/** As `lines`, the first line at any width: prettier has no place to break it. */
+function wideFirstLine(first: string, ...rest: string[]): string | undefined {
+  const head = quotedLine(first);
+  const tail = lines(...rest);
+  return head === undefined || tail === undefined ? undefined : `${head}\n${tail}`;
+}
+
+/** `name: (a, b) => R;` on one line, or its parameters one a line, and then a `Promise<X>` return's argument too. */
 export function signatureLayout(doc: string, name: string, params: readonly string[], returns: string): string | undefined {
+  const broken = [`  ${name}: (`, ...params.map((p) => `    ${p},`)];
+  const promised = /^Promise<(.*)>$/.exec(returns)?.[1];
   const body =
-    lines(`  ${name}: (${params.join(', ')}) => ${returns};`) ?? lines(`  ${name}: (`, ...params.map((p) => `    ${p},`), `  ) => ${returns};`);
+    lines(`  ${name}: (${params.join(', ')}) => ${returns};`) ??
+    lines(...broken, `  ) => ${returns};`) ??
+    (promised === undefined ? undefined : lines(...broken, '  ) => Promise<', `    ${promised}`, '  >;'));
   return body === undefined ? undefined : doc + body;
 }
 
-/** `name: A & { member };` on one line, or the object type's member on a line of its own. */
+/** `name: A & { member };` on one line, or the object type's member on a line of its own (the first line however wide). */
 export function intersectionLayout(doc: string, name: string, type: string, member: string): string | undefined {
-  const body = lines(`  ${name}: ${type} & { ${member} };`) ?? lines(`  ${name}: ${type} & {`, `    ${member};`, '  };');
+  const body = lines(`  ${name}: ${type} & { ${member} };`) ?? wideFirstLine(`  ${name}: ${type} & {`, `    ${member};`, '  };');
   return body === undefined ? undefined : doc + body;
 }
 
@@ -42,7 +53,8 @@ export function pairLayout(key: string, members: readonly string[]): string | un
   );
 }
 
-/** An object member `name: value,` on one line. */
+/** An object member `name: value,` on one line, or a call's one argument on a line of its own. */
 export function propertyLayout(name: string, value: string): string | undefined {
-  return lines(`  ${name}: ${value},`);
+  const call = /^([A-Za-z_$][\w$]*)\(("(?:[^"\\]|\\.)*")\)$/.exec(value);
+  return lines(`  ${name}: ${value},`) ?? (call === null ? undefined : lines(`  ${name}: ${call[1]}(`, `    ${call[2]},`, '  ),'));
 }

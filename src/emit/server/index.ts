@@ -9,6 +9,7 @@ import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import type { ImportExtension } from '../import-extension.js';
 import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
+import { planSharedDefinitions, sharedStubKeys, withSharedStubs } from '../validators/shared-defs.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles, type ServerTarget } from './project-files.js';
 import type { HostOptions } from './host-files.js';
@@ -129,16 +130,19 @@ export async function validatorFiles(
 ): Promise<{ files: PlannedFile[]; warnings: string[] }> {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
+  // Definitions many tools hold alike are compiled once, into generated/validator-defs.ts.
+  const shared = planSharedDefinitions(model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema])), defs);
   const units: ToolModuleUnit[] = model.tools.map((tool) => {
     const names = toolNames.get(tool.name) as ToolTypeNames;
     const parts: [typeName: string, exportName: string, schema: SchemaObject][] = [[names.input, names.validateInput, tool.inputSchema]];
     if (tool.outputSchema && names.output && names.validateOutput) parts.push([names.output, names.validateOutput, tool.outputSchema]);
     const entries: ValidatorEntry[] = parts.map(([typeName, exportName]) => ({ exportName, ref: `#/${defs}/${typeName}`, typeName }));
+    const stubbed = [...new Set(parts.flatMap(([, , schema]) => sharedStubKeys(schema, shared)))].sort();
     // The root embeds each schema under its definition; built only when the tool is compiled (a
     // warm run finds most tools in the unit cache by the schemas as they are).
     const root = (): object => {
       const schemas: SchemaObject = {};
-      for (const [typeName, , schema] of parts) defineOwn(schemas, typeName, embedAt(schema, `/${defs}/${typeName}`));
+      for (const [typeName, , schema] of parts) defineOwn(schemas, typeName, embedAt(withSharedStubs(schema, shared), `/${defs}/${typeName}`));
       return { [defs]: schemas };
     };
     return {
@@ -147,20 +151,30 @@ export async function validatorFiles(
       },
       entries,
       // Each schema by its digest (schema/digest.ts): the key stays short, and the schema is hashed once per run.
-      memoInput: JSON.stringify(parts.map(([typeName, exportName, schema]) => [typeName, exportName, schemaDigest(schema)])),
+      memoInput: JSON.stringify([...parts.map(([typeName, exportName, schema]) => [typeName, exportName, schemaDigest(schema)]), ...(stubbed.length > 0 ? [stubbed] : [])]),
       module: tool.ids.camel,
       // Checked against the meta-schema when the manifest was loaded: not again (meta-checked.ts).
       ...(parts.every(([, , schema]) => isMetaChecked(schema)) ? { metaChecked: true } : {}),
+      ...(stubbed.length > 0 ? { sharedStubs: true } : {}),
     };
   });
   const ext = options.importExtension ?? 'js';
-  const paths = { typesModule: `../${TYPES_MODULE}.${ext}`, helpersModule: `../validator-helpers.${ext}`, modulesDir: './validators', helpersFromIndex: `./validator-helpers.${ext}`, extension: ext };
-  const emitted = await emitSplitToolValidators(units, dialect, paths, memo, options);
+  const paths = {
+    typesModule: `../${TYPES_MODULE}.${ext}`,
+    helpersModule: `../validator-helpers.${ext}`,
+    modulesDir: './validators',
+    helpersFromIndex: `./validator-helpers.${ext}`,
+    sharedModule: `../validator-defs.${ext}`,
+    helpersFromShared: `./validator-helpers.${ext}`,
+    extension: ext,
+  };
+  const emitted = await emitSplitToolValidators(units, dialect, paths, memo, options, shared);
   // TypeScript modules, so every build (tsc to an outDir, bundlers, tsx, Deno, Bun) carries them;
   // laid out by ajv already: prettier would only make them bigger and slower to write.
   const files: PlannedFile[] = [
     { path: 'generated/validators.ts', owner: 'generated', format: 'none', content: emitted.index },
     { path: 'generated/validator-helpers.ts', owner: 'generated', format: 'none', content: emitted.helpers },
+    ...(emitted.shared === undefined ? [] : [{ path: 'generated/validator-defs.ts', owner: 'generated' as const, format: 'none' as const, content: emitted.shared }]),
   ];
   for (const module of emitted.modules) {
     const path = `generated/validators/${module.module}.ts`;

@@ -68,23 +68,46 @@ export function proxyFile(model: ServiceModel): PlannedFile {
 /** The handler stub of a proxied tool: one call of the generated proxy, in prettier's layout when the emitter can print it. */
 export function proxyHandlerFile(tool: ToolModel, path: string, description: string): PlannedFile {
   const http = tool.http as NonNullable<ToolModel['http']>;
-  const head = `export const ${tool.ids.camel}: ToolHandlers['${tool.name}'] = (input, context) =>`;
+  const declaration = `export const ${tool.ids.camel}: ToolHandlers['${tool.name}'] =`;
+  const head = `${declaration} (input, context) =>`;
   const call = `proxy('${tool.name}', input, context);`;
-  const plain = isPlainText(tool.name);
-  const oneLine = `${head} ${call}`.length <= PRINT_WIDTH;
-  const laidOut = plain && (oneLine || (head.length <= PRINT_WIDTH && `  ${call}`.length <= PRINT_WIDTH));
+  const fits = (line: string): boolean => line.length <= PRINT_WIDTH;
+  // prettier's layouts: all on one line; broken after the arrow; when even the declaration with
+  // its opening parenthesis is too long, the parameters one per line; when that does not fit
+  // either, broken after `=` (and after the arrow too when the function does not fit on a line),
+  // however long the declaration (prettier cannot break it).
+  const layout = !isPlainText(tool.name)
+    ? undefined
+    : fits(`${head} ${call}`)
+      ? 'oneLine'
+      : fits(head)
+        ? fits(`  ${call}`) ? 'afterArrow' : undefined
+        : fits(`${declaration} (`)
+          ? fits(`) => ${call}`) ? 'parameters' : undefined
+          : fits(`  (input, context) => ${call}`)
+            ? 'afterEquals'
+            : fits(`    ${call}`) ? 'afterEqualsAndArrow' : undefined;
   const doc = [
     `The tool ${JSON.stringify(tool.name)}.`,
     description,
     `Calls ${http.method} ${http.path} on the upstream API (manifest \`http\`, generated/proxy.ts).\nChange this function to adapt what it sends or returns: regenerating never overwrites it.`,
   ].filter((s) => s !== '');
+  const view = {
+    doc: doc.join('\n\n'),
+    camel: tool.ids.camel,
+    name: tool.name,
+    oneLine: layout === 'oneLine',
+    parameters: layout === 'parameters',
+    afterEquals: layout === 'afterEquals',
+    afterEqualsAndArrow: layout === 'afterEqualsAndArrow',
+  };
   let content: string | undefined;
   return {
     path,
     owner: 'user',
-    format: laidOut ? 'none' : 'typescript',
+    format: layout !== undefined ? 'none' : 'typescript',
     get content(): string {
-      return (content ??= render('proxy-handler.ts.hbs', { doc: doc.join('\n\n'), camel: tool.ids.camel, name: tool.name, oneLine: plain && oneLine }));
+      return (content ??= render('proxy-handler.ts.hbs', view));
     },
   };
 }

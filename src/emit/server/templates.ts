@@ -32,6 +32,8 @@ export const VALUE_HELPERS = {
   },
   /** A property name in an object literal or type (quoted or computed when needed). */
   'ts-key': (value: unknown): string => propertyKey(requireString(value, 'ts-key')),
+  /** As `ts-key`, a quoted name in the quotes prettier prints where it is plain (as `ts-quote`): for files written without prettier. */
+  'ts-quote-key': (value: unknown): string => quotedKey(requireString(value, 'ts-quote-key')),
   /** A `/** … *\/` block ending in a newline, or nothing for empty text; `indent="  "` indents it. */
   jsdoc: (value: unknown, options: Handlebars.HelperOptions): string => {
     const indent: unknown = options.hash['indent'] ?? '';
@@ -39,6 +41,12 @@ export const VALUE_HELPERS = {
     return jsdoc(requireString(value, 'jsdoc'), indent);
   },
 } as const;
+
+/** A property name as `ts-key` writes it, single-quoted where quoting a plain name (prettier's quotes). */
+export function quotedKey(name: string): string {
+  const key = propertyKey(name);
+  return key !== name && !key.startsWith('[') && isPlainText(name) ? `'${name}'` : key;
+}
 
 /** Printable ASCII without a single quote or a backslash: quoted as is, it is prettier's own literal. */
 export function isPlainText(text: string): boolean {

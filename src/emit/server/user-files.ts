@@ -2,7 +2,7 @@ import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import type { MergeMemo, PlannedFile } from '../../write/planned-file.js';
 import type { Insertion } from './merge.js';
 import { propertyKey } from '../../printer/names.js';
-import { isPlainText, render } from './templates.js';
+import { isPlainText, quotedKey, render } from './templates.js';
 
 /**
  * The files the user owns: created once from `templates/`, never overwritten. When the manifest
@@ -223,15 +223,23 @@ export function handlersIndexFile(model: ServiceModel, notes: string[]): Planned
   const call = (t: (typeof tools)[number]): string => `import('${t.module}').then((m) => m.${t.camel}(input, context)),`;
   const entries = tools.map((t) => ({
     ...t,
-    oneLine: fits(`    ${t.name}: (input, context) => ${call(t)}`),
+    oneLine: fits(`    ${quotedKey(t.name)}: (input, context) => ${call(t)}`),
     twoLines: fits(`      ${call(t)}`),
   }));
   // The longest layout: the call's arrow broken too, each of its lines within the width.
   const threeLines = (t: (typeof tools)[number]): boolean =>
     fits(`      import('${t.module}').then((m) =>`) && fits(`        m.${t.camel}(input, context),`);
+  // A quoted key is laid out too when it is plain text that prettier keeps quoted (GitHub's names
+  // have dashes); not one that starts with a digit (a number to prettier) nor `__proto__` (computed).
+  const plainKey = (name: string): boolean => {
+    const key = quotedKey(name);
+    return key === name || (key === `'${name}'` && !/^[0-9]/.test(name));
+  };
   const laidOut =
     tools.length > 0 &&
-    entries.every((t) => propertyKey(t.name) === t.name && isPlainText(t.name) && isPlainText(t.module) && (t.twoLines || threeLines(t)));
+    entries.every(
+      (t) => plainKey(t.name) && isPlainText(t.module) && fits(`    ${quotedKey(t.name)}: (input, context) =>`) && (t.twoLines || threeLines(t)),
+    );
   let content: string | undefined;
   return {
     path: HANDLERS_INDEX,

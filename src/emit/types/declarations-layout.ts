@@ -4,8 +4,9 @@ import { prettierString } from '../../printer/prettier-layout.js';
  * json-schema-to-typescript's unformatted declarations (`format: false`: one member a line, no
  * indentation, no semicolons) in prettier's layout, without prettier, for the plain shapes nearly
  * every tool schema gives: interfaces of members whose types are names, string or integer
- * literals, arrays and unions, nested object types, JSDoc comments. Anything else (a line too
- * wide, which prettier would break; tuples, intersections, generics, non-ASCII text) gives
+ * literals, arrays and unions, nested object types, JSDoc comments (of any width and text, which
+ * prettier keeps). Anything else (a code line too wide, which prettier would break; tuples,
+ * intersections, generics, non-ASCII code) gives
  * undefined and the caller formats the unit with prettier. test/types/declarations-layout.test.ts
  * holds it against prettier over every unit of the scale manifest and the test fixtures.
  */
@@ -21,10 +22,10 @@ const ALIAS = /^export type ([A-Za-z_$][\w$]*) = (.+)$/;
 
 /** The unit as formatUnit would give it (trimmed, one final line feed), or undefined. */
 export function declarationsLayout(code: string): string | undefined {
-  // Printable ASCII only: the width of every line is then its length.
-  if (!/^[\x20-\x7e\n]*$/.test(code)) return undefined;
   const lines = code.trim().split('\n');
   const out: string[] = [];
+  // Lines of JSDoc comments: prettier prints them as they are however wide, whatever their characters.
+  const comments = new Set<number>();
   let depth = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -40,7 +41,9 @@ export function declarationsLayout(code: string): string | undefined {
       if (end < 0) return undefined;
       out.push(`${pad}/**`);
       for (const inner of lines.slice(i + 1, end)) {
+        // `.` stops at a line terminator (\r, U+2028, U+2029): such a comment is prettier's to print.
         if (!/^ \*(?: .*)?$/.test(inner)) return undefined;
+        comments.add(out.length);
         out.push(`${pad} ${inner.trim()}`);
       }
       out.push(`${pad} */`);
@@ -57,7 +60,7 @@ export function declarationsLayout(code: string): string | undefined {
       const alias = ALIAS.exec(line);
       const type = alias ? typeText(alias[2] as string) : undefined;
       if (alias === null || type === undefined) return undefined;
-      out.push(`export type ${alias[1]} = ${type};`);
+      out.push(...unionLines(`export type ${alias[1]} =`, type, ''));
       continue;
     }
     const close = CLOSE.exec(line);
@@ -93,11 +96,27 @@ export function declarationsLayout(code: string): string | undefined {
     }
     const type = typeText(rest);
     if (type === undefined) return undefined;
-    out.push(`${pad}${head}: ${type};`);
+    out.push(...unionLines(`${pad}${head}:`, type, pad));
   }
   if (depth !== 0) return undefined;
-  for (const line of out) if (line.length > WIDTH) return undefined;
+  // Printable ASCII code within the width: the width of every line is then its length.
+  for (const [index, line] of out.entries()) if (!comments.has(index) && (line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line))) return undefined;
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * `head type;` on one line, or, when that is too wide and the type is a union at its top level,
+ * the union on the next line, or each of its members on a line of its own after a bar, as prettier
+ * breaks a union (a line still too wide is left for the caller's width check to decline).
+ */
+function unionLines(head: string, type: TypeText, pad: string): string[] {
+  const line = `${head} ${type.text};`;
+  if (line.length <= WIDTH || type.operands.length < 2) return [line];
+  // prettier first moves the whole union to the next line, and breaks it only when it is still too wide.
+  const moved = `${pad}  ${type.text};`;
+  if (moved.length <= WIDTH) return [head, moved];
+  const last = type.operands.length - 1;
+  return [head, ...type.operands.map((operand, i) => `${pad}  | ${operand}${i === last ? ';' : ''}`)];
 }
 
 /** A member name as prettier prints it: names bare, other keys single-quoted (never one prettier would unquote). */
@@ -116,7 +135,13 @@ const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[
  * whole union dropped (prettier's own), every other parenthesis around a union kept (they are
  * needed: `(a | b)[]`). Undefined for anything but names, literals, arrays, unions and such parens.
  */
-function typeText(type: string): string | undefined {
+interface TypeText {
+  text: string;
+  /** The members of a union at the type's top level, as printed; one (the text) for any other type. */
+  operands: string[];
+}
+
+function typeText(type: string): TypeText | undefined {
   const parts: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < type.length) {
@@ -134,7 +159,15 @@ function typeText(type: string): string | undefined {
   if (!parenthesesAroundUnionsOnly(parts)) return undefined;
   // `(a | b)` as the whole type: prettier drops those parentheses.
   const whole = parts[0] === '(' && closing(parts, 0) === parts.length - 1 ? parts.slice(1, -1) : parts;
-  return whole.map((part) => (part === '|' ? ' | ' : part)).join('');
+  const operands: string[] = [''];
+  let level = 0;
+  for (const part of whole) {
+    if (part === '(') level++;
+    else if (part === ')') level--;
+    if (part === '|' && level === 0) operands.push('');
+    else operands[operands.length - 1] += part === '|' ? ' | ' : part;
+  }
+  return { text: whole.map((part) => (part === '|' ? ' | ' : part)).join(''), operands };
 }
 
 /** Index of the parenthesis closing the one at `open`. */

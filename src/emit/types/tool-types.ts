@@ -2,7 +2,7 @@ import type { ServiceModel, ToolModel } from '../../model/service-model.js';
 import { jsdoc } from '../../printer/escape.js';
 import { formatMembers, unitMarker, type MemberPart, type UnitMemo } from '../../printer/format.js';
 import { byCodeUnit, pascalCase, propertyKey } from '../../printer/names.js';
-import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
 import { copySchema } from '../../schema/walk.js';
 import { schemaDigest } from '../../schema/digest.js';
 import { typeBase, type ToolTypeNames } from '../shared/naming.js';
@@ -86,15 +86,17 @@ function toolUnitKey(tool: ToolModel, n: ToolTypeNames, shared: ReadonlyMap<stri
 
 /**
  * The loader copies each shared manifest definition into every tool schema that uses it. A
- * definition held identically by every schema that has it, and referring to nothing, becomes one
- * type named after its key (`Units`; `Def_Units` if that name is taken) instead of one per schema
- * (`GetWeatherInput_Units`, `GetForecastInput_Units`, …).
+ * definition held identically by every schema that has it, and referring to nothing but other
+ * such definitions (by `#/$defs/<key>`), becomes one type named after its key (`Units`;
+ * `Def_Units` if that name is taken) instead of one per schema (`GetWeatherInput_Units`,
+ * `GetForecastInput_Units`, …).
  */
 function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string, SharedDefinition> {
   // Per key: the first definition seen, its JSON text as written and its canonical text (made only
   // when a later copy's text differs: copies made by the loader keep their key order, so the plain
   // text, which JSON.stringify makes natively, nearly always settles it); null once it cannot be shared.
   const byKey = new Map<string, { schema: SchemaObject; text: string; canonical?: string } | null>();
+  const references = new Map<string, string[]>();
   for (const schema of model.tools.flatMap((t) => (t.outputSchema ? [t.inputSchema, t.outputSchema] : [t.inputSchema]))) {
     for (const keyword of ['$defs', 'definitions']) {
       const definitions = schema[keyword];
@@ -104,13 +106,25 @@ function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string,
         if (seen === null) continue;
         // Only text that names a reference keyword somewhere can hold a reference: walk just those.
         const text = isSchemaObject(definition) ? JSON.stringify(definition) : undefined;
-        if (text === undefined || (REFERENCE_WORD.test(text) && refersToAnything(definition as SchemaObject))) {
+        const refs = text === undefined || !REFERENCE_WORD.test(text) ? [] : referencedKeys(definition as SchemaObject);
+        if (text === undefined || refs === undefined) {
           byKey.set(key, null);
         } else if (seen === undefined) {
+          if (refs.length > 0) references.set(key, refs);
           byKey.set(key, { schema: definition as SchemaObject, text });
         } else if (seen.text !== text && (seen.canonical ??= canonical(seen.schema)) !== canonical(definition)) {
           byKey.set(key, null);
         }
+      }
+    }
+  }
+  // One that refers to a definition not shared is not shared either, until nothing changes.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [key, refs] of references) {
+      if (byKey.get(key) && refs.some((r) => !byKey.get(r))) {
+        byKey.set(key, null);
+        changed = true;
       }
     }
   }
@@ -124,19 +138,38 @@ function sharedDefinitions(model: ServiceModel, taken: Set<string>): Map<string,
     taken.add(name);
     shared.set(key, { name, schema });
   }
+  // A definition left without a name takes those referring to it out too (their types would name it).
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [key, refs] of references) {
+      if (shared.has(key) && refs.some((r) => !shared.has(r))) {
+        shared.delete(key);
+        changed = true;
+      }
+    }
+  }
   return shared;
 }
 
 /** The keywords refersToAnything looks for, as canonical() writes a key. */
 const REFERENCE_WORD = /"\$(?:ref|dynamicRef|recursiveRef)"/;
 
-function refersToAnything(schema: SchemaObject): boolean {
-  let refers = false;
+/** The definition keys `schema` refers to by `#/$defs/<key>`; undefined when it refers in any other way (it is then not shared). */
+function referencedKeys(schema: SchemaObject): string[] | undefined {
+  const keys = new Set<string>();
+  let other = false;
   copySchema(schema, (node) => {
-    if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$recursiveRef'] !== undefined) refers = true;
+    if (node['$dynamicRef'] !== undefined || node['$recursiveRef'] !== undefined) other = true;
+    const ref = node['$ref'];
+    if (ref !== undefined) {
+      const match = typeof ref === 'string' ? /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref) : null;
+      const key = match ? refSegmentKey(match[1] as string) : undefined;
+      if (key === undefined) other = true;
+      else keys.add(key);
+    }
     return node;
   });
-  return refers;
+  return other ? undefined : [...keys];
 }
 
 /** JSON with object keys sorted, so equal schemas give equal text. */

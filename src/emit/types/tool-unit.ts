@@ -1,6 +1,6 @@
 import { escapeInvisible } from '../../printer/escape.js';
 import { pascalCase } from '../../printer/names.js';
-import { defineOwn, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
+import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
 import { copySchema } from '../../schema/walk.js';
 import { typeBase } from '../shared/naming.js';
 import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
@@ -43,7 +43,8 @@ export async function compileToolUnit(tool: ToolSchemas, n: UnitTypeNames, share
 export async function compileShared(shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
   const parts: string[] = [];
   for (const definition of shared.values()) {
-    const schema = copySchema(definition.schema, (node) => stripForTypes(node)) as SchemaObject;
+    // A shared definition refers only to shared definitions (tool-types.ts): to their types.
+    const schema = copySchema(definition.schema, (node) => sharedReference(stripForTypes(node), shared)) as SchemaObject;
     schema[NAME_KEYWORD] = definition.name;
     parts.push(await compileNamed(schema, definition.name));
   }
@@ -91,28 +92,49 @@ function stripForTypes(node: SchemaObject): SchemaObject {
  * type's name (declared by the shared unit), as a conjunction when the `$ref` has siblings.
  */
 function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
-  const ownDefinition = /^#\/(?:\$defs|definitions)\/([^/]+)$/;
+  const remaining: string[] = [];
   const named = copySchema(schema, (node, position) => {
     stripForTypes(node);
     if (position.isDefinition) {
       node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
     }
-    const ref = node['$ref'];
-    const match = typeof ref === 'string' ? ownDefinition.exec(ref) : null;
-    const key = match ? refSegmentKey(match[1] as string) : undefined;
-    const definition = key === undefined ? undefined : shared.get(key);
-    if (definition === undefined) return node;
-    const { $ref: _replaced, allOf, ...rest } = node;
-    const type = { [OWN_TS_TYPE]: definition.name };
-    if (Object.keys(rest).length === 0 && allOf === undefined) return type as SchemaObject;
-    const out: SchemaObject = {};
-    for (const [k, v] of Object.entries(rest)) defineOwn(out, k, v);
-    out['allOf'] = [type, ...(Array.isArray(allOf) ? allOf : [])];
+    const out = sharedReference(node, shared);
+    if (typeof out['$ref'] === 'string') remaining.push(out['$ref']);
     return out;
   }) as SchemaObject;
+  // The copies of shared definitions nothing refers to any more: never declared (unreachable), yet
+  // the compiler would walk each of them in every tool.
+  for (const keyword of ['$defs', 'definitions']) {
+    const definitions = named[keyword];
+    if (!isSchemaObject(definitions)) continue;
+    for (const key of Object.keys(definitions)) {
+      if (!shared.has(key)) continue;
+      // Kept when any remaining reference might point into it (a doubt keeps it).
+      const spellings = [key, key.replace(/~/g, '~0').replace(/\//g, '~1'), encodeURIComponent(key)];
+      if (!remaining.some((ref) => spellings.some((spelling) => ref.includes(spelling)))) delete definitions[key];
+    }
+  }
   // A root `$id` would start a new resource; `$schema` is the validators' business.
   delete named['$id'];
   delete named['$schema'];
   named[NAME_KEYWORD] = name;
   return named;
+}
+
+const OWN_DEFINITION = /^#\/(?:\$defs|definitions)\/([^/]+)$/;
+
+/** `node` with a `$ref` to a shared definition replaced by the shared type's name (a conjunction when the `$ref` has siblings). */
+function sharedReference(node: SchemaObject, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
+  const ref = node['$ref'];
+  const match = typeof ref === 'string' ? OWN_DEFINITION.exec(ref) : null;
+  const key = match ? refSegmentKey(match[1] as string) : undefined;
+  const definition = key === undefined ? undefined : shared.get(key);
+  if (definition === undefined) return node;
+  const { $ref: _replaced, allOf, ...rest } = node;
+  const type = { [OWN_TS_TYPE]: definition.name };
+  if (Object.keys(rest).length === 0 && allOf === undefined) return type as SchemaObject;
+  const out: SchemaObject = {};
+  for (const [k, v] of Object.entries(rest)) defineOwn(out, k, v);
+  out['allOf'] = [type, ...(Array.isArray(allOf) ? allOf : [])];
+  return out;
 }

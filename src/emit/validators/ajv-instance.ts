@@ -5,6 +5,7 @@ import { addStandardFormats } from '../../schema/add-formats.js';
 import { installLinearNames } from './ajv-linear-names.js';
 import { inProcessFormats } from './inline-helpers.js';
 import { LINEAR_PATTERN_MODULE } from './linear-pattern.js';
+import { sharedKeyword } from './shared-defs.js';
 
 export type Dialect = 'draft-07' | '2020-12';
 
@@ -48,7 +49,7 @@ function sourceOnly(): string {
   return 'return function printedNotRun() { throw new Error("mcp-gen: a standalone validator is only printed"); }';
 }
 
-export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[]; validateSchema?: false }): Ajv {
+export function createAjv(dialect: Dialect, options: { standalone: boolean; warnings?: string[]; validateSchema?: false; sharedStubs?: true }): Ajv {
   const warnings = options.warnings;
   // With its own schema checks an ajv runs the meta-schema validators it compiles; without, none.
   const printOnly = options.validateSchema === false ? { process: sourceOnly } : {};
@@ -69,6 +70,9 @@ export function createAjv(dialect: Dialect, options: { standalone: boolean; warn
   };
   const ajv = dialect === '2020-12' ? new Ajv2020(opts) : new Ajv(opts);
   addStandardFormats(ajv, inProcessFormats());
+  // Tools' validators only: the stubs of definitions compiled once for all tools (shared-defs.ts).
+  // Anywhere else the keyword is unknown, and ignored as JSON Schema says.
+  if (options.sharedStubs === true) ajv.addKeyword(sharedKeyword);
   return ajv;
 }
 
@@ -92,7 +96,7 @@ export function reusedStandaloneAjv(dialect: Dialect): ReusedAjv {
   let entry = reused.get(dialect);
   if (!entry) {
     const warnings: string[] = [];
-    entry = { ajv: createAjv(dialect, { standalone: true, warnings, validateSchema: false }), warnings };
+    entry = { ajv: createAjv(dialect, { standalone: true, warnings, validateSchema: false, sharedStubs: true }), warnings };
     reused.set(dialect, entry);
   }
   entry.ajv.removeSchema();

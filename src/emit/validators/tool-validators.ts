@@ -4,6 +4,7 @@ import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
 import { checkExportNames, declarations, NOCHECK_LINE, typeExpression, VALIDATOR_TYPES } from './declarations.js';
 import { helperCode } from './inline-helpers.js';
 import type { CompiledValidatorCode, EmittedValidators, ValidatorEntry } from './index.js';
+import { SHARED_TABLE, sharedExportNames, sharedTableCode, type SharedDefinitions } from './shared-defs.js';
 
 /**
  * The tools' validators (`validators.js` of a server or a client), compiled one tool at a time so a
@@ -25,6 +26,8 @@ export interface ToolValidatorUnit {
   memoInput?: string;
   /** Its schemas were found valid against the dialect's meta-schema already (src/schema/meta-checked.ts). */
   metaChecked?: boolean;
+  /** Its schemas hold stubs of shared definitions (shared-defs.ts): its code calls the `$shared` table. */
+  sharedStubs?: boolean;
 }
 
 /** Same kind and input, same result; `UnitCache.memo` in the CLI, plain computation without it. */
@@ -76,11 +79,25 @@ export async function emitTypedToolValidators(
   typesModule: string,
   memo: Memo = computeOnly,
   options: CompileUnitsOptions = {},
+  shared?: SharedDefinitions,
 ): Promise<{ ts: string; warnings: string[] }> {
   checkExportNames({ entries: units.flatMap((u) => u.entries) });
-  const { helpers, warnings, scopes } = await compiledScopes(units, dialect, memo, options, (code, unit) => annotatedScope(code, unit.entries));
+  const all = shared === undefined ? units : [...units, sharedUnit(shared)];
+  const { helpers, warnings, scopes } = await compiledScopes(all, dialect, memo, options, (code, unit) =>
+    unit === all[units.length] ? sharedTableCode(code, shared as SharedDefinitions, false) : annotatedScope(code, unit.entries),
+  );
+  // The table first: the tools' scopes call it as they are built.
+  const table = shared === undefined ? '' : (scopes.pop() as string);
   const head = `${NOCHECK_LINE}import type * as Types from ${JSON.stringify(typesModule)};\n\n${VALIDATOR_TYPES}\n\n`;
-  return { ts: `${head}${helperCode(helpers)}${scopes.join('')}`, warnings: [...warnings] };
+  return { ts: `${head}${helperCode(helpers)}${table}${scopes.join('')}`, warnings: [...warnings] };
+}
+
+/** The shared definitions as one unit: each definition one entry, compiled together once. */
+function sharedUnit(shared: SharedDefinitions): ToolValidatorUnit {
+  const exportNames = sharedExportNames(shared);
+  const pointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+  const entries = Object.keys(shared.defs).map((name, i) => ({ exportName: exportNames[i] as string, ref: `#/${shared.keyword}/${pointer(name)}`, typeName: 'unknown' }));
+  return { root: { [shared.keyword]: shared.defs }, entries, ...(shared.metaChecked === true ? { metaChecked: true } : {}) };
 }
 
 /** A tool's scope (compile-unit.ts: `\nexport const [A, B] = (() => {…`) with its export annotated: `export const [A, B]: [Validator<Types.X>, …] = `. */
@@ -107,6 +124,8 @@ export type ToolModule = { module: string; key: string } & ({ js: string } | { p
 export interface SplitValidators {
   /** `<module>.ts` per tool: its validators, importing the helpers they call from `helpersModule`. */
   modules: ToolModule[];
+  /** The shared definitions' module (`sharedModule`), when the tools share some. */
+  shared?: string;
   /** The helpers every tool module calls, declared once and exported, with the `Validator` types. */
   helpers: string;
   /** Every validator re-exported from its tool's module, for code that wants them all at once. */
@@ -125,6 +144,9 @@ export interface SplitPaths {
   modulesDir: string;
   /** The helpers module as the index imports it (for the `Validator` types it re-exports). */
   helpersFromIndex: string;
+  /** The shared definitions' module as a tool module imports it, and the helpers as it imports them (needed when the tools share definitions). */
+  sharedModule?: string;
+  helpersFromShared?: string;
   extension: 'js' | 'ts';
 }
 
@@ -140,16 +162,22 @@ export async function emitSplitToolValidators(
   paths: SplitPaths,
   memo: Memo = computeOnly,
   options: CompileUnitsOptions = {},
+  shared?: SharedDefinitions,
 ): Promise<SplitValidators> {
   const entries = units.flatMap((u) => u.entries);
   checkExportNames({ entries });
+  if (shared !== undefined && (paths.sharedModule === undefined || paths.helpersFromShared === undefined)) throw new Error('emitSplitToolValidators: shared definitions need paths.sharedModule and paths.helpersFromShared');
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const modules: SplitValidators['modules'] = [];
   const index: string[] = [];
   // A module's text is in no other file: the cache keeps only its hash, and a warm run does not
-  // need it at all when the file on disk is still that text.
-  const compiledAll = await compiledUnits(units, dialect, memo, options, 'hash');
+  // need it at all when the file on disk is still that text. The shared definitions compile here
+  // while the tools compile on worker threads.
+  const [compiledAll, sharedCompiled] = await Promise.all([
+    compiledUnits(units, dialect, memo, options, 'hash'),
+    shared === undefined ? undefined : compiledUnits([sharedUnit(shared)], dialect, memo, { workers: 0 }, 'code').then((r) => r[0] as UnitResult),
+  ]);
   for (const [i, unit] of units.entries()) {
     const compiled = compiledAll[i] as UnitResult;
     compiled.warnings.forEach((w) => warnings.add(w));
@@ -161,6 +189,7 @@ export async function emitSplitToolValidators(
       `import type * as Types from ${JSON.stringify(paths.typesModule)};\n`,
       `import type { Validator } from ${JSON.stringify(paths.helpersModule)};\n`,
       uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`,
+      unit.sharedStubs === true && shared !== undefined ? `import { ${SHARED_TABLE} } from ${JSON.stringify(paths.sharedModule as string)};\n` : '',
     ].join('');
     const moduleText = (code: string): string => `${imports}${annotatedScope(code, unit.entries).replace(/^\n/, '')}`;
     // The text is fixed by the imports, the types the export is annotated with and the code.
@@ -174,10 +203,18 @@ export async function emitSplitToolValidators(
     }
     index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.${paths.extension}`)};\n`);
   }
+  let sharedModule: string | undefined;
+  if (shared !== undefined && sharedCompiled !== undefined) {
+    sharedCompiled.warnings.forEach((w) => warnings.add(w));
+    sharedCompiled.helpers.forEach((h) => helpers.add(h));
+    const uses = [...new Set(sharedCompiled.helpers)].sort();
+    const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersFromShared as string)};\n`;
+    sharedModule = `${NOCHECK_LINE}${imports}${sharedTableCode(sharedCompiled.code as string, shared, true).replace(/^\n/, '')}`;
+  }
   const used = [...helpers].sort();
   const helperModule = `${NOCHECK_LINE}${VALIDATOR_TYPES}\n\n${helperCode(helpers)}${used.length === 0 ? '' : `export { ${used.join(', ')} };\n`}`;
   const typesExport = `export type { ValidationIssue, Validator } from ${JSON.stringify(paths.helpersFromIndex)};\n`;
-  return { modules, helpers: helperModule, index: `${typesExport}${index.join('')}`, warnings: [...warnings] };
+  return { modules, ...(sharedModule === undefined ? {} : { shared: sharedModule }), helpers: helperModule, index: `${typesExport}${index.join('')}`, warnings: [...warnings] };
 }
 
 /** The cached forms: a unit's code itself (one-file validators) or only its hash (one module per tool). */
