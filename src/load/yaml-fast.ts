@@ -1,7 +1,7 @@
 /**
  * The fast way in for a YAML manifest. The `yaml` library (yaml-positions.ts) builds a node tree
- * with a position for every value: about 1.7 s for GitHub's 1,223-tool manifest, though most runs
- * never print a position. js-yaml reads the same text into plain values several times faster and
+ * with a position for every value, most of the load time of a large manifest (GitHub's 1,223
+ * tools), though most runs never print a position. js-yaml reads the same text into plain values several times faster and
  * keeps no tree; the positions are then worked out by the `yaml` library only when a message needs
  * one (json-source.ts does the same for JSON).
  *
