@@ -1,8 +1,7 @@
 /// <reference types="node" />
 /**
  * What every connection of one server shares: the definition checked once, the handler tables
- * (server-index.ts), and the wire payloads that never change serialized once (initialize results
- * per revision at start, each list page when first asked for).
+ * (server-index.ts), wire payloads serialized once, the validator tables (some loaded on first use).
  */
 import type {
   JsonObject,
@@ -286,11 +285,12 @@ export class ServerCore {
     ));
   }
 
-  /** Loads the 2026-07-28 validators once (see `statelessValidators`); a failure is kept, and rethrown to every caller. */
+  /** Loads the 2026-07-28 validators once, with the request validators (cancellation.ts checks against those). */
   loadStatelessValidators(): Promise<void> {
-    return (this.statelessValidatorsLoading ??= loadTable(this.definition.statelessValidators).then(
-      (table) => void (this.statelessValidators = table),
-    ));
+    return (this.statelessValidatorsLoading ??= Promise.all([
+      loadTable(this.definition.statelessValidators),
+      this.loadRequestValidators(),
+    ]).then(([table]) => void (this.statelessValidators = table)));
   }
 
   /** The result validators, loaded on the first server→client request and kept. */
