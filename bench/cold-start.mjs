@@ -2,7 +2,8 @@
 // Cold start of the bundled server (issue 29 item 3): spawn → the `initialize` answer over stdio, for
 // the bare floor (bench/floor/server.mjs), the generated bench server built by tsc (build/main.js),
 // and the same server bundled by its `npm run bundle` recipe (generated/bundle.mjs): the default
-// (dist/server.mjs plus chunks loaded on first use) and `--single-file`. In every round each server
+// (dist/server.mjs and dist/chunks/start.mjs at start, the other chunks on first use) and
+// `--single-file`. In every round each server
 // is spawned `spawns` times, in rotating order, so a burst of other work on a shared machine lands
 // on all of them; ratios are paired per turn of spawns, and each round prints its medians.
 //

@@ -9,6 +9,7 @@
 import { PassThrough } from 'node:stream';
 import { createServer } from '../dist/runtime/index.js';
 import { requestValidators } from '../generated/runtime/request-validators.js';
+import { validateInitializeRequest } from '../generated/runtime/initialize-validators.js';
 import { resultValidators } from '../generated/runtime/result-validators.js';
 import { statelessValidators } from '../generated/runtime/stateless-validators.js';
 
@@ -23,6 +24,7 @@ const definition = {
   resources: [],
   resourceTemplates: [],
   prompts: [],
+  initializeValidator: validateInitializeRequest,
   requestValidators,
   resultValidators,
   statelessValidators,

@@ -14,9 +14,6 @@ export interface Validator<T> {
   errors?: ValidationIssue[] | null;
 }
 
-/** Validates `#/$defs/InitializeRequest`. */
-export declare const validateInitializeRequest: Validator<unknown>;
-
 /** Validates `#/$defs/PingRequest`. */
 export declare const validatePingRequest: Validator<unknown>;
 
@@ -66,7 +63,6 @@ export declare const validateProgressNotification: Validator<unknown>;
 export declare const validateRootsListChangedNotification: Validator<unknown>;
 
 export declare const requestValidators: {
-  readonly initialize: Validator<unknown>;
   readonly ping: Validator<unknown>;
   readonly 'tools/list': Validator<unknown>;
   readonly 'tools/call': Validator<unknown>;

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { capabilities, completionDefaults, servesStateless } from '../emit/server/server-file.js';
 import { loadManifest } from '../pipeline/manifest.js';
 import type { ServiceModel } from '../model/service-model.js';
-import type { ServerDefinition, ServerOptions, ToolBinding, ValidatorTable } from '../runtime/api.js';
+import type { ServerDefinition, ServerOptions, ToolBinding, Validator, ValidatorTable } from '../runtime/api.js';
 import { createServer, type McpServer } from '../runtime/index.js';
 import { loadFixtures, type Fixtures } from './fixtures.js';
 import { mockHandlers } from './handlers.js';
@@ -27,10 +27,17 @@ export type { MockAuthState } from './dev-auth.js';
 const PACKAGE_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 
 /** The envelope validators mcp-gen ships for its runtime (generated/runtime/), loaded from the package. */
-async function runtimeValidators(name: 'request' | 'result' | 'stateless'): Promise<ValidatorTable> {
+async function runtimeValidators(name: 'initialize' | 'request' | 'result' | 'stateless'): Promise<ValidatorTable> {
   const url = pathToFileURL(resolve(PACKAGE_ROOT, 'generated', 'runtime', `${name}-validators.js`)).href;
   const module = (await import(url)) as Record<string, ValidatorTable>;
   return module[`${name}Validators`] as ValidatorTable;
+}
+
+/** `initialize`'s envelope validator, which has a module of its own (the one a start loads). */
+async function initializeValidator(): Promise<Validator<unknown>> {
+  const validate = (await runtimeValidators('initialize'))['initialize'];
+  if (validate === undefined) throw new Error('generated/runtime/initialize-validators.js has no initialize validator');
+  return validate;
 }
 
 export interface MockServerOptions {
@@ -67,7 +74,8 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     prompts: model.prompts.map((p) => p.wire),
     // The manifest's enums, exactly as the generated server is given them (its completion rules).
     ...(defaults !== undefined ? { completionDefaults: defaults } : {}),
-    requestValidators: await runtimeValidators('request'),
+    initializeValidator: await initializeValidator(),
+    requestValidators: () => runtimeValidators('request'),
     resultValidators: () => runtimeValidators('result'),
     ...(servesStateless(model) ? { statelessValidators: () => runtimeValidators('stateless') } : {}),
   };

@@ -59,6 +59,27 @@ describe('npm run pack:mcpb', () => {
   });
 });
 
+/** The specifiers of a minified module's static imports (`import{a as b}from"x"`, `import"x"`). */
+function staticImports(text: string): string[] {
+  return [...text.matchAll(/\bimport\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"']+)["']/g)].map((match) => match[1] as string);
+}
+
+describe('npm run bundle', () => {
+  it('starts from two files: dist/server.mjs and the one chunk it imports, which imports only builtins', () => {
+    // pack:mcpb ran the default recipe; dist/ is what it built.
+    const dist = join(project, 'dist');
+    const ours = (file: string): string[] => [...new Set(staticImports(readFileSync(join(dist, file), 'utf8')).filter((name) => !name.startsWith('node:')))];
+    expect(ours('server.mjs')).toEqual(['./chunks/start.mjs']);
+    expect(ours('chunks/start.mjs')).toEqual([]);
+    // Every chunk loaded later still finds what it imports (the shared chunks merged into start.mjs are gone).
+    const chunks = readdirSync(join(dist, 'chunks')).filter((name) => name.endsWith('.mjs'));
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) {
+      for (const name of ours(join('chunks', chunk))) expect(existsSync(join(dist, 'chunks', name)), `${chunk} imports ${name}`).toBe(true);
+    }
+  });
+});
+
 describe('npm run bundle -- --single-file', () => {
   it('writes one ES module that runs alone, and a stdio start loads no node:http', async () => {
     execFileSync(process.execPath, ['generated/bundle.mjs', '--single-file'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -67,7 +88,7 @@ describe('npm run bundle -- --single-file', () => {
     cpSync(join(project, 'dist', 'server.mjs'), join(alone, 'server.mjs'));
     // Every static import (minified: `import{a as b}from"x"`) names a builtin.
     const text = readFileSync(join(alone, 'server.mjs'), 'utf8');
-    const imports = [...text.matchAll(/\bimport\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"']+)["']/g)].map((match) => match[1]);
+    const imports = staticImports(text);
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.filter((name) => !name?.startsWith('node:'))).toEqual([]);
     const { result } = await callWeather(process.execPath, [join(alone, 'server.mjs')], alone);

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RequestContext, ServerDefinition, ServerHandlers, Validator } from '../../src/runtime/api.js';
 import { createServer, type HttpListener, type McpServer } from '../../src/runtime/index.js';
 import { requestValidators } from '../../generated/runtime/request-validators.js';
+import { validateInitializeRequest } from '../../generated/runtime/initialize-validators.js';
 import { statefulHttp, statelessHttp, type Connection } from '../tasks/http-connection.js';
 import { Wire, meta } from '../tasks/task-server.js';
 
@@ -28,6 +29,7 @@ function definition(): ServerDefinition {
     resources: [],
     resourceTemplates: [],
     prompts: [],
+    initializeValidator: validateInitializeRequest,
     requestValidators,
     statelessValidators: () => import('../../generated/runtime/stateless-validators.js').then((m) => m.statelessValidators),
   };

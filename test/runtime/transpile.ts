@@ -12,7 +12,11 @@ import ts from 'typescript';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const folders = ['src/runtime', 'test/runtime/fixtures'];
 /** Plain JavaScript the fixtures import, copied as is. */
-const copiedFiles = ['generated/runtime/request-validators.js', 'generated/runtime/result-validators.js'];
+const copiedFiles = [
+  'generated/runtime/initialize-validators.js',
+  'generated/runtime/request-validators.js',
+  'generated/runtime/result-validators.js',
+];
 
 export interface TranspiledTree {
   root: string;

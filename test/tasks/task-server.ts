@@ -8,6 +8,7 @@ import type { JsonObject, ServerDefinition, ServerHandlers, TaskOptions, Validat
 import { PassThrough } from 'node:stream';
 import { createServer, type McpServer } from '../../src/runtime/index.js';
 import { requestValidators } from '../../generated/runtime/request-validators.js';
+import { validateInitializeRequest } from '../../generated/runtime/initialize-validators.js';
 import { resultValidators } from '../../generated/runtime/result-validators.js';
 
 const ajv = new Ajv2020({ strict: false });
@@ -36,6 +37,7 @@ export function taskDefinition(): ServerDefinition {
     resources: [],
     resourceTemplates: [],
     prompts: [],
+    initializeValidator: validateInitializeRequest,
     requestValidators,
     resultValidators,
     statelessValidators: () => import('../../generated/runtime/stateless-validators.js').then((m) => m.statelessValidators),

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  LAZY_CLIENT_METHODS,
   RUNTIME_CLIENT_METHODS,
   RUNTIME_SERVER_REQUEST_METHODS,
   planRuntimeValidators,
@@ -20,14 +21,19 @@ type Table = Readonly<Record<string, ValidatorFn>>;
 const dir = tempDir('runtime-validators');
 afterAll(() => dir.remove());
 
+let initializeValidators: Table;
 let requestValidators: Table;
 let resultValidators: Table;
+/** Both request modules: what the runtime checks client messages with. */
+let envelopes: Table;
 
 beforeAll(async () => {
   const files = planRuntimeValidators(loadRevision('2025-11-25').root);
   const load = async (name: string): Promise<Record<string, Table>> =>
     (await importEmitted(dir, name, files.find((f) => f.path === `runtime/${name}.js`)!.content)) as unknown as Record<string, Table>;
+  initializeValidators = (await load('initialize-validators'))['initializeValidators']!;
   requestValidators = (await load('request-validators'))['requestValidators']!;
+  envelopes = { ...initializeValidators, ...requestValidators };
   resultValidators = (await load('result-validators'))['resultValidators']!;
 });
 
@@ -42,6 +48,8 @@ describe('planRuntimeValidators', () => {
   it('plans the .js and .d.ts under runtime/, generated-owned', () => {
     const files = planRuntimeValidators(loadRevision('2025-11-25').root);
     expect(files.map((f) => [f.path, f.owner, f.format])).toEqual([
+      ['runtime/initialize-validators.js', 'generated', 'none'],
+      ['runtime/initialize-validators.d.ts', 'generated', 'typescript'],
       ['runtime/request-validators.js', 'generated', 'none'],
       ['runtime/request-validators.d.ts', 'generated', 'typescript'],
       ['runtime/result-validators.js', 'generated', 'none'],
@@ -50,7 +58,10 @@ describe('planRuntimeValidators', () => {
   });
 
   it('covers every method the runtime handles, in a frozen table without a prototype', () => {
-    expect(Object.keys(requestValidators)).toEqual(RUNTIME_CLIENT_METHODS);
+    // initialize alone in the module a start loads; the others in the one loaded after it.
+    expect(Object.keys(initializeValidators)).toEqual(['initialize']);
+    expect(Object.keys(requestValidators)).toEqual(LAZY_CLIENT_METHODS);
+    expect([...Object.keys(initializeValidators), ...LAZY_CLIENT_METHODS].sort()).toEqual([...RUNTIME_CLIENT_METHODS].sort());
     expect(Object.keys(resultValidators)).toEqual(RUNTIME_SERVER_REQUEST_METHODS);
     expect(Object.getPrototypeOf(requestValidators)).toBeNull();
     expect(Object.isFrozen(requestValidators)).toBe(true);
@@ -149,7 +160,7 @@ describe('messages of older stateful revisions', () => {
           if (!validateOld(body)) throw new Error(`sample for ${method} is not valid in ${name}: ${JSON.stringify(validateOld.errors)}`);
           const message = { ...body, jsonrpc: '2.0', ...(method.startsWith('notifications/') ? {} : { id: 1 }) };
           checked++;
-          const { ok, errors } = verdict(requestValidators, method, message);
+          const { ok, errors } = verdict(envelopes, method, message);
           if (!ok) failures.push(`${method} (full=${full}): ${JSON.stringify(errors)}`);
         }
       }
@@ -228,7 +239,7 @@ describe('messages the official SDK client sends', () => {
     expect([...new Set(methods)].sort()).toEqual([...expected].sort());
     for (const message of transport.sent) {
       const method = (message as { method: string }).method;
-      expect({ method, ...verdict(requestValidators, method, message) }).toEqual({ method, ok: true, errors: null });
+      expect({ method, ...verdict(envelopes, method, message) }).toEqual({ method, ok: true, errors: null });
     }
   });
 });
@@ -246,7 +257,7 @@ describe('the committed generated/runtime/request-validators.js', () => {
       const bad = requestValidators['tools/call']({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} });
       process.stdout.write(JSON.stringify([ok, bad, Object.keys(requestValidators).length]));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir.path, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual([true, false, RUNTIME_CLIENT_METHODS.length]);
+    expect(JSON.parse(out)).toEqual([true, false, LAZY_CLIENT_METHODS.length]);
   });
 
   it('stays small, with the results the server rarely needs in a module of their own', () => {

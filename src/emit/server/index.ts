@@ -28,7 +28,7 @@ export interface ServerInputs {
   /**
    * The runtime, copied into `generated/runtime/`: every `.ts` under `src/runtime/` (minus
    * `client/`) by its path there, plus
-   * `request-validators.{js,d.ts}`, `result-validators.{js,d.ts}` and `stateless-validators.{js,d.ts}`
+   * `initialize-validators.{js,d.ts}`, `request-validators.{js,d.ts}`, `result-validators.{js,d.ts}` and `stateless-validators.{js,d.ts}`
    * (mcp-gen's generated envelope validators; the last only for servers that serve 2026-07-28).
    * The CLI reads them; emitters never touch the file system.
    */
@@ -62,6 +62,8 @@ export interface ServerPlan {
 const REQUIRED_RUNTIME = [
   'index.ts',
   'api.ts',
+  'initialize-validators.js',
+  'initialize-validators.d.ts',
   'request-validators.js',
   'request-validators.d.ts',
   'result-validators.js',

@@ -89,7 +89,7 @@ export async function serverFile(
     const toolText = type('ToolText');
     file.push(unitMarker('tools'), '\n\n', `const TOOLS: readonly ${toolText}[] = [${toolConstants.join(', ')}];\n\n`);
   }
-  const requestValidators = file.importValue('requestValidators', './runtime/request-validators.js');
+  const initializeValidator = file.importValue('validateInitializeRequest', './runtime/initialize-validators.js');
   file.importType('Handlers', './types.js');
   file.importType('ToolName', './types.js');
   file.importType('PromptName', './types.js');
@@ -111,7 +111,9 @@ export async function serverFile(
     listedTemplates.length === 0 ? '' : `  listedTemplates: ${jsonValueExpression(listedTemplates)},\n`,
     model.caching === undefined ? '' : `  caching: ${jsonValueExpression(model.caching)},\n`,
     completionDefaultsLine(model),
-    `  requestValidators: ${requestValidators},\n`,
+    // A start needs only initialize's validator; the others load with the first message after it.
+    `  initializeValidator: ${initializeValidator},\n`,
+    "  requestValidators: () => import('./runtime/request-validators.js').then((m) => m.requestValidators),\n",
     // Loaded on the first request the server sends its client: most servers never send one.
     "  resultValidators: () => import('./runtime/result-validators.js').then((m) => m.resultValidators),\n",
     // Loaded with the first 2026-07-28 request: a server answering only stateful clients never parses them.

@@ -1,5 +1,5 @@
 import type { PlannedFile } from '../../write/planned-file.js';
-import { methodNames } from '../../runtime/protocol/methods.js';
+import { INITIALIZE, methodNames } from '../../runtime/protocol/methods.js';
 import { emitValidators, type ValidatorEntry } from './index.js';
 
 /**
@@ -7,9 +7,14 @@ import { emitValidators, type ValidatorEntry } from './index.js';
  * 2025-11-25 schema (the newest stateful revision). Its request and notification definitions are
  * whole JSON-RPC messages (`jsonrpc`, `id`, `method`, `params`), so no wrapper schema is needed.
  *
- * Two modules, so a server loads only what it uses (the second is over a third of the code):
+ * Three modules, so a server loads only what it uses, when it first uses it:
+ * - `generated/runtime/initialize-validators.js` exports `validateInitializeRequest`, the one
+ *   validator a start needs (`ServerDefinition.initializeValidator`): generated servers import it
+ *   eagerly, and nothing else of the envelope validators, so a start compiles a quarter of them;
  * - `generated/runtime/request-validators.js` exports `requestValidators`: keyed by method, for the
- *   client→server requests and notifications the runtime handles (`ServerDefinition.requestValidators`);
+ *   other client→server requests and notifications the runtime handles
+ *   (`ServerDefinition.requestValidators`); generated servers load it with the first message after
+ *   `initialize`;
  * - `generated/runtime/result-validators.js` exports `resultValidators`: keyed by the method of a
  *   server→client request, validating the `result` of the client's response to it (sampling,
  *   elicitation, roots); the runtime loads it on the first such request.
@@ -20,16 +25,20 @@ import { emitValidators, type ValidatorEntry } from './index.js';
 /** Client→server methods the runtime checks on arrival, in the order they are listed (the runtime's method table). */
 export const RUNTIME_CLIENT_METHODS: readonly string[] = methodNames((m) => m.validator === 'request');
 
+/** The methods `requestValidators` covers: all of them but `initialize`, which has a module of its own. */
+export const LAZY_CLIENT_METHODS: readonly string[] = RUNTIME_CLIENT_METHODS.filter((method) => method !== INITIALIZE);
+
 /** Server→client requests whose results the runtime checks. */
 export const RUNTIME_SERVER_REQUEST_METHODS: readonly string[] = methodNames((m) => m.validator === 'result');
 
+export const INITIALIZE_VALIDATORS_PATH = 'runtime/initialize-validators';
 export const REQUEST_VALIDATORS_PATH = 'runtime/request-validators';
 export const RESULT_VALIDATORS_PATH = 'runtime/result-validators';
 export const STATELESS_VALIDATORS_PATH = 'runtime/stateless-validators';
 
 type Definitions = Record<string, { properties?: { method?: { const?: unknown } }; anyOf?: { $ref?: string }[] }>;
 
-/** Plans `runtime/{request,result}-validators.{js,d.ts}` (paths relative to the repository's `generated/`). */
+/** Plans `runtime/{initialize,request,result}-validators.{js,d.ts}` (paths relative to the repository's `generated/`). */
 export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
   const defs = (schemaDoc as { $defs?: Definitions; definitions?: Definitions }).$defs ??
     (schemaDoc as { definitions?: Definitions }).definitions;
@@ -39,7 +48,8 @@ export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
   const serverRequests = byMethod(defs, unionMembers(defs, 'ServerRequest'));
   const clientResults = new Set(unionMembers(defs, 'ClientResult'));
 
-  const requestRows = RUNTIME_CLIENT_METHODS.map((method) => [method, definitionFor(clientMessages, method)] as const);
+  const initializeRows = [[INITIALIZE, definitionFor(clientMessages, INITIALIZE)] as const];
+  const requestRows = LAZY_CLIENT_METHODS.map((method) => [method, definitionFor(clientMessages, method)] as const);
   const resultRows = RUNTIME_SERVER_REQUEST_METHODS.map((method) => {
     const result = definitionFor(serverRequests, method).replace(/Request$/, 'Result');
     if (!clientResults.has(result)) throw new Error(`planRuntimeValidators: ${result} is not a ClientResult`);
@@ -47,6 +57,7 @@ export function planRuntimeValidators(schemaDoc: object): PlannedFile[] {
   });
 
   return [
+    ...validatorModule(schemaDoc, INITIALIZE_VALIDATORS_PATH, 'initializeValidators', initializeRows),
     ...validatorModule(schemaDoc, REQUEST_VALIDATORS_PATH, 'requestValidators', requestRows),
     ...validatorModule(schemaDoc, RESULT_VALIDATORS_PATH, 'resultValidators', resultRows),
   ];

@@ -59,11 +59,22 @@ export interface ServerDefinition {
   };
   /**
    * Envelope validators for the client→server messages the runtime handles, keyed by method
-   * (`tools/call`, `initialize`, `notifications/cancelled`, …). Each validates the whole JSON-RPC
-   * message. Generated from the spec by mcp-gen (`generated/runtime/`) and copied into the output.
-   * A request that fails its validator is answered with -32602 (invalid params).
+   * (`tools/call`, `notifications/cancelled`, …). Each validates the whole JSON-RPC message.
+   * Generated from the spec by mcp-gen (`generated/runtime/`) and copied into the output. A request
+   * that fails its validator is answered with -32602 (invalid params). Either the table or a
+   * function that loads it: generated code passes a dynamic import of
+   * `generated/runtime/request-validators.js`, so a start compiles none of them; the table loads
+   * with the first message that needs it (usually the one after `initialize`), which waits for it,
+   * as do the messages behind it, in order.
    */
-  requestValidators: Readonly<Record<string, Validator<unknown>>>;
+  requestValidators: ValidatorTable | (() => Promise<ValidatorTable>);
+  /**
+   * The validator of `initialize` (`validateInitializeRequest` of
+   * `generated/runtime/initialize-validators.js`): the only one a start needs, so generated code
+   * imports it eagerly. Without it, `initialize` is checked by `requestValidators.initialize`
+   * (loading the table first when it is a function).
+   */
+  initializeValidator?: Validator<unknown>;
   /**
    * Validators of the `result` objects clients send back for the server's own requests, keyed by
    * the request's method (`elicitation/create`, `sampling/createMessage`, `roots/list`): the

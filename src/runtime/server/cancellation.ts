@@ -17,7 +17,19 @@ export function notification(
   forwarded = false,
 ): void {
   if (method !== CANCELLED && method !== INITIALIZED) return;
-  const validate = session.core.validators.get(method);
+  const validators = session.core.validators;
+  if (validators === undefined) {
+    // Waits for the table behind the messages already waiting for it (dispatch.ts): their order holds.
+    session.core.loadRequestValidators().then(
+      () => notification(session, method, message, forwarded),
+      (error: unknown) =>
+        session.core.log(
+          `Loading the request validators failed, ${method} ignored: ${String(error)}`,
+        ),
+    );
+    return;
+  }
+  const validate = validators.get(method);
   if (validate !== undefined && !validate(message)) {
     session.core.log(
       `Ignoring an invalid ${method} notification: ${describeIssues(validate.errors)}`,

@@ -77,11 +77,13 @@ export function dispatchRequest(
       ? session.core.statelessValidators
       : session.core.validators;
     if (validators === undefined) {
-      // The 2026-07-28 validators load with the first request of that revision, which waits for them.
-      session.core.loadStatelessValidators().then(
+      // A table loads with the first request that needs it, which waits for it (and so do the
+      // messages behind it: they wait for the same promise, so they keep their order).
+      const core = session.core;
+      (session.stateless ? core.loadStatelessValidators() : core.loadRequestValidators()).then(
         () => dispatchRequest(session, method, id, message, out),
         (error: unknown) => {
-          session.core.log(`Loading the 2026-07-28 request validators failed: ${stackOf(error)}`);
+          core.log(`Loading the request validators failed: ${stackOf(error)}`);
           out.respond(
             errorMessage(
               idText,

@@ -81,7 +81,7 @@ export function initialize(
     );
     return;
   }
-  const validate = session.core.validators.get(INITIALIZE);
+  const validate = session.core.initializeValidator;
   if (validate !== undefined && !validate(message)) {
     out.respond(invalidParams(idText, INITIALIZE, validate));
     return;

@@ -1,8 +1,7 @@
 /// <reference types="node" />
 /**
  * What every connection of one server shares: the definition checked once, the handler tables
- * (server-index.ts), and the wire payloads that never change serialized once (initialize results
- * per revision at start, each list page when first asked for).
+ * (server-index.ts), wire payloads serialized once, the validator tables (some loaded on first use).
  */
 import type {
   JsonObject,
@@ -53,6 +52,7 @@ import type { TaskRun } from '../features/tasks/task-run.js';
 import type { BusLink } from './message-bus.js';
 import { taskSettings, withTasks, type TaskSettings } from './task-settings.js';
 import type { ChangeEvent } from './server-settings.js';
+import { loadTable, tableNow, type ValidatorMap } from './validator-tables.js';
 
 export type { MirroredHeader, PromptEntry, TemplateEntry, ToolEntry } from './server-index.js';
 // Where the transports read them (index.ts re-exports them from their own modules).
@@ -83,7 +83,11 @@ export class ServerCore {
   /** Connections listening for change announcements. */
   readonly listeners = new Set<(event: ChangeEvent) => void>();
   readonly initializeResults: ReadonlyMap<string, string>;
-  readonly validators: ReadonlyMap<string, Validator<unknown>>;
+  /** The request envelope validators; undefined until `loadRequestValidators` has loaded them. */
+  validators: ValidatorMap | undefined;
+  requestValidatorsLoading: Promise<void> | undefined; // the stdio transport's end waits for it
+  /** `initialize`'s validator, which a start needs before the others (`definition.initializeValidator`). */
+  readonly initializeValidator: Validator<unknown> | undefined;
   readonly tools: ReadonlyMap<string, ToolEntry>;
   readonly resources: ReadonlyMap<string, ResourceHandler>;
   readonly templates: readonly TemplateEntry[];
@@ -103,9 +107,9 @@ export class ServerCore {
   readonly cacheFields: ReadonlyMap<string, string>;
   /** What `context.lists` and `McpServer.tools` / `.prompts` hand out. */
   readonly lists: { readonly tools: ListState; readonly prompts: ListState };
-  private resultValidatorsLoading: Promise<ReadonlyMap<string, Validator<unknown>>> | undefined;
+  private resultValidatorsLoading: Promise<ValidatorMap> | undefined;
   /** The 2026-07-28 envelope validators; undefined until `loadStatelessValidators` has loaded them. */
-  statelessValidators: ReadonlyMap<string, Validator<unknown>> | undefined;
+  statelessValidators: ValidatorMap | undefined;
   private statelessValidatorsLoading: Promise<void> | undefined;
   /** `notifications/message` is sent only when the server declares the logging capability. */
   readonly hasLogging: boolean;
@@ -181,10 +185,11 @@ export class ServerCore {
       results.set(version, JSON.stringify(result));
     }
     this.initializeResults = results;
-    this.validators = new Map(Object.entries(definition.requestValidators));
-    const stateless = definition.statelessValidators;
-    if (typeof stateless !== 'function')
-      this.statelessValidators = new Map(Object.entries(stateless ?? {}));
+    this.validators = tableNow(definition.requestValidators);
+    this.initializeValidator = definition.initializeValidator ?? this.validators?.get(INITIALIZE);
+    if (this.initializeValidator === undefined && this.validators === undefined)
+      throw new Error('A definition that loads its requestValidators needs an initializeValidator');
+    this.statelessValidators = tableNow(definition.statelessValidators);
 
     this.hasLogging = isObject(definition.capabilities['logging']);
     this.offered = offeredBy(definition, handlers, this.tasksOffered);
@@ -273,23 +278,23 @@ export class ServerCore {
     }
   }
 
-  /** Loads the 2026-07-28 validators once (see `statelessValidators`); a failure is kept, and rethrown to every caller. */
+  /** Loads the request validators once (see `validators`); a failure is kept, and rethrown to every caller. */
+  loadRequestValidators(): Promise<void> {
+    return (this.requestValidatorsLoading ??= loadTable(this.definition.requestValidators).then(
+      (table) => void (this.validators = table),
+    ));
+  }
+
+  /** Loads the 2026-07-28 validators once, with the request validators (cancellation.ts checks against those). */
   loadStatelessValidators(): Promise<void> {
-    const source = this.definition.statelessValidators;
-    this.statelessValidatorsLoading ??= Promise.resolve(
-      typeof source === 'function' ? source() : (source ?? {}),
-    ).then((table) => {
-      this.statelessValidators = new Map(Object.entries(table));
-    });
-    return this.statelessValidatorsLoading;
+    return (this.statelessValidatorsLoading ??= Promise.all([
+      loadTable(this.definition.statelessValidators),
+      this.loadRequestValidators(),
+    ]).then(([table]) => void (this.statelessValidators = table)));
   }
 
   /** The result validators, loaded on the first server→client request and kept. */
-  resultValidators(): Promise<ReadonlyMap<string, Validator<unknown>>> {
-    const source = this.definition.resultValidators;
-    this.resultValidatorsLoading ??= Promise.resolve(
-      typeof source === 'function' ? source() : (source ?? {}),
-    ).then((table) => new Map(Object.entries(table)));
-    return this.resultValidatorsLoading;
+  resultValidators(): Promise<ValidatorMap> {
+    return (this.resultValidatorsLoading ??= loadTable(this.definition.resultValidators));
   }
 }

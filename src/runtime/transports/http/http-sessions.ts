@@ -139,6 +139,8 @@ export class HttpSessions {
     } else {
       entry = await this.sessionOf(req, res, auth);
       if (entry === undefined) return;
+      // The request validators load with the first message after initialize (a failure: dispatch.ts).
+      if (!this.core.validators) await this.core.loadRequestValidators().catch(() => {});
     }
     const session = entry.session;
     const out = new HttpOutbound(res, this.streams, entry, session);

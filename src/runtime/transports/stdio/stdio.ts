@@ -29,9 +29,13 @@ export function serveStdio(core: ServerCore, io?: StdioStreams): Promise<void> {
   const messages = new StdioMessages(core, session, writer);
   return new Promise((resolve) => {
     const ended = (): void => {
-      // Nobody can answer a server→client request any more; running handlers may still finish.
+      // Nobody can answer a server→client request any more; running handlers may still finish,
+      // and so may messages waiting for the request validators to load (dispatch.ts).
       session.close(false);
-      void session.whenIdle().then(() => writer.finish(resolve));
+      void Promise.resolve(core.requestValidatorsLoading)
+        .catch(() => {})
+        .then(() => session.whenIdle())
+        .then(() => writer.finish(resolve));
     };
     new StdioInput(input, writer, session, messages, core.limits.maxMessageBytes, ended).start(
       core.log,
@@ -65,6 +69,8 @@ class StdioInput {
   private finished = false;
   /** The input ended while a chunk was still being read: end after it. */
   private finishPending = false;
+  /** The request validators are there, or were waited for once (`validatorsPending`). */
+  private validatorsChecked = false;
 
   constructor(
     input: Readable,
@@ -106,6 +112,12 @@ class StdioInput {
       }
       return;
     }
+    const pending = this.validatorsChecked ? undefined : this.validatorsPending();
+    if (pending !== undefined) {
+      this.holdInput();
+      void pending.then(() => this.received(chunk));
+      return;
+    }
     this.writer.hold();
     const started = this.session.asyncStarted;
     if (this.dropping) {
@@ -132,14 +144,14 @@ class StdioInput {
     const { session, writer } = this;
     let newline = chunk.indexOf('\n', start);
     while (newline !== -1) {
-      if (session.asyncStarted !== started) {
-        if (!writer.inputHeld) {
-          writer.inputHeld = true;
-          this.input.pause();
-        }
+      const pending = this.validatorsChecked ? undefined : this.validatorsPending();
+      if (session.asyncStarted !== started || pending !== undefined) {
+        this.holdInput();
         const from = start;
         const now = session.asyncStarted;
-        queueMicrotask(() => this.consume(chunk, from, now));
+        const next = (): void => this.consume(chunk, from, now);
+        if (pending === undefined) queueMicrotask(next);
+        else void pending.then(next);
         return;
       }
       this.messages.receive(chunk.slice(start, newline));
@@ -157,6 +169,26 @@ class StdioInput {
       if (this.finishPending) this.finish();
       else if (!writer.awaitingDrain && !this.finished) this.input.resume();
     }
+  }
+
+  private holdInput(): void {
+    if (!this.writer.inputHeld) {
+      this.writer.inputHeld = true;
+      this.input.pause();
+    }
+  }
+
+  /**
+   * Once `initialize` is answered, the other request validators load (a dynamic import, see
+   * `ServerDefinition.requestValidators`) before the next line is read: the lines behind it keep
+   * their order. Undefined when there is nothing to wait for. A failed load is answered per
+   * request (dispatch.ts).
+   */
+  private validatorsPending(): Promise<void> | undefined {
+    const { core } = this.session;
+    if (core.validators === undefined && !this.session.initialized) return undefined;
+    this.validatorsChecked = true;
+    return core.validators === undefined ? core.loadRequestValidators().catch(() => {}) : undefined;
   }
 
   private startDropping(head: string): void {
