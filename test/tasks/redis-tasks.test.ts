@@ -3,15 +3,15 @@
  * redis-server (`--redis`). A task started on A is polled on B until it completes; a task
  * cancelled through B stays cancelled when A's handler finishes, and A aborts that handler
  * (`context.signal`) within a poll interval. Our client, through a proxy that sends each request
- * to the other process in turn, runs a task in both eras: started on one, polled on both.
+ * of a session to the other process in turn, runs a task in both eras: started on one, polled on both.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, startToolTask } from '../../src/runtime/client/index.js';
 import { repoRoot, startHttpServer } from '../server/support.js';
 import { startRedis } from '../support/redis.js';
+import { roundRobinProxy } from '../scale/cluster.js';
 
 const running: ChildProcess[] = [];
 const project = join(repoRoot, 'examples', 'conformance', 'server');
@@ -36,31 +36,15 @@ afterAll(() => {
   for (const child of running.reverse()) child.kill();
 });
 
-/** An HTTP proxy sending each request to A and B in turn; `served` says which process answered each method. */
+/** The shared round-robin proxy over A and B (a session's requests alternate); `by` names the process. */
 async function alternatingProxy(): Promise<{ url: string; served: { method: string; by: 'A' | 'B' }[]; close(): Promise<void> }> {
-  const served: { method: string; by: 'A' | 'B' }[] = [];
-  let turn = 0;
-  const server: Server = createServer((incoming, outgoing) => {
-    const by = turn++ % 2 === 0 ? 'A' : 'B';
-    const target = by === 'A' ? a : b;
-    served.push({ method: String(incoming.headers['mcp-method'] ?? incoming.method), by });
-    const forwarded = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    forwarded.on('error', () => outgoing.destroy());
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  const proxy = await roundRobinProxy([a, b]);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    served,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    url: proxy.url,
+    get served() {
+      return proxy.served.map((entry) => ({ method: entry.method, by: entry.by === 0 ? ('A' as const) : ('B' as const) }));
+    },
+    close: () => proxy.close(),
   };
 }
 
