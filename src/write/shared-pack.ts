@@ -66,6 +66,8 @@ export class SharedPack implements SecondTier {
   constructor(
     readonly path: string,
     private readonly fingerprint: string,
+    /** PACK_LIMIT_BYTES, smaller in tests. */
+    private readonly limitBytes = PACK_LIMIT_BYTES,
   ) {}
 
   holds(kind: string): boolean {
@@ -123,7 +125,7 @@ export class SharedPack implements SecondTier {
     for (const [key, entry] of this.used) all.set(key, entry);
     let size = 0;
     for (const entry of all.values()) size += sizeOf(entry);
-    return size > PACK_LIMIT_BYTES ? this.used : all;
+    return size > this.limitBytes ? this.used : all;
   }
 
   private async write(entries: Map<string, Entry>): Promise<void> {

@@ -259,6 +259,9 @@ export class UnitCache {
     const key = this.keyOf(kind, input);
     const known = this.tier?.get(key);
     if (known === undefined) return undefined;
+    // Asked from within a memo's compute, whose lookup counted a miss: the pack answered it.
+    this.misses--;
+    this.hits++;
     this.sharedHits++;
     this.tier?.use(key, known);
     return textOf(known);
