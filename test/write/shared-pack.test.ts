@@ -80,7 +80,7 @@ describe('SharedPack', () => {
     await first.pack.save();
     const sound = await readFile(path);
     const flipped = Buffer.from(sound);
-    flipped[flipped.length - 2] ^= 1;
+    flipped.writeUInt8(flipped.readUInt8(flipped.length - 2) ^ 1, flipped.length - 2);
     for (const bytes of [flipped, sound.subarray(0, sound.length - 3), Buffer.from('not a pack'), Buffer.alloc(0)]) {
       await writeFile(path, bytes);
       const next = cacheWithPack(path);
@@ -265,7 +265,7 @@ describe('server and client generation with the shared pack', () => {
     const [name] = await packFiles();
     const path = join(packsFolder(cacheDir), name as string);
     const bytes = await readFile(path);
-    bytes[bytes.length - 10] ^= 1;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 1, bytes.length - 10);
     await writeFile(path, bytes);
     const err = await generate('client', 'd-client');
     expect(sharedHits(err)).toBe(0);
