@@ -235,7 +235,7 @@ function print(r) {
   row('server generation (wall, CPU)', s(g.ours.server), s(g.theirs));
   row('import + server (wall)', `${(g.ours.import.wallSeconds + g.ours.server.wallSeconds).toFixed(2)} s`, `${g.theirs.wallSeconds.toFixed(2)} s`);
   row('client, cold (wall, CPU)', s(g.ours.clientCold), 'n/a');
-  row('client after the server (wall, CPU)', s(g.ours.clientAfterServer), 'n/a');
+  row('client after server (wall, CPU)', s(g.ours.clientAfterServer), 'n/a');
   row('  steps from the shared pack', `${g.ours.clientAfterServer.sharedHits ?? 0} (cold: ${g.ours.clientCold.sharedHits ?? 0})`, '');
   row('server + client after it (wall)', `${g.ours.serverThenClientWallSeconds.toFixed(2)} s`, '');
   row('peak RSS, generation (MiB)', Math.max(g.ours.import.peakRssMiB, g.ours.server.peakRssMiB).toFixed(0), g.theirs.peakRssMiB.toFixed(0));
