@@ -182,7 +182,10 @@ export interface GenerateOptions {
 export async function writeClient(job: ClientJob, options: GenerateOptions, io: Console): Promise<WriteReport> {
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
-  const caches = check ? undefined : await openUnitCaches(job.out, 'manifest' in job.source ? job.source.manifest : undefined, options.sharedCache);
+  // No shared pack in a --watch (the one caller that collects input files): each edit would read
+  // and rewrite the whole pack for the few steps that changed, all of them in this one folder.
+  const manifest = 'manifest' in job.source && options.inputFiles === undefined ? job.source.manifest : undefined;
+  const caches = check ? undefined : await openUnitCaches(job.out, manifest, options.sharedCache);
   const cache = caches?.cache;
   // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
   // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects

@@ -148,7 +148,9 @@ export interface GenerateOptions {
 export async function writeServer(job: ServerJob, options: GenerateOptions, io: Console): Promise<{ report: WriteReport; notes: string[] }> {
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
-  const caches = check ? undefined : await openUnitCaches(job.out, job.manifest, options.sharedCache);
+  // No shared pack in a --watch (the one caller that collects input files): each edit would read
+  // and rewrite the whole pack for the few steps that changed, all of them in this one folder.
+  const caches = check ? undefined : await openUnitCaches(job.out, options.inputFiles === undefined ? job.manifest : undefined, options.sharedCache);
   const cache = caches?.cache;
   // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
   // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects

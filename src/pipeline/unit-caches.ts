@@ -14,7 +14,7 @@ export interface UnitCaches {
   pack?: SharedPack;
 }
 
-/** `manifest`: the run's manifest, when it has one (a client of a live server has none, and no pack). */
+/** `manifest`: the run's manifest, when it is to have a pack (a client of a live server has none, nor a --watch run). */
 export async function openUnitCaches(out: string, manifest: string | undefined, sharedCache: boolean | undefined): Promise<UnitCaches> {
   const fingerprint = generatorFingerprint();
   const cache = await readUnitCache(out, fingerprint);
