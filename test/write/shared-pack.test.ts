@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
+import { writeServer } from '../../src/pipeline/server.js';
 import { packsFolder, PRUNE_AFTER_MS, SharedPack } from '../../src/write/shared-pack.js';
 import { decodeEntries, encodeEntries, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
@@ -258,6 +259,15 @@ describe('server and client generation with the shared pack', () => {
     delete process.env['MCP_GEN_SHARED_CACHE'];
     expect(sharedHits(await generate('client', 'on-1'))).toBe(0);
     expect(await packFiles()).toHaveLength(1);
+  }, 240_000);
+
+  it("a --watch run (one that collects its input files) uses the folder's cache alone", async () => {
+    const err: string[] = [];
+    const io: Console = { out: () => {}, err: (l) => err.push(l) };
+    const job = { manifest, out: join(dir, 'watched'), banner: { command: 'mcp-gen server', version: false } };
+    await writeServer(job, { inputFiles: new Set<string>() }, io);
+    expect(sharedHits(err)).toBe('off');
+    expect(await packFiles()).toEqual([]);
   }, 240_000);
 
   it('a damaged pack is a silent miss: the client is generated as without it', async () => {
