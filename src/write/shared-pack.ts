@@ -18,7 +18,7 @@ import { decodeEntries, encodeEntries, sizeOf, type Entry, type SecondTier, type
  * only when the folder's cache misses a kind it holds, and written back (temporary file, then one
  * rename: two runs at once each leave a whole pack, never a mix) as what the run used joined with
  * what the pack held, unless that passes PACK_LIMIT_BYTES: then what the run used alone. Packs
- * unused for PRUNE_AFTER_MS are deleted.
+ * unused for PRUNE_AFTER_MS are deleted, and the least recently used ones past FOLDER_LIMIT_BYTES.
  */
 
 /** The kinds whose results do not depend on the output folder (not its files' status, not its own merges). */
@@ -28,6 +28,8 @@ const SHARED_KINDS = new Set(['schema-check', 'bundled-tool', 'types-shared', 't
 export const PACK_LIMIT_BYTES = 256 * 1024 * 1024;
 /** A pack no run used for this long is deleted. */
 export const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+/** All packs together stay under this: past it, the packs used longest ago are deleted (a run in a temporary folder leaves one). */
+export const FOLDER_LIMIT_BYTES = 512 * 1024 * 1024;
 /** A temporary file this old is left over from a run that died before its rename. */
 const STALE_TEMPORARY_MS = 3600 * 1000;
 
@@ -156,17 +158,28 @@ async function touch(path: string): Promise<void> {
   await utimes(path, now, now);
 }
 
-/** Deletes the packs no run used for PRUNE_AFTER_MS, and temporary files of runs that died. */
-export async function prune(folder: string, now: number): Promise<void> {
+/**
+ * Deletes the packs no run used for PRUNE_AFTER_MS, then, while all of them pass `limitBytes`, the
+ * one used longest ago; and temporary files of runs that died.
+ */
+export async function prune(folder: string, now: number, limitBytes = FOLDER_LIMIT_BYTES): Promise<void> {
+  const kept: { path: string; size: number; usedAt: number }[] = [];
   for (const name of await readdir(folder)) {
     const pack = name.endsWith('.pack');
     if (!pack && !name.endsWith('.tmp')) continue;
     const path = join(folder, name);
     try {
-      const age = now - (await stat(path)).mtimeMs;
-      if (age > (pack ? PRUNE_AFTER_MS : STALE_TEMPORARY_MS)) await rm(path, { force: true });
+      const status = await stat(path);
+      if (now - status.mtimeMs > (pack ? PRUNE_AFTER_MS : STALE_TEMPORARY_MS)) await rm(path, { force: true });
+      else if (pack) kept.push({ path, size: status.size, usedAt: status.mtimeMs });
     } catch {
       // Gone meanwhile (another run pruned or renamed it).
     }
+  }
+  let total = kept.reduce((sum, pack) => sum + pack.size, 0);
+  for (const pack of kept.sort((a, b) => a.usedAt - b.usedAt)) {
+    if (total <= limitBytes) break;
+    await rm(pack.path, { force: true });
+    total -= pack.size;
   }
 }

@@ -5,7 +5,7 @@
  * run without it writes; a damaged pack is a silent miss; runs at once never leave a mixed pack.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile, copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { writeServer } from '../../src/pipeline/server.js';
-import { packsFolder, PRUNE_AFTER_MS, SharedPack } from '../../src/write/shared-pack.js';
+import { packsFolder, prune, PRUNE_AFTER_MS, SharedPack } from '../../src/write/shared-pack.js';
 import { decodeEntries, encodeEntries, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
 
@@ -133,6 +133,23 @@ describe('SharedPack', () => {
     expect(await readFile(path)).toEqual(before);
     expect((await stat(path)).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
     expect((await readdir(folder)).sort()).toEqual(['manifest.pack', 'recent.pack']);
+  });
+
+  it('keeps all packs together under a limit by deleting the ones used longest ago', async () => {
+    const folder = packsFolder(dir);
+    await mkdir(folder, { recursive: true });
+    const now = Date.now();
+    // Four packs of 100 bytes, used 4, 3, 2 and 1 hours ago; a limit of 250 bytes keeps the two newest.
+    for (const [name, hours] of [['a', 4], ['b', 3], ['c', 2], ['d', 1]] as const) {
+      const file = join(folder, `${name}.pack`);
+      await writeFile(file, 'x'.repeat(100));
+      const at = new Date(now - hours * 3600_000);
+      await utimes(file, at, at);
+    }
+    await prune(folder, now, 250);
+    expect((await readdir(folder)).sort()).toEqual(['c.pack', 'd.pack']);
+    await prune(folder, now, 250);
+    expect((await readdir(folder)).sort()).toEqual(['c.pack', 'd.pack']);
   });
 
   it('runs saving at once leave one sound pack, each run whole, never a mix', async () => {
