@@ -5,7 +5,7 @@
  * not in the URL, another header or the body) while the upstream's own configured credential does.
  * The MCP authorization specification forbids passing the caller's token through.
  */
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
