@@ -224,9 +224,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'diff',
-    summary: 'Compare two servers (manifests, snapshots, live servers) or two protocol revisions; classify each change as breaking, compatible or docs.',
+    summary: 'Compare two servers (manifests, OpenAPI descriptions, snapshots, live servers) or two protocol revisions; classify each change as breaking, compatible or docs.',
     arguments: [
-      { name: '<old>', help: "a manifest, a snapshot, an http(s):// URL, 'cmd:<command line>', or a revision (2025-11-25, draft, …)" },
+      { name: '<old>', help: "a manifest, an OpenAPI/Swagger description (compared as `mcp-gen import openapi` makes it), a snapshot, an http(s):// URL, 'cmd:<command line>', or a revision (2025-11-25, draft, …)" },
       { name: '<new>', help: 'the same kind of side: server against server, revision against revision' },
     ],
     options: [
@@ -240,6 +240,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: [
       ['mcp-gen diff old/manifest.yaml manifest.yaml', 'what changed for callers, breaking first'],
       ['mcp-gen diff server.json http://127.0.0.1:3000/mcp --fail-on any', 'a snapshot against the live server'],
+      ['mcp-gen diff ghes-3.18.json ghes-3.19.json', 'two releases of an API description: tool and HTTP binding changes'],
       ['mcp-gen diff 2025-11-25 2026-07-28 --json', 'two protocol revisions, as JSON'],
     ],
     ownJson: true,

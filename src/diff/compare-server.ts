@@ -5,6 +5,7 @@
  */
 import type { Finding, Severity } from './finding.js';
 import { childPointer, isObject, sameJson, show, type JsonObject } from './json-values.js';
+import { compareBindings, compareUpstreams } from './compare-http.js';
 import { compareCollection, compareFields, DOCS_FIELDS, type FieldRule } from './compare-items.js';
 import { compareSchemas } from './schema-compare.js';
 import { messageFor } from './schema-change.js';
@@ -21,6 +22,12 @@ const TEMPLATE_FIELDS: Record<string, FieldRule> = { ...DOCS_FIELDS, name: 'skip
 
 export function compareServers(oldSide: ServerSurface, newSide: ServerSurface): Finding[] {
   const without = (entry: JsonObject, key: string): JsonObject => Object.fromEntries(Object.entries(entry).filter(([k]) => k !== key));
+  // HTTP bindings only when both sides can say them (not a snapshot or a live server).
+  const upstreams = oldSide.http && newSide.http ? { old: oldSide.http.upstream, new: newSide.http.upstream } : undefined;
+  const compareTool = (a: SurfaceTool, b: SurfaceTool, at: string, item: string): Finding[] => [
+    ...compareToolEntry(a, b, at, item),
+    ...(upstreams ? compareBindings(a.http, b.http, upstreams, b.inputSchema, at, item) : []),
+  ];
   return [
     ...compareCollection<SurfaceTool>({
       noun: 'tool',
@@ -58,10 +65,11 @@ export function compareServers(oldSide: ServerSurface, newSide: ServerSurface): 
       sameWhat: 'same uriTemplate and fields',
       compare: (a, b, at, item) => compareFields(a, b, TEMPLATE_FIELDS, at, item),
     }),
+    ...(upstreams ? compareUpstreams(upstreams.old, upstreams.new) : []),
   ];
 }
 
-function compareTool(oldTool: SurfaceTool, newTool: SurfaceTool, at: string, item: string): Finding[] {
+function compareToolEntry(oldTool: SurfaceTool, newTool: SurfaceTool, at: string, item: string): Finding[] {
   const findings = compareFields(oldTool.entry, newTool.entry, TOOL_FIELDS, at, item);
   findings.push(...schemaFindings(oldTool.inputSchema, newTool.inputSchema, 'input', childPointer(at, 'inputSchema'), item));
   const outputAt = childPointer(at, 'outputSchema');

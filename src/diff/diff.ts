@@ -23,7 +23,7 @@ export function mixedFamilies(oldSide: Pick<LoadedSide, 'info'>, newSide: Pick<L
 }
 
 /** Collections in the order a server or a revision lists them, then by item, worst first, then by place. */
-const ITEM_ORDER = ['tool ', 'prompt ', 'resource template ', 'resource ', 'request ', 'notification ', 'definition '];
+const ITEM_ORDER = ['tool ', 'prompt ', 'resource template ', 'resource ', 'upstream', 'request ', 'notification ', 'definition '];
 
 function itemRank(item: string): number {
   const rank = ITEM_ORDER.findIndex((prefix) => item.startsWith(prefix));

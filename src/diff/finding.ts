@@ -25,7 +25,7 @@ export interface Finding {
   kind: string;
   /** For a revision diff, the worse of `impact.client` and `impact.server`. */
   severity: Severity;
-  /** What changed, as a label: `tool get_weather`, `request initialize (client → server)`, `definition Tool`. */
+  /** What changed, as a label: `tool get_weather`, `upstream`, `request initialize (client → server)`, `definition Tool`. */
   item: string;
   /** JSON pointer into the new side's document (the old side's, for what was removed). */
   pointer: string;

@@ -100,14 +100,14 @@ export async function loadSide(info: SideInfo, options: SideOptions, warn: (line
     }
     case 'manifest': {
       const { model } = await loadManifest(info.source, { allowOutside: options.allowOutsideRefs === true });
-      return { info, family: 'server', surface: surfaceFromModel(model).surface };
+      return { info, family: 'server', surface: surfaceFromModel(model, [], { bindings: true }).surface };
     }
     case 'snapshot':
       return fromSnapshot(info, await readSnapshot(info.source), warn);
     case 'openapi': {
       // An OpenAPI description is compared as the manifest `mcp-gen import openapi` makes of it.
       const { openApiModel } = await import('../pipeline/import.js');
-      return { info, family: 'server', surface: surfaceFromModel(await openApiModel(info.source)).surface };
+      return { info, family: 'server', surface: surfaceFromModel(await openApiModel(info.source), [], { bindings: true }).surface };
     }
     case 'url':
     case 'command':

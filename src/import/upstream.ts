@@ -1,7 +1,8 @@
 /**
  * The manifest's `upstream` block from the description's `servers` and `securitySchemes`, and each
  * operation's `http.auth` from its `security` requirement. Secrets never appear in the manifest: each
- * scheme names environment variables, derived from the scheme's name (`<SCHEME>_TOKEN`, …).
+ * scheme names environment variables, derived from the scheme's name (`<SCHEME>_TOKEN`, …); each
+ * server variable one named `UPSTREAM_<VARIABLE>`.
  */
 type Json = { [key: string]: unknown };
 
@@ -27,7 +28,8 @@ export function upstreamOf(document: Json, baseUrlOverride: string | undefined, 
     for (const [name, variable] of Object.entries(server['variables'])) {
       if (!isObject(variable) || !/^[A-Za-z0-9_.-]+$/.test(name) || !baseUrl?.includes(`{${name}}`)) continue;
       const entry: Json = { default: String(variable['default'] ?? '') };
-      entry['env'] = envName(name);
+      // Prefixed: bare names like HOSTNAME, PORT or USER are already set by shells and containers.
+      entry['env'] = `UPSTREAM_${envName(name)}`;
       if (Array.isArray(variable['enum']) && variable['enum'].length > 0) entry['enum'] = [...new Set(variable['enum'].map(String))];
       if (Array.isArray(entry['enum']) && !(entry['enum'] as string[]).includes(entry['default'] as string)) (entry['enum'] as string[]).push(entry['default'] as string);
       if (typeof variable['description'] === 'string') entry['description'] = variable['description'];

@@ -311,6 +311,16 @@ describe('import openapi: upstream credentials', () => {
     expect(warnings.find((w) => w.pointer === '/components/securitySchemes/digest')?.message).toMatch(/digest.*left out/);
   });
 
+  it('server variables become env-overridable under UPSTREAM_ names, never a bare HOSTNAME or PORT', async () => {
+    const servers = [{ url: '{protocol}://{hostname}:{port}/api/v3', variables: { protocol: { default: 'http' }, hostname: { default: 'HOSTNAME' }, port: { default: '8443', enum: ['443', '8443'] } } }];
+    const { manifest } = await importOpenApi(write(oas({ '/a': { get: { operationId: 'a', responses: {} } } }, { servers })));
+    expect(manifest['upstream']['baseUrl']).toBe('http://{hostname}:{port}/api/v3');
+    expect(manifest['upstream']['variables']).toEqual({
+      hostname: { default: 'HOSTNAME', env: 'UPSTREAM_HOSTNAME' },
+      port: { default: '8443', env: 'UPSTREAM_PORT', enum: ['443', '8443'] },
+    });
+  });
+
   it('--bearer-env gives every operation without credentials a bearer token; --header adds fixed headers', async () => {
     const file = write(oas({ '/a': { get: { operationId: 'a', responses: {} } }, '/b': { get: { operationId: 'b', security: [{ key: [] }], responses: {} } } }, { components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'k' } } } }));
     const { manifest } = await importOpenApi(file, { bearerEnv: 'GITHUB_TOKEN', headers: { 'User-Agent': 'mcp-gen-test' } });
