@@ -19,7 +19,7 @@ import { printWarnings, withProgress, type Console } from './console.js';
 import { fileInput, pathFromOut } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
-import { closeUnitCaches, openUnitCaches } from './unit-caches.js';
+import { openUnitCaches, writeWithCaches } from './unit-caches.js';
 
 /** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
 const CLIENT_TYPES_REVISION = '2025-11-25';
@@ -195,9 +195,7 @@ export async function writeClient(job: ClientJob, options: GenerateOptions, io: 
   try {
     const { files, record } = await prepareClient(job, io, options.inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) });
-    if (caches) await closeUnitCaches(caches, io);
-    return report;
+    return await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
   } finally {
     stopCompilerStandby();
   }

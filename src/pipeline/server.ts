@@ -19,7 +19,7 @@ import { openApiInput } from './import-ledger.js';
 import { fileInput, pathFromOut } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
-import { closeUnitCaches, openUnitCaches } from './unit-caches.js';
+import { openUnitCaches, writeWithCaches } from './unit-caches.js';
 
 /**
  * The runtime copied into every server: every `.ts` under `src/runtime/`
@@ -160,8 +160,7 @@ export async function writeServer(job: ServerJob, options: GenerateOptions, io: 
   try {
     const { files, record, notes } = await prepareServer(job, io, options.inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
-    if (caches) await closeUnitCaches(caches, io);
+    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) }));
     return { report, notes };
   } finally {
     stopCompilerStandby();

@@ -23,12 +23,19 @@ export async function openUnitCaches(out: string, manifest: string | undefined, 
 }
 
 /**
- * After the output is written: the pack written back. `MCP_GEN_CACHE_STATS=1` prints where the
+ * Runs the writer while the pack is saved: the pack holds planning's steps alone (the writer's
+ * prettier passes, hashes and file statuses belong to the folder), so it is final once the files
+ * are planned, and its write overlaps the output's. `MCP_GEN_CACHE_STATS=1` then prints where the
  * cached steps came from (how the shared pack is seen to work, in tests and benchmarks).
  */
-export async function closeUnitCaches({ cache, pack }: UnitCaches, io: Console): Promise<void> {
-  await pack?.save();
+export async function writeWithCaches<T>(caches: UnitCaches | undefined, io: Console, write: () => Promise<T>): Promise<T> {
+  if (caches === undefined) return write();
+  const { cache, pack } = caches;
+  const saved = pack?.save();
+  const result = await write();
+  await saved;
   if (process.env['MCP_GEN_CACHE_STATS'] === '1') {
     io.err(`unit cache: ${cache.hits - cache.sharedHits} from the folder's cache, ${cache.sharedHits} from the shared pack${pack ? '' : ' (off)'}, ${cache.misses} computed`);
   }
+  return result;
 }
