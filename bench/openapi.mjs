@@ -3,6 +3,10 @@
 //   1. generate:    ours `mcp-gen import openapi` then `mcp-gen server` (and `mcp-gen client`);
 //                   theirs `openapi-mcp-generator --input … --output …`. Each a fresh process under
 //                   GNU time: wall seconds, CPU seconds (user + system) and peak RSS, median of --runs.
+//                   Each round has a fresh MCP_GEN_CACHE_DIR, so the server runs cold; then a client
+//                   in a fresh folder after it (sharing the manifest's pack of cached results with
+//                   the server: docs/caching.md), and a client cold (a fresh folder, an empty cache
+//                   folder of its own). Every output folder is fresh.
 //   2. cold start:  each server built to JavaScript (`tsc --noCheck`: their project does not type-check,
 //                   TS2590), spawned over stdio, from spawn to the first `tools/list` answer (ours
 //                   pages it, 100 tools a page; theirs sends every tool at once), median of --start-samples.
@@ -60,13 +64,19 @@ function installOnce(dir, dependencies) {
 }
 
 /** One process under GNU time: wall, CPU and peak RSS. */
-function timed(command, args) {
+function timed(command, args, env = process.env) {
   const started = performance.now();
-  const child = spawnSync(GNU_TIME, ['-f', 'BENCH-TIME %U %S %M', command, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(GNU_TIME, ['-f', 'BENCH-TIME %U %S %M', command, ...args], { cwd: repoRoot, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const wallSeconds = (performance.now() - started) / 1000;
   const line = /BENCH-TIME (\S+) (\S+) (\d+)/.exec(child.stderr ?? '');
   if (child.status !== 0 || line === null) throw new Error(`${path.basename(args[0] ?? command)} failed (${child.status}): ${(child.stderr ?? '').slice(-2000)}`);
-  return { wallSeconds, cpuSeconds: Number(line[1]) + Number(line[2]), peakRssMiB: Number(line[3]) / 1024 };
+  const shared = /(\d+) from the shared pack/.exec(child.stderr ?? '');
+  return { wallSeconds, cpuSeconds: Number(line[1]) + Number(line[2]), peakRssMiB: Number(line[3]) / 1024, ...(shared ? { sharedHits: Number(shared[1]) } : {}) };
+}
+
+/** The environment of a generation run: its own mcp-gen cache folder, the unit cache's counts printed. */
+function cacheEnv(cacheDir) {
+  return { ...process.env, MCP_GEN_CACHE_DIR: cacheDir, MCP_GEN_CACHE_STATS: '1', MCP_GEN_SHARED_CACHE: 'on' };
 }
 
 function medianOf(samples) {
@@ -132,15 +142,21 @@ async function main() {
 
     const ours = path.join(work, 'ours');
     const theirs = path.join(work, 'theirs');
-    const generate = { ours: { import: [], server: [], client: [] }, theirs: [] };
+    const generate = { ours: { import: [], server: [], clientAfterServer: [], clientCold: [] }, theirs: [] };
+    const caches = path.join(work, 'caches');
     for (let run = 0; run < runs; run++) {
       rmSync(ours, { recursive: true, force: true });
       rmSync(theirs, { recursive: true, force: true });
+      rmSync(caches, { recursive: true, force: true });
       mkdirSync(ours, { recursive: true });
       const manifest = path.join(ours, 'manifest.json');
       generate.ours.import.push(timed(process.execPath, [cli, 'import', 'openapi', description, '-o', manifest, '--base-url', origin, '--bearer-env', 'GITHUB_TOKEN', '--header', 'User-Agent: mcp-gen-bench']));
-      generate.ours.server.push(timed(process.execPath, [cli, 'server', manifest, '-o', path.join(ours, 'server'), '--no-version-banner']));
-      generate.ours.client.push(timed(process.execPath, [cli, 'client', manifest, '-o', path.join(ours, 'client'), '--no-version-banner']));
+      // A fresh cache folder per round: the server cold, the client after it sharing its pack.
+      const shared = cacheEnv(path.join(caches, `round-${run}`));
+      generate.ours.server.push(timed(process.execPath, [cli, 'server', manifest, '-o', path.join(ours, 'server'), '--no-version-banner'], shared));
+      generate.ours.clientAfterServer.push(timed(process.execPath, [cli, 'client', manifest, '-o', path.join(ours, 'client'), '--no-version-banner'], shared));
+      // The client alone: a fresh folder and a cache folder of its own, empty.
+      generate.ours.clientCold.push(timed(process.execPath, [cli, 'client', manifest, '-o', path.join(ours, 'client-cold'), '--no-version-banner'], cacheEnv(path.join(caches, `round-${run}-client`))));
       generate.theirs.push(timed(process.execPath, [theirCli, '--input', description, '--output', theirs, '--base-url', origin]));
     }
 
@@ -186,7 +202,17 @@ async function main() {
       description: { package: '@octokit/openapi', file: 'generated/api.github.com.json', tools: model.tools.length },
       competitor: GENERATOR,
       runs,
-      generate: { ours: { import: medianOf(generate.ours.import), server: medianOf(generate.ours.server), client: medianOf(generate.ours.client) }, theirs: medianOf(generate.theirs) },
+      generate: {
+        ours: {
+          import: medianOf(generate.ours.import),
+          server: medianOf(generate.ours.server),
+          clientCold: medianOf(generate.ours.clientCold),
+          clientAfterServer: medianOf(generate.ours.clientAfterServer),
+          // Each round's server + client after it, then the median of those sums.
+          serverThenClientWallSeconds: median(generate.ours.server.map((s, i) => s.wallSeconds + generate.ours.clientAfterServer[i].wallSeconds)),
+        },
+        theirs: medianOf(generate.theirs),
+      },
       build,
       start: { ours: medianOf(start.ours), theirs: medianOf(start.theirs), samples: startSamples },
       perCall: { ...perCall, calls, upstreamRequests: upstream.requests },
@@ -208,7 +234,10 @@ function print(r) {
   row('import (wall, CPU)', s(g.ours.import), '');
   row('server generation (wall, CPU)', s(g.ours.server), s(g.theirs));
   row('import + server (wall)', `${(g.ours.import.wallSeconds + g.ours.server.wallSeconds).toFixed(2)} s`, `${g.theirs.wallSeconds.toFixed(2)} s`);
-  row('client generation (wall, CPU)', s(g.ours.client), 'n/a');
+  row('client, cold (wall, CPU)', s(g.ours.clientCold), 'n/a');
+  row('client after server (wall, CPU)', s(g.ours.clientAfterServer), 'n/a');
+  row('  steps from the shared pack', `${g.ours.clientAfterServer.sharedHits ?? 0} (cold: ${g.ours.clientCold.sharedHits ?? 0})`, '');
+  row('server + client after it (wall)', `${g.ours.serverThenClientWallSeconds.toFixed(2)} s`, '');
   row('peak RSS, generation (MiB)', Math.max(g.ours.import.peakRssMiB, g.ours.server.peakRssMiB).toFixed(0), g.theirs.peakRssMiB.toFixed(0));
   row('build, tsc --noCheck (wall)', `${r.build.ours.wallSeconds.toFixed(2)} s`, `${r.build.theirs.wallSeconds.toFixed(2)} s`);
   row('spawn → first tools/list (ms)', (r.start.ours.seconds * 1000).toFixed(0), (r.start.theirs.seconds * 1000).toFixed(0));

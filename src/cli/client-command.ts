@@ -30,6 +30,8 @@ export interface ClientCommandOptions {
   importExtension?: ImportExtension;
   check?: boolean;
   watch?: boolean;
+  /** false with `--no-shared-cache`: no shared unit pack in the user cache folder. */
+  sharedCache?: boolean;
   versionBanner: boolean;
 }
 
@@ -74,7 +76,7 @@ export async function generateClient(
     ...packageJob(options),
   };
   const check = options.check === true;
-  const report = await writeClient(job, { check, ...(inputFiles ? { inputFiles } : {}) }, io);
+  const report = await writeClient(job, { check, ...(inputFiles ? { inputFiles } : {}), ...(options.sharedCache === false ? { sharedCache: false } : {}) }, io);
   return printReport(io, displayPath(options.out), report, check);
 }
 

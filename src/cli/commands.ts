@@ -67,6 +67,10 @@ export const COMMON_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const CHECK: OptionSpec = { flags: '--check', help: 'write nothing; list stale, missing and extra files and exit 1 if any' };
+const SHARED_CACHE: OptionSpec = {
+  flags: '--no-shared-cache',
+  help: "neither read nor write the manifest's shared unit pack (under $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen), only the output folder's cache (also MCP_GEN_SHARED_CACHE=off)",
+};
 const NO_VERSION_BANNER: OptionSpec = { flags: '--no-version-banner', help: 'leave the mcp-gen version out of the banner (stable goldens)' };
 const OUTSIDE_REFS: OptionSpec = { flags: '--allow-outside-refs', help: "let $ref files outside the manifest's folder be read" };
 const SPEC_DIR: OptionSpec = { flags: '--spec-dir <dir>', help: 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else the schemas shipped with mcp-gen)' };
@@ -132,6 +136,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--registry-name <name>', help: 'server.json for the MCP Registry under this name (io.github.owner/name)' },
       { flags: '--registry-remote <url>', help: "server.json lists this deployed endpoint instead of the npm package" },
       { flags: '--dockerfile', help: 'a Dockerfile (and .dockerignore) serving the bundled server over HTTP' },
+      SHARED_CACHE,
       NO_VERSION_BANNER,
     ],
     examples: [
@@ -169,6 +174,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       IMPORT_EXTENSION,
       CHECK,
       { flags: '--watch', help: 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C' },
+      SHARED_CACHE,
       NO_VERSION_BANNER,
     ],
     examples: [

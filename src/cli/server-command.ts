@@ -29,6 +29,8 @@ export interface ServerOptions {
   registryRemote?: string;
   /** `--dockerfile`: a Dockerfile for the HTTP server. */
   dockerfile?: boolean;
+  /** false with `--no-shared-cache`: no shared unit pack in the user cache folder. */
+  sharedCache?: boolean;
   versionBanner: boolean;
 }
 
@@ -52,7 +54,7 @@ export async function generateServer(
   const hosts = hostOptions(options);
   if (hosts !== undefined) job.hosts = hosts;
   const check = options.check === true;
-  const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}) }, io);
+  const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}), ...(options.sharedCache === false ? { sharedCache: false } : {}) }, io);
   const code = printReport(io, displayPath(options.out), report, check);
   for (const note of notes) io.err(`note: ${note}`);
   return code;

@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userCacheDir } from './cache-dir.js';
 import type { Diagnostic } from './diagnostics.js';
 import { inputProblem, unplacedDiagnostic } from './diagnostics.js';
 import { downloadText, OFFLINE_HINT, readIfPresent, storeInCache } from './spec-fetch.js';
@@ -138,11 +138,7 @@ function revisionFor(input: string, opts: ResolveSpecOptions): string {
 }
 
 function cacheRoot(opts: ResolveSpecOptions): string {
-  return (
-    opts.cacheDir ??
-    nonEmpty(process.env['MCP_GEN_CACHE_DIR']) ??
-    join(nonEmpty(process.env['XDG_CACHE_HOME']) ?? join(homedir(), '.cache'), 'mcp-gen')
-  );
+  return opts.cacheDir ?? userCacheDir();
 }
 
 function looksLikePath(input: string): boolean {

@@ -12,14 +12,14 @@ import type { ServiceModel } from '../model/service-model.js';
 import { STATELESS_REVISION } from '../model/service.js';
 import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
-import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
+import type { UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { browserRuntimeSources, packageFiles, type PackageJob } from './client-package.js';
 import { printWarnings, withProgress, type Console } from './console.js';
-import { generatorFingerprint } from './generator-fingerprint.js';
 import { fileInput, pathFromOut } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
+import { openUnitCaches, writeWithCaches } from './unit-caches.js';
 
 /** The revision whose method map types `request()`: the newest stateful one, like the server runtime's. */
 const CLIENT_TYPES_REVISION = '2025-11-25';
@@ -174,14 +174,19 @@ export async function checkClient(job: ClientJob, io: Console): Promise<{ report
 export interface GenerateOptions {
   check?: boolean;
   /** Collects the files the model was read from (for --watch). */
-  inputFiles?: Set<string>;
+  inputFiles?: Set<string>;  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
+  sharedCache?: boolean;
 }
 
 /** source → model → planned files → output folder. */
 export async function writeClient(job: ClientJob, options: GenerateOptions, io: Console): Promise<WriteReport> {
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
-  const cache = check ? undefined : await readUnitCache(job.out, generatorFingerprint());
+  // No shared pack in a --watch (the one caller that collects input files): each edit would read
+  // and rewrite the whole pack for the few steps that changed, all of them in this one folder.
+  const manifest = 'manifest' in job.source && options.inputFiles === undefined ? job.source.manifest : undefined;
+  const caches = check ? undefined : await openUnitCaches(job.out, manifest, options.sharedCache);
+  const cache = caches?.cache;
   // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
   // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
   // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
@@ -190,7 +195,7 @@ export async function writeClient(job: ClientJob, options: GenerateOptions, io: 
   try {
     const { files, record } = await prepareClient(job, io, options.inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    return await writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) });
+    return await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
   } finally {
     stopCompilerStandby();
   }

@@ -12,14 +12,14 @@ import type { HostOptions } from '../emit/server/host-files.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
-import { readUnitCache, type UnitCache } from '../write/unit-cache.js';
+import type { UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { printWarnings, withProgress, type Console } from './console.js';
-import { generatorFingerprint } from './generator-fingerprint.js';
 import { openApiInput } from './import-ledger.js';
 import { fileInput, pathFromOut } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
+import { openUnitCaches, writeWithCaches } from './unit-caches.js';
 
 /**
  * The runtime copied into every server: every `.ts` under `src/runtime/`
@@ -89,7 +89,7 @@ async function prepareServer(
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   const extension = job.importExtension ?? 'js';
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}) }),
+    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache), share: cache } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -140,14 +140,18 @@ export interface GenerateOptions {
   /** Overwrite user-owned files with fresh skeletons. */
   force?: boolean;
   /** Collects the files the manifest loader read (for --watch). */
-  inputFiles?: Set<string>;
+  inputFiles?: Set<string>;  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
+  sharedCache?: boolean;
 }
 
 /** manifest → model → planned files → output folder; the notes are for the user, after the report. */
 export async function writeServer(job: ServerJob, options: GenerateOptions, io: Console): Promise<{ report: WriteReport; notes: string[] }> {
   const check = options.check === true;
   // Only a run that writes uses the cache: --check regenerates from nothing, as `mcp-gen check` does.
-  const cache = check ? undefined : await readUnitCache(job.out, generatorFingerprint());
+  // No shared pack in a --watch (the one caller that collects input files): each edit would read
+  // and rewrite the whole pack for the few steps that changed, all of them in this one folder.
+  const caches = check ? undefined : await openUnitCaches(job.out, options.inputFiles === undefined ? job.manifest : undefined, options.sharedCache);
+  const cache = caches?.cache;
   // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
   // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
   // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
@@ -156,7 +160,7 @@ export async function writeServer(job: ServerJob, options: GenerateOptions, io: 
   try {
     const { files, record, notes } = await prepareServer(job, io, options.inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) });
+    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) }));
     return { report, notes };
   } finally {
     stopCompilerStandby();

@@ -46,15 +46,29 @@ function isWellFormed(text: string): boolean {
 }
 
 /** A value as text, as its UTF-8 bytes, or both: each made from the other only when needed. */
-interface Entry {
+export interface Entry {
   text?: string;
   bytes?: Buffer;
 }
 
 const textOf = (entry: Entry): string => (entry.text ??= (entry.bytes as Buffer).toString('utf8'));
 
+/** An entry's size in UTF-8 bytes. */
+export const sizeOf = (entry: Entry): number => entry.bytes?.length ?? Buffer.byteLength(entry.text as string, 'utf8');
+
+/**
+ * A second tier behind a folder's own cache: the shared pack of every output generated from the
+ * same manifest (shared-pack.ts). Asked only on a miss of the folder's cache, only for the kinds it
+ * holds; told every entry of those kinds the run used, so it can keep them for the next output.
+ */
+export interface SecondTier {
+  holds(kind: string): boolean;
+  get(key: string): Entry | undefined;
+  use(key: string, entry: Entry): void;
+}
+
 /** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>): Buffer {
+export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>): Buffer {
   // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
   const kept: [string, Buffer][] = [];
   for (const [key, entry] of entries) {
@@ -74,7 +88,7 @@ function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, 
 }
 
 /** The entries of a cache file's bytes, as byte ranges of it, or undefined when it is not a sound cache of this generator. */
-function decodeEntries(bytes: Buffer, fingerprint: string): Map<string, Entry> | undefined {
+export function decodeEntries(bytes: Buffer, fingerprint: string): Map<string, Entry> | undefined {
   const headerEnd = bytes.indexOf(0x0a);
   if (headerEnd < 0) return undefined;
   let header: Partial<CacheHeader> | null;
@@ -130,8 +144,12 @@ export function decodeUnitCache(text: string, fingerprint: string): Map<string, 
 
 export class UnitCache {
   private readonly fresh = new Map<string, Entry>();
+  /** The shared pack, when the run has one (attach). */
+  private tier: SecondTier | undefined;
   hits = 0;
   misses = 0;
+  /** Of the hits, those the shared pack answered. */
+  sharedHits = 0;
 
   private constructor(
     /** Identifies the generator (its code and the libraries whose output it embeds). */
@@ -159,39 +177,60 @@ export class UnitCache {
     return entries === undefined ? new UnitCache(fingerprint, new Map()) : new UnitCache(fingerprint, entries, savedAtNs);
   }
 
+  /** Puts the shared pack behind this cache: asked on a miss, told what the run used (its kinds only). */
+  attach(tier: SecondTier): void {
+    this.tier = tier;
+  }
+
   private keyOf(kind: string, input: string): string {
     return sha256Hex(`${kind}\0${this.fingerprint}\0${input}`);
   }
 
-  /** A value this run or the last one computed for `key` (kept for the next run), counted as hit or miss. */
-  private lookup(key: string): string | undefined {
-    const known = this.fresh.get(key) ?? this.stored.get(key);
+  /** The shared pack when it holds this kind. */
+  private tierFor(kind: string): SecondTier | undefined {
+    return this.tier?.holds(kind) === true ? this.tier : undefined;
+  }
+
+  /** A value this run, the last one or (on a miss) the shared pack has for `key` (kept for the next run), counted as hit or miss. */
+  private lookup(kind: string, key: string): string | undefined {
+    const tier = this.tierFor(kind);
+    let known = this.fresh.get(key) ?? this.stored.get(key);
+    if (known === undefined && tier !== undefined) {
+      known = tier.get(key);
+      if (known !== undefined) this.sharedHits++;
+    }
     if (known === undefined) {
       this.misses++;
       return undefined;
     }
     this.hits++;
-    this.fresh.set(key, known);
+    this.keep(kind, key, known);
     return textOf(known);
+  }
+
+  /** Keeps an entry for the next run, and tells the shared pack when it holds the kind. */
+  private keep(kind: string, key: string, entry: Entry): void {
+    this.fresh.set(key, entry);
+    this.tierFor(kind)?.use(key, entry);
   }
 
   /** The cached result of `compute` for this kind and input, computing (and keeping) it on a miss. */
   readonly memo: Memo = (kind, input, compute) => {
     const key = this.keyOf(kind, input);
-    const known = this.lookup(key);
+    const known = this.lookup(kind, key);
     if (known !== undefined) return known;
     const value = compute();
-    this.fresh.set(key, { text: value });
+    this.keep(kind, key, { text: value });
     return value;
   };
 
   /** The same for an asynchronous step. */
   async memoAsync(kind: string, input: string, compute: () => Promise<string>): Promise<string> {
     const key = this.keyOf(kind, input);
-    const known = this.lookup(key);
+    const known = this.lookup(kind, key);
     if (known !== undefined) return known;
     const value = await compute();
-    this.fresh.set(key, { text: value });
+    this.keep(kind, key, { text: value });
     return value;
   }
 
@@ -204,12 +243,33 @@ export class UnitCache {
 
   /** What the last run or this one kept for this kind and input (kept again for the next run), counted as hit or miss. */
   recall(kind: string, input: string): string | undefined {
-    return this.lookup(this.keyOf(kind, input));
+    return this.lookup(kind, this.keyOf(kind, input));
   }
 
   /** Keeps `value` for this kind and input for the next run, replacing what was there. */
   put(kind: string, input: string, value: string): void {
-    this.fresh.set(this.keyOf(kind, input), { text: value });
+    this.keep(kind, this.keyOf(kind, input), { text: value });
+  }
+
+  /**
+   * The shared pack alone, for a value this folder's cache keeps in another form (a server's
+   * validator code, which its own cache knows only by hash): what the pack has, kept there.
+   */
+  recallShared(kind: string, input: string): string | undefined {
+    const key = this.keyOf(kind, input);
+    const known = this.tier?.get(key);
+    if (known === undefined) return undefined;
+    // Asked from within a memo's compute, whose lookup counted a miss: the pack answered it.
+    this.misses--;
+    this.hits++;
+    this.sharedHits++;
+    this.tier?.use(key, known);
+    return textOf(known);
+  }
+
+  /** Keeps `value` in the shared pack only (see recallShared). */
+  keepShared(kind: string, input: string, value: string): void {
+    this.tier?.use(this.keyOf(kind, input), { text: value });
   }
 
   /** The file's text: only what this run used, so entries of removed tools do not pile up. */

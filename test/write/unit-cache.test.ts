@@ -133,12 +133,19 @@ describe('server and client generation with the unit cache', () => {
     await writeFile(manifest, changed);
   };
 
+  // The folder's cache alone: a cold run here is cold (the shared pack is test/write/shared-pack.test.ts's).
+  const sharedCache = process.env['MCP_GEN_SHARED_CACHE'];
   beforeAll(async () => {
+    process.env['MCP_GEN_SHARED_CACHE'] = 'off';
     dir = await mkdtemp(join(tmpdir(), 'mcp-gen-unit-cache-'));
     manifest = join(dir, 'manifest.yaml');
     await copyFile(join(repoRoot, 'examples', 'weather', 'manifest.yaml'), manifest);
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    if (sharedCache === undefined) delete process.env['MCP_GEN_SHARED_CACHE'];
+    else process.env['MCP_GEN_SHARED_CACHE'] = sharedCache;
+    await rm(dir, { recursive: true, force: true });
+  });
 
   for (const command of ['server', 'client'] as const) {
     it(`${command}: after one tool changed, a warm run writes the same bytes as a cold one, and a damaged or foreign cache changes nothing`, async () => {

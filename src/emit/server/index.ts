@@ -8,7 +8,7 @@ import { dialectOf } from '../shared/dialect.js';
 import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import type { ImportExtension } from '../import-extension.js';
 import { typedValidatorModule } from '../validators/declarations.js';
-import { emitSplitToolValidators, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
+import { emitSplitToolValidators, type CodeShare, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
 import { planSharedDefinitions, sharedStubKeys, withSharedStubs } from '../validators/shared-defs.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles, type ServerTarget } from './project-files.js';
@@ -37,6 +37,8 @@ export interface ServerInputs {
   memo?: Memo;
   /** The same for asynchronous steps: types.ts and server.ts are assembled from cached, formatted units. */
   memoAsync?: UnitMemo;
+  /** The cache's shared tier: keeps the tools' validator code, which `memo` keeps only by hash. */
+  share?: CodeShare;
   /** What relative module specifiers end with (`--import-extension`); `js` by default. */
   importExtension?: ImportExtension;
   /** `--otel`: main.ts turns tracing on and package.json depends on @opentelemetry/api. */
@@ -101,7 +103,7 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   if (proxied) files.push(proxyFile(model));
 
   // Started first: with many tools they compile on worker threads while the rest is planned here.
-  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, inputs.importExtension ? { importExtension: inputs.importExtension } : {}) : undefined;
+  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, { ...(inputs.importExtension ? { importExtension: inputs.importExtension } : {}), ...(inputs.share ? { share: inputs.share } : {}) }) : undefined;
   // types.ts and server.ts are assembled from formatted units already (types-file.ts,
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
@@ -128,7 +130,7 @@ export async function validatorFiles(
   model: ServiceModel,
   toolNames: Map<string, ToolTypeNames>,
   memo: Memo | undefined,
-  options: CompileUnitsOptions & { importExtension?: ImportExtension } = {},
+  options: CompileUnitsOptions & { importExtension?: ImportExtension; share?: CodeShare } = {},
 ): Promise<{ files: PlannedFile[]; warnings: string[] }> {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';

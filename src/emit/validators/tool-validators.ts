@@ -35,6 +35,16 @@ export type Memo = (kind: string, input: string, compute: () => string) => strin
 
 const computeOnly: Memo = (_kind, _input, compute) => compute();
 
+/**
+ * The unit cache's shared tier alone (src/write/shared-pack.ts: one pack per manifest, for every
+ * output made from it): where a server keeps each tool's compiled code, which its own cache keeps
+ * only by hash, so a server in a fresh folder finds the code instead of compiling it.
+ */
+export interface CodeShare {
+  recallShared(kind: string, input: string): string | undefined;
+  keepShared(kind: string, input: string, value: string): void;
+}
+
 export async function emitToolValidators(
   units: readonly ToolValidatorUnit[],
   dialect: Dialect,
@@ -161,7 +171,7 @@ export async function emitSplitToolValidators(
   dialect: Dialect,
   paths: SplitPaths,
   memo: Memo = computeOnly,
-  options: CompileUnitsOptions = {},
+  options: CompileUnitsOptions & { share?: CodeShare } = {},
   shared?: SharedDefinitions,
 ): Promise<SplitValidators> {
   const entries = units.flatMap((u) => u.entries);
@@ -174,8 +184,9 @@ export async function emitSplitToolValidators(
   // A module's text is in no other file: the cache keeps only its hash, and a warm run does not
   // need it at all when the file on disk is still that text. The shared definitions compile here
   // while the tools compile on worker threads.
+  const { share, ...compileOptions } = options;
   const [compiledAll, sharedCompiled] = await Promise.all([
-    compiledUnits(units, dialect, memo, options, 'hash'),
+    compiledUnits(units, dialect, memo, compileOptions, 'hash', share),
     shared === undefined ? undefined : compiledUnits([sharedUnit(shared)], dialect, memo, { workers: 0 }, 'code').then((r) => r[0] as UnitResult),
   ]);
   for (const [i, unit] of units.entries()) {
@@ -238,8 +249,10 @@ const NOT_CACHED = Symbol('not cached');
  * order. A memo computes on a miss, so a lookup whose compute throws NOT_CACHED finds out what is
  * missing without computing it. `keep`: what the memo keeps of a unit, its code or only its hash.
  */
-async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, memo: Memo, options: CompileUnitsOptions, keep: 'code' | 'hash'): Promise<UnitResult[]> {
+async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, memo: Memo, options: CompileUnitsOptions, keep: 'code' | 'hash', share?: CodeShare): Promise<UnitResult[]> {
   const kind = MEMO_KIND[keep];
+  // Kept by hash: the code also goes to the shared tier, under the kind that keeps code.
+  const shareCode = keep === 'hash' ? share : undefined;
   const inputs = units.map((unit) =>
     unit.memoInput !== undefined
       ? JSON.stringify({ dialect, unit: unit.memoInput })
@@ -247,9 +260,15 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
   );
   const results: (UnitResult | undefined)[] = inputs.map((input) => {
     try {
-      return decodeCompiled(memo(kind, input, () => {
-        throw NOT_CACHED;
-      }));
+      let shared: UnitResult | undefined;
+      const value = memo(kind, input, () => {
+        // Not in the folder's cache: the code another output of the manifest compiled, if any.
+        const code = shareCode?.recallShared(MEMO_KIND.code, input);
+        if (code === undefined) throw NOT_CACHED;
+        shared = decodeCompiled(code);
+        return encodeCompiled(shared, keep);
+      });
+      return shared ?? decodeCompiled(value);
     } catch (error) {
       if (error === NOT_CACHED) return undefined;
       throw error;
@@ -264,6 +283,7 @@ async function compiledUnits(units: readonly ToolValidatorUnit[], dialect: Diale
       const value = compiled[i] as CompiledValidatorCode;
       const result: UnitResult = { ...value, codeHash: sha256Hex(value.code) };
       memo(kind, inputs[unitIndex] as string, () => encodeCompiled(result, keep));
+      shareCode?.keepShared(MEMO_KIND.code, inputs[unitIndex] as string, encodeCompiled(result, 'code'));
       results[unitIndex] = result;
     });
   }
