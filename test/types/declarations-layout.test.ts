@@ -77,6 +77,26 @@ describe('declarationsLayout', () => {
     for (const unit of declined) expect(declarationsLayout(unit), unit).toBeUndefined();
   });
 
+  it("lays out object types inside unions as prettier does: `{…} | null` hugged, any other union one member a line; empty interfaces closed on their line", async () => {
+    const body = (name: string): string => `{\n/**\n * The ${name}.\n */\n${name}: string\n"x-${name}"?: (number | null)\n[k: string]: unknown\n}`;
+    const units = [
+      'export interface Empty {\n\n}\n\nexport interface B {\nitems: string[]\n}\n',
+      `export interface A {\nx: (${body('a')} | null)\ny?: (null | ${body('b')})\n}\n`,
+      `export interface A {\nlist: (${body('a')}[] | null)\ngrid?: (${body('b')}[][] | null)\n}\n`,
+      `export interface A {\nx: (string | ${body('a')} | ${body('b')}[] | null)\ny: (${body('c')} | Foo)\n}\n`,
+      `export interface A {\nouter: ({\n/**\n * Nested.\n */\ninner: (${body('a')}[] | null)\nmore?: (${body('b')} | null)\n} | null)\n}\n`,
+      `export type T = (${body('a')} | null)\n`,
+      `export type T = (${body('a')}[] | null)\n`,
+      `export type T = (string | ${body('a')})\n`,
+      `export type T = ${body('a')}[]\n`,
+    ];
+    expect(await compare(units)).toBe(units.length);
+    // Still prettier's: an intersection with an object type, a lone object type in parentheses.
+    for (const unit of [`export interface A {\nx: (Foo & ${body('a')})\n}\n`, `export interface A {\nx: (${body('a')})\n}\n`]) {
+      expect(declarationsLayout(unit), unit).toBeUndefined();
+    }
+  });
+
   it('breaks a union too wide for its line as prettier does: moved to the next line, else one member a line', async () => {
     const units: string[] = [`export interface A {\nx?: (${Array.from({ length: 12 }, (_, i) => `"value_number_${i}"`).join(' | ')})\n}\n`];
     for (let count = 2; count <= 14; count++) {

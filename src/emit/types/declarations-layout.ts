@@ -3,10 +3,11 @@ import { prettierString } from '../../printer/prettier-layout.js';
 /**
  * json-schema-to-typescript's unformatted declarations (`format: false`: one member a line, no
  * indentation, no semicolons) in prettier's layout, without prettier, for the plain shapes nearly
- * every tool schema gives: interfaces of members whose types are names, string or integer
- * literals, arrays and unions, nested object types, JSDoc comments (of any width and text, which
- * prettier keeps). Anything else (a code line too wide, which prettier would break; tuples,
- * intersections, generics, non-ASCII code) gives
+ * every tool schema gives: interfaces (empty ones too) of members whose types are names, string or
+ * integer literals, arrays and unions, object types nested in them (`{…} | null` hugged on the
+ * member's line, any other union holding one broken one member a line, as prettier prints them),
+ * JSDoc comments (of any width and text, which prettier keeps). Anything else (a code line too
+ * wide, which prettier would break; tuples, intersections, generics, non-ASCII code) gives
  * undefined and the caller formats the unit with prettier. test/types/declarations-layout.test.ts
  * holds it against prettier over every unit of the scale manifest and the test fixtures.
  */
@@ -16,92 +17,243 @@ const NAME = /^[A-Za-z_$][\w$]*$/;
 const KEY = String.raw`(?:[A-Za-z_$][\w$]*|"(?:[^"\\]|\\.)*")`;
 const MEMBER = new RegExp(String.raw`^(${KEY})(\??): (.+)$`);
 const INDEX = /^\[k: string\]: (.+)$/;
-const CLOSE = /^\}((?:\[\])*)$/;
 const INTERFACE = /^export interface ([A-Za-z_$][\w$]*) \{(\})?$/;
 const ALIAS = /^export type ([A-Za-z_$][\w$]*) = (.+)$/;
 
+/** A type as read: tokens (see TOKEN) and object types, each the members between its braces. */
+type Part = string | { members: Member[] };
+
+interface Member {
+  /** The inner lines of its JSDoc comment, if it has one. */
+  comment?: string[];
+  /** `name?`, or `[k: string]`, as prettier prints it. */
+  head: string;
+  type: Part[];
+}
+
+/** The lines read so far and where reading is. */
+interface Cursor {
+  lines: string[];
+  at: number;
+}
+
+/** Lines laid out, and which of them are comment lines (exempt from the width check). */
+interface Out {
+  lines: string[];
+  comments: Set<number>;
+}
+
 /** The unit as formatUnit would give it (trimmed, one final line feed), or undefined. */
 export function declarationsLayout(code: string): string | undefined {
-  const lines = code.trim().split('\n');
-  const out: string[] = [];
-  // Lines of JSDoc comments: prettier prints them as they are however wide, whatever their characters.
-  const comments = new Set<number>();
-  let depth = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const pad = '  '.repeat(depth);
+  const cursor: Cursor = { lines: code.trim().split('\n'), at: 0 };
+  const out: Out = { lines: [], comments: new Set() };
+  while (cursor.at < cursor.lines.length) {
+    const line = cursor.lines[cursor.at] as string;
     if (line === '') {
-      // Between declarations one blank line stays; inside a body there are none to keep.
-      if (depth !== 0) return undefined;
-      if (out[out.length - 1] !== '') out.push('');
+      // Between declarations one blank line stays.
+      if (out.lines[out.lines.length - 1] !== '') out.lines.push('');
+      cursor.at++;
       continue;
     }
-    if (line === '/**') {
-      const end = lines.indexOf(' */', i);
-      if (end < 0) return undefined;
-      out.push(`${pad}/**`);
-      for (const inner of lines.slice(i + 1, end)) {
-        // `.` stops at a line terminator (\r, U+2028, U+2029): such a comment is prettier's to print.
-        if (!/^ \*(?: .*)?$/.test(inner)) return undefined;
-        comments.add(out.length);
-        out.push(`${pad} ${inner.trim()}`);
-      }
-      out.push(`${pad} */`);
-      i = end;
+    const comment = readComment(cursor);
+    if (comment === null) return undefined;
+    if (comment !== undefined) {
+      pushComment(out, comment, '');
       continue;
     }
-    if (depth === 0) {
-      const declared = INTERFACE.exec(line);
-      if (declared) {
-        out.push(line);
-        if (declared[2] === undefined) depth = 1;
+    cursor.at++;
+    const declared = INTERFACE.exec(line);
+    if (declared) {
+      // `{` blank `}`: an interface without members, which prettier closes on its line.
+      if (declared[2] === undefined && cursor.lines[cursor.at] === '' && cursor.lines[cursor.at + 1] === '}') {
+        out.lines.push(`${line}}`);
+        cursor.at += 2;
         continue;
       }
-      const alias = ALIAS.exec(line);
-      const type = alias ? typeText(alias[2] as string) : undefined;
-      if (alias === null || type === undefined) return undefined;
-      out.push(...unionLines(`export type ${alias[1]} =`, type, ''));
+      out.lines.push(line);
+      if (declared[2] !== undefined) continue;
+      const members = readMembers(cursor);
+      if (members === undefined || cursor.lines[cursor.at] !== '}' || !pushMembers(out, members, '  ')) return undefined;
+      out.lines.push('}');
+      cursor.at++;
       continue;
     }
-    const close = CLOSE.exec(line);
-    if (close) {
-      depth--;
-      if (depth === 0) {
-        if (close[1] !== '') return undefined;
-        out.push('}');
-      } else {
-        out.push(`${'  '.repeat(depth)}}${close[1]};`);
-      }
-      continue;
-    }
+    const alias = ALIAS.exec(line);
+    const type = alias ? readType(alias[2] as string, cursor) : undefined;
+    if (alias === null || type === undefined || !pushType(out, `export type ${alias[1]} =`, type, '')) return undefined;
+  }
+  // Printable ASCII code within the width: the width of every line is then its length.
+  for (const [index, line] of out.lines.entries()) {
+    if (!out.comments.has(index) && (line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line))) return undefined;
+  }
+  return `${out.lines.join('\n')}\n`;
+}
+
+/** A JSDoc comment's inner lines where one starts (the cursor moved past it), undefined where none does, null for one prettier must print. */
+function readComment(cursor: Cursor): string[] | null | undefined {
+  if (cursor.lines[cursor.at] !== '/**') return undefined;
+  const end = cursor.lines.indexOf(' */', cursor.at);
+  if (end < 0) return null;
+  const inner = cursor.lines.slice(cursor.at + 1, end);
+  // `.` stops at a line terminator (\r, U+2028, U+2029): such a comment is prettier's to print.
+  if (!inner.every((line) => /^ \*(?: .*)?$/.test(line))) return null;
+  cursor.at = end + 1;
+  return inner;
+}
+
+function pushComment(out: Out, inner: readonly string[], pad: string): void {
+  out.lines.push(`${pad}/**`);
+  for (const line of inner) {
+    out.comments.add(out.lines.length);
+    out.lines.push(`${pad} ${line.trim()}`);
+  }
+  out.lines.push(`${pad} */`);
+}
+
+/** The members of a body up to the line that closes it (a line starting with `}`, not read), or undefined. */
+function readMembers(cursor: Cursor): Member[] | undefined {
+  const members: Member[] = [];
+  while (cursor.at < cursor.lines.length && !(cursor.lines[cursor.at] as string).startsWith('}')) {
+    const comment = readComment(cursor);
+    if (comment === null) return undefined;
+    const line = cursor.lines[cursor.at++];
+    if (line === undefined) return undefined;
     const index = INDEX.exec(line);
     const member = index ? null : MEMBER.exec(line);
     let head: string;
-    let rest: string;
     if (index) {
       head = '[k: string]';
-      rest = index[1] as string;
     } else if (member) {
       const key = keyText(member[1] as string);
       if (key === undefined) return undefined;
       head = `${key}${member[2]}`;
-      rest = member[3] as string;
     } else {
       return undefined;
     }
-    if (rest === '{') {
-      out.push(`${pad}${head}: {`);
-      depth++;
+    const type = readType((index ? index[1] : (member as RegExpExecArray)[3]) as string, cursor);
+    if (type === undefined) return undefined;
+    members.push({ ...(comment === undefined ? {} : { comment }), head, type });
+  }
+  return members;
+}
+
+/** One token of a type: a name, a string or integer literal, a bracket pair, a parenthesis, a union bar or an opening brace at the line's end. */
+const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[\])|([()])|(\|)|(\{)$)/y;
+
+/**
+ * A type starting with `text`: its tokens, string literals in prettier's quotes, and each object
+ * type as its members (read from the lines that follow, up to the `}` that closes it, after which
+ * the type goes on). Undefined for anything else.
+ */
+function readType(text: string, cursor: Cursor): Part[] | undefined {
+  const parts: Part[] = [];
+  let rest = text;
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < rest.length) {
+    const start = TOKEN.lastIndex;
+    const token = TOKEN.exec(rest);
+    if (token === null || token.index !== start) return undefined;
+    if (token[1] !== undefined) {
+      const literal = prettierString(token[1]);
+      if (literal === undefined) return undefined;
+      parts.push(literal);
+    } else if (token[7] !== undefined) {
+      const members = readMembers(cursor);
+      const close = cursor.lines[cursor.at++];
+      if (members === undefined || close === undefined) return undefined;
+      parts.push({ members });
+      rest = close.slice(1);
+      TOKEN.lastIndex = 0;
+    } else {
+      parts.push((token[2] ?? token[3] ?? token[4] ?? token[5] ?? token[6]) as string);
+    }
+  }
+  return parts;
+}
+
+/** The members of an object type, one after another at `pad`; false when one cannot be laid out. */
+function pushMembers(out: Out, members: readonly Member[], pad: string): boolean {
+  for (const member of members) {
+    if (member.comment !== undefined) pushComment(out, member.comment, pad);
+    if (!pushType(out, `${pad}${member.head}:`, member.type, pad)) return false;
+  }
+  return true;
+}
+
+/**
+ * `head` and its type, as prettier prints a member's or an alias's type: a type of tokens alone by
+ * unionLines; an object type (an array of it) opened on the head's line; a union of one object type
+ * and `null`s hugged there too (`{` … `} | null`); any other union holding an object type broken
+ * one member a line after a bar, each object's members two further in than its bar's text.
+ */
+function pushType(out: Out, head: string, parts: readonly Part[], pad: string): boolean {
+  if (parts.every((part) => typeof part === 'string')) {
+    const type = typeText(parts as string[]);
+    if (type === undefined) return false;
+    out.lines.push(...unionLines(head, type, pad));
+    return true;
+  }
+  const wrapped = parts[0] === '(' && closing(parts, 0) === parts.length - 1;
+  const operands = unionOperands(wrapped ? parts.slice(1, -1) : parts);
+  if (operands === undefined || (wrapped && operands.length < 2)) return false;
+  const objects = operands.filter((operand) => typeof operand !== 'string');
+  const only = operands.length === 1 || (objects.length === 1 && objects[0]?.suffix === '' && operands.every((o) => o === 'null' || typeof o !== 'string'));
+  if (only) {
+    const at = operands.findIndex((operand) => typeof operand !== 'string');
+    const object = operands[at] as ObjectOperand;
+    const before = operands.slice(0, at).map((text) => `${text as string} | `).join('');
+    const after = operands.slice(at + 1).map((text) => ` | ${text as string}`).join('');
+    out.lines.push(`${head} ${before}{`);
+    if (!pushMembers(out, object.members, `${pad}  `)) return false;
+    out.lines.push(`${pad}}${object.suffix}${after};`);
+    return true;
+  }
+  out.lines.push(head);
+  for (const [i, operand] of operands.entries()) {
+    const end = i === operands.length - 1 ? ';' : '';
+    if (typeof operand === 'string') {
+      out.lines.push(`${pad}  | ${operand}${end}`);
       continue;
     }
-    const type = typeText(rest);
-    if (type === undefined) return undefined;
-    out.push(...unionLines(`${pad}${head}:`, type, pad));
+    out.lines.push(`${pad}  | {`);
+    if (!pushMembers(out, operand.members, `${pad}      `)) return false;
+    out.lines.push(`${pad}    }${operand.suffix}${end}`);
   }
-  if (depth !== 0) return undefined;
-  // Printable ASCII code within the width: the width of every line is then its length.
-  for (const [index, line] of out.entries()) if (!comments.has(index) && (line.length > WIDTH || !/^[\x20-\x7e]*$/.test(line))) return undefined;
-  return `${out.join('\n')}\n`;
+  return true;
+}
+
+/** An object type (with the `[]` of arrays of it) as one member of a union. */
+interface ObjectOperand {
+  members: Member[];
+  suffix: string;
+}
+
+/**
+ * The members of a union at its top level (one for any other type): each printed as a type of
+ * tokens alone (and itself no union), or an object type with `[]`s only; undefined otherwise.
+ */
+function unionOperands(parts: readonly Part[]): (string | ObjectOperand)[] | undefined {
+  const groups: Part[][] = [[]];
+  let level = 0;
+  for (const part of parts) {
+    if (part === '(') level++;
+    else if (part === ')') level--;
+    if (part === '|' && level === 0) groups.push([]);
+    else groups[groups.length - 1]?.push(part);
+  }
+  const operands: (string | ObjectOperand)[] = [];
+  for (const group of groups) {
+    const [first, ...rest] = group;
+    if (first !== undefined && typeof first !== 'string' && rest.every((part) => part === '[]')) {
+      operands.push({ members: first.members, suffix: rest.join('') });
+      continue;
+    }
+    if (!group.every((part) => typeof part === 'string')) return undefined;
+    const type = typeText(group as string[]);
+    if (type === undefined || type.operands.length !== 1) return undefined;
+    operands.push(type.text);
+  }
+  return operands;
 }
 
 /**
@@ -127,9 +279,6 @@ function keyText(key: string): string | undefined {
   return prettierString(key);
 }
 
-/** One token of a type: a name, a string or integer literal, a bracket pair, a parenthesis or a union bar. */
-const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[\])|([()])|(\|))/y;
-
 /**
  * A member's type as prettier prints it: string literals in its quotes, the parentheses around a
  * whole union dropped (prettier's own), every other parenthesis around a union kept (they are
@@ -141,21 +290,7 @@ interface TypeText {
   operands: string[];
 }
 
-function typeText(type: string): TypeText | undefined {
-  const parts: string[] = [];
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < type.length) {
-    const start = TOKEN.lastIndex;
-    const token = TOKEN.exec(type);
-    if (token === null || token.index !== start) return undefined;
-    if (token[1] !== undefined) {
-      const literal = prettierString(token[1]);
-      if (literal === undefined) return undefined;
-      parts.push(literal);
-    } else {
-      parts.push((token[2] ?? token[3] ?? token[4] ?? token[5] ?? token[6]) as string);
-    }
-  }
+function typeText(parts: readonly string[]): TypeText | undefined {
   if (!parenthesesAroundUnionsOnly(parts)) return undefined;
   // `(a | b)` as the whole type: prettier drops those parentheses.
   const whole = parts[0] === '(' && closing(parts, 0) === parts.length - 1 ? parts.slice(1, -1) : parts;
@@ -171,7 +306,7 @@ function typeText(type: string): TypeText | undefined {
 }
 
 /** Index of the parenthesis closing the one at `open`. */
-function closing(parts: readonly string[], open: number): number {
+function closing(parts: readonly Part[], open: number): number {
   let depth = 0;
   for (let i = open; i < parts.length; i++) {
     if (parts[i] === '(') depth++;
