@@ -68,8 +68,6 @@ describe('declarationsLayout', () => {
     expect(await compare(taken)).toBe(1);
     const declined = [
       'export interface A {\n"plain"?: string\n}\n',
-      'export interface A {\nx: [string, number]\n}\n',
-      'export interface A {\nx: (string)\n}\n',
       'export interface A {\nx: A & B\n}\n',
       'export interface A {\nx: "caf\u00e9"\n}\n',
       'export interface A {\nx: 1.5\n}\n',
@@ -95,6 +93,21 @@ describe('declarationsLayout', () => {
     for (const unit of [`export interface A {\nx: (Foo & ${body('a')})\n}\n`, `export interface A {\nx: (${body('a')})\n}\n`]) {
       expect(declarationsLayout(unit), unit).toBeUndefined();
     }
+  });
+
+  it('takes tuples, parentheses around a lone type and unions inside unions as prettier prints them; declines such a union it would break', async () => {
+    const long = (n: number): string => Array.from({ length: n }, (_, i) => `VeryLongTypeName${'X'.repeat(i * 3)}${i}`).join(' | ');
+    const units = [
+      'export interface A {\nx: [string, number]\ny: (string)\nz?: (string | ("patch")[])\n}\n',
+      'export interface A {\nlist: [string, ...(string)[]]\npairs?: [(number | string), (number | string)][]\nbounded: ([] | [string] | [string, string])\nrest: [number, number, ...(number)[]]\n}\n',
+      'export interface A {\naccount: ((SimpleUser | Enterprise) | null)\nvalue?: ((string | number | boolean | string[]) | null)\n}\n',
+      // 93 characters: too wide beside `moved: `, not on a line of its own.
+      `export interface A {\nmoved: ((${'A'.repeat(30)} | ${'B'.repeat(30)} | ${'C'.repeat(18)}) | null)\n}\n`,
+      'export type T = ([] | [("a" | "b")] | [("a" | "b"), ("a" | "b")])\n',
+    ];
+    expect(await compare(units)).toBe(units.length);
+    // Too wide for one line even moved: prettier breaks inside the inner parentheses.
+    expect(declarationsLayout(`export interface A {\nbroken: ((${long(4)}) | null)\n}\n`)).toBeUndefined();
   });
 
   it('breaks a union too wide for its line as prettier does: moved to the next line, else one member a line', async () => {

@@ -1,13 +1,15 @@
 import { prettierString } from '../../printer/prettier-layout.js';
+import { typeText, type TypeText } from './type-text.js';
 
 /**
  * json-schema-to-typescript's unformatted declarations (`format: false`: one member a line, no
  * indentation, no semicolons) in prettier's layout, without prettier, for the plain shapes nearly
  * every tool schema gives: interfaces (empty ones too) of members whose types are names, string or
- * integer literals, arrays and unions, object types nested in them (`{…} | null` hugged on the
- * member's line, any other union holding one broken one member a line, as prettier prints them),
- * JSDoc comments (of any width and text, which prettier keeps). Anything else (a code line too
- * wide, which prettier would break; tuples, intersections, generics, non-ASCII code) gives
+ * integer literals, arrays, tuples and unions (type-text.ts), object types nested in them
+ * (`{…} | null` hugged on the member's line, any other union holding one broken one member a
+ * line, as prettier prints them), JSDoc comments (of any width and text, which prettier keeps).
+ * Anything else (a code line too wide, which prettier would break; a tuple or a union in
+ * parentheses that would have to break; intersections, generics, non-ASCII code) gives
  * undefined and the caller formats the unit with prettier. test/types/declarations-layout.test.ts
  * holds it against prettier over every unit of the scale manifest and the test fixtures.
  */
@@ -137,8 +139,8 @@ function readMembers(cursor: Cursor): Member[] | undefined {
   return members;
 }
 
-/** One token of a type: a name, a string or integer literal, a bracket pair, a parenthesis, a union bar or an opening brace at the line's end. */
-const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[\])|([()])|(\|)|(\{)$)/y;
+/** One token of a type: a name, a string or integer literal, a bracket pair, a tuple's bracket, comma or `...`, a parenthesis, a union bar or an opening brace at the line's end. */
+const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[\]|\.\.\.|[[\],])|([()])|(\|)|(\{)$)/y;
 
 /**
  * A type starting with `text`: its tokens, string literals in prettier's quotes, and each object
@@ -189,8 +191,9 @@ function pushMembers(out: Out, members: readonly Member[], pad: string): boolean
 function pushType(out: Out, head: string, parts: readonly Part[], pad: string): boolean {
   if (parts.every((part) => typeof part === 'string')) {
     const type = typeText(parts as string[]);
-    if (type === undefined) return false;
-    out.lines.push(...unionLines(head, type, pad));
+    const lines = type === undefined ? undefined : unionLines(head, type, pad);
+    if (lines === undefined) return false;
+    out.lines.push(...lines);
     return true;
   }
   const wrapped = parts[0] === '(' && closing(parts, 0) === parts.length - 1;
@@ -236,8 +239,8 @@ function unionOperands(parts: readonly Part[]): (string | ObjectOperand)[] | und
   const groups: Part[][] = [[]];
   let level = 0;
   for (const part of parts) {
-    if (part === '(') level++;
-    else if (part === ')') level--;
+    if (part === '(' || part === '[') level++;
+    else if (part === ')' || part === ']') level--;
     if (part === '|' && level === 0) groups.push([]);
     else groups[groups.length - 1]?.push(part);
   }
@@ -261,12 +264,14 @@ function unionOperands(parts: readonly Part[]): (string | ObjectOperand)[] | und
  * the union on the next line, or each of its members on a line of its own after a bar, as prettier
  * breaks a union (a line still too wide is left for the caller's width check to decline).
  */
-function unionLines(head: string, type: TypeText, pad: string): string[] {
+function unionLines(head: string, type: TypeText, pad: string): string[] | undefined {
   const line = `${head} ${type.text};`;
   if (line.length <= WIDTH || type.operands.length < 2) return [line];
   // prettier first moves the whole union to the next line, and breaks it only when it is still too wide.
   const moved = `${pad}  ${type.text};`;
   if (moved.length <= WIDTH) return [head, moved];
+  // A member that is a union in parentheses would be broken inside them too: prettier's to print.
+  if (type.nested) return undefined;
   const last = type.operands.length - 1;
   return [head, ...type.operands.map((operand, i) => `${pad}  | ${operand}${i === last ? ';' : ''}`)];
 }
@@ -279,32 +284,6 @@ function keyText(key: string): string | undefined {
   return prettierString(key);
 }
 
-/**
- * A member's type as prettier prints it: string literals in its quotes, the parentheses around a
- * whole union dropped (prettier's own), every other parenthesis around a union kept (they are
- * needed: `(a | b)[]`). Undefined for anything but names, literals, arrays, unions and such parens.
- */
-interface TypeText {
-  text: string;
-  /** The members of a union at the type's top level, as printed; one (the text) for any other type. */
-  operands: string[];
-}
-
-function typeText(parts: readonly string[]): TypeText | undefined {
-  if (!parenthesesAroundUnionsOnly(parts)) return undefined;
-  // `(a | b)` as the whole type: prettier drops those parentheses.
-  const whole = parts[0] === '(' && closing(parts, 0) === parts.length - 1 ? parts.slice(1, -1) : parts;
-  const operands: string[] = [''];
-  let level = 0;
-  for (const part of whole) {
-    if (part === '(') level++;
-    else if (part === ')') level--;
-    if (part === '|' && level === 0) operands.push('');
-    else operands[operands.length - 1] += part === '|' ? ' | ' : part;
-  }
-  return { text: whole.map((part) => (part === '|' ? ' | ' : part)).join(''), operands };
-}
-
 /** Index of the parenthesis closing the one at `open`. */
 function closing(parts: readonly Part[], open: number): number {
   let depth = 0;
@@ -313,46 +292,4 @@ function closing(parts: readonly Part[], open: number): number {
     else if (parts[i] === ')' && --depth === 0) return i;
   }
   return -1;
-}
-
-/**
- * Every parenthesized group holds a union at its own level and is an array's element type or the
- * whole type (a parenthesized lone name, or a union nested right inside another, prettier would
- * unwrap), and the union bars sit between operands.
- */
-function parenthesesAroundUnionsOnly(parts: readonly string[]): boolean {
-  let expectOperand = true;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] as string;
-    if (part === '(') {
-      if (!expectOperand) return false;
-      const end = closing(parts, i);
-      if (end < 0) return false;
-      const inner = parts.slice(i + 1, end);
-      let level = 0;
-      let bars = 0;
-      for (const p of inner) {
-        if (p === '(') level++;
-        else if (p === ')') level--;
-        else if (p === '|' && level === 0) bars++;
-      }
-      if (bars === 0 || inner[0] === '(' || !parenthesesAroundUnionsOnly(inner)) return false;
-      const after = parts[end + 1];
-      // Only `(a | b)[]`, or the whole type (whose parentheses prettier drops).
-      if (!(after === '[]' || (after === undefined && i === 0))) return false;
-      i = end;
-      expectOperand = false;
-    } else if (part === '|') {
-      if (expectOperand) return false;
-      expectOperand = true;
-    } else if (part === '[]') {
-      if (expectOperand) return false;
-    } else if (part === ')') {
-      return false;
-    } else {
-      if (!expectOperand) return false;
-      expectOperand = false;
-    }
-  }
-  return !expectOperand;
 }
