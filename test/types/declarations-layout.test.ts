@@ -68,7 +68,7 @@ describe('declarationsLayout', () => {
     expect(await compare(taken)).toBe(1);
     const declined = [
       'export interface A {\n"plain"?: string\n}\n',
-      'export interface A {\nx: A & B\n}\n',
+      'export interface A {\nx: Generic<A>\n}\n',
       'export interface A {\nx: "caf\u00e9"\n}\n',
       'export interface A {\nx: 1.5\n}\n',
     ];
@@ -89,13 +89,13 @@ describe('declarationsLayout', () => {
       `export type T = ${body('a')}[]\n`,
     ];
     expect(await compare(units)).toBe(units.length);
-    // Still prettier's: an intersection with an object type, a lone object type in parentheses.
-    for (const unit of [`export interface A {\nx: (Foo & ${body('a')})\n}\n`, `export interface A {\nx: (${body('a')})\n}\n`]) {
+    // Still prettier's: an object type intersected with another, a lone object type in parentheses.
+    for (const unit of [`export interface A {\nx: (${body('b')} & ${body('a')})\n}\n`, `export interface A {\nx: (${body('a')})\n}\n`]) {
       expect(declarationsLayout(unit), unit).toBeUndefined();
     }
   });
 
-  it('takes tuples, parentheses around a lone type and unions inside unions as prettier prints them; declines such a union it would break', async () => {
+  it('takes tuples, parentheses around a lone type and unions inside unions as prettier prints them', async () => {
     const long = (n: number): string => Array.from({ length: n }, (_, i) => `VeryLongTypeName${'X'.repeat(i * 3)}${i}`).join(' | ');
     const units = [
       'export interface A {\nx: [string, number]\ny: (string)\nz?: (string | ("patch")[])\n}\n',
@@ -105,9 +105,23 @@ describe('declarationsLayout', () => {
       `export interface A {\nmoved: ((${'A'.repeat(30)} | ${'B'.repeat(30)} | ${'C'.repeat(18)}) | null)\n}\n`,
       'export type T = ([] | [("a" | "b")] | [("a" | "b"), ("a" | "b")])\n',
     ];
+    // Too wide for one line even moved: broken inside the inner parentheses too.
+    units.push(`export interface A {\nbroken: ((${long(4)}) | null)\n}\n`);
     expect(await compare(units)).toBe(units.length);
-    // Too wide for one line even moved: prettier breaks inside the inner parentheses.
-    expect(declarationsLayout(`export interface A {\nbroken: ((${long(4)}) | null)\n}\n`)).toBeUndefined();
+  });
+
+  it('takes intersections as prettier prints them: names, `Name & {…}` on the head line or in a broken union, `(union) & {…}`, and a nested union broken inside its parentheses', async () => {
+    const body = (name: string): string => `{\n/**\n * The ${name}.\n */\n${name}: string\n[k: string]: unknown\n}`;
+    const wide = (n: number, w: number): string => Array.from({ length: n }, (_, i) => `Name${String(i).padStart(w, 'x')}`).join(' | ');
+    const units = [
+      `export interface A {\nrepo?: (Repository & ${body('a')})\nowner: ((SimpleUser & ${body('b')}) | null)\n}\n`,
+      `export type T = (RulesetVersion & ${body('a')})\n`,
+      `export type U = ((SimpleUser & ${body('a')}) | null)\n`,
+      'export type V = (First & Second)\nexport type W = ((AaaaaaaaaaaaaaaaaaaaA & BbbbbbbbbbbbbbbbbbbbbbbB) | (CcccccccccccccccccccC & DdddddddddddddddddddddD) | null)\n',
+      `export interface A {\nbody: ((${body('a')} | (string | number | boolean | null | unknown[])) & ${body('b')})\nother?: (${body('c')} | (string | number | boolean | null | unknown[]))\n}\n`,
+      `export type X = ((${wide(6, 18)}) | null)\nexport interface B {\nx?: ((${wide(3, 30)}) | (${wide(5, 20)}) | null)\n}\n`,
+    ];
+    expect(await compare(units)).toBe(units.length);
   });
 
   it('breaks a union too wide for its line as prettier does: moved to the next line, else one member a line', async () => {

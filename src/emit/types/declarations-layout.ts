@@ -139,8 +139,8 @@ function readMembers(cursor: Cursor): Member[] | undefined {
   return members;
 }
 
-/** One token of a type: a name, a string or integer literal, a bracket pair, a tuple's bracket, comma or `...`, a parenthesis, a union bar or an opening brace at the line's end. */
-const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[\]|\.\.\.|[[\],])|([()])|(\|)|(\{)$)/y;
+/** One token of a type: a name, a string or integer literal, a bracket pair, a tuple's bracket, comma or `...`, `&`, a parenthesis, a union bar or an opening brace at the line's end. */
+const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?![\w.])|([A-Za-z_$][\w$]*)|(\[\]|\.\.\.|[[\],&])|([()])|(\|)|(\{)$)/y;
 
 /**
  * A type starting with `text`: its tokens, string literals in prettier's quotes, and each object
@@ -198,42 +198,80 @@ function pushType(out: Out, head: string, parts: readonly Part[], pad: string): 
   }
   const wrapped = parts[0] === '(' && closing(parts, 0) === parts.length - 1;
   const operands = unionOperands(wrapped ? parts.slice(1, -1) : parts);
-  if (operands === undefined || (wrapped && operands.length < 2)) return false;
+  if (operands === undefined) return false;
   const objects = operands.filter((operand) => typeof operand !== 'string');
-  const only = operands.length === 1 || (objects.length === 1 && objects[0]?.suffix === '' && operands.every((o) => o === 'null' || typeof o !== 'string'));
-  if (only) {
+  // `Name & {…}` is the whole type, or a member of a union in its own parentheses; a lone object type has none.
+  const alone = operands.length === 1;
+  if (objects.some((o) => (o.base !== undefined && o.parenthesized === alone) || (o.base === undefined && o.parenthesized)) || (wrapped && alone && objects[0]?.base === undefined && objects[0]?.baseUnion === undefined)) return false;
+  const hugged = objects.length === 1 && objects[0]?.suffix === '' && objects[0].base === undefined && operands.every((o) => o === 'null' || typeof o !== 'string');
+  if (alone || hugged) {
     const at = operands.findIndex((operand) => typeof operand !== 'string');
     const object = operands[at] as ObjectOperand;
     const before = operands.slice(0, at).map((text) => `${text as string} | `).join('');
     const after = operands.slice(at + 1).map((text) => ` | ${text as string}`).join('');
-    out.lines.push(`${head} ${before}{`);
+    if (object.baseUnion !== undefined) {
+      // `(…broken union…) & {`: the union one member a line inside the parentheses, the object after them.
+      out.lines.push(`${head} (`);
+      if (!pushBrokenUnion(out, object.baseUnion, pad, '')) return false;
+      out.lines.push(`${pad}) & {`);
+    } else {
+      out.lines.push(`${head} ${before}${object.base === undefined ? '' : `${object.base} & `}{`);
+    }
     if (!pushMembers(out, object.members, `${pad}  `)) return false;
     out.lines.push(`${pad}}${object.suffix}${after};`);
     return true;
   }
   out.lines.push(head);
+  return pushBrokenUnion(out, operands, pad, ';');
+}
+
+/** A union's members one a line after a bar at `pad` + 2, each object's members two further in than its bar's text; `end` after the last. */
+function pushBrokenUnion(out: Out, operands: readonly (string | ObjectOperand)[], pad: string, end: string): boolean {
   for (const [i, operand] of operands.entries()) {
-    const end = i === operands.length - 1 ? ';' : '';
+    const last = i === operands.length - 1 ? end : '';
     if (typeof operand === 'string') {
-      out.lines.push(`${pad}  | ${operand}${end}`);
+      out.lines.push(`${pad}  | ${operand}${last}`);
       continue;
     }
-    out.lines.push(`${pad}  | {`);
+    if (operand.baseUnion !== undefined) return false;
+    const intersected = operand.base !== undefined;
+    out.lines.push(`${pad}  | ${intersected ? `(${operand.base} & ` : ''}{`);
     if (!pushMembers(out, operand.members, `${pad}      `)) return false;
-    out.lines.push(`${pad}    }${operand.suffix}${end}`);
+    out.lines.push(`${pad}    }${operand.suffix}${intersected ? ')' : ''}${last}`);
   }
   return true;
 }
 
-/** An object type (with the `[]` of arrays of it) as one member of a union. */
+/** An object type (with the `[]` of arrays of it, or a name it is intersected with) as one member of a union. */
 interface ObjectOperand {
   members: Member[];
   suffix: string;
+  /** `Name` of `Name & {…}`. */
+  base?: string;
+  /** The members of `(A | {…}) & {…}`'s union (one of them an object type, so prettier breaks it). */
+  baseUnion?: (string | ObjectOperand)[];
+  /** It came in parentheses of its own: `(Name & {…})`. */
+  parenthesized: boolean;
+}
+
+/** `Name & {…}` or `(A | {…}) & {…}`, or the first in parentheses. */
+function intersectionOperand(group: readonly Part[]): ObjectOperand | undefined {
+  const parenthesized = group[0] === '(' && closing(group, 0) === group.length - 1;
+  const inner = parenthesized ? group.slice(1, -1) : group;
+  const object = inner[inner.length - 1];
+  if (inner[inner.length - 2] !== '&' || object === undefined || typeof object === 'string') return undefined;
+  const base = inner.slice(0, -2);
+  const [name] = base;
+  if (base.length === 1 && typeof name === 'string' && NAME.test(name)) return { members: object.members, suffix: '', base: name, parenthesized };
+  if (parenthesized || base[0] !== '(' || closing(base, 0) !== base.length - 1) return undefined;
+  const baseUnion = unionOperands(base.slice(1, -1));
+  if (baseUnion === undefined || baseUnion.length < 2 || baseUnion.every((operand) => typeof operand === 'string')) return undefined;
+  return { members: object.members, suffix: '', baseUnion, parenthesized: false };
 }
 
 /**
  * The members of a union at its top level (one for any other type): each printed as a type of
- * tokens alone (and itself no union), or an object type with `[]`s only; undefined otherwise.
+ * tokens alone (and itself no union), an object type with `[]`s only, or `Name & {…}`; undefined otherwise.
  */
 function unionOperands(parts: readonly Part[]): (string | ObjectOperand)[] | undefined {
   const groups: Part[][] = [[]];
@@ -248,13 +286,19 @@ function unionOperands(parts: readonly Part[]): (string | ObjectOperand)[] | und
   for (const group of groups) {
     const [first, ...rest] = group;
     if (first !== undefined && typeof first !== 'string' && rest.every((part) => part === '[]')) {
-      operands.push({ members: first.members, suffix: rest.join('') });
+      operands.push({ members: first.members, suffix: rest.join(''), parenthesized: false });
+      continue;
+    }
+    const intersection = intersectionOperand(group);
+    if (intersection !== undefined) {
+      operands.push(intersection);
       continue;
     }
     if (!group.every((part) => typeof part === 'string')) return undefined;
     const type = typeText(group as string[]);
-    if (type === undefined || type.operands.length !== 1) return undefined;
-    operands.push(type.text);
+    if (type === undefined) return undefined;
+    // A union in parentheses keeps them as a member of another (a line too wide for it is declined later).
+    operands.push(type.operands.length === 1 ? type.text : `(${type.text})`);
   }
   return operands;
 }
@@ -270,10 +314,16 @@ function unionLines(head: string, type: TypeText, pad: string): string[] | undef
   // prettier first moves the whole union to the next line, and breaks it only when it is still too wide.
   const moved = `${pad}  ${type.text};`;
   if (moved.length <= WIDTH) return [head, moved];
-  // A member that is a union in parentheses would be broken inside them too: prettier's to print.
-  if (type.nested) return undefined;
-  const last = type.operands.length - 1;
-  return [head, ...type.operands.map((operand, i) => `${pad}  | ${operand}${i === last ? ';' : ''}`)];
+  const lines = [head];
+  for (const [i, operand] of type.operands.entries()) {
+    const end = i === type.operands.length - 1 ? ';' : '';
+    const line = `${pad}  | ${operand}${end}`;
+    const group = type.groups[i];
+    // A member that is a union in parentheses, too wide for its line: broken inside them too.
+    if (group === undefined || line.length <= WIDTH) lines.push(line);
+    else lines.push(`${pad}  | (`, ...group.map((inner) => `${pad}      | ${inner}`), `${pad}    )${end}`);
+  }
+  return lines;
 }
 
 /** A member name as prettier prints it: names bare, other keys single-quoted (never one prettier would unquote). */
