@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
-import { declarationsLayout } from '../../src/emit/types/declarations-layout.js';
+import { declarationsLayout, splitDeclarations } from '../../src/emit/types/declarations-layout.js';
+import { layoutDeclarations } from '../../src/emit/types/type-unit-jobs.js';
 import { compileToolUnit } from '../../src/emit/types/tool-unit.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { formatUnit } from '../../src/printer/format.js';
@@ -122,6 +123,23 @@ describe('declarationsLayout', () => {
       `export type X = ((${wide(6, 18)}) | null)\nexport interface B {\nx?: ((${wide(3, 30)}) | (${wide(5, 20)}) | null)\n}\n`,
     ];
     expect(await compare(units)).toBe(units.length);
+  });
+
+  it('lays out a unit it declines a declaration at a time, prettier getting only the declarations it declines, to the same bytes', async () => {
+    const declined = 'export interface Odd {\nx: Generic<A>\n}';
+    const unit = `/**\n * First.\n */\nexport interface A {\n/**\n * Member.\n */\nx?: (string | null)\n}\n\n${declined}\nexport type B = ("x" | "y")\n\n\n/**\n * Last.\n */\nexport interface C {\n\n}\n`;
+    expect(declarationsLayout(unit)).toBeUndefined();
+    const pieces = splitDeclarations(unit);
+    expect(pieces?.map((p) => [p.text.split('\n')[0], p.blankBefore])).toEqual([
+      ['/**', false],
+      ['export interface Odd {', true],
+      ['export type B = ("x" | "y")', false],
+      ['/**', true],
+    ]);
+    expect(pieces?.filter((p) => declarationsLayout(p.text) === undefined).map((p) => p.text)).toEqual([`${declined}\n`]);
+    expect(await layoutDeclarations(unit)).toBe(await formatUnit(unit, undefined));
+    // A comment of its own at the top level: the whole unit is prettier's.
+    expect(splitDeclarations(`/**\n * Loose.\n */\n\n${declined}\n`)).toBeUndefined();
   });
 
   it('breaks a union too wide for its line as prettier does: moved to the next line, else one member a line', async () => {

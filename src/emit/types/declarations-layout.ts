@@ -91,6 +91,47 @@ export function declarationsLayout(code: string): string | undefined {
   return `${out.lines.join('\n')}\n`;
 }
 
+/** The first line of a top-level declaration in json-schema-to-typescript's output (member lines never start so: a key with a space is quoted). */
+const DECLARATION_START = /^export (?:interface|type) [A-Za-z_$]/;
+
+/** One top-level declaration's source (with the JSDoc comment right before it) and whether a blank line came before it. */
+export interface DeclarationSource {
+  text: string;
+  blankBefore: boolean;
+}
+
+/**
+ * A unit's top-level declarations, each with the comment right before it. prettier formats
+ * top-level statements one by one (format.ts batches units on that ground), keeping one blank line
+ * where the source has any: a unit the direct layout declines is laid out a declaration at a time,
+ * prettier getting only the declarations it declines. Undefined when the unit holds anything else
+ * at its top level (a comment of its own, say).
+ */
+export function splitDeclarations(code: string): DeclarationSource[] | undefined {
+  const lines = code.trim().split('\n');
+  const starts: number[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (!DECLARATION_START.test(line)) continue;
+    let start = i;
+    if (lines[i - 1] === ' */') {
+      start = lines.lastIndexOf('/**', i - 1);
+      if (start < 0) return undefined;
+    }
+    starts.push(start);
+  }
+  if (starts[0] !== 0) return undefined;
+  const pieces: DeclarationSource[] = [];
+  for (const [n, start] of starts.entries()) {
+    const piece = lines.slice(start, starts[n + 1] ?? lines.length);
+    let end = piece.length;
+    while (end > 0 && piece[end - 1] === '') end--;
+    // A comment left at a declaration's end belongs to no declaration: prettier's to place.
+    if (piece[end - 1] === ' */') return undefined;
+    pieces.push({ text: `${piece.slice(0, end).join('\n')}\n`, blankBefore: n > 0 && lines[start - 1] === '' });
+  }
+  return pieces;
+}
+
 /** A JSDoc comment's inner lines where one starts (the cursor moved past it), undefined where none does, null for one prettier must print. */
 function readComment(cursor: Cursor): string[] | null | undefined {
   if (cursor.lines[cursor.at] !== '/**') return undefined;
