@@ -102,18 +102,36 @@ export interface SchemaPosition {
 /** Called for every schema object, children first, with a fresh copy it may change and return. */
 export type SchemaVisitor = (node: SchemaObject, position: SchemaPosition) => SchemaObject;
 
+/** A position below its parent's; its pointer is made only when a visitor reads it (most never do). */
+class ChildPosition implements SchemaPosition {
+  private made: string | undefined;
+  readonly definitions: readonly string[];
+  readonly isDefinition: boolean;
+  constructor(
+    private readonly parent: SchemaPosition,
+    private readonly keyword: string,
+    private readonly entry: number | string | undefined,
+  ) {
+    this.isDefinition = typeof entry === 'string' && (keyword === '$defs' || keyword === 'definitions');
+    this.definitions = this.isDefinition ? [...parent.definitions, entry as string] : parent.definitions;
+  }
+  get pointer(): string {
+    return (this.made ??= childPointer(this.parent.pointer, this.keyword, this.entry));
+  }
+}
+
 const ROOT: SchemaPosition = { pointer: '', definitions: [], isDefinition: false };
 
-function positionOf(parent: SchemaPosition, keyword: string, entry: number | string | undefined): SchemaPosition {
-  const isDefinition = typeof entry === 'string' && (keyword === '$defs' || keyword === 'definitions');
-  return { pointer: childPointer(parent.pointer, keyword, entry), definitions: isDefinition ? [...parent.definitions, entry] : parent.definitions, isDefinition };
+/** Data cloned as structuredClone would, without its cost for the strings, numbers and booleans that most data is. */
+function cloneData(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
 /** A deep copy of `schema`, data cloned too, with `visit` applied bottom-up at every subschema position (the tool types). */
 export function copySchema(schema: unknown, visit: SchemaVisitor, position: SchemaPosition = ROOT): unknown {
   // Not a schema object: a boolean schema, or data in a list or map slot (a `dependencies` array).
-  if (!isSchemaObject(schema)) return structuredClone(schema);
-  const out = mapSubschemas(schema, (value, keyword, entry) => copySchema(value, visit, positionOf(position, keyword, entry)), structuredClone);
+  if (!isSchemaObject(schema)) return cloneData(schema);
+  const out = mapSubschemas(schema, (value, keyword, entry) => copySchema(value, visit, new ChildPosition(position, keyword, entry)), cloneData);
   return visit(out, position);
 }
 

@@ -80,4 +80,37 @@ describe('client member layouts', () => {
     // Long names too: an intersection's first line past the width, an entry's call argument on its own line.
     expect(taken).toBeGreaterThan(NAMES.length * 5);
   });
+
+  it("GitHub's longest tool names (up to 64 characters) are laid out directly, in prettier's bytes", async () => {
+    const long = [
+      'copilot_remove-organizations-from-enterprise-coding-agent-policy',
+      'actions_get-fork-pr-contributor-approval-permissions-organizatio',
+      'actions_set-private-repo-fork-pr-workflows-settings-organization',
+      'apps_list-installation-requests-for-authenticated-app',
+    ];
+    for (const name of long) {
+      const key = stringLiteral(name);
+      const camel = name.replace(/[^A-Za-z0-9]+(.)/g, (_all, c: string) => c.toUpperCase());
+      const params = [`input: T.Tools[${key}]["input"]`, 'options?: CallOptions'];
+      const returns = `Promise<FullResult<T.Tools[${key}]["output"]>>`;
+      const cases: [MemberKind, string, string | undefined][] = [
+        ['interface', `  ${propertyKey(name)}: (${params.join(', ')}) => ${returns};
+`, signatureLayout('', propertyKey(name), params, returns)],
+        [
+          'interface',
+          `  readonly ${camel}: ToolCalls[${key}] & { readonly full: FullToolCalls[${key}] };\n`,
+          intersectionLayout('', `readonly ${camel}`, `ToolCalls[${key}]`, `readonly full: FullToolCalls[${key}]`),
+        ],
+        [
+          'array',
+          `  [${key}, { name: ${key}, validateOutput: outputValidators.validate${camel}Output }],\n`,
+          pairLayout(key, [`name: ${key}`, `validateOutput: outputValidators.validate${camel}Output`]),
+        ],
+      ];
+      for (const [kind, code, direct] of cases) {
+        expect(direct, code).toBeDefined();
+        expect(direct, code).toBe(await prettierMembers(kind, code));
+      }
+    }
+  });
 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
-import { declarationsLayout } from '../../src/emit/types/declarations-layout.js';
+import { declarationsLayout, splitDeclarations } from '../../src/emit/types/declarations-layout.js';
+import { layoutDeclarations } from '../../src/emit/types/type-unit-jobs.js';
 import { compileToolUnit } from '../../src/emit/types/tool-unit.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { formatUnit } from '../../src/printer/format.js';
@@ -68,13 +69,77 @@ describe('declarationsLayout', () => {
     expect(await compare(taken)).toBe(1);
     const declined = [
       'export interface A {\n"plain"?: string\n}\n',
-      'export interface A {\nx: [string, number]\n}\n',
-      'export interface A {\nx: (string)\n}\n',
-      'export interface A {\nx: A & B\n}\n',
+      'export interface A {\nx: Generic<A>\n}\n',
       'export interface A {\nx: "caf\u00e9"\n}\n',
       'export interface A {\nx: 1.5\n}\n',
     ];
     for (const unit of declined) expect(declarationsLayout(unit), unit).toBeUndefined();
+  });
+
+  it("lays out object types inside unions as prettier does: `{…} | null` hugged, any other union one member a line; empty interfaces closed on their line", async () => {
+    const body = (name: string): string => `{\n/**\n * The ${name}.\n */\n${name}: string\n"x-${name}"?: (number | null)\n[k: string]: unknown\n}`;
+    const units = [
+      'export interface Empty {\n\n}\n\nexport interface B {\nitems: string[]\n}\n',
+      `export interface A {\nx: (${body('a')} | null)\ny?: (null | ${body('b')})\n}\n`,
+      `export interface A {\nlist: (${body('a')}[] | null)\ngrid?: (${body('b')}[][] | null)\n}\n`,
+      `export interface A {\nx: (string | ${body('a')} | ${body('b')}[] | null)\ny: (${body('c')} | Foo)\n}\n`,
+      `export interface A {\nouter: ({\n/**\n * Nested.\n */\ninner: (${body('a')}[] | null)\nmore?: (${body('b')} | null)\n} | null)\n}\n`,
+      `export type T = (${body('a')} | null)\n`,
+      `export type T = (${body('a')}[] | null)\n`,
+      `export type T = (string | ${body('a')})\n`,
+      `export type T = ${body('a')}[]\n`,
+    ];
+    expect(await compare(units)).toBe(units.length);
+    // Still prettier's: an object type intersected with another, a lone object type in parentheses.
+    for (const unit of [`export interface A {\nx: (${body('b')} & ${body('a')})\n}\n`, `export interface A {\nx: (${body('a')})\n}\n`]) {
+      expect(declarationsLayout(unit), unit).toBeUndefined();
+    }
+  });
+
+  it('takes tuples, parentheses around a lone type and unions inside unions as prettier prints them', async () => {
+    const long = (n: number): string => Array.from({ length: n }, (_, i) => `VeryLongTypeName${'X'.repeat(i * 3)}${i}`).join(' | ');
+    const units = [
+      'export interface A {\nx: [string, number]\ny: (string)\nz?: (string | ("patch")[])\n}\n',
+      'export interface A {\nlist: [string, ...(string)[]]\npairs?: [(number | string), (number | string)][]\nbounded: ([] | [string] | [string, string])\nrest: [number, number, ...(number)[]]\n}\n',
+      'export interface A {\naccount: ((SimpleUser | Enterprise) | null)\nvalue?: ((string | number | boolean | string[]) | null)\n}\n',
+      // 93 characters: too wide beside `moved: `, not on a line of its own.
+      `export interface A {\nmoved: ((${'A'.repeat(30)} | ${'B'.repeat(30)} | ${'C'.repeat(18)}) | null)\n}\n`,
+      'export type T = ([] | [("a" | "b")] | [("a" | "b"), ("a" | "b")])\n',
+    ];
+    // Too wide for one line even moved: broken inside the inner parentheses too.
+    units.push(`export interface A {\nbroken: ((${long(4)}) | null)\n}\n`);
+    expect(await compare(units)).toBe(units.length);
+  });
+
+  it('takes intersections as prettier prints them: names, `Name & {…}` on the head line or in a broken union, `(union) & {…}`, and a nested union broken inside its parentheses', async () => {
+    const body = (name: string): string => `{\n/**\n * The ${name}.\n */\n${name}: string\n[k: string]: unknown\n}`;
+    const wide = (n: number, w: number): string => Array.from({ length: n }, (_, i) => `Name${String(i).padStart(w, 'x')}`).join(' | ');
+    const units = [
+      `export interface A {\nrepo?: (Repository & ${body('a')})\nowner: ((SimpleUser & ${body('b')}) | null)\n}\n`,
+      `export type T = (RulesetVersion & ${body('a')})\n`,
+      `export type U = ((SimpleUser & ${body('a')}) | null)\n`,
+      'export type V = (First & Second)\nexport type W = ((AaaaaaaaaaaaaaaaaaaaA & BbbbbbbbbbbbbbbbbbbbbbbB) | (CcccccccccccccccccccC & DdddddddddddddddddddddD) | null)\n',
+      `export interface A {\nbody: ((${body('a')} | (string | number | boolean | null | unknown[])) & ${body('b')})\nother?: (${body('c')} | (string | number | boolean | null | unknown[]))\n}\n`,
+      `export type X = ((${wide(6, 18)}) | null)\nexport interface B {\nx?: ((${wide(3, 30)}) | (${wide(5, 20)}) | null)\n}\n`,
+    ];
+    expect(await compare(units)).toBe(units.length);
+  });
+
+  it('lays out a unit it declines a declaration at a time, prettier getting only the declarations it declines, to the same bytes', async () => {
+    const declined = 'export interface Odd {\nx: Generic<A>\n}';
+    const unit = `/**\n * First.\n */\nexport interface A {\n/**\n * Member.\n */\nx?: (string | null)\n}\n\n${declined}\nexport type B = ("x" | "y")\n\n\n/**\n * Last.\n */\nexport interface C {\n\n}\n`;
+    expect(declarationsLayout(unit)).toBeUndefined();
+    const pieces = splitDeclarations(unit);
+    expect(pieces?.map((p) => [p.text.split('\n')[0], p.blankBefore])).toEqual([
+      ['/**', false],
+      ['export interface Odd {', true],
+      ['export type B = ("x" | "y")', false],
+      ['/**', true],
+    ]);
+    expect(pieces?.filter((p) => declarationsLayout(p.text) === undefined).map((p) => p.text)).toEqual([`${declined}\n`]);
+    expect(await layoutDeclarations(unit)).toBe(await formatUnit(unit, undefined));
+    // A comment of its own at the top level: the whole unit is prettier's.
+    expect(splitDeclarations(`/**\n * Loose.\n */\n\n${declined}\n`)).toBeUndefined();
   });
 
   it('breaks a union too wide for its line as prettier does: moved to the next line, else one member a line', async () => {

@@ -14,6 +14,7 @@ import { embedAt } from '../../src/emit/shared/embed.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { reusedStandaloneAjv } from '../../src/emit/validators/ajv-instance.js';
 import { compileValidatorCode } from '../../src/emit/validators/index.js';
+import { workerShares } from '../../src/emit/validators/compile-units.js';
 import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../../src/emit/validators/tool-validators.js';
 import { contentOf, type PlannedFile } from '../../src/write/planned-file.js';
 import { loadModel, repoRoot } from '../server/support.js';
@@ -157,5 +158,21 @@ describe('units with a memo input', () => {
     expect(built).toBe(1);
     expect(warm.js).not.toBe(cold.js);
     expect(warm).toEqual(await emitToolValidators([unit('A', 'string'), unit('B', 'integer')], '2020-12', './types.js', undefined, { workers: 0 }));
+  });
+
+  it('gives each worker about as many validators, not units: a unit of a thousand (a client\'s shared definitions) is not left beside half the tools', () => {
+    const unit = (validators: number, id: number): { id: number; entries: { exportName: string; ref: string; typeName: string }[] } => ({
+      id,
+      entries: Array.from({ length: validators }, (_, i) => ({ exportName: `v${i}`, ref: '#', typeName: 'unknown' })),
+    });
+    const units = [...Array.from({ length: 1200 }, (_, i) => unit(2, i)), unit(1000, 1200)];
+    const shares = workerShares(units, 2);
+    expect(shares.flat().map((u) => u.id)).toEqual(units.map((u) => u.id));
+    const sizes = shares.map((share) => share.reduce((sum, u) => sum + u.entries.length, 0));
+    expect(sizes).toHaveLength(2);
+    expect(Math.abs((sizes[0] as number) - (sizes[1] as number))).toBeLessThanOrEqual(1000 * 0.05);
+    // Never more shares than units, none empty.
+    expect(workerShares([unit(5, 0)], 2).map((share) => share.length)).toEqual([1]);
+    expect(workerShares(units.slice(0, 3), 2).every((share) => share.length > 0)).toBe(true);
   });
 });

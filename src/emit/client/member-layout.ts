@@ -19,27 +19,29 @@ function lines(...code: string[]): string | undefined {
   return `${out.join('\n')}\n`;
 }
 
-/** As `lines`, the first line at any width: prettier has no place to break it. */
-function wideFirstLine(first: string, ...rest: string[]): string | undefined {
-  const head = quotedLine(first);
-  const tail = lines(...rest);
-  return head === undefined || tail === undefined ? undefined : `${head}\n${tail}`;
-}
-
 /** `name: (a, b) => R;` on one line, or its parameters one a line, and then a `Promise<X>` return's argument too. */
 export function signatureLayout(doc: string, name: string, params: readonly string[], returns: string): string | undefined {
   const broken = [`  ${name}: (`, ...params.map((p) => `    ${p},`)];
   const promised = /^Promise<(.*)>$/.exec(returns)?.[1];
+  // `Promise<FullResult<X>>`: when `FullResult<X>` is too wide for its line, its argument goes on one of its own too.
+  const full = promised === undefined ? undefined : /^FullResult<(.*)>$/.exec(promised)?.[1];
   const body =
     lines(`  ${name}: (${params.join(', ')}) => ${returns};`) ??
     lines(...broken, `  ) => ${returns};`) ??
-    (promised === undefined ? undefined : lines(...broken, '  ) => Promise<', `    ${promised}`, '  >;'));
+    (promised === undefined ? undefined : lines(...broken, '  ) => Promise<', `    ${promised}`, '  >;')) ??
+    (full === undefined ? undefined : lines(...broken, '  ) => Promise<', '    FullResult<', `      ${full}`, '    >', '  >;'));
   return body === undefined ? undefined : doc + body;
 }
 
-/** `name: A & { member };` on one line, or the object type's member on a line of its own (the first line however wide). */
+/**
+ * `name: A & { member };` on one line, or the object type's member on a line of its own (the first
+ * line however wide, and the member's too when it is `key: Type`, which has no place to break either).
+ */
 export function intersectionLayout(doc: string, name: string, type: string, member: string): string | undefined {
-  const body = lines(`  ${name}: ${type} & { ${member} };`) ?? wideFirstLine(`  ${name}: ${type} & {`, `    ${member};`, '  };');
+  const unbreakable = /^(?:readonly )?[A-Za-z_$][\w$]*\??: [A-Za-z_$][\w$.]*\["(?:[^"\\]|\\.)*"\]$/.test(member);
+  const memberLine = unbreakable ? quotedLine(`    ${member};`) : flatLine(`    ${member};`);
+  const head = quotedLine(`  ${name}: ${type} & {`);
+  const body = lines(`  ${name}: ${type} & { ${member} };`) ?? (head === undefined || memberLine === undefined ? undefined : `${head}\n${memberLine}\n  };\n`);
   return body === undefined ? undefined : doc + body;
 }
 
@@ -49,8 +51,21 @@ export function pairLayout(key: string, members: readonly string[]): string | un
   return (
     lines(`  [${key}, ${object}],`) ??
     lines('  [', `    ${key},`, `    ${object},`, '  ],') ??
-    lines('  [', `    ${key},`, '    {', ...members.map((m) => `      ${m},`), '    },', '  ],')
+    lines('  [', `    ${key},`, '    {', ...members.flatMap(brokenMember), '    },', '  ],')
   );
+}
+
+/**
+ * A member of the element's object, one a line: `key: value,`, or, too wide, the value on the next
+ * line when it is a string or a chain of property accesses and the key is not short (prettier
+ * breaks after the colon there).
+ */
+function brokenMember(member: string): string[] {
+  const line = `      ${member},`;
+  if (flatLine(line) !== undefined) return [line];
+  const match = /^([A-Za-z_$][\w$]*): ((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*|"(?:[^"\\]|\\.)*")$/.exec(member);
+  // A key shorter than five characters prettier keeps beside its value.
+  return match === null || (match[1] as string).length < 5 ? [line] : [`      ${match[1]}:`, `        ${match[2]},`];
 }
 
 /** An object member `name: value,` on one line, or a call's one argument on a line of its own. */

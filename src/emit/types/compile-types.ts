@@ -85,7 +85,8 @@ const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype)
  *   `additionalItems` stays open, `const`/`enum` with non-primitive values go (the type widens).
  */
 function compilerSafe(schema: SchemaObject, keep: ReadonlySet<string>): SafeSchema {
-  const text = JSON.stringify(schema);
+  // The schema's text, to pick placeholders it does not hold: made only for a schema that needs one (few do).
+  let text: string | undefined;
   const placeholders = new Map<string, string>();
   const byName = new Map<string, string>();
   let next = 0;
@@ -93,6 +94,7 @@ function compilerSafe(schema: SchemaObject, keep: ReadonlySet<string>): SafeSche
     if (!PROTOTYPE_NAMES.has(name)) return name;
     let placeholder = byName.get(name);
     if (placeholder === undefined) {
+      text ??= JSON.stringify(schema);
       while (text.includes(`mcpgen_key_${next}`)) next++;
       placeholder = `mcpgen_key_${next++}`;
       byName.set(name, placeholder);

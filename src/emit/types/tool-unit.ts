@@ -1,7 +1,7 @@
 import { escapeInvisible } from '../../printer/escape.js';
 import { pascalCase } from '../../printer/names.js';
-import { defineOwn, isSchemaObject, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
-import { copySchema } from '../../schema/walk.js';
+import { defineOwn, isSchemaObject, pointerSegment, refSegmentKey, type SchemaObject } from '../../schema/keywords.js';
+import { copySchema, type SchemaPosition } from '../../schema/walk.js';
 import { typeBase } from '../shared/naming.js';
 import { compileTypes, OWN_TS_TYPE } from './compile-types.js';
 
@@ -93,7 +93,7 @@ function stripForTypes(node: SchemaObject): SchemaObject {
  */
 function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
   const remaining: string[] = [];
-  const named = copySchema(schema, (node, position) => {
+  const visit = (node: SchemaObject, position: SchemaPosition): SchemaObject => {
     stripForTypes(node);
     if (position.isDefinition) {
       node[NAME_KEYWORD] = [name, ...position.definitions.map((key) => typeBase(pascalCase(key)))].join('_');
@@ -101,24 +101,49 @@ function typeSchema(schema: SchemaObject, name: string, shared: ReadonlyMap<stri
     const out = sharedReference(node, shared);
     if (typeof out['$ref'] === 'string') remaining.push(out['$ref']);
     return out;
-  }) as SchemaObject;
-  // The copies of shared definitions nothing refers to any more: never declared (unreachable), yet
-  // the compiler would walk each of them in every tool.
-  for (const keyword of ['$defs', 'definitions']) {
-    const definitions = named[keyword];
-    if (!isSchemaObject(definitions)) continue;
-    for (const key of Object.keys(definitions)) {
-      if (!shared.has(key)) continue;
+  };
+  // The copies of shared definitions are made last, and only those still referred to: the rest are
+  // never declared (unreachable), yet the compiler would walk each of them in every tool. Their own
+  // references are all to shared definitions (tool-types.ts), so none of them adds to `remaining`.
+  const withoutShared: SchemaObject = {};
+  for (const [key, value] of Object.entries(schema)) defineOwn(withoutShared, key, isDefinitionMap(key, value) ? ownDefinitions(value, shared) : value);
+  const named = copySchema(withoutShared, visit) as SchemaObject;
+  for (const keyword of DEFINITION_KEYWORDS) {
+    const definitions = schema[keyword];
+    if (!isDefinitionMap(keyword, definitions) || !Object.keys(definitions).some((key) => shared.has(key))) continue;
+    const copied = named[keyword] as SchemaObject;
+    const inOrder: SchemaObject = {};
+    for (const [key, definition] of Object.entries(definitions)) {
+      if (!shared.has(key)) {
+        defineOwn(inOrder, key, copied[key]);
+        continue;
+      }
       // Kept when any remaining reference might point into it (a doubt keeps it).
       const spellings = [key, key.replace(/~/g, '~0').replace(/\//g, '~1'), encodeURIComponent(key)];
-      if (!remaining.some((ref) => spellings.some((spelling) => ref.includes(spelling)))) delete definitions[key];
+      if (!remaining.some((ref) => spellings.some((spelling) => ref.includes(spelling)))) continue;
+      const position: SchemaPosition = { pointer: `/${keyword}/${pointerSegment(key)}`, definitions: [key], isDefinition: true };
+      defineOwn(inOrder, key, copySchema(definition, visit, position));
     }
+    named[keyword] = inOrder;
   }
   // A root `$id` would start a new resource; `$schema` is the validators' business.
   delete named['$id'];
   delete named['$schema'];
   named[NAME_KEYWORD] = name;
   return named;
+}
+
+const DEFINITION_KEYWORDS = ['$defs', 'definitions'] as const;
+
+function isDefinitionMap(key: string, value: unknown): value is SchemaObject {
+  return (key === '$defs' || key === 'definitions') && isSchemaObject(value);
+}
+
+/** A definitions map without the shared definitions. */
+function ownDefinitions(definitions: SchemaObject, shared: ReadonlyMap<string, SharedDefinition>): SchemaObject {
+  const own: SchemaObject = {};
+  for (const [key, definition] of Object.entries(definitions)) if (!shared.has(key)) defineOwn(own, key, definition);
+  return own;
 }
 
 const OWN_DEFINITION = /^#\/(?:\$defs|definitions)\/([^/]+)$/;

@@ -1,6 +1,6 @@
 import { formatUnit } from '../../printer/format.js';
 import { runInWorker, workerEntry } from '../../printer/worker-thread.js';
-import { declarationsLayout } from './declarations-layout.js';
+import { declarationsLayout, splitDeclarations } from './declarations-layout.js';
 import { onStandby } from '../compiler-standby.js';
 import { compileShared, compileToolUnit, type SharedDefinition, type ToolSchemas, type UnitTypeNames } from './tool-unit.js';
 
@@ -31,8 +31,21 @@ export const TYPE_WORKER_THRESHOLD = 100;
 /** One unit compiled and formatted, in whichever thread runs it. */
 export async function runTypeUnitJob(job: TypeUnitJob, shared: ReadonlyMap<string, SharedDefinition>): Promise<string> {
   const code = job.kind === 'tool' ? await compileToolUnit(job.tool, job.names, shared) : await compileShared(shared);
-  // Laid out directly when the declarations are plain (nearly always), else by prettier.
-  return declarationsLayout(code) ?? formatUnit(code, undefined);
+  return layoutDeclarations(code);
+}
+
+/**
+ * json-schema-to-typescript's declarations in prettier's layout: laid out directly when they are
+ * plain (nearly always), else a declaration at a time, prettier getting only those the direct
+ * layout declines (the same bytes: it formats top-level statements one by one).
+ */
+export async function layoutDeclarations(code: string): Promise<string> {
+  const direct = declarationsLayout(code);
+  if (direct !== undefined) return direct;
+  const pieces = splitDeclarations(code);
+  if (pieces === undefined || pieces.length < 2) return formatUnit(code, undefined);
+  const laidOut = await Promise.all(pieces.map((piece) => declarationsLayout(piece.text) ?? formatUnit(piece.text, undefined)));
+  return laidOut.map((text, i) => (pieces[i]?.blankBefore === true ? `\n${text}` : text)).join('');
 }
 
 /** A batch compiled in this thread, each unit's code or error message in the batch's order (what a worker answers). */

@@ -46,15 +46,31 @@ export async function compileUnits(units: readonly ToolValidatorUnit[], dialect:
 }
 
 /**
- * Each worker gets its share up front (contiguous, tools cost about the same), so none waits for
- * the main thread to hand out more work while it is busy planning the rest.
+ * Each worker gets its share up front (contiguous), so none waits for the main thread to hand out
+ * more work while it is busy planning the rest. Shares are even in validators, not units: a unit
+ * costs about its number of validators, and one unit may hold a thousand (a client's shared
+ * definitions, tool-validators.ts), which an even count of units would leave to one thread.
  */
 async function compileInWorkers(units: readonly ToolValidatorUnit[], dialect: Dialect, workers: number, entry: WorkerEntry): Promise<CompiledValidatorCode[]> {
-  const share = Math.ceil(units.length / workers);
-  const jobs: CompileJob[] = [];
-  for (let start = 0; start < units.length; start += share) jobs.push({ dialect, units: units.slice(start, start + share) });
-  const results = await Promise.all(jobs.map((job) => runJob(job, entry)));
+  const results = await Promise.all(workerShares(units, workers).map((share) => runJob({ dialect, units: share }, entry)));
   return results.flat();
+}
+
+/** The units cut into at most `workers` contiguous shares of about as many validators each, in order. */
+export function workerShares<U extends Pick<ToolValidatorUnit, 'entries'>>(units: readonly U[], workers: number): U[][] {
+  const weight = (unit: U): number => Math.max(1, unit.entries.length);
+  const total = units.reduce((sum, unit) => sum + weight(unit), 0);
+  const shares: U[][] = [];
+  let start = 0;
+  let done = 0;
+  for (let n = 1; n <= workers && start < units.length; n++) {
+    // This share ends where the validators so far reach n/workers of the total (the last takes the rest).
+    let end = start;
+    while (end < units.length && (n === workers || end === start || done + weight(units[end] as U) <= (total * n) / workers)) done += weight(units[end++] as U);
+    shares.push(units.slice(start, end));
+    start = end;
+  }
+  return shares;
 }
 
 async function runJob(job: CompileJob, entry: WorkerEntry): Promise<CompiledValidatorCode[]> {
