@@ -33,8 +33,9 @@ const common = {
 export default defineConfig({
   // Root options that are not per project, such as globalSetup, run once for both tiers.
   test: {
-    // The example and bench outputs are git-ignored; they are generated once before any tier runs.
-    globalSetup: ['test/setup/generate-outputs.ts'],
+    // One temporary root for the run, removed at its end; then the example and bench outputs
+    // (git-ignored) are generated once before any tier runs.
+    globalSetup: ['test/setup/temp-root.ts', 'test/setup/generate-outputs.ts'],
     // Most test time is spent waiting on child processes (tsc, servers, the SDK), so two files
     // run at once even on two cores (vitest's default would be cores - 1, which is one here).
     maxWorkers: 2,
