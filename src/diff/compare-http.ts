@@ -7,6 +7,7 @@
  * did not need before (or that stops reading one they set). The rules are listed in docs/workflow.md.
  */
 import type { HttpBindingModel, HttpParameterModel, UpstreamAuthModel, UpstreamModel } from '../model/service-model.js';
+import { variablesOf } from '../runtime/proxy/credentials.js';
 import { compareFields, type FieldRule } from './compare-items.js';
 import type { Finding, Severity } from './finding.js';
 import { childPointer, isObject, sameJson, show, sortedUnion, type JsonObject } from './json-values.js';
@@ -147,18 +148,9 @@ function droppedArguments(before: HttpBindingModel, after: HttpBindingModel, new
     }));
 }
 
-/** The environment variables a scheme reads, in the order a message lists them. */
+/** The environment variables a scheme reads, in the order a message lists them (the proxy's own list). */
 function schemeEnv(scheme: UpstreamAuthModel | undefined): string[] {
-  if (scheme === undefined) return [];
-  switch (scheme.type) {
-    case 'bearer':
-    case 'apiKey':
-      return [scheme.env];
-    case 'basic':
-      return [scheme.usernameEnv, scheme.passwordEnv];
-    case 'oauth2ClientCredentials':
-      return [scheme.clientIdEnv, scheme.clientSecretEnv];
-  }
+  return scheme === undefined ? [] : variablesOf(scheme);
 }
 
 /**
