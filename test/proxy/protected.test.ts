@@ -7,13 +7,11 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { AuthSettings } from '../../src/runtime/auth/index.js';
-import type { McpServer, ServerOptions } from '../../src/runtime/index.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../auth/support/oidc-provider.js';
+import { listenProtected } from '../auth/support/protected-server.js';
 import { loadModel, plan, repoRoot, write } from '../server/support.js';
 import { json, startRecordingUpstream, type RecordedRequest, type RecordingUpstream } from './recording-upstream.js';
 
@@ -35,18 +33,8 @@ beforeAll(async () => {
   dir = join(repoRoot, 'node_modules', '.cache', 'mcp-gen-proxy-auth-tests', `${process.pid}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   await write(dir, await plan(await loadModel(manifest)), manifest);
-  const url = (path: string): string => pathToFileURL(join(dir, path)).href;
-  const server = (await import(url('generated/server.ts'))) as { authSettings: AuthSettings; createServer(handlers: never, options?: ServerOptions): McpServer };
-  const { createResourceServerAuth } = (await import(url('generated/runtime/auth/index.ts'))) as typeof import('../../src/runtime/auth/index.js');
-  const { handlers } = (await import(url('handlers/index.ts'))) as { handlers: never };
-  // The tokens' audience is the server's own URL: take a free port first, then listen on it.
-  const probe = await server.createServer(handlers, { logger: () => {} }).listenHttp({ port: 0 });
-  const port = new URL(probe.url).port;
-  await probe.close();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const jwt = 'jwt' in server.authSettings.verifier ? server.authSettings.verifier.jwt : undefined;
-  const auth = createResourceServerAuth({ ...server.authSettings, authorizationServers: [as.issuer], verifier: { jwt: { ...jwt!, issuer: as.issuer } } }, { resource });
-  listener = await server.createServer(handlers, { logger: () => {} }).listenHttp({ port: Number(port), auth });
+  let resource: string;
+  ({ listener, resource } = await listenProtected(dir, as));
   callerToken = await as.tokenByClientCredentials(resource, 'weather:read');
 }, 60_000);
 

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -16,6 +16,7 @@ import { writeServer } from '../../src/pipeline/server.js';
 import { packsFolder, prune, PRUNE_AFTER_MS, SharedPack } from '../../src/write/shared-pack.js';
 import { decodeEntries, encodeEntries, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
+import { outputFiles } from '../support/output-files.js';
 
 const FINGERPRINT = 'gen-1';
 
@@ -178,16 +179,6 @@ describe('SharedPack', () => {
 const execFileAsync = promisify(execFile);
 const BIN = join(repoRoot, 'bin', 'mcp-gen.js');
 
-/** Every file of a folder but the cache, by relative path. */
-async function files(dir: string): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name === UNIT_CACHE_FILE) continue;
-    const path = join(entry.parentPath, entry.name);
-    result[relative(dir, path)] = await readFile(path, 'utf8');
-  }
-  return result;
-}
 
 /** From the stats line MCP_GEN_CACHE_STATS=1 prints: how many steps the shared pack answered ('off' when it was off). */
 function sharedHits(err: string[]): number | 'off' {
@@ -245,9 +236,9 @@ describe('server and client generation with the shared pack', () => {
     expect(sharedHits(await generate('server', 's-alone'))).toBe('off');
     expect(sharedHits(await generate('client', 'c-alone'))).toBe('off');
     const generated = (all: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(all).filter(([p]) => !p.startsWith('handlers')));
-    expect(await files(join(dir, 'c1'))).toEqual(await files(join(dir, 'c-alone')));
-    expect(generated(await files(join(dir, 's2')))).toEqual(generated(await files(join(dir, 's-alone'))));
-    expect(generated(await files(join(dir, 's1')))).toEqual(generated(await files(join(dir, 's-alone'))));
+    expect(await outputFiles(join(dir, 'c1'))).toEqual(await outputFiles(join(dir, 'c-alone')));
+    expect(generated(await outputFiles(join(dir, 's2')))).toEqual(generated(await outputFiles(join(dir, 's-alone'))));
+    expect(generated(await outputFiles(join(dir, 's1')))).toEqual(generated(await outputFiles(join(dir, 's-alone'))));
   }, 240_000);
 
   it("a server in a fresh folder writes each tool's validator module from the code the pack holds (not compiled again)", async () => {
@@ -299,7 +290,7 @@ describe('server and client generation with the shared pack', () => {
     expect(err.filter((l) => !l.startsWith('unit cache: ') && /pack|cache/i.test(l))).toEqual([]);
     process.env['MCP_GEN_SHARED_CACHE'] = 'off';
     await generate('client', 'd-alone');
-    expect(await files(join(dir, 'd-client'))).toEqual(await files(join(dir, 'd-alone')));
+    expect(await outputFiles(join(dir, 'd-client'))).toEqual(await outputFiles(join(dir, 'd-alone')));
   }, 240_000);
 
   it('a server and two clients run at once (separate processes) leave a sound pack the next run uses', async () => {
@@ -312,7 +303,7 @@ describe('server and client generation with the shared pack', () => {
     expect(decodeEntries(await readFile(join(packsFolder(cacheDir), name as string)), fingerprint)?.size).toBeGreaterThan(0);
     const after = await cli('client', 'p-client-3');
     expect(sharedHits(after.stderr.split('\n'))).toBeGreaterThan(0);
-    expect(await files(join(dir, 'p-client-3'))).toEqual(await files(join(dir, 'p-client-1')));
-    expect(await files(join(dir, 'p-client-2'))).toEqual(await files(join(dir, 'p-client-1')));
+    expect(await outputFiles(join(dir, 'p-client-3'))).toEqual(await outputFiles(join(dir, 'p-client-1')));
+    expect(await outputFiles(join(dir, 'p-client-2'))).toEqual(await outputFiles(join(dir, 'p-client-1')));
   }, 240_000);
 });

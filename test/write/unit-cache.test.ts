@@ -3,14 +3,15 @@
  * can only save time, never change bytes. Correctness only; timing is bench/scale.mjs's job.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile, copyFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { decodeUnitCache, encodeUnitCache, UNIT_CACHE_FILE, UNIT_CACHE_FORMAT, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
+import { outputFiles } from '../support/output-files.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -21,16 +22,6 @@ async function run(...argv: string[]): Promise<void> {
   if (code !== 0) throw new Error(`mcp-gen ${argv.join(' ')} exited ${code}: ${err.join('\n')}`);
 }
 
-/** Every file of a folder but the cache, by relative path. */
-async function files(dir: string): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name === UNIT_CACHE_FILE) continue;
-    const path = join(entry.parentPath, entry.name);
-    result[relative(dir, path)] = await readFile(path, 'utf8');
-  }
-  return result;
-}
 
 /** The header (first line) of a cache file's text. */
 const headerOf = (text: string): Record<string, unknown> => JSON.parse(text.slice(0, text.indexOf('\n'))) as Record<string, unknown>;
@@ -159,8 +150,8 @@ describe('server and client generation with the unit cache', () => {
       await changeOneTool();
       await generate(command, `${command}-warm`);
       await generate(command, `${command}-cold`);
-      const cold = await files(join(dir, `${command}-cold`));
-      const warm = await files(join(dir, `${command}-warm`));
+      const cold = await outputFiles(join(dir, `${command}-cold`));
+      const warm = await outputFiles(join(dir, `${command}-warm`));
       // User-owned handler skeletons are created once and kept, so only generated files compare.
       const generated = Object.keys(cold).filter((p) => !p.startsWith('handlers'));
       expect(generated.length).toBeGreaterThan(5);
@@ -170,7 +161,7 @@ describe('server and client generation with the unit cache', () => {
       for (const damaged of [cacheText.slice(0, cacheText.length / 2), withHeader(cacheText, { ...header, fingerprint: 'another mcp-gen' })]) {
         await writeFile(join(dir, `${command}-cold`, UNIT_CACHE_FILE), damaged);
         await generate(command, `${command}-cold`);
-        expect(await files(join(dir, `${command}-cold`))).toEqual(cold);
+        expect(await outputFiles(join(dir, `${command}-cold`))).toEqual(cold);
       }
     }, 240_000);
   }

@@ -34,11 +34,12 @@ export interface RunningProtectedServer {
   close(): Promise<void>;
 }
 
-/** The generated protected server listening in-process, trusting a fresh oidc-provider. */
-export async function startProtectedServer(): Promise<RunningProtectedServer> {
-  const as = await startAuthorizationServer();
-  const generated = await generateProtectedServer();
-  const url = (path: string): string => pathToFileURL(join(generated.dir, path)).href;
+/**
+ * A generated server with manifest `auth`, imported from `dir` and listening in-process on a free
+ * port, trusting `as`: the tokens' audience is the server's own URL, so the port is taken first.
+ */
+export async function listenProtected(dir: string, as: TestAuthorizationServer): Promise<{ listener: { url: string; close(): Promise<void> }; resource: string }> {
+  const url = (path: string): string => pathToFileURL(join(dir, path)).href;
   const server = (await import(url('generated/server.ts'))) as typeof import('../../fixtures/auth/generated-shape.js');
   const { createResourceServerAuth } = (await import(url('generated/runtime/auth/index.ts'))) as typeof import('../../../src/runtime/auth/index.js');
   const { handlers } = (await import(url('handlers/index.ts'))) as { handlers: never };
@@ -50,6 +51,14 @@ export async function startProtectedServer(): Promise<RunningProtectedServer> {
   const jwt = 'jwt' in settings.verifier ? settings.verifier.jwt : undefined;
   const auth = createResourceServerAuth({ ...settings, authorizationServers: [as.issuer], verifier: { jwt: { ...jwt!, issuer: as.issuer } } }, { resource });
   const listener = await server.createServer(handlers, { logger: () => {} }).listenHttp({ port: Number(port), auth });
+  return { listener, resource };
+}
+
+/** The generated protected server listening in-process, trusting a fresh oidc-provider. */
+export async function startProtectedServer(): Promise<RunningProtectedServer> {
+  const as = await startAuthorizationServer();
+  const generated = await generateProtectedServer();
+  const { listener, resource } = await listenProtected(generated.dir, as);
   const readToken = await as.tokenByClientCredentials(resource, 'weather:read');
   return {
     url: listener.url,
