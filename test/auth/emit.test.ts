@@ -30,9 +30,10 @@ describe('a manifest with auth', async () => {
     expect(file(planned, 'handlers/verify-token.ts')).toBeUndefined();
   });
 
-  it('jose is pinned to the version mcp-gen itself tests with', () => {
-    const own = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    expect(own.devDependencies['jose']).toBe(AUTH_DEPENDENCIES.jose);
+  it('jose is pinned to the version mcp-gen itself runs and tests with', () => {
+    // A dependency of mcp-gen (`mcp-gen mock` verifies tokens with it), not only a devDependency.
+    const own = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(own.dependencies['jose']).toBe(AUTH_DEPENDENCIES.jose);
   });
 
   it('a hook verifier gets a user-owned handlers/verify-token.ts that refuses until written, and main.ts passes it', async () => {
