@@ -5,7 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { mcpGenDependency } from '../init/mcp-gen-dependency.js';
 import { generateCommands, scaffoldFiles, splitWords, type ScaffoldOptions } from '../init/scaffold.js';
 import { EXIT_INPUT, EXIT_OK, type Console } from './output.js';
 import { displayPath, PACKAGE_ROOT, toolVersion } from '../pipeline/paths.js';
@@ -29,7 +30,7 @@ export async function runInit(dir: string | undefined, options: InitOptions, io:
   const scaffold: ScaffoldOptions = {
     kind: options.client === true ? 'client' : 'server',
     name: options.name ?? basename(target),
-    mcpGenSpec: options.mcpGen ?? thisMcpGen(),
+    mcpGenSpec: options.mcpGen ?? mcpGenDependency(PACKAGE_ROOT, toolVersion()),
     ...(options.url !== undefined ? { url: options.url } : {}),
   };
   const createdFolder = !existsSync(target);
@@ -78,11 +79,6 @@ function optionProblem(target: string, options: InitOptions): string | undefined
     return `${displayPath(target)} is not empty; choose an empty folder, or pass --force to add the project beside what is there (no file is replaced)`;
   }
   return undefined;
-}
-
-/** mcp-gen as npm should install it: this version from the registry, or this checkout when run from one. */
-function thisMcpGen(): string {
-  return PACKAGE_ROOT.split(sep).includes('node_modules') ? `^${toolVersion()}` : `file:${PACKAGE_ROOT}`;
 }
 
 /** Runs `mcp-gen …` (a generate command of the project) with this mcp-gen, in the project folder. */
