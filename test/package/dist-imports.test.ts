@@ -4,7 +4,7 @@
  * a user's `npm install` leaves devDependencies out. Code inside strings (scripts and templates
  * that mcp-gen writes for users) is not an import of mcp-gen and is not counted.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -57,6 +57,7 @@ test('the scan sees each way of loading a module, and not code inside strings', 
 
 test('every package that dist/ loads is a dependency of mcp-gen', () => {
   const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+  expect(existsSync(join(root, 'dist')), 'dist/ is missing: run `npm run build` first').toBe(true);
   const files = readdirSync(join(root, 'dist'), { recursive: true, encoding: 'utf8' }).filter((path) => /\.[cm]?js$/.test(path));
   expect(files.length).toBeGreaterThan(100);
   const missing = new Set<string>();

@@ -29,7 +29,8 @@ const app = join(work, 'app');
 const installed = join(app, 'node_modules', 'mcp-gen');
 const commands = docCommands(repoRoot);
 const inits = commands.filter(({ line }) => line.startsWith('npx mcp-gen init '));
-const servers: { kill: () => void }[] = [];
+/** Stops each server started, at the end of the file. */
+const running: (() => void)[] = [];
 let packed: string[] = [];
 let tarball = '';
 let serverUrl = '';
@@ -60,17 +61,26 @@ function ensureBuilt(): void {
   if (newest('src', /\.ts$/) > built) ok(run('npm', ['run', '-s', 'build'], repoRoot, 300_000), 'npm run build');
 }
 
-/** A process that serves until stopped; resolves with the first `http://127.0.0.1:<port>/mcp` it prints. */
-function serve(command: string, cwd: string): Promise<string> {
+/** A process that serves until stopped (its whole process group, at the end of the file or by `stop`). */
+interface Served {
+  url: string;
+  stop: () => void;
+}
+
+/** Resolves with the first `http://127.0.0.1:<port>/mcp` the command prints. */
+function serve(command: string, cwd: string): Promise<Served> {
   const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  servers.push({ kill: () => process.kill(-(child.pid as number), 'SIGTERM') });
+  const stop = (): void => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGTERM');
+  };
+  running.push(stop);
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 30 s from ${command}:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no URL within 60 s from ${command}:\n${output}`)), 60_000);
     const read = (chunk: Buffer): void => {
       output += chunk.toString();
       const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(output)?.[0];
-      if (url !== undefined) (clearTimeout(timer), resolve(url));
+      if (url !== undefined) (clearTimeout(timer), resolve({ url, stop }));
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
@@ -95,9 +105,9 @@ beforeAll(() => {
 }, 600_000);
 
 afterAll(() => {
-  for (const server of servers) {
+  for (const stop of running) {
     try {
-      server.kill();
+      stop();
     } catch {
       // Already gone.
     }
@@ -131,7 +141,7 @@ await close();
   const output = ok(run('node', ['mock-check.mjs'], app), 'mcp-gen/mock');
   expect(output).toMatch(/^200 /);
   expect(output).toContain('"serverInfo"');
-});
+}, 120_000);
 
 test('the docs give an init line that installs and tests its project', () => {
   expect(inits.some(({ line }) => line.includes('npm install') && line.includes('npm test')), inits.map(({ line }) => line).join('\n')).toBe(true);
@@ -143,12 +153,12 @@ test.each(inits)('$page: $line', ({ line }) => {
   const made = readdirSync(app).find((name) => line.includes(` ${name}`) && existsSync(join(app, name, 'manifest.yaml')));
   const manifest = JSON.parse(readFileSync(join(app, made as string, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   expect(manifest.devDependencies['mcp-gen']).toBe(`file:${tarball}`);
-});
+}, 300_000);
 
 test('the inputs the docs leave to the reader, and a running server built by the docs\' init line', async () => {
   const project = readdirSync(app).find((name) => existsSync(join(app, name, 'build', 'main.js')));
   expect(project, 'no init line of the docs built a server (build/main.js)').toBeDefined();
-  serverUrl = await serve(`node ${project as string}/build/main.js --http --port 0`, app);
+  serverUrl = (await serve(`node ${project as string}/build/main.js --http --port 0`, app)).url;
   const weather = readFileSync(join(installed, 'examples', 'weather', 'manifest.yaml'), 'utf8');
   writeFileSync(join(app, 'manifest.yaml'), weather);
   for (const [folder, text] of [['v1', weather], ['v2', weather.replace(/description: .*/, 'description: A changed description.')]] as const) {
@@ -162,19 +172,21 @@ test('the inputs the docs leave to the reader, and a running server built by the
   for (const snapshot of ['snapshot.json', 'server.snapshot.json']) {
     ok(run('npx', ['mcp-gen', 'client', '--from-url', serverUrl, '-o', join(work, 'snapshot-client'), '--save-snapshot', snapshot], app), snapshot);
   }
-});
+}, 120_000);
 
 test.each(commands.filter((command) => !inits.includes(command)))('$page: $line', async ({ line }) => {
   const command = localized(line);
   if (/\s--http\b/.test(command)) {
-    expect(await serve(command, app)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const served = await serve(command, app);
+    served.stop();
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     return;
   }
   const result = run('sh', ['-c', command], app);
   // `diff` and `check` exit 1 on a finding (a documented answer, not a failure); 2 and up never pass.
   const findings = /^npx mcp-gen (?:diff|check)\b/.test(line) ? [0, 1] : [0];
   expect(findings, `${command} (in ${relative(work, app)})\n${result.stdout}\n${result.stderr}`).toContain(result.status);
-});
+}, 120_000);
 
 /** A small OpenAPI description for the README's `import openapi` line. */
 const OPENAPI = `openapi: 3.0.3
