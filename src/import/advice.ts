@@ -40,28 +40,38 @@ function largestTags(selected: readonly Operation[]): string[] {
 }
 
 /**
- * Globs one segment deeper than what every kept path shares (`/repos/*\/*\/actions/**`), each with
- * the number of kept operations it matches; a level where everything falls into one group is
- * passed through.
+ * Path globs that split what was kept (`'/repos/*\/*\/pulls/**' (34)`): starting from the first
+ * segment, the largest group is split one segment deeper while it holds more than half of the
+ * operations and its parts are groups, not single operations (a `{param}` segment is `*`); each
+ * glob with the number of kept operations it matches.
  */
 function pathGroups(selected: readonly Operation[]): string[] {
   const split = selected.map((op) => op.path.split('/').slice(1).map((segment) => (segment.includes('{') ? '*' : segment)));
-  for (let depth = 0; depth < 8; depth += 1) {
-    const groups = new Map<string, number>();
+  const childrenOf = (prefix: readonly string[]): string[][] => {
+    const seen = new Map<string, string[]>();
     for (const segments of split) {
-      if (segments.length <= depth) continue;
-      const glob = `/${segments.slice(0, depth + 1).join('/')}/**`;
-      groups.set(glob, 0);
+      if (segments.length <= prefix.length || prefix.some((p, i) => segments[i] !== p)) continue;
+      const child = segments.slice(0, prefix.length + 1);
+      seen.set(child.join('/'), child);
     }
-    if (groups.size < 2) continue;
-    for (const glob of groups.keys()) {
-      const re = globToRegExp(glob);
-      groups.set(glob, selected.filter((op) => re.test(op.path)).length);
-    }
-    const useful = new Map([...groups].filter(([, n]) => n > 0));
-    if (useful.size > 1) return top(useful).map(([glob, n]) => `'${glob}' (${n})`);
+    return [...seen.values()];
+  };
+  const countOf = (prefix: readonly string[]): number => {
+    const re = globToRegExp(`/${prefix.join('/')}/**`);
+    return selected.filter((op) => re.test(op.path)).length;
+  };
+  let groups = childrenOf([]).map((prefix) => ({ prefix, count: countOf(prefix) }));
+  for (let round = 0; round < 8; round += 1) {
+    groups.sort((a, b) => b.count - a.count);
+    const largest = groups[0];
+    if (largest === undefined || largest.count * 2 <= selected.length) break;
+    const children = childrenOf(largest.prefix).map((prefix) => ({ prefix, count: countOf(prefix) }));
+    // Splitting into single operations (paths that end one level down) narrows nothing usable.
+    if (!children.some((child) => child.count >= 2)) break;
+    groups = [...children, ...groups.slice(1)];
   }
-  return [];
+  const useful = new Map(groups.filter((g) => g.count > 0).map((g) => [`/${g.prefix.join('/')}/**`, g.count] as [string, number]));
+  return useful.size > 1 ? top(useful).map(([glob, n]) => `'${glob}' (${n})`) : [];
 }
 
 function top(counts: Map<string, number>): [string, number][] {

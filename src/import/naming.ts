@@ -34,7 +34,7 @@ const MAX_TOOL_NAME = 64;
 
 /**
  * `repos/list-for-org` → `repos_list_for_org`, `findPetsByStatus` → `find_pets_by_status`,
- * `getHTTPInfo` → `get_http_info`; cut at a word boundary to 64 characters.
+ * `getHTTPInfo` → `get_http_info`; at most 64 characters, cut at word boundaries.
  */
 export function toolName(raw: string): string {
   const snake = raw
@@ -44,9 +44,17 @@ export function toolName(raw: string): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
   if (snake.length <= MAX_TOOL_NAME) return snake;
-  const cut = snake.slice(0, MAX_TOOL_NAME + 1);
-  const boundary = cut.lastIndexOf('_');
-  return boundary > MAX_TOOL_NAME / 2 ? cut.slice(0, boundary) : snake.slice(0, MAX_TOOL_NAME);
+  // Long names differ at both ends: the group and verb in front (`actions_get_…`), the object at
+  // the end (`…_for_organization`, `…_for_repository`). Keep those, drop words from the middle.
+  const words = snake.split('_');
+  const front = words.slice(0, 2);
+  const tail: string[] = [];
+  let length = front.join('_').length;
+  for (let i = words.length - 1; i >= 2 && length + 1 + words[i]!.length <= MAX_TOOL_NAME; i -= 1) {
+    tail.unshift(words[i]!);
+    length += 1 + words[i]!.length;
+  }
+  return tail.length === 0 ? snake.slice(0, MAX_TOOL_NAME) : [...front, ...tail].join('_');
 }
 
 /** `api_key` → `API_KEY`, `petstore-auth` → `PETSTORE_AUTH`; never starts with a digit. */

@@ -39,7 +39,8 @@ describe('names read as a person would write them', () => {
     ['items.replace', 'items_replace'],
     ['Pets_List', 'pets_list'],
     ['get_/users/{id}', 'get_users_id'],
-    ['orgs/custom-properties-for-repos-create-or-update-organization-definition', 'orgs_custom_properties_for_repos_create_or_update_organization'],
+    ['orgs/custom-properties-for-repos-create-or-update-organization-definition', 'orgs_custom_for_repos_create_or_update_organization_definition'],
+    ['actions/get-github-actions-default-workflow-permissions-organization', 'actions_get_actions_default_workflow_permissions_organization'],
   ])('tool %j → %s (one separator style)', (id, name) => {
     expect(toolName(id)).toBe(name);
     expect(name).toMatch(/^[a-z0-9]+(?:_[a-z0-9]+)*$/);
