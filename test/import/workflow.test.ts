@@ -157,3 +157,13 @@ describe('a manifest imported before the naming rules, against one imported now'
     expect(breaking).toMatch(/PETSTORE_API_KEY/);
   }, 60_000);
 });
+
+describe('import into a folder that does not exist yet', () => {
+  it('makes the folder, as every other -o does, and writes the manifest', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-import-folder-'));
+    await writeFile(join(dir, 'api.json'), description('v1'));
+    const imported = await run('import', 'openapi', join(dir, 'api.json'), '-o', join(dir, 'api', 'nested', 'manifest.yaml'));
+    expect(imported.code, imported.err).toBe(0);
+    expect(await readFile(join(dir, 'api', 'nested', 'manifest.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
+  });
+});
