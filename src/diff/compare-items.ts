@@ -17,7 +17,7 @@ export interface Collection<T> {
   /** Two entries under different keys that are otherwise the same: a likely rename. */
   sameButKey(oldEntry: T, newEntry: T): boolean;
   /** What the rename hint says they share (`same schemas`). */
-  sameWhat: string;
+  sameWhat: string | ((oldEntry: T, newEntry: T) => string);
   compare(oldEntry: T, newEntry: T, pointer: string, item: string): Finding[];
 }
 
@@ -36,7 +36,8 @@ export function compareCollection<T>(c: Collection<T>): Finding[] {
   const label = (key: string): string => `${c.noun} ${key}`;
   for (const key of removed) {
     const to = renamedTo.get(key);
-    const hint = to === undefined ? '' : ` (likely renamed to ${show(to)}: ${c.sameWhat})`;
+    const same = to === undefined ? '' : typeof c.sameWhat === 'string' ? c.sameWhat : c.sameWhat(c.old.get(key)!, c.new.get(to)!);
+    const hint = to === undefined ? '' : ` (likely renamed to ${show(to)}: ${same})`;
     const finding: Finding = { kind: 'removed', severity: 'breaking', item: label(key), pointer: childPointer(c.pointer, key), message: `${c.noun} ${show(key)} removed${hint}` };
     if (to !== undefined) finding.rename = { from: key, to };
     findings.push(finding);

@@ -34,8 +34,9 @@ export function compareServers(oldSide: ServerSurface, newSide: ServerSurface): 
       pointer: '/tools',
       old: oldSide.tools,
       new: newSide.tools,
-      sameButKey: (a, b) => sameJson(a.inputSchema, b.inputSchema) && sameJson(a.outputSchema ?? null, b.outputSchema ?? null),
-      sameWhat: 'same schemas',
+      // A re-imported manifest renames tools but proxies the same operation under the new name.
+      sameButKey: (a, b) => sameSchemas(a, b) || sameOperation(a, b),
+      sameWhat: (a, b) => (sameSchemas(a, b) ? 'same schemas' : `same upstream operation ${a.http!.method} ${a.http!.path}`),
       compare: compareTool,
     }),
     ...compareCollection<JsonObject>({
@@ -174,4 +175,12 @@ function renamedArguments(before: ReadonlyMap<string, JsonObject>, after: Readon
     if (matches.length === 1 && a !== undefined && removed.filter((other) => alike(other, a)).length === 1) renames.set(a, r);
   }
   return renames;
+}
+
+function sameSchemas(a: SurfaceTool, b: SurfaceTool): boolean {
+  return sameJson(a.inputSchema, b.inputSchema) && sameJson(a.outputSchema ?? null, b.outputSchema ?? null);
+}
+
+function sameOperation(a: SurfaceTool, b: SurfaceTool): boolean {
+  return a.http !== undefined && b.http !== undefined && a.http.method === b.http.method && a.http.path === b.http.path;
 }

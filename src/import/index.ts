@@ -4,10 +4,12 @@
  * operations operations.ts, servers and credentials upstream.ts, selection and names select.ts.
  */
 import type { Diagnostic } from '../load/diagnostics.js';
+import { MANY_TOOLS, manyToolsMessage } from './advice.js';
+import { serverName } from './naming.js';
 import { readOpenApi, type OpenApiSource } from './openapi-source.js';
 import { operationsOf, toolOf, type ImportedTool, type Omission } from './operations.js';
 import { schemaConverter } from './schema-convert.js';
-import { baseName, selectOperations, tagsOf, uniqueNames, type Selection } from './select.js';
+import { baseName, selectOperations, uniqueNames, type Selection } from './select.js';
 import { authOf, upstreamOf } from './upstream.js';
 
 type Json = { [key: string]: unknown };
@@ -33,8 +35,6 @@ export interface ImportResult {
   stats: { operations: number; selected: number; tools: number; skipped: number };
 }
 
-/** Past this many tools a model chooses badly: the import says which tags to filter by. */
-export const MANY_TOOLS = 100;
 
 export async function importOpenApi(location: string, options: ImportOptions = {}): Promise<ImportResult> {
   const source = await readOpenApi(location);
@@ -52,7 +52,8 @@ export async function importFromSource(source: OpenApiSource, options: ImportOpt
 
   const all = operationsOf(document);
   const selected = selectOperations(all, options);
-  const upstream = upstreamOf(document, options.baseUrl, source.isUrl ? source.name : undefined);
+  const server = serverOf(document);
+  const upstream = upstreamOf(document, server['name'] as string, options.baseUrl, source.isUrl ? source.name : undefined);
   for (const note of upstream.notes) at(note.pointer, note.message);
 
   let bearer: string | undefined;
@@ -76,21 +77,22 @@ export async function importFromSource(source: OpenApiSource, options: ImportOpt
   const { names, renamed } = uniqueNames(built.map((b) => b.wanted));
   for (const { index, wanted, given } of renamed) at(built[index]!.pointer, `tool name '${wanted}' is taken: this operation's tool is '${given}'`, 'rename it in the manifest if you like');
 
-  for (const [key, what] of [['webhooks', 'webhook'], ['x-webhooks', 'webhook']] as const) {
+  for (const key of ['webhooks', 'x-webhooks']) {
     const hooks = document[key];
-    if (hooks !== null && typeof hooks === 'object') for (const name of Object.keys(hooks)) at(`/${key}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, `${what} '${name}' is left out: a tool answers calls, it receives no webhooks`);
+    const names = hooks !== null && typeof hooks === 'object' ? Object.keys(hooks) : [];
+    if (names.length > 0) at(`/${key}`, webhooksMessage(names));
   }
   const { formats, patterns } = converter.dropped;
   if (formats.size > 0 || patterns > 0) {
     const parts = [formats.size > 0 ? `formats ${[...formats].sort().map((f) => `'${f}'`).join(', ')} (not JSON Schema's)` : '', patterns > 0 ? `${patterns} pattern${patterns > 1 ? 's' : ''} JavaScript's regular expressions cannot compile` : ''].filter(Boolean);
     at('', `left out of the tool schemas: ${parts.join('; ')}; values are checked a little less strictly`);
   }
-  if (built.length > MANY_TOOLS) at('', manyToolsMessage(built.length, selected));
+  if (built.length > MANY_TOOLS) at('', manyToolsMessage(built.length, selected, options));
   const positions = source.locateAll(pending.map((p) => p.pointer));
   for (const { pointer, message, hint } of pending) warnings.push({ file: source.name, ...positions.get(pointer)!, pointer, message, ...(hint !== undefined ? { hint } : {}) });
 
   const tools = built.map(({ tool }, index) => ({ name: names[index]!, ...tool }));
-  const manifest = manifestOf(document, source, options, upstream.upstream, tools, converter.defs());
+  const manifest = manifestOf(server, source, options, upstream.upstream, tools, converter.defs());
   return {
     manifest,
     warnings,
@@ -99,20 +101,23 @@ export async function importFromSource(source: OpenApiSource, options: ImportOpt
   };
 }
 
-function manyToolsMessage(count: number, selected: ReturnType<typeof selectOperations>): string {
-  const counts = new Map<string, number>();
-  for (const op of selected) for (const tag of tagsOf(op)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 12);
-  const tags = top.map(([tag, n]) => `${tag} (${n})`).join(', ');
-  return `${count} tools: models choose badly among more than ${MANY_TOOLS}; keep the ones you need with --tag${tags ? `, e.g. ${tags}` : ''}, --path or --operation`;
+/** One line for all of them: each is an event the API sends, not an operation a tool could call. */
+function webhooksMessage(names: string[]): string {
+  const shown = names.slice(0, 3).map((name) => `'${name}'`).join(', ');
+  const more = names.length > 3 ? `, … (${names.length - 3} more)` : '';
+  return `${names.length} webhook${names.length > 1 ? 's' : ''} skipped (webhooks are not operations: the API calls them, a tool cannot): ${shown}${more}`;
 }
 
-function manifestOf(document: Json, source: OpenApiSource, options: ImportOptions, upstream: Json, tools: Json[], defs: Record<string, unknown>): Json {
+/** The manifest's `server`: a short name from the title (naming.ts), the title and version as given. */
+function serverOf(document: Json): Json {
   const info = (document['info'] !== null && typeof document['info'] === 'object' ? document['info'] : {}) as Json;
   const title = typeof info['title'] === 'string' && info['title'].trim() !== '' ? info['title'].trim() : 'api';
-  const name = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'api';
-  const server: Json = { name, version: typeof info['version'] === 'string' && info['version'] !== '' ? info['version'] : '0.0.0', title };
+  const server: Json = { name: serverName(title), version: typeof info['version'] === 'string' && info['version'] !== '' ? info['version'] : '0.0.0', title };
   if (typeof info['description'] === 'string' && info['description'].trim() !== '') server['description'] = info['description'].trim();
+  return server;
+}
+
+function manifestOf(server: Json, source: OpenApiSource, options: ImportOptions, upstream: Json, tools: Json[], defs: Record<string, unknown>): Json {
   const withSource = { ...upstream, source: { openapi: options.sourceReference ?? source.name, sha256: source.sha256 } };
   return {
     server,

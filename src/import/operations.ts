@@ -3,13 +3,16 @@
  *
  * The tool's arguments (inputSchema) are flat: every path, query, header and cookie parameter is a
  * top-level property named as the parameter (a name that two locations share gets the location
- * as prefix, `query_id`), and the JSON request body is the property `body` (`request_body` when a
+ * as prefix, `query_id`), and the request body is the property `body` (`request_body` when a
  * parameter is already called `body`). The binding says where each argument goes.
  *
- * What a tool cannot carry (a multipart or XML-only body, a parameter serialized as a media type
- * other than JSON) leaves the operation out, or the optional part out, with a warning naming it.
+ * Bodies, in order of preference: JSON, a form, multipart (its file parts travel as base64 text,
+ * `files`), text as a string, and any other media type as base64 text of its bytes
+ * (`encoding: base64`); media-types.ts. What a tool cannot carry (a parameter serialized as a
+ * media type other than JSON) leaves the operation out, or the optional part out, with a warning.
  */
 import { RESERVED_HEADERS, STYLES as LOCATION_STYLES } from '../load/manifest-http.js';
+import { bodyMediaType, fileParts, jsonMediaType, rawBodySchema, type BodyBinding } from './media-types.js';
 import type { SchemaConverter } from './schema-convert.js';
 import { resolvePointer } from './schema-convert.js';
 
@@ -44,7 +47,7 @@ export interface ImportedTool {
   annotations: Json;
   inputSchema: Json;
   outputSchema?: unknown;
-  http: { method: string; path: string; parameters?: HttpParameter[]; body?: { argument: string; contentType?: string }; auth?: string[]; wrapOutput?: string };
+  http: { method: string; path: string; parameters?: HttpParameter[]; body?: BodyBinding; auth?: string[]; wrapOutput?: string };
 }
 
 /** A reason the operation (or a part of it) was left out; the caller positions it. */
@@ -210,10 +213,10 @@ function bindParameters(document: Json, op: Operation, convert: SchemaConverter,
 }
 
 /** Binds the request body; a message when the operation must be left out whole. */
-function bindBody(document: Json, op: Operation, convert: SchemaConverter, args: ToolArguments, omissions: Omission[]): ImportedTool['http']['body'] | string {
+function bindBody(document: Json, op: Operation, convert: SchemaConverter, args: ToolArguments, omissions: Omission[]): BodyBinding | undefined | string {
   const { properties, required } = args;
   const argumentName = (name: string, where: string): string => args.name(name, where);
-  let body: ImportedTool['http']['body'];
+  let body: BodyBinding | undefined;
   const requestBody = deref(document, op.operation['requestBody']);
   const bodyless = op.method === 'get' || op.method === 'head';
   if (bodyless && isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
@@ -221,18 +224,20 @@ function bindBody(document: Json, op: Operation, convert: SchemaConverter, args:
     omissions.push({ pointer: op.pointer, message: `the request body of ${op.method.toUpperCase()} ${op.path} is left out: a ${op.method.toUpperCase()} request carries none`, skipped: false });
   } else if (isObject(requestBody) && isObject(requestBody['content']) && Object.keys(requestBody['content']).length > 0) {
     const content = requestBody['content'];
-    const mediaType = jsonMediaType(content) ?? (Object.hasOwn(content, 'application/x-www-form-urlencoded') ? 'application/x-www-form-urlencoded' : undefined);
-    if (mediaType === undefined) {
-      const kinds = Object.keys(content).join(', ');
-      if (requestBody['required'] === true) return `${op.method.toUpperCase()} ${op.path} is left out: its request body is ${kinds}, which a tool cannot send (JSON and form bodies only)`;
-      omissions.push({ pointer: op.pointer, message: `the optional ${kinds} request body of ${op.method.toUpperCase()} ${op.path} is left out: a tool sends JSON and form bodies only`, skipped: false });
-    } else {
-      const argument = args.has('body') ? argumentName('request_body', 'body') : argumentName('body', 'body');
-      const schema = deref(document, content[mediaType])?.['schema'];
-      properties[argument] = withDescription(convert.convert(schema ?? {}), requestBody['description'], false);
-      if (requestBody['required'] === true) required.push(argument);
-      const contentType = bodyContentType(mediaType);
-      body = { argument, ...(contentType !== 'application/json' ? { contentType } : {}) };
+    const mediaType = bodyMediaType(content);
+    const argument = args.has('body') ? argumentName('request_body', 'body') : argumentName('body', 'body');
+    const contentType = mediaType.type.includes('*') && mediaType.kind === 'binary' ? 'application/octet-stream' : bodyContentType(mediaType.type);
+    const schema = deref(document, content[mediaType.type])?.['schema'];
+    let converted: unknown;
+    if (mediaType.kind === 'json' || mediaType.kind === 'form' || mediaType.kind === 'multipart') converted = convert.convert(schema ?? {});
+    else converted = rawBodySchema(mediaType.kind, contentType);
+    properties[argument] = withDescription(converted, requestBody['description'], false);
+    if (requestBody['required'] === true) required.push(argument);
+    body = { argument, ...(contentType !== 'application/json' ? { contentType } : {}) };
+    if (mediaType.kind === 'binary') body.encoding = 'base64';
+    if (mediaType.kind === 'multipart') {
+      const files = fileParts(converted, convert);
+      if (files.length > 0) body.files = files;
     }
   }
   return body;
@@ -318,16 +323,6 @@ function mergedParameters(document: Json, op: Operation): Json[] {
     }
   }
   return [...merged.values()];
-}
-
-/** `application/json`, else any `+json` type, else `*\/*`-style JSON; undefined when none. */
-function jsonMediaType(content: Json): string | undefined {
-  const types = Object.keys(content);
-  return (
-    types.find((t) => t.split(';')[0]!.trim().toLowerCase() === 'application/json') ??
-    types.find((t) => /^application\/[^;]*\+json\b/i.test(t)) ??
-    types.find((t) => /^(?:\*\/\*|application\/\*)$/.test(t.trim()))
-  );
 }
 
 /** Follows local `$ref`s (the document is bundled) to the object they name; a loop or dead end gives undefined. */

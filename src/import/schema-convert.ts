@@ -174,7 +174,9 @@ function copyType(out: Json, value: unknown): void {
 
 function copyFormat(out: Json, value: unknown, known: ReadonlySet<string>, dropped: SchemaConverter['dropped']): void {
   if (typeof value !== 'string') return;
-  if (known.has(value)) out['format'] = value;
+  // OpenAPI's bytes (`binary`, and `byte`, already base64) travel in JSON as base64 text.
+  if (value === 'binary' || value === 'byte') out['contentEncoding'] ??= 'base64';
+  else if (known.has(value)) out['format'] = value;
   else dropped.formats.add(value);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Which operations become tools (`--tag`, `--path`, `--operation` and their `--exclude-*`), and the
- * names they get: from `operationId` (else method and path), in A–Z a–z 0–9 `_` `.` `-`, at most 64
+ * names they get: from `operationId` (else method and path), in snake_case (naming.ts), at most 64
  * characters, unique; a collision is resolved by a numeric suffix in document order, and reported.
  */
+import { toolName } from './naming.js';
 import type { Operation } from './operations.js';
 
 export interface Selection {
@@ -65,8 +66,7 @@ const MAX_NAME = 64;
 export function baseName(op: Operation): string {
   const id = op.operation['operationId'];
   const raw = typeof id === 'string' && id.trim() !== '' ? id : `${op.method}_${op.path.replace(/[{}]/g, '')}`;
-  const clean = raw.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/_{2,}/g, '_').replace(/^[_.-]+|[_.-]+$/g, '');
-  return (clean === '' ? op.method : clean).slice(0, MAX_NAME);
+  return toolName(raw) || op.method;
 }
 
 /** Unique names in document order; each renamed operation is reported. */

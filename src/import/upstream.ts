@@ -1,9 +1,12 @@
 /**
  * The manifest's `upstream` block from the description's `servers` and `securitySchemes`, and each
  * operation's `http.auth` from its `security` requirement. Secrets never appear in the manifest: each
- * scheme names environment variables, derived from the scheme's name (`<SCHEME>_TOKEN`, …); each
- * server variable one named `UPSTREAM_<VARIABLE>`.
+ * scheme names environment variables, named after the server and what the scheme's name adds
+ * (`PETSTORE_API_KEY`, `ACME_ADMIN_TOKEN`; naming.ts); each server variable one named
+ * `UPSTREAM_<VARIABLE>`.
  */
+import { credentialPrefix, envName } from './naming.js';
+
 type Json = { [key: string]: unknown };
 
 export interface UpstreamResult {
@@ -14,10 +17,11 @@ export interface UpstreamResult {
 }
 
 /**
+ * @param serverName the manifest's server name: the first word of every credential's variables
  * @param baseUrlOverride `--base-url`: wins over `servers`
  * @param sourceUrl the URL the description came from: a relative server URL is resolved against it
  */
-export function upstreamOf(document: Json, baseUrlOverride: string | undefined, sourceUrl: string | undefined): UpstreamResult {
+export function upstreamOf(document: Json, serverName: string, baseUrlOverride: string | undefined, sourceUrl: string | undefined): UpstreamResult {
   const notes: UpstreamResult['notes'] = [];
   const upstream: Json = {};
   const servers = Array.isArray(document['servers']) ? document['servers'].filter(isObject) : [];
@@ -64,13 +68,17 @@ export function upstreamOf(document: Json, baseUrlOverride: string | undefined, 
   const auth: Json = {};
   const components = isObject(document['components']) ? document['components'] : {};
   const securitySchemes = isObject(components['securitySchemes']) ? components['securitySchemes'] : {};
+  const usedEnv = new Set<string>();
   for (const [name, raw] of Object.entries(securitySchemes)) {
     if (!isObject(raw) || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) continue;
-    const scheme = schemeOf(name, raw);
+    let scheme = schemeOf(credentialPrefix(serverName, name), raw);
+    // Two schemes that would read the same variable keep their whole names apart.
+    if (scheme !== undefined && envVariables(scheme).some((env) => usedEnv.has(env))) scheme = schemeOf(`${envName(serverName)}_${envName(name)}`, raw);
     if (scheme === undefined) {
       notes.push({ pointer: `/components/securitySchemes/${name}`, message: `security scheme '${name}' (${String(raw['type'])}${raw['scheme'] ? ` ${String(raw['scheme'])}` : ''}) is left out: the generated proxy cannot send it` });
       continue;
     }
+    for (const env of envVariables(scheme)) usedEnv.add(env);
     auth[name] = scheme;
     schemes.add(name);
   }
@@ -78,8 +86,11 @@ export function upstreamOf(document: Json, baseUrlOverride: string | undefined, 
   return { upstream, schemes, notes };
 }
 
-function schemeOf(name: string, scheme: Json): Json | undefined {
-  const env = envName(name);
+function envVariables(scheme: Json): string[] {
+  return Object.entries(scheme).filter(([key, value]) => /(?:^env|Env)$/.test(key) && typeof value === 'string').map(([, value]) => value as string);
+}
+
+function schemeOf(env: string, scheme: Json): Json | undefined {
   const type = scheme['type'];
   if (type === 'http' && typeof scheme['scheme'] === 'string') {
     const kind = scheme['scheme'].toLowerCase();
@@ -119,12 +130,6 @@ export function authOf(document: Json, operation: Json, schemes: ReadonlySet<str
     if (keys.length === 1 && schemes.has(keys[0]!) && !names.includes(keys[0]!)) names.push(keys[0]!);
   }
   return names.length > 0 ? names : undefined;
-}
-
-/** `api_key` → `API_KEY`, `petstore-auth` → `PETSTORE_AUTH`; never starts with a digit. */
-export function envName(name: string): string {
-  const upper = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase();
-  return /^[A-Z_]/.test(upper) ? upper : `_${upper}`;
 }
 
 function isObject(value: unknown): value is Json {

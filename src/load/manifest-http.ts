@@ -157,6 +157,7 @@ function checkBinding(doc: SourceDocument, at: string, http: JsonObject, inputSc
     if (http['method'] === 'GET' || http['method'] === 'HEAD') {
       problems.push(diagnosticAt(doc, joinPointer(at, 'body'), `a ${String(http['method'])} request has no body`, 'remove `body`, or use another method', 'key'));
     }
+    problems.push(...bodyEncodingProblems(doc, joinPointer(at, 'body'), body));
   }
 
   if (Array.isArray(http['auth'])) {
@@ -165,6 +166,20 @@ function checkBinding(doc: SourceDocument, at: string, http: JsonObject, inputSc
       const near = closest(scheme, schemes);
       problems.push(diagnosticAt(doc, joinPointer(at, 'auth', index), `'${scheme}' is not a scheme of upstream.auth`, near ? `did you mean '${near}'?` : `its schemes: ${schemes.join(', ') || 'none'}`));
     });
+  }
+  return problems;
+}
+
+/** How a body's media type and its `encoding` and `files` go together. */
+function bodyEncodingProblems(doc: SourceDocument, at: string, body: Record<string, unknown>): Diagnostic[] {
+  const type = typeof body['contentType'] === 'string' ? body['contentType'].toLowerCase() : 'application/json';
+  const structured = type === 'application/json' || type.endsWith('+json') || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+  const problems: Diagnostic[] = [];
+  if (body['encoding'] !== undefined && structured) {
+    problems.push(diagnosticAt(doc, joinPointer(at, 'encoding'), `\`encoding\` is for bytes, not for ${type}`, 'remove `encoding`, or give the binary media type', 'key'));
+  }
+  if (body['files'] !== undefined && type !== 'multipart/form-data') {
+    problems.push(diagnosticAt(doc, joinPointer(at, 'files'), '`files` applies to multipart/form-data bodies only', 'remove `files`, or set contentType: multipart/form-data', 'key'));
   }
   return problems;
 }

@@ -52,7 +52,7 @@ export interface HttpBindingModel {
   method: string;
   path: string;
   parameters: HttpParameterModel[];
-  body?: { argument: string; contentType: string };
+  body?: { argument: string; contentType: string; encoding?: 'base64'; files?: string[] };
   /** `upstream.auth` scheme names, in order of preference. */
   auth?: string[];
   wrapOutput?: string;

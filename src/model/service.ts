@@ -212,14 +212,24 @@ function httpBindingModel(http: JsonObject): HttpBindingModel {
       ...(p['contentType'] !== undefined ? { contentType: 'application/json' as const } : {}),
     };
   });
-  const body = http['body'] as { argument: string; contentType?: string } | undefined;
+  const body = http['body'] as { argument: string; contentType?: string; encoding?: 'base64'; files?: string[] } | undefined;
   return {
     method: String(http['method']),
     path: String(http['path']),
     parameters,
-    ...(body !== undefined ? { body: { argument: body.argument, contentType: body.contentType ?? 'application/json' } } : {}),
+    ...(body !== undefined ? { body: bodyModel(body) } : {}),
     ...(Array.isArray(http['auth']) ? { auth: http['auth'].map(String) } : {}),
     ...(typeof http['wrapOutput'] === 'string' ? { wrapOutput: http['wrapOutput'] } : {}),
+  };
+}
+
+/** Manifest `http.body`, its keys in a fixed order; `files` sorted (they are a set). */
+function bodyModel(body: { argument: string; contentType?: string; encoding?: 'base64'; files?: string[] }): NonNullable<HttpBindingModel['body']> {
+  return {
+    argument: body.argument,
+    contentType: body.contentType ?? 'application/json',
+    ...(body.encoding !== undefined ? { encoding: body.encoding } : {}),
+    ...(body.files !== undefined && body.files.length > 0 ? { files: [...body.files].sort() } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
  * `mcp-gen import openapi` on disk: imports the description (src/import), writes the manifest as
  * YAML (or JSON for a `.json` name) in one rename, so a failure leaves no half-written file.
  */
-import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { importOpenApi, type ImportOptions, type ImportResult } from '../import/index.js';
@@ -34,11 +34,13 @@ export async function importToFile(location: string, out: string, options: Impor
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_MANIFEST_BYTES) {
     // Written, no command would read it: say so now, with the tags to select by.
-    const tags = result.warnings.find((w) => w.message.includes('models choose badly'))?.message.match(/e\.g\. ([^;]*?), --path/)?.[1];
+    const tags = result.warnings.find((w) => w.message.includes('models choose badly'))?.message.match(/--tag, e\.g\. (.*?), or with --path/)?.[1];
     throw inputProblem(location, `the manifest would be ${(bytes / 1024 / 1024).toFixed(1)} MiB (${result.stats.tools} tools), more than the ${MAX_MANIFEST_BYTES / 1024 / 1024} MiB mcp-gen reads`, `import a part of it with --tag${tags ? ` (${tags})` : ''}, --path or --operation`);
   }
   const temporary = `${out}.${process.pid}.tmp`;
   try {
+    // `-o api/manifest.yaml` in a fresh project: the folder is made, as every other command's `-o` is.
+    mkdirSync(dirname(resolve(out)), { recursive: true });
     writeFileSync(temporary, text);
     renameSync(temporary, out);
   } catch (error) {

@@ -30,9 +30,9 @@ describe('GitHub descriptions: HTTP bindings', () => {
     console.log(`GHES 3.17 → 3.18: ${releases.length} binding findings`);
     expect(releases.length).toBeGreaterThan(0);
     for (const f of releases) {
-      expect([f.kind, f.severity, f.pointer]).toEqual(['http-parameter-added', 'compatible', expect.stringMatching(/^\/tools\/secret-scanning_[^/]+\/http\/parameters\/query\/hide_secret$/)]);
+      expect([f.kind, f.severity, f.pointer]).toEqual(['http-parameter-added', 'compatible', expect.stringMatching(/^\/tools\/secret_scanning_[^/]+\/http\/parameters\/query\/hide_secret$/)]);
     }
-    expect(releases.map((f) => f.item)).toContain('tool secret-scanning_list-alerts-for-repo');
+    expect(releases.map((f) => f.item)).toContain('tool secret_scanning_list_alerts_for_repo');
 
     const report = diffSides(ghes318, dotcom);
     const moved = httpSide(report.findings);
@@ -45,7 +45,7 @@ describe('GitHub descriptions: HTTP bindings', () => {
     ]);
     // GitHub.com's code scanning alerts take no `after` cursor; the argument goes with the parameter,
     // so it is reported as removed (compatible on input) and no argument is silently dropped.
-    const after = '/tools/code-scanning_list-alerts-for-repo';
+    const after = '/tools/code_scanning_list_alerts_for_repo';
     expect(moved).toContainEqual(expect.objectContaining({ kind: 'http-parameter-removed', severity: 'compatible', pointer: `${after}/http/parameters/query/after` }));
     expect(report.findings).toContainEqual(expect.objectContaining({ kind: 'property-removed', pointer: `${after}/inputSchema/properties/after` }));
     expect(count('http-argument-dropped')).toBe(0);

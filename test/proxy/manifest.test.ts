@@ -130,6 +130,26 @@ describe('upstream and http in the manifest', () => {
     expect((await problemsOf(file)).map(brief)).toEqual(["11:48 /tools/1/http/wrapOutput the outputSchema has no property 'list'"]);
   });
 
+  test('body encodings: base64 for bytes, files for multipart; each misuse at its key', async () => {
+    const tool = (name: string, body: string): string[] => [`  - name: ${name}`, '    inputSchema: { type: object, properties: { body: { type: string } } }', `    http: { method: POST, path: /${name}, body: ${body} }`];
+    const file = await write([
+      server,
+      'upstream: { baseUrl: "https://api.example.com" }',
+      'tools:',
+      ...tool('png', '{ argument: body, contentType: image/png, encoding: base64 }'),
+      ...tool('form', '{ argument: body, contentType: multipart/form-data, files: [photo] }'),
+      ...tool('text', '{ argument: body, contentType: text/plain }'),
+      ...tool('json64', '{ argument: body, encoding: base64 }'),
+      ...tool('jsonfiles', '{ argument: body, contentType: application/json, files: [x] }'),
+      ...tool('badtype', '{ argument: body, contentType: "not a type" }'),
+    ]);
+    expect((await problemsOf(file)).map(brief)).toEqual([
+      '15:66 /tools/3/http/body/encoding `encoding` is for bytes, not for application/json',
+      '18:100 /tools/4/http/body/files `files` applies to multipart/form-data bodies only',
+      expect.stringMatching(/^21:\d+ \/tools\/5\/http\/body\/contentType .*media type/),
+    ]);
+  });
+
   test('an http binding without upstream', async () => {
     const file = await write([server, 'tools:', '  - name: t', '    inputSchema: { type: object }', '    http: { method: GET, path: /x }']);
     expect((await problemsOf(file)).map(brief)).toEqual(['5:5 /tools/0/http an `http` binding needs a top-level `upstream`']);

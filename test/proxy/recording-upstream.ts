@@ -12,6 +12,8 @@ export interface RecordedRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's bytes as they arrived (binary bodies, multipart). */
+  bytes: Buffer;
 }
 
 export interface Answer {
@@ -54,7 +56,8 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') };
+      const bytes = Buffer.concat(chunks);
+      const request: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: bytes.toString('utf8'), bytes };
       upstream.requests.push(request);
       const answer = upstream.answer(request);
       const send = (): void => {

@@ -16,6 +16,7 @@ import {
 } from './credentials.js';
 import { fillPath, serializeParameters, type HttpParameter } from './serialize.js';
 import { readBounded, resultOf, toolError, type ProxyResult } from './answer.js';
+import { BodyArgumentError, requestBodyOf, type BodyBinding } from './request-body.js';
 
 /** Manifest `upstream`, as the generated `proxy.ts` passes it. */
 export interface UpstreamSettings {
@@ -32,7 +33,7 @@ export interface HttpBinding {
   method: string;
   path: string;
   parameters: readonly HttpParameter[];
-  body?: { argument: string; contentType: string };
+  body?: BodyBinding;
   auth?: readonly string[];
   wrapOutput?: string;
   structured: boolean;
@@ -102,29 +103,6 @@ function combinedSignal(
   };
 }
 
-function bodyOf(
-  binding: HttpBinding,
-  args: Record<string, unknown>,
-): { body: string; contentType: string } | undefined {
-  if (binding.body === undefined || args[binding.body.argument] === undefined) return undefined;
-  const value = args[binding.body.argument];
-  const { contentType } = binding.body;
-  if (contentType === 'application/x-www-form-urlencoded') {
-    const form = new URLSearchParams();
-    const entries = typeof value === 'object' && value !== null ? Object.entries(value) : [];
-    for (const [key, v] of entries) {
-      for (const item of Array.isArray(v) ? v : [v])
-        if (item !== undefined)
-          form.append(
-            key,
-            typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item),
-          );
-    }
-    return { body: form.toString(), contentType };
-  }
-  return { body: JSON.stringify(value), contentType };
-}
-
 /** Only the credentials named by the manifest; no header of the MCP request is ever copied. */
 async function buildRequest(
   settings: UpstreamSettings,
@@ -151,8 +129,8 @@ async function buildRequest(
   const cookies = [...parts.cookies, ...(credential?.cookies ?? [])];
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   for (const [name, value] of credential?.headers ?? []) headers.set(name, value);
-  const body = bodyOf(binding, args);
-  if (body !== undefined) headers.set('content-type', body.contentType);
+  const body = requestBodyOf(binding.body, args);
+  if (body?.contentType !== undefined) headers.set('content-type', body.contentType);
   return {
     url,
     init: {
@@ -255,6 +233,7 @@ export function createUpstream(
       } catch (error) {
         // The caller's cancellation is the runtime's to answer; anything else is the upstream's failure.
         if (context.signal.aborted) throw error;
+        if (error instanceof BodyArgumentError) return toolError(error.message);
         if (abort.timedOut())
           return toolError(
             `upstream did not answer ${binding.method} ${binding.path} within ${timeoutMs} ms`,
