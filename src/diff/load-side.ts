@@ -113,7 +113,8 @@ async function readJsonObject(path: string): Promise<Record<string, unknown> | u
 export async function loadSide(info: SideInfo, options: SideOptions, warn: (line: string) => void): Promise<LoadedSide> {
   switch (info.kind) {
     case 'revision': {
-      const spec = await resolveSpec(info.source, options.specDir !== undefined ? { specDir: options.specDir } : {});
+      // A schema that names no revision anywhere is compared all the same: here the name only labels doc links.
+      const spec = await resolveSpec(info.source, { fallbackRevision: 'draft', ...(options.specDir !== undefined ? { specDir: options.specDir } : {}) });
       return { info, family: 'revision', protocol: buildProtocolModel(spec) };
     }
     case 'manifest': {

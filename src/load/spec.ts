@@ -57,6 +57,8 @@ export interface ResolveSpecOptions {
   fetch?: typeof fetch;
   /** The revision a file or URL holds, when neither the schema nor its path says (`…/2025-06-18/schema.json` does). */
   revision?: string;
+  /** The last resort when nothing names the revision, for callers that only compare schemas (diff); else it is an error. */
+  fallbackRevision?: string;
 }
 
 /** SHA-256 of the definitions as loaded: what ledgers record, whatever the schema was named by. */
@@ -159,7 +161,7 @@ function fromText(text: string, source: string, label: string | undefined, opts:
   const stated = statedProtocolVersion(document, normalized.defs);
   const revision = stated ?? label;
   if (revision === undefined) {
-    throw inputProblem(source, 'cannot tell which protocol revision this schema is', 'it states no protocol version: keep it in a folder named after its revision (…/2025-06-18/schema.json) or pass the revision explicitly');
+    throw inputProblem(source, 'cannot tell which protocol revision this schema is', 'it states no protocol version: keep it in a folder named after its revision (…/2025-06-18/schema.json), or name it with `mcp-gen types --revision`');
   }
   const notes = [...warnings, ...normalized.warnings];
   if (stated !== undefined && opts.revision !== undefined && opts.revision !== stated) {
@@ -171,7 +173,7 @@ function fromText(text: string, source: string, label: string | undefined, opts:
 /** The label of a file or URL: the explicit option, else a revision-like segment of its path. */
 function labelFor(input: string, opts: ResolveSpecOptions): string | undefined {
   if (opts.revision !== undefined) return opts.revision;
-  return input.split(/[/\\]/).reverse().find(isRevisionName);
+  return input.split(/[/\\]/).reverse().find(isRevisionName) ?? opts.fallbackRevision;
 }
 
 /**
