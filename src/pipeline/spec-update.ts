@@ -23,6 +23,9 @@ import { defaultSpecDir } from './paths.js';
 export const STATEFUL_DATA_REVISION = '2025-11-25';
 export const STATELESS_DATA_REVISION = STATELESS_REVISION;
 
+/** The label of a schema that states no version and whose path names none, until its shape decides. */
+const UNNAMED = '(unnamed)';
+
 /** Which of the two compiled revisions a schema stands in for; `none`: an older one nothing is compiled from. */
 export type DataSlot = 'stateful' | 'stateless' | 'none';
 
@@ -40,9 +43,11 @@ export interface SpecUpdate {
  * changed; constraints and other definition changes are accepted.
  */
 export async function loadSpecUpdate(input: string, specDir: string | undefined): Promise<SpecUpdate> {
-  const spec = await resolveSpec(input, specDir !== undefined ? { specDir } : {});
+  const loaded = await resolveSpec(input, { fallbackRevision: UNNAMED, ...(specDir !== undefined ? { specDir } : {}) });
+  const shape: Exclude<DataSlot, 'none'> = Object.hasOwn(loaded.defs, 'InitializeRequest') ? 'stateful' : 'stateless';
+  // A schema nothing names (a pull request's file) updates the era its shape belongs to.
+  const spec = loaded.revision === UNNAMED ? { ...loaded, revision: shape === 'stateful' ? STATEFUL_DATA_REVISION : STATELESS_DATA_REVISION } : loaded;
   const model = buildProtocolModel(spec);
-  const shape: Exclude<DataSlot, 'none'> = Object.hasOwn(spec.defs, 'InitializeRequest') ? 'stateful' : 'stateless';
   const shipped = async (revision: string): Promise<LoadedSpec> => resolveSpec(revision, { specDir: defaultSpecDir() });
   if (!isKnownRevision(spec.revision)) {
     const nearest = shape === 'stateful' ? STATEFUL_DATA_REVISION : STATELESS_DATA_REVISION;

@@ -78,6 +78,17 @@ describe('server and client --spec: an updated schema for a revision the runtime
     expect(readFileSync(join(out, 'protocol-2026-07-28.ts'), 'utf8')).toContain("LATEST_PROTOCOL_VERSION = '2026-07-28'");
   });
 
+  it("a pull request's file that names no revision updates the era its shape belongs to", async () => {
+    const file = writeSchema(dir, 'pr-2111', withConstraints(shippedSchema('draft'), 48));
+    const out = join(dir, 'unnamed');
+    const result = await cli('server', MANIFEST, '-o', out, '--spec', file, '--no-version-banner');
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(0);
+    // No initialize: the stateless era's validators, with the limit on a tool's name.
+    expect(readFileSync(join(out, 'generated', 'runtime', 'stateless-validators.ts'), 'utf8')).toContain('> 48');
+    expect(readFileSync(join(out, 'generated', 'runtime', 'initialize-validators.ts'), 'utf8')).not.toContain('> 48');
+  });
+
   it.each([
     ['server', 'adds a request method', withAddedMethod, 'new request method `x/y` (client → server): not served'],
     ['client', 'adds a request method', withAddedMethod, 'new request method `x/y` (client → server): not served'],
