@@ -9,8 +9,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import type { Console } from '../../src/cli/output.js';
 import { BUNDLED_SPEC_DIR } from '../../src/load/spec.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -92,16 +90,5 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((done) => server.close(() => done()));
 }
 
-export interface CliRun {
-  code: number;
-  out: string[];
-  err: string[];
-}
-
-/** Runs the CLI in process, as a user would type it. */
-export async function cli(...argv: string[]): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Console = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  return { code: await main(argv, io), out, err };
-}
+/** Runs the CLI in process, as a user would type it (the diff tests' helper). */
+export { run as cli } from '../diff/helpers.js';
