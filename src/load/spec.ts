@@ -102,6 +102,7 @@ export async function resolveSpec(input: string, opts: ResolveSpecOptions = {}):
   const file = await schemaFileOf(input);
   const text = file === undefined ? undefined : await readIfPresent(file);
   if (text === undefined) {
+    if (file !== undefined && file !== input) throw inputProblem(input, 'a folder without schema.json', 'give the schema file itself, or the folder that holds its schema.json');
     if (looksLikePath(input)) throw inputProblem(input, 'no such file');
     const where = specDir === undefined ? '' : ` or ${join(specDir, '<revision>', 'schema.json')}`;
     throw inputProblem(input, `unknown revision ${JSON.stringify(input)}`, `known revisions: ${KNOWN_REVISIONS.join(', ')}${where}; or give a schema file, a folder holding schema.json, or an http(s) URL`);

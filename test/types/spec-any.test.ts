@@ -41,6 +41,9 @@ describe('mcp-gen types --spec: any schema', () => {
     const spec = await resolveSpec(join(specDir, '2026-12-01'));
     expect(spec.revision).toBe('2026-12-01');
     expect(spec.source).toBe(join(specDir, '2026-12-01', 'schema.json'));
+    const empty = await cli('types', '--spec', specDir, '-o', join(dir, 'never'));
+    expect(empty.code).toBe(2);
+    expect(empty.err[0]).toContain(`${specDir}: a folder without schema.json`);
   });
 
   it('LATEST_PROTOCOL_VERSION comes from the schema: a draft that states 2026-07-28 emits 2026-07-28', async () => {
