@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, posix, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { inputProblem } from '../load/diagnostics.js';
-import { isKnownRevision } from '../load/spec.js';
+import { isRevisionName } from '../load/spec.js';
 import type { ClientJob } from '../pipeline/client.js';
 import type { TypesJob } from '../pipeline/types.js';
 import type { Target } from './target.js';
@@ -87,7 +87,7 @@ function toTarget(raw: Raw, base: string, where: string, file: string): Target {
     if (!['full', 'link', 'none'].includes(docs)) throw inputProblem(file, `${where}.docs must be full, link or none`);
     const revision = str('revision');
     const specDir = str('specDir');
-    const named = /^https?:\/\//i.test(spec) || isKnownRevision(spec);
+    const named = /^https?:\/\//i.test(spec) || isRevisionName(spec);
     // The banner names the revision the schema holds; a path's revision is its folder's name or `revision`.
     const shownRevision = revision ?? (named && !/^https?:/i.test(spec) ? spec : spec.split(/[/\\]/).reverse().find((s) => /^\d{4}-\d{2}-\d{2}$|^draft$/.test(s)) ?? spec);
     return {

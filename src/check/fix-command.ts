@@ -1,6 +1,5 @@
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { displayPath as displayPathFromCwd } from '../pipeline/paths.js';
-import { isKnownRevision } from '../load/spec.js';
 import type { Target } from './target.js';
 import type { HostOptions } from '../emit/server/host-files.js';
 
@@ -42,8 +41,7 @@ export function fixCommand(target: Target, configDir?: string): string {
     else words.push('--from-command', source.fromCommand);
   } else if (target.command === 'types') {
     const job = target.job;
-    const named = isKnownRevision(job.spec) || /^https?:/i.test(job.spec);
-    words.push('--spec', named ? job.spec : displayPath(job.spec), '--docs', job.docs);
+    words.push('--spec', isAbsolute(job.spec) ? displayPath(job.spec) : job.spec, '--docs', job.docs);
     if (job.revision !== undefined) words.push('--revision', job.revision);
     if (job.specDir !== undefined) words.push('--spec-dir', displayPath(job.specDir));
   }
@@ -56,6 +54,10 @@ export function fixCommand(target: Target, configDir?: string): string {
   if (target.command === 'server' && target.job.target === 'web') words.push('--target', 'web');
   if ((target.command === 'server' || target.command === 'client') && target.job.importExtension === 'ts') words.push('--import-extension', 'ts');
   if (target.command === 'server') words.push(...hostWords(target.job.hosts));
+  if ((target.command === 'server' || target.command === 'client') && target.job.spec !== undefined) {
+    words.push('--spec', isAbsolute(target.job.spec) ? displayPath(target.job.spec) : target.job.spec);
+    if (target.job.specDir !== undefined) words.push('--spec-dir', displayPath(target.job.specDir));
+  }
   if (!banner.version) words.push('--no-version-banner');
   const line = words.map(shellWord).join(' ');
   return base === process.cwd() ? line : `cd ${shellWord(displayPathFromCwd(base))} && ${line}`;

@@ -1,4 +1,3 @@
-import { isKnownRevision } from '../load/spec.js';
 import { checkClient, type ClientJob } from '../pipeline/client.js';
 import type { Console } from '../pipeline/console.js';
 import { checkDocs, type DocsJob } from '../pipeline/docs.js';
@@ -26,11 +25,19 @@ const text = (options: Recipe['options'], key: string): string | undefined => {
 export function targetFromRecipe(out: string, recipe: Recipe): Target {
   const o = recipe.options;
   const banner = recipe.banner;
+  // `--spec` as recorded: a revision name or URL as given (its input has no path), a schema path relative to the output.
+  const recordedSpec = text(o, 'spec');
+  const specNamed = recipe.inputs.some((i) => i.role === 'spec' && i.path === undefined);
+  const specDir = text(o, 'specDir');
+  const specJob = {
+    ...(recordedSpec !== undefined ? { spec: specNamed ? recordedSpec : pathInOut(out, recordedSpec) } : {}),
+    ...(specDir !== undefined ? { specDir: pathInOut(out, specDir) } : {}),
+  };
   const allow = { ...(o['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {}), ...(o['importExtension'] === 'ts' ? { importExtension: 'ts' as const } : {}) };
   if (recipe.command === 'server') {
     const web = o['target'] === 'web' ? { target: 'web' as const } : {};
     const hosts = hostsFromRecipe(o);
-    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web, ...(o['otel'] === true ? { otel: true } : {}), ...(hosts ? { hosts } : {}) } };
+    return { command: 'server', job: { manifest: pathInOut(out, text(o, 'manifest') ?? ''), out, banner, ...allow, ...web, ...(o['otel'] === true ? { otel: true } : {}), ...(hosts ? { hosts } : {}), ...specJob } };
   }
   if (recipe.command === 'client' || recipe.command === 'docs') {
     const manifest = text(o, 'manifest');
@@ -42,33 +49,29 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
       : url !== undefined ? { fromUrl: url }
       : { fromCommand: text(o, 'fromCommand') ?? '' };
     const flags = { ...(o['auth'] === true ? { auth: true } : {}), ...(o['browser'] === true ? { browser: true } : {}), ...(text(o, 'package') !== undefined ? { package: { name: text(o, 'package') as string } } : {}) };
-    return { command: recipe.command, job: { out, source, banner, ...allow, ...flags } };
+    return { command: recipe.command, job: { out, source, banner, ...allow, ...flags, ...(recipe.command === 'client' ? specJob : {}) } };
   }
   if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };
-  const spec = text(o, 'spec') ?? '';
-  // As `types` recorded it: a revision name or URL as given, a schema path relative to the output.
-  const named = isKnownRevision(spec) || /^https?:\/\//i.test(spec);
   const revision = text(o, 'revision');
-  const specDir = text(o, 'specDir');
   const docs = (text(o, 'docs') ?? 'full') as TypesJob['docs'];
   return {
     command: 'types',
     job: {
-      spec: named ? spec : pathInOut(out, spec),
+      spec: specJob.spec ?? '',
       out,
       docs,
       banner,
       ...(revision !== undefined ? { revision } : {}),
-      ...(specDir !== undefined ? { specDir: pathInOut(out, specDir) } : {}),
+      ...(specJob.specDir !== undefined ? { specDir: specJob.specDir } : {}),
     },
   };
 }
 
 /** True when regenerating the target would talk to a server or the network. */
 export function needsNetwork(target: Target): boolean {
-  if (target.command === 'client' || target.command === 'docs') return !('manifest' in target.job.source) && !('fromSnapshot' in target.job.source);
-  if (target.command === 'types') return /^https?:\/\//i.test(target.job.spec);
-  return false;
+  const specUrl = 'spec' in target.job && /^https?:\/\//i.test(target.job.spec ?? '');
+  if (target.command === 'client' || target.command === 'docs') return specUrl || (!('manifest' in target.job.source) && !('fromSnapshot' in target.job.source));
+  return specUrl;
 }
 
 /** Regenerates the target in memory and compares it with its folder; writes nothing. */

@@ -32,6 +32,9 @@ export interface ClientCommandOptions {
   watch?: boolean;
   /** false with `--no-shared-cache`: no shared unit pack in the user cache folder. */
   sharedCache?: boolean;
+  /** `--spec`, `--spec-dir`: a newer schema for a revision the client speaks (pipeline/spec-update.ts). */
+  spec?: string;
+  specDir?: string;
   versionBanner: boolean;
 }
 
@@ -73,6 +76,8 @@ export async function generateClient(
     ...(options.browser ? { browser: true } : {}),
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
+    ...(options.spec !== undefined ? { spec: options.spec } : {}),
+    ...(options.specDir !== undefined ? { specDir: options.specDir } : {}),
     ...packageJob(options),
   };
   const check = options.check === true;

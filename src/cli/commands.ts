@@ -73,7 +73,11 @@ const SHARED_CACHE: OptionSpec = {
 };
 const NO_VERSION_BANNER: OptionSpec = { flags: '--no-version-banner', help: 'leave the mcp-gen version out of the banner (stable goldens)' };
 const OUTSIDE_REFS: OptionSpec = { flags: '--allow-outside-refs', help: "let $ref files outside the manifest's folder be read" };
-const SPEC_DIR: OptionSpec = { flags: '--spec-dir <dir>', help: 'folder holding <revision>/schema.json (default: $MCP_SPEC_DIR, else the schemas shipped with mcp-gen)' };
+const SPEC_DIR: OptionSpec = { flags: '--spec-dir <dir>', help: 'folder holding <revision>/schema.json, searched before the schemas shipped with mcp-gen (default: $MCP_SPEC_DIR)' };
+const UPDATED_SPEC: OptionSpec = {
+  flags: '--spec <revision|path|url>',
+  help: "a newer schema for a revision the runtime speaks (a draft, an errata): a revision name, a schema.json file or its folder, or an http(s) URL; what comes from data is compiled from it, a schema that adds or changes methods is refused (docs/spec-updates.md)",
+};
 const HEADER: OptionSpec = { flags: '--header <header>', help: "an HTTP header for --from-url, 'Name: value' (repeatable)", repeatable: true };
 const FROM_COMMAND: OptionSpec = { flags: '--from-command <command>', help: 'introspect a stdio server started with this command line' };
 const ENV: OptionSpec = { flags: '--env <K=V>', help: 'an environment variable for --from-command (repeatable)', repeatable: true };
@@ -93,10 +97,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'Generate protocol types and standalone validators for one MCP schema revision.',
     arguments: [],
     options: [
-      { flags: '--spec <revision|path|url>', help: 'a revision name (2024-11-05 … 2026-07-28, draft), a schema.json path, or an http(s) URL', required: true },
+      { flags: '--spec <revision|path|url>', help: 'a revision name (2024-11-05 … 2026-07-28, draft, or one in --spec-dir), a schema.json file or its folder, or an http(s) URL', required: true },
       { flags: '-o, --out <dir>', help: 'output folder', default: 'mcp-protocol' },
       { flags: '--docs <mode>', help: 'documentation comments: the schema text, a link to the spec, or none', choices: ['full', 'link', 'none'], default: 'full' },
-      { flags: '--revision <name>', help: 'the revision a schema path or URL holds, when its folder name does not say (used in doc links)' },
+      { flags: '--revision <name>', help: 'the revision a schema path or URL holds, when neither the schema nor its folder name says (used in doc links)' },
       SPEC_DIR,
       { flags: '--cache-dir <dir>', help: 'where downloaded schemas are kept (default: $MCP_GEN_CACHE_DIR or ~/.cache/mcp-gen)' },
       CHECK,
@@ -136,6 +140,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--registry-name <name>', help: 'server.json for the MCP Registry under this name (io.github.owner/name)' },
       { flags: '--registry-remote <url>', help: "server.json lists this deployed endpoint instead of the npm package" },
       { flags: '--dockerfile', help: 'a Dockerfile (and .dockerignore) serving the bundled server over HTTP' },
+      UPDATED_SPEC,
+      SPEC_DIR,
       SHARED_CACHE,
       NO_VERSION_BANNER,
     ],
@@ -145,6 +151,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen server manifest.yaml -o server --watch', 'regenerate on every save'],
       ['mcp-gen server manifest.yaml -o server --target web', 'also main.web.ts: `export default { fetch }` for Bun, Deno, Workers'],
       ['mcp-gen server manifest.yaml -o server --check --json', 'CI: is the output current? (machine-readable)'],
+      ['mcp-gen server manifest.yaml -o server --spec ./errata/2025-11-25/schema.json', "the runtime's validators compiled from an updated schema"],
     ],
     run(args, options, { io }) {
       const serverOptions = options as Options<import('./server-command.js').ServerOptions>;
@@ -172,6 +179,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--package-version <semver>', help: "the package's version (default: kept from package.json, bumped when the server changed)" },
       { flags: '--browser', help: 'a client for web pages: HTTP on fetch, no stdio, no node:* import (no @types/node needed)' },
       IMPORT_EXTENSION,
+      UPDATED_SPEC,
+      SPEC_DIR,
       CHECK,
       { flags: '--watch', help: 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C' },
       SHARED_CACHE,
@@ -226,8 +235,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'diff',
     summary: 'Compare two servers (manifests, OpenAPI descriptions, snapshots, live servers) or two protocol revisions; classify each change as breaking, compatible or docs.',
     arguments: [
-      { name: '<old>', help: "a manifest, an OpenAPI/Swagger description (compared as `mcp-gen import openapi` makes it), a snapshot, an http(s):// URL, 'cmd:<command line>', or a revision (2025-11-25, draft, …)" },
-      { name: '<new>', help: 'the same kind of side: server against server, revision against revision' },
+      { name: '<old>', help: "a manifest, an OpenAPI/Swagger description (compared as `mcp-gen import openapi` makes it), a snapshot, an http(s):// URL, 'cmd:<command line>', or a protocol schema: a revision (2025-11-25, draft, one in --spec-dir), a schema.json file or its folder, an http(s) URL ending in .json" },
+      { name: '<new>', help: 'the same kind of side: server against server, schema against schema' },
     ],
     options: [
       { flags: '--json', help: 'print the findings as JSON' },
@@ -242,6 +251,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen diff server.json http://127.0.0.1:3000/mcp --fail-on any', 'a snapshot against the live server'],
       ['mcp-gen diff ghes-3.18.json ghes-3.19.json', 'two releases of an API description: tool and HTTP binding changes'],
       ['mcp-gen diff 2025-11-25 2026-07-28 --json', 'two protocol revisions, as JSON'],
+      ['mcp-gen diff draft ./pr-draft/schema.json', "a pull request's draft against the current one"],
     ],
     ownJson: true,
     async run(args, options, { io, rawIo, tty }) {

@@ -20,7 +20,7 @@ export interface DiffTerminal {
   stdoutIsTty: boolean;
 }
 
-/** Exit codes: 0 nothing trips --fail-on, 1 something does, 2 bad input, 3 a live side could not be reached. */
+/** Exit codes: 0 nothing trips --fail-on, 1 something does, 2 bad input, 3 a live side or a schema URL could not be reached. */
 const EXIT_FINDINGS = 1;
 export { EXIT_UNREACHABLE } from './output.js';
 
@@ -34,8 +34,8 @@ export async function runDiff(oldArg: string, newArg: string, options: DiffOptio
     allowOutsideRefs: options.allowOutsideRefs === true,
   };
   // Both sides are classified before either is loaded: a mix is refused without connecting anywhere.
-  const oldInfo = await classifySide(oldArg);
-  const newInfo = await classifySide(newArg);
+  const oldInfo = await classifySide(oldArg, options.specDir);
+  const newInfo = await classifySide(newArg, options.specDir);
   if (familyOf(oldInfo.kind) !== familyOf(newInfo.kind)) throw mixedFamilies({ info: oldInfo }, { info: newInfo });
 
   const warnings: string[] = [];

@@ -31,6 +31,9 @@ export interface ServerOptions {
   dockerfile?: boolean;
   /** false with `--no-shared-cache`: no shared unit pack in the user cache folder. */
   sharedCache?: boolean;
+  /** `--spec`, `--spec-dir`: a newer schema for a revision the runtime speaks (pipeline/spec-update.ts). */
+  spec?: string;
+  specDir?: string;
   versionBanner: boolean;
 }
 
@@ -50,6 +53,8 @@ export async function generateServer(
     ...(options.importExtension === 'ts' ? { importExtension: 'ts' as const } : {}),
     ...(options.otel === true ? { otel: true } : {}),
     ...(options.target === 'web' ? { target: 'web' as const } : {}),
+    ...(options.spec !== undefined ? { spec: options.spec } : {}),
+    ...(options.specDir !== undefined ? { specDir: options.specDir } : {}),
   };
   const hosts = hostOptions(options);
   if (hosts !== undefined) job.hosts = hosts;

@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
-import { isKnownRevision, type LoadedSpec } from '../load/spec.js';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isRevisionName, type LoadedSpec } from '../load/spec.js';
 import { displayPath } from '../pipeline/paths.js';
 import { loadTypesSpec, writeTypes, type TypesJob } from '../pipeline/types.js';
 import { printReport, type Console } from './output.js';
@@ -27,11 +28,13 @@ export async function generateTypes(spec: LoadedSpec, job: TypesJob & { check?: 
 export async function runTypes(options: TypesOptions, io: Console): Promise<number> {
   if (options.watch) {
     // Revision names resolve to files shipped or cached, which do not change: only a path is worth watching.
-    if (isKnownRevision(options.spec) || /^https?:\/\//i.test(options.spec)) {
+    if (isRevisionName(options.spec) || /^https?:\/\//i.test(options.spec)) {
       throw watchClash('mcp-gen types', `--spec ${options.spec}`, 'give --spec the path of a schema.json to watch');
     }
     if (options.check) throw watchClash('mcp-gen types', '--check');
-    const file = resolve(options.spec);
+    // A folder's schema is its schema.json.
+    const given = resolve(options.spec);
+    const file = existsSync(given) && statSync(given).isDirectory() ? join(given, 'schema.json') : given;
     return watchAndRegenerate((runIo, inputs) => {
       inputs.add(file);
       return generateTypesFromOptions(options, runIo);

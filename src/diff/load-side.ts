@@ -1,17 +1,19 @@
 /**
  * One side of `mcp-gen diff`, from its command-line form to something comparable. The form says
- * the kind: `cmd:<command line>` (a stdio server), `http(s)://…` (a live server), a revision name
- * (`2025-11-25`, `draft`), or a file: `.yaml`/`.yml` is a manifest, a JSON file with
- * `mcpGenSnapshot` is a snapshot, any other JSON file a manifest. Everything is read with the
- * loaders the generators use.
+ * the kind: `cmd:<command line>` (a stdio server), `http(s)://…` (a live server; one ending in
+ * `.json` is a protocol schema), a revision name (`2025-11-25`, `draft`, a date or name found in
+ * --spec-dir), a folder holding `schema.json` (a revision), or a file: `.yaml`/`.yml` is a
+ * manifest, a JSON file with `mcpGenSnapshot` is a snapshot, one whose definitions include the
+ * JSON-RPC envelopes a protocol schema, any other JSON file a manifest. Everything is read with
+ * the loaders the generators use.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { formatDiagnostic, inputProblem, InputError, unplacedDiagnostic } from '../load/diagnostics.js';
 import { introspect, readSnapshot, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { loadManifest } from '../pipeline/manifest.js';
-import { isKnownRevision, KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
+import { isRevisionName, KNOWN_REVISIONS, resolveSpec } from '../load/spec.js';
 import { buildProtocolModel, type ProtocolModel } from '../model/protocol.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServerLocation } from '../runtime/client/index.js';
@@ -46,34 +48,49 @@ export class LiveSideError extends Error {
 
 export const COMMAND_PREFIX = 'cmd:';
 
-const SIDE_FORMS = `a side is a manifest (.yaml, .yml, .json), an OpenAPI description, a snapshot saved with --save-snapshot, an http(s):// URL, '${COMMAND_PREFIX}<command line>', or a revision (${KNOWN_REVISIONS.join(', ')})`;
+const SIDE_FORMS = `a side is a manifest (.yaml, .yml, .json), an OpenAPI description, a snapshot saved with --save-snapshot, an http(s):// URL, '${COMMAND_PREFIX}<command line>', or a protocol schema: a revision (${KNOWN_REVISIONS.join(', ')}, or one in --spec-dir), a schema.json file or its folder, or an http(s) URL ending in .json`;
 
-/** Snapshots and manifests larger than this are not what they claim. */
-const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** Files larger than this are neither snapshots nor protocol schemas (the spec loader's own limit). */
+const MAX_SPEC_BYTES = 16 * 1024 * 1024;
 
 export function familyOf(kind: SideKind): SideFamily {
   return kind === 'revision' ? 'revision' : 'server';
 }
 
-/** What kind of side `arg` is; files are opened to tell a snapshot from a JSON manifest. */
-export async function classifySide(arg: string): Promise<SideInfo> {
+/** What kind of side `arg` is; files are opened to tell a snapshot or a protocol schema from a JSON manifest. */
+export async function classifySide(arg: string, specDir?: string): Promise<SideInfo> {
   if (arg.startsWith(COMMAND_PREFIX)) {
     if (arg.slice(COMMAND_PREFIX.length).trim() === '') throw inputProblem(arg, 'empty command', `write ${COMMAND_PREFIX}'node server.js --stdio'`);
     return { kind: 'command', source: arg };
   }
   if (/^https?:\/\//i.test(arg)) {
     if (!URL.canParse(arg)) throw inputProblem(arg, 'not a valid URL');
-    return { kind: 'url', source: arg };
+    // A server's endpoint never ends in .json; a published schema does.
+    return { kind: /\.json$/i.test(new URL(arg).pathname) ? 'revision' : 'url', source: arg };
   }
-  if (isKnownRevision(arg)) return { kind: 'revision', source: arg };
-  if (!existsSync(arg)) {
-    const dated = /^\d{4}-\d{2}-\d{2}$/.test(arg);
-    throw inputProblem(arg, dated ? `unknown revision ${JSON.stringify(arg)}` : 'no such file', SIDE_FORMS);
+  if (isRevisionName(arg) || inSpecDir(arg, specDir ?? process.env['MCP_SPEC_DIR'])) return { kind: 'revision', source: arg };
+  if (!existsSync(arg)) throw inputProblem(arg, 'no such file', SIDE_FORMS);
+  if (statSync(arg).isDirectory()) {
+    if (existsSync(join(arg, 'schema.json'))) return { kind: 'revision', source: arg };
+    throw inputProblem(arg, 'a folder without schema.json', SIDE_FORMS);
   }
   const extension = extname(arg).toLowerCase();
   if (await looksLikeOpenApi(arg)) return { kind: 'openapi', source: arg };
   if (extension === '.yaml' || extension === '.yml') return { kind: 'manifest', source: arg };
-  return { kind: (await looksLikeSnapshot(arg)) ? 'snapshot' : 'manifest', source: arg };
+  const json = await readJsonObject(arg);
+  if (json !== undefined && Object.hasOwn(json, 'mcpGenSnapshot')) return { kind: 'snapshot', source: arg };
+  return { kind: json !== undefined && looksLikeProtocolSchema(json) ? 'revision' : 'manifest', source: arg };
+}
+
+/** A bare name (`pr-2111`) that names a folder of the spec dir. */
+function inSpecDir(arg: string, specDir: string | undefined): boolean {
+  return specDir !== undefined && specDir !== '' && !/[/\\]/.test(arg) && existsSync(join(specDir, arg, 'schema.json'));
+}
+
+/** A protocol schema defines the JSON-RPC envelopes; a manifest or snapshot never does. */
+function looksLikeProtocolSchema(json: Record<string, unknown>): boolean {
+  const defs = json['$defs'] ?? json['definitions'];
+  return isObject(defs) && ['JSONRPCRequest', 'JSONRPCMessage'].some((name) => Object.hasOwn(defs, name));
 }
 
 async function looksLikeOpenApi(path: string): Promise<boolean> {
@@ -81,13 +98,14 @@ async function looksLikeOpenApi(path: string): Promise<boolean> {
   return looksLikeOpenApiFile(path);
 }
 
-async function looksLikeSnapshot(path: string): Promise<boolean> {
+/** The file's JSON object, or undefined when it is not one (the manifest loader then says what is wrong). */
+async function readJsonObject(path: string): Promise<Record<string, unknown> | undefined> {
   try {
-    if ((await stat(path)).size > MAX_FILE_BYTES) return false;
+    if ((await stat(path)).size > MAX_SPEC_BYTES) return undefined;
     const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    return isObject(value) && Object.hasOwn(value, 'mcpGenSnapshot');
+    return isObject(value) ? value : undefined;
   } catch {
-    return false; // not JSON (or unreadable): the manifest loader says what is wrong
+    return undefined;
   }
 }
 
@@ -95,7 +113,8 @@ async function looksLikeSnapshot(path: string): Promise<boolean> {
 export async function loadSide(info: SideInfo, options: SideOptions, warn: (line: string) => void): Promise<LoadedSide> {
   switch (info.kind) {
     case 'revision': {
-      const spec = await resolveSpec(info.source, options.specDir !== undefined ? { specDir: options.specDir } : {});
+      // A schema that names no revision anywhere is compared all the same: here the name only labels doc links.
+      const spec = await resolveSpec(info.source, { fallbackRevision: 'draft', ...(options.specDir !== undefined ? { specDir: options.specDir } : {}) });
       return { info, family: 'revision', protocol: buildProtocolModel(spec) };
     }
     case 'manifest': {

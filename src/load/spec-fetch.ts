@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { InputError, inputProblem } from './diagnostics.js';
+import { InputError, inputProblem, UnreachableError } from './diagnostics.js';
 
 /** How long one schema download may take before it counts as offline. */
 const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -8,22 +8,29 @@ const DOWNLOAD_TIMEOUT_MS = 30_000;
 export const OFFLINE_HINT =
   'without network, point mcp-gen at a local copy: --spec-dir <dir> or MCP_SPEC_DIR=<dir>, laid out as <dir>/<revision>/schema.json';
 
-/** Downloads a text document; any failure (network, timeout, HTTP status) is an InputError about `url`. */
+/**
+ * Downloads a text document. Any failure (network, timeout, HTTP status) is an UnreachableError
+ * about `url`: the network's or the server's fault, so the CLI exits 3, not 2.
+ */
 export async function downloadText(url: string, fetchImpl: typeof fetch): Promise<string> {
   let response: Response;
   try {
     response = await fetchImpl(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), redirect: 'follow' });
   } catch (error) {
-    throw inputProblem(url, `could not download the schema: ${describeFailure(error)}`, OFFLINE_HINT);
+    throw unreachable(url, `could not download the schema: ${describeFailure(error)}`);
   }
   if (!response.ok) {
-    throw inputProblem(url, `could not download the schema: HTTP ${response.status} ${response.statusText}`.trimEnd(), OFFLINE_HINT);
+    throw unreachable(url, `could not download the schema: HTTP ${response.status} ${response.statusText}`.trimEnd());
   }
   try {
     return await response.text();
   } catch (error) {
-    throw inputProblem(url, `could not read the downloaded schema: ${describeFailure(error)}`, OFFLINE_HINT);
+    throw unreachable(url, `could not read the downloaded schema: ${describeFailure(error)}`);
   }
+}
+
+function unreachable(url: string, message: string): UnreachableError {
+  return new UnreachableError(inputProblem(url, message, OFFLINE_HINT).diagnostics);
 }
 
 /** Reads a file, or returns undefined when it does not exist. */

@@ -15,8 +15,8 @@ export interface ProtocolModel {
   revision: string;
   dialect: SpecDialect;
   /**
-   * `LATEST_PROTOCOL_VERSION`. No revision's schema.json states it, so it is the revision name
-   * (for `draft` that is the literal `draft`, which no peer negotiates).
+   * `LATEST_PROTOCOL_VERSION`: the version the schema states (src/load/spec-version.ts), else the
+   * name it was loaded by (a `draft` that states none stays `draft`, which no peer negotiates).
    */
   protocolVersion: string;
   /** `JSONRPC_VERSION`: the `jsonrpc` const of JSONRPCRequest, else JSON-RPC 2.0's "2.0". */

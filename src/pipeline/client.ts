@@ -16,7 +16,7 @@ import type { UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { browserRuntimeSources, packageFiles, type PackageJob } from './client-package.js';
 import { printWarnings, withProgress, type Console } from './console.js';
-import { fileInput, pathFromOut } from './ledger-inputs.js';
+import { fileInput, pathFromOut, specInput } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { openUnitCaches, writeWithCaches } from './unit-caches.js';
@@ -56,6 +56,24 @@ function readProtocolTypes(revision: string): string {
   return readFileSync(join(PACKAGE_ROOT, 'generated', 'protocol', revision, 'types.ts'), 'utf8');
 }
 
+/** The protocol types a client carries: mcp-gen's own, or with --spec, the slot the schema updates made from it. */
+async function protocolTypesOf(job: ClientJob, io: Console): Promise<{ stateful: string; stateless: string; inputs: RecipeInput[]; options: Recipe['options'] }> {
+  const shipped = { stateful: readProtocolTypes(CLIENT_TYPES_REVISION), stateless: readProtocolTypes(STATELESS_REVISION), inputs: [], options: {} };
+  if (job.spec === undefined) return shipped;
+  // Loaded only with --spec: the comparison and the type compiler are not every run's.
+  const { loadSpecUpdate, noUpdatedData, specRecipe, updatedProtocolTypes } = await import('./spec-update.js');
+  const update = await loadSpecUpdate(job.spec, job.specDir);
+  printWarnings(io, update.spec.warnings);
+  if (update.slot === 'none') io.err(`note: ${noUpdatedData(update)}`);
+  const types = await updatedProtocolTypes(update);
+  return {
+    stateful: update.slot === 'stateful' && types !== undefined ? types : shipped.stateful,
+    stateless: update.slot === 'stateless' && types !== undefined ? types : shipped.stateless,
+    inputs: [await specInput(job.out, job.spec, update.spec)],
+    options: specRecipe(job.out, job.spec, job.specDir, update),
+  };
+}
+
 /** Where a client (or a docs page) is generated from: exactly one of a manifest, a live server, or a saved snapshot. */
 export type ClientSource =
   | { manifest: string }
@@ -79,6 +97,9 @@ export interface ClientJob {
   saveSnapshot?: string;
   /** `--package`: the client as an npm package, its files under `src/`. */
   package?: PackageJob;
+  /** `--spec`: a newer schema for a revision the client speaks; its protocol types are made from it (spec-update.ts). */
+  spec?: string;
+  specDir?: string;
 }
 
 /** A live server's answers, saved in the output so the client can be checked offline. */
@@ -138,6 +159,8 @@ export async function prepareClient(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles, cache);
+  const spec = await protocolTypesOf(job, io);
+  inputs.push(...spec.inputs);
   // A server that asked for authorization gets a client that can sign in, as with --auth (not a
   // browser client: the OAuth module needs Node; a page passes a token, `connect({ url, auth })`).
   if (unauthorized === true && job.auth !== true && job.browser === true) {
@@ -151,15 +174,15 @@ export async function prepareClient(
     runtimeSources: { ...readClientRuntimeSources(job.auth === true, job.browser === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
     auth: job.auth === true,
     importExtension: job.importExtension ?? 'js',
-    protocolTypes: readProtocolTypes(CLIENT_TYPES_REVISION),
-    statelessProtocolTypes: readProtocolTypes(STATELESS_REVISION),
+    protocolTypes: spec.stateful,
+    statelessProtocolTypes: spec.stateless,
     ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache) } : {}),
   }));
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const clientFiles = await withImportExtension(plan.files, job.importExtension ?? 'js');
   const files = job.package ? await packageFiles(job.out, job.package, model, clientFiles, job.auth === true, io) : clientFiles;
   if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
-  const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } };
+  const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: { ...recipeOptions(job), ...spec.options }, banner: job.banner, inputs } };
   return { files, record };
 }
 

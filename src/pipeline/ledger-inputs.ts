@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../schema/sha256.js';
+import { specDigest, specNamedBy, type LoadedSpec } from '../load/spec.js';
 import type { RecipeInput } from '../write/ledger.js';
 
 /**
@@ -21,4 +22,17 @@ export function pathInOut(outDir: string, recorded: string): string {
 
 export async function fileInput(role: RecipeInput['role'], outDir: string, target: string): Promise<RecipeInput> {
   return { role, path: pathFromOut(outDir, target), sha256: sha256Hex(await readFile(target)) };
+}
+
+/** `--spec` as a ledger records it: a name or URL as given, a path relative to the output folder. */
+export function specOption(out: string, input: string, spec: LoadedSpec): string {
+  return specNamedBy(input, spec) === 'path' ? pathFromOut(out, input) : input;
+}
+
+/** The spec's ledger input: a file by its bytes, a name or URL by the definitions it loaded to. */
+export async function specInput(out: string, input: string, spec: LoadedSpec): Promise<RecipeInput> {
+  const by = specNamedBy(input, spec);
+  if (by === 'url') return { role: 'spec', url: input, sha256: specDigest(spec) };
+  if (by === 'name') return { role: 'spec', revision: input, sha256: specDigest(spec) };
+  return fileInput('spec', out, spec.source);
 }

@@ -16,7 +16,7 @@ import type { UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { printWarnings, withProgress, type Console } from './console.js';
 import { openApiInput } from './import-ledger.js';
-import { fileInput, pathFromOut } from './ledger-inputs.js';
+import { fileInput, pathFromOut, specInput } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { openUnitCaches, writeWithCaches } from './unit-caches.js';
@@ -54,6 +54,9 @@ export interface ServerJob {
   target?: ServerTarget;
   /** `--mcpb`, `--registry-name`, `--registry-remote`, `--dockerfile`. */
   hosts?: HostOptions;
+  /** `--spec`: a newer schema for a revision the runtime speaks; its envelope validators are compiled from it (spec-update.ts). */
+  spec?: string;
+  specDir?: string;
   banner: Recipe['banner'];
 }
 
@@ -87,9 +90,14 @@ async function prepareServer(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
+  // Loaded only with --spec: the comparison and the compilers it needs are not every run's.
+  const specUpdate = job.spec === undefined ? undefined : await import('./spec-update.js');
+  const update = specUpdate ? await specUpdate.loadSpecUpdate(job.spec!, job.specDir) : undefined;
+  if (update) printWarnings(io, update.spec.warnings);
+  const runtimeSources = { ...readRuntimeSources(), ...(update ? await specUpdate!.updatedValidatorSources(update) : {}) };
   const extension = job.importExtension ?? 'js';
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources: readRuntimeSources(), importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache), share: cache } : {}) }),
+    planServer(model, { runtimeSources, importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache), share: cache } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -98,13 +106,18 @@ async function prepareServer(
   if (openapi.input) inputs.push(openapi.input);
   if (openapi.drift) io.err(`warning: ${openapi.drift}`);
   const options: Recipe['options'] = { manifest: pathFromOut(job.out, job.manifest) };
+  if (update) {
+    inputs.push(await specInput(job.out, job.spec!, update.spec));
+    Object.assign(options, specUpdate!.specRecipe(job.out, job.spec!, job.specDir, update));
+  }
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (extension !== 'js') options['importExtension'] = extension;
   if (job.otel === true) options['otel'] = true;
   if (job.target === 'web') options['target'] = 'web';
   Object.assign(options, hostRecipe(job.hosts));
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
-  return { files: await withImportExtension(plan.files, extension), record, notes: plan.notes };
+  const notes = update?.slot === 'none' ? [...plan.notes, specUpdate!.noUpdatedData(update)] : plan.notes;
+  return { files: await withImportExtension(plan.files, extension), record, notes };
 }
 
 /** The host options as the ledger records them (only those given), so `check` makes the same files. */

@@ -3,17 +3,16 @@
  * output folder written or compared (generate, check), and the ledger record of how it was made.
  */
 import { planProtocolBindings } from '../emit/protocol-bindings.js';
-import { isKnownRevision, resolveSpec, type LoadedSpec } from '../load/spec.js';
+import { resolveSpec, type LoadedSpec } from '../load/spec.js';
 import { buildProtocolModel } from '../model/protocol.js';
-import { sha256Hex } from '../schema/sha256.js';
-import type { LedgerRecord, Recipe, RecipeInput } from '../write/ledger.js';
+import type { LedgerRecord, Recipe } from '../write/ledger.js';
 import type { PlannedFile } from '../write/planned-file.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { printWarnings, type Console } from './console.js';
-import { fileInput, pathFromOut } from './ledger-inputs.js';
+import { pathFromOut, specInput, specOption } from './ledger-inputs.js';
 import { commandBanner, toolVersion } from './paths.js';
 
-/** Everything a types run depends on; `spec` is a revision name, a schema path or an http(s) URL. */
+/** Everything a types run depends on; `spec` is a revision name, a schema file or folder, or an http(s) URL. */
 export interface TypesJob {
   spec: string;
   out: string;
@@ -32,20 +31,12 @@ export function loadTypesSpec(job: Pick<TypesJob, 'spec' | 'revision' | 'specDir
   });
 }
 
-const isUrl = (spec: string): boolean => /^https?:\/\//i.test(spec);
-
 /** The ledger's account of a types run. A spec named by revision or URL is hashed as loaded (its definitions). */
 async function typesRecord(job: TypesJob, spec: LoadedSpec): Promise<LedgerRecord> {
-  const named = isKnownRevision(job.spec) || isUrl(job.spec);
-  const options: Recipe['options'] = { spec: named ? job.spec : pathFromOut(job.out, job.spec), docs: job.docs };
+  const options: Recipe['options'] = { spec: specOption(job.out, job.spec, spec), docs: job.docs };
   if (job.revision !== undefined) options['revision'] = job.revision;
   if (job.specDir !== undefined) options['specDir'] = pathFromOut(job.out, job.specDir);
-  const defsHash = sha256Hex(JSON.stringify(spec.defs));
-  let input: RecipeInput;
-  if (isKnownRevision(job.spec)) input = { role: 'spec', revision: job.spec, sha256: defsHash };
-  else if (isUrl(job.spec)) input = { role: 'spec', url: job.spec, sha256: defsHash };
-  else input = await fileInput('spec', job.out, job.spec);
-  return { mcpGenVersion: toolVersion(), recipe: { command: 'types', options, banner: job.banner, inputs: [input] } };
+  return { mcpGenVersion: toolVersion(), recipe: { command: 'types', options, banner: job.banner, inputs: [await specInput(job.out, job.spec, spec)] } };
 }
 
 /** spec → model → planned files, and the ledger record saying how they were made. */

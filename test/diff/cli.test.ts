@@ -64,7 +64,7 @@ describe('mcp-gen diff: bad input exits 2 with a clear message and prints no rep
     ['a revision against a live server (nothing is contacted)', ['2025-11-25', 'http://127.0.0.1:9/mcp'], /cannot compare the protocol revision 2025-11-25 with the server http:\/\/127\.0\.0\.1:9\/mcp \(url\)/],
     ['an empty cmd: side', ['cmd:', s.old], /cmd:: empty command/],
     ['a malformed --header', [s.old, s.old, '--header', 'nocolon'], /--header: expected 'Name: value'/],
-    ['a folder given as a side', [s.dir, s.old], /: cannot read manifest: EISDIR/],
+    ['a folder without schema.json given as a side', [s.dir, s.old], /: a folder without schema\.json — a side is/],
     ['a snapshot that is not JSON', [badFile('truncated.json', '{"tools": ['), s.old], /truncated\.json:\d+:\d+: invalid JSON/],
     ['a manifest that is not YAML', [badFile('broken.yaml', 'server: {name: x\n'), s.old], /broken\.yaml:2:1: YAML syntax error/],
   ])('%s', async (_what, args, message) => {
