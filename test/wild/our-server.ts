@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { cli, repoRoot } from '../client/support.js';
 
@@ -49,15 +50,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts `node <script> …args` and waits for `listening on <url>` (on stderr or stdout). */
-export async function startServer(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunningServer> {
+/**
+ * Starts a server and waits for `listening on <url>` (on stderr or stdout); `url` instead names
+ * the URL of a server that prints only that it listens.
+ */
+export async function startServer(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; url?: string } = {}): Promise<RunningServer> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env }, cwd: options.cwd });
   let log = '';
   const url = await new Promise<string>((resolve, reject) => {
     const look = (chunk: Buffer): void => {
       log += chunk.toString('utf8');
-      const match = /listening on (http:\/\/\S+)/i.exec(log);
-      if (match) resolve((match[1] as string).replace(/[.,;]$/, ''));
+      const match = /listening on (http:\/\/\S+)?/i.exec(log);
+      if (match && options.url !== undefined) resolve(options.url);
+      else if (match?.[1] !== undefined) resolve(match[1].replace(/[.,;]$/, ''));
     };
     child.stdout!.on('data', look);
     child.stderr!.on('data', look);
@@ -65,6 +70,16 @@ export async function startServer(command: string, args: readonly string[], opti
     setTimeout(() => reject(new Error(`${args.join(' ')} did not listen within 30 s:\n${log}`)), 30_000).unref();
   });
   return { url, stderr: () => log, alive: () => child.exitCode === null && child.signalCode === null, close: () => stop(child) };
+}
+
+/** A free port on 127.0.0.1, for servers that take a port rather than choosing one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -8,4 +8,5 @@ server.tool(
   async ({ a, b }) => ({ content: [{ type: 'text', text: JSON.stringify({ sum: a + b }) }], structuredContent: { sum: a + b } }),
 );
 const { url } = await server.listen(0, { host: '127.0.0.1' });
-console.error(`listening on ${url}`);
+// It names the host localhost; the suite keeps to 127.0.0.1.
+console.error(`listening on ${url.replace('//localhost:', '//127.0.0.1:')}`);
