@@ -4,9 +4,6 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 
 export default {
-  transports: ['stdio', 'http', 'sse'],
-  // 2026-07-28 by server/discover; the legacy initialize when discovery is off.
-  revisions: ['2026-07-28', '2025-11-25'],
   // Over stdio it drops the call on abort without telling the server (no notifications/cancelled).
   cannotCancel: (transport) => (transport === 'stdio' ? 'it sends no notifications/cancelled over stdio' : undefined),
   async connect(transport, target, revision) {

@@ -3,7 +3,6 @@
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 
 export default {
-  transports: ['stdio', 'http', 'sse'],
   async connect(transport, target) {
     const connection = transport === 'stdio' ? { transport: 'stdio', command: target.command, args: target.args, stderr: 'ignore' } : { transport, url: target.url, reconnect: { enabled: false } };
     const client = new MultiServerMCPClient({ mcpServers: { wild: connection }, throwOnLoadError: true, prefixToolNameWithServerName: false });

@@ -5,8 +5,6 @@ import { MCPClient } from '@mastra/mcp';
 let count = 0;
 
 export default {
-  transports: ['stdio', 'http'],
-  revisions: ['2026-07-28', 'legacy'],
   async connect(transport, target, revision) {
     const definition = transport === 'stdio' ? { command: target.command, args: target.args, stderr: 'ignore' } : { url: new URL(target.url) };
     if (revision !== undefined) definition.protocolVersion = revision;

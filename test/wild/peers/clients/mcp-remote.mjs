@@ -12,7 +12,6 @@ const proxy = createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js')
 const configDir = mkdtempSync(join(tmpdir(), 'mcp-remote-'));
 
 export default {
-  transports: ['http', 'sse'],
   async connect(transport, target) {
     const args = [proxy, target.url, '--transport', transport === 'http' ? 'http-only' : 'sse-only', '--silent'];
     const client = new Client({ name: 'wild-desktop-host', version: '1.0.0' });

@@ -7,7 +7,6 @@ import { createRuntime } from 'mcporter';
 const root = mkdtempSync(join(tmpdir(), 'mcporter-'));
 
 export default {
-  transports: ['stdio', 'http'],
   cannotCancel: () => 'its callTool takes no signal (a timeout only)',
   async connect(transport, target) {
     const command = transport === 'stdio' ? { kind: 'stdio', command: target.command, args: target.args, cwd: root } : { kind: 'http', url: new URL(target.url) };

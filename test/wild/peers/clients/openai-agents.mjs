@@ -2,7 +2,6 @@
 import { MCPServerSSE, MCPServerStdio, MCPServerStreamableHttp } from '@openai/agents';
 
 export default {
-  transports: ['stdio', 'http', 'sse'],
   async connect(transport, target) {
     const server =
       transport === 'stdio'
