@@ -98,7 +98,9 @@ async function runClient(client: string, transport: string, revision: string | u
     } else if (line.startsWith('WILD-REVISION ')) negotiated = line.slice('WILD-REVISION '.length).trim();
   }
   for (const name of CASES) outcomes[name] ??= { ok: false, detail: `not reached (exit ${run.code}): ${run.output.split('\n').slice(-4).join(' ')}` };
-  return { revision: negotiated ?? revision, outcomes, output: run.output };
+  // What was asked for, and what was negotiated when the client says and it differs.
+  const shown = negotiated !== undefined && revision !== undefined && negotiated !== revision ? `${revision} → ${negotiated}` : (negotiated ?? revision);
+  return { revision: shown, outcomes, output: run.output };
 }
 
 const combinations = Object.entries(CLIENTS).flatMap(([client, { transports, revisions }]) =>

@@ -16,7 +16,7 @@ import { collect, freePort, startServer, type RunningServer } from './our-server
 import { installPeers, limiter, node22, peersDir } from './peers.js';
 import { newTable, render, writeSection } from './table.js';
 
-const STEPS = ['generate', 'type-check', 'call', 'check', 'diff'];
+const STEPS = ['generate', 'type-check', 'call', 'check', 'diff', 'type-check (commonjs)'];
 const servers = join(repoRoot, 'test', 'wild', 'servers');
 const peerServers = join(peersDir, 'servers');
 const peerPackage = (path: string): string => join(peersDir, 'node_modules', path);
@@ -133,13 +133,28 @@ async function source(subject: Subject, name: string, transport: string): Promis
   return { args: flags, location: { command, args, env: { ...process.env, ...env }, stderr: 'ignore' } };
 }
 
-/** A user's project: ES modules, @types/node, and the tsconfig.json `tsc --init` writes. */
-async function project(dir: string): Promise<void> {
+/**
+ * A user's project: @types/node and the tsconfig.json `tsc --init` writes, in an ES module package
+ * or (`commonjs`) the package `npm init` makes, which has no "type" and so is CommonJS.
+ */
+async function project(dir: string, kind: 'module' | 'commonjs' = 'module'): Promise<void> {
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'));
-  writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
+  writeFileSync(join(dir, 'package.json'), kind === 'module' ? '{ "private": true, "type": "module" }\n' : '{ "private": true }\n');
   const init = await collect(tsc7, ['--init'], { cwd: dir });
   if (init.code !== 0) throw new Error(`tsc --init: ${init.output}`);
+}
+
+/**
+ * Type-checks the client and call.ts with the project's own tsconfig.json. In a CommonJS package
+ * call.ts exports nothing (`export` is ESM syntax there, which verbatimModuleSyntax refuses).
+ */
+async function typeCheck(dir: string, call: string, kind: 'module' | 'commonjs' = 'module'): Promise<void> {
+  const declare = kind === 'module' ? 'export async function call' : 'async function call';
+  const after = kind === 'module' ? '' : 'void call;\n';
+  writeFileSync(join(dir, 'call.ts'), `import type { Client } from './client/client.js';\n\n${declare}(client: Client) {\n  ${call}\n}\n${after}`);
+  const checked = await collect(tsc7, ['-p', '.', '--noEmit'], { cwd: dir });
+  if (checked.code !== 0) throw new Error(`tsc: ${checked.output.split('\n').slice(0, 15).join('\n')}`);
 }
 
 const combinations = Object.entries(SUBJECTS).flatMap(([name, subject]) =>
@@ -172,9 +187,7 @@ describe.concurrent('the generated client against servers people build', () => {
       });
       await step('type-check', async () => {
         await project(dir);
-        writeFileSync(join(dir, 'call.ts'), `import type { Client } from './client/client.js';\n\nexport async function call(client: Client) {\n  ${subject.call}\n}\n`);
-        const checked = await collect(tsc7, ['-p', '.', '--noEmit'], { cwd: dir });
-        if (checked.code !== 0) throw new Error(`tsc: ${checked.output.split('\n').slice(0, 15).join('\n')}`);
+        await typeCheck(dir, subject.call);
       });
       await step('call', async () => {
         const module = await importClient<{ connect(options: object): Promise<{ close(): Promise<void> }> }>(dir);
@@ -193,6 +206,11 @@ describe.concurrent('the generated client against servers people build', () => {
       await step('diff', async () => {
         const run = await collect(process.execPath, [mcpGen, 'diff', join(dir, 'first.json'), join(dir, 'second.json'), '--fail-on', 'any']);
         if (run.code !== 0) throw new Error(`mcp-gen diff exited ${run.code}: ${run.output.trim()}`);
+      });
+      // The second generation, in the CommonJS package `npm init` makes (last: the other steps stand alone).
+      await step('type-check (commonjs)', async () => {
+        await project(join(dir, 'again'), 'commonjs');
+        await typeCheck(join(dir, 'again'), subject.call, 'commonjs');
       });
     });
   }, 240_000);
