@@ -74,10 +74,14 @@ await runCase('cancels', async () => {
   const cannot = client.cannotCancel?.(transport);
   if (cannot) return `n/a: ${cannot}`;
   const callId = id('cancel');
+  // A client whose one way to give up on a call is its timeout cancels by timing out.
+  const byTimeout = client.cancelsByTimeout === true;
   const controller = new AbortController();
-  const call = session.call('slow', { id: callId, ms: 20_000 }, { signal: controller.signal });
-  await pause(400);
-  controller.abort();
+  const call = session.call('slow', { id: callId, ms: 20_000 }, byTimeout ? { timeoutMs: 400 } : { signal: controller.signal });
+  if (!byTimeout) {
+    await pause(400);
+    controller.abort();
+  }
   const outcome = await within(5_000, call.then(() => 'answered', () => 'rejected'), 'the cancelled call');
   for (let i = 0; i < 30; i++) {
     const seen = await status(session, callId);
