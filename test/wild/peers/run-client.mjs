@@ -4,10 +4,20 @@
 // where the target is { command, args } (stdio) or { url } (http, sse), and the revision one of
 // the client's own `revisions` (its default when absent). Each case prints one line
 // `WILD-CASE {"name", "ok", "detail"}`; the connection's revision prints `WILD-REVISION <v>`.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bystander } from './bystander.mjs';
+import { httpTap } from './http-tap.mjs';
 
 const [clientName, transport, targetJson, revision] = process.argv.slice(2);
-const target = JSON.parse(targetJson);
+const server = JSON.parse(targetJson);
+
+// The client reaches the server through a tap that notes the revisions spoken (stdio-tap.mjs, http-tap.mjs).
+const tapFile = join(mkdtempSync(join(tmpdir(), 'wild-tap-')), 'revisions');
+const tap = server.url ? await httpTap(server.url) : undefined;
+const target = tap ? { url: tap.url } : { command: process.execPath, args: [join(import.meta.dirname, 'stdio-tap.mjs'), tapFile, server.command, ...server.args] };
+const spoken = () => [...new Set(tap ? tap.revisions : readFileSync(tapFile, 'utf8').split('\n').filter(Boolean))];
 const client = (await import(`./clients/${clientName}.mjs`)).default;
 
 const report = (name, ok, detail = '') => process.stdout.write(`WILD-CASE ${JSON.stringify({ name, ok, detail: String(detail).slice(0, 300) })}\n`);
@@ -43,7 +53,6 @@ async function runCase(name, body) {
 let session;
 await runCase('lists tools', async () => {
   session = await client.connect(transport, target, revision);
-  if (session.protocolVersion) process.stdout.write(`WILD-REVISION ${session.protocolVersion}\n`);
   const names = await session.listTools();
   for (const tool of ['add', 'slow', 'slow_status']) if (!names.includes(tool)) throw new Error(`${tool} missing from ${names.join(', ')}`);
   return names.join(', ');
@@ -92,7 +101,8 @@ await runCase('cancels', async () => {
 });
 
 await runCase('closes during a call', async () => {
-  const other = target.url ? await bystander(target.url) : undefined;
+  // The bystander goes to the server itself, past the tap.
+  const other = server.url ? await bystander(server.url) : undefined;
   const closing = await client.connect(transport, target, revision);
   const callId = id('close');
   const call = closing.call('slow', { id: callId, ms: 20_000 }).catch(() => undefined);
@@ -117,4 +127,9 @@ await runCase('reconnects', async () => {
 });
 
 await session?.close().catch(() => undefined);
+try {
+  process.stdout.write(`WILD-REVISION ${spoken().sort().join(', ')}\n`);
+} catch {
+  // Nothing was spoken (the client never reached the server).
+}
 process.exit(0);

@@ -12,7 +12,6 @@ export default {
       transport: transport === 'stdio' ? new Experimental_StdioMCPTransport({ command: target.command, args: target.args, stderr: 'ignore' }) : { type: transport, url: target.url },
     });
     return {
-      protocolVersion: client.initializeResult?.protocolVersion,
       listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
       call: (name, args, options = {}) => client.callTool({ name, arguments: args, options: { signal: options.signal } }),
       close: () => client.close(),

@@ -11,7 +11,6 @@ export default {
     const mcp = new MCPClient({ id: `wild-${process.pid}-${count++}`, servers: { wild: definition }, timeout: 30_000 });
     const tools = await mcp.listTools();
     return {
-      protocolVersion: undefined,
       listTools: async () => Object.keys(await mcp.listTools()).map((name) => name.replace(/^wild_/, '')),
       call: async (name, args, options = {}) => {
         const tool = tools[`wild_${name}`];

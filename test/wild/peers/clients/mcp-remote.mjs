@@ -17,7 +17,6 @@ export default {
     const client = new Client({ name: 'wild-desktop-host', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args, env: { ...process.env, MCP_REMOTE_CONFIG_DIR: configDir }, stderr: 'ignore' }));
     return {
-      protocolVersion: client.getNegotiatedProtocolVersion?.(),
       listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
       call: (name, args, options = {}) => client.callTool({ name, arguments: args }, undefined, { signal: options.signal }),
       close: () => client.close(),
