@@ -10,6 +10,7 @@ export const SLOW_TESTS = [
   'test/apps/**/*.test.ts', // the apps matrix: installs pinned bundlers and runtimes, builds one app per setup
   'test/platforms/**/*.test.ts', // the web handler on Bun, Deno, workerd, Hono and Next.js: installs the pinned runtimes, builds Next.js
   'test/matrix/**/*.test.ts', // the interop matrix: every client × server × transport × era, each a process
+  'test/wild/**/*.test.ts', // the wild suite: installs pinned real clients and servers (test/wild/peers), each a process
   'test/**/user-tsconfig.test.ts', // installs TypeScript 5.0 and 7.0 and type-checks the output with each
   'test/**/init.test.ts', // `mcp-gen init` runs a real `npm install` from the registry
   'test/browser/**/*.test.ts', // a real Chromium (Debian package) opening a Vite-built client

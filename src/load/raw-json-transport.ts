@@ -7,11 +7,16 @@ import type { ClientTransport, OutgoingInfo } from '../runtime/client/transport.
 
 export function inspectingTransport(inner: ClientTransport, inspect: (message: unknown, text: string) => void): ClientTransport {
   const wrapped: ClientTransport = {
-    start: (receive, closed) =>
-      inner.start((message, text) => {
-        inspect(message, text);
-        receive(message, text);
-      }, closed),
+    // `lost` too: without it a request whose answer stream broke would wait forever.
+    start: (receive, closed, lost) =>
+      inner.start(
+        (message, text) => {
+          inspect(message, text);
+          receive(message, text);
+        },
+        closed,
+        lost,
+      ),
     send: (text: string, info: OutgoingInfo) => inner.send(text, info),
     setProtocolVersion: (version: string) => inner.setProtocolVersion(version),
     cancel: (id, reason) => inner.cancel(id, reason),

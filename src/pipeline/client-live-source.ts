@@ -3,8 +3,8 @@
  * (`--from-snapshot`), or the snapshot saved beside the output (check without --live). Imported
  * only for those: it brings the runtime client that reads the server.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileInput } from './ledger-inputs.js';
 import { sha256Hex } from '../schema/sha256.js';
 import { compilableTools } from '../emit/client/compilable.js';
@@ -83,6 +83,8 @@ export async function loadFromServer(job: ClientJob, io: Console, inputFiles?: S
     inputs = [{ role: 'snapshot', path: SAVED_SNAPSHOT, sha256: sha256Hex(saved) }];
   }
   if (job.saveSnapshot !== undefined) {
+    // Like -o, the snapshot's folder is made when missing (the server has already been read).
+    await mkdir(dirname(resolve(job.saveSnapshot)), { recursive: true });
     await writeFile(job.saveSnapshot, snapshotText(snapshot));
     io.err(`snapshot saved: ${job.saveSnapshot}`);
   }
