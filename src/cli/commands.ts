@@ -290,7 +290,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     examples: [
       ['mcp-gen dev-issuer --scope weather:read', 'an issuer at http://127.0.0.1:9400 and a token for http://127.0.0.1:3000/mcp'],
-      ['node build/main.js --http --auth http://127.0.0.1:9400', 'a generated server trusting it (in another terminal)'],
+      ['mcp-gen dev-issuer --port 9401 --resource http://127.0.0.1:3001/mcp --scope "weather:read weather:reports"', 'for a server on port 3001, two scopes; the server then runs with --auth http://127.0.0.1:9401'],
     ],
     ownJson: true,
     async run(_args, options, { io }) {
