@@ -51,7 +51,9 @@ export async function startDevIssuer(options: DevIssuerOptions): Promise<DevIssu
   const issue = (request: TokenRequest): Promise<string> => signToken(privateKey, kid, issuer, request, options.expiresIn);
 
   const server = createServer((req, res) => {
-    route(req, res).catch(() => reply(res, 500, { error: 'server_error' }));
+    route(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, { error: 'server_error' });
+    });
   });
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', issuer).pathname;
@@ -166,12 +168,12 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefin
   if (type !== 'application/x-www-form-urlencoded') return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
+  // Read to the end even when too long, so the refusal can still be sent on this connection.
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return size > MAX_BODY_BYTES ? undefined : new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -157,6 +157,24 @@ describe('a generated server with auth, tried with mcp-gen dev-issuer', () => {
     for (const flag of ['--http', '--port <port>', '--host <host>', '--redis <url>', '--auth <issuer>', '--resource <url>', '--help']) expect(help.stdout).toContain(flag);
   });
 
+  it('dev-issuer answers malformed token requests with OAuth errors and keeps serving', async () => {
+    const issuer = await startIssuer([]);
+    const basic = `Basic ${Buffer.from(`${issuer.clientId}:${issuer.clientSecret}`).toString('base64')}`;
+    const token = (body: string, type = 'application/x-www-form-urlencoded'): Promise<Response> =>
+      fetch(`${issuer.issuer}/token`, { method: 'POST', headers: { 'content-type': type, authorization: basic }, body });
+    const errorOf = async (response: Response): Promise<[number, string]> => [response.status, ((await response.json()) as { error: string }).error];
+    expect(await errorOf(await token('{"grant_type":"client_credentials"}', 'application/json'))).toEqual([400, 'invalid_request']);
+    expect(await errorOf(await token('grant_type=password&username=a&password=b'))).toEqual([400, 'unsupported_grant_type']);
+    expect(await errorOf(await token('grant_type=client_credentials&resource=a&resource=b'))).toEqual([400, 'invalid_target']);
+    expect(await errorOf(await token(`grant_type=client_credentials&scope=${'x'.repeat(20_000)}`))).toEqual([400, 'invalid_request']);
+    expect(await errorOf(await fetch(`${issuer.issuer}/authorize`))).toEqual([404, 'not_found']);
+    const metadata = (await (await fetch(`${issuer.issuer}/.well-known/oauth-authorization-server`)).json()) as { issuer: string; jwks_uri: string };
+    expect(metadata.issuer).toBe(issuer.issuer);
+    expect(((await (await fetch(metadata.jwks_uri)).json()) as { keys: { kty: string; d?: string }[] }).keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256' })]);
+    expect(((await (await fetch(metadata.jwks_uri)).json()) as { keys: { d?: string }[] }).keys[0]!.d).toBeUndefined();
+    expect((await token('grant_type=client_credentials')).status).toBe(200);
+  });
+
   it('dev-issuer refuses a bad port with exit 2', () => {
     const bad = spawnSync(process.execPath, [cliPath, 'dev-issuer', '--port', 'x'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
