@@ -287,6 +287,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: 'dev-issuer',
+    summary: "Serve a local OAuth authorization server for trying a server's `auth` offline: JWKS, client_credentials, and a printed access token. Development only.",
+    arguments: [],
+    options: [
+      { flags: '--port <port>', help: 'HTTP port (0: any free one)', default: '9400' },
+      { flags: '--host <host>', help: 'HTTP host', default: '127.0.0.1' },
+      { flags: '--resource <url>', help: "the printed token's audience: the MCP endpoint (also the default of token requests naming none)", default: 'http://127.0.0.1:3000/mcp' },
+      { flags: '--scope <scopes>', help: "the printed token's scopes, space-separated (client_credentials requests ask for their own)" },
+      { flags: '--subject <sub>', help: "the printed token's `sub`", default: 'dev-user' },
+      { flags: '--expires-in <seconds>', help: 'lifetime of every token', default: '3600' },
+    ],
+    examples: [
+      ['mcp-gen dev-issuer --scope weather:read', 'an issuer at http://127.0.0.1:9400 and a token for http://127.0.0.1:3000/mcp'],
+      ['mcp-gen dev-issuer --port 9401 --resource http://127.0.0.1:3001/mcp --scope "weather:read weather:reports"', 'for a server on port 3001, two scopes; the server then runs with --auth http://127.0.0.1:9401'],
+    ],
+    ownJson: true,
+    async run(_args, options, { io }) {
+      const { runDevIssuer } = await import('./dev-issuer-command.js');
+      return runDevIssuer(options as Options<import('./dev-issuer-command.js').DevIssuerCommandOptions>, io);
+    },
+  },
+  {
     name: 'check',
     summary: 'Is every generated output current? Regenerates each in memory from its ledger (or a config file) and compares; writes nothing.',
     arguments: [{ name: '[paths...]', help: 'output folders or mcp-gen.config.json/.yaml files (default: the config here, else every ledger below)' }],

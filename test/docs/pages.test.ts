@@ -34,6 +34,7 @@ const GUIDE_OF: Record<string, string> = {
   init: 'docs/tools.md#mcp-gen-init',
   docs: 'docs/tools.md#mcp-gen-docs',
   import: 'docs/openapi.md',
+  'dev-issuer': 'docs/authorization.md#trying-it-locally',
 };
 /** The flags every command shares, explained once. */
 const SHARED_FLAGS = 'docs/workflow.md#every-command';

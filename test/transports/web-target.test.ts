@@ -26,10 +26,11 @@ describe('--target web', () => {
     expect(node.files.some((f) => f.path === 'main.web.ts')).toBe(false);
     const entry = web.files.find((f) => f.path === 'main.web.ts')!;
     expect(entry.owner).toBe('user');
-    expect(entry.content).toContain('export default { fetch };');
+    // Bun serves the default export itself: on loopback unless MCP_HOST says otherwise.
+    expect(entry.content).toContain("export default { fetch, hostname: env['MCP_HOST'] ?? '127.0.0.1' };");
     expect(entry.content).toContain('server.fetchHandler({');
     // The manifest has `auth`: the handler is a resource server.
-    expect(entry.content).toContain('createResourceServerAuth(authSettings');
+    expect(entry.content).toContain('createResourceServerAuth(settings');
     expect(entry.content).not.toMatch(/from 'node:/);
     expect(web.files.map((f) => f.path).filter((p) => p !== 'main.web.ts')).toEqual(node.files.map((f) => f.path));
     const dir = tempDir('web-target');

@@ -1,7 +1,8 @@
 /**
  * The MCP server "Weather" as a Web-standard handler, `fetch(Request) → Promise<Response>`,
  * for runtimes that serve one (both protocol eras at `/mcp`; docs/deploy.md has each platform):
- * - Bun: `bun main.web.ts`; Deno: `deno serve --allow-env main.web.ts` (both serve the default export);
+ * - Bun: `bun main.web.ts`; Deno: `deno serve --allow-env --host 127.0.0.1 main.web.ts` (both serve the default export,
+ *   on loopback: for Bun `MCP_HOST` names another host and `PORT` the port, for Deno `--host` and `--port`);
  * - Cloudflare Workers: `main = "main.web.ts"` and `compatibility_flags = ["nodejs_compat"]` in wrangler.toml;
  * - Next.js (App Router): `export { fetch as GET, fetch as POST, fetch as DELETE, fetch as OPTIONS } from '…/main.web';`
  *   in `app/mcp/route.ts`; Hono: `app.all('/mcp', (c) => fetch(c.req.raw))`.
@@ -63,4 +64,6 @@ export const fetch = server.fetchHandler({
   ...(auth === undefined ? {} : { auth }),
 });
 
-export default { fetch };
+// Bun serves this default export itself (`bun main.web.ts`), on all interfaces unless `hostname`
+// says otherwise: loopback unless MCP_HOST names another (port: PORT, default 3000). Other platforms ignore it.
+export default { fetch, hostname: env['MCP_HOST'] ?? '127.0.0.1' };

@@ -91,7 +91,12 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
         ...(otel ? ['Every request is traced with OpenTelemetry (docs/tracing.md in mcp-gen): register an SDK', 'before this starts, e.g. `node --import ./telemetry.js build/main.js`.'] : []),
         ...(model.auth === undefined
           ? []
-          : ['Over HTTP every request needs an OAuth access token for this server (manifest `auth`);', '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.']),
+          : [
+              'Over HTTP every request needs an OAuth access token for this server (manifest `auth`);',
+              '`--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.',
+              'To try it locally: `npx mcp-gen dev-issuer --scope "…"` prints a token, and `--auth http://127.0.0.1:9400`',
+              '(or `MCP_AUTH_ISSUER`) makes this server trust that issuer instead of the manifest\'s.',
+            ]),
       ].join('\n'),
     });
   const webText = (): string =>
@@ -102,7 +107,8 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
       doc: [
         `The MCP server ${JSON.stringify(serverTitle)} as a Web-standard handler, \`fetch(Request) → Promise<Response>\`,`,
         'for runtimes that serve one (both protocol eras at `/mcp`; docs/deploy.md has each platform):',
-        '- Bun: `bun main.web.ts`; Deno: `deno serve --allow-env main.web.ts` (both serve the default export);',
+        '- Bun: `bun main.web.ts`; Deno: `deno serve --allow-env --host 127.0.0.1 main.web.ts` (both serve the default export,',
+        '  on loopback: for Bun `MCP_HOST` names another host and `PORT` the port, for Deno `--host` and `--port`);',
         '- Cloudflare Workers: `main = "main.web.ts"` and `compatibility_flags = ["nodejs_compat"]` in wrangler.toml;',
         "- Next.js (App Router): `export { fetch as GET, fetch as POST, fetch as DELETE, fetch as OPTIONS } from '…/main.web';`",
         '  in `app/mcp/route.ts`; Hono: `app.all(\'/mcp\', (c) => fetch(c.req.raw))`.',
@@ -110,7 +116,11 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
         'processes or isolates serve it.',
         ...(model.auth === undefined
           ? []
-          : ['Every request needs an OAuth access token for this server (manifest `auth`);', '`MCP_AUTH_RESOURCE` names the endpoint when it is not `auth.resource`.']),
+          : [
+              'Every request needs an OAuth access token for this server (manifest `auth`);',
+              '`MCP_AUTH_RESOURCE` names the endpoint when it is not `auth.resource`, and `MCP_AUTH_ISSUER`',
+              "an issuer to trust instead of the manifest's (e.g. `mcp-gen dev-issuer`'s, to try it locally).",
+            ]),
       ].join('\n'),
     });
   let main: string | undefined;

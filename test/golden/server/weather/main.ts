@@ -7,26 +7,55 @@
  * streams through Redis (`npm install redis@6.3.1` first); give them one `MCP_STATE_SECRET`.
  * Over HTTP every request needs an OAuth access token for this server (manifest `auth`);
  * `--resource <url>` (or `MCP_AUTH_RESOURCE`) names the endpoint when it is not `auth.resource`.
+ * To try it locally: `npx mcp-gen dev-issuer --scope "…"` prints a token, and `--auth http://127.0.0.1:9400`
+ * (or `MCP_AUTH_ISSUER`) makes this server trust that issuer instead of the manifest's.
  */
 import { parseArgs } from 'node:util';
 import { authSettings, createServer } from './generated/server.js';
 import { handlers } from './handlers/index.js';
 
-const { values } = parseArgs({
-  options: {
-    http: { type: 'boolean', default: false },
-    port: { type: 'string', default: '3000' },
-    host: { type: 'string', default: '127.0.0.1' },
-    redis: { type: 'string' },
-    // The endpoint's real URL when it is not the manifest's `auth.resource` (also MCP_AUTH_RESOURCE).
-    resource: { type: 'string' },
-  },
-});
-
 // Stdout belongs to the protocol when serving stdio: everything else goes to stderr.
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
+
+const usage = `Flags:
+  --http              serve Streamable HTTP at /mcp instead of stdio
+  --port <port>       HTTP port, 0 for any free one (default 3000)
+  --host <host>       HTTP host (default 127.0.0.1, also MCP_HOST): loopback unless told otherwise
+  --redis <url>       share sessions, streams and tasks through Redis (also MCP_REDIS_URL)
+  --auth <issuer>     trust this issuer's JWT access tokens instead of the manifest's verifier,
+                      e.g. http://127.0.0.1:9400 from 'mcp-gen dev-issuer' (also MCP_AUTH_ISSUER)
+  --resource <url>    the endpoint's URL when it is not the manifest's auth.resource (also MCP_AUTH_RESOURCE)
+  -h, --help          print these flags`;
+
+// A mistyped flag gets one line and exit 2, not a stack trace.
+function readFlags() {
+  try {
+    return parseArgs({
+      options: {
+        http: { type: 'boolean', default: false },
+        port: { type: 'string', default: '3000' },
+        host: { type: 'string', default: process.env['MCP_HOST'] ?? '127.0.0.1' },
+        redis: { type: 'string' },
+        auth: { type: 'string' },
+        resource: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    // Node's message, first sentence: "Unknown option '--x'", "Option '--port <value>' argument missing".
+    log(
+      `${(error instanceof Error ? error.message : String(error)).split('. ')[0]} (--help lists the flags)`,
+    );
+    process.exit(2);
+  }
+}
+const values = readFlags();
+if (values.help) {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
 
 // What one client may make the server do. These are the defaults (generated/runtime/README.md).
 const limits = {
@@ -70,7 +99,17 @@ if (values.http) {
   // Loaded here, so stdio never loads jose.
   const { createResourceServerAuth } = await import('./generated/runtime/auth/index.js');
   const resource = values.resource ?? process.env['MCP_AUTH_RESOURCE'];
-  const auth = createResourceServerAuth(authSettings, {
+  // `--auth <issuer>`: trying it locally (`mcp-gen dev-issuer`) or against another issuer than the manifest's.
+  const issuer = values.auth ?? process.env['MCP_AUTH_ISSUER'];
+  const settings =
+    issuer === undefined
+      ? authSettings
+      : {
+          ...authSettings,
+          authorizationServers: [issuer],
+          verifier: { jwt: { issuer, algorithms: ['RS256', 'ES256'] } },
+        };
+  const auth = createResourceServerAuth(settings, {
     log,
     ...(resource === undefined ? {} : { resource }),
   });
