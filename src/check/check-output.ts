@@ -6,6 +6,7 @@ import { displayPath } from '../pipeline/paths.js';
 import { formatDiagnostic, InputError } from '../load/diagnostics.js';
 import { LEDGER_FILE, trustedLedger, type Recipe } from '../write/ledger.js';
 import { changedUnnamedInputs, compareInputs } from './inputs.js';
+import { splitCompiledOutput } from './compiled-output.js';
 import { fixCommand } from './fix-command.js';
 import { checkTarget, needsNetwork, targetFromRecipe, type Target } from './target.js';
 
@@ -18,6 +19,8 @@ export interface OutputResult {
   stale: string[];
   missing: string[];
   extra: string[];
+  /** tsc's output beside a generated `x.ts` (`x.js`, `x.d.ts`, their maps): not drift, see compiled-output.ts. */
+  compiled: string[];
   changedInputs: string[];
   vanishedInputs: string[];
   error?: string;
@@ -25,7 +28,7 @@ export interface OutputResult {
 }
 
 function result(out: string): OutputResult {
-  return { out: displayPath(out), status: 'current', stale: [], missing: [], extra: [], changedInputs: [], vanishedInputs: [] };
+  return { out: displayPath(out), status: 'current', stale: [], missing: [], extra: [], compiled: [], changedInputs: [], vanishedInputs: [] };
 }
 
 /** Warnings of the in-memory run are not news here: the regeneration command prints them. */
@@ -106,7 +109,9 @@ export async function checkOutput(out: string, options: { live: boolean; target?
     const { report, recipe } = await checkTarget(target, options.live, quiet);
     res.stale.push(...report.stale);
     res.missing.push(...report.missing);
-    res.extra.push(...report.extra);
+    const { compiled, stray } = splitCompiledOutput(out, report.extra, report.missing);
+    res.extra.push(...stray);
+    res.compiled.push(...compiled);
     if (recorded) res.changedInputs.push(...changedUnnamedInputs(recorded.recipe.inputs, recipe.inputs));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;

@@ -44,6 +44,11 @@ async function jobsFor(paths: readonly string[]): Promise<Job[]> {
 
 function printHuman(io: Console, results: readonly OutputResult[]): void {
   for (const r of results) {
+    // tsc's output beside the generated .ts files (no outDir): told apart, not drift (compiled-output.ts).
+    if (r.compiled.length > 0) {
+      const more = r.compiled.length > 1 ? ` and ${r.compiled.length - 1} more` : '';
+      io.err(`compiled output: ${r.out}/${r.compiled[0]}${more}, tsc's from the generated .ts files (not checked; an "outDir" in tsconfig.json builds elsewhere)`);
+    }
     if (r.status === 'current') {
       io.out(`${r.out}: up to date.`);
       continue;

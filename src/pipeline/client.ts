@@ -15,6 +15,7 @@ import type { PlannedFile } from '../write/planned-file.js';
 import type { UnitCache } from '../write/unit-cache.js';
 import { writeOutput, type WriteReport } from '../write/writer.js';
 import { browserRuntimeSources, packageFiles, type PackageJob } from './client-package.js';
+import { clientProjectAdvice } from './client-project.js';
 import { printWarnings, withProgress, type Console } from './console.js';
 import { fileInput, pathFromOut, specInput } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
@@ -34,10 +35,21 @@ const STAND_INS = ['client/connect-browser.ts', 'client/oauth-module-absent.ts']
 const NODE_ONLY = ['client/connect.ts', 'client/node-wire.ts', 'client/stdio.ts'];
 const BROWSER_ONLY = ['client/fetch-wire.ts'];
 
-/** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules; `client/auth/*.ts` with `auth`. */
-export function readClientRuntimeSources(auth = false, browser = false): Record<string, string> {
+/** The line that makes tsc load Node's types even under `"types": []` (`tsc --init`'s setting). */
+const NODE_TYPES_REFERENCE = '/// <reference types="node" />\n';
+
+/**
+ * The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules;
+ * `client/auth/*.ts` with `auth`. Without `nodeTypes` the modules name no types package: a browser
+ * client needs none, and Deno (which an `--import-extension ts` client is for, as are Bun and Node's
+ * type stripping) types `node:*` itself and refuses `types="node"` without a package.json.
+ */
+export function readClientRuntimeSources(auth = false, browser = false, nodeTypes = !browser): Record<string, string> {
   const runtimeDir = join(PACKAGE_ROOT, 'src', 'runtime');
-  const read = (path: string): string => readFileSync(join(runtimeDir, path), 'utf8');
+  const read = (path: string): string => {
+    const text = readFileSync(join(runtimeDir, path), 'utf8');
+    return !nodeTypes && text.startsWith(NODE_TYPES_REFERENCE) ? text.slice(NODE_TYPES_REFERENCE.length) : text;
+  };
   const sources: Record<string, string> = {};
   for (const name of SHARED_RUNTIME) sources[name] = read(name);
   const leftOut = new Set([...STAND_INS, ...(browser ? NODE_ONLY : BROWSER_ONLY)]);
@@ -171,7 +183,7 @@ export async function prepareClient(
   }
   const plan = await withProgress(io, `generating a client of ${model.tools.length} tools…`, () => planClient(model, {
     // A package is Node's client plus the browser's modules, swapped in by its `browser` field.
-    runtimeSources: { ...readClientRuntimeSources(job.auth === true, job.browser === true), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
+    runtimeSources: { ...readClientRuntimeSources(job.auth === true, job.browser === true, job.browser !== true && job.importExtension !== 'ts'), ...(job.package ? browserRuntimeSources(job.auth === true) : {}) },
     auth: job.auth === true,
     importExtension: job.importExtension ?? 'js',
     protocolTypes: spec.stateful,
@@ -218,7 +230,10 @@ export async function writeClient(job: ClientJob, options: GenerateOptions, io: 
   try {
     const { files, record } = await prepareClient(job, io, options.inputFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    return await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
+    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
+    // What the project around the folder needs for the client to compile there (client-project.ts).
+    if (!check) for (const line of await clientProjectAdvice(job)) io.err(line);
+    return report;
   } finally {
     stopCompilerStandby();
   }

@@ -13,8 +13,13 @@ export type { StdioServerParameters } from './stdio.js';
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
 export type ServerLocation = HttpLocation | StdioServerParameters;
 
+/** Said when a page bundles this client: its node:* imports are empty stubs there, which fail later without a word. */
+const NOT_NODE =
+  "This is mcp-gen's Node client (stdio, node:http), and this is not Node: regenerate it with `mcp-gen client … --browser` for a web page";
+
 /** Builds the transport for a location. */
 export async function transportFor(location: ServerLocation): Promise<ClientTransport> {
+  if (typeof globalThis.process?.versions?.node !== 'string') throw new Error(NOT_NODE);
   if ('url' in location) {
     const [{ httpTransport }, { nodeExchange }] = await Promise.all([
       import('./http.js'),
