@@ -145,14 +145,9 @@ async function project(dir: string, kind: 'module' | 'commonjs' = 'module'): Pro
   if (init.code !== 0) throw new Error(`tsc --init: ${init.output}`);
 }
 
-/**
- * Type-checks the client and call.ts with the project's own tsconfig.json. In a CommonJS package
- * call.ts exports nothing (`export` is ESM syntax there, which verbatimModuleSyntax refuses).
- */
-async function typeCheck(dir: string, call: string, kind: 'module' | 'commonjs' = 'module'): Promise<void> {
-  const declare = kind === 'module' ? 'export async function call' : 'async function call';
-  const after = kind === 'module' ? '' : 'void call;\n';
-  writeFileSync(join(dir, 'call.ts'), `import type { Client } from './client/client.js';\n\n${declare}(client: Client) {\n  ${call}\n}\n${after}`);
+/** Type-checks the client and call.ts with the project's own tsconfig.json. */
+async function typeCheck(dir: string, call: string): Promise<void> {
+  writeFileSync(join(dir, 'call.ts'), `import type { Client } from './client/client.js';\n\nexport async function call(client: Client) {\n  ${call}\n}\n`);
   const checked = await collect(tsc7, ['-p', '.', '--noEmit'], { cwd: dir });
   if (checked.code !== 0) throw new Error(`tsc: ${checked.output.split('\n').slice(0, 15).join('\n')}`);
 }
@@ -207,10 +202,17 @@ describe.concurrent('the generated client against servers people build', () => {
         const run = await collect(process.execPath, [mcpGen, 'diff', join(dir, 'first.json'), join(dir, 'second.json'), '--fail-on', 'any']);
         if (run.code !== 0) throw new Error(`mcp-gen diff exited ${run.code}: ${run.output.trim()}`);
       });
-      // The second generation, in the CommonJS package `npm init` makes (last: the other steps stand alone).
+      // In the CommonJS package `npm init` makes (last: the other steps stand alone), generation says
+      // in one line what to run; run as said, the project type-checks.
       await step('type-check (commonjs)', async () => {
-        await project(join(dir, 'again'), 'commonjs');
-        await typeCheck(join(dir, 'again'), subject.call, 'commonjs');
+        const cjs = join(dir, 'cjs');
+        await project(cjs, 'commonjs');
+        const run = await collect(process.execPath, [mcpGen, 'client', '--from-snapshot', join(dir, 'second.json'), '-o', join(cjs, 'client'), '--no-version-banner'], { timeoutMs: 120_000 });
+        if (run.code !== 0) throw new Error(`mcp-gen client exited ${run.code}: ${run.output.trim()}`);
+        if (!run.output.includes('npm pkg set type=module')) throw new Error(`no advice for the CommonJS project: ${run.output.trim()}`);
+        const fixed = await collect('npm', ['pkg', 'set', 'type=module'], { cwd: cjs });
+        if (fixed.code !== 0) throw new Error(`npm pkg set: ${fixed.output}`);
+        await typeCheck(cjs, subject.call);
       });
     });
   }, 240_000);
