@@ -2,7 +2,8 @@
  * The server the session-end tests (http-session-end.test.ts) and the chaos suite (test/chaos)
  * run: the demo server plus tools that hold their call open until the test lets them go or their
  * signal aborts, and that say when they started. `hold` answers with plain JSON, `hold_progress`
- * sends progress first (its answer becomes an SSE stream), `hold_task` may run as a task.
+ * sends progress first (its answer becomes an SSE stream), `hold_task` may run as a task, and
+ * `sample_once` and `elicit_once` ask the client for a sampling or an elicitation round.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonObject, RequestContext, ServerDefinition, ServerHandlers, Validator } from '../../src/runtime/api.js';
@@ -59,6 +60,19 @@ async function hold(log: HoldLog, input: { ms?: number; tag?: string }, context:
   log.finished.push(tag);
 }
 
+/** One round trip to the client, recorded like `hold`: a failed round counts as aborted when the signal fired. */
+async function round(log: HoldLog, tag = 'untagged', context: RequestContext, ask: () => Promise<string>): Promise<string> {
+  log.started.push(tag);
+  try {
+    const answer = await ask();
+    log.finished.push(tag);
+    return answer;
+  } catch (error) {
+    (context.signal.aborted ? log.aborted : log.finished).push(tag);
+    throw error;
+  }
+}
+
 export function sessionEndDefinition(): ServerDefinition {
   const base = buildDefinition(100);
   const tool = (name: string, extra: JsonObject = {}) => ({ name, description: `Holds its call (${name})`, inputSchema: holdInput, ...extra });
@@ -67,12 +81,14 @@ export function sessionEndDefinition(): ServerDefinition {
     protocolVersions: ['2026-07-28', ...base.protocolVersions],
     statelessValidators: () => import('../../generated/runtime/stateless-validators.js').then((m) => m.statelessValidators),
     capabilities: { ...base.capabilities, tools: { listChanged: true } },
-    tools: [...base.tools, tool('hold'), tool('hold_progress'), tool('hold_task', { execution: { taskSupport: 'optional' } })],
+    tools: [...base.tools, tool('hold'), tool('hold_progress'), tool('hold_task', { execution: { taskSupport: 'optional' } }), tool('sample_once'), tool('elicit_once')],
     toolBindings: {
       ...base.toolBindings,
       hold: { name: 'hold', validateInput: validateHold },
       hold_progress: { name: 'hold_progress', validateInput: validateHold },
       hold_task: { name: 'hold_task', validateInput: validateHold },
+      sample_once: { name: 'sample_once', validateInput: validateHold },
+      elicit_once: { name: 'elicit_once', validateInput: validateHold },
     },
   };
 }
@@ -97,6 +113,16 @@ export function sessionEndHandlers(log: HoldLog): ServerHandlers {
         await hold(log, input, context);
         return text('held as a task');
       },
+      sample_once: async (input: { tag?: string }, context) =>
+        text(await round(log, input.tag, context, async () => {
+          const answer = await context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 5 });
+          return `sampled: ${JSON.stringify(answer.content)}`;
+        })),
+      elicit_once: async (input: { tag?: string }, context) =>
+        text(await round(log, input.tag, context, async () => {
+          const answer = await context.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+          return `elicited: ${answer.action}`;
+        })),
     },
   };
 }

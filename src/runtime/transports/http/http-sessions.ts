@@ -14,6 +14,7 @@ import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
 import type { ServerCore } from '../../server/server.js';
 import type { SessionStore } from './session-store.js';
+import { testHook } from './test-hook.js';
 import { Session } from '../../server/session.js';
 import { attachBus } from '../../server/message-bus.js';
 
@@ -49,6 +50,7 @@ export class HttpSessions {
     this.idleTimeout = idleTimeout;
     this.maxSessions = maxSessions;
     streams.sessionFailed = this.failed;
+    testHook.watch?.(this);
     if (sessionStore?.bus === undefined) return;
     attachBus(core, sessionStore.bus, (id) => this.find(id));
     // A session deleted on another process ends here at once, not after its idle timeout.
