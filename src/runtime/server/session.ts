@@ -177,7 +177,7 @@ export class Session {
 
   /**
    * The client is gone or the session ended: pending server→client requests fail, later ones are
-   * refused. With `abortHandlers`, its tasks and running handlers are cancelled as well.
+   * refused, its tasks are cancelled. With `abortHandlers`, running handlers are cancelled as well.
    */
   close(abortHandlers: boolean): void {
     this.state = STATE_CLOSED;
@@ -191,9 +191,9 @@ export class Session {
     for (const pending of pendingClient?.values() ?? []) {
       pending.reject(new Error(`${pending.method}: the connection to the client closed`));
     }
+    // Only this session could read its tasks (task-access.ts): they end with it, and free their runs.
+    for (const run of this.core.taskRuns.values()) if (run.session === this) run.cancel();
     if (abortHandlers) {
-      // Only this session could read its tasks (task-access.ts): they end with it, and free their runs.
-      for (const run of this.core.taskRuns.values()) if (run.session === this) run.cancel();
       for (const context of this.inFlight.values()) context.cancel('The session ended');
     }
   }
