@@ -13,7 +13,8 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type EventStore, type HttpListener, type McpServer } from '../../src/runtime/index.js';
 import { InMemoryEventStore } from '../../src/runtime/transports/http/event-store.js';
 import { holdLog, sessionEndDefinition, sessionEndHandlers, type HoldLog } from './session-end-server.js';
-import { listen } from '../transports/adapters.js';
+import { adapter, listen } from '../transports/adapters.js';
+import { testHook } from '../../src/runtime/transports/http/test-hook.js';
 
 const BOTH = 'application/json, text/event-stream';
 const log: HoldLog = holdLog();
@@ -159,6 +160,34 @@ describe('DELETE during a call, with the official SDK client', () => {
 });
 
 describe('the last-resort guard', () => {
+  it("an 'error' on a session's response (node:http's write after end) ends that session only, logged", async () => {
+    // node:http only: the Web adapter never emits 'error' (a write after its end is refused silently).
+    if (adapter() === 'web') return;
+    const tables: { sessions: Map<string, { streams: Map<string, { res?: { emit(event: 'error', error: Error): boolean } }> }> }[] = [];
+    testHook.watch = (table) => tables.push(table as (typeof tables)[number]);
+    const lines: string[] = [];
+    const own = createServer(sessionEndDefinition(), sessionEndHandlers(holdLog()), { logger: (line) => lines.push(line) });
+    const guarded = await listen(own);
+    testHook.watch = undefined;
+    const previous = url;
+    url = guarded.url;
+    try {
+      const bystander = await openSession();
+      const session = await openSession();
+      const response = await callTool(session, 'hold_progress', { tag: 'error-event', ms: 2000 }, 5, { _meta: { progressToken: 'e' } });
+      const body = response.text();
+      const stream = [...tables[0]!.sessions.get(session)!.streams.values()].find((s) => s.res !== undefined)!;
+      stream.res!.emit('error', Object.assign(new Error('write after end'), { code: 'ERR_STREAM_WRITE_AFTER_END' }));
+      await body;
+      expect(lines.some((line) => line.startsWith(`Session ${session} ended after an error: Error: write after end`))).toBe(true);
+      expect((await callTool(session, 'echo', { text: 'x' })).status).toBe(404);
+      expect(await echo(bystander, 'unharmed')).toBe('unharmed');
+    } finally {
+      url = previous;
+      await guarded.close();
+    }
+  });
+
   it("a failure on one session's stream ends that session, logged; the process and other sessions carry on", async () => {
     // An event store that fails when a stream ends: the failure happens in the stream's own write
     // chain, where nothing else would catch it.

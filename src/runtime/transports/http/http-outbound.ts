@@ -59,6 +59,7 @@ export class HttpOutbound implements Outbound {
     // with them: a listener sharing a scope with the parsed request and its session keeps them
     // alive too, and the server's heap grows with every call.
     res.on('close', this.closed);
+    res.on('error', this.failed);
   }
 
   /** Results of a 2026-07-28 request get `resultType` and the cache fields. */
@@ -73,6 +74,18 @@ export class HttpOutbound implements Outbound {
       this.entry.lastActive = Date.now();
     }
     if (!this.finished) this.disconnected();
+  };
+
+  /**
+   * The last resort (docs/faults.md): an 'error' on this response ends its session, or this
+   * 2026-07-28 request, and never the process. Nothing should emit it: every write checks `isOpen`.
+   */
+  private readonly failed = (error: Error): void => {
+    if (this.entry !== undefined) this.transport.sessionFailed(this.entry, error);
+    else {
+      this.session.core.log(`A request ended after an error: ${error.stack ?? String(error)}`);
+      this.session.close(true);
+    }
   };
 
   private get streaming(): boolean {

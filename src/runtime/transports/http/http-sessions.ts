@@ -151,8 +151,6 @@ export class HttpSessions {
       if (!this.core.validators) await this.core.loadRequestValidators().catch(() => {});
     }
     const session = entry.session;
-    const failing = entry;
-    res.on('error', (error) => this.failed(failing, error));
     const out = new HttpOutbound(res, this.streams, entry, session);
     out.auth = auth;
     if (this.core.tracing !== undefined) out.traceHeaders = req.headers;

@@ -15,7 +15,6 @@ import {
 } from '../../protocol/jsonrpc.js';
 import type { ServerCore } from '../../server/server.js';
 import { Session } from '../../server/session.js';
-import { STATELESS_REVISION } from '../../protocol/methods.js';
 import { checkStateless } from '../../server/stateless.js';
 
 /** A 2026-07-28 request: checked, then served by a session of its own that ends with it. */
@@ -54,13 +53,6 @@ export function receiveStateless(
   }
   const session = Session.stateless(core, checked);
   const out = new HttpOutbound(res, streams, undefined, session);
-  // The last resort, as for a session (http-sessions.ts): this request's handler ends, the process lives on.
-  res.on('error', (error) => {
-    core.log(
-      `A ${STATELESS_REVISION} request ended after an error: ${error.stack ?? String(error)}`,
-    );
-    session.close(true);
-  });
   out.auth = auth;
   if (core.tracing !== undefined) out.traceHeaders = req.headers;
   out.statelessResult(isRequestId(id) ? idJson(id) : NULL_ID, message['method'] as string);
