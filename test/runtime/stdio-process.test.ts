@@ -34,4 +34,23 @@ describe('stdio server process', () => {
     expect(stderr).toContain('Tool fail threw: Error: kaboom');
     expect(stderr).toContain('stdio server: input closed, exiting');
   });
+
+  it('exits cleanly when its client goes away during a call (stdin closed, stdout no longer read)', async () => {
+    const child = spawn(process.execPath, [tree.path('test/runtime/fixtures/stdio-main.js')], { stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+    // Progress on every step: the server keeps writing after its reader is gone.
+    const call = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"steps":4,"ms":50},"_meta":{"progressToken":1}}}';
+    child.stdin.write(init + '\n' + call + '\n');
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    // As a host killed mid-call leaves it: both pipes closed by the other end.
+    child.stdout.destroy();
+    child.stdin.destroy();
+    // Before the fix it often never exited cleanly: its stdin, paused for a drain that never came, did not end (exit 13).
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('stdio server: input closed, exiting');
+    expect(stderr).not.toMatch(/Uncaught|ERR_STREAM|at .*\(node:/);
+  });
 });

@@ -176,8 +176,8 @@ export class Session {
   }
 
   /**
-   * The client is gone or the session ended: pending server→client requests fail and later ones
-   * are refused. With `abortHandlers`, running handlers are cancelled as well.
+   * The client is gone or the session ended: pending server→client requests fail, later ones are
+   * refused, its tasks are cancelled. With `abortHandlers`, running handlers are cancelled as well.
    */
   close(abortHandlers: boolean): void {
     this.state = STATE_CLOSED;
@@ -191,6 +191,8 @@ export class Session {
     for (const pending of pendingClient?.values() ?? []) {
       pending.reject(new Error(`${pending.method}: the connection to the client closed`));
     }
+    // Only this session could read its tasks (task-access.ts): they end with it, and free their runs.
+    for (const run of this.core.taskRuns.values()) if (run.session === this) run.cancel();
     if (abortHandlers) {
       for (const context of this.inFlight.values()) context.cancel('The session ended');
     }
@@ -269,8 +271,6 @@ export class Session {
       'not a request, notification or response',
     );
   }
-
-  // ---- in-flight bookkeeping -----------------------------------------------------------------
 
   /** @internal Not a settled request (a refused input request): it would stay until its timeout. */
   track(context: Context): void {

@@ -27,6 +27,8 @@ export interface HttpRequestIn {
 export interface HttpResponseOut {
   /** True once `writeHead` was called: the status and headers can no longer change. */
   readonly headersSent: boolean;
+  /** True once `end` was called: nothing more may be written (node:http would emit 'error'). */
+  readonly writableEnded: boolean;
   setHeader(name: string, value: string): unknown;
   writeHead(status: number, headers?: Record<string, string>): this;
   /** A chunk of the body: the answer becomes a stream (SSE). */
@@ -39,4 +41,6 @@ export interface HttpResponseOut {
   destroy(): unknown;
   /** After the answer ended, or when the client went away before. */
   on(event: 'close', listener: () => void): unknown;
+  /** A write the connection refused (node:http); the Web adapter never emits it. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }

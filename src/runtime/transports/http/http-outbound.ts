@@ -1,7 +1,7 @@
 /** One POST's answer channel: JSON, or an SSE stream once a handler sends before its result. */
 import type { HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
-import { JSON_HEADERS } from './http-reply.js';
+import { JSON_HEADERS, isOpen } from './http-reply.js';
 import type { SessionEntry } from './http-sessions.js';
 import { sseHeaders, type SseStream, type SseStreams } from './http-sse.js';
 import { MISSING_CAPABILITY } from '../../protocol/jsonrpc.js';
@@ -12,6 +12,7 @@ import {
   type Outbound,
 } from '../../server/outbound.js';
 import type { Session } from '../../server/session.js';
+import { STATE_CLOSED } from '../../server/lifecycle.js';
 import { withResultFields } from '../../server/stateless.js';
 
 /**
@@ -58,6 +59,7 @@ export class HttpOutbound implements Outbound {
     // with them: a listener sharing a scope with the parsed request and its session keeps them
     // alive too, and the server's heap grows with every call.
     res.on('close', this.closed);
+    res.on('error', this.failed);
   }
 
   /** Results of a 2026-07-28 request get `resultType` and the cache fields. */
@@ -72,6 +74,18 @@ export class HttpOutbound implements Outbound {
       this.entry.lastActive = Date.now();
     }
     if (!this.finished) this.disconnected();
+  };
+
+  /**
+   * The last resort (docs/faults.md): an 'error' on this response ends its session, or this
+   * 2026-07-28 request, and never the process. Nothing should emit it: every write checks `isOpen`.
+   */
+  private readonly failed = (error: Error): void => {
+    if (this.entry !== undefined) this.transport.sessionFailed(this.entry, error);
+    else {
+      this.session.core.log(`A request ended after an error: ${error.stack ?? String(error)}`);
+      this.session.close(true);
+    }
   };
 
   private get streaming(): boolean {
@@ -131,6 +145,7 @@ export class HttpOutbound implements Outbound {
   private deliver(text: string, status: number): void {
     this.finished = true;
     if (!this.streaming) {
+      if (!isOpen(this.res)) return;
       const headers =
         this.sessionId === undefined
           ? JSON_HEADERS
@@ -150,9 +165,10 @@ export class HttpOutbound implements Outbound {
   }
 
   private startStream(): void {
-    if (this.entry === undefined) {
+    // Stateless, or a session that has ended (its cancelled calls end here): a plain stream, never stored.
+    if (this.entry === undefined || this.session.state === STATE_CLOSED) {
       this.plainStreaming = true;
-      this.res.writeHead(200, sseHeaders(undefined));
+      if (!this.res.headersSent) this.res.writeHead(200, sseHeaders(undefined));
       return;
     }
     this.stream = this.transport.newStream(this.entry);
@@ -162,12 +178,12 @@ export class HttpOutbound implements Outbound {
 
   private write(text: string): void {
     if (this.stream !== undefined) this.transport.queue(this.stream, text);
-    else this.res.write('event: message\ndata: ' + text + '\n\n');
+    else if (isOpen(this.res)) this.res.write('event: message\ndata: ' + text + '\n\n');
   }
 
   private endStream(): void {
     if (this.stream !== undefined) this.transport.finish(this.entry!, this.stream);
-    else this.res.end();
+    else if (isOpen(this.res)) this.res.end();
   }
 }
 

@@ -6,6 +6,7 @@
 import type { HttpResponseOut } from './http-exchange.js';
 import type { EventStore } from './event-store.js';
 import { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
+import { isOpen } from './http-reply.js';
 
 export class StreamRelay {
   private readonly eventStore: EventStore;
@@ -16,6 +17,11 @@ export class StreamRelay {
   constructor(eventStore: EventStore, idleStreamTimeout: number) {
     this.eventStore = eventStore;
     this.idleStreamTimeout = idleStreamTimeout;
+  }
+
+  /** The session ended: the streams of it relayed here end too (stream ids start with the session id). */
+  endSession(sessionId: string): void {
+    for (const [streamId, end] of [...this.relays]) if (streamId.startsWith(sessionId + '/')) end();
   }
 
   /**
@@ -35,7 +41,7 @@ export class StreamRelay {
     let stop: (() => void) | undefined;
     let idle: NodeJS.Timeout | undefined;
     const write = (eventId: string, message: string): void => {
-      if (ended || written.has(eventId)) return;
+      if (ended || written.has(eventId) || !isOpen(res)) return;
       written.add(eventId);
       newest = eventId;
       res.write(sseEvent(eventId, message === '' ? undefined : message));
@@ -46,7 +52,7 @@ export class StreamRelay {
       clearTimeout(idle);
       stop?.();
       if (this.relays.get(streamId) === takenOver) this.relays.delete(streamId);
-      res.end(tail);
+      if (isOpen(res)) res.end(tail);
     };
     // A stream has one connection: a second resumption of it takes over from the first.
     const takenOver = (): void => end('');

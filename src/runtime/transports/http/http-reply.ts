@@ -18,3 +18,12 @@ export function sendError(
 ): void {
   send(res, status, errorMessage(NULL_ID, code, message));
 }
+
+/**
+ * False once the answer ended. node:http emits 'error' for a write after `end`
+ * (ERR_STREAM_WRITE_AFTER_END), which would end the process: every late write checks this first.
+ * (A connection the client dropped is harmless: node:http discards what is written to it.)
+ */
+export function isOpen(res: HttpResponseOut): boolean {
+  return !res.writableEnded;
+}

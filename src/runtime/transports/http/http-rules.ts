@@ -5,8 +5,14 @@
  * the stateful revisions keep GET, DELETE and `Mcp-Session-Id` on the same endpoint.
  */
 import type { HeaderValues } from './http-exchange.js';
-import { INVALID_REQUEST, NULL_ID, errorMessage } from '../../protocol/jsonrpc.js';
-import { STATELESS_REVISION } from '../../protocol/methods.js';
+import { INVALID_REQUEST, NULL_ID, errorMessage, isObject } from '../../protocol/jsonrpc.js';
+import {
+  INITIALIZE,
+  LOGGING_SET_LEVEL,
+  RESOURCES_SUBSCRIBE,
+  RESOURCES_UNSUBSCRIBE,
+  STATELESS_REVISION,
+} from '../../protocol/methods.js';
 import type { ServerCore } from '../../server/server.js';
 import { isStatelessMessage } from '../../server/stateless.js';
 
@@ -78,4 +84,23 @@ export function statelessNonRequest(message: { [key: string]: unknown }): string
       ? 'a 2026-07-28 client sends no JSON-RPC responses'
       : 'the body is neither a JSON-RPC request nor a notification';
   return errorMessage(NULL_ID, INVALID_REQUEST, `Invalid Request: ${why}`);
+}
+
+/** A stateful POST that opens a new session. */
+export function isInitializeRequest(message: unknown): boolean {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { method?: unknown }).method === INITIALIZE
+  );
+}
+
+/** Requests after which a shared session's snapshot must be saved again. */
+export function changesSession(message: unknown): boolean {
+  const method = isObject(message) ? message['method'] : undefined;
+  return (
+    method === LOGGING_SET_LEVEL ||
+    method === RESOURCES_SUBSCRIBE ||
+    method === RESOURCES_UNSUBSCRIBE
+  );
 }

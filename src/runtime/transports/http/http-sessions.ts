@@ -9,19 +9,14 @@ import type { AuthInfo } from '../../api.js';
 import { ownerOf } from '../../server/owner.js';
 import { HttpOutbound } from './http-outbound.js';
 import { ACCEPTS_SSE, sendError } from './http-reply.js';
-import { headerText } from './http-rules.js';
+import { changesSession, headerText, isInitializeRequest } from './http-rules.js';
 import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.js';
-import { SESSION_NOT_FOUND, TRANSPORT_ERROR, isObject, quote } from '../../protocol/jsonrpc.js';
+import { SESSION_NOT_FOUND, TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
 import type { ServerCore } from '../../server/server.js';
 import type { SessionStore } from './session-store.js';
+import { testHook } from './test-hook.js';
 import { Session } from '../../server/session.js';
 import { attachBus } from '../../server/message-bus.js';
-import {
-  INITIALIZE,
-  LOGGING_SET_LEVEL,
-  RESOURCES_SUBSCRIBE,
-  RESOURCES_UNSUBSCRIBE,
-} from '../../protocol/methods.js';
 
 export interface SessionEntry {
   readonly session: Session;
@@ -54,6 +49,8 @@ export class HttpSessions {
     this.sessionStore = sessionStore;
     this.idleTimeout = idleTimeout;
     this.maxSessions = maxSessions;
+    streams.sessionFailed = this.failed;
+    testHook.watch?.(this);
     if (sessionStore?.bus === undefined) return;
     attachBus(core, sessionStore.bus, (id) => this.find(id));
     // A session deleted on another process ends here at once, not after its idle timeout.
@@ -78,14 +75,25 @@ export class HttpSessions {
     this.sessions.clear();
   }
 
+  /** Its streams end first, so the calls it cancels next find nothing left to write to. */
   endSession(entry: SessionEntry): void {
+    this.streams.closeAll(entry);
+    entry.session.standalone = undefined;
     entry.session.close(true);
-    for (const stream of entry.streams.values()) {
-      clearTimeout(stream.idleTimer);
-      stream.res?.end();
-    }
-    entry.streams.clear();
   }
+
+  /**
+   * The last resort: a response or stream step of this session failed unexpectedly (a bug, not the
+   * client's doing). Logged, and this session ends; the process and the other sessions carry on.
+   */
+  private readonly failed = (entry: SessionEntry, error: unknown): void => {
+    const id = entry.session.id!;
+    this.core.log(
+      `Session ${id} ended after an error: ${(error as Error)?.stack ?? String(error)}`,
+    );
+    if (this.sessions.get(id) === entry) this.sessions.delete(id);
+    this.endSession(entry);
+  };
 
   sweep(): void {
     const cutoff = Date.now() - this.idleTimeout;
@@ -186,6 +194,7 @@ export class HttpSessions {
     }
     const entry = await this.sessionOf(req, res, auth);
     if (entry === undefined) return;
+    res.on('error', (error) => this.failed(entry, error));
     entry.lastActive = Date.now();
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId === 'string' && lastEventId !== '') {
@@ -279,22 +288,4 @@ export class HttpSessions {
 /** A session id: 128 random bits from the CSPRNG, base64url (visible ASCII only). */
 function newSessionId(): string {
   return randomId(16);
-}
-
-function isInitializeRequest(message: unknown): boolean {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { method?: unknown }).method === INITIALIZE
-  );
-}
-
-/** Requests after which a shared session's snapshot must be saved again. */
-function changesSession(message: unknown): boolean {
-  const method = isObject(message) ? message['method'] : undefined;
-  return (
-    method === LOGGING_SET_LEVEL ||
-    method === RESOURCES_SUBSCRIBE ||
-    method === RESOURCES_UNSUBSCRIBE
-  );
 }

@@ -8,7 +8,7 @@ import { randomId } from './random-id.js';
 import type { HttpResponseOut } from './http-exchange.js';
 import type { EventStore } from './event-store.js';
 import { StreamRelay } from './http-relay.js';
-import { sendError } from './http-reply.js';
+import { isOpen, sendError } from './http-reply.js';
 import type { SessionEntry } from './http-sessions.js';
 import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';
 import type { Outbound } from '../../server/outbound.js';
@@ -24,17 +24,22 @@ export { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
  */
 export class SseStream {
   readonly id: string;
+  /** The session it belongs to: a failure on the stream ends that session (`SseStreams.failed`). */
+  readonly entry: SessionEntry;
   res: HttpResponseOut | undefined = undefined;
   /** The last message has been sent: end the connection after it. */
   complete = false;
+  /** Its session ended: nothing is stored or written any more (`SseStreams.closeAll`). */
+  closed = false;
   /** Store-then-write chain: events are written in order, each after its storage. */
   chain: Promise<void> = Promise.resolve();
   idleTimer: NodeJS.Timeout | undefined = undefined;
   /** Events the last resumption replayed: their own write step must not send them again. */
   replayed: Set<string> | undefined = undefined;
 
-  constructor(id: string) {
+  constructor(id: string, entry: SessionEntry) {
     this.id = id;
+    this.entry = entry;
   }
 }
 
@@ -44,6 +49,8 @@ export class SseStreams {
   private readonly eventStore: EventStore;
   private readonly idleStreamTimeout: number;
   private readonly relayer: StreamRelay;
+  /** The last resort when a stream's step throws: set by HttpSessions, which ends the session. */
+  sessionFailed: (entry: SessionEntry, error: unknown) => void = () => {};
 
   constructor(core: ServerCore, eventStore: EventStore, idleStreamTimeout: number) {
     this.core = core;
@@ -80,6 +87,8 @@ export class SseStreams {
       }
       // Without a shared store to watch: send what is stored and end with a retry hint, so a client
       // still missing its response resumes again for the rest.
+      // The connection may have ended meanwhile (the client left, a drain): write nothing then.
+      if (!isOpen(res)) return;
       for (const [eventId, message] of missed)
         res.write(sseEvent(eventId, message === '' ? undefined : message));
       res.end(`retry: ${IDLE_STREAM_RETRY_MS}\n\n`);
@@ -89,15 +98,18 @@ export class SseStreams {
     // chain, so events queued meanwhile are written after it, and the ones it replayed are skipped.
     const previous = live.res;
     live.res = undefined;
-    previous?.end();
-    live.chain = live.chain.then(async () => {
+    if (previous !== undefined && isOpen(previous)) previous.end();
+    this.step(live, async () => {
       const replayed = new Set<string>();
       await this.eventStore.replayEventsAfter(lastEventId, (eventId, message) => {
         replayed.add(eventId);
-        res.write(sseEvent(eventId, message === '' ? undefined : message));
+        if (isOpen(res)) res.write(sseEvent(eventId, message === '' ? undefined : message));
       });
       live.replayed = replayed;
-      live.res = res;
+      // The session ended during the replay: the new connection ends with it.
+      if (live.closed) {
+        if (isOpen(res)) res.end();
+      } else live.res = res;
     });
     res.on('close', () => {
       if (live.res === res) live.res = undefined;
@@ -110,7 +122,7 @@ export class SseStreams {
 
   /** @internal A new logical stream of the session; its id names the session, so replay can check it. */
   newStream(entry: SessionEntry): SseStream {
-    const stream = new SseStream(`${entry.session.id!}/${randomId(9)}`);
+    const stream = new SseStream(`${entry.session.id!}/${randomId(9)}`, entry);
     entry.streams.set(stream.id, stream);
     return stream;
   }
@@ -131,13 +143,16 @@ export class SseStreams {
 
   /** @internal Stores the message, then writes it with its id if the stream has a connection. */
   queue(stream: SseStream, message: string): void {
+    // A stream of an ended session takes nothing more: its connection is gone for good.
+    if (stream.closed) return;
     const stored = this.eventStore.storeEvent(stream.id, message);
-    stream.chain = stream.chain
+    const written = stream.chain
       .then(() => stored)
       .then(
         (eventId) => {
-          if (stream.replayed?.has(eventId) !== true)
-            stream.res?.write(sseEvent(eventId, message === '' ? undefined : message));
+          const res = stream.res;
+          if (res !== undefined && isOpen(res) && stream.replayed?.has(eventId) !== true)
+            res.write(sseEvent(eventId, message === '' ? undefined : message));
         },
         (error: unknown) => {
           this.core.log(
@@ -146,15 +161,42 @@ export class SseStreams {
           stream.res?.destroy();
         },
       );
+    stream.chain = written.catch((error: unknown) => this.failed(stream, error));
+  }
+
+  /** Runs `step` in the stream's write chain; a step that throws ends the session, never the process. */
+  private step(stream: SseStream, step: () => void | Promise<void>): Promise<void> {
+    stream.chain = stream.chain.then(step).catch((error: unknown) => this.failed(stream, error));
+    return stream.chain;
+  }
+
+  private failed(stream: SseStream, error: unknown): void {
+    if (stream.closed) return;
+    this.sessionFailed(stream.entry, error);
+  }
+
+  /** @internal The session ended: each stream's connection ends now, and nothing is written to it later. */
+  closeAll(entry: SessionEntry): void {
+    for (const stream of entry.streams.values()) {
+      stream.closed = true;
+      clearTimeout(stream.idleTimer);
+      const res = stream.res;
+      stream.res = undefined;
+      if (res !== undefined && isOpen(res)) res.end();
+    }
+    entry.streams.clear();
+    entry.standalone = undefined;
+    this.relayer.endSession(entry.session.id!);
   }
 
   /** @internal The stream's last message is queued: end its connection after it and forget it. */
   finish(entry: SessionEntry, stream: SseStream): void {
     stream.complete = true;
-    void stream.chain.then(() => {
+    void this.step(stream, () => {
       entry.streams.delete(stream.id);
-      stream.res?.end();
+      const res = stream.res;
       stream.res = undefined;
+      if (res !== undefined && isOpen(res)) res.end();
       // A process relaying this stream ends its connection too (see `relay`).
       this.eventStore
         .endStream?.(stream.id)
@@ -166,10 +208,11 @@ export class SseStreams {
 
   /** @internal Polling: tell the client when to come back, and close the connection (not the stream). */
   poll(stream: SseStream, retryMs: number): void {
-    stream.chain = stream.chain.then(() => {
+    void this.step(stream, () => {
       const res = stream.res;
       stream.res = undefined;
-      res?.end(`retry: ${Math.max(0, Math.floor(retryMs))}\n\n`);
+      if (res !== undefined && isOpen(res))
+        res.end(`retry: ${Math.max(0, Math.floor(retryMs))}\n\n`);
     });
   }
 

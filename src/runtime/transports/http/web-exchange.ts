@@ -113,6 +113,10 @@ export class WebResponseOut implements HttpResponseOut {
     this.startStream();
   }
 
+  get writableEnded(): boolean {
+    return this.ended;
+  }
+
   write(chunk: string): boolean {
     if (this.ended) return false;
     this.startStream();
@@ -146,8 +150,9 @@ export class WebResponseOut implements HttpResponseOut {
     return this;
   }
 
-  on(_event: 'close', listener: () => void): this {
-    this.closeListeners.push(listener);
+  on(event: 'close' | 'error', listener: (error: Error) => void): this {
+    // A write after the end is refused here without an error: only 'close' is ever emitted.
+    if (event === 'close') this.closeListeners.push(listener as () => void);
     return this;
   }
 

@@ -54,6 +54,8 @@ export class StdioOutput implements Outbound {
     output.on('error', (error: Error) => {
       if (!this.broken) log(`stdout failed, dropping further output: ${error.message}`);
       this.broken = true;
+      // A broken stdout never drains: reading on lets the end of stdin end the server.
+      if (this.awaitingDrain) this.resumeInput();
     });
   }
 
