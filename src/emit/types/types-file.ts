@@ -27,7 +27,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
   const api = (name: string): string => file.importType(name, './runtime/api.js');
   const handler = model.tools.length > 0 ? api('ToolHandler') : '';
   const handlerMember = (tool: ToolModel, names: ToolTypeNames): MemberPart[] => [
-    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: TypedToolHandler<${names.input}, ${names.output ?? 'never'}>;\n` },
+    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: ${tool.view !== undefined ? 'ViewToolHandler' : 'TypedToolHandler'}<${names.input}, ${names.output ?? 'never'}>;\n` },
   ];
   const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, memo, handlerMember);
   file.push(tools.toolsMap, '\n', unitMarker('types'), '\n\n');
@@ -53,6 +53,7 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       `type TypedToolHandler<Input, Output> = ${handler}<InputOrUnknown<Input>, Output, ${CONTEXT}>;\n`,
     );
   }
+  if (model.tools.some((tool) => tool.view !== undefined)) file.push(viewHandlerTypes(api));
 
   const sections: string[] = [`  tools: ToolHandlers;\n`];
   pushResourceHandlers(file, model, api, sections);
@@ -230,3 +231,18 @@ export const FIXED_NAMES = [
   'CompletionHandlers',
   'CompletionHandler',
 ];
+
+/**
+ * MCP Apps: a tool shown in a view returns `structuredContent` for the view and, always, `content`
+ * for the model (and for hosts that show no views), as the extension asks.
+ */
+function viewHandlerTypes(api: (name: string) => string): string {
+  const [structured, content, error, block] = ['StructuredResult', 'ContentResult', 'ToolErrorResult', 'ContentBlock'].map(api) as [string, string, string, string];
+  return [
+    '\n',
+    jsdoc("What a tool shown in a view returns: `structuredContent` for the view, and `content` for the model."),
+    `type ViewToolResult<Output> = [Output] extends [never] ? ${content} | ${error} : (${structured}<Output> & { content: ${block}[] }) | ${error};\n\n`,
+    jsdoc("A view's tool handler: like the others, but its result always has `content`."),
+    `type ViewToolHandler<Input, Output> = (input: InputOrUnknown<Input>, context: ${CONTEXT}) => ViewToolResult<Output> | Promise<ViewToolResult<Output>>;\n`,
+  ].join('');
+}
