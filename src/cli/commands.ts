@@ -171,6 +171,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--package <name>', help: 'write a publishable npm package: src/ (the client), package.json, tsconfig.json (tsc to dist/), README.md' },
       { flags: '--package-version <semver>', help: "the package's version (default: kept from package.json, bumped when the server changed)" },
       { flags: '--browser', help: 'a client for web pages: HTTP on fetch, no stdio, no node:* import (no @types/node needed)' },
+      { flags: '--view <uri>', help: "instead of a client, the typed bindings of this MCP Apps view (ui://…) for its page: view.ts, types, validators (docs/apps.md)" },
       IMPORT_EXTENSION,
       CHECK,
       { flags: '--watch', help: 'regenerate whenever the manifest (or its $ref files) or the --from-snapshot file changes, until Ctrl-C' },
@@ -183,6 +184,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen client manifest.yaml -o client', 'from the manifest the server is generated from'],
       ['mcp-gen client --from-url https://example.com/mcp --save-snapshot server.json', 'keep what was read, to regenerate offline'],
       ['mcp-gen client manifest.yaml -o weather-client --package weather-client', 'an npm package: npm pack, then npm install it in any app'],
+      ['mcp-gen client manifest.yaml --view ui://weather/forecast -o src/view', "the typed bindings of a view's page (MCP Apps)"],
     ],
     run(args, options, { io }) {
       const clientOptions = options as Options<import('./client-command.js').ClientCommandOptions>;

@@ -75,3 +75,22 @@ export function callableByViews(tool: ToolModel): boolean {
 export function visibleToModel(tool: ToolModel): boolean {
   return tool.visibility === undefined || tool.visibility.includes('model');
 }
+
+function uiOf(tool: ToolModel): JsonObject {
+  const meta = tool.wire['_meta'];
+  const ui = typeof meta === 'object' && meta !== null ? (meta as JsonObject)['ui'] : undefined;
+  return typeof ui === 'object' && ui !== null ? (ui as JsonObject) : {};
+}
+
+/** The view a tool links to: from the manifest, or from `_meta.ui` of a live server's or a snapshot's entry. */
+export function viewOfTool(tool: ToolModel): string | undefined {
+  if (tool.view !== undefined) return tool.view;
+  const uri = uiOf(tool)['resourceUri'];
+  return typeof uri === 'string' ? uri : undefined;
+}
+
+/** Whether views may call the tool, read as `viewOfTool` reads the link. */
+export function callableFromViews(tool: ToolModel): boolean {
+  const visibility = tool.visibility ?? uiOf(tool)['visibility'];
+  return !Array.isArray(visibility) || visibility.includes('app');
+}

@@ -79,6 +79,8 @@ export interface ClientJob {
   saveSnapshot?: string;
   /** `--package`: the client as an npm package, its files under `src/`. */
   package?: PackageJob;
+  /** `--view <ui://…>`: the typed bindings of that MCP Apps view instead of a client (pipeline/view.ts). */
+  view?: string;
 }
 
 /** A live server's answers, saved in the output so the client can be checked offline. */
@@ -125,6 +127,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   if (job.package !== undefined) options['package'] = job.package.name;
   if (job.browser === true) options['browser'] = true;
   if (job.importExtension === 'ts') options['importExtension'] = 'ts';
+  if (job.view !== undefined) options['view'] = job.view;
   return options;
 }
 
@@ -138,6 +141,10 @@ export async function prepareClient(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles, cache);
+  if (job.view !== undefined) {
+    const files = await (await import('./view.js')).viewFiles(model, job.view, job.importExtension ?? 'js', cache);
+    return { files, record: { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } } };
+  }
   // A server that asked for authorization gets a client that can sign in, as with --auth (not a
   // browser client: the OAuth module needs Node; a page passes a token, `connect({ url, auth })`).
   if (unauthorized === true && job.auth !== true && job.browser === true) {

@@ -209,6 +209,8 @@ export const FIXED_NAMES = [
   'Tools',
   'InputOrUnknown',
   'TypedToolHandler',
+  'ViewToolHandler',
+  'ViewToolResult',
   'ToolHandlers',
   'ResourceUri',
   'ResourceHandlers',
