@@ -66,15 +66,6 @@ export function withViewLink(model: ToolModel, tool: JsonObject): ToolModel {
   };
 }
 
-/** Whether views of this server may call the tool. */
-export function callableByViews(tool: ToolModel): boolean {
-  return tool.visibility === undefined || tool.visibility.includes('app');
-}
-
-/** Whether the agent sees the tool (a host without the extension sees only these). */
-export function visibleToModel(tool: ToolModel): boolean {
-  return tool.visibility === undefined || tool.visibility.includes('model');
-}
 
 function uiOf(tool: ToolModel): JsonObject {
   const meta = tool.wire['_meta'];
@@ -93,4 +84,10 @@ export function viewOfTool(tool: ToolModel): string | undefined {
 export function callableFromViews(tool: ToolModel): boolean {
   const visibility = tool.visibility ?? uiOf(tool)['visibility'];
   return !Array.isArray(visibility) || visibility.includes('app');
+}
+
+/** Whether the model sees the tool (a host without the extension sees only these). */
+export function visibleToModelOf(tool: ToolModel): boolean {
+  const visibility = tool.visibility ?? uiOf(tool)['visibility'];
+  return !Array.isArray(visibility) || visibility.includes('model');
 }

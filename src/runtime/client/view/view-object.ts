@@ -89,7 +89,8 @@ export function viewOf(bridge: ViewBridge, table: ViewTable): JsonObject {
       await bridge.request('ui/open-link', { url });
     },
     sendMessage: async (message: string | ContentBlock[]) => {
-      const content = typeof message === 'string' ? { type: 'text', text: message } : message;
+      // An array of blocks, as ext-apps' hosts validate it.
+      const content = typeof message === 'string' ? [{ type: 'text', text: message }] : message;
       await bridge.request('ui/message', { role: 'user', content });
     },
     updateModelContext: async (update: JsonObject) => {
