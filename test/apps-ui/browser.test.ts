@@ -1,7 +1,7 @@
 /**
  * MCP Apps end to end in Debian's chromium (slow tier): a host page built on ext-apps' own
- * AppBridge (pinned in test/apps-ui/host/) connects the official SDK client to the generated server
- * in both eras, reads the view the tool links to and frames it in a sandboxed iframe. The view is a
+ * AppBridge (pinned in test/apps-ui/host/) connects the official SDK client, or mcp-gen's own
+ * (`client --browser`, the bridge's tool calls forwarded by hand), to the generated server in both eras, reads the view the tool links to and frames it in a sandboxed iframe. The view is a
  * Vite project using mcp-gen's generated bindings (`client --view`), bundled into the one HTML file
  * the server embeds. It receives the partial and complete tool input and the result (typed), calls
  * an app-only tool through the host, refuses a result that breaks the outputSchema, hears the
@@ -84,6 +84,8 @@ beforeAll(async () => {
   writeFileSync(join(serverSource, 'views', 'forecast.html'), built);
   // The App-class page, served by the host page's origin; then the host page itself.
   viteBuild('app-class', singleFile);
+  // The host page may also reach the server through mcp-gen's own client (for web pages: --browser).
+  await cli(['client', join(serverSource, 'manifest.yaml'), '--browser', '-o', join(pages, 'host', 'client'), '--no-version-banner']);
   viteBuild('host');
   cpSync(join(pages, 'app-class', 'dist', 'index.html'), join(pages, 'host', 'dist', 'app-class.html'));
 
@@ -104,10 +106,10 @@ afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
 
-async function host(era: string, page: 'generated' | 'app-class'): Promise<unknown[][]> {
+async function host(era: string, page: 'generated' | 'app-class', client: 'sdk' | 'ours' = 'sdk'): Promise<unknown[][]> {
   const tab = await browser.newPage();
   try {
-    await tab.goto(`${hostOrigin}/?${new URLSearchParams({ server: serverUrl, era, page })}`);
+    await tab.goto(`${hostOrigin}/?${new URLSearchParams({ server: serverUrl, era, page, client })}`);
     await tab.waitForSelector('body[data-done="yes"]', { timeout: 60_000 });
     return (await tab.evaluate(() => (globalThis as unknown as { hostLog: unknown[][] }).hostLog)) as unknown[][];
   } finally {
@@ -118,10 +120,11 @@ async function host(era: string, page: 'generated' | 'app-class'): Promise<unkno
 const VIEW_UI = { ui: { csp: { connectDomains: ['https://api.example.com'] }, permissions: { geolocation: {} }, prefersBorder: true } };
 
 describe.each(['2025-11-25', '2026-07-28'])('MCP Apps in chromium at %s', (era) => {
-  it('the generated view, hosted by ext-apps AppBridge through the SDK client', async () => {
-    const log = await host(era, 'generated');
+  it.each(['sdk', 'ours'] as const)('the generated view, hosted by ext-apps AppBridge through the %s client', async (client) => {
+    const log = await host(era, 'generated', client);
+    if (client === 'ours') expect(log).toContainEqual(['protocol', era]);
     expect(log.find((entry) => entry[0] === 'error')).toBeUndefined();
-    expect(log[0]).toEqual(['view', 'ui://weather/forecast', 'text/html;profile=mcp-app', VIEW_UI, ['show_forecast', 'refresh_forecast', 'get_time']]);
+    expect(log.find((entry) => entry[0] === 'view')).toEqual(['view', 'ui://weather/forecast', 'text/html;profile=mcp-app', VIEW_UI, ['show_forecast', 'refresh_forecast', 'get_time']]);
     const message = log.find((entry) => entry[0] === 'message')?.[1] as { seen: unknown[]; initial: unknown };
     // The host's notifications in the order sent; the view's own call answers whenever the server does.
     expect(message.seen.filter((entry) => (entry as unknown[])[0] !== 'called')).toEqual([
