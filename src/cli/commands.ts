@@ -330,6 +330,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--name <name>', help: 'the package (and server) name (default: the folder name)' },
       { flags: '--force', help: 'scaffold into a folder that has files in it (existing files are kept, never replaced)' },
       { flags: '--mcp-gen <spec>', help: "how the project's package.json depends on mcp-gen (default: this mcp-gen)" },
+      { flags: '--view', help: 'the example tool shows its results in an MCP Apps view (views/greeting.html; bindings in view/)' },
     ],
     examples: [
       ['mcp-gen init my-server && cd my-server && npm install && npm test', 'a server project that passes its own test'],

@@ -25,7 +25,9 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
   const file = new SourceFile();
   const toolNames = toolTypeNames(model);
   const api = (name: string): string => file.importType(name, './runtime/api.js');
-  const handler = model.tools.length > 0 ? api('ToolHandler') : '';
+  // Tools shown in a view have a handler type of their own (viewHandlerTypes): no unused alias when all are.
+  const plainTools = model.tools.some((tool) => tool.view === undefined);
+  const handler = plainTools ? api('ToolHandler') : '';
   const handlerMember = (tool: ToolModel, names: ToolTypeNames): MemberPart[] => [
     { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: ${tool.view !== undefined ? 'ViewToolHandler' : 'TypedToolHandler'}<${names.input}, ${names.output ?? 'never'}>;\n` },
   ];
@@ -49,8 +51,8 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       jsdoc("A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called)."),
       'type InputOrUnknown<T> = [T] extends [never] ? unknown : T;\n\n',
       // One short name for every member: a member line that stays within the print width skips prettier.
-      jsdoc("A tool's handler, given its input and a context whose `lists` take the manifest's names."),
-      `type TypedToolHandler<Input, Output> = ${handler}<InputOrUnknown<Input>, Output, ${CONTEXT}>;\n`,
+      plainTools ? jsdoc("A tool's handler, given its input and a context whose `lists` take the manifest's names.") : '',
+      plainTools ? `type TypedToolHandler<Input, Output> = ${handler}<InputOrUnknown<Input>, Output, ${CONTEXT}>;\n` : '',
     );
   }
   if (model.tools.some((tool) => tool.view !== undefined)) file.push(viewHandlerTypes(api));
