@@ -28,6 +28,8 @@ export interface ClientCommandOptions {
   browser?: boolean;
   /** `--import-extension`: `js` unless given. */
   importExtension?: ImportExtension;
+  /** `--view <ui://…>`: the typed bindings of that MCP Apps view, not a client. */
+  view?: string;
   check?: boolean;
   watch?: boolean;
   /** false with `--no-shared-cache`: no shared unit pack in the user cache folder. */
@@ -49,8 +51,19 @@ function clientSource(manifest: string | undefined, options: ClientCommandOption
   return { fromSnapshot: options.fromSnapshot as string };
 }
 
+/** `--view` writes a page's bindings: the options that shape a client mean nothing there. */
+function viewUri(options: Pick<ClientCommandOptions, 'view' | 'package' | 'auth' | 'browser'>): string {
+  const clash = (['package', 'auth', 'browser'] as const).find((key) => options[key] !== undefined && options[key] !== false);
+  if (clash !== undefined) throw inputProblem('mcp-gen client', `--view cannot be combined with --${clash}`, 'a view is a web page: it reaches the server through its host');
+  return options.view as string;
+}
+
 /** The banner (and the model's source) a command line gives, relative to the working directory. */
-function bannerCommand(source: ClientSource): string {
+function bannerCommand(source: ClientSource, view?: string): string {
+  return view === undefined ? sourceCommand(source) : `${sourceCommand(source)} --view ${view}`;
+}
+
+function sourceCommand(source: ClientSource): string {
   if ('manifest' in source) return `mcp-gen client ${displayPath(resolve(source.manifest))}`;
   if ('fromSnapshot' in source) return `mcp-gen client --from-snapshot ${displayPath(resolve(source.fromSnapshot))}`;
   // A live source's banner names the command without the snapshot file, so bytes depend on the server alone.
@@ -70,7 +83,7 @@ export async function generateClient(
   const job: ClientJob = {
     out: options.out,
     source,
-    banner: options.banner ?? { command: bannerCommand(source), version: options.versionBanner !== false },
+    banner: options.banner ?? { command: bannerCommand(source, options.view), version: options.versionBanner !== false },
     ...(options.allowOutsideRefs ? { allowOutsideRefs: true } : {}),
     ...(options.auth ? { auth: true } : {}),
     ...(options.browser ? { browser: true } : {}),
@@ -78,6 +91,7 @@ export async function generateClient(
     ...(options.saveSnapshot !== undefined ? { saveSnapshot: options.saveSnapshot } : {}),
     ...(options.spec !== undefined ? { spec: options.spec } : {}),
     ...(options.specDir !== undefined ? { specDir: options.specDir } : {}),
+    ...(options.view !== undefined ? { view: viewUri(options) } : {}),
     ...packageJob(options),
   };
   const check = options.check === true;

@@ -178,6 +178,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--package <name>', help: 'write a publishable npm package: src/ (the client), package.json, tsconfig.json (tsc to dist/), README.md' },
       { flags: '--package-version <semver>', help: "the package's version (default: kept from package.json, bumped when the server changed)" },
       { flags: '--browser', help: 'a client for web pages: HTTP on fetch, no stdio, no node:* import (no @types/node needed)' },
+      { flags: '--view <uri>', help: "instead of a client, the typed bindings of this MCP Apps view (ui://…) for its page: view.ts, types, validators (docs/apps.md)" },
       IMPORT_EXTENSION,
       UPDATED_SPEC,
       SPEC_DIR,
@@ -192,6 +193,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen client manifest.yaml -o client', 'from the manifest the server is generated from'],
       ['mcp-gen client --from-url https://example.com/mcp --save-snapshot server.json', 'keep what was read, to regenerate offline'],
       ['mcp-gen client manifest.yaml -o weather-client --package weather-client', 'an npm package: npm pack, then npm install it in any app'],
+      ['mcp-gen client manifest.yaml --view ui://weather/forecast -o src/view', "the typed bindings of a view's page (MCP Apps)"],
     ],
     run(args, options, { io }) {
       const clientOptions = options as Options<import('./client-command.js').ClientCommandOptions>;
@@ -360,6 +362,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--name <name>', help: 'the package (and server) name (default: the folder name)' },
       { flags: '--force', help: 'scaffold into a folder that has files in it (existing files are kept, never replaced)' },
       { flags: '--mcp-gen <spec>', help: "how the project's package.json depends on mcp-gen (default: this mcp-gen)" },
+      { flags: '--view', help: 'the example tool shows its results in an MCP Apps view (views/greeting.html; bindings in view/)' },
     ],
     examples: [
       ['mcp-gen init my-server && cd my-server && npm install && npm test', 'a server project that passes its own test'],

@@ -18,6 +18,8 @@ export interface InitOptions {
   force?: boolean;
   /** How the project's package.json asks for mcp-gen (default: this mcp-gen). */
   mcpGen?: string;
+  /** A server whose tool shows its results in an MCP Apps view. */
+  view?: boolean;
 }
 
 export async function runInit(dir: string | undefined, options: InitOptions, io: Console): Promise<number> {
@@ -32,6 +34,7 @@ export async function runInit(dir: string | undefined, options: InitOptions, io:
     name: options.name ?? basename(target),
     mcpGenSpec: options.mcpGen ?? mcpGenDependency(PACKAGE_ROOT, toolVersion()),
     ...(options.url !== undefined ? { url: options.url } : {}),
+    ...(options.view === true ? { view: true } : {}),
   };
   const createdFolder = !existsSync(target);
   const written: string[] = [];
@@ -72,6 +75,7 @@ export async function runInit(dir: string | undefined, options: InitOptions, io:
 function optionProblem(target: string, options: InitOptions): string | undefined {
   if (options.client === true && options.url === undefined) return '--client needs --url <url> (the server to generate the client from)';
   if (options.client !== true && options.url !== undefined) return '--url goes with --client';
+  if (options.client === true && options.view === true) return '--view makes a server project: leave out --client';
   if (options.url !== undefined && !/^https?:\/\//i.test(options.url)) return `--url must be an http(s) URL, got ${JSON.stringify(options.url)}`;
   if (!existsSync(target)) return undefined;
   if (!statSync(target).isDirectory()) return `${displayPath(target)} exists and is not a folder`;

@@ -8,10 +8,11 @@ import { childPointer, isObject, sameJson, show, type JsonObject } from './json-
 import { compareBindings, compareUpstreams } from './compare-http.js';
 import { compareCollection, compareFields, DOCS_FIELDS, type FieldRule } from './compare-items.js';
 import { compareSchemas } from './schema-compare.js';
+import { compareToolMeta } from './compare-views.js';
 import { messageFor } from './schema-change.js';
 import type { ServerSurface, SurfaceTool } from './server-surface.js';
 
-const TOOL_FIELDS: Record<string, FieldRule> = { ...DOCS_FIELDS, name: 'skip', inputSchema: 'skip', outputSchema: 'skip', annotations: 'skip', execution: 'skip' };
+const TOOL_FIELDS: Record<string, FieldRule> = { ...DOCS_FIELDS, name: 'skip', inputSchema: 'skip', outputSchema: 'skip', annotations: 'skip', execution: 'skip', _meta: 'skip' };
 const ANNOTATION_FIELDS: Record<string, FieldRule> = { title: 'docs' };
 const PROMPT_FIELDS: Record<string, FieldRule> = { ...DOCS_FIELDS, name: 'skip', arguments: 'skip' };
 const ARGUMENT_FIELDS: Record<string, FieldRule> = { ...DOCS_FIELDS, name: 'skip', required: 'skip' };
@@ -84,6 +85,7 @@ function compareToolEntry(oldTool: SurfaceTool, newTool: SurfaceTool, at: string
   const annotations = (tool: SurfaceTool): JsonObject => (isObject(tool.entry['annotations']) ? tool.entry['annotations'] : {});
   findings.push(...compareFields(annotations(oldTool), annotations(newTool), ANNOTATION_FIELDS, childPointer(at, 'annotations'), item, 'annotation '));
   findings.push(...compareExecution(oldTool.entry, newTool.entry, at, item));
+  findings.push(...compareToolMeta(oldTool.entry, newTool.entry, at, item));
   return findings;
 }
 

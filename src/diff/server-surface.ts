@@ -53,7 +53,8 @@ export function surfaceFromModel(model: ServiceModel, rawTools: readonly JsonObj
   const surface: ServerSurface = {
     tools,
     prompts: keyed('prompt', model.prompts.map((p) => ({ key: p.name, wire: p.wire }))),
-    resources: keyed('resource', model.resources.map((r) => ({ key: r.uri, wire: r.wire }))),
+    // MCP Apps views are `ui://` resources to clients (as a snapshot or a live server lists them).
+    resources: keyed('resource', [...model.resources, ...(model.views ?? [])].map((r) => ({ key: r.uri, wire: r.wire }))),
     resourceTemplates: keyed('resource template', model.resourceTemplates.map((t) => ({ key: t.name, wire: t.wire }))),
     ...(options.bindings === true ? { http: model.upstream ? { upstream: model.upstream } : {} } : {}),
   };

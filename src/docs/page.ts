@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PromptModel, ResourceModel, ResourceTemplateModel, ServiceModel, ToolModel } from '../model/service-model.js';
+import { callableFromViews, viewOfTool, visibleToModelOf } from '../model/views.js';
 import { htmlText } from '../printer/escape.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { schemaRows, type SchemaRow } from './schema-rows.js';
@@ -127,7 +128,7 @@ function toolSection(tool: ToolModel, options: DocsPageOptions): Section {
   const taskSupport = typeof execution === 'object' && execution !== null ? (execution as { [key: string]: unknown })['taskSupport'] : undefined;
   if (typeof taskSupport === 'string' && taskSupport !== 'forbidden') badges.push(`task: ${taskSupport}`);
   const headers = new Map((tool.headers ?? []).map((m) => [m.path.join('.'), `Mcp-Param-${m.header}`]));
-  const parts = [heading(tool.name, title, badges), description(about), scopesLine(tool.scopes)];
+  const parts = [heading(tool.name, title, badges), description(about), scopesLine(tool.scopes), viewLine(tool)];
   parts.push('<h4>Input</h4>', table(schemaRows(tool.inputSchema, headers), 'No arguments.'));
   if (tool.outputSchema !== undefined) parts.push('<h4>Output (structuredContent)</h4>', table(schemaRows(tool.outputSchema), 'An empty object.'));
   else parts.push('<h4>Output</h4>', '<p class="muted">Content only (no outputSchema).</p>');
@@ -195,6 +196,17 @@ function enumDetails(values: readonly string[] | undefined): string[] {
 }
 
 /** The OAuth scopes a token needs for one item (manifest `scopes`), or nothing. */
+/** MCP Apps: the view a tool's results are shown in, and who may call it. */
+function viewLine(tool: ToolModel): string {
+  const view = viewOfTool(tool);
+  const modelOnly = !callableFromViews(tool);
+  const appOnly = !visibleToModelOf(tool);
+  if (view === undefined && !modelOnly && !appOnly) return '';
+  const shown = view === undefined ? 'No view' : `Shown in the view <code>${h(view)}</code>`;
+  const who = appOnly ? '; called by views only, never by the model' : modelOnly ? '; views may not call it' : '';
+  return `<p class="view">${shown}${who}</p>`;
+}
+
 function scopesLine(scopes: readonly string[] | undefined): string {
   if (scopes === undefined || scopes.length === 0) return '';
   return `<p class="scopes">Needs the scope${scopes.length === 1 ? '' : 's'} ${scopes.map((s) => `<code>${h(s)}</code>`).join(' ')}</p>`;

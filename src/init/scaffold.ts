@@ -17,6 +17,8 @@ export interface ScaffoldOptions {
   mcpGenSpec: string;
   /** The server a client project is generated from (client projects only). */
   url?: string;
+  /** `--view`: the greet tool shows its results in an MCP Apps view (server projects only). */
+  view?: boolean;
 }
 
 /** A file of the new project, relative to its folder. */
@@ -28,7 +30,8 @@ export interface ScaffoldFile {
 /** The command lines the project's scripts (and init itself) run to generate code. */
 export function generateCommands(options: ScaffoldOptions): string[] {
   if (options.kind === 'server') {
-    return ['mcp-gen server manifest.yaml -o .', 'mcp-gen client manifest.yaml -o client'];
+    const view = options.view === true ? [`mcp-gen client manifest.yaml --view ${viewUri(options)} -o view`] : [];
+    return ['mcp-gen server manifest.yaml -o .', 'mcp-gen client manifest.yaml -o client', ...view];
   }
   return [`mcp-gen client --from-url ${shellWord(options.url ?? '')} -o client --save-snapshot server.snapshot.json`];
 }
@@ -45,9 +48,12 @@ export function scaffoldFiles(templatesDir: string, options: ScaffoldOptions): S
   const dev = { path: 'dev.mjs', content: read('dev.mjs', 'common').replace('__WATCHERS__', JSON.stringify(watchers)) };
   const name = packageName(options.name);
   if (options.kind === 'server') {
+    const manifest = read('manifest.yaml').replace('__NAME__', JSON.stringify(name));
     return [
-      { path: 'manifest.yaml', content: read('manifest.yaml').replace('__NAME__', JSON.stringify(name)) },
-      { path: 'handlers/tools/greet.ts', content: read('handlers/tools/greet.ts') },
+      // With --view the tool links to the page, and its handler returns text for the model too.
+      { path: 'manifest.yaml', content: options.view === true ? withView(manifest, read('manifest-views.yaml', 'view'), options) : manifest },
+      { path: 'handlers/tools/greet.ts', content: options.view === true ? read('handlers/tools/greet.ts', 'view') : read('handlers/tools/greet.ts') },
+      ...(options.view === true ? [{ path: 'views/greeting.html', content: read('views/greeting.html', 'view') }] : []),
       { path: 'test/greet.test.ts', content: read('test/greet.test.ts') },
       { path: 'package.json', content: packageJson(name, options) },
       { path: 'tsconfig.json', content: tsconfig() },
@@ -64,6 +70,17 @@ export function scaffoldFiles(templatesDir: string, options: ScaffoldOptions): S
     { path: '.gitignore', content: 'build/\nnode_modules/\n' },
     dev,
   ];
+}
+
+/** The view's URI: the package name makes a valid ui:// authority. */
+function viewUri(options: ScaffoldOptions): string {
+  return `ui://${packageName(options.name).replace(/^@/, '').replace('/', '-')}/greeting`;
+}
+
+/** The manifest with the `views` section and the greet tool linked to it. */
+function withView(manifest: string, views: string, options: ScaffoldOptions): string {
+  const linked = manifest.replace('    description: Greets someone by name.\n', `    description: Greets someone by name.\n    view: ${viewUri(options)}\n`);
+  return `${linked}${views.replace('ui://__NAME__/greeting', viewUri(options))}`;
 }
 
 /** A generated server's tsconfig: the client under client/ is TypeScript too. */

@@ -11,6 +11,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { authWarnings, checkAuthRules } from './manifest-auth.js';
 import { checkHttpRules } from './manifest-http.js';
 import { checkManifestRules, checkToolSchema, toolNameWarnings, type SchemaCheck } from './manifest-checks.js';
+import { checkViews, withViewPages } from './manifest-views.js';
 import type { CompileResult } from './schema-compiler.js';
 import { precheck } from './schema-precheck.js';
 import { SchemaBundler } from './manifest-refs.js';
@@ -115,6 +116,8 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   problems.push(...checkManifestRules(doc));
   problems.push(...checkAuthRules(doc));
   problems.push(...checkHttpRules(doc));
+  const views = await checkViews(doc, manifestPath, { allowOutside: options.allowOutside ?? false, ...(options.inputFiles ? { inputFiles: options.inputFiles } : {}) });
+  problems.push(...views.problems);
   warnings.push(...toolNameWarnings(doc));
   warnings.push(...authWarnings(doc));
 
@@ -178,7 +181,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   if (problems.length > 0) throw new InputError(sortDiagnostics(dedupe(problems), display));
 
   return {
-    document: Array.isArray(raw.tools) ? { ...raw, tools: bundledTools } : raw,
+    document: withViewPages(Array.isArray(raw.tools) ? { ...raw, tools: bundledTools } : raw, views.pages),
     display,
     placeAt: (pointer, message, hint) => diagnosticAt(doc, pointer, message, hint),
     warnings: orderDiagnostics(warnings, display),

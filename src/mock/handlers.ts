@@ -8,6 +8,7 @@ import type { ContentResult, JsonObject, StructuredResult, ToolErrorResult, Prom
 import { seededRandom } from '../samples/prng.js';
 import { sampleValue } from '../samples/generate.js';
 import type { ServiceModel } from '../model/service-model.js';
+import { VIEW_MIME_TYPE } from '../model/views.js';
 import { matches, type Fixtures } from './fixtures.js';
 import type { ToolValidators } from './validators.js';
 
@@ -50,6 +51,11 @@ export function mockHandlers(model: ServiceModel, validators: ReadonlyMap<string
   for (const resource of model.resources) {
     const mimeType = typeof resource.wire['mimeType'] === 'string' ? resource.wire['mimeType'] : undefined;
     Object.defineProperty(resources, resource.uri, { value: (uri: string) => resourceContents(uri, mimeType, seed, {}), enumerable: true });
+  }
+  // MCP Apps: each view is served as the generated server serves it (its page and `_meta.ui`); its tools answer sample data.
+  for (const view of model.views ?? []) {
+    const content = { uri: view.uri, mimeType: VIEW_MIME_TYPE, text: view.html, ...(view.ui !== undefined ? { _meta: { ui: view.ui } } : {}) };
+    Object.defineProperty(resources, view.uri, { value: () => ({ contents: [content] }), enumerable: true });
   }
   const resourceTemplates: Record<string, ResourceTemplateHandler> = {};
   for (const template of model.resourceTemplates) {

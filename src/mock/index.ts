@@ -69,7 +69,7 @@ export async function createMockServer(options: MockServerOptions): Promise<McpS
     capabilities: capabilities(model),
     tools: model.tools.map((t) => t.wire),
     toolBindings,
-    resources: model.resources.map((r) => r.wire),
+    resources: [...model.resources, ...(model.views ?? [])].map((r) => r.wire),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => p.wire),
     // The manifest's enums, exactly as the generated server is given them (its completion rules).

@@ -39,6 +39,25 @@ export interface ToolModel {
   scopes?: string[];
   /** Manifest `http`: the tool proxies this upstream operation (never on the wire). */
   http?: HttpBindingModel;
+  /** The `ui://` URI of the view that shows its results (MCP Apps; `_meta.ui.resourceUri` on the wire). */
+  view?: string;
+  /** Who may call it (`_meta.ui.visibility`); absent means both the model and views. */
+  visibility?: ToolVisibility[];
+}
+
+/** `model`: the agent sees and calls the tool; `app`: views of this server may call it. */
+export type ToolVisibility = 'model' | 'app';
+
+/** Manifest `views[]` (MCP Apps): an HTML page served as a `ui://` resource (src/model/views.ts). */
+export interface ViewModel {
+  uri: string;
+  name: string;
+  /** The resources/list entry, exactly as sent: mimeType `text/html;profile=mcp-app` and `_meta.ui`. */
+  wire: { [key: string]: unknown };
+  /** `_meta.ui` of the entry and of the page's content (csp, permissions, domain, prefersBorder); absent when none. */
+  ui?: { [key: string]: unknown };
+  /** The page, embedded in the generated server. */
+  html: string;
 }
 
 /**
@@ -171,6 +190,8 @@ export interface ServiceModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+  /** Manifest `views` (MCP Apps); absent when there are none (the output is as without this field). */
+  views?: ViewModel[];
   /** Manifest `auth`; absent: no authorization (the output is as without this field). */
   auth?: AuthModel;
   /** Manifest `upstream`; absent when no tool proxies an HTTP API. */

@@ -20,6 +20,7 @@ import type {
   ToolModel,
   UpstreamModel,
 } from './service-model.js';
+import { viewModel, withViewLink, type ManifestView } from './views.js';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -44,6 +45,7 @@ export interface ManifestDocument {
   resources?: JsonObject[];
   resourceTemplates?: JsonObject[];
   prompts?: ManifestPrompt[];
+  views?: ManifestView[];
   auth?: AuthModel;
   upstream?: UpstreamModel;
 }
@@ -133,7 +135,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       const headers = mirroredHeaders(tool.inputSchema);
       if (headers.length > 0) model.headers = headers;
       if (tool['http'] !== undefined) model.http = httpBindingModel(tool['http'] as JsonObject);
-      return withScopes(model, tool);
+      return withScopes(withViewLink(model, tool), tool);
     }),
     resources: resources.map((resource): ResourceModel =>
       withScopes<ResourceModel>(
@@ -176,6 +178,7 @@ export function buildServiceModel(doc: ManifestDocument, source: string): { mode
       };
       return withScopes(model, prompt);
     }),
+    ...(doc.views !== undefined && doc.views.length > 0 ? { views: doc.views.map(viewModel) } : {}),
     ...(doc.auth !== undefined ? { auth: authModel(doc.auth) } : {}),
     ...(doc.upstream !== undefined ? { upstream: upstreamModel(doc.upstream) } : {}),
     source,

@@ -112,6 +112,8 @@ export interface ClientJob {
   /** `--spec`: a newer schema for a revision the client speaks; its protocol types are made from it (spec-update.ts). */
   spec?: string;
   specDir?: string;
+  /** `--view <ui://…>`: the typed bindings of that MCP Apps view instead of a client (pipeline/view.ts). */
+  view?: string;
 }
 
 /** A live server's answers, saved in the output so the client can be checked offline. */
@@ -158,6 +160,7 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   if (job.package !== undefined) options['package'] = job.package.name;
   if (job.browser === true) options['browser'] = true;
   if (job.importExtension === 'ts') options['importExtension'] = 'ts';
+  if (job.view !== undefined) options['view'] = job.view;
   return options;
 }
 
@@ -173,6 +176,10 @@ export async function prepareClient(
   const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles, cache);
   const spec = await protocolTypesOf(job, io);
   inputs.push(...spec.inputs);
+  if (job.view !== undefined) {
+    const files = await (await import('./view.js')).viewFiles(model, job.view, job.importExtension ?? 'js', cache);
+    return { files, record: { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } } };
+  }
   // A server that asked for authorization gets a client that can sign in, as with --auth (not a
   // browser client: the OAuth module needs Node; a page passes a token, `connect({ url, auth })`).
   if (unauthorized === true && job.auth !== true && job.browser === true) {

@@ -18,6 +18,8 @@ const CASES = {
   hostile: 'test/fixtures/server/hostile/manifest.yaml',
   'no-output': 'test/fixtures/server/no-output/manifest.yaml',
   'resources-prompts': 'test/fixtures/server/resources-prompts/manifest.yaml',
+  // MCP Apps: a view served as a ui:// resource, tools with _meta.ui (test/apps-ui/).
+  views: 'test/fixtures/apps-ui/weather-views/manifest.yaml',
 } as const;
 type CaseName = keyof typeof CASES;
 

@@ -23,6 +23,7 @@ import { serverFile, servesStateless } from './server-file.js';
 import { TYPES_MODULE, typesFile } from '../types/types-file.js';
 import { describe, handlersIndexFile, sectionFiles, toolHandlerFile, toolHandlerPath } from './user-files.js';
 import { hasProxiedTools, proxyFile, proxyHandlerFile } from './proxy-file.js';
+import { viewsFile } from './views-file.js';
 
 export interface ServerInputs {
   /**
@@ -101,6 +102,8 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   const proxied = hasProxiedTools(model);
   const files: PlannedFile[] = [...runtimeFiles(inputs.runtimeSources, servesStateless(model), model.auth !== undefined, proxied)];
   if (proxied) files.push(proxyFile(model));
+  const views = viewsFile(model);
+  if (views !== undefined) files.push(views);
 
   // Started first: with many tools they compile on worker threads while the rest is planned here.
   const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, { ...(inputs.importExtension ? { importExtension: inputs.importExtension } : {}), ...(inputs.share ? { share: inputs.share } : {}) }) : undefined;

@@ -7,6 +7,8 @@ import { toolStatementLayout, toolStatementSource, type ToolStatementParts } fro
 import type { ToolTypeNames } from '../shared/naming.js';
 import { schemaDigest } from '../../schema/digest.js';
 import { isSchemaObject } from '../../schema/keywords.js';
+import { UI_EXTENSION } from '../../model/views.js';
+import { VIEWS_MODULE } from './views-file.js';
 
 /** Whether the server serves the stateless revision, whose requests have validators of their own. */
 export function servesStateless(model: ServiceModel): boolean {
@@ -25,7 +27,8 @@ export function capabilities(model: ServiceModel): Record<string, object> {
   const caps: Record<string, object> = {};
   const listChanged = model.listChanged ? { listChanged: true } : {};
   if (model.tools.length > 0) caps['tools'] = listChanged;
-  if (model.resources.length > 0 || model.resourceTemplates.length > 0) {
+  const views = model.views ?? [];
+  if (model.resources.length > 0 || model.resourceTemplates.length > 0 || views.length > 0) {
     caps['resources'] = model.subscribe ? { subscribe: true, ...listChanged } : listChanged;
   }
   if (model.prompts.length > 0) caps['prompts'] = listChanged;
@@ -33,6 +36,10 @@ export function capabilities(model: ServiceModel): Record<string, object> {
   if (model.prompts.length > 0 || model.resourceTemplates.length > 0) caps['completions'] = {};
   // Only 2026-07-28 has this field; the runtime leaves it out of the stateful initialize results.
   if (model.extensions !== undefined) caps['extensions'] = model.extensions;
+  // MCP Apps: the runtime reads this to negotiate views with each host (runtime/features/ui/).
+  if (views.length > 0 || model.tools.some((tool) => tool.view !== undefined || tool.visibility !== undefined)) {
+    caps['extensions'] = { ...model.extensions, [UI_EXTENSION]: {} };
+  }
   return caps;
 }
 
@@ -104,7 +111,7 @@ export async function serverFile(
     '  tools: [],\n',
     '  toolBindings: {},\n',
     model.tools.length === 0 ? '' : '  toolTexts: TOOLS,\n',
-    `  resources: ${jsonValueExpression(model.resources.map((r) => r.wire))},\n`,
+    `  resources: ${jsonValueExpression([...model.resources, ...(model.views ?? [])].map((r) => r.wire))},\n`,
     `  resourceTemplates: ${jsonValueExpression(model.resourceTemplates.map((t) => t.wire))},\n`,
     `  prompts: ${jsonValueExpression(model.prompts.map((p) => p.wire))},\n`,
     model.pageSize === undefined ? '' : `  pageSize: ${model.pageSize},\n`,
@@ -125,7 +132,7 @@ export async function serverFile(
       "turn the manifest's tools and prompts on and off at run time.",
     ]),
     `export function createServer(handlers: Handlers, options?: ${type('ServerOptions')}): ${type('McpServer')}<ToolName, PromptName> {\n`,
-    '  return createRuntimeServer<ToolName, PromptName>(definition, handlers, options);\n',
+    `  return createRuntimeServer<ToolName, PromptName>(definition, ${model.views?.length ? `${file.importValue('withViews', `./${VIEWS_MODULE}.js`)}(handlers)` : 'handlers'}, options);\n`,
     '}\n',
   );
   if (model.auth !== undefined) {

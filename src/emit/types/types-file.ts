@@ -25,9 +25,11 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
   const file = new SourceFile();
   const toolNames = toolTypeNames(model);
   const api = (name: string): string => file.importType(name, './runtime/api.js');
-  const handler = model.tools.length > 0 ? api('ToolHandler') : '';
+  // Tools shown in a view have a handler type of their own (viewHandlerTypes): no unused alias when all are.
+  const plainTools = model.tools.some((tool) => tool.view === undefined);
+  const handler = plainTools ? api('ToolHandler') : '';
   const handlerMember = (tool: ToolModel, names: ToolTypeNames): MemberPart[] => [
-    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: TypedToolHandler<${names.input}, ${names.output ?? 'never'}>;\n` },
+    { name: 'handlers', kind: 'interface', code: `  ${propertyKey(tool.name)}: ${tool.view !== undefined ? 'ViewToolHandler' : 'TypedToolHandler'}<${names.input}, ${names.output ?? 'never'}>;\n` },
   ];
   const tools = await toolTypeUnits(model, toolNames, FIXED_NAMES, memo, handlerMember);
   file.push(tools.toolsMap, '\n', unitMarker('types'), '\n\n');
@@ -49,10 +51,11 @@ export async function typesFile(model: ServiceModel, memo?: UnitMemo): Promise<s
       jsdoc("A tool's input type, or `unknown` for a tool whose input schema admits no value (its handler is never called)."),
       'type InputOrUnknown<T> = [T] extends [never] ? unknown : T;\n\n',
       // One short name for every member: a member line that stays within the print width skips prettier.
-      jsdoc("A tool's handler, given its input and a context whose `lists` take the manifest's names."),
-      `type TypedToolHandler<Input, Output> = ${handler}<InputOrUnknown<Input>, Output, ${CONTEXT}>;\n`,
+      plainTools ? jsdoc("A tool's handler, given its input and a context whose `lists` take the manifest's names.") : '',
+      plainTools ? `type TypedToolHandler<Input, Output> = ${handler}<InputOrUnknown<Input>, Output, ${CONTEXT}>;\n` : '',
     );
   }
+  if (model.tools.some((tool) => tool.view !== undefined)) file.push(viewHandlerTypes(api));
 
   const sections: string[] = [`  tools: ToolHandlers;\n`];
   pushResourceHandlers(file, model, api, sections);
@@ -208,6 +211,8 @@ export const FIXED_NAMES = [
   'Tools',
   'InputOrUnknown',
   'TypedToolHandler',
+  'ViewToolHandler',
+  'ViewToolResult',
   'ToolHandlers',
   'ResourceUri',
   'ResourceHandlers',
@@ -230,3 +235,18 @@ export const FIXED_NAMES = [
   'CompletionHandlers',
   'CompletionHandler',
 ];
+
+/**
+ * MCP Apps: a tool shown in a view returns `structuredContent` for the view and, always, `content`
+ * for the model (and for hosts that show no views), as the extension asks.
+ */
+function viewHandlerTypes(api: (name: string) => string): string {
+  const [structured, content, error, block] = ['StructuredResult', 'ContentResult', 'ToolErrorResult', 'ContentBlock'].map(api) as [string, string, string, string];
+  return [
+    '\n',
+    jsdoc("What a tool shown in a view returns: `structuredContent` for the view, and `content` for the model."),
+    `type ViewToolResult<Output> = [Output] extends [never] ? ${content} | ${error} : (${structured}<Output> & { content: ${block}[] }) | ${error};\n\n`,
+    jsdoc("A view's tool handler: like the others, but its result always has `content`."),
+    `type ViewToolHandler<Input, Output> = (input: InputOrUnknown<Input>, context: ${CONTEXT}) => ViewToolResult<Output> | Promise<ViewToolResult<Output>>;\n`,
+  ].join('');
+}

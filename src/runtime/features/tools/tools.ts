@@ -24,6 +24,7 @@ import type { Session } from '../../server/session.js';
 import { callAsTask } from '../tasks/task-start.js';
 import { callAfterLoading } from '../../server/tool-loading.js';
 import { toolFailed, toolFinished } from './tool-results.js';
+import { toolPagesFor, viewOnlyRefusal } from '../ui/ui-extension.js';
 import { TOOLS_CALL, TOOLS_LIST } from '../../protocol/methods.js';
 
 export function registerTools(table: MethodTable): void {
@@ -42,7 +43,11 @@ function listTools(
   params: JsonObject,
   out: Outbound,
 ): void {
-  const pages = session.stateless ? session.core.toolPages : session.core.statefulToolPages;
+  // A host without MCP Apps gets the text-only fallback (ui/ui-extension.ts).
+  const pages = toolPagesFor(
+    session,
+    session.stateless ? session.core.toolPages : session.core.statefulToolPages,
+  );
   const state = session.core.toolList;
   if (!state.restricted) {
     listPage(pages, TOOLS_LIST, idText, params, out);
@@ -75,9 +80,10 @@ function callTool(
     return;
   }
   const context = new Context(session, id, idText, metaOf(params), out);
-  const refused = session.core.toolList.restricted
-    ? session.core.toolList.refusal(tool.name, () => context)
-    : undefined;
+  const refused =
+    (session.core.toolList.restricted
+      ? session.core.toolList.refusal(tool.name, () => context)
+      : undefined) ?? viewOnlyRefusal(session, tool.wire);
   if (refused !== undefined) {
     // The same answer as for a tool the server never had, and it says why: nothing runs.
     out.respond(errorMessage(idText, INVALID_PARAMS, `Tool ${quoteValue(name)} ${refused}`));
