@@ -61,6 +61,11 @@ export class ClientSession {
   async connect(): Promise<ServerIdentity> {
     await this.connection.start();
     const versions = this.options.protocolVersions ?? CLIENT_PROTOCOL_VERSIONS;
+    const unknown = versions.filter((v) => !CLIENT_PROTOCOL_VERSIONS.includes(v));
+    if (versions.length === 0 || unknown.length > 0)
+      throw new Error(
+        `protocolVersions: ${versions.length === 0 ? 'name at least one revision' : `this client does not speak ${unknown.join(', ')}`} (it speaks ${CLIENT_PROTOCOL_VERSIONS.join(', ')})`,
+      );
     if (
       versions.includes(STATELESS_REVISION) &&
       (await discover(this.connection, this.capabilities, this.options.clientInfo))
