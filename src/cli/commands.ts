@@ -166,6 +166,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ENV,
       { flags: '--from-snapshot <file>', help: 'generate from a snapshot saved with --save-snapshot (offline)' },
       { flags: '--save-snapshot <file>', help: 'write what was introspected to this file' },
+      { flags: '--protocol-version <revision>', help: 'with --from-url/--from-command: a protocol revision to offer the server (default: every revision the client speaks, newest first)', repeatable: true },
       OUTSIDE_REFS,
       { flags: '--auth', help: 'include the OAuth sign-in (runtime/client/auth/, needs oauth4webapi) for protected servers' },
       { flags: '--package <name>', help: 'write a publishable npm package: src/ (the client), package.json, tsconfig.json (tsc to dist/), README.md' },
@@ -182,6 +183,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ["mcp-gen client --from-command 'node build/main.js' -o client", 'of a stdio server'],
       ['mcp-gen client manifest.yaml -o client', 'from the manifest the server is generated from'],
       ['mcp-gen client --from-url https://example.com/mcp --save-snapshot server.json', 'keep what was read, to regenerate offline'],
+      ['mcp-gen client --from-url http://127.0.0.1:8080/mcp --protocol-version 2025-11-25 -o client', 'skip server/discover: offer only 2025-11-25'],
       ['mcp-gen client manifest.yaml -o weather-client --package weather-client', 'an npm package: npm pack, then npm install it in any app'],
     ],
     run(args, options, { io }) {

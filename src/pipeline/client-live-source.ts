@@ -61,7 +61,7 @@ export async function loadFromServer(job: ClientJob, io: Console, inputFiles?: S
     const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, prompt);
     try {
       stopSpinner = io.progress?.(`reading ${place}…`) ?? (() => {});
-      snapshot = await introspect(signIn.location, (line) => io.err(line));
+      snapshot = await introspect(signIn.location, (line) => io.err(line), source.protocolVersions);
     } catch (error) {
       if (signIn.refused()) {
         const how = process.stdin.isTTY === true ? 'the sign-in failed' : "give --header 'Authorization: Bearer <token>', or run on a terminal to sign in";

@@ -28,10 +28,10 @@ const CLIENT_TYPES_REVISION = '2025-11-25';
  * Client runtime files that are copied under another file's name: `connect.ts` is Node's (stdio,
  * HTTP on node:http) or, with `browser`, connect-browser.ts (HTTP on fetch); `oauth-module.ts`
  * loads `auth/` with `auth`, or is oauth-module-absent.ts. Left out with `browser`: what reaches
- * `node:*` (stdio, the node:http wire); without it: the fetch wire.
+ * `node:*` (stdio and its line reader, the node:http wire); without it: the fetch wire.
  */
 const STAND_INS = ['client/connect-browser.ts', 'client/oauth-module-absent.ts'];
-const NODE_ONLY = ['client/connect.ts', 'client/node-wire.ts', 'client/stdio.ts'];
+const NODE_ONLY = ['client/connect.ts', 'client/node-wire.ts', 'client/stdio.ts', 'client/stdio-lines.ts'];
 const BROWSER_ONLY = ['client/fetch-wire.ts'];
 
 /** The client runtime as it ships with mcp-gen: `src/runtime/client/*.ts` and the shared modules; `client/auth/*.ts` with `auth`. */
@@ -60,8 +60,8 @@ function readProtocolTypes(revision: string): string {
 export type ClientSource =
   | { manifest: string }
   | { fromSnapshot: string }
-  | { fromUrl: string; headers?: string[] }
-  | { fromCommand: string; env?: string[] };
+  | { fromUrl: string; headers?: string[]; protocolVersions?: string[] }
+  | { fromCommand: string; env?: string[]; protocolVersions?: string[] };
 
 export interface ClientJob {
   out: string;
