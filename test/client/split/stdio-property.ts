@@ -117,7 +117,7 @@ async function serverAnswers(chunks: readonly Uint8Array[]): Promise<unknown[]> 
     },
   });
   const input = Readable.from(chunks, { objectMode: false });
-  await createServer(definition, {}, { logger: () => {}, limits: { maxMessageBytes: MAX_MESSAGE_BYTES } }).serveStdio({ input, output });
+  await createServer(definition, { tools: {} }, { logger: () => {}, limits: { maxMessageBytes: MAX_MESSAGE_BYTES } }).serveStdio({ input, output });
   return out === '' ? [] : out.replace(/\n$/, '').split('\n').map((line) => JSON.parse(line) as unknown);
 }
 
