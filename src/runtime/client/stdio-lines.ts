@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The server's stdout cut into lines, whatever chunks its bytes arrive in: UTF-8 decoded as it
  * streams (a character split between chunks is decoded once whole; a leading BOM is dropped, so
