@@ -9,14 +9,14 @@ import { stdioClientSplitInvariance, stdioServerSplitInvariance } from './stdio-
 
 describe('split invariance (quick)', () => {
   it('stdio, client side: the server output read as the same messages', () => {
-    stdioClientSplitInvariance(100);
+    stdioClientSplitInvariance(80);
   });
 
   it('stdio, server side: the same answers, batches and the size limit included', async () => {
-    await stdioServerSplitInvariance(12);
+    await stdioServerSplitInvariance(8);
   });
 
   it('HTTP, server side: a POST body read as the same request, batches and the size limit included', async () => {
-    await httpBodySplitInvariance(6);
+    await httpBodySplitInvariance(4);
   });
 });
