@@ -83,7 +83,7 @@ export function sseModel(stream: SseStream): Seen[] {
   stream.blocks.forEach((b, i) => {
     for (const l of b.lines) {
       if (l.kind === 'comment') continue;
-      const name = l.kind === 'bare' ? l.name : l.name;
+      const name = l.name;
       const value = l.kind === 'bare' ? '' : l.space ? l.value : l.value.startsWith(' ') ? l.value.slice(1) : l.value;
       if (name === 'data') data.push(value);
       else if (name === 'event') type = value;
