@@ -2,7 +2,6 @@ import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import type { ImportExtension } from '../emit/import-extension.js';
 import { inputProblem } from '../load/diagnostics.js';
-import { CLIENT_PROTOCOL_VERSIONS } from '../runtime/client/negotiation.js';
 import { writeClient, type ClientJob, type ClientSource } from '../pipeline/client.js';
 import { checkPackageName, checkPackageVersion, type PackageJob } from '../pipeline/client-package.js';
 import { displayPath } from '../pipeline/paths.js';
@@ -43,26 +42,17 @@ function clientSource(manifest: string | undefined, options: ClientCommandOption
   if (given.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');
   }
-  const versions = offeredRevisions(options.protocolVersion);
-  if (versions !== undefined && options.fromUrl === undefined && options.fromCommand === undefined) {
+  // Checked against the revisions the client speaks where the live server is read
+  // (client-live-source.ts): this module does not load the runtime client.
+  const versions = options.protocolVersion ?? [];
+  if (versions.length > 0 && options.fromUrl === undefined && options.fromCommand === undefined) {
     throw inputProblem('--protocol-version', 'needs --from-url or --from-command (a manifest or a snapshot is read without talking to a server)');
   }
-  const offered = versions === undefined ? {} : { protocolVersions: versions };
+  const offered = versions.length === 0 ? {} : { protocolVersions: versions };
   if (manifest !== undefined) return { manifest };
   if (options.fromUrl !== undefined) return { fromUrl: options.fromUrl, ...(options.header ? { headers: options.header } : {}), ...offered };
   if (options.fromCommand !== undefined) return { fromCommand: options.fromCommand, ...(options.env ? { env: options.env } : {}), ...offered };
   return { fromSnapshot: options.fromSnapshot as string };
-}
-
-/** `--protocol-version` values, checked against the revisions the client speaks and put newest first. */
-function offeredRevisions(given: readonly string[] | undefined): string[] | undefined {
-  if (given === undefined || given.length === 0) return undefined;
-  for (const revision of given) {
-    if (!CLIENT_PROTOCOL_VERSIONS.includes(revision)) {
-      throw inputProblem('--protocol-version', `unknown revision ${JSON.stringify(revision)}: the client speaks ${CLIENT_PROTOCOL_VERSIONS.join(', ')}`);
-    }
-  }
-  return CLIENT_PROTOCOL_VERSIONS.filter((revision) => given.includes(revision));
 }
 
 /** The banner (and the model's source) a command line gives, relative to the working directory. */
