@@ -17,6 +17,8 @@ export interface ClientCommandOptions {
   env?: string[];
   fromSnapshot?: string;
   saveSnapshot?: string;
+  /** `--protocol-version`: the revisions offered to a live server (default: all the runtime speaks). */
+  protocolVersion?: string[];
   allowOutsideRefs?: boolean;
   /** Include the OAuth module (`runtime/client/auth/`) and its oauth4webapi dependency. */
   auth?: boolean;
@@ -45,9 +47,16 @@ function clientSource(manifest: string | undefined, options: ClientCommandOption
   if (given.length !== 1) {
     throw inputProblem('mcp-gen client', 'give exactly one of: a manifest, --from-url, --from-command, --from-snapshot');
   }
+  // Checked against the revisions the client speaks where the live server is read
+  // (client-live-source.ts): this module does not load the runtime client.
+  const versions = options.protocolVersion ?? [];
+  if (versions.length > 0 && options.fromUrl === undefined && options.fromCommand === undefined) {
+    throw inputProblem('--protocol-version', 'needs --from-url or --from-command (a manifest or a snapshot is read without talking to a server)');
+  }
+  const offered = versions.length === 0 ? {} : { protocolVersions: versions };
   if (manifest !== undefined) return { manifest };
-  if (options.fromUrl !== undefined) return { fromUrl: options.fromUrl, ...(options.header ? { headers: options.header } : {}) };
-  if (options.fromCommand !== undefined) return { fromCommand: options.fromCommand, ...(options.env ? { env: options.env } : {}) };
+  if (options.fromUrl !== undefined) return { fromUrl: options.fromUrl, ...(options.header ? { headers: options.header } : {}), ...offered };
+  if (options.fromCommand !== undefined) return { fromCommand: options.fromCommand, ...(options.env ? { env: options.env } : {}), ...offered };
   return { fromSnapshot: options.fromSnapshot as string };
 }
 

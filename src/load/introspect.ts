@@ -48,7 +48,7 @@ export interface SnapshotDuplicateKey {
 const LISTS = ['tools', 'prompts', 'resources', 'resourceTemplates'] as const;
 
 /** Connects, reads every list the server's capabilities offer, and disconnects. */
-export async function introspect(location: ServerLocation, log: (line: string) => void): Promise<ServerSnapshot> {
+export async function introspect(location: ServerLocation, log: (line: string) => void, protocolVersions?: readonly string[]): Promise<ServerSnapshot> {
   // Duplicate keys are only visible in the text: each answer is scanned before it is used.
   const repeated = new WeakMap<object, SnapshotDuplicateKey[]>();
   const elsewhere: SnapshotDuplicateKey[] = [];
@@ -64,7 +64,7 @@ export async function introspect(location: ServerLocation, log: (line: string) =
       else elsewhere.push({ pointer, key, ...kept });
     }
   };
-  const session = await connectInspecting(location, scan).catch((error: Error) => {
+  const session = await connectInspecting(location, scan, protocolVersions).catch((error: Error) => {
     throw new UnreachableError([unplacedDiagnostic(describeLocation(location), '', `cannot connect: ${error.message}`)]);
   });
   try {
@@ -102,8 +102,9 @@ export async function introspect(location: ServerLocation, log: (line: string) =
 }
 
 /** `openSession`, with every incoming message's text shown to `inspect` first. */
-async function connectInspecting(location: ServerLocation, inspect: (message: unknown, text: string) => void): Promise<ClientSession> {
-  const session = new ClientSession(inspectingTransport(await transportFor(location), inspect), { clientInfo: { name: 'mcp-gen', version: '0.1.0' } });
+async function connectInspecting(location: ServerLocation, inspect: (message: unknown, text: string) => void, protocolVersions: readonly string[] | undefined): Promise<ClientSession> {
+  const options = { clientInfo: { name: 'mcp-gen', version: '0.1.0' }, ...(protocolVersions ? { protocolVersions } : {}) };
+  const session = new ClientSession(inspectingTransport(await transportFor(location), inspect), options);
   try {
     await session.connect();
   } catch (error) {

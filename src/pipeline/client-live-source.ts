@@ -8,10 +8,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileInput } from './ledger-inputs.js';
 import { sha256Hex } from '../schema/sha256.js';
 import { compilableTools } from '../emit/client/compilable.js';
-import { unplacedDiagnostic, UnreachableError } from '../load/diagnostics.js';
+import { inputProblem, unplacedDiagnostic, UnreachableError } from '../load/diagnostics.js';
 import { introspect, readSnapshot, snapshotText, splitCommand, type ServerSnapshot } from '../load/introspect.js';
 import { serviceFromSnapshot } from '../model/service-from-snapshot.js';
 import type { ServerLocation } from '../runtime/client/index.js';
+import { CLIENT_PROTOCOL_VERSIONS } from '../runtime/client/negotiation.js';
 import type { RecipeInput } from '../write/ledger.js';
 import { SAVED_SNAPSHOT, type ClientJob, type ClientSource, type LoadedClient } from './client.js';
 import { flagPairs } from './flag-pairs.js';
@@ -32,10 +33,22 @@ export function location(source: ClientSource): ServerLocation | undefined {
   return undefined;
 }
 
+/** `--protocol-version` values, checked against the revisions the client speaks and put newest first. */
+function offeredRevisions(given: readonly string[] | undefined): string[] | undefined {
+  if (given === undefined || given.length === 0) return undefined;
+  for (const revision of given) {
+    if (!CLIENT_PROTOCOL_VERSIONS.includes(revision)) {
+      throw inputProblem('--protocol-version', `unknown revision ${JSON.stringify(revision)}: the client speaks ${CLIENT_PROTOCOL_VERSIONS.join(', ')}`);
+    }
+  }
+  return CLIENT_PROTOCOL_VERSIONS.filter((revision) => given.includes(revision));
+}
+
 /** The model of a client whose source is not a manifest. */
 export async function loadFromServer(job: ClientJob, io: Console, inputFiles?: Set<string>): Promise<LoadedClient> {
   const source = job.source;
   if ('manifest' in source) throw new Error('loadFromServer: the source is a manifest');
+  const offered = offeredRevisions('fromSnapshot' in source ? undefined : source.protocolVersions);
   let snapshot: ServerSnapshot;
   let saved: string | undefined;
   let unauthorized = false;
@@ -61,7 +74,7 @@ export async function loadFromServer(job: ClientJob, io: Console, inputFiles?: S
     const signIn = await withSignIn(live, process.stdin.isTTY === true && process.stderr.isTTY === true, prompt);
     try {
       stopSpinner = io.progress?.(`reading ${place}…`) ?? (() => {});
-      snapshot = await introspect(signIn.location, (line) => io.err(line));
+      snapshot = await introspect(signIn.location, (line) => io.err(line), offered);
     } catch (error) {
       if (signIn.refused()) {
         const how = process.stdin.isTTY === true ? 'the sign-in failed' : "give --header 'Authorization: Bearer <token>', or run on a terminal to sign in";

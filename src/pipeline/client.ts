@@ -29,10 +29,10 @@ const CLIENT_TYPES_REVISION = '2025-11-25';
  * Client runtime files that are copied under another file's name: `connect.ts` is Node's (stdio,
  * HTTP on node:http) or, with `browser`, connect-browser.ts (HTTP on fetch); `oauth-module.ts`
  * loads `auth/` with `auth`, or is oauth-module-absent.ts. Left out with `browser`: what reaches
- * `node:*` (stdio, the node:http wire); without it: the fetch wire.
+ * `node:*` (stdio and its line reader, the node:http wire); without it: the fetch wire.
  */
 const STAND_INS = ['client/connect-browser.ts', 'client/oauth-module-absent.ts'];
-const NODE_ONLY = ['client/connect.ts', 'client/node-wire.ts', 'client/stdio.ts'];
+const NODE_ONLY = ['client/connect.ts', 'client/node-wire.ts', 'client/stdio.ts', 'client/stdio-lines.ts'];
 const BROWSER_ONLY = ['client/fetch-wire.ts'];
 
 /** The line that makes tsc load Node's types even under `"types": []` (`tsc --init`'s setting). */
@@ -90,8 +90,8 @@ async function protocolTypesOf(job: ClientJob, io: Console): Promise<{ stateful:
 export type ClientSource =
   | { manifest: string }
   | { fromSnapshot: string }
-  | { fromUrl: string; headers?: string[] }
-  | { fromCommand: string; env?: string[] };
+  | { fromUrl: string; headers?: string[]; protocolVersions?: string[] }
+  | { fromCommand: string; env?: string[]; protocolVersions?: string[] };
 
 export interface ClientJob {
   out: string;

@@ -4,7 +4,8 @@
  * exchange aborts the fetch, which the server sees as a disconnect. The browser leaves out the
  * headers a page may not set (`Content-Length` among them: it counts the body itself).
  */
-import { SseParser, type Exchange, type SseEvent, type WireResponse } from './http-wire.js';
+import type { Exchange, WireResponse } from './http-wire.js';
+import { SseParser, type SseEvent } from './sse-parser.js';
 
 export const fetchExchange: Exchange = async (url, method, headers, body, timeoutMs, signal) => {
   const controller = new AbortController();
@@ -49,17 +50,19 @@ class FetchResponse implements WireResponse {
 
   async text(): Promise<string> {
     let text = '';
-    await this.read((chunk) => (text += chunk));
-    return text;
+    const decoder = new TextDecoder();
+    await this.read((bytes) => (text += decoder.decode(bytes, { stream: true })));
+    return text + decoder.decode();
   }
 
   async drain(): Promise<void> {
     await this.read(() => {});
   }
 
+  /** The parser decodes the bytes itself (a character split between chunks, a leading BOM). */
   events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
     const parser = new SseParser(onEvent, onRetry);
-    return this.read((chunk) => parser.push(chunk));
+    return this.read((bytes) => parser.push(bytes));
   }
 
   close(): void {
@@ -67,23 +70,20 @@ class FetchResponse implements WireResponse {
     this.release();
   }
 
-  /** The body as UTF-8 text, chunk by chunk, until it ends (true) or breaks (false, an abort included). */
-  private async read(onChunk: (chunk: string) => void): Promise<boolean> {
+  /** The body's bytes, chunk by chunk, until it ends (true) or breaks (false, an abort included). */
+  private async read(onChunk: (bytes: Uint8Array) => void): Promise<boolean> {
     const body = this.response.body;
     if (body === null) {
       this.release();
       return true;
     }
     const reader = body.getReader();
-    const decoder = new TextDecoder();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        onChunk(decoder.decode(value, { stream: true }));
+        onChunk(value);
       }
-      const rest = decoder.decode();
-      if (rest !== '') onChunk(rest);
       return true;
     } catch {
       // A broken or aborted stream ends the body: what arrived stands.

@@ -75,6 +75,10 @@ export async function initialize(
     capabilities,
     clientInfo: clientInfo ?? { name: 'mcp-gen-client', version: '0.1.0' },
   };
+  // No `MCP-Protocol-Version` until initialize has agreed on one (the stateful revisions send it
+  // on the requests after it): a refused server/discover left 2026-07-28 there, which a
+  // 2025-11-25 server rightly refuses.
+  connection.transport.setProtocolVersion(undefined);
   let result: JsonObject;
   try {
     result = await connection.exchange(INITIALIZE, params, {});

@@ -101,7 +101,7 @@ export class StreamableHttpTransport implements ClientTransport {
     return Promise.resolve();
   }
 
-  setProtocolVersion(version: string): void {
+  setProtocolVersion(version: string | undefined): void {
     this.protocolVersion = version;
   }
 

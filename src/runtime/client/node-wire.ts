@@ -5,7 +5,8 @@
 import { Buffer } from 'node:buffer';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { SseParser, type Exchange, type SseEvent, type WireResponse } from './http-wire.js';
+import type { Exchange, WireResponse } from './http-wire.js';
+import { SseParser, type SseEvent } from './sse-parser.js';
 
 export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, signal) =>
   new Promise((resolve, reject) => {
@@ -71,9 +72,9 @@ class NodeResponse implements WireResponse {
 
   events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
     return new Promise((resolve) => {
+      // Bytes, not text: the parser decodes them itself (and drops a leading BOM, as SSE wants).
       const parser = new SseParser(onEvent, onRetry);
-      this.message.setEncoding('utf8');
-      this.message.on('data', (chunk: string) => parser.push(chunk));
+      this.message.on('data', (chunk: Buffer) => parser.push(chunk));
       // `complete` is set only when the whole body arrived (the last chunk of a chunked body).
       const end = (): void => resolve(this.message.complete);
       this.message.on('end', end);

@@ -59,8 +59,13 @@ export class ClientSession {
 
   /** Starts the transport and negotiates the newest revision both sides speak. */
   async connect(): Promise<ServerIdentity> {
-    await this.connection.start();
     const versions = this.options.protocolVersions ?? CLIENT_PROTOCOL_VERSIONS;
+    const unknown = versions.filter((v) => !CLIENT_PROTOCOL_VERSIONS.includes(v));
+    if (versions.length === 0 || unknown.length > 0)
+      throw new Error(
+        `protocolVersions: ${versions.length === 0 ? 'name at least one revision' : `this client does not speak ${unknown.join(', ')}`} (it speaks ${CLIENT_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+    await this.connection.start();
     if (
       versions.includes(STATELESS_REVISION) &&
       (await discover(this.connection, this.capabilities, this.options.clientInfo))

@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError } from './errors.js';
+import { StdioLines } from './stdio-lines.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 import { CANCELLED } from '../protocol/methods.js';
 
@@ -69,8 +70,7 @@ export class StdioClientTransport implements ClientTransport {
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
     child.stdin?.on('error', () => {});
 
-    let partial = '';
-    const line = (text: string): void => {
+    const lines = new StdioLines((text) => {
       if (text === '' || text === '\r') return;
       let message: unknown;
       try {
@@ -80,22 +80,10 @@ export class StdioClientTransport implements ClientTransport {
         return;
       }
       receive(message, text);
-    };
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      let start = 0;
-      let newline = chunk.indexOf('\n');
-      while (newline !== -1) {
-        const piece = chunk.slice(start, newline);
-        line(partial === '' ? piece : partial + piece);
-        partial = '';
-        start = newline + 1;
-        newline = chunk.indexOf('\n', start);
-      }
-      if (start < chunk.length) partial += chunk.slice(start);
     });
+    child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk));
     child.once('close', (code, signal) => {
-      if (partial !== '') line(partial);
+      lines.end();
       closed(
         new ConnectionClosedError(
           this.closing ? undefined : `The server process exited (${signal ?? `code ${code}`})`,

@@ -36,8 +36,11 @@ export interface ClientTransport {
    * negotiated revision (cancellation.ts), and stops waiting for the request's answer.
    */
   cancel(id: string | number, reason: string): Promise<void>;
-  /** Called once the protocol revision is known (HTTP sends it in `MCP-Protocol-Version`). */
-  setProtocolVersion(version: string): void;
+  /**
+   * Called once the protocol revision is known (HTTP sends it in `MCP-Protocol-Version`), and with
+   * undefined before `initialize`, which goes out with no revision header.
+   */
+  setProtocolVersion(version: string | undefined): void;
   /** Called after a successful `initialize` (HTTP opens its standalone GET stream). */
   initialized?(): Promise<void>;
   /** Forgets the session (HTTP 404): the next `initialize` starts a new one. */
