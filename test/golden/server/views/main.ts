@@ -10,19 +10,43 @@ import { parseArgs } from 'node:util';
 import { createServer } from './generated/server.js';
 import { handlers } from './handlers/index.js';
 
-const { values } = parseArgs({
-  options: {
-    http: { type: 'boolean', default: false },
-    port: { type: 'string', default: '3000' },
-    host: { type: 'string', default: '127.0.0.1' },
-    redis: { type: 'string' },
-  },
-});
-
 // Stdout belongs to the protocol when serving stdio: everything else goes to stderr.
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
+
+const usage = `Flags:
+  --http              serve Streamable HTTP at /mcp instead of stdio
+  --port <port>       HTTP port, 0 for any free one (default 3000)
+  --host <host>       HTTP host (default 127.0.0.1, also MCP_HOST): loopback unless told otherwise
+  --redis <url>       share sessions, streams and tasks through Redis (also MCP_REDIS_URL)
+  -h, --help          print these flags`;
+
+// A mistyped flag gets one line and exit 2, not a stack trace.
+function readFlags() {
+  try {
+    return parseArgs({
+      options: {
+        http: { type: 'boolean', default: false },
+        port: { type: 'string', default: '3000' },
+        host: { type: 'string', default: process.env['MCP_HOST'] ?? '127.0.0.1' },
+        redis: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    // Node's message, first sentence: "Unknown option '--x'", "Option '--port <value>' argument missing".
+    log(
+      `${(error instanceof Error ? error.message : String(error)).split('. ')[0]} (--help lists the flags)`,
+    );
+    process.exit(2);
+  }
+}
+const values = readFlags();
+if (values.help) {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
 
 // What one client may make the server do. These are the defaults (generated/runtime/README.md).
 const limits = {
