@@ -68,10 +68,11 @@ function runIn(dir: string, command: string): string {
 /**
  * One line per setting of the surrounding project that keeps the client from compiling or running
  * there, naming the command that fixes it. A `--package` client brings its own package.json and
- * tsconfig.json, so it is not looked at.
+ * tsconfig.json, so it is not looked at; nor are a view's bindings (`--view`), which import nothing
+ * and are bundled into a page.
  */
 export async function clientProjectAdvice(job: ClientJob): Promise<string[]> {
-  if (job.package !== undefined) return [];
+  if (job.package !== undefined || job.view !== undefined) return [];
   const project = nearestProject(job.out);
   if (project === undefined) return [];
   const out = displayPath(job.out);

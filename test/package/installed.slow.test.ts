@@ -11,8 +11,9 @@
  *   started with `--http --port 0`; `--port 3000` becomes `--port 0` (any free port);
  * - `manifest.yaml` and `v1/`, `v2/manifest.yaml` are the weather manifest shipped in the package
  *   (v2 with one description changed), `snapshot.json` and `server.snapshot.json` snapshots of the
- *   running server, `build/main.js` that server's entry, `openapi.yaml` a small description, and a
- *   file a page spells out (`# mock.yaml: …`) is written from the page.
+ *   running server, `build/main.js` that server's entry, `openapi.yaml` a small description,
+ *   `pr-2111/schema.json` the shipped draft schema with a limit added, and a file a page spells
+ *   out (`# mock.yaml: …`) is written from the page.
  * A line with `--http` serves until stopped: it passes when it prints its URL.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -168,6 +169,11 @@ test('the inputs the docs leave to the reader, and a running server built by the
   mkdirSync(join(app, 'build'));
   writeFileSync(join(app, 'build', 'main.js'), `import '../${project as string}/build/main.js';\n`);
   writeFileSync(join(app, 'openapi.yaml'), OPENAPI);
+  // A pull request's draft: the package's own draft schema with one limit added.
+  const draft = JSON.parse(readFileSync(join(installed, 'schema', 'mcp-spec', 'draft', 'schema.json'), 'utf8')) as { $defs: Record<string, { properties?: Record<string, Record<string, unknown>> }> };
+  draft.$defs['Implementation']!.properties!['name']!['maxLength'] = 64;
+  mkdirSync(join(app, 'pr-2111'));
+  writeFileSync(join(app, 'pr-2111', 'schema.json'), JSON.stringify(draft, null, 2));
   for (const [name, text] of docFiles(installed)) writeFileSync(join(app, name), text);
   for (const snapshot of ['snapshot.json', 'server.snapshot.json']) {
     ok(run('npx', ['mcp-gen', 'client', '--from-url', serverUrl, '-o', join(work, 'snapshot-client'), '--save-snapshot', snapshot], app), snapshot);
