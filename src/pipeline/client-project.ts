@@ -37,8 +37,13 @@ function hasNodeTypes(out: string, manifest: { [key: string]: unknown }): boolea
     const deps = manifest[field];
     if (typeof deps === 'object' && deps !== null && Object.hasOwn(deps, '@types/node')) return true;
   }
-  for (let dir = resolve(out); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', '@types', 'node', 'package.json'))) return true;
+  return hasFileAbove(out, join('node_modules', '@types', 'node', 'package.json'));
+}
+
+/** `relative` exists in the folder or one of its ancestors. */
+function hasFileAbove(folder: string, relative: string): boolean {
+  for (let dir = resolve(folder); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, relative))) return true;
     if (dirname(dir) === dir) return false;
   }
 }
@@ -49,6 +54,8 @@ function hasNodeTypes(out: string, manifest: { [key: string]: unknown }): boolea
  * (TS1295), and every client module does. Read by TypeScript itself (comments, `extends`).
  */
 async function verbatimNodeConfig(out: string): Promise<string | undefined> {
+  // TypeScript takes a while to load: not for a project that has no tsconfig.json at all.
+  if (!hasFileAbove(out, 'tsconfig.json')) return undefined;
   const { ts } = await import('ts-morph');
   const file = ts.findConfigFile(resolve(out), ts.sys.fileExists);
   if (file === undefined) return undefined;

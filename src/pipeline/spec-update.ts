@@ -63,7 +63,9 @@ export async function loadSpecUpdate(input: string, specDir: string | undefined)
     : spec.revision === STATELESS_DATA_REVISION || (spec.revision === 'draft' && shape === 'stateless') ? 'stateless'
     : 'none';
   const compiledFrom = slot === 'stateful' ? STATEFUL_DATA_REVISION : STATELESS_DATA_REVISION;
-  const changed = slot !== 'none' && specDigest(spec) !== specDigest(await shipped(compiledFrom));
+  // Usually the revision just compared with: loaded once.
+  const compiled = compiledFrom === spec.revision ? base : await shipped(compiledFrom);
+  const changed = slot !== 'none' && specDigest(spec) !== specDigest(compiled);
   return { spec, model, slot, changed };
 }
 
