@@ -7,7 +7,7 @@
 //   auth     the server as an OAuth resource server, every call reusing that token.
 // auth/off is the ratio bench/http.mjs reports; auth/+header is what remains for our code.
 //
-//   node bench/auth-overhead.mjs [--rounds 5] [--calls 8000] [--connections 16] [--case weather]
+//   node bench/auth-overhead.mjs [--rounds 5] [--calls 8000] [--connections 16] [--case weather] [--out file.json]
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,8 @@ import { cpuTimes } from './lib/proc.mjs';
 import { buildOurs } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
 import { loadWorkload } from './lib/workload.mjs';
+import { machine, writeReport } from './lib/report.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '8000' },
     connections: { type: 'string', default: '16' },
     case: { type: 'string', default: 'weather' },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'auth-overhead.json') },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -69,6 +72,8 @@ const off = await start([]);
 const on = await start(['--auth-issuer', issuer.issuer, '--auth-jwks', issuer.jwksUri, '--resource', issuer.resource]);
 const CLIENTS = { off: [off, false], '+header': [off, true], auth: [on, true] };
 const load = [loadavg()[0]];
+const loadAverageAtStart = loadavg();
+const ratios = [];
 try {
   for (const mode of ['session', 'stateless']) {
     const peers = {};
@@ -94,8 +99,14 @@ try {
         `(per round auth/off: ${perRound.auth.map((v, i) => (v / perRound.off[i]).toFixed(2)).join(' ')})`,
     );
     for (const peer of Object.values(peers)) peer.agent.destroy();
+    // Auth on and the header alone against auth off (the variants compared), paired per round.
+    for (const [name, reference] of [['auth', 'off'], ['+header', 'off'], ['auth', '+header']]) {
+      ratios.push(ratioRow({ metric: `${values.case} ${mode}, ${CONNECTIONS} conn: server CPU µs/call, ${name}`, reference, ours: perRound[name], theirs: perRound[reference] }));
+    }
   }
   console.log(`load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(', ')}`);
+  printRatios(ratios, 'Ratios paired per round');
+  writeReport(values.out, { date: new Date().toISOString(), machine: machine(), loadAverageAtStart, loadAverageAtEnd: loadavg(), rounds: ROUNDS, calls: CALLS, ratios });
 } finally {
   off.child.kill();
   on.child.kill();

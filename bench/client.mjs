@@ -23,6 +23,7 @@ import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 import { onServerCpu, pinSelf } from './lib/pin.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -40,6 +41,7 @@ const config = {
 };
 const outFile = flags.out ?? path.join(flags.quick ? tmpdir() : path.join(repoRoot, 'bench', 'results'), 'clients.json');
 const log = (text) => process.stderr.write(text + '\n');
+const loadAverageAtStart = loadavg();
 
 // The generated client runs from its compiled output, like an app's.
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -167,5 +169,17 @@ for (const [window] of WINDOWS) {
 }
 const header = ['window', 'client → server', 'µs/call', 'vs raw→floor', 'vs raw→same server', 'client CPU µs/call', 'CPU vs raw'];
 console.log([header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n'));
-writeReport(outFile, { date: new Date().toISOString(), machine: machine(), loadavg: loadavg(), config, summary, results });
+// Issue 42: the generated client within 1.1x of the raw client on every figure, both calling our
+// server; the SDK's client beside it, without a target.
+const ratios = [];
+for (const [window] of WINDOWS) {
+  for (const clientName of ['generated', 'sdk']) {
+    for (const [key, what] of [['usPerCall', 'µs/call'], ['clientCpuUsPerCall', 'client CPU µs/call']]) {
+      const pick = (name) => results.ours[name][window].map((m) => m[key]);
+      ratios.push(ratioRow({ metric: `client ${clientName} → ours, ${window}: ${what}`, reference: 'raw client → ours', ours: pick(clientName), theirs: pick('raw'), ...(clientName === 'generated' ? { target: { ratio: 1.1 } } : {}) }));
+    }
+  }
+}
+printRatios(ratios, 'Ratios to the raw client, paired per round');
+writeReport(outFile, { date: new Date().toISOString(), machine: machine(), loadavg: loadAverageAtStart, loadAverageAtStart, loadAverageAtEnd: loadavg(), config, summary, ratios, results });
 log(`written: ${path.relative(process.cwd(), outFile)}`);

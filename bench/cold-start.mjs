@@ -23,6 +23,7 @@ import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 import { manifestText } from './scale/make-manifest.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -151,6 +152,7 @@ async function main() {
     report.toolsList.medianRatios['scaleSingle/weatherSingle'] = median(report.toolsList.rounds.map((row) => row.ms.scaleSingle / row.ms.weatherSingle));
   }
   report.loadAverageAtEnd = loadavg();
+  report.ratios = startRatios(report);
   writeReport(flags.out, report);
   const lines = ['', 'median of the per-round ratios (target: bundle/floor ≤ 1.1; 1,000 tools ≤ 1.5x weather):'];
   for (const section of ['initialize', 'toolsList']) {
@@ -160,7 +162,26 @@ async function main() {
       lines.push(`  ${section} ${key}: wall ${value.toFixed(2)}x${cpu === undefined ? '' : `, CPU ${cpu.toFixed(2)}x`}`);
     }
   }
-  process.stdout.write(`${lines.join('\n')}\nJSON written to ${flags.out}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  printRatios(report.ratios, 'Ratios paired per round (each round the median of its spawns)');
+  process.stdout.write(`JSON written to ${flags.out}\n`);
+}
+
+/** Each server against the floor (the weather bundle for tools/list), wall and CPU; issue 42's targets. */
+function startRatios(report) {
+  const rows = [];
+  const add = (section, name, base, label, target) => {
+    const table = report[section]?.rounds;
+    if (table === undefined) return;
+    for (const [key, what] of [['ms', 'wall'], ['cpuMs', 'CPU']]) {
+      rows.push(ratioRow({ metric: `${label}, ${what}`, unit: 'ms', reference: base, ours: table.map((r) => r[key][name]), theirs: table.map((r) => r[key][base]), ...(target ? { target: { ratio: target } } : {}) }));
+    }
+  };
+  add('initialize', 'bundle', 'floor', 'cold start, bundle (spawn → initialize)', 1.1);
+  add('initialize', 'single', 'floor', 'cold start, single-file bundle', undefined);
+  add('initialize', 'tsc', 'floor', 'cold start, tsc build', undefined);
+  add('toolsList', 'scale', 'weather', 'spawn → first tools/list, 1,000 tools (bundles)', 1.5);
+  return rows;
 }
 
 await main();

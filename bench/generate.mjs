@@ -4,8 +4,11 @@
 // `mcp-gen types --spec <rev> -o <dir>` once per revision. The figure is the median over runs of the
 // total for the six, in wall-clock seconds and in CPU seconds of the CLI processes (the stable figure
 // on a shared machine). Needs the compiled CLI (`npm run build`).
+// It has no peer; in every run beside it: the floor, six `node -e 0` (the same number of process
+// starts), and with `--before <checkout>` that checkout's CLI (a worktree of the previous commit after
+// its `npm ci`) on the same six revisions, taking turns with ours. Ratios are paired per run.
 //
-//   node bench/generate.mjs [--runs N] [--out file.json]
+//   node bench/generate.mjs [--runs N] [--before <checkout>] [--out file.json]
 //   node bench/generate.mjs --profile <revision> [--top N]   where one revision's time goes
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -18,6 +21,7 @@ import { repoRoot } from './lib/paths.mjs';
 import { childrenCpuSeconds } from './lib/proc.mjs';
 import { formatProfile } from './lib/cpuprofile.mjs';
 import { machine, writeReport } from './lib/report.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'];
 const TARGET_SECONDS = 20;
@@ -26,6 +30,7 @@ const { values: flags } = parseArgs({
   options: {
     runs: { type: 'string', default: process.env.MCP_BENCH_GENERATE_RUNS ?? '3' },
     out: { type: 'string' },
+    before: { type: 'string' },
     profile: { type: 'string' },
     top: { type: 'string', default: '30' },
   },
@@ -45,8 +50,10 @@ const specEnv = {
   MCP_SPEC_DIR: process.env.MCP_SPEC_DIR ?? path.join(repoRoot, 'schema', 'mcp-spec'),
 };
 
-function generate(revision, outDir, nodeFlags = []) {
-  execFileSync(process.execPath, [...nodeFlags, cli, 'types', '--spec', revision, '-o', outDir], {
+const beforeCli = flags.before === undefined ? undefined : path.join(path.resolve(flags.before), 'bin', 'mcp-gen.js');
+
+function generate(revision, outDir, nodeFlags = [], withCli = cli) {
+  execFileSync(process.execPath, [...nodeFlags, withCli, 'types', '--spec', revision, '-o', outDir], {
     cwd: repoRoot,
     env: specEnv,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -74,6 +81,14 @@ function profileOne(revision, scratch) {
   );
 }
 
+/** Wall and CPU seconds (of child processes) of `work`. */
+function timeAll(work) {
+  const cpuBefore = childrenCpuSeconds();
+  const started = performance.now();
+  work();
+  return { wallSeconds: (performance.now() - started) / 1000, cpuSeconds: childrenCpuSeconds() - cpuBefore };
+}
+
 function benchmark(scratch) {
   const loadAverageAtStart = loadavg();
   const results = [];
@@ -92,7 +107,13 @@ function benchmark(scratch) {
       if (run === 0) output[revision] = folderBytes(outDir);
     }
     const sum = (key) => Object.values(perRevision).reduce((total, r) => total + r[key], 0);
-    results.push({ wallSeconds: sum('wallSeconds'), cpuSeconds: sum('cpuSeconds'), perRevision });
+    const floor = timeAll(() => {
+      for (let i = 0; i < REVISIONS.length; i++) execFileSync(process.execPath, ['-e', '0']);
+    });
+    const before = beforeCli === undefined ? undefined : timeAll(() => {
+      for (const revision of REVISIONS) generate(revision, path.join(scratch, `before-${run}`, revision), [], beforeCli);
+    });
+    results.push({ wallSeconds: sum('wallSeconds'), cpuSeconds: sum('cpuSeconds'), perRevision, floor, ...(before ? { before } : {}) });
     process.stderr.write(
       `run ${run + 1}/${runs}: ${sum('wallSeconds').toFixed(2)} s wall, ${sum('cpuSeconds').toFixed(2)} s CPU for ${REVISIONS.length} revisions\n`,
     );
@@ -123,6 +144,12 @@ function benchmark(scratch) {
     outputSize: output,
     results,
   };
+  report.ratios = [];
+  for (const [key, what] of [['wallSeconds', 'wall'], ['cpuSeconds', 'CPU']]) {
+    const ours = results.map((r) => r[key]);
+    report.ratios.push(ratioRow({ metric: `types for all six revisions, ${what}`, unit: 's', reference: 'six node -e 0', ours, theirs: results.map((r) => r.floor[key]) }));
+    if (beforeCli !== undefined) report.ratios.push(ratioRow({ metric: `types for all six revisions, ${what}`, unit: 's', reference: `the CLI of ${flags.before}`, ours, theirs: results.map((r) => r.before[key]) }));
+  }
   writeReport(outFile, report);
 
   const lines = [
@@ -142,6 +169,7 @@ function benchmark(scratch) {
     `Target < ${TARGET_SECONDS} s for all six: ${wallSeconds < TARGET_SECONDS ? 'met' : 'MISSED'} (wall), ${cpuSeconds < TARGET_SECONDS ? 'met' : 'MISSED'} (CPU).`,
   );
   process.stdout.write(lines.join('\n') + '\n');
+  printRatios(report.ratios, 'Ratios paired per run');
   process.stderr.write(`JSON written to ${outFile}\n`);
 }
 

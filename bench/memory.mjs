@@ -4,11 +4,13 @@
 // the server) is sampled every `--every` calls; the verdict compares the end with the sample right
 // after the warm-up (target: within 10%). A benchmark, not a test: run it on a quiet machine.
 //
-//   node bench/memory.mjs [--calls 100000] [--warmup 10000] [--arg-bytes 16384] [--in-flight 8]
-//                         [--transports stdio,http] [--server ours|floor] [--out bench/results/memory.json]
+//   node bench/memory.mjs [--calls 100000] [--warmup 10000] [--arg-bytes 16384] [--in-flight 8] [--rounds 1]
+//                         [--transports stdio,http] [--servers floor,ours] [--out bench/results/memory.json]
 //
-// `--server floor` runs the hand-written floor server instead (bench/floor/server.mjs over stdio,
-// http-server.mjs over HTTP), as a baseline: V8 resizes its heap for the floor too.
+// Every round runs each server of `--servers` in turn on each transport (the order alternating per
+// round): by default the hand-written floor (bench/floor/server.mjs over stdio, http-server.mjs over
+// HTTP) beside ours, since V8 resizes its heap for the floor too; ours' RSS at the end and its growth
+// over the run print as ratios to the floor's, paired per round (`--servers ours` runs ours alone).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +19,8 @@ import { rssBytes } from './lib/proc.mjs';
 import { SERVERS, buildOurs } from './lib/servers.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { machine, writeReport } from './lib/report.mjs';
+import { loadavg } from 'node:os';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -26,7 +30,8 @@ const { values: flags } = parseArgs({
     'arg-bytes': { type: 'string', default: '16384' },
     'in-flight': { type: 'string', default: '8' },
     transports: { type: 'string', default: 'stdio,http' },
-    server: { type: 'string', default: 'ours' },
+    servers: { type: 'string', default: 'floor,ours' },
+    rounds: { type: 'string', default: '1' },
     out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'memory.json') },
   },
 });
@@ -35,6 +40,8 @@ const warmup = Number(flags.warmup);
 const every = Number(flags.every);
 const argBytes = Number(flags['arg-bytes']);
 const inFlight = Number(flags['in-flight']);
+const rounds = Number(flags.rounds);
+const servers = flags.servers.split(',').filter((name) => name !== '');
 
 /** A different large argument on every call, so nothing can be served from a cache. */
 const padding = 'x'.repeat(argBytes);
@@ -63,8 +70,8 @@ async function drive(call, pid) {
   return { samples, seconds: (performance.now() - started) / 1000 };
 }
 
-async function overStdio() {
-  const peer = new StdioPeer(SERVERS[flags.server]);
+async function overStdio(server) {
+  const peer = new StdioPeer(SERVERS[server]);
   try {
     await peer.initialize();
     return await drive((i) => peer.callTool('get_weather', argsFor(i)), peer.pid);
@@ -73,8 +80,8 @@ async function overStdio() {
   }
 }
 
-async function overHttp() {
-  const args = flags.server === 'floor' ? [path.join(repoRoot, 'bench', 'floor', 'http-server.mjs'), '--port', '0'] : [SERVERS.ours.args[0], '--http', '--port', '0'];
+async function overHttp(server) {
+  const args = server === 'floor' ? [path.join(repoRoot, 'bench', 'floor', 'http-server.mjs'), '--port', '0'] : [SERVERS.ours.args[0], '--http', '--port', '0'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   try {
     const url = await new Promise((resolve, reject) => {
@@ -104,21 +111,35 @@ async function overHttp() {
 }
 
 buildOurs();
-if (!(flags.server in SERVERS) || (flags.server === 'sdk' && flags.transports !== 'stdio')) {
-  throw new Error('--server is ours or floor, or sdk with --transports stdio');
+for (const server of servers) {
+  if (!(server in SERVERS) || (server === 'sdk' && flags.transports !== 'stdio')) throw new Error('--servers names ours or floor, or sdk with --transports stdio');
 }
-const report = { machine: machine(), date: new Date().toISOString(), server: flags.server, config: { calls, warmup, every, argBytes, inFlight }, transports: {} };
-for (const transport of flags.transports.split(',')) {
-  const run = transport === 'http' ? await overHttp() : await overStdio();
-  const atWarmup = run.samples.find((s) => s.calls >= warmup);
-  const end = run.samples[run.samples.length - 1];
-  const peak = Math.max(...run.samples.filter((s) => s.calls >= warmup).map((s) => s.rssMiB));
-  const verdict = { warmupMiB: atWarmup.rssMiB, endMiB: end.rssMiB, peakAfterWarmupMiB: peak, endOverWarmup: end.rssMiB / atWarmup.rssMiB, peakOverWarmup: peak / atWarmup.rssMiB };
-  report.transports[transport] = { ...run, ...verdict };
-  console.log(
-    `${transport}: ${end.calls} calls of ${argBytes}-byte arguments in ${run.seconds.toFixed(1)} s; RSS after ${atWarmup.calls} calls ${atWarmup.rssMiB.toFixed(1)} MiB, ` +
-      `at the end ${end.rssMiB.toFixed(1)} MiB (${verdict.endOverWarmup.toFixed(3)}x), peak ${peak.toFixed(1)} MiB (${verdict.peakOverWarmup.toFixed(3)}x); target ≤ 1.10x: ${verdict.endOverWarmup <= 1.1 ? 'met' : 'NOT met'}`,
-  );
-  console.log(`  samples (calls: MiB): ${run.samples.map((s) => `${s.calls}: ${s.rssMiB.toFixed(1)}`).join(', ')}`);
+const report = { machine: machine(), date: new Date().toISOString(), loadAverageAtStart: loadavg(), servers, rounds, config: { calls, warmup, every, argBytes, inFlight }, runs: {} };
+for (let round = 0; round < rounds; round++) {
+  for (const transport of flags.transports.split(',')) {
+    for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+      const run = transport === 'http' ? await overHttp(server) : await overStdio(server);
+      const atWarmup = run.samples.find((s) => s.calls >= warmup);
+      const end = run.samples[run.samples.length - 1];
+      const peak = Math.max(...run.samples.filter((s) => s.calls >= warmup).map((s) => s.rssMiB));
+      const verdict = { warmupMiB: atWarmup.rssMiB, endMiB: end.rssMiB, peakAfterWarmupMiB: peak, endOverWarmup: end.rssMiB / atWarmup.rssMiB, peakOverWarmup: peak / atWarmup.rssMiB };
+      ((report.runs[server] ??= {})[transport] ??= []).push({ ...run, ...verdict });
+      console.log(
+        `${server} over ${transport}: ${end.calls} calls of ${argBytes}-byte arguments in ${run.seconds.toFixed(1)} s; RSS after ${atWarmup.calls} calls ${atWarmup.rssMiB.toFixed(1)} MiB, ` +
+          `at the end ${end.rssMiB.toFixed(1)} MiB (${verdict.endOverWarmup.toFixed(3)}x), peak ${peak.toFixed(1)} MiB (${verdict.peakOverWarmup.toFixed(3)}x); target ≤ 1.10x: ${verdict.endOverWarmup <= 1.1 ? 'met' : 'NOT met'}`,
+      );
+      console.log(`  samples (calls: MiB): ${run.samples.map((s) => `${s.calls}: ${s.rssMiB.toFixed(1)}`).join(', ')}`);
+    }
+  }
+}
+report.loadAverageAtEnd = loadavg();
+report.ratios = [];
+if (report.runs.ours !== undefined && report.runs.floor !== undefined) {
+  for (const transport of Object.keys(report.runs.ours)) {
+    const pick = (server, key) => report.runs[server][transport].map((r) => r[key]);
+    report.ratios.push(ratioRow({ metric: `${transport}: RSS after ${calls} calls of ${argBytes}-byte arguments`, unit: 'MiB', reference: 'floor', ours: pick('ours', 'endMiB'), theirs: pick('floor', 'endMiB') }));
+    report.ratios.push(ratioRow({ metric: `${transport}: RSS growth from the warm-up to the end (end / warm-up)`, reference: 'floor', ours: pick('ours', 'endOverWarmup'), theirs: pick('floor', 'endOverWarmup') }));
+  }
+  printRatios(report.ratios, 'Ratios to the floor, paired per round');
 }
 writeReport(flags.out, report);

@@ -13,15 +13,19 @@
 //   3. per call:    `repos_get` called --calls times against a local upstream on 127.0.0.1 answering a
 //                   valid repository (a sample of the tool's outputSchema); the server process's CPU
 //                   (utime + stime from /proc) per call, after a warm-up.
+// Each figure prints its ratio to theirs with the range over rounds, with issue 42's targets: import +
+// server + client within 3x of their generation (wall and CPU), the server's output ≤ 10 MB (apparent
+// size of every file, dotfiles included, as `du --apparent-size -b` counts; theirs beside it), the
+// build within 2x, peak generation RSS within 2x. The build runs --runs times too, alternating.
 // The description comes from @octokit/openapi (scripts/openapi-corpora.mjs), the generator and its
 // project's dependencies from the npm registry, installed once into a cache
 // ($MCP_GEN_BENCH_CACHE, else ~/.cache/mcp-gen/bench-openapi). Needs `npm run build`.
 //
 //   node bench/openapi.mjs [--runs N] [--start-samples N] [--calls N] [--out file.json]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { homedir, tmpdir } from 'node:os';
+import { homedir, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -30,6 +34,7 @@ import { repoRoot } from './lib/paths.mjs';
 import { cpuTimes } from './lib/proc.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 import { median } from './lib/stats.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 import { corpusPath, installCorpora } from '../scripts/openapi-corpora.mjs';
 
 const GENERATOR = { name: 'openapi-mcp-generator', version: '4.0.1' };
@@ -42,7 +47,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: '3' },
     'start-samples': { type: 'string', default: '5' },
     calls: { type: 'string', default: '300' },
-    out: { type: 'string' },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'openapi.json') },
   },
 });
 const runs = Number(flags.runs);
@@ -72,6 +77,24 @@ function timed(command, args, env = process.env) {
   if (child.status !== 0 || line === null) throw new Error(`${path.basename(args[0] ?? command)} failed (${child.status}): ${(child.stderr ?? '').slice(-2000)}`);
   const shared = /(\d+) from the shared pack/.exec(child.stderr ?? '');
   return { wallSeconds, cpuSeconds: Number(line[1]) + Number(line[2]), peakRssMiB: Number(line[3]) / 1024, ...(shared ? { sharedHits: Number(shared[1]) } : {}) };
+}
+
+/** Apparent size in bytes and count of the files under `dir`, dotfiles included, links not followed. */
+function folderSize(dir) {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = folderSize(full);
+      bytes += inner.bytes;
+      files += inner.files;
+    } else {
+      bytes += lstatSync(full).size;
+      files += 1;
+    }
+  }
+  return { bytes, files };
 }
 
 /** The environment of a generation run: its own mcp-gen cache folder, the unit cache's counts printed. */
@@ -127,6 +150,7 @@ async function cpuPerCall(main, cwd, name, args, check) {
 }
 
 async function main() {
+  const loadAverageAtStart = loadavg();
   if (installCorpora() !== 0) throw new Error('could not install the OpenAPI corpora');
   const description = path.join(corpusPath('@octokit/openapi'), 'generated', 'api.github.com.json');
   const generatorDir = path.join(cache, 'generator');
@@ -143,6 +167,7 @@ async function main() {
     const ours = path.join(work, 'ours');
     const theirs = path.join(work, 'theirs');
     const generate = { ours: { import: [], server: [], clientAfterServer: [], clientCold: [] }, theirs: [] };
+    const output = { ours: [], theirs: [] };
     const caches = path.join(work, 'caches');
     for (let run = 0; run < runs; run++) {
       rmSync(ours, { recursive: true, force: true });
@@ -158,6 +183,8 @@ async function main() {
       // The client alone: a fresh folder and a cache folder of its own, empty.
       generate.ours.clientCold.push(timed(process.execPath, [cli, 'client', manifest, '-o', path.join(ours, 'client-cold'), '--no-version-banner'], cacheEnv(path.join(caches, `round-${run}-client`))));
       generate.theirs.push(timed(process.execPath, [theirCli, '--input', description, '--output', theirs, '--base-url', origin]));
+      output.ours.push(folderSize(path.join(ours, 'server')));
+      output.theirs.push(folderSize(theirs));
     }
 
     // Their project's own dependencies, as `npm install` in it would fetch them (cached by their ranges).
@@ -166,10 +193,17 @@ async function main() {
     installOnce(depsDir, { ...theirPackage.dependencies, '@types/node': theirPackage.devDependencies['@types/node'] });
     symlinkSync(path.join(depsDir, 'node_modules'), path.join(theirs, 'node_modules'), 'dir');
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(ours, 'server', 'node_modules'), 'dir');
-    const build = {
-      ours: timed(process.execPath, [tsc, '-p', path.join(ours, 'server'), '--noCheck', '--outDir', path.join(ours, 'server', 'build')]),
-      theirs: timed(process.execPath, [tsc, '-p', theirs, '--noCheck']),
-    };
+    // The build, --runs times, alternating; each from a clean output folder.
+    const build = { ours: [], theirs: [] };
+    for (let run = 0; run < runs; run++) {
+      rmSync(path.join(ours, 'server', 'build'), { recursive: true, force: true });
+      rmSync(path.join(theirs, 'build'), { recursive: true, force: true });
+      const both = [
+        ['ours', () => timed(process.execPath, [tsc, '-p', path.join(ours, 'server'), '--noCheck', '--outDir', path.join(ours, 'server', 'build')])],
+        ['theirs', () => timed(process.execPath, [tsc, '-p', theirs, '--noCheck'])],
+      ];
+      for (const [side, buildOne] of run % 2 === 0 ? both : both.reverse()) build[side].push(buildOne());
+    }
     const ourMain = path.join(ours, 'server', 'build', 'main.js');
     const theirMain = path.join(theirs, 'build', 'index.js');
 
@@ -213,16 +247,43 @@ async function main() {
         },
         theirs: medianOf(generate.theirs),
       },
-      build,
+      build: { ours: medianOf(build.ours), theirs: medianOf(build.theirs) },
+      output: { ours: medianOf(output.ours), theirs: medianOf(output.theirs) },
       start: { ours: medianOf(start.ours), theirs: medianOf(start.theirs), samples: startSamples },
       perCall: { ...perCall, calls, upstreamRequests: upstream.requests },
     };
+    report.loadAverageAtStart = loadAverageAtStart;
+    report.loadAverageAtEnd = loadavg();
+    report.ratios = openapiRatios({ generate, output, build, start, perCall });
     print(report);
-    if (flags.out) writeReport(flags.out, report);
+    printRatios(report.ratios, `Ratios to ${GENERATOR.name} ${GENERATOR.version}, run alongside (issue 42's GitHub targets)`);
+    writeReport(flags.out, report);
   } finally {
     await upstream.close();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Issue 42's four GitHub ratios (each with its target), then the others, ours over theirs per round. */
+function openapiRatios({ generate, output, build, start, perCall }) {
+  const reference = `${GENERATOR.name} ${GENERATOR.version}`;
+  const g = generate.ours;
+  // Ours is three commands where theirs is one: each round's import + server + client after it.
+  const total = (key) => g.import.map((x, i) => x[key] + g.server[i][key] + g.clientAfterServer[i][key]);
+  const peak = g.import.map((x, i) => Math.max(x.peakRssMiB, g.server[i].peakRssMiB, g.clientAfterServer[i].peakRssMiB));
+  const theirs = (key) => generate.theirs.map((x) => x[key]);
+  const row = (metric, unit, ours, theirs, target) => ratioRow({ metric: `GitHub: ${metric}`, unit, reference, ours, theirs, ...(target ? { target } : {}) });
+  return [
+    row('import + server + client generation, wall', 's', total('wallSeconds'), theirs('wallSeconds'), { ratio: 3 }),
+    row('import + server + client generation, CPU', 's', total('cpuSeconds'), theirs('cpuSeconds'), { ratio: 3 }),
+    row('server output, apparent size of all files', 'MB', output.ours.map((o) => o.bytes / 1e6), output.theirs.map((o) => o.bytes / 1e6), { value: 10 }),
+    row('server output, files', '', output.ours.map((o) => o.files), output.theirs.map((o) => o.files)),
+    row('build (tsc --noCheck), wall', 's', build.ours.map((b) => b.wallSeconds), build.theirs.map((b) => b.wallSeconds), { ratio: 2 }),
+    row('build (tsc --noCheck), CPU', 's', build.ours.map((b) => b.cpuSeconds), build.theirs.map((b) => b.cpuSeconds), { ratio: 2 }),
+    row('peak RSS of generation (the largest of our three commands)', 'MiB', peak, theirs('peakRssMiB'), { ratio: 2 }),
+    row('spawn → first tools/list', 'ms', start.ours.map((x) => x.seconds * 1000), start.theirs.map((x) => x.seconds * 1000)),
+    row('repos_get: server CPU per call', 'ms', [perCall.ours.cpuMsPerCall], [perCall.theirs.cpuMsPerCall]),
+  ];
 }
 
 function print(r) {
@@ -240,6 +301,7 @@ function print(r) {
   row('server + client after it (wall)', `${g.ours.serverThenClientWallSeconds.toFixed(2)} s`, '');
   row('peak RSS, generation (MiB)', Math.max(g.ours.import.peakRssMiB, g.ours.server.peakRssMiB).toFixed(0), g.theirs.peakRssMiB.toFixed(0));
   row('build, tsc --noCheck (wall)', `${r.build.ours.wallSeconds.toFixed(2)} s`, `${r.build.theirs.wallSeconds.toFixed(2)} s`);
+  row('server output (MB, files)', `${(r.output.ours.bytes / 1e6).toFixed(1)}, ${r.output.ours.files}`, `${(r.output.theirs.bytes / 1e6).toFixed(1)}, ${r.output.theirs.files}`);
   row('spawn → first tools/list (ms)', (r.start.ours.seconds * 1000).toFixed(0), (r.start.theirs.seconds * 1000).toFixed(0));
   row('first tools/list: tools, bytes', `${r.start.ours.tools}, ${r.start.ours.bytes}`, `${r.start.theirs.tools}, ${r.start.theirs.bytes}`);
   row('repos_get: server CPU per call (ms)', r.perCall.ours.cpuMsPerCall.toFixed(3), r.perCall.theirs.cpuMsPerCall.toFixed(3));

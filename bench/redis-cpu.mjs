@@ -19,14 +19,19 @@ import { cpuTimes } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { startRedisServer } from '../scripts/redis-server.mjs';
+import { loadavg } from 'node:os';
+import { machine, writeReport } from './lib/report.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values: flags } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     calls: { type: 'string', default: '1000' },
     tasks: { type: 'string', default: '150' },
+    out: { type: 'string', default: join(repoRoot, 'bench', 'results', 'redis-cpu.json') },
   },
 });
+const loadAverageAtStart = loadavg();
 const ROUNDS = Number(flags.rounds);
 const CALLS = Number(flags.calls);
 const TASKS = Number(flags.tasks);
@@ -149,4 +154,8 @@ console.log('| --- | ---: | ---: | ---: | ---: | --- |');
 for (const [name, r] of Object.entries(results)) {
   console.log(`| ${name} | ${median(r.memory).toFixed(0)} µs | ${median(r.redis).toFixed(0)} µs | ${median(r.ratio).toFixed(2)}x | ${median(r.redisServer).toFixed(0)} µs | ${commands[name]} |`);
 }
+// --redis against the same server in memory (the variant compared), paired per round.
+const ratios = Object.entries(results).map(([name, r]) => ratioRow({ metric: `${name}: server CPU µs per op with --redis`, reference: 'in memory', ours: r.redis, theirs: r.memory }));
+printRatios(ratios, 'Ratios paired per round');
+writeReport(flags.out, { date: new Date().toISOString(), machine: machine(), loadAverageAtStart, loadAverageAtEnd: loadavg(), rounds: ROUNDS, results, commands, ratios });
 process.exit(0);

@@ -7,12 +7,17 @@
 //                     `mcp-gen server` again into the folder of step 1
 //                     (what is unchanged is reused through the output folder's unit cache);
 //   4. warm client:   the same for the client;
-//   5. start time:    the generated 1,000-tool server, built with tsc, from spawn to its first
+//   5. no-op server:  `mcp-gen server` once more, nothing changed;
+//   6. no-op client:  the same for the client;
+//   7. start time:    the generated 1,000-tool server, built with tsc, from spawn to its first
 //                     `tools/list` answer over stdio, against the weather example's (`--start`).
 // Wall seconds, CPU seconds (user + system of the CLI process: the stable figure on a shared
 // machine) and peak RSS (GNU time's %M) per step, median of the runs. Needs `npm run build`.
+// The floor, run under GNU time in every round beside the steps: `node -e 0` (issue 42: a warm and a
+// no-op regeneration within 4x of it). Every step prints its ratio to the floor, paired per round.
+// The manifest is YAML, as users write it (`--format json` for the JSON one).
 //
-//   node bench/scale.mjs [--runs N] [--tools N] [--start [--start-samples N]] [--out file.json]
+//   node bench/scale.mjs [--runs N] [--tools N] [--format yaml|json] [--start [--start-samples N]] [--out file.json]
 //   node bench/scale.mjs --profile server|client|warm-server [--top N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
@@ -25,11 +30,15 @@ import { repoRoot } from './lib/paths.mjs';
 import { formatProfile } from './lib/cpuprofile.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 import { StdioPeer } from './lib/client.mjs';
-import { manifestText } from './scale/make-manifest.mjs';
+import { makeManifest, manifestText } from './scale/make-manifest.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
+import { dump as yamlDump } from 'js-yaml';
 
 const COLD_TARGET_SECONDS = 10;
 const WARM_TARGET_SECONDS = 1;
 const START_TARGET_RATIO = 1.5;
+/** Issue 42: a regeneration after one change, and a no-op, within 4x of `node -e 0`. */
+const FLOOR_TARGET_RATIO = 4;
 /** The tool whose schemas change between the cold and the warm run. */
 const CHANGED_TOOL = 500;
 
@@ -37,6 +46,7 @@ const { values: flags } = parseArgs({
   options: {
     runs: { type: 'string', default: process.env.MCP_BENCH_SCALE_RUNS ?? '5' },
     tools: { type: 'string', default: '1000' },
+    format: { type: 'string', default: 'yaml' },
     start: { type: 'boolean', default: false },
     out: { type: 'string' },
     profile: { type: 'string' },
@@ -49,23 +59,41 @@ const startSamples = Number(flags['start-samples']);
 const tools = Number(flags.tools);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${flags.runs}`);
 if (!Number.isInteger(tools) || tools <= CHANGED_TOOL) throw new Error(`--tools must be an integer above ${CHANGED_TOOL}, got ${flags.tools}`);
+if (flags.format !== 'yaml' && flags.format !== 'json') throw new Error(`--format must be yaml or json, got ${flags.format}`);
 const outFile = flags.out ?? path.join(repoRoot, 'bench', 'results', 'scale.json');
 const cli = path.join(repoRoot, 'bin', 'mcp-gen.js');
 if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) throw new Error('the CLI is not compiled: run `npm run build` first');
 const GNU_TIME = '/usr/bin/time';
 if (!existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} (GNU time) is needed for peak RSS`);
 
+/** The manifest's file name and text in the chosen format. */
+function manifestFile(scratch) {
+  return path.join(scratch, `manifest.${flags.format}`);
+}
+function manifestSource(options) {
+  return flags.format === 'json' ? manifestText(options) : yamlDump(makeManifest(options), { lineWidth: -1, noRefs: true });
+}
+
 /** Runs the CLI once under GNU time: wall seconds, CPU seconds and peak RSS of that process. */
 function generate(command, manifest, outDir, nodeFlags = []) {
+  return timed([...nodeFlags, cli, command, manifest, '-o', outDir, '--no-version-banner'], `mcp-gen ${command}`);
+}
+
+/** The floor: `node -e 0`, timed the same way. */
+function floor() {
+  return timed(['-e', '0'], 'node -e 0');
+}
+
+function timed(nodeArgs, what) {
   const started = performance.now();
-  const child = spawnSync(GNU_TIME, ['-f', 'MCPGEN-TIME %U %S %M', process.execPath, ...nodeFlags, cli, command, manifest, '-o', outDir, '--no-version-banner'], {
+  const child = spawnSync(GNU_TIME, ['-f', 'MCPGEN-TIME %U %S %M', process.execPath, ...nodeArgs], {
     cwd: repoRoot,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
   const wallSeconds = (performance.now() - started) / 1000;
   const line = /MCPGEN-TIME (\S+) (\S+) (\d+)/.exec(child.stderr ?? '');
-  if (child.status !== 0 || line === null) throw new Error(`mcp-gen ${command} failed (${child.status}): ${child.stderr}`);
+  if (child.status !== 0 || line === null) throw new Error(`${what} failed (${child.status}): ${child.stderr}`);
   return { wallSeconds, cpuSeconds: Number(line[1]) + Number(line[2]), peakRssMiB: Number(line[3]) / 1024 };
 }
 
@@ -93,13 +121,13 @@ function buildServer(dir) {
 }
 
 function profileOne(step, scratch) {
-  const manifest = path.join(scratch, 'manifest.json');
-  writeFileSync(manifest, manifestText({ tools }));
+  const manifest = manifestFile(scratch);
+  writeFileSync(manifest, manifestSource({ tools }));
   const command = step === 'client' ? 'client' : 'server';
   const outDir = path.join(scratch, 'out');
   if (step === 'warm-server') {
     generate('server', manifest, outDir);
-    writeFileSync(manifest, manifestText({ tools, changed: { [CHANGED_TOOL]: 1 } }));
+    writeFileSync(manifest, manifestSource({ tools, changed: { [CHANGED_TOOL]: 1 } }));
   }
   const profileDir = path.join(scratch, 'profile');
   generate(command, manifest, outDir, ['--cpu-prof', '--cpu-prof-dir', profileDir]);
@@ -108,15 +136,16 @@ function profileOne(step, scratch) {
   process.stdout.write(formatProfile(profile, { top: Number(flags.top), title: `mcp-gen ${step} (${tools} tools)` }));
 }
 
-const STEPS = ['cold server', 'cold client', 'warm server', 'warm client'];
+const STEPS = ['cold server', 'cold client', 'warm server', 'warm client', 'no-op server', 'no-op client'];
+const FLOOR = 'node -e 0';
 
 async function benchmark(scratch) {
   const loadAverageAtStart = loadavg();
   // One manifest file, edited in place between the cold and the warm steps, as a user edits it: a
   // manifest under another name would be another regenerate command in every file's banner.
-  const manifest = path.join(scratch, 'manifest.json');
-  const originalText = manifestText({ tools });
-  const changedText = manifestText({ tools, changed: { [CHANGED_TOOL]: 1 } });
+  const manifest = manifestFile(scratch);
+  const originalText = manifestSource({ tools });
+  const changedText = manifestSource({ tools, changed: { [CHANGED_TOOL]: 1 } });
   const results = [];
   for (let run = 0; run < runs; run++) {
     const serverDir = path.join(scratch, `run-${run}`, 'server');
@@ -128,13 +157,16 @@ async function benchmark(scratch) {
     writeFileSync(manifest, changedText);
     steps['warm server'] = generate('server', manifest, serverDir);
     steps['warm client'] = generate('client', manifest, clientDir);
+    steps['no-op server'] = generate('server', manifest, serverDir);
+    steps['no-op client'] = generate('client', manifest, clientDir);
+    steps[FLOOR] = floor();
     results.push(steps);
-    process.stderr.write(`run ${run + 1}/${runs}: ${STEPS.map((s) => `${s} ${steps[s].wallSeconds.toFixed(2)} s (${steps[s].cpuSeconds.toFixed(2)} CPU s)`).join(', ')}\n`);
+    process.stderr.write(`run ${run + 1}/${runs}: ${[...STEPS, FLOOR].map((s) => `${s} ${steps[s].wallSeconds.toFixed(2)} s (${steps[s].cpuSeconds.toFixed(2)} CPU s)`).join(', ')}\n`);
     if (run < runs - 1) rmSync(path.join(scratch, `run-${run}`), { recursive: true, force: true });
   }
   const medianOf = (step, key) => median(results.map((r) => r[step][key]));
   const table = Object.fromEntries(
-    STEPS.map((step) => [step, { wallSeconds: medianOf(step, 'wallSeconds'), cpuSeconds: medianOf(step, 'cpuSeconds'), peakRssMiB: medianOf(step, 'peakRssMiB') }]),
+    [...STEPS, FLOOR].map((step) => [step, { wallSeconds: medianOf(step, 'wallSeconds'), cpuSeconds: medianOf(step, 'cpuSeconds'), peakRssMiB: medianOf(step, 'peakRssMiB') }]),
   );
 
   let start;
@@ -165,9 +197,11 @@ async function benchmark(scratch) {
     tools,
     changedTool: CHANGED_TOOL,
     runs,
-    targets: { coldSeconds: COLD_TARGET_SECONDS, warmSeconds: WARM_TARGET_SECONDS, startRatio: START_TARGET_RATIO },
+    format: flags.format,
+    targets: { coldSeconds: COLD_TARGET_SECONDS, warmSeconds: WARM_TARGET_SECONDS, startRatio: START_TARGET_RATIO, floorRatio: FLOOR_TARGET_RATIO },
     median: table,
     ...(start ? { start } : {}),
+    ratios: floorRatios(results, start),
     results,
   };
   writeReport(outFile, report);
@@ -180,12 +214,32 @@ async function benchmark(scratch) {
     lines.push(`| ${step} | ${wallSeconds.toFixed(2)} | ${cpuSeconds.toFixed(2)} | ${peakRssMiB.toFixed(0)} | < ${target} s: ${verdict(wallSeconds, target)} (wall), ${verdict(cpuSeconds, target)} (CPU) |`);
   }
   const sum = (key) => table['cold server'][key] + table['cold client'][key];
+  const f = table[FLOOR];
+  lines.push(`| ${FLOOR} (the floor) | ${f.wallSeconds.toFixed(2)} | ${f.cpuSeconds.toFixed(2)} | ${f.peakRssMiB.toFixed(0)} | |`);
   lines.push(`| cold server + client | ${sum('wallSeconds').toFixed(2)} | ${sum('cpuSeconds').toFixed(2)} | | |`);
   if (start) {
     lines.push('', `Start to first tools/list: weather ${(start.weatherSeconds * 1000).toFixed(0)} ms, ${tools} tools ${(start.scaleSeconds * 1000).toFixed(0)} ms: ${start.ratio.toFixed(2)}x (target < ${START_TARGET_RATIO}x: ${verdict(start.ratio, START_TARGET_RATIO)}).`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  printRatios(report.ratios, `Ratios to \`${FLOOR}\` run in the same rounds (${tools} tools, ${flags.format} manifest)`);
   process.stderr.write(`JSON written to ${outFile}\n`);
+}
+
+/**
+ * Every step against `node -e 0`, wall and CPU, paired per run; issue 42's 4x target on the warm
+ * and no-op steps (cold steps have no target against the floor). Start time against the weather
+ * example's, where measured.
+ */
+function floorRatios(results, start) {
+  const rows = [];
+  for (const step of STEPS) {
+    const target = step.startsWith('cold') ? undefined : { ratio: FLOOR_TARGET_RATIO };
+    for (const [key, what] of [['wallSeconds', 'wall'], ['cpuSeconds', 'CPU']]) {
+      rows.push(ratioRow({ metric: `${tools} tools, ${step}, ${what}`, unit: 's', reference: FLOOR, ours: results.map((r) => r[step][key]), theirs: results.map((r) => r[FLOOR][key]), target }));
+    }
+  }
+  if (start) rows.push(ratioRow({ metric: `${tools} tools, start to first tools/list`, unit: 's', reference: 'weather example', ours: start.scale, theirs: start.weather, target: { ratio: START_TARGET_RATIO } }));
+  return rows;
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'mcp-gen-bench-scale-'));

@@ -28,14 +28,18 @@ import { repoRoot } from './lib/paths.mjs';
 import { onServerCpu, pinSelf, placement } from './lib/pin.mjs';
 import { cpuTimes } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
+import { machine, writeReport } from './lib/report.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     slices: { type: 'string' },
     ops: { type: 'string' },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'tasks.json') },
   },
 });
+const loadAverageAtStart = loadavg();
 const config = {
   slices: Number(flags.slices ?? (flags.quick ? 2 : 6)),
   ops: Number(flags.ops ?? (flags.quick ? 100 : 400)),
@@ -112,6 +116,7 @@ async function window(peer, op, ops) {
 }
 
 const rows = [];
+const ratioRows = [];
 for (const [era, kind] of Object.entries(ERAS)) {
   const peer = new StdioPeer(onServerCpu(server));
   try {
@@ -135,6 +140,8 @@ for (const [era, kind] of Object.entries(ERAS)) {
       polls += measured.task.polls;
       log(`${era} slice ${slice + 1}/${config.slices}: plain ${measured.plain.usPerOp.toFixed(0)} µs, task ${measured.task.usPerOp.toFixed(0)} µs`);
     }
+    // The variant compared: a plain call of the same tool on the same server, slice by slice.
+    ratioRows.push(ratioRow({ metric: `${era}: task round trip, server CPU µs`, reference: 'plain tools/call', ours: task, theirs: plain, target: { ratio: 3 } }));
     rows.push({
       era,
       plain: median(plain),
@@ -154,3 +161,5 @@ console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const row of rows) console.log(`| ${row.era} | ${row.plain.toFixed(0)} | ${row.task.toFixed(0)} | ${row.ratio.toFixed(2)}× | ${row.polls} |`);
 const worst = Math.max(...rows.map((row) => row.ratio));
 console.log(`\nLimit: 3×. ${worst <= 3 ? 'Within it' : 'OVER IT'} (worst ${worst.toFixed(2)}×).`);
+printRatios(ratioRows, 'Ratios paired per slice');
+writeReport(flags.out, { date: new Date().toISOString(), machine: machine(), loadAverageAtStart, loadAverageAtEnd: loadavg(), config, rows, ratios: ratioRows });

@@ -15,12 +15,16 @@ import { buildOurs } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
 import { loadWorkload, checkResult } from './lib/workload.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { loadavg } from 'node:os';
+import { machine, writeReport } from './lib/report.mjs';
+import { printRatios, ratioRow } from './lib/ratios.mjs';
 
 const { values: flags } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
     calls: { type: 'string', default: '20000' },
     'in-server': { type: 'string' },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'tracing.json') },
   },
 });
 
@@ -55,6 +59,7 @@ const MODES = ['off', 'on', 'api-only'];
 const workload = loadWorkload();
 const weather = Object.entries(workload.cases).find(([, c]) => c.tool === 'get_weather');
 
+const loadAverageAtStart = loadavg();
 buildOurs();
 const self = new URL(import.meta.url).pathname;
 const peers = {};
@@ -95,3 +100,10 @@ const ratio = (mode) => median(cpu[mode].map((value, i) => value / cpu.off[i]));
 console.log('| tracing | server CPU µs per get_weather call (32 in flight, median) | ratio to off (paired per round) |');
 console.log('| --- | --- | --- |');
 for (const mode of MODES) console.log(`| ${mode} | ${median(cpu[mode]).toFixed(1)} | ${mode === 'off' ? '1' : ratio(mode).toFixed(2)} |`);
+
+// Each tracing mode against tracing off (the variant compared), paired per round.
+const ratios = MODES.filter((mode) => mode !== 'off').map((mode) =>
+  ratioRow({ metric: `tracing ${mode}: server CPU µs per get_weather call, 32 in flight`, reference: 'tracing off', ours: cpu[mode], theirs: cpu.off }),
+);
+printRatios(ratios, 'Ratios paired per round');
+writeReport(flags.out, { date: new Date().toISOString(), machine: machine(), loadAverageAtStart, loadAverageAtEnd: loadavg(), rounds: ROUNDS, calls: CALLS, cpu, ratios });
