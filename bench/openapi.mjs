@@ -15,7 +15,7 @@
 //                   (utime + stime from /proc) per call, after a warm-up.
 // Each figure prints its ratio to theirs with the range over rounds, with issue 42's targets: import +
 // server + client within 3x of their generation (wall and CPU), the server's output ≤ 10 MB (apparent
-// size of every file, dotfiles included, as `du --apparent-size -b` counts; theirs beside it), the
+// size of every file, dotfiles included: bench/lib/folder-size.mjs; theirs beside it), the
 // build within 2x, peak generation RSS within 2x. The build runs --runs times too, alternating.
 // The description comes from @octokit/openapi (scripts/openapi-corpora.mjs), the generator and its
 // project's dependencies from the npm registry, installed once into a cache
@@ -23,7 +23,7 @@
 //
 //   node bench/openapi.mjs [--runs N] [--start-samples N] [--calls N] [--out file.json]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,7 @@ import { cpuTimes } from './lib/proc.mjs';
 import { machine, writeReport } from './lib/report.mjs';
 import { median } from './lib/stats.mjs';
 import { printRatios, ratioRow } from './lib/ratios.mjs';
+import { folderSize } from './lib/folder-size.mjs';
 import { corpusPath, installCorpora } from '../scripts/openapi-corpora.mjs';
 
 const GENERATOR = { name: 'openapi-mcp-generator', version: '4.0.1' };
@@ -77,24 +78,6 @@ function timed(command, args, env = process.env) {
   if (child.status !== 0 || line === null) throw new Error(`${path.basename(args[0] ?? command)} failed (${child.status}): ${(child.stderr ?? '').slice(-2000)}`);
   const shared = /(\d+) from the shared pack/.exec(child.stderr ?? '');
   return { wallSeconds, cpuSeconds: Number(line[1]) + Number(line[2]), peakRssMiB: Number(line[3]) / 1024, ...(shared ? { sharedHits: Number(shared[1]) } : {}) };
-}
-
-/** Apparent size in bytes and count of the files under `dir`, dotfiles included, links not followed. */
-function folderSize(dir) {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      const inner = folderSize(full);
-      bytes += inner.bytes;
-      files += inner.files;
-    } else {
-      bytes += lstatSync(full).size;
-      files += 1;
-    }
-  }
-  return { bytes, files };
 }
 
 /** The environment of a generation run: its own mcp-gen cache folder, the unit cache's counts printed. */
