@@ -59,6 +59,7 @@ export function formatRatio(ratio) {
 }
 
 export function formatRange([min, max]) {
+  if (!Number.isFinite(min) && !Number.isFinite(max)) return '–';
   return `${formatRatio(min)} – ${formatRatio(max)}`;
 }
 
