@@ -15,9 +15,12 @@
 // machine) and peak RSS (GNU time's %M) per step, median of the runs. Needs `npm run build`.
 // The floor, run under GNU time in every round beside the steps: `node -e 0` (issue 42: a warm and a
 // no-op regeneration within 4x of it). Every step prints its ratio to the floor, paired per round.
-// The manifest is YAML, as users write it (`--format json` for the JSON one).
+// The manifest is YAML, as users write it (`--format json` for the JSON one). Each run has a cache
+// folder of its own (MCP_GEN_CACHE_DIR), so its cold steps find no shared pack of an earlier run.
+// `--before <checkout>` runs that checkout's CLI (a worktree of an older commit, built) through the
+// same steps in every run, taking turns with ours, and prints ours over it step by step.
 //
-//   node bench/scale.mjs [--runs N] [--tools N] [--format yaml|json] [--start [--start-samples N]] [--out file.json]
+//   node bench/scale.mjs [--runs N] [--tools N] [--format yaml|json] [--before <checkout>] [--start [--start-samples N]] [--out file.json]
 //   node bench/scale.mjs --profile server|client|warm-server [--top N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
@@ -47,6 +50,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: process.env.MCP_BENCH_SCALE_RUNS ?? '5' },
     tools: { type: 'string', default: '1000' },
     format: { type: 'string', default: 'yaml' },
+    before: { type: 'string' },
     start: { type: 'boolean', default: false },
     out: { type: 'string' },
     profile: { type: 'string' },
@@ -62,6 +66,8 @@ if (!Number.isInteger(tools) || tools <= CHANGED_TOOL) throw new Error(`--tools 
 if (flags.format !== 'yaml' && flags.format !== 'json') throw new Error(`--format must be yaml or json, got ${flags.format}`);
 const outFile = flags.out ?? path.join(repoRoot, 'bench', 'results', 'scale.json');
 const cli = path.join(repoRoot, 'bin', 'mcp-gen.js');
+const beforeCli = flags.before === undefined ? undefined : path.join(path.resolve(flags.before), 'bin', 'mcp-gen.js');
+if (beforeCli !== undefined && !existsSync(beforeCli)) throw new Error(`--before: no ${beforeCli}`);
 if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.js'))) throw new Error('the CLI is not compiled: run `npm run build` first');
 const GNU_TIME = '/usr/bin/time';
 if (!existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} (GNU time) is needed for peak RSS`);
@@ -74,9 +80,13 @@ function manifestSource(options) {
   return flags.format === 'json' ? manifestText(options) : yamlDump(makeManifest(options), { lineWidth: -1, noRefs: true });
 }
 
-/** Runs the CLI once under GNU time: wall seconds, CPU seconds and peak RSS of that process. */
-function generate(command, manifest, outDir, nodeFlags = []) {
-  return timed([...nodeFlags, cli, command, manifest, '-o', outDir, '--no-version-banner'], `mcp-gen ${command}`);
+/**
+ * Runs a CLI (ours unless `withCli`) once under GNU time: wall seconds, CPU seconds and peak RSS of
+ * that process. `cacheDir` is its MCP_GEN_CACHE_DIR: one per run, so a cold step finds no shared pack
+ * of an earlier run (or of the user's own runs in ~/.cache/mcp-gen).
+ */
+function generate(command, manifest, outDir, cacheDir, { nodeFlags = [], withCli = cli } = {}) {
+  return timed([...nodeFlags, withCli, command, manifest, '-o', outDir, '--no-version-banner'], `mcp-gen ${command}`, { ...process.env, MCP_GEN_CACHE_DIR: cacheDir });
 }
 
 /** The floor: `node -e 0`, timed the same way. */
@@ -84,10 +94,11 @@ function floor() {
   return timed(['-e', '0'], 'node -e 0');
 }
 
-function timed(nodeArgs, what) {
+function timed(nodeArgs, what, env = process.env) {
   const started = performance.now();
   const child = spawnSync(GNU_TIME, ['-f', 'MCPGEN-TIME %U %S %M', process.execPath, ...nodeArgs], {
     cwd: repoRoot,
+    env,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -125,12 +136,13 @@ function profileOne(step, scratch) {
   writeFileSync(manifest, manifestSource({ tools }));
   const command = step === 'client' ? 'client' : 'server';
   const outDir = path.join(scratch, 'out');
+  const cacheDir = path.join(scratch, 'cache');
   if (step === 'warm-server') {
-    generate('server', manifest, outDir);
+    generate('server', manifest, outDir, cacheDir);
     writeFileSync(manifest, manifestSource({ tools, changed: { [CHANGED_TOOL]: 1 } }));
   }
   const profileDir = path.join(scratch, 'profile');
-  generate(command, manifest, outDir, ['--cpu-prof', '--cpu-prof-dir', profileDir]);
+  generate(command, manifest, outDir, cacheDir, { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] });
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8'));
   process.stdout.write(formatProfile(profile, { top: Number(flags.top), title: `mcp-gen ${step} (${tools} tools)` }));
@@ -146,21 +158,34 @@ async function benchmark(scratch) {
   const manifest = manifestFile(scratch);
   const originalText = manifestSource({ tools });
   const changedText = manifestSource({ tools, changed: { [CHANGED_TOOL]: 1 } });
-  const results = [];
-  for (let run = 0; run < runs; run++) {
-    const serverDir = path.join(scratch, `run-${run}`, 'server');
-    const clientDir = path.join(scratch, `run-${run}`, 'client');
+  /** The six steps of one run with one CLI, each output folder and cache folder under `dir`. */
+  const stepsOf = (dir, withCli) => {
+    const serverDir = path.join(dir, 'server');
+    const clientDir = path.join(dir, 'client');
+    const cacheDir = path.join(dir, 'cache');
+    const run = (command, outDir) => generate(command, manifest, outDir, cacheDir, { withCli });
     const steps = {};
     writeFileSync(manifest, originalText);
-    steps['cold server'] = generate('server', manifest, serverDir);
-    steps['cold client'] = generate('client', manifest, clientDir);
+    steps['cold server'] = run('server', serverDir);
+    steps['cold client'] = run('client', clientDir);
     writeFileSync(manifest, changedText);
-    steps['warm server'] = generate('server', manifest, serverDir);
-    steps['warm client'] = generate('client', manifest, clientDir);
-    steps['no-op server'] = generate('server', manifest, serverDir);
-    steps['no-op client'] = generate('client', manifest, clientDir);
+    steps['warm server'] = run('server', serverDir);
+    steps['warm client'] = run('client', clientDir);
+    steps['no-op server'] = run('server', serverDir);
+    steps['no-op client'] = run('client', clientDir);
+    return steps;
+  };
+  const results = [];
+  const beforeResults = [];
+  for (let run = 0; run < runs; run++) {
+    // With --before, the two CLIs take turns, the order alternating per run.
+    const sides = [['ours', cli], ...(beforeCli ? [['before', beforeCli]] : [])];
+    const measured = {};
+    for (const [side, withCli] of run % 2 === 0 ? sides : sides.reverse()) measured[side] = stepsOf(path.join(scratch, `run-${run}`, side), withCli);
+    const steps = measured.ours;
     steps[FLOOR] = floor();
     results.push(steps);
+    if (beforeCli) beforeResults.push(measured.before);
     process.stderr.write(`run ${run + 1}/${runs}: ${[...STEPS, FLOOR].map((s) => `${s} ${steps[s].wallSeconds.toFixed(2)} s (${steps[s].cpuSeconds.toFixed(2)} CPU s)`).join(', ')}\n`);
     if (run < runs - 1) rmSync(path.join(scratch, `run-${run}`), { recursive: true, force: true });
   }
@@ -171,7 +196,7 @@ async function benchmark(scratch) {
 
   let start;
   if (flags.start) {
-    const serverDir = path.join(scratch, `run-${runs - 1}`, 'server');
+    const serverDir = path.join(scratch, `run-${runs - 1}`, 'ours', 'server');
     const weatherDir = path.join(scratch, 'weather');
     cpSync(path.join(repoRoot, 'examples', 'weather', 'server'), weatherDir, { recursive: true, filter: (p) => !p.includes(`${path.sep}build`) });
     buildServer(serverDir);
@@ -201,7 +226,8 @@ async function benchmark(scratch) {
     targets: { coldSeconds: COLD_TARGET_SECONDS, warmSeconds: WARM_TARGET_SECONDS, startRatio: START_TARGET_RATIO, floorRatio: FLOOR_TARGET_RATIO },
     median: table,
     ...(start ? { start } : {}),
-    ratios: floorRatios(results, start),
+    ratios: [...floorRatios(results, start), ...beforeRatios(results, beforeResults)],
+    ...(beforeCli ? { before: flags.before, beforeResults } : {}),
     results,
   };
   writeReport(outFile, report);
@@ -221,7 +247,7 @@ async function benchmark(scratch) {
     lines.push('', `Start to first tools/list: weather ${(start.weatherSeconds * 1000).toFixed(0)} ms, ${tools} tools ${(start.scaleSeconds * 1000).toFixed(0)} ms: ${start.ratio.toFixed(2)}x (target < ${START_TARGET_RATIO}x: ${verdict(start.ratio, START_TARGET_RATIO)}).`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  printRatios(report.ratios, `Ratios to \`${FLOOR}\` run in the same rounds (${tools} tools, ${flags.format} manifest)`);
+  printRatios(report.ratios, `Ratios to \`${FLOOR}\`${beforeCli ? ' and to the --before CLI' : ''} run in the same rounds (${tools} tools, ${flags.format} manifest)`);
   process.stderr.write(`JSON written to ${outFile}\n`);
 }
 
@@ -240,6 +266,16 @@ function floorRatios(results, start) {
   }
   if (start) rows.push(ratioRow({ metric: `${tools} tools, start to first tools/list`, unit: 's', reference: 'weather example', ours: start.scale, theirs: start.weather, target: { ratio: START_TARGET_RATIO } }));
   return rows;
+}
+
+/** With --before: every step of ours against the same step of the other checkout's CLI, run in turn. */
+function beforeRatios(results, beforeResults) {
+  if (beforeResults.length === 0) return [];
+  return STEPS.flatMap((step) =>
+    [['wallSeconds', 'wall'], ['cpuSeconds', 'CPU']].map(([key, what]) =>
+      ratioRow({ metric: `${tools} tools, ${step}, ${what}`, unit: 's', reference: `the CLI of ${flags.before}`, ours: results.map((r) => r[step][key]), theirs: beforeResults.map((r) => r[step][key]) }),
+    ),
+  );
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'mcp-gen-bench-scale-'));
