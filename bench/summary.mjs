@@ -2,9 +2,11 @@
 // The one table of today's ratios (issue 42 item 5): reads the JSON reports the benches wrote
 // (bench/results/*.json by default), takes the `ratios` rows each holds (bench/lib/ratios.mjs) and
 // prints them as one Markdown table, with the machine they came from and the load average before and
-// after each bench, ready to lead bench/RESULTS.md. Reports without ratios are listed by name.
+// after each bench, ready to lead bench/RESULTS.md. The table holds the ratios that have a target
+// (issue 42's acceptance, and the bounds earlier issues set); `--all` adds every other ratio below
+// them. Reports without ratios are listed by name.
 //
-//   node bench/summary.mjs [--dir bench/results] [--out summary.md]
+//   node bench/summary.mjs [--dir bench/results] [--all] [--out summary.md]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,8 +48,8 @@ function describeMachine(m) {
   return `${m.cpu ?? 'unknown CPU'}, ${m.nproc ?? '?'} cores${ram}, Node ${m.node ?? '?'}`;
 }
 
-/** The summary's Markdown text for the reports in `dir`. */
-export function summarize(dir) {
+/** The summary's Markdown text for the reports in `dir`; `all` keeps the rows without a target. */
+export function summarize(dir, { all = false } = {}) {
   const reports = readReports(dir);
   const rows = [];
   const withRatios = [];
@@ -63,15 +65,18 @@ export function summarize(dir) {
   if (rows.length === 0) throw new Error(`no report in ${dir} holds ratios: run the benches first (npm run bench:all)`);
 
   const machines = [...new Set(withRatios.map(({ report }) => describeMachine(report.machine)))];
-  const verdicts = rows.map(verdict);
+  const targeted = rows.filter((row) => row.target !== undefined);
+  const others = rows.filter((row) => row.target === undefined);
+  const verdicts = targeted.map(verdict);
   const met = verdicts.filter((v) => v === 'met').length;
   const missed = verdicts.filter((v) => v === 'MISSED').length;
   const lines = [
     `Ratios measured ${dateRange(withRatios)} on ${machines.join('; ')}${machines.length > 1 ? ' (MORE THAN ONE MACHINE: the ratios do not compare)' : ''}.`,
     'Each ratio is ours over the reference named beside it, run alongside in the same run: the median of the per-round ratios, with their range. Lower is better.',
-    `Targets (issue 42): ${met} met, ${missed} missed, ${rows.length - met - missed} without a target or a verdict.`,
+    `Targets: ${met} met, ${missed} missed${verdicts.length - met - missed > 0 ? `, ${verdicts.length - met - missed} without a verdict (a window too short to time)` : ''}; ${others.length} more ratios without a target${all ? ' below' : ' (`--all` lists them)'}.`,
     '',
-    formatRatioTable(rows, { bench: true }),
+    formatRatioTable(targeted, { bench: true }),
+    ...(all && others.length > 0 ? ['', formatRatioTable(others, { bench: true })] : []),
     '',
     ...withRatios.map(({ name, report }) => `- ${name}: ${report.date ?? 'undated'}, ${loadOf(report)}`),
   ];
@@ -87,8 +92,10 @@ function dateRange(reports) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { dir: { type: 'string', default: path.join(repoRoot, 'bench', 'results') }, out: { type: 'string' } } });
-  const text = summarize(values.dir);
+  const { values } = parseArgs({
+    options: { dir: { type: 'string', default: path.join(repoRoot, 'bench', 'results') }, all: { type: 'boolean', default: false }, out: { type: 'string' } },
+  });
+  const text = summarize(values.dir, { all: values.all });
   if (values.out) writeFileSync(values.out, text);
   process.stdout.write(text);
 }

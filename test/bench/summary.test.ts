@@ -22,8 +22,8 @@ function resultsFolder(files: Record<string, unknown>): string {
   return dir;
 }
 
-function summary(dir: string) {
-  return spawnSync(process.execPath, [summaryScript, '--dir', dir], { encoding: 'utf8' });
+function summary(dir: string, ...flags: string[]) {
+  return spawnSync(process.execPath, [summaryScript, '--dir', dir, ...flags], { encoding: 'utf8' });
 }
 
 const machine = { nproc: 2, cpu: 'Test CPU 3000', ramGiB: 7.8, node: 'v24.0.0' };
@@ -86,25 +86,37 @@ describe('bench/summary.mjs', () => {
     ],
   };
 
-  it('prints one table, issue 42 benches first, with ratios, ranges, targets, verdicts and rounds', () => {
+  const tableRows = (text: string) => text.split('\n').filter((l) => l.startsWith('| '));
+  const header = '| bench | metric | ours | reference | ratio | range (min – max) | target | verdict | rounds |';
+  const untargeted = '| openapi | first tools/list (ms) | 40.0 | openapi-mcp-generator 55.0 | 0.75x | 0.50x – 1.00x |  |  | 2 |';
+
+  it('prints one table of the targeted ratios, issue 42 benches first, with ratios, ranges, targets, verdicts and rounds', () => {
     const dir = resultsFolder({ 'scale.json': scale, 'openapi.json': openapi, 'size.json': { date: 'x', machine } });
     const run = summary(dir);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const rows = run.stdout.split('\n').filter((l) => l.startsWith('| '));
-    expect(rows[0]).toBe('| bench | metric | ours | reference | ratio | range (min – max) | target | verdict | rounds |');
+    const rows = tableRows(run.stdout);
+    expect(rows[0]).toBe(header);
     expect(rows.slice(2)).toEqual([
       '| openapi | server output (MB) | 8.00 | openapi-mcp-generator 2.00 | 4.00x | 4.00x – 4.00x | ≤ 10 MB | met | 1 |',
-      '| openapi | first tools/list (ms) | 40.0 | openapi-mcp-generator 55.0 | 0.75x | 0.50x – 1.00x |  |  | 2 |',
       // Per-round ratios 6, 4, 5: median 5 over the 4x target, the best round under it.
       '| scale | no-op regeneration, CPU (s) | 0.25 | node -e 0 0.050 | 5.00x | 4.00x – 6.00x | ≤ 4x | MISSED | 3 |',
       '| scale | one change, CPU (s) | 0.45 | node -e 0 0.050 | 9.00x | 8.00x – 10.00x | ≤ 4x | MISSED | 2 |',
     ]);
     expect(run.stdout).toContain('Test CPU 3000, 2 cores, 8 GiB RAM, Node v24.0.0');
-    expect(run.stdout).toContain('Targets (issue 42): 1 met, 2 missed, 1 without a target or a verdict.');
+    expect(run.stdout).toContain('Targets: 1 met, 2 missed; 1 more ratios without a target (`--all` lists them).');
     expect(run.stdout).toContain('- scale: 2026-12-07T05:00:00.000Z, load (1 / 5 / 15 min) before 1.50 / 2.00 / 2.50, after 1.25 / 1.75 / 2.25');
     expect(run.stdout).toContain('Reports without ratios (not in the table): size.');
     expect(run.stdout).toContain('2026-12-07 05:00 to 2026-12-07 05:10 UTC');
+  });
+
+  it('adds the ratios without a target in a second table with --all', () => {
+    const run = summary(resultsFolder({ 'scale.json': scale, 'openapi.json': openapi }), '--all');
+    expect(run.status).toBe(0);
+    const rows = tableRows(run.stdout);
+    expect(rows.filter((row) => row === header)).toHaveLength(2);
+    expect(rows.at(-1)).toBe(untargeted);
+    expect(run.stdout).toContain('1 more ratios without a target below.');
   });
 
   it('says so when the reports come from more than one machine', () => {
