@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // mcp-gen against openapi-mcp-generator 4.0.1 on GitHub's REST description (issue 31), in the same run:
-//   1. generate:    ours `mcp-gen import openapi` then `mcp-gen server` (and `mcp-gen client`);
+//   1. generate:    ours `mcp-gen import openapi` to a YAML manifest (as the README shows, issue 42)
+//                   then `mcp-gen server` (and `mcp-gen client`);
 //                   theirs `openapi-mcp-generator --input … --output …`. Each a fresh process under
 //                   GNU time: wall seconds, CPU seconds (user + system) and peak RSS, median of --runs.
 //                   Each round has a fresh MCP_GEN_CACHE_DIR, so the server runs cold; then a client
@@ -157,7 +158,7 @@ async function main() {
       rmSync(theirs, { recursive: true, force: true });
       rmSync(caches, { recursive: true, force: true });
       mkdirSync(ours, { recursive: true });
-      const manifest = path.join(ours, 'manifest.json');
+      const manifest = path.join(ours, 'manifest.yaml');
       generate.ours.import.push(timed(process.execPath, [cli, 'import', 'openapi', description, '-o', manifest, '--base-url', origin, '--bearer-env', 'GITHUB_TOKEN', '--header', 'User-Agent: mcp-gen-bench']));
       // A fresh cache folder per round: the server cold, the client after it sharing its pack.
       const shared = cacheEnv(path.join(caches, `round-${run}`));
@@ -197,7 +198,7 @@ async function main() {
     }
 
     // One answer both accept: a valid repository by the tool's outputSchema (our server checks it).
-    const { model } = await loadManifest(path.join(ours, 'manifest.json'));
+    const { model } = await loadManifest(path.join(ours, 'manifest.yaml'));
     const reposGet = model.tools.find((t) => t.name === 'repos_get');
     const repository = toolExamples(model)(reposGet, 'output');
     upstream.text = JSON.stringify(repository);
