@@ -63,6 +63,13 @@ export function formatRange([min, max]) {
   return `${formatRatio(min)} – ${formatRatio(max)}`;
 }
 
+/** The ratio as printed: more digits where two would hide which side of its target it lies. */
+function shownRatio(row) {
+  const bound = row.target?.ratio;
+  if (bound !== undefined && Number.isFinite(row.ratio) && row.ratio !== bound && Math.abs(row.ratio - bound) < 0.005) return `${row.ratio.toFixed(4)}x`;
+  return formatRatio(row.ratio);
+}
+
 const cell = (text) => String(text).replaceAll('|', '\\|');
 const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
 
@@ -74,7 +81,7 @@ export function formatRatioTable(rows, { bench = false } = {}) {
     row.unit ? `${row.metric} (${row.unit})` : row.metric,
     formatNumber(row.ours),
     `${row.reference} ${formatNumber(row.theirs)}`,
-    formatRatio(row.ratio),
+    shownRatio(row),
     formatRange(row.range),
     formatTarget(row),
     verdict(row),

@@ -119,6 +119,12 @@ describe('bench/summary.mjs', () => {
     expect(run.stdout).toContain('1 more ratios without a target below.');
   });
 
+  it('prints more digits where two would hide which side of the target a ratio lies', () => {
+    const close = ratioRow({ metric: 'cpu', reference: 'floor', ours: [110.04], theirs: [100], target: { ratio: 1.1 } });
+    const run = summary(resultsFolder({ 'http.json': { machine, ratios: [close] } }));
+    expect(tableRows(run.stdout).at(-1)).toBe('| http | cpu | 110 | floor 100 | 1.1004x | 1.10x – 1.10x | ≤ 1.1x | MISSED | 1 |');
+  });
+
   it('says so when the reports come from more than one machine', () => {
     const dir = resultsFolder({ 'scale.json': scale, 'openapi.json': { ...openapi, machine: { ...machine, cpu: 'Other CPU' } } });
     expect(summary(dir).stdout).toContain('MORE THAN ONE MACHINE');
