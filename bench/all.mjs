@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The benches that feed the one table of ratios (bench/summary.mjs), one after another with modest
 // rounds, each writing its JSON report to bench/results/; then the table, printed and written to
-// bench/results/summary.md. About 12 to 15 minutes on a quiet 2-core machine at the default 3 rounds.
+// bench/results/summary.md. Some 12 to 15 minutes on a quiet 2-core machine at the default 3 rounds
+// (estimated; `--rounds 1` took 30 minutes on a shared machine at load 19–28, 7.7 CPU minutes).
 // Needs `npm run build` (`npm run bench:all` builds first).
 //
 //   node bench/all.mjs [--rounds N] [--only a,b] [--skip a,b] [--dir bench/results]
