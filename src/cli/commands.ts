@@ -153,11 +153,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen server manifest.yaml -o server --check --json', 'CI: is the output current? (machine-readable)'],
       ['mcp-gen server manifest.yaml -o server --spec ./errata/2025-11-25/schema.json', "the runtime's validators compiled from an updated schema"],
     ],
-    run(args, options, { io }) {
+    async run(args, options, { io }) {
       const serverOptions = options as Options<import('./server-command.js').ServerOptions>;
+      // Nothing changed since the last run: answered before the generator loads (noop-server.ts).
+      const noop = (await import('./noop-server.js')).noopServer(args[0] as string, serverOptions, io);
+      if ('code' in noop) return noop.code;
       return withWarmCompilers(serverOptions, async () => {
         const { runServer } = await import('./server-command.js');
-        return runServer(args[0] as string, serverOptions, io);
+        return runServer(args[0] as string, serverOptions, io, noop.request);
       });
     },
   },

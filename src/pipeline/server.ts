@@ -18,6 +18,7 @@ import { printWarnings, withProgress, type Console } from './console.js';
 import { openApiInput } from './import-ledger.js';
 import { fileInput, pathFromOut, specInput } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
+import { recordForStamp, type StampRequest } from './noop-record.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { openUnitCaches, writeWithCaches } from './unit-caches.js';
 
@@ -153,7 +154,10 @@ export interface GenerateOptions {
   /** Overwrite user-owned files with fresh skeletons. */
   force?: boolean;
   /** Collects the files the manifest loader read (for --watch). */
-  inputFiles?: Set<string>;  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
+  inputFiles?: Set<string>;
+  /** Leave a no-op stamp in the folder's cache for the next run (noop-stamp.ts). */
+  stamp?: StampRequest;
+  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
   sharedCache?: boolean;
 }
 
@@ -171,9 +175,11 @@ export async function writeServer(job: ServerJob, options: GenerateOptions, io: 
   if (cache?.savedAtNs !== undefined && options.inputFiles === undefined) startCompilerStandby();
   else stopCompilerStandby();
   try {
-    const { files, record, notes } = await prepareServer(job, io, options.inputFiles, cache);
+    const recording = cache && options.stamp ? recordForStamp(io) : undefined;
+    const { files, record, notes } = await prepareServer(job, recording?.io ?? io, options.inputFiles ?? recording?.readFiles, cache);
     const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) }));
+    const stamp = recording && cache && options.stamp ? { beforeCacheSave: () => void (cache.noopStamp = recording.stamp(options.stamp!, files, notes)) } : {};
+    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}), ...stamp }));
     return { report, notes };
   } finally {
     stopCompilerStandby();

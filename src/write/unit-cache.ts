@@ -39,6 +39,8 @@ interface CacheHeader {
   fingerprint: string;
   /** SHA-256 of the rest of the file (index and values). */
   sha256: string;
+  /** What the next run needs to see that it has nothing to do (pipeline/noop-stamp.ts); outside the hash, read alone. */
+  noop?: unknown;
 }
 
 function isWellFormed(text: string): boolean {
@@ -68,7 +70,7 @@ export interface SecondTier {
 }
 
 /** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>): Buffer {
+export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>, noop?: unknown): Buffer {
   // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
   const kept: [string, Buffer][] = [];
   for (const [key, entry] of entries) {
@@ -83,7 +85,7 @@ export function encodeEntries(fingerprint: string, entries: Iterable<readonly [s
   const index = Buffer.from(`${JSON.stringify(kept.map(([key, bytes]) => [key, bytes.length]))}\n`, 'utf8');
   const hash = createHash('sha256').update(index);
   for (const [, bytes] of kept) hash.update(bytes);
-  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: hash.digest('hex') };
+  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: hash.digest('hex'), ...(noop !== undefined ? { noop } : {}) };
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), index, ...kept.map(([, bytes]) => bytes)]);
 }
 
@@ -148,6 +150,8 @@ export class UnitCache {
   private tier: SecondTier | undefined;
   hits = 0;
   misses = 0;
+  /** The no-op stamp written in the header with the entries (noop-stamp.ts), when the run leaves one. */
+  noopStamp: unknown;
   /** Of the hits, those the shared pack answered. */
   sharedHits = 0;
 
@@ -279,7 +283,7 @@ export class UnitCache {
 
   /** The same as bytes, as they are written. */
   bytes(): Buffer {
-    return encodeEntries(this.fingerprint, this.fresh);
+    return encodeEntries(this.fingerprint, this.fresh, this.noopStamp);
   }
 }
 

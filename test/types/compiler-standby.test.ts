@@ -84,18 +84,18 @@ describe('compilers on standby', () => {
     expect(compilerStandby()).toBeUndefined();
   });
 
-  it('start as soon as the command line says a warm run: an output folder with a unit cache, no --watch, --check or --debug-ir', () => {
+  it('start as soon as the command line says a warm run: an output folder with a unit cache, no --watch, --check or --debug-ir', async () => {
     process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'] = BOOTSTRAP;
     const out = join(dir, 'warm-guess');
-    startCompilersIfWarm({ out });
+    await startCompilersIfWarm({ out });
     expect(compilerStandby()).toBeUndefined();
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, UNIT_CACHE_FILE), 'not a cache');
     for (const flag of ['watch', 'check', 'debugIr']) {
-      startCompilersIfWarm({ out, [flag]: true });
+      await startCompilersIfWarm({ out, [flag]: true });
       expect(compilerStandby(), flag).toBeUndefined();
     }
-    startCompilersIfWarm({ out });
+    await startCompilersIfWarm({ out });
     expect(compilerStandby()).toBeDefined();
   });
 
