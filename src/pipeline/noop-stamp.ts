@@ -193,15 +193,16 @@ export function readStamp(out: string): { stamp: NoopStamp; savedAtNs: bigint } 
 /** Whether the folder and the inputs are exactly as the stamp saw them, under the same key. */
 export function stampHolds(stamp: NoopStamp, savedAtNs: bigint, key: string, out: string): boolean {
   if (stamp.key !== key) return false;
+  // The inputs first: an edited manifest, the usual change, is seen before thousands of files are looked at.
+  for (const [path, sha256] of stamp.inputs) {
+    if (hashOrNull(path) !== sha256) return false;
+  }
   const root = resolve(out);
   for (const [path, kind, status] of stamp.files) {
     const stats = statSync(join(root, path), { bigint: true, throwIfNoEntry: false });
     if (stats === undefined) return false;
     if (kind === 'user') continue;
     if (!(stats.ctimeNs < savedAtNs) || statusText(stats) !== status) return false;
-  }
-  for (const [path, sha256] of stamp.inputs) {
-    if (hashOrNull(path) !== sha256) return false;
   }
   return true;
 }
