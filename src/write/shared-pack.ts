@@ -64,6 +64,8 @@ export class SharedPack implements SecondTier {
   private held: Map<string, Entry> | undefined;
   /** Every entry of a shared kind this run used, from whichever tier or computed. */
   private readonly used = new Map<string, Entry>();
+  /** Set when the pack on disk holds every entry in `used` (written, or found holding them all). */
+  private kept = false;
 
   constructor(
     readonly path: string,
@@ -82,6 +84,10 @@ export class SharedPack implements SecondTier {
 
   use(key: string, entry: Entry): void {
     this.used.set(key, entry);
+  }
+
+  keepsWhatWasUsed(): boolean {
+    return this.kept;
   }
 
   /** Read synchronously: the memo that asks is synchronous, and this happens once per run. */
@@ -105,6 +111,8 @@ export class SharedPack implements SecondTier {
    */
   async save(): Promise<void> {
     if (this.used.size === 0) return;
+    // An entry used while the pack is written is not in it (the folder's cache then keeps everything).
+    const count = this.used.size;
     try {
       const held = this.held;
       if (held === undefined && (await exists(this.path))) {
@@ -113,8 +121,10 @@ export class SharedPack implements SecondTier {
       } else if (held !== undefined && [...this.used.keys()].every((key) => held.has(key))) {
         // Nothing new: the pack had every entry this run used.
         await touch(this.path);
+        this.kept = this.used.size === count;
       } else {
         await this.write(this.joined(held ?? new Map()));
+        this.kept = this.used.size === count;
       }
       await prune(dirname(this.path), Date.now());
     } catch {
