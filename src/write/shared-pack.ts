@@ -36,9 +36,13 @@ const STALE_TEMPORARY_MS = 3600 * 1000;
 /** The folder of the packs under mcp-gen's cache folder. */
 export const packsFolder = (cacheDir: string): string => join(cacheDir, 'unit-packs');
 
-/** The pack of a manifest, by its real path. */
-export function packPath(cacheDir: string, manifestRealPath: string): string {
-  return join(packsFolder(cacheDir), `${sha256Hex(manifestRealPath).slice(0, 32)}.pack`);
+/**
+ * The pack of a manifest, by its real path and the generator's fingerprint: two mcp-gen builds run
+ * on one manifest each keep their own pack, instead of replacing each other's (whose entries the
+ * other cannot use) on every run; the one no longer run is pruned.
+ */
+export function packPath(cacheDir: string, manifestRealPath: string, fingerprint: string): string {
+  return join(packsFolder(cacheDir), `${sha256Hex(`${fingerprint}\0${manifestRealPath}`).slice(0, 32)}.pack`);
 }
 
 /** `MCP_GEN_SHARED_CACHE=off` (or `0`, `false`, `no`) turns the shared tier off, as `--no-shared-cache` does. */
@@ -54,7 +58,7 @@ export function attachSharedPack(cache: UnitCache, cacheDir: string, manifest: s
   } catch {
     real = resolve(manifest);
   }
-  const pack = new SharedPack(packPath(cacheDir, real), fingerprint);
+  const pack = new SharedPack(packPath(cacheDir, real, fingerprint), fingerprint);
   cache.attach(pack);
   return pack;
 }

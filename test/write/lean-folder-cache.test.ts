@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
-import { packsFolder } from '../../src/write/shared-pack.js';
-import { decodeEntries, UNIT_CACHE_FILE } from '../../src/write/unit-cache.js';
+import { attachSharedPack, packsFolder } from '../../src/write/shared-pack.js';
+import { decodeEntries, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
 import { outputFiles } from '../support/output-files.js';
 
@@ -90,4 +90,21 @@ describe("the folder's cache beside the shared pack", () => {
     await server('alone', '--no-shared-cache');
     expect(generated(await outputFiles(join(dir, 'lean')))).toEqual(generated(await outputFiles(join(dir, 'alone'))));
   }, 240_000);
+
+  it('two generator builds run on one manifest keep a pack each: neither replaces the other', async () => {
+    // The folder's cache leans on the pack, so a pack replaced by another build's would mean a cold run.
+    const folder = join(dir, 'two-builds');
+    const a = UnitCache.empty('fingerprint-a');
+    const packA = attachSharedPack(a, folder, manifest, 'fingerprint-a');
+    const b = UnitCache.empty('fingerprint-b');
+    const packB = attachSharedPack(b, folder, manifest, 'fingerprint-b');
+    expect(packA.path).not.toBe(packB.path);
+    a.memo('types-tool', 'one tool', () => 'built by A');
+    await packA.save();
+    b.memo('types-tool', 'one tool', () => 'built by B');
+    await packB.save();
+    const again = UnitCache.empty('fingerprint-a');
+    attachSharedPack(again, folder, manifest, 'fingerprint-a');
+    expect(again.memo('types-tool', 'one tool', () => 'computed again')).toBe('built by A');
+  });
 });
