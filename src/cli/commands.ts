@@ -5,7 +5,6 @@
  * command's own modules load only when it runs: `types` never pays for ts-morph and handlebars.
  */
 import type { Console } from './output.js';
-import { withWarmCompilers } from './warm-start.js';
 
 export interface ArgumentSpec {
   /** `<name>` required, `[name]` optional, `[name...]` a list. */
@@ -153,12 +152,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen server manifest.yaml -o server --check --json', 'CI: is the output current? (machine-readable)'],
       ['mcp-gen server manifest.yaml -o server --spec ./errata/2025-11-25/schema.json', "the runtime's validators compiled from an updated schema"],
     ],
-    run(args, options, { io }) {
+    async run(args, options, { io }) {
       const serverOptions = options as Options<import('./server-command.js').ServerOptions>;
-      return withWarmCompilers(serverOptions, async () => {
-        const { runServer } = await import('./server-command.js');
-        return runServer(args[0] as string, serverOptions, io);
-      });
+      // Nothing changed since the last run: answered before the generator loads (noop-server.ts).
+      const noop = (await import('./noop-server.js')).noopServer(args[0] as string, serverOptions, io);
+      if ('code' in noop) return noop.code;
+      const { runServer } = await import('./server-command.js');
+      return runServer(args[0] as string, serverOptions, io, noop.request);
     },
   },
   {
@@ -197,12 +197,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['mcp-gen client manifest.yaml -o weather-client --package weather-client', 'an npm package: npm pack, then npm install it in any app'],
       ['mcp-gen client manifest.yaml --view ui://weather/forecast -o src/view', "the typed bindings of a view's page (MCP Apps)"],
     ],
-    run(args, options, { io }) {
+    async run(args, options, { io }) {
       const clientOptions = options as Options<import('./client-command.js').ClientCommandOptions>;
-      return withWarmCompilers(clientOptions, async () => {
-        const { runClient } = await import('./client-command.js');
-        return runClient(args[0] as string | undefined, clientOptions, io);
-      });
+      const { runClient } = await import('./client-command.js');
+      return runClient(args[0] as string | undefined, clientOptions, io);
     },
   },
   {

@@ -4,7 +4,7 @@
  * runs is the caller's (main.ts hands `action` the table entry).
  */
 import { Command, Option } from 'commander';
-import { KNOWN_REVISIONS } from '../load/spec.js';
+import { KNOWN_REVISIONS } from '../load/revisions.js';
 import { toolVersion } from '../pipeline/paths.js';
 import { COMMANDS, COMMON_OPTIONS, PROGRAM, type CommandSpec, type OptionSpec } from './commands.js';
 

@@ -1,10 +1,11 @@
-import { resolve } from 'node:path';
 import type { ImportExtension } from '../emit/import-extension.js';
 import type { HostOptions } from '../emit/server/host-files.js';
 import { inputProblem } from '../load/diagnostics.js';
 import { displayPath } from '../pipeline/paths.js';
 import { loadServerModel, writeServer, type ServerJob, type ServerTarget } from '../pipeline/server.js';
+import type { StampRequest } from '../pipeline/noop-record.js';
 import type { Recipe } from '../write/ledger.js';
+import { serverBanner } from './noop-server.js';
 import { EXIT_OK, printReport, type Console } from './output.js';
 import { watchAndRegenerate, watchClash } from './watch.js';
 
@@ -44,6 +45,8 @@ export async function generateServer(
   io: Console,
   /** Collects the files the manifest loader read (for --watch). */
   inputFiles?: Set<string>,
+  /** Leave a no-op stamp for the next run (noop-server.ts). */
+  stamp?: StampRequest,
 ): Promise<number> {
   const job: ServerJob = {
     manifest,
@@ -59,7 +62,7 @@ export async function generateServer(
   const hosts = hostOptions(options);
   if (hosts !== undefined) job.hosts = hosts;
   const check = options.check === true;
-  const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}), ...(options.sharedCache === false ? { sharedCache: false } : {}) }, io);
+  const { report, notes } = await writeServer(job, { check, force: options.force === true, ...(inputFiles ? { inputFiles } : {}), ...(options.sharedCache === false ? { sharedCache: false } : {}), ...(stamp ? { stamp } : {}) }, io);
   const code = printReport(io, displayPath(options.out), report, check);
   for (const note of notes) io.err(`note: ${note}`);
   return code;
@@ -85,7 +88,7 @@ function hostOptions(options: Pick<ServerOptions, 'mcpb' | 'registryName' | 'reg
   return Object.keys(hosts).length === 0 ? undefined : hosts;
 }
 
-export async function runServer(manifest: string, options: ServerOptions, io: Console): Promise<number> {
+export async function runServer(manifest: string, options: ServerOptions, io: Console, stamp?: StampRequest): Promise<number> {
   // --force on every save would wipe the handlers the user is editing between saves.
   const clash = options.check ? '--check' : options.debugIr ? '--debug-ir' : options.force ? '--force' : undefined;
   if (options.watch && clash) throw watchClash('mcp-gen server', clash, clash === '--force' ? 'run once with --force, then --watch without it' : undefined);
@@ -94,9 +97,9 @@ export async function runServer(manifest: string, options: ServerOptions, io: Co
     return EXIT_OK;
   }
   // Relative to the working directory: an absolute path would make the bytes machine-specific.
-  const banner = { command: `mcp-gen server ${displayPath(resolve(manifest))}`, version: options.versionBanner };
+  const banner = serverBanner(manifest, options.versionBanner);
   if (options.watch) {
     return watchAndRegenerate((runIo, inputs) => generateServer(manifest, { ...options, banner }, runIo, inputs), io);
   }
-  return generateServer(manifest, { ...options, banner }, io);
+  return generateServer(manifest, { ...options, banner }, io, undefined, stamp);
 }

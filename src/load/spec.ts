@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { userCacheDir } from './cache-dir.js';
 import type { Diagnostic } from './diagnostics.js';
 import { inputProblem, unplacedDiagnostic } from './diagnostics.js';
@@ -15,15 +14,13 @@ export type { SpecDialect } from './spec-normalize.js';
 export type { JsonSchema } from '../schema/walk.js';
 export type { SchemaObject } from '../schema/keywords.js';
 
-/** Every published MCP schema revision mcp-gen knows by name, oldest first. */
-export const KNOWN_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', 'draft'] as const;
-export type KnownRevision = (typeof KNOWN_REVISIONS)[number];
+import { BUNDLED_SPEC_DIR, KNOWN_REVISIONS, type KnownRevision } from './revisions.js';
+
+export { BUNDLED_SPEC_DIR, KNOWN_REVISIONS, type KnownRevision };
 
 /** The stateless revision: no `initialize`, its own validators, any JSON Schema as `outputSchema`. */
 export const STATELESS_REVISION = '2026-07-28' satisfies KnownRevision;
 
-/** The official schemas shipped in the package (`schema/mcp-spec/`), two levels up from src/load and dist/load. */
-export const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../schema/mcp-spec/', import.meta.url));
 
 const SPEC_RAW_BASE_URL = 'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema';
 

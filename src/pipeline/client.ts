@@ -6,7 +6,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planClient, SHARED_RUNTIME } from '../emit/client/index.js';
-import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import type { ServiceModel } from '../model/service-model.js';
 import { STATELESS_REVISION } from '../model/service.js';
@@ -229,19 +228,12 @@ export async function writeClient(job: ClientJob, options: GenerateOptions, io: 
   const manifest = 'manifest' in job.source && options.inputFiles === undefined ? job.source.manifest : undefined;
   const caches = check ? undefined : await openUnitCaches(job.out, manifest, options.sharedCache);
   const cache = caches?.cache;
-  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
-  // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
-  // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
-  if (cache?.savedAtNs !== undefined && options.inputFiles === undefined) startCompilerStandby();
-  else stopCompilerStandby();
-  try {
-    const { files, record } = await prepareClient(job, io, options.inputFiles, cache);
-    const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
-    // What the project around the folder needs for the client to compile there (client-project.ts).
-    if (!check) for (const line of await clientProjectAdvice(job)) io.err(line);
-    return report;
-  } finally {
-    stopCompilerStandby();
-  }
+  // A warm run starts no thread: the few units that missed compile in-process, and the compilers
+  // load only when one does (a thread started on a guess cost more CPU than it saved).
+  const { files, record } = await prepareClient(job, io, options.inputFiles, cache);
+  const banner = commandBanner(job.banner.command, job.banner.version);
+  const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
+  // What the project around the folder needs for the client to compile there (client-project.ts).
+  if (!check) for (const line of await clientProjectAdvice(job)) io.err(line);
+  return report;
 }

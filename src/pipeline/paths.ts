@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative, resolve, sep } from 'node:path';
-import { BUNDLED_SPEC_DIR } from '../load/spec.js';
+import { BUNDLED_SPEC_DIR } from '../load/revisions.js';
 import type { BannerOptions } from '../write/render.js';
 
 /** The mcp-gen package root (two levels up from both src/cli and dist/cli). */

@@ -5,7 +5,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCompilerStandby, stopCompilerStandby } from '../emit/compiler-standby.js';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planServer } from '../emit/server/index.js';
 import type { HostOptions } from '../emit/server/host-files.js';
@@ -18,6 +17,7 @@ import { printWarnings, withProgress, type Console } from './console.js';
 import { openApiInput } from './import-ledger.js';
 import { fileInput, pathFromOut, specInput } from './ledger-inputs.js';
 import { loadManifest } from './manifest.js';
+import { recordForStamp, type StampRequest } from './noop-record.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { openUnitCaches, writeWithCaches } from './unit-caches.js';
 
@@ -153,7 +153,10 @@ export interface GenerateOptions {
   /** Overwrite user-owned files with fresh skeletons. */
   force?: boolean;
   /** Collects the files the manifest loader read (for --watch). */
-  inputFiles?: Set<string>;  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
+  inputFiles?: Set<string>;
+  /** Leave a no-op stamp in the folder's cache for the next run (noop-stamp.ts). */
+  stamp?: StampRequest;
+  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
   sharedCache?: boolean;
 }
 
@@ -165,17 +168,12 @@ export async function writeServer(job: ServerJob, options: GenerateOptions, io: 
   // and rewrite the whole pack for the few steps that changed, all of them in this one folder.
   const caches = check ? undefined : await openUnitCaches(job.out, options.inputFiles === undefined ? job.manifest : undefined, options.sharedCache);
   const cache = caches?.cache;
-  // A warm run: the compilers load on a thread of their own meanwhile (compiler-standby.ts; the CLI
-  // may have started it already, warm-start.ts). Not in a --watch (the one caller that collects
-  // input files), whose later runs have them loaded already; not in a cold run, which compiles in batches.
-  if (cache?.savedAtNs !== undefined && options.inputFiles === undefined) startCompilerStandby();
-  else stopCompilerStandby();
-  try {
-    const { files, record, notes } = await prepareServer(job, io, options.inputFiles, cache);
-    const banner = commandBanner(job.banner.command, job.banner.version);
-    const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}) }));
-    return { report, notes };
-  } finally {
-    stopCompilerStandby();
-  }
+  // A warm run starts no thread: the few units that missed compile in-process, and the compilers
+  // load only when one does (a thread started on a guess cost more CPU than it saved).
+  const recording = cache && options.stamp ? recordForStamp(io) : undefined;
+  const { files, record, notes } = await prepareServer(job, recording?.io ?? io, options.inputFiles ?? recording?.readFiles, cache);
+  const banner = commandBanner(job.banner.command, job.banner.version);
+  const stamp = recording && cache && options.stamp ? { beforeCacheSave: () => void (cache.noopStamp = recording.stamp(options.stamp!, files, notes)) } : {};
+  const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}), ...stamp }));
+  return { report, notes };
 }

@@ -32,6 +32,8 @@ export async function writeWithCaches<T>(caches: UnitCaches | undefined, io: Con
   if (caches === undefined) return write();
   const { cache, pack } = caches;
   const saved = pack?.save();
+  // The folder's cache is written once the pack is: it leaves out what the pack then keeps.
+  if (saved !== undefined) cache.waitFor(saved);
   const result = await write();
   await saved;
   if (process.env['MCP_GEN_CACHE_STATS'] === '1') {

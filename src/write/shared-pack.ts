@@ -36,9 +36,13 @@ const STALE_TEMPORARY_MS = 3600 * 1000;
 /** The folder of the packs under mcp-gen's cache folder. */
 export const packsFolder = (cacheDir: string): string => join(cacheDir, 'unit-packs');
 
-/** The pack of a manifest, by its real path. */
-export function packPath(cacheDir: string, manifestRealPath: string): string {
-  return join(packsFolder(cacheDir), `${sha256Hex(manifestRealPath).slice(0, 32)}.pack`);
+/**
+ * The pack of a manifest, by its real path and the generator's fingerprint: two mcp-gen builds run
+ * on one manifest each keep their own pack, instead of replacing each other's (whose entries the
+ * other cannot use) on every run; the one no longer run is pruned.
+ */
+export function packPath(cacheDir: string, manifestRealPath: string, fingerprint: string): string {
+  return join(packsFolder(cacheDir), `${sha256Hex(`${fingerprint}\0${manifestRealPath}`).slice(0, 32)}.pack`);
 }
 
 /** `MCP_GEN_SHARED_CACHE=off` (or `0`, `false`, `no`) turns the shared tier off, as `--no-shared-cache` does. */
@@ -54,7 +58,7 @@ export function attachSharedPack(cache: UnitCache, cacheDir: string, manifest: s
   } catch {
     real = resolve(manifest);
   }
-  const pack = new SharedPack(packPath(cacheDir, real), fingerprint);
+  const pack = new SharedPack(packPath(cacheDir, real, fingerprint), fingerprint);
   cache.attach(pack);
   return pack;
 }
@@ -64,6 +68,8 @@ export class SharedPack implements SecondTier {
   private held: Map<string, Entry> | undefined;
   /** Every entry of a shared kind this run used, from whichever tier or computed. */
   private readonly used = new Map<string, Entry>();
+  /** Set when the pack on disk holds every entry in `used` (written, or found holding them all). */
+  private kept = false;
 
   constructor(
     readonly path: string,
@@ -82,6 +88,10 @@ export class SharedPack implements SecondTier {
 
   use(key: string, entry: Entry): void {
     this.used.set(key, entry);
+  }
+
+  keepsWhatWasUsed(): boolean {
+    return this.kept;
   }
 
   /** Read synchronously: the memo that asks is synchronous, and this happens once per run. */
@@ -105,6 +115,8 @@ export class SharedPack implements SecondTier {
    */
   async save(): Promise<void> {
     if (this.used.size === 0) return;
+    // An entry used while the pack is written is not in it (the folder's cache then keeps everything).
+    const count = this.used.size;
     try {
       const held = this.held;
       if (held === undefined && (await exists(this.path))) {
@@ -113,8 +125,10 @@ export class SharedPack implements SecondTier {
       } else if (held !== undefined && [...this.used.keys()].every((key) => held.has(key))) {
         // Nothing new: the pack had every entry this run used.
         await touch(this.path);
+        this.kept = this.used.size === count;
       } else {
         await this.write(this.joined(held ?? new Map()));
+        this.kept = this.used.size === count;
       }
       await prune(dirname(this.path), Date.now());
     } catch {

@@ -39,6 +39,8 @@ interface CacheHeader {
   fingerprint: string;
   /** SHA-256 of the rest of the file (index and values). */
   sha256: string;
+  /** What the next run needs to see that it has nothing to do (pipeline/noop-stamp.ts); outside the hash, read alone. */
+  noop?: unknown;
 }
 
 function isWellFormed(text: string): boolean {
@@ -65,10 +67,12 @@ export interface SecondTier {
   holds(kind: string): boolean;
   get(key: string): Entry | undefined;
   use(key: string, entry: Entry): void;
+  /** True once every entry of its kinds this run used is on disk in it: the folder's cache then leaves them out. */
+  keepsWhatWasUsed?(): boolean;
 }
 
 /** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>): Buffer {
+export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>, noop?: unknown): Buffer {
   // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
   const kept: [string, Buffer][] = [];
   for (const [key, entry] of entries) {
@@ -83,7 +87,7 @@ export function encodeEntries(fingerprint: string, entries: Iterable<readonly [s
   const index = Buffer.from(`${JSON.stringify(kept.map(([key, bytes]) => [key, bytes.length]))}\n`, 'utf8');
   const hash = createHash('sha256').update(index);
   for (const [, bytes] of kept) hash.update(bytes);
-  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: hash.digest('hex') };
+  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: hash.digest('hex'), ...(noop !== undefined ? { noop } : {}) };
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), index, ...kept.map(([, bytes]) => bytes)]);
 }
 
@@ -146,8 +150,14 @@ export class UnitCache {
   private readonly fresh = new Map<string, Entry>();
   /** The shared pack, when the run has one (attach). */
   private tier: SecondTier | undefined;
+  /** The keys of this run's entries of kinds the shared pack holds. */
+  private readonly sharedKeys = new Set<string>();
+  /** What must be done before the file is written (the pack's save: whether it kept the shared entries). */
+  private pending: Promise<unknown> | undefined;
   hits = 0;
   misses = 0;
+  /** The no-op stamp written in the header with the entries (noop-stamp.ts), when the run leaves one. */
+  noopStamp: unknown;
   /** Of the hits, those the shared pack answered. */
   sharedHits = 0;
 
@@ -211,7 +221,20 @@ export class UnitCache {
   /** Keeps an entry for the next run, and tells the shared pack when it holds the kind. */
   private keep(kind: string, key: string, entry: Entry): void {
     this.fresh.set(key, entry);
-    this.tierFor(kind)?.use(key, entry);
+    const tier = this.tierFor(kind);
+    if (tier === undefined) return;
+    tier.use(key, entry);
+    this.sharedKeys.add(key);
+  }
+
+  /** Writing the file waits for `work` (the shared pack's save), so it knows what the pack kept. */
+  waitFor(work: Promise<unknown>): void {
+    this.pending = work;
+  }
+
+  /** Resolves when what the file's contents depend on is done. */
+  async settled(): Promise<void> {
+    await this.pending;
   }
 
   /** The cached result of `compute` for this kind and input, computing (and keeping) it on a miss. */
@@ -279,7 +302,9 @@ export class UnitCache {
 
   /** The same as bytes, as they are written. */
   bytes(): Buffer {
-    return encodeEntries(this.fingerprint, this.fresh);
+    // What the shared pack now keeps is not kept twice: the next run finds it there (docs/caching.md).
+    const entries = this.tier?.keepsWhatWasUsed?.() === true ? [...this.fresh].filter(([key]) => !this.sharedKeys.has(key)) : this.fresh;
+    return encodeEntries(this.fingerprint, entries, this.noopStamp);
   }
 }
 
@@ -308,6 +333,7 @@ export async function readUnitCache(outDir: string, fingerprint: string): Promis
  * MB costs the last tens of ms of a warm run.
  */
 export async function writeUnitCache(outDir: string, cache: UnitCache): Promise<void> {
+  await cache.settled();
   const target = join(outDir, UNIT_CACHE_FILE);
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, cache.bytes());

@@ -33,6 +33,8 @@ export interface WriteOptions {
    * in it. Otherwise only its subfolders holding nothing but generated files are (extra-files.ts).
    */
   ownsFolder?: boolean;
+  /** Called when every file is in place, just before the unit cache is saved (to stamp it: pipeline/noop-stamp.ts). */
+  beforeCacheSave?: () => void;
 }
 
 export interface WriteReport {
@@ -306,6 +308,7 @@ export async function writeOutput(
       statuses.record(join(root, ...path.split('/')), path, hashes[path] as string, unchanged.has(path) ? disk?.stats : undefined);
     }
     statuses.save();
+    options.beforeCacheSave?.();
     await writeUnitCache(root, options.cache);
   }
   return report;

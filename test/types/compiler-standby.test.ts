@@ -1,6 +1,6 @@
 /**
- * The compilers on standby (compiler-standby.ts): a warm run sends the few units that missed to a
- * thread started early. What it answers are the bytes compiled in-process, and a thread that
+ * The compilers on standby (compiler-standby.ts): a thread the units that missed can be sent to
+ * (the CLI no longer starts it on a warm run: test/cli/warm-run.test.ts). What it answers are the bytes compiled in-process, and a thread that
  * cannot start or fails leaves the work to the main thread, to the same bytes.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manifestText } from '../../bench/scale/make-manifest.mjs';
 import { main } from '../../src/cli/main.js';
-import { startCompilersIfWarm } from '../../src/cli/warm-start.js';
 import { compilerStandby, startCompilerStandby, stopCompilerStandby } from '../../src/emit/compiler-standby.js';
 import { UNIT_CACHE_FILE } from '../../src/write/unit-cache.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
@@ -82,21 +81,6 @@ describe('compilers on standby', () => {
     expect(compilerStandby()).toBeDefined();
     stopCompilerStandby();
     expect(compilerStandby()).toBeUndefined();
-  });
-
-  it('start as soon as the command line says a warm run: an output folder with a unit cache, no --watch, --check or --debug-ir', () => {
-    process.env['MCP_GEN_TS_WORKER_BOOTSTRAP'] = BOOTSTRAP;
-    const out = join(dir, 'warm-guess');
-    startCompilersIfWarm({ out });
-    expect(compilerStandby()).toBeUndefined();
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, UNIT_CACHE_FILE), 'not a cache');
-    for (const flag of ['watch', 'check', 'debugIr']) {
-      startCompilersIfWarm({ out, [flag]: true });
-      expect(compilerStandby(), flag).toBeUndefined();
-    }
-    startCompilersIfWarm({ out });
-    expect(compilerStandby()).toBeDefined();
   });
 
   it('are gone when the CLI returns, also after a guess the cache proved wrong', async () => {
