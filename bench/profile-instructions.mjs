@@ -10,10 +10,11 @@
 //                                        [--in-flight N] [--no-build] [--keep DIR]
 //
 // With --keep, the callgrind files stay in DIR (`callgrind_annotate DIR/calls-N.out` shows where the
-// instructions go: V8's builtins, the GC and node's C++ by name; JIT-compiled JavaScript is unnamed).
+// instructions go: V8's builtins, the GC and node's C++ by name), each with node's perf map of its
+// JIT-compiled JavaScript (`calls-N.out.map`: address, size, name) to name the `???:0x…` entries.
 // A path runs another build of the bench server (a worktree of an older commit, for bisecting).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,7 +56,17 @@ async function countInstructions(count) {
     const peer = new StdioPeer({
       command: 'valgrind',
       // JIT code rewrites itself: without the check valgrind would run stale translations.
-      args: ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, server.command, ...server.args],
+      args: [
+        '--tool=callgrind',
+        '--smc-check=all-non-file',
+        `--callgrind-out-file=${out}`,
+        server.command,
+        // With --keep, node names its JIT code in /tmp/perf-<pid>.map (copied beside the counts).
+        ...(values.keep === undefined
+          ? []
+          : ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${out}.v8.log`]),
+        ...server.args,
+      ],
       cwd: server.cwd,
     });
     await peer.initialize();
@@ -65,7 +76,11 @@ async function countInstructions(count) {
       while (next++ < count) await peer.callTool(testCase.tool, testCase.args);
     };
     await Promise.all(Array.from({ length: inFlight }, worker));
-    await peer.close();
+    // Not `peer.close()`: its kill after 2 s would cut callgrind's dump short under valgrind.
+    peer.child.stdin.end();
+    await peer.exited;
+    const perfMap = `/tmp/perf-${peer.pid}.map`;
+    if (values.keep !== undefined && existsSync(perfMap)) renameSync(perfMap, `${out}.map`);
     const summary = /^summary:\s*(\d+)/m.exec(readFileSync(out, 'utf8'));
     if (summary === null) throw new Error('callgrind wrote no summary line');
     return Number(summary[1]);
