@@ -7,8 +7,11 @@
 // instructions, so never divide a single run by its calls) cancel out. Needs valgrind (`apt-get install valgrind`); a run takes minutes.
 //
 //   node bench/profile-instructions.mjs <floor|ours|path/to/main.js> [weather|search] [calls]
-//                                        [--in-flight N] [--no-build] [--keep DIR]
+//                                        [--in-flight N] [--no-build] [--keep DIR] [--predictable]
 //
+// Counts still vary by a few per cent from run to run (the hash seed, when the GC and the JIT run,
+// how stdin happens to be cut into chunks): --predictable runs node with V8's --predictable, which
+// removes the first two; compare builds in alternating runs.
 // With --keep, the callgrind files stay in DIR (`callgrind_annotate DIR/calls-N.out` shows where the
 // instructions go: V8's builtins, the GC and node's C++ by name), each with node's perf map of its
 // JIT-compiled JavaScript (`calls-N.out.map`: address, size, name) to name the `???:0x…` entries.
@@ -28,6 +31,7 @@ const { values, positionals } = parseArgs({
     'in-flight': { type: 'string', default: '32' },
     'no-build': { type: 'boolean', default: false },
     keep: { type: 'string' },
+    predictable: { type: 'boolean', default: false },
   },
 });
 const [serverName = 'ours', caseName = 'weather', callsText = '2000'] = positionals;
@@ -61,6 +65,8 @@ async function countInstructions(count) {
         '--smc-check=all-non-file',
         `--callgrind-out-file=${out}`,
         server.command,
+        // V8 without its randomness (hash seed) and background threads (JIT, GC): repeatable counts.
+        ...(values.predictable ? ['--predictable'] : []),
         // With --keep, node names its JIT code in /tmp/perf-<pid>.map (copied beside the counts).
         ...(values.keep === undefined
           ? []
