@@ -4,7 +4,6 @@
 // write every 4 answers cost more server CPU per call than the bare floor server. The output stream
 // here records every write as it happens, next to the handler runs, so the order is exact and no
 // timing is involved.
-import { createHook } from 'node:async_hooks';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ServerDefinition, Validator } from '../../src/runtime/api.js';
@@ -116,23 +115,5 @@ describe('stdio writes of pipelined calls', () => {
   it('writes answers of 16 K characters or more without waiting for a batch', async () => {
     const { writes } = await serveChunk(4, (n) => ({ n, text: 'x'.repeat(20_000) }));
     expect(writes).toEqual([[1], [2], [3], [4]]);
-  });
-
-  it('pauses between the calls of a chunk without an async resource per call (no queueMicrotask)', async () => {
-    // node wraps every queueMicrotask callback in an AsyncResource ("Microtask"): an object, a
-    // bound function and async-context bookkeeping, which cost more per call than the pause itself.
-    let microtasks = 0;
-    const hook = createHook({
-      init(_id, type) {
-        if (type === 'Microtask') microtasks++;
-      },
-    }).enable();
-    try {
-      const { writes } = await serveChunk(32);
-      expect(writes.flat()).toEqual(ids(32));
-    } finally {
-      hook.disable();
-    }
-    expect(microtasks).toBe(0);
   });
 });

@@ -17,7 +17,6 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Outbound } from '../../server/session.js';
-import { RESOLVED } from '../../server/method-common.js';
 
 /** Answers of a chunk in its first write. Small enough to reach the client early, large enough to save writes. */
 export const FIRST_BATCH = 8;
@@ -81,8 +80,7 @@ export class StdioOutput implements Outbound {
    * after the reactions queued so far: one write instead of two.
    */
   release(): void {
-    // A promise reaction: queueMicrotask would add an AsyncResource per chunk (see stdio.ts).
-    void RESOLVED.then(this.endChunk);
+    queueMicrotask(this.endChunk);
   }
 
   private readonly endChunk = (): void => {

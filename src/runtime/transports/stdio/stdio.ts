@@ -11,7 +11,6 @@ import { tooLargeMessage } from '../../protocol/jsonrpc.js';
 import { scanRequestId } from '../../protocol/json-scan.js';
 import type { ServerCore } from '../../server/server.js';
 import { Session } from '../../server/session.js';
-import { RESOLVED } from '../../server/method-common.js';
 import { StdioMessages } from './stdio-messages.js';
 import { StdioOutput } from './stdio-output.js';
 
@@ -72,18 +71,6 @@ class StdioInput {
   private finishPending = false;
   /** The request validators are there, or were waited for once (`validatorsPending`). */
   private validatorsChecked = false;
-  /**
-   * Where `consume` goes on after its pause: the chunk, the start of its next line and the count
-   * of async handlers at the pause. One chunk is read at a time (input is held meanwhile).
-   */
-  private resumeChunk = '';
-  private resumeFrom = 0;
-  private resumeStarted = 0;
-  private readonly resume = (): void => {
-    const chunk = this.resumeChunk;
-    this.resumeChunk = ''; // not kept alive once read
-    this.consume(chunk, this.resumeFrom, this.resumeStarted);
-  };
 
   constructor(
     input: Readable,
@@ -160,12 +147,11 @@ class StdioInput {
       const pending = this.validatorsChecked ? undefined : this.validatorsPending();
       if (session.asyncStarted !== started || pending !== undefined) {
         this.holdInput();
-        this.resumeChunk = chunk;
-        this.resumeFrom = start;
-        this.resumeStarted = session.asyncStarted;
-        // A promise reaction rather than queueMicrotask, which node wraps in an AsyncResource (an
-        // object, a bound function and async-context bookkeeping): this runs after most calls.
-        void (pending ?? RESOLVED).then(this.resume);
+        const from = start;
+        const now = session.asyncStarted;
+        const next = (): void => this.consume(chunk, from, now);
+        if (pending === undefined) queueMicrotask(next);
+        else void pending.then(next);
         return;
       }
       this.messages.receive(chunk.slice(start, newline));
