@@ -36,7 +36,7 @@ const testCase = loadWorkload().cases[values.case];
 if (testCase === undefined) throw new Error(`no workload case ${values.case}`);
 if (values.mode !== 'session' && values.mode !== 'stateless') throw new Error('--mode is session or stateless');
 
-buildOurs();
+if (process.env.MCP_BENCH_NO_BUILD !== '1') buildOurs(); // MCP_BENCH_NO_BUILD=1: profile the build already there
 pinSelf();
 const issuer = values.auth ? await startIssuer() : undefined;
 const profileDir = mkdtempSync(path.join(tmpdir(), 'mcp-gen-profile-http-'));

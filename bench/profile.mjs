@@ -33,7 +33,7 @@ if (server === undefined || testCase === undefined) {
 const calls = Number(callsText);
 if (!Number.isInteger(calls) || calls < 0)
   throw new Error(`calls must be a whole number, got ${callsText}`);
-if (serverName === 'ours') buildOurs();
+if (serverName === 'ours' && process.env.MCP_BENCH_NO_BUILD !== '1') buildOurs(); // MCP_BENCH_NO_BUILD=1: profile the build already there
 
 const profileDir = mkdtempSync(path.join(tmpdir(), 'mcp-gen-profile-'));
 try {
