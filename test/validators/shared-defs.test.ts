@@ -105,6 +105,8 @@ describe('shared definitions in the generated validators', () => {
       expect(text, module).toContain('import { $shared } from "../validator-defs.js";');
       expect(text, module).toContain('$shared["issue"]');
       expect(text, module).not.toContain('must be >= 1');
+      // Where the tool refers to the issue, it calls the table: no function of its own in between.
+      expect(text.match(/^function validate\d+/gm), module).toHaveLength(2);
     }
     const getUser = files.find((f) => f.path === 'generated/validators/getUser.ts')?.text ?? '';
     expect(getUser).toContain('$shared["user"]');

@@ -2,7 +2,7 @@ import { _, Name, type Code, type KeywordCxt, type KeywordDefinition } from 'ajv
 import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
 import { RESERVED_KEYWORD_PREFIX } from '../../schema/reserved-keywords.js';
 import { forEachSchemaNode, mapSubschemas } from '../../schema/walk.js';
@@ -186,8 +186,7 @@ export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions 
   // A root that is shared whole: nothing of the tool's is compiled, its definitions included.
   const root = shared.roots?.get(schema);
   if (root !== undefined) return { [SHARED_KEYWORD]: root };
-  const inline = shared.inline?.get(schema);
-  const copy = inline === undefined ? schema : mapSubschemas(schema, (value) => withInlineStubs(value, inline));
+  const copy = mapSubschemas(schema, (value) => withInlineStubs(value, shared.inline?.get(schema) ?? new Map(), shared));
   const defs = copy[shared.keyword];
   if (!isSchemaObject(defs)) return copy;
   const stubbed: SchemaObject = {};
@@ -195,10 +194,24 @@ export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions 
   return { ...copy, [shared.keyword]: stubbed };
 }
 
-function withInlineStubs(node: unknown, stubs: ReadonlyMap<SchemaObject, string>): unknown {
+function withInlineStubs(node: unknown, stubs: ReadonlyMap<SchemaObject, string>, shared: SharedDefinitions): unknown {
   if (!isSchemaObject(node)) return node;
   const key = stubs.get(node);
-  return key !== undefined ? { [SHARED_KEYWORD]: key } : mapSubschemas(node, (value) => withInlineStubs(value, stubs));
+  if (key !== undefined) return { [SHARED_KEYWORD]: key };
+  // A `$ref` to a shared definition calls the table where it stands: through the definition's stub
+  // it would be a function of the tool's own that only calls the table (GitHub: a thousand of them).
+  const name = sharedRefName(node, shared);
+  if (name !== undefined) return Object.fromEntries(Object.entries(node).map(([k, v]) => (k === '$ref' ? [SHARED_KEYWORD, name] : [k, v])));
+  return mapSubschemas(node, (value) => withInlineStubs(value, stubs, shared));
+}
+
+/** The shared definition a `$ref` with nothing but annotations beside it names (beside other keywords it stays: draft-07 ignores them). */
+function sharedRefName(node: SchemaObject, shared: SharedDefinitions): string | undefined {
+  const m = typeof node['$ref'] === 'string' ? LOCAL_DEF_REF.exec(node['$ref']) : null;
+  if (m === null || m[1] !== shared.keyword || m[3] !== undefined) return undefined;
+  if (!Object.keys(node).every((k) => k === '$ref' || ANNOTATION_KEYWORDS.has(k))) return undefined;
+  const name = decodeToken(m[2] as string);
+  return Object.prototype.hasOwnProperty.call(shared.defs, name) ? name : undefined;
 }
 
 /** The entries of the `$shared` table `schema`'s stubs call, sorted (what its validators' code depends on besides the schema). */
