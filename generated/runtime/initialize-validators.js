@@ -39,7 +39,7 @@ const $formatUri = (() => {
 
 export const validateInitializeRequest = validate52;
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema20 = {"type":["string","integer"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -61,7 +61,7 @@ return errors === 0;
 }
 validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema22 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema22 = {"type":["string","integer"]};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -396,7 +396,7 @@ return errors === 0;
 }
 validate58.evaluated = {"props":{"elicitation":true,"experimental":true,"roots":true,"sampling":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema25 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
+const schema25 = {"properties":{"theme":{"enum":["dark","light"]}}};
 const formats0 = $formatUri;
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

@@ -39,7 +39,7 @@ const $formatUri = (() => {
 
 export const validatePingRequest = validate52;
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema20 = {"type":["string","integer"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -61,7 +61,7 @@ return errors === 0;
 }
 validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema22 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema22 = {"type":["string","integer"]};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2023,7 +2023,7 @@ return errors === 0;
 validate100.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSetLevelRequest = validate109;
-const schema45 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema45 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateCreateMessageResult = validate52;
 const func0 = Object.prototype.hasOwnProperty;
-const schema22 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema22 = {"enum":["assistant","user"]};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -596,7 +596,7 @@ return errors === 0;
 }
 validate65.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema29 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
+const schema29 = {"properties":{"theme":{"enum":["dark","light"]}}};
 const formats4 = $formatUri;
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1897,7 +1897,7 @@ return errors === 0;
 validate52.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateElicitResult = validate94;
-const schema34 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]},"type":"object"}},"required":["action"],"type":"object","$id":"mcp-gen:defs/ElicitResult"};
+const schema34 = {"properties":{"action":{"enum":["accept","cancel","decline"]},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]}}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

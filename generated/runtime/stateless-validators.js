@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateDiscoverRequest = validate52;
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema20 = {"type":["string","integer"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -62,7 +62,7 @@ return errors === 0;
 }
 validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema25 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONObject"},{"items":{"$ref":"mcp-gen:defs/JSONValue"},"type":"array"},{"type":["string","integer","boolean"]}],"$id":"mcp-gen:defs/JSONValue"};
+const schema25 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONObject"},{"items":{"$ref":"mcp-gen:defs/JSONValue"},"type":"array"},{"type":["string","integer","boolean"]}]};
 const wrapper0 = {validate: validate58};
 const wrapper1 = {validate: validate59};
 
@@ -385,7 +385,7 @@ return errors === 0;
 }
 validate57.evaluated = {"props":{"elicitation":true,"experimental":true,"extensions":true,"roots":true,"sampling":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema27 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
+const schema27 = {"properties":{"theme":{"enum":["dark","light"]}}};
 const formats0 = $formatUri;
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -640,7 +640,7 @@ return errors === 0;
 }
 validate68.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema28 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema28 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -666,7 +666,7 @@ return errors === 0;
 }
 validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema29 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema29 = {"type":["string","integer"]};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1177,7 +1177,7 @@ return errors === 0;
 }
 validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema41 = {"enum":["assistant","user"]};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2984,7 +2984,7 @@ return errors === 0;
 }
 validate145.evaluated = {"props":{"roots":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema54 = {"properties":{"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]},"type":"object"}},"required":["action"],"type":"object","$id":"mcp-gen:defs/ElicitResult"};
+const schema54 = {"properties":{"action":{"enum":["accept","cancel","decline"]},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]}}}};
 
 function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

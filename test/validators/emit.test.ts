@@ -144,6 +144,23 @@ describe('errors say where and what', () => {
   });
 });
 
+describe('schema literals hold what the code reads', () => {
+  it('keeps a type list and an enum, not the schema around them; errors are ajv\'s', async () => {
+    const filler = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`filler${i}`, { type: 'string', maxLength: 9 }]));
+    const P = { type: 'object', properties: { bio: { type: ['string', 'null'] }, tags: { type: 'array', items: { enum: ['a', 'b', 'c', 'd', 'e', 'f'] } }, ...filler } };
+    const { js } = emitValidators({ root: { $defs: { P } }, dialect: '2020-12', entries: [{ exportName: 'validateP', ref: '#/$defs/P', typeName: 'P' }] });
+    const literals = js.match(/^const schema\d+ = .*$/gm) ?? [];
+    expect(literals.length).toBeGreaterThan(0);
+    for (const literal of literals) expect(literal).not.toContain('filler');
+    const { validateP } = await importEmitted(dir, 'literals', js);
+    const reference = createAjv('2020-12', { standalone: false }).compile(P);
+    for (const value of [{ bio: 1 }, { tags: ['a', 'z'] }, { bio: null, tags: ['f'] }, { filler3: 'x'.repeat(10) }]) {
+      expect(validateP!(value), JSON.stringify(value)).toBe(reference(value));
+      expect(validateP!.errors ?? null).toEqual(reference.errors ?? null);
+    }
+  });
+});
+
 const QUOTES = 'q"\'`${x}\\';
 const CODE_PATTERN = '"; globalThis.owned = 4; //';
 

@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateAnnotated = validate21;
 const func0 = Object.prototype.hasOwnProperty;
-const schema7 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema7 = {"enum":["assistant","user"]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -976,7 +976,7 @@ return errors === 0;
 }
 
 export const validateCancelledNotification = validate39;
-const schema16 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema16 = {"type":["string","integer"]};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1242,7 +1242,7 @@ validate45.errors = vErrors;
 return errors === 0;
 }
 
-const schema21 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema21 = {"type":["string","integer"]};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2335,7 +2335,7 @@ validate76.errors = vErrors;
 return errors === 0;
 }
 
-const schema36 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema36 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3328,7 +3328,7 @@ return errors === 0;
 }
 
 export const validateCreateMessageRequest = validate102;
-const schema46 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
+const schema46 = {"properties":{"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"]}}}}};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;

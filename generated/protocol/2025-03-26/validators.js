@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateAnnotations = validate21;
 const func0 = Object.prototype.hasOwnProperty;
-const schema7 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema7 = {"enum":["assistant","user"]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -878,7 +878,7 @@ return errors === 0;
 }
 
 export const validateCancelledNotification = validate42;
-const schema17 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema17 = {"type":["string","integer"]};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1144,7 +1144,7 @@ validate48.errors = vErrors;
 return errors === 0;
 }
 
-const schema22 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema22 = {"type":["string","integer"]};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2250,7 +2250,7 @@ validate79.errors = vErrors;
 return errors === 0;
 }
 
-const schema37 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema37 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3252,7 +3252,7 @@ return errors === 0;
 }
 
 export const validateCreateMessageRequest = validate106;
-const schema47 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
+const schema47 = {"properties":{"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"]}}}}};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;

@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateAnnotations = validate21;
 const func0 = Object.prototype.hasOwnProperty;
-const schema7 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema7 = {"enum":["assistant","user"]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1328,7 +1328,7 @@ return errors === 0;
 }
 
 export const validateCancelledNotification = validate49;
-const schema21 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema21 = {"type":["string","integer"]};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -1612,7 +1612,7 @@ validate55.errors = vErrors;
 return errors === 0;
 }
 
-const schema26 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema26 = {"type":["string","integer"]};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -2731,7 +2731,7 @@ validate86.errors = vErrors;
 return errors === 0;
 }
 
-const schema41 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema41 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3621,7 +3621,7 @@ validate108.errors = vErrors;
 return errors === 0;
 }
 
-const schema50 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","integer","boolean"]},"type":"object"}},"required":["action"],"type":"object","$id":"mcp-gen:defs/ElicitResult"};
+const schema50 = {"properties":{"action":{"enum":["accept","cancel","decline"]},"content":{"additionalProperties":{"type":["string","integer","boolean"]}}}};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -3905,7 +3905,7 @@ return errors === 0;
 export const validateContentBlock = validate31;
 
 export const validateCreateMessageRequest = validate115;
-const schema52 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequest"};
+const schema52 = {"properties":{"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"]}}}}};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4386,7 +4386,7 @@ return errors === 0;
 }
 
 export const validateElicitRequest = validate127;
-const schema59 = {"properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/StringSchema"};
+const schema59 = {"properties":{"format":{"enum":["date","date-time","email","uri"]}}};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;
@@ -4499,7 +4499,7 @@ validate129.errors = vErrors;
 return errors === 0;
 }
 
-const schema60 = {"properties":{"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/NumberSchema"};
+const schema60 = {"properties":{"type":{"enum":["integer","number"]}}};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 ;

@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateAnnotations = validate52;
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema20 = {"enum":["assistant","user"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -536,7 +536,7 @@ return errors === 0;
 validate59.evaluated = {"props":{"default":true,"description":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolRequest = validate60;
-const schema26 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema26 = {"type":["string","integer"]};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -558,7 +558,7 @@ return errors === 0;
 }
 validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema28 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema28 = {"type":["string","integer"]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1013,7 +1013,7 @@ return errors === 0;
 }
 validate74.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema35 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
+const schema35 = {"properties":{"theme":{"enum":["dark","light"]}}};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1960,8 +1960,8 @@ return errors === 0;
 }
 validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"properties":{"createdAt":{"type":"string"},"lastUpdatedAt":{"type":"string"},"pollInterval":{"type":"integer"},"status":{"$ref":"mcp-gen:defs/TaskStatus"},"statusMessage":{"type":"string"},"taskId":{"type":"string"},"ttl":{"type":["integer","null"]}},"required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"type":"object","$id":"mcp-gen:defs/Task"};
-const schema42 = {"enum":["cancelled","completed","failed","input_required","working"],"type":"string","$id":"mcp-gen:defs/TaskStatus"};
+const schema41 = {"properties":{"ttl":{"type":["integer","null"]}}};
+const schema42 = {"enum":["cancelled","completed","failed","input_required","working"]};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -5103,7 +5103,7 @@ return errors === 0;
 }
 validate191.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema78 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -6983,7 +6983,7 @@ return errors === 0;
 }
 validate243.evaluated = {"props":{"_meta":true,"roots":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema93 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]},"type":"object"}},"required":["action"],"type":"object","$id":"mcp-gen:defs/ElicitResult"};
+const schema93 = {"properties":{"action":{"enum":["accept","cancel","decline"]},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]}}}};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7437,7 +7437,7 @@ validate249.evaluated = {"props":{"_meta":true,"completion":true},"dynamicProps"
 export const validateContentBlock = validate70;
 
 export const validateCreateMessageRequest = validate250;
-const schema96 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"mcp-gen:defs/ProgressToken"}},"type":"object"},"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"task":{"$ref":"mcp-gen:defs/TaskMetadata"},"temperature":{"type":"number"},"toolChoice":{"$ref":"mcp-gen:defs/ToolChoice"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequestParams"};
+const schema96 = {"properties":{"includeContext":{"enum":["allServers","none","thisServer"]}}};
 
 function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7816,7 +7816,7 @@ return errors === 0;
 }
 validate263.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema100 = {"properties":{"mode":{"enum":["auto","none","required"],"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolChoice"};
+const schema100 = {"properties":{"mode":{"enum":["auto","none","required"]}}};
 
 function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -7941,7 +7941,7 @@ return errors === 0;
 }
 validate271.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema103 = {"properties":{"taskSupport":{"enum":["forbidden","optional","required"],"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolExecution"};
+const schema103 = {"properties":{"taskSupport":{"enum":["forbidden","optional","required"]}}};
 
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8939,7 +8939,7 @@ return errors === 0;
 }
 validate284.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema111 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/StringSchema"};
+const schema111 = {"properties":{"format":{"enum":["date","date-time","email","uri"]}}};
 
 function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -9073,7 +9073,7 @@ return errors === 0;
 }
 validate291.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema112 = {"properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/NumberSchema"};
+const schema112 = {"properties":{"type":{"enum":["integer","number"]}}};
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -40,7 +40,7 @@ const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0
 
 export const validateAnnotations = validate52;
 const func0 = Object.prototype.hasOwnProperty;
-const schema20 = {"enum":["assistant","user"],"type":"string","$id":"mcp-gen:defs/Role"};
+const schema20 = {"enum":["assistant","user"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -547,8 +547,8 @@ return errors === 0;
 validate62.evaluated = {"props":{"default":true,"description":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCacheableResult = validate63;
-const schema26 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/CacheableResult"};
-const schema29 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object","$id":"mcp-gen:defs/Icon"};
+const schema26 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
+const schema29 = {"properties":{"theme":{"enum":["dark","light"]}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -930,7 +930,7 @@ return errors === 0;
 validate63.evaluated = {"props":{"_meta":true,"cacheScope":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolRequest = validate70;
-const schema31 = {"type":["string","integer"],"$id":"mcp-gen:defs/RequestId"};
+const schema31 = {"type":["string","integer"]};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -952,7 +952,7 @@ return errors === 0;
 }
 validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONObject"},{"items":{"$ref":"mcp-gen:defs/JSONValue"},"type":"array"},{"type":["string","integer","boolean"]}],"$id":"mcp-gen:defs/JSONValue"};
+const schema36 = {"anyOf":[{"$ref":"mcp-gen:defs/JSONObject"},{"items":{"$ref":"mcp-gen:defs/JSONValue"},"type":"array"},{"type":["string","integer","boolean"]}]};
 const wrapper0 = {validate: validate76};
 const wrapper1 = {validate: validate77};
 
@@ -1275,7 +1275,7 @@ return errors === 0;
 }
 validate75.evaluated = {"props":{"elicitation":true,"experimental":true,"extensions":true,"roots":true,"sampling":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string","$id":"mcp-gen:defs/LoggingLevel"};
+const schema37 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -1301,7 +1301,7 @@ return errors === 0;
 }
 validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"type":["string","integer"],"$id":"mcp-gen:defs/ProgressToken"};
+const schema38 = {"type":["string","integer"]};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -2888,7 +2888,7 @@ return errors === 0;
 }
 validate138.evaluated = {"props":{"roots":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"properties":{"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]},"type":"object"}},"required":["action"],"type":"object","$id":"mcp-gen:defs/ElicitResult"};
+const schema53 = {"properties":{"action":{"enum":["accept","cancel","decline"]},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]}}}};
 
 function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3454,7 +3454,7 @@ return errors === 0;
 validate148.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"resultType":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCallToolResultResponse = validate151;
-const schema60 = {"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"mcp-gen:defs/SamplingMessage"},"type":"array"},"metadata":{"$ref":"mcp-gen:defs/JSONObject"},"modelPreferences":{"$ref":"mcp-gen:defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"},"toolChoice":{"$ref":"mcp-gen:defs/ToolChoice"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object","$id":"mcp-gen:defs/CreateMessageRequestParams"};
+const schema60 = {"properties":{"includeContext":{"enum":["allServers","none","thisServer"]}}};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -3828,7 +3828,7 @@ return errors === 0;
 }
 validate170.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"properties":{"mode":{"enum":["auto","none","required"],"type":"string"}},"type":"object","$id":"mcp-gen:defs/ToolChoice"};
+const schema64 = {"properties":{"mode":{"enum":["auto","none","required"]}}};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4511,7 +4511,7 @@ return errors === 0;
 }
 validate184.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/StringSchema"};
+const schema72 = {"properties":{"format":{"enum":["date","date-time","email","uri"]}}};
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -4645,7 +4645,7 @@ return errors === 0;
 }
 validate191.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema73 = {"properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object","$id":"mcp-gen:defs/NumberSchema"};
+const schema73 = {"properties":{"type":{"enum":["integer","number"]}}};
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -8928,7 +8928,7 @@ validate292.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const validateDiscoverRequest = validate226;
 
 export const validateDiscoverResult = validate293;
-const schema108 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"capabilities":{"$ref":"mcp-gen:defs/ServerCapabilities"},"instructions":{"type":"string"},"resultType":{"type":"string"},"supportedVersions":{"items":{"type":"string"},"type":"array"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"type":"object","$id":"mcp-gen:defs/DiscoverResult"};
+const schema108 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -10846,7 +10846,7 @@ export const validateLegacyTitledEnumSchema = validate204;
 export const validateListPromptsRequest = validate257;
 
 export const validateListPromptsResult = validate353;
-const schema130 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"mcp-gen:defs/Prompt"},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","prompts","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListPromptsResult"};
+const schema130 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11291,7 +11291,7 @@ validate361.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynam
 export const validateListResourceTemplatesRequest = validate238;
 
 export const validateListResourceTemplatesResult = validate364;
-const schema134 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"mcp-gen:defs/ResourceTemplate"},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resourceTemplates","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListResourceTemplatesResult"};
+const schema134 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -11673,7 +11673,7 @@ validate371.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynam
 export const validateListResourcesRequest = validate232;
 
 export const validateListResourcesResult = validate374;
-const schema137 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"mcp-gen:defs/Resource"},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resources","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListResourcesResult"};
+const schema137 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -12073,7 +12073,7 @@ export const validateListRootsResult = validate138;
 export const validateListToolsRequest = validate268;
 
 export const validateListToolsResult = validate384;
-const schema140 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resultType":{"type":"string"},"tools":{"items":{"$ref":"mcp-gen:defs/Tool"},"type":"array"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resultType","tools","ttlMs"],"type":"object","$id":"mcp-gen:defs/ListToolsResult"};
+const schema140 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
 
 function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -13330,7 +13330,7 @@ export const validateReadResourceRequest = validate242;
 export const validateReadResourceRequestParams = validate244;
 
 export const validateReadResourceResult = validate419;
-const schema155 = {"properties":{"_meta":{"$ref":"mcp-gen:defs/ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"contents":{"items":{"anyOf":[{"$ref":"mcp-gen:defs/TextResourceContents"},{"$ref":"mcp-gen:defs/BlobResourceContents"}]},"type":"array"},"resultType":{"type":"string"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","contents","resultType","ttlMs"],"type":"object","$id":"mcp-gen:defs/ReadResourceResult"};
+const schema155 = {"properties":{"cacheScope":{"enum":["private","public"]}}};
 
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;

@@ -1,7 +1,9 @@
 import type { CompileJob, CompileReply } from './compile-worker.js';
-import { escapeInvisible } from '../../printer/escape.js';
+import { escapeInvisible, stringLiteral } from '../../printer/escape.js';
+import { isSchemaObject } from '../../schema/keywords.js';
 import { createAjv, reusedStandaloneAjv, type Dialect } from './ajv-instance.js';
 import { compileValidatorCode, type CompiledValidatorCode } from './index.js';
+import { SHARED_KEYWORD, SHARED_TABLE } from './shared-defs.js';
 import type { ToolValidatorUnit } from './tool-validators.js';
 
 /**
@@ -15,19 +17,47 @@ const EXPORT_LINE = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);\n?/g
 
 /** One tool compiled, its exports turned into one destructuring `export const` around its own scope. */
 export function compileUnit(unit: ToolValidatorUnit, dialect: Dialect): CompiledValidatorCode {
+  const root = unit.root;
+  // An entry whose whole schema is a shared root (shared-roots.ts) is a call, not ajv's code.
+  const calls = new Map(unit.entries.flatMap((e) => sharedRootKey(root, e.ref)).map(({ entry, key }, i) => [entry, { local: `sharedRoot${i}`, key }]));
+  const entries = unit.entries.filter((e) => !calls.has(e.ref));
   // A unit whose schemas were checked before (metaChecked) is not checked again.
   const check = unit.metaChecked ? () => {} : (schema: object) => checkSchema(schema, dialect);
-  const compiled = compileValidatorCode({ root: unit.root, dialect, entries: unit.entries }, { checkSchema: check, reused: reusedStandaloneAjv(dialect) });
+  const compiled = entries.length === 0 ? { code: '', helpers: [], warnings: [] } : compileValidatorCode({ root, dialect, entries }, { checkSchema: check, reused: reusedStandaloneAjv(dialect) });
   const exported = new Map<string, string>();
   const body = compiled.code.replace(EXPORT_LINE, (_line, name: string, local: string) => {
     exported.set(name, local);
     return '';
   });
+  for (const entry of unit.entries) {
+    const call = calls.get(entry.ref);
+    if (call !== undefined) exported.set(entry.exportName, call.local);
+  }
   const names = unit.entries.map((e) => e.exportName);
   const missing = names.filter((n) => !exported.has(n));
   if (missing.length > 0) throw new Error(`emitToolValidators: ajv output lacks the export of ${missing.join(', ')}`);
-  const code = `\nexport const [${names.join(', ')}] = (() => {\n${body.trim()}\nreturn [${names.map((n) => exported.get(n)).join(', ')}];\n})();\n`;
+  const callers = [...calls.values()].map(({ local, key }) => sharedRootCaller(local, key)).join('');
+  const code = `\nexport const [${names.join(', ')}] = (() => {\n${`${body.trim()}\n${callers}`.trim()}\nreturn [${names.map((n) => exported.get(n)).join(', ')}];\n})();\n`;
   return { code: escapeInvisible(code), helpers: compiled.helpers, warnings: compiled.warnings };
+}
+
+/** The `$shared` key of the entry at `ref` (`#/$defs/<name>`) when its schema is only a stub calling it. */
+function sharedRootKey(root: object, ref: string): { entry: string; key: string }[] {
+  const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+  const defs = m === null ? undefined : (root as Record<string, unknown>)[m[1] as string];
+  const name = (m?.[2] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+  const schema = isSchemaObject(defs) && Object.hasOwn(defs, name) ? defs[name] : undefined;
+  if (!isSchemaObject(schema) || Object.keys(schema).length !== 1 || typeof schema[SHARED_KEYWORD] !== 'string') return [];
+  return [{ entry: ref, key: schema[SHARED_KEYWORD] }];
+}
+
+/**
+ * What ajv compiles such a stub to, without its code: the shared validator called on the data,
+ * its errors on failure and null on success left on the tool's own validator, as ajv does.
+ */
+function sharedRootCaller(local: string, key: string): string {
+  const fn = `${SHARED_TABLE}[${stringLiteral(key)}]`;
+  return `function ${local}(data) {\nconst valid = ${fn}(data);\n${local}.errors = valid ? null : ${fn}.errors;\nreturn valid;\n}\n`;
 }
 
 /** One ajv per dialect that only validates schemas: it compiles its meta-schema once per thread. */

@@ -1,9 +1,10 @@
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { escapeInvisible, jsonValueExpression, stringLiteral } from '../../printer/escape.js';
+import { escapeInvisible, stringLiteral } from '../../printer/escape.js';
 import { createAjv, type Dialect, type ReusedAjv } from './ajv-instance.js';
 import { helperCode, replaceRuntimeDependencies } from './inline-helpers.js';
 import { planCompilation } from './compile-plan.js';
 import { checkExportNames, declarations } from './declarations.js';
+import { protectProtoKeys, pruneSchemaLiterals } from './schema-literals.js';
 
 export type { Dialect } from './ajv-instance.js';
 export { checkExportNames, declarations } from './declarations.js';
@@ -93,7 +94,7 @@ export function compileValidatorCode(
   for (const entry of o.entries) refs[entry.exportName] = plan.target(entry.ref);
   const raw = o.entries.length > 0 ? standaloneCode(ajv, refs) : '';
 
-  const body = protectProtoKeys(removeUnusedSchemaLiterals(removeSourceUrls(raw.replace(/^"use strict";/, ''))));
+  const body = protectProtoKeys(pruneSchemaLiterals(removeSourceUrls(raw.replace(/^"use strict";/, ''))));
   const { code, needed } = replaceRuntimeDependencies(body);
   // ajv compiles some schemas twice and then warns twice.
   return { code, helpers: [...needed], warnings: [...new Set(warnings)] };
@@ -116,77 +117,6 @@ function removeSourceUrls(code: string): string {
   const cleaned = code.replace(SOURCE_URL_COMMENT, '');
   if (cleaned.includes('/*# sourceURL="')) throw new Error('emitValidators: a sourceURL comment in ajv output could not be removed');
   return cleaned;
-}
-
-/**
- * Rewrites ajv's schema declarations (`const schema12 = {…};`). `edit` gets the name and the
- * literal and returns the text that replaces the declaration (its `;` and line end included), or
- * undefined to keep it. A declaration starts a statement; the same text inside a string literal
- * would have its quotes escaped, so it is never taken for one.
- */
-function rewriteSchemaDeclarations(code: string, edit: (name: string, literal: string) => string | undefined): string {
-  const declaration = /(^|[;\n])const (schema\d+) = (?=[[{])/g;
-  let out = '';
-  let from = 0;
-  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
-    const start = m.index + m[0].length;
-    let end = endOfJson(code, start);
-    declaration.lastIndex = end;
-    const replacement = edit(m[2] as string, code.slice(start, end));
-    if (replacement === undefined) continue;
-    if (code[end] === ';') end += code[end + 1] === '\n' ? 2 : 1;
-    out += code.slice(from, m.index + (m[1] as string).length) + replacement;
-    from = end;
-  }
-  return out + code.slice(from);
-}
-
-/**
- * ajv embeds schema values as object literals (`const schema12 = {…};`), and in a literal a
- * `"__proto__"` key sets the prototype instead of making a property. Such literals become
- * `JSON.parse("…")`, which keeps the key as data. Anything that does not parse is refused rather
- * than guessed at.
- */
-function protectProtoKeys(code: string): string {
-  if (!code.includes('"__proto__"')) return code;
-  return rewriteSchemaDeclarations(code, (name, literal) => {
-    if (!literal.includes('"__proto__"')) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(literal);
-    } catch {
-      throw new Error('emitValidators: cannot isolate a schema literal in ajv output');
-    }
-    return `const ${name} = ${jsonValueExpression(value)};\n`;
-  });
-}
-
-/**
- * ajv declares a literal for every schema it compiled and refers to few of them. The rest are
- * built for nothing each time the module loads, which in the runtime's envelope validators showed
- * in a server's cold start. A literal whose name appears nowhere else in the code (string
- * contents included, so a doubt keeps it) is dropped.
- */
-function removeUnusedSchemaLiterals(code: string): string {
-  const uses = new Map<string, number>();
-  for (const m of code.matchAll(/\bschema\d+\b/g)) uses.set(m[0], (uses.get(m[0]) ?? 0) + 1);
-  return rewriteSchemaDeclarations(code, (name) => (uses.get(name) === 1 ? '' : undefined));
-}
-
-/** Index just past the JSON array or object that starts at `start`. */
-function endOfJson(code: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < code.length; i++) {
-    const c = code[i];
-    if (c === '"') {
-      for (i++; i < code.length && code[i] !== '"'; i++) if (code[i] === '\\') i++;
-    } else if (c === '{' || c === '[') {
-      depth++;
-    } else if (c === '}' || c === ']') {
-      if (--depth === 0) return i + 1;
-    }
-  }
-  throw new Error('emitValidators: unbalanced schema literal in ajv output');
 }
 
 /** Builds a table with no prototype: a key like `__proto__` or `toString` is just a key. */

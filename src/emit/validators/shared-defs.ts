@@ -2,11 +2,12 @@ import { _, Name, type Code, type KeywordCxt, type KeywordDefinition } from 'ajv
 import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import namesModule from 'ajv/dist/compile/names.js';
 import { stringLiteral } from '../../printer/escape.js';
-import { defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
+import { ANNOTATION_KEYWORDS, defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
 import { RESERVED_KEYWORD_PREFIX } from '../../schema/reserved-keywords.js';
 import { forEachSchemaNode, mapSubschemas } from '../../schema/walk.js';
 import { planInlineEntries } from './shared-inline.js';
+import { matchRootsToDefinitions } from './shared-roots.js';
 
 /**
  * Definitions shared by the tools' validators. A manifest imported from OpenAPI gives each tool
@@ -68,6 +69,8 @@ export interface SharedDefinitions {
   defs: Record<string, unknown>;
   /** Per tool schema (by identity): its inline subschemas that become stubs, with their keys. */
   inline?: ReadonlyMap<SchemaObject, ReadonlyMap<SchemaObject, string>>;
+  /** Tool schemas (by identity) whose whole root is a stub, with the key it calls (shared-roots.ts). */
+  roots?: ReadonlyMap<SchemaObject, string>;
   /** Every schema they were taken from was found valid against the meta-schema (schema/meta-checked.ts): so are they, being parts of them. */
   metaChecked?: boolean;
 }
@@ -125,16 +128,13 @@ export function planSharedDefinitions(
   }
   if (!shareable) return undefined;
   // Shareable: the same text everywhere, held twice or more, and all it reaches shareable too.
-  const candidates = new Set([...texts].filter(([name, t]) => t !== null && t.uses > 1 && !pointedInto.has(name)).map(([name]) => name));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const name of candidates) {
-      if ([...(refsOf.get(name) ?? [])].some((r) => !candidates.has(r))) {
-        candidates.delete(name);
-        changed = true;
-      }
-    }
-  }
+  const candidates = closedUnder(new Set([...texts].filter(([name, t]) => t !== null && t.uses > 1 && !pointedInto.has(name)).map(([name]) => name)), refsOf);
+  // A tool's root that is one of the definitions (its text the same everywhere, held once or more) is a use of it too.
+  const rootable = closedUnder(new Set([...texts].filter(([name, t]) => t !== null && !pointedInto.has(name)).map(([name]) => name)), refsOf);
+  const definitions = new Map([...rootable].sort().map((name) => [name, texts.get(name)?.value]));
+  const rootMatches = matchRootsToDefinitions(schemas, keyword, definitions);
+  const rootUses = new Map<string, number>();
+  for (const name of rootMatches.values()) rootUses.set(name, (rootUses.get(name) ?? 0) + 1);
   // Shared: those whose copies add up to enough schema text to pay for a call and a module, and
   // what they reach. A few small enums held by a handful of tools stay inline.
   const shared = new Set<string>();
@@ -143,12 +143,14 @@ export function planSharedDefinitions(
     shared.add(name);
     refsOf.get(name)?.forEach(add);
   };
-  for (const name of candidates) {
+  for (const name of new Set([...candidates, ...rootUses.keys()])) {
     const t = texts.get(name) as { text: string; uses: number };
-    if ((t.uses - 1) * t.text.length >= threshold) add(name);
+    if ((t.uses - 1 + (rootUses.get(name) ?? 0)) * t.text.length >= threshold) add(name);
   }
+  const roots = new Map([...rootMatches].filter(([, name]) => shared.has(name)));
   // Then inline subschemas alike by content, outside the definitions shared by name (shared-inline.ts).
-  const inline = planInlineEntries(schemas, keyword, shared, candidates, pointedInto, new Set(texts.keys()), inlineThreshold);
+  const inline = planInlineEntries(schemas, keyword, shared, candidates, pointedInto, new Set(texts.keys()), inlineThreshold, roots);
+  for (const [schema, key] of inline.roots) roots.set(schema, key);
   // An entry's `$ref`s reach definitions that can be shared: they are, so the refs resolve in the table.
   for (const entry of inline.entries.values()) {
     forEachSchemaNode(entry, (node) => {
@@ -161,14 +163,30 @@ export function planSharedDefinitions(
   for (const [key, value] of inline.entries) values.set(key, value);
   const defs: Record<string, unknown> = {};
   for (const name of [...values.keys()].sort()) defineOwn(defs, name, values.get(name));
-  return { keyword, defs, inline: inline.stubs, ...(schemas.every(isMetaChecked) ? { metaChecked: true } : {}) };
+  return { keyword, defs, inline: inline.stubs, ...(roots.size > 0 ? { roots } : {}), ...(schemas.every(isMetaChecked) ? { metaChecked: true } : {}) };
+}
+
+/** `names` without those that reach (by `refsOf`) a name outside them, until none does. */
+function closedUnder(names: Set<string>, refsOf: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const name of names) {
+      if ([...(refsOf.get(name) ?? [])].some((r) => !names.has(r))) {
+        names.delete(name);
+        changed = true;
+      }
+    }
+  }
+  return names;
 }
 
 /** `schema` with each shared definition and shared inline subschema replaced by its stub (a copy; `schema` is unchanged). */
 export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions | undefined): SchemaObject {
   if (shared === undefined) return schema;
-  const inline = shared.inline?.get(schema);
-  const copy = inline === undefined ? schema : mapSubschemas(schema, (value) => withInlineStubs(value, inline));
+  // A root that is shared whole: nothing of the tool's is compiled, its definitions included.
+  const root = shared.roots?.get(schema);
+  if (root !== undefined) return { [SHARED_KEYWORD]: root };
+  const copy = mapSubschemas(schema, (value) => withInlineStubs(value, shared.inline?.get(schema) ?? new Map(), shared));
   const defs = copy[shared.keyword];
   if (!isSchemaObject(defs)) return copy;
   const stubbed: SchemaObject = {};
@@ -176,15 +194,31 @@ export function withSharedStubs(schema: SchemaObject, shared: SharedDefinitions 
   return { ...copy, [shared.keyword]: stubbed };
 }
 
-function withInlineStubs(node: unknown, stubs: ReadonlyMap<SchemaObject, string>): unknown {
+function withInlineStubs(node: unknown, stubs: ReadonlyMap<SchemaObject, string>, shared: SharedDefinitions): unknown {
   if (!isSchemaObject(node)) return node;
   const key = stubs.get(node);
-  return key !== undefined ? { [SHARED_KEYWORD]: key } : mapSubschemas(node, (value) => withInlineStubs(value, stubs));
+  if (key !== undefined) return { [SHARED_KEYWORD]: key };
+  // A `$ref` to a shared definition calls the table where it stands: through the definition's stub
+  // it would be a function of the tool's own that only calls the table (GitHub: a thousand of them).
+  const name = sharedRefName(node, shared);
+  if (name !== undefined) return Object.fromEntries(Object.entries(node).map(([k, v]) => (k === '$ref' ? [SHARED_KEYWORD, name] : [k, v])));
+  return mapSubschemas(node, (value) => withInlineStubs(value, stubs, shared));
+}
+
+/** The shared definition a `$ref` with nothing but annotations beside it names (beside other keywords it stays: draft-07 ignores them). */
+function sharedRefName(node: SchemaObject, shared: SharedDefinitions): string | undefined {
+  const m = typeof node['$ref'] === 'string' ? LOCAL_DEF_REF.exec(node['$ref']) : null;
+  if (m === null || m[1] !== shared.keyword || m[3] !== undefined) return undefined;
+  if (!Object.keys(node).every((k) => k === '$ref' || ANNOTATION_KEYWORDS.has(k))) return undefined;
+  const name = decodeToken(m[2] as string);
+  return Object.prototype.hasOwnProperty.call(shared.defs, name) ? name : undefined;
 }
 
 /** The entries of the `$shared` table `schema`'s stubs call, sorted (what its validators' code depends on besides the schema). */
 export function sharedStubKeys(schema: SchemaObject, shared: SharedDefinitions | undefined): string[] {
   if (shared === undefined) return [];
+  const root = shared.roots?.get(schema);
+  if (root !== undefined) return [root];
   const keys = new Set(shared.inline?.get(schema)?.values());
   const defs = schema[shared.keyword];
   if (isSchemaObject(defs)) for (const name of Object.keys(defs)) if (Object.prototype.hasOwnProperty.call(shared.defs, name)) keys.add(name);

@@ -21,18 +21,21 @@ export interface InlinePlan {
   entries: Map<string, SchemaObject>;
   /** Per tool schema (by identity): its subschemas (by identity) that become stubs, and their keys. */
   stubs: Map<SchemaObject, Map<SchemaObject, string>>;
+  /** Tool schemas (by identity) whose whole root becomes a stub, with its key: roots alike (shared-roots.ts). */
+  roots: Map<SchemaObject, string>;
 }
 
 interface Region {
   schema: SchemaObject;
-  /** The subschemas where candidates are looked for: the root's own keywords and the unshared definitions. */
-  tops: { node: unknown; candidate: boolean }[];
+  /** The subschemas where candidates are looked for: the root (its body, or its own keywords) and the unshared definitions. */
+  tops: { node: unknown; candidate: boolean; root?: true }[];
 }
 
 const LOCAL_DEF_REF = /^#\/(\$defs|definitions)\/([^/]+)$/;
 
 /**
- * Which inline subschemas of `schemas` are shared. `sharedNames`: the definitions shared by name;
+ * Which inline subschemas of `schemas` are shared, a tool's root among them (unless `matchedRoots`
+ * has it: a root that is a definition calls that one). `sharedNames`: the definitions shared by name;
  * `shareableNames`: those that could be (the same text in every tool, and so is all they reach): a
  * `$ref` to one means the same in every tool, and the caller shares what the entries reach. `unsharable`: definitions a pointer
  * reaches inside of, which must stay as they are; `taken`: definition names (an entry key must
@@ -46,6 +49,7 @@ export function planInlineEntries(
   unsharable: ReadonlySet<string>,
   taken: ReadonlySet<string>,
   threshold: number,
+  matchedRoots: ReadonlyMap<SchemaObject, string> = new Map(),
 ): InlinePlan {
   const texts = new Map<object, string>();
   const counts = new Map<string, number>();
@@ -53,14 +57,22 @@ export function planInlineEntries(
   const regions: Region[] = [];
   for (const schema of schemas) {
     const tops: Region['tops'] = [];
+    // A root that is a definition is replaced whole, its definitions with it: nothing to look for.
+    if (matchedRoots.has(schema)) {
+      regions.push({ schema, tops });
+      continue;
+    }
+    // The root as a whole is a candidate too (its body: the same subschemas, and itself).
+    const body = rootBody(schema, keyword);
+    if (body !== undefined) tops.push({ node: body, candidate: true, root: true });
     for (const [key, value] of Object.entries(schema)) {
       if (key === keyword && isSchemaObject(value)) {
         for (const [name, def] of Object.entries(value)) if (!sharedNames.has(name) && !unsharable.has(name)) tops.push({ node: def, candidate: true });
-      } else if (subschemaSlot(key, value) !== undefined) {
+      } else if (body === undefined && subschemaSlot(key, value) !== undefined) {
         tops.push({ node: { [key]: value }, candidate: false });
       }
     }
-    for (const top of tops) canonical(top.node, texts, refsShared, shareableNames);
+    for (const top of tops) canonicalText(top.node, texts, refsShared, shareableNames);
     regions.push({ schema, tops });
   }
   // Every candidate occurrence counted, nested ones too: a text is worth sharing by all its copies.
@@ -75,17 +87,20 @@ export function planInlineEntries(
     }
   }
   const selected = new Set([...counts].filter(([text, n]) => n > 1 && (n - 1) * text.length >= threshold).map(([text]) => text));
-  const plan: InlinePlan = { entries: new Map(), stubs: new Map() };
+  const plan: InlinePlan = { entries: new Map(), stubs: new Map(), roots: new Map() };
   const keyOf = new Map<string, string | null>();
   for (const region of regions) {
     const stubs = new Map<SchemaObject, string>();
     for (const top of region.tops) {
+      // A root made a stub takes its definitions with it (withSharedStubs): none of them is looked at.
+      if (plan.roots.has(region.schema)) break;
       // The outermost selected copy becomes the stub; what it holds is compiled with it.
       forEachNode(top.node, top.candidate, (node) => {
         if (!candidate(node) || !selected.has(texts.get(node) as string)) return true;
         const key = entryKey(texts.get(node) as string, node, keyOf, plan, taken);
         if (key === undefined) return true;
-        stubs.set(node, key);
+        if (top.root === true && node === top.node) plan.roots.set(region.schema, key);
+        else stubs.set(node, key);
         return false;
       });
     }
@@ -125,14 +140,14 @@ function forEachNode(node: unknown, self: boolean, visit: (node: unknown) => boo
  * The text of `node` as ajv compiles it (annotations left out), recorded for every schema object
  * under it, bottom-up; and whether every `$ref` in it reaches a shared definition.
  */
-function canonical(node: unknown, texts: Map<object, string>, refsShared: Map<object, boolean>, sharedNames: ReadonlySet<string>): string {
+export function canonicalText(node: unknown, texts: Map<object, string>, refsShared: Map<object, boolean>, sharedNames: ReadonlySet<string>): string {
   if (!isSchemaObject(node)) return JSON.stringify(node);
   const known = texts.get(node);
   if (known !== undefined) return known;
   let ok = true;
   const sub = (value: unknown): string => {
     if (!isSubschema(value)) return JSON.stringify(value);
-    const text = canonical(value, texts, refsShared, sharedNames);
+    const text = canonicalText(value, texts, refsShared, sharedNames);
     if (isSchemaObject(value) && refsShared.get(value) !== true) ok = false;
     return text;
   };
@@ -156,6 +171,15 @@ function canonical(node: unknown, texts: Map<object, string>, refsShared: Map<ob
   texts.set(node, text);
   refsShared.set(node, ok);
   return text;
+}
+
+/** The root without its definitions, as ajv compiles it; undefined for a root that must stay with its tool. */
+export function rootBody(schema: SchemaObject, keyword: '$defs' | 'definitions'): SchemaObject | undefined {
+  // `$schema` names the dialect of the document: a root that has one is compiled where it is.
+  if (Object.hasOwn(schema, '$schema')) return undefined;
+  const body: SchemaObject = {};
+  for (const [key, value] of Object.entries(schema)) if (key !== keyword) body[key] = value;
+  return body;
 }
 
 function decodeToken(token: string): string {

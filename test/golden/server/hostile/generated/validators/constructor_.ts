@@ -5,7 +5,7 @@ import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
 import { $linearPattern } from "../validator-helpers.js";
 export const [validateConstructorInput, validateConstructorOutput]: [Validator<Types.ConstructorInput>, Validator<Types.ConstructorOutput>] = (() => {
-const schema0 = {"type":"object","properties":{"mode":{"enum":["*/","\"","\\","${x}","a\u2028b","`tick`"]},"fixed":{"const":"*/ export const pwn = 4; /*"}},"patternProperties":{"^x-*/ */ export const pwn = 5; /*":{"type":"string"}},"$id":"mcp-gen:defs/ConstructorInput"};
+const schema0 = {"properties":{"mode":{"enum":["*/","\"","\\","${x}","a\u2028b","`tick`"]}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func2 = $linearPattern;
 const pattern0 = func2("^x-*/ */ export const pwn = 5; /*", "u");
