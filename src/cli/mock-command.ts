@@ -3,10 +3,11 @@
  * Streamable HTTP with `--http`, until the input ends (stdio) or SIGINT/SIGTERM (HTTP).
  */
 import { inputProblem } from '../load/diagnostics.js';
-import { listenMock, manifestScopes } from '../mock/dev-auth.js';
+import { listenMock, manifestScopes, type MockAuthState } from '../mock/dev-auth.js';
 import { createMockServer } from '../mock/index.js';
-import { startPreview } from '../mock/preview/preview-server.js';
 import { loadMockModel } from '../pipeline/mock.js';
+import type { ServiceModel } from '../model/service-model.js';
+import type { HttpListener } from '../runtime/index.js';
 import { EXIT_OK, type Console } from './output.js';
 
 export interface MockCommandOptions {
@@ -57,14 +58,7 @@ export async function runMock(source: string | undefined, options: MockCommandOp
   const host = options.host ?? '127.0.0.1';
   const previewPort = options.preview ? portOf('--preview-port', options.previewPort ?? String(port === 0 || port === 65535 ? 0 : port + 1)) : undefined;
   const { listener, auth } = await listenMock(server, model, { port, host, enforceAuth: options.enforceAuth === true, log: (line) => io.err(line) });
-  // The preview reaches the mock as a host would: over HTTP, with the development token when enforced.
-  const preview =
-    previewPort === undefined
-      ? undefined
-      : await startPreview({ model, seed, mockUrl: listener.url, host, port: previewPort, ...(auth?.enforced === true ? { headers: { authorization: `Bearer ${auth.token}` } } : {}) }).catch(async (error: unknown) => {
-          await listener.close();
-          throw inputProblem('--preview-port', `cannot serve the preview: ${(error as Error).message}`);
-        });
+  const preview = previewPort === undefined ? undefined : await servePreview(model, seed, listener, auth, host, previewPort);
   // A manifest asking for auth is never served unprotected in silence: stderr says so, and the
   // --json ready line carries it for scripts.
   if (auth?.enforced === false) {
@@ -82,4 +76,18 @@ export async function runMock(source: string | undefined, options: MockCommandOp
   await preview?.close();
   await listener.close();
   return EXIT_OK;
+}
+
+/**
+ * `--preview`: the page beside the mock, which reaches it as a host would (over HTTP, with the
+ * development token when auth is enforced). Loaded only then: a plain mock starts as it did.
+ */
+async function servePreview(model: ServiceModel, seed: string, listener: HttpListener, auth: MockAuthState | undefined, host: string, port: number) {
+  const { startPreview } = await import('../mock/preview/preview-server.js');
+  try {
+    return await startPreview({ model, seed, mockUrl: listener.url, host, port, ...(auth?.enforced === true ? { headers: { authorization: `Bearer ${auth.token}` } } : {}) });
+  } catch (error) {
+    await listener.close();
+    throw inputProblem('--preview-port', `cannot serve the preview: ${(error as Error).message}`);
+  }
 }

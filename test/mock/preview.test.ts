@@ -4,7 +4,11 @@
  * mock over real loopback HTTP (as a host that declares the Apps extension, so app-only tools
  * answer), and bad requests answered with the right error while it keeps serving.
  */
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -14,7 +18,7 @@ import { startPreview, type PreviewListener } from '../../src/mock/preview/previ
 import { compileToolValidators } from '../../src/mock/validators.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
 import type { HttpListener } from '../../src/runtime/index.js';
-import { repoRoot } from '../server/support.js';
+import { repoRoot, tempDir } from '../server/support.js';
 
 const manifest = join(repoRoot, 'test/fixtures/apps-ui/weather-views/manifest.yaml');
 let mock: HttpListener;
@@ -109,6 +113,29 @@ describe('forwarding to the mock', () => {
 });
 
 describe('the command line', () => {
+  it('--preview --enforce-auth: the mock refuses requests without the token, the preview sends it', async () => {
+    const dir = tempDir('mock-preview-auth');
+    cpSync(join(repoRoot, 'test/fixtures/apps-ui/weather-views'), dir, { recursive: true });
+    const auth = 'auth:\n  resource: http://127.0.0.1:1/mcp\n  authorizationServers: [http://127.0.0.1:2]\n  scopesSupported: [weather:read]\n  verifier:\n    jwt: { issuer: http://127.0.0.1:2, algorithms: [ES256] }\n';
+    writeFileSync(join(dir, 'manifest.yaml'), readFileSync(join(dir, 'manifest.yaml'), 'utf8').replace('tools:\n', `${auth}tools:\n`));
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/mcp-gen.js'), 'mock', join(dir, 'manifest.yaml'), '--preview', '--enforce-auth', '--port', '0', '--preview-port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const [line] = (await Promise.race([once(createInterface({ input: child.stdout }), 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
+      expect(line, stderr).toBeDefined();
+      const ready = JSON.parse(line as string) as { url: string; preview: string; auth: { enforced: boolean } };
+      expect(ready.auth.enforced).toBe(true);
+      const bare = await fetch(ready.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      expect(bare.status).toBe(401);
+      const called = await fetch(`${ready.preview}api/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'tools/call', params: { name: 'refresh_forecast', arguments: { city: 'Oslo' } } }) });
+      expect(((await called.json()) as { result: { structuredContent: { temperature: unknown } } }).result.structuredContent.temperature).toEqual(expect.any(Number));
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+  });
+
   it('--preview-port needs --preview, exit 2', async () => {
     const err: string[] = [];
     const code = await main(['mock', manifest, '--preview-port', '0'], { out: () => {}, err: (line) => err.push(line) });
