@@ -14,7 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createMockServer } from '../../src/mock/index.js';
 import { HOST_SCRIPT } from '../../src/mock/preview/host-script.js';
+import { previewViews } from '../../src/mock/preview/preview-data.js';
 import { startPreview, type PreviewListener } from '../../src/mock/preview/preview-server.js';
+import { introspect } from '../../src/load/introspect.js';
+import { serviceFromSnapshot } from '../../src/model/service-from-snapshot.js';
 import { compileToolValidators } from '../../src/mock/validators.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
 import type { HttpListener } from '../../src/runtime/index.js';
@@ -65,6 +68,13 @@ describe('the preview page', () => {
     for (const tool of views.views[0]!.tools) expect(validators.get(tool.name)!.input(tool.input), tool.name).toBe(true);
     const again = await start(5);
     expect(await (await fetch(`${again.url}api/views`)).text()).toBe(JSON.stringify(views));
+  });
+
+  it('a snapshot of a live server (no manifest views): the same views, titled from their ui:// resources', async () => {
+    const snapshot = await introspect({ url: mock.url }, () => {});
+    const { model } = serviceFromSnapshot(snapshot, 'snapshot', 'snapshot');
+    const views = previewViews(model, compileToolValidators(model), 5);
+    expect(views.map((v) => [v.uri, v.title, v.tools.map((t) => t.name)])).toEqual([['ui://weather/forecast', 'Forecast', ['show_forecast', 'refresh_forecast']]]);
   });
 });
 

@@ -37,10 +37,11 @@ export function sampleInput(model: ServiceModel, validators: ReadonlyMap<string,
 /** Every view a tool links to, in the order the tools are listed; views no tool links to come last. */
 export function previewViews(model: ServiceModel, validators: ReadonlyMap<string, ToolValidators>, seed: string | number): PreviewView[] {
   const byUri = new Map<string, PreviewView>();
+  // A manifest's view, or (from a snapshot or a live server) the `ui://` resource it is listed as.
   const titleOf = (uri: string): string => {
-    const view = model.views?.find((v) => v.uri === uri);
-    const title = view?.wire['title'];
-    return typeof title === 'string' ? title : (view?.name ?? uri);
+    const entry = [...(model.views ?? []), ...model.resources].find((v) => v.uri === uri);
+    const title = entry?.wire['title'];
+    return typeof title === 'string' ? title : (entry?.name ?? uri);
   };
   for (const tool of model.tools) {
     const uri = viewOfTool(tool);
