@@ -16,7 +16,8 @@ import type { Target } from './target.js';
  *                  { "command": "client", "fromSnapshot": "api/snapshot.json", "out": "app/client" },
  *                  { "command": "types", "spec": "2025-11-25", "out": "protocol", "docs": "link" } ] }
  *
- * Optional per target: `allowOutsideRefs` (server, client), `versionBanner: false`, and for types
+ * Optional per target: `allowOutsideRefs` (server, client), `versionBanner: false`, for a client
+ * `view` (a `ui://` URI: the target is that view's bindings, `mcp-gen client --view`), and for types
  * `docs` (default full), `revision`, `specDir`.
  */
 export const CONFIG_FILES = ['mcp-gen.config.json', 'mcp-gen.config.yaml', 'mcp-gen.config.yml'];
@@ -62,6 +63,7 @@ function toTarget(raw: Raw, base: string, where: string, file: string): Target {
   const allow = raw['allowOutsideRefs'] === true ? { allowOutsideRefs: true } : {};
   const abs = (p: string): string => resolve(base, p);
   const command = raw?.['command'];
+  if (raw?.['view'] !== undefined && command !== 'client') throw inputProblem(file, `${where}: "view" belongs to client targets (the bindings of \`mcp-gen client --view\`)`);
   if (command === 'server') {
     const manifest = str('manifest');
     if (manifest === undefined) throw inputProblem(file, `${where}: a server target needs "manifest"`);
@@ -78,7 +80,10 @@ function toTarget(raw: Raw, base: string, where: string, file: string): Target {
     else if (key === 'fromSnapshot') [source, text] = [{ fromSnapshot: abs(value) }, `mcp-gen client --from-snapshot ${shown(value)}`];
     else if (key === 'fromUrl') [source, text] = [{ fromUrl: value }, `mcp-gen client --from-url ${value}`];
     else [source, text] = [{ fromCommand: value }, `mcp-gen client --from-command ${value}`];
-    return { command, job: { out: abs(out), source, banner: banner(text), ...allow } };
+    // `view`: the target is a view's bindings (`mcp-gen client … --view <uri>`), as its banner says.
+    const view = str('view');
+    if (view !== undefined) text += ` --view ${view}`;
+    return { command, job: { out: abs(out), source, banner: banner(text), ...allow, ...(view !== undefined ? { view } : {}) } };
   }
   if (command === 'types') {
     const spec = str('spec');

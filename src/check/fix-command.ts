@@ -50,6 +50,7 @@ export function fixCommand(target: Target, configDir?: string): string {
   if (target.command === 'client' && target.job.auth === true) words.push('--auth');
   if (target.command === 'client' && target.job.package !== undefined) words.push('--package', target.job.package.name);
   if (target.command === 'client' && target.job.browser === true) words.push('--browser');
+  if (target.command === 'client' && target.job.view !== undefined) words.push('--view', target.job.view);
   if (target.command === 'server' && target.job.otel === true) words.push('--otel');
   if (target.command === 'server' && target.job.target === 'web') words.push('--target', 'web');
   if ((target.command === 'server' || target.command === 'client') && target.job.importExtension === 'ts') words.push('--import-extension', 'ts');

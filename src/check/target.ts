@@ -48,7 +48,13 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
       : snapshot !== undefined ? { fromSnapshot: pathInOut(out, snapshot) }
       : url !== undefined ? { fromUrl: url }
       : { fromCommand: text(o, 'fromCommand') ?? '' };
-    const flags = { ...(o['auth'] === true ? { auth: true } : {}), ...(o['browser'] === true ? { browser: true } : {}), ...(text(o, 'package') !== undefined ? { package: { name: text(o, 'package') as string } } : {}) };
+    const flags = {
+      ...(o['auth'] === true ? { auth: true } : {}),
+      ...(o['browser'] === true ? { browser: true } : {}),
+      ...(text(o, 'package') !== undefined ? { package: { name: text(o, 'package') as string } } : {}),
+      // `client --view`: the folder holds a view's bindings, not a client.
+      ...(recipe.command === 'client' && text(o, 'view') !== undefined ? { view: text(o, 'view') as string } : {}),
+    };
     return { command: recipe.command, job: { out, source, banner, ...allow, ...flags, ...(recipe.command === 'client' ? specJob : {}) } };
   }
   if (recipe.command === 'runtime-validators') return { command: 'runtime-validators', job: { out, banner } };

@@ -275,12 +275,15 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--seed <seed>', help: 'same seed, same answers', default: '0' },
       { flags: '--fixtures <file>', help: 'canned results and errors per tool, matched on the arguments (YAML or JSON)' },
       { flags: '--enforce-auth', help: 'with --http and a manifest `auth` section: require a development token (printed at start-up) instead of serving unprotected' },
+      { flags: '--preview', help: 'also serve a page that hosts the MCP Apps views the way a host would, with sample tool input and results (implies --http)' },
+      { flags: '--preview-port <port>', help: "the preview page's port (default: the mock's port + 1; 0: any free one)" },
       OUTSIDE_REFS,
     ],
     examples: [
       ['mcp-gen mock manifest.yaml', 'a stdio server answering every tool with valid generated outputs'],
       ['mcp-gen mock manifest.yaml --http --port 3001 --seed 7 --fixtures mock.yaml', 'over HTTP, with canned answers'],
       ['mcp-gen mock manifest.yaml --http --enforce-auth', "the manifest's auth enforced with a development token printed at start"],
+      ['mcp-gen mock manifest.yaml --preview', 'the mock on port 3000 and a preview of its views on http://127.0.0.1:3001/'],
     ],
     ownJson: true,
     async run(args, options, { io }) {

@@ -103,7 +103,10 @@ export async function introspect(location: ServerLocation, log: (line: string) =
 
 /** `openSession`, with every incoming message's text shown to `inspect` first. */
 async function connectInspecting(location: ServerLocation, inspect: (message: unknown, text: string) => void, protocolVersions: readonly string[] | undefined): Promise<ClientSession> {
-  const options = { clientInfo: { name: 'mcp-gen', version: '0.1.0' }, ...(protocolVersions ? { protocolVersions } : {}) };
+  // Read as a host that shows MCP Apps views reads it: a server hides its app-only tools and every
+  // `_meta.ui` from clients without the extension (the fallback), and bindings and diffs need them.
+  const extensions = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+  const options = { clientInfo: { name: 'mcp-gen', version: '0.1.0' }, extensions, ...(protocolVersions ? { protocolVersions } : {}) };
   const session = new ClientSession(inspectingTransport(await transportFor(location), inspect), options);
   try {
     await session.connect();

@@ -177,6 +177,8 @@ export async function prepareClient(
   inputs.push(...spec.inputs);
   if (job.view !== undefined) {
     const files = await (await import('./view.js')).viewFiles(model, job.view, job.importExtension ?? 'js', cache);
+    // A live server's answers stay beside the bindings too, so `check` compares them offline.
+    if (saved !== undefined) files.push({ path: SAVED_SNAPSHOT, content: saved, owner: 'generated', format: 'none' });
     return { files, record: { mcpGenVersion: toolVersion(), recipe: { command: 'client', options: recipeOptions(job), banner: job.banner, inputs } } };
   }
   // A server that asked for authorization gets a client that can sign in, as with --auth (not a

@@ -9,7 +9,9 @@
  * and change display mode. A page written with ext-apps' own App class works against the server too.
  */
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBinary } from '../../scripts/system-packages.mjs';
 import { main } from '../../src/cli/main.js';
 import type { HttpListener, McpServer } from '../../src/runtime/index.js';
+import { openSession } from '../../src/runtime/client/connect-options.js';
 import { repoRoot, tempDir } from '../server/support.js';
 
 const work = tempDir('apps-ui-browser');
@@ -153,5 +156,124 @@ describe.each(['2025-11-25', '2026-07-28'])('MCP Apps in chromium at %s', (era) 
     ]);
     // Its call through the host reached the generated server's app-only tool.
     expect(message.seen).toContainEqual(['called', { temperature: 6 }]);
+  });
+});
+
+/** `mcp-gen mock --preview` as a user runs it (the real binary); resolves with its --json ready line. */
+async function startPreviewMock(manifest: string): Promise<{ url: string; preview: string }> {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/mcp-gen.js'), 'mock', manifest, '--preview', '--port', '0', '--preview-port', '0', '--seed', '5', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  closers.push(async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await once(child, 'exit');
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
+  expect(line, stderr).toBeDefined();
+  return JSON.parse(line as string) as { url: string; preview: string };
+}
+
+type PreviewEntry = [from: string, method: string, detail: any];
+
+/** Opens the preview page and waits until its log has an entry passing `done`. */
+async function openPreview(url: string, done: (entry: PreviewEntry) => boolean, act?: (tab: import('puppeteer-core').Page) => Promise<void>) {
+  const tab = await browser.newPage();
+  await tab.goto(url);
+  await tab.waitForSelector('body[data-ready="yes"]', { timeout: 60_000 });
+  const read = () => tab.evaluate(() => (globalThis as unknown as { previewLog: PreviewEntry[] }).previewLog);
+  const waitFor = async (test: (entry: PreviewEntry) => boolean) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const log = await read();
+      if (log.some(test)) return log;
+      expect(Date.now() < deadline, JSON.stringify(log)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { tab, read, waitFor, log: await (async () => (await act?.(tab), waitFor(done)))() };
+}
+
+/** What the mock answers this call directly, as a host with the extension would ask it. */
+async function mockAnswer(url: string, name: string, args: unknown): Promise<any> {
+  const session = await openSession({ url, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } });
+  try {
+    return await session.request('tools/call', { name, arguments: args as Record<string, unknown> });
+  } finally {
+    await session.close();
+  }
+}
+
+const sent = (log: PreviewEntry[], method: string) => log.find((entry) => entry[0] === 'host' && entry[1] === method)?.[2];
+const asked = (log: PreviewEntry[], method: string) => log.filter((entry) => entry[0] === 'view' && entry[1] === method).map((entry) => entry[2]);
+
+describe('mcp-gen mock --preview in chromium', () => {
+  it('hosts the generated view with sample input and result, forwards its typed call, and shows what it asks', async () => {
+    const { url, preview } = await startPreviewMock(join(serverSource, 'manifest.yaml'));
+    const { tab, waitFor, log: first } = await openPreview(preview, (entry) => entry[1] === 'tools/call (answer)');
+    try {
+      // The host's side: ui/initialize answered, then the sample input (partial first) and the mock's result.
+      expect(asked(first, 'ui/initialize')[0]).toMatchObject({ protocolVersion: '2026-01-26', appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] } });
+      const input = sent(first, 'ui/notifications/tool-input').arguments as { city: string };
+      expect(typeof input.city).toBe('string');
+      // The partial input holds every member but the last, as if the model were still writing it.
+      const partial = Object.fromEntries(Object.entries(input).slice(0, -1));
+      expect(sent(first, 'ui/notifications/tool-input-partial')).toEqual({ arguments: partial });
+      const result = sent(first, 'ui/notifications/tool-result');
+      expect(result.structuredContent).toEqual((await mockAnswer(url, 'show_forecast', input)).structuredContent);
+      // The view rendered the sample result.
+      const frame = tab.frames().find((f) => f !== tab.mainFrame())!;
+      await frame.waitForFunction((city: string) => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('#city')?.textContent === city, { timeout: 30_000 }, result.structuredContent.city);
+      // Its typed call went through the host to the mock (an app-only tool) and came back.
+      expect(asked(first, 'tools/call')).toEqual([{ name: 'refresh_forecast', arguments: { city: result.structuredContent.city } }]);
+
+      // The theme toggle sends host-context-changed; the view then opens a link, updates the model
+      // context, asks for fullscreen and reports what it saw with ui/message (and, hearing the
+      // display mode's context change, does it all once more: only the first round is checked).
+      await tab.click('#theme');
+      const log = await waitFor((entry) => entry[0] === 'view' && entry[1] === 'ui/message');
+      const seen = JSON.parse(asked(log, 'ui/message')[0].content[0].text).seen as unknown[][];
+      expect(seen.filter((entry) => entry[0] !== 'called')).toEqual([
+        ['partial', 'show_forecast', partial],
+        ['input', 'show_forecast', input],
+        ['result', 'show_forecast', result.structuredContent.city, result.structuredContent.temperatures],
+        ['context', 'dark', expect.any(String)],
+        // The host tells the new display mode as a context change before it answers the request.
+        ['context', null, expect.any(String)],
+        ['mode', 'fullscreen'],
+      ]);
+      expect(sent(log, 'ui/notifications/host-context-changed')).toEqual({ theme: 'dark' });
+      expect(log.filter((entry) => entry[1] === 'ui/notifications/host-context-changed').map((entry) => entry[2].displayMode)).toEqual([undefined, 'fullscreen']);
+      const answered = log.find((entry) => entry[1] === 'tools/call (answer)')![2];
+      expect(seen).toContainEqual(['called', answered.structuredContent.temperature]);
+      expect(asked(log, 'ui/open-link')[0]).toEqual({ url: 'https://example.com/oslo' });
+      expect(asked(log, 'ui/update-model-context')[0]).toEqual({ structuredContent: { city: 'Oslo' } });
+      expect(asked(log, 'ui/request-display-mode')[0]).toEqual({ mode: 'fullscreen' });
+      expect(asked(log, 'ui/notifications/size-changed').length).toBeGreaterThan(0);
+      expect(await tab.$eval('body', (body) => body.dataset['mode'])).toBe('fullscreen');
+      expect(await tab.$eval('#context', (pre) => JSON.parse(pre.textContent ?? ''))).toEqual({ structuredContent: { city: 'Oslo' } });
+      expect(await tab.$eval('#log a', (a) => a.getAttribute('href'))).toBe('https://example.com/oslo');
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it("hosts a view written with ext-apps' App class", async () => {
+    const source = join(work, 'preview-app-class');
+    cpSync(serverSource, source, { recursive: true });
+    cpSync(join(pages, 'app-class', 'dist', 'index.html'), join(source, 'views', 'forecast.html'));
+    const { preview } = await startPreviewMock(join(source, 'manifest.yaml'));
+    const { tab, log } = await openPreview(preview, (entry) => entry[0] === 'view' && entry[1] === 'ui/message');
+    try {
+      const seen = JSON.parse(asked(log, 'ui/message')[0].content[0].text).seen as unknown[][];
+      expect(seen).toEqual([
+        ['input', sent(log, 'ui/notifications/tool-input').arguments],
+        ['result', sent(log, 'ui/notifications/tool-result').structuredContent],
+        ['called', log.find((entry) => entry[1] === 'tools/call (answer)')![2].structuredContent],
+      ]);
+      expect(log.find((entry) => entry[1].endsWith('(error)') || entry[1] === 'error')).toBeUndefined();
+    } finally {
+      await tab.close();
+    }
   });
 });

@@ -19,6 +19,17 @@ it('init --view writes the view, links the tool, generates its bindings, and typ
   expect(readFileSync(join(dir, 'view', 'view.ts'), 'utf8')).toContain("export const VIEW_URI = 'ui://greeter/greeting';");
   // The server, its handler (which must return text for the model too), the client and the view's bindings.
   expect(typeCheck([dir])).toEqual([]);
+  // The project's `npm run check` (`mcp-gen check`) finds every output current, the view's bindings too.
+  const out: string[] = [];
+  const home = process.cwd();
+  process.chdir(dir);
+  try {
+    const checked = await main(['check'], { out: (l) => out.push(l), err: (l) => err.push(l) });
+    expect(checked, err.join('\n')).toBe(0);
+  } finally {
+    process.chdir(home);
+  }
+  expect(out).toEqual(expect.arrayContaining([expect.stringMatching(/^view: up to date\./)]));
 }, 180_000);
 
 it('init --view with --client is refused', async () => {

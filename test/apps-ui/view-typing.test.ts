@@ -12,66 +12,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { CREATE_VITE_TSCONFIG } from '../support/create-vite.js';
 import { repoRoot, tempDir } from '../server/support.js';
+import { BAD, GOOD, MISTAKES } from './view-pages.js';
 
 const project = tempDir('apps-ui-typing');
 const manifest = join(repoRoot, 'test/fixtures/apps-ui/weather-views/manifest.yaml');
-
-const GOOD = `import { connectView, type DisplayMode, type View } from './view/view.js';
-
-export async function page(): Promise<void> {
-  const view: View = await connectView({ availableDisplayModes: ['inline', 'fullscreen'] });
-  view.onToolInput((event) => {
-    if (event.tool === 'show_forecast') {
-      const city: string = event.arguments.city;
-      const days: number | undefined = event.arguments.days;
-      void [city, days];
-    }
-  });
-  view.onToolInputPartial((event) => {
-    const city: string | undefined = event.arguments.city;
-    void city;
-  });
-  view.onToolResult((event) => {
-    if (event.tool === 'show_forecast') {
-      const temperatures: number[] = event.result.structuredContent.temperatures;
-      void temperatures;
-    }
-  });
-  view.onToolCancelled((reason: string) => void reason);
-  view.onRejectedResult((error) => void error.issues);
-  view.onHostContextChanged((context) => void context.locale);
-  const fresh = await view.tools.refreshForecast({ city: 'Oslo' });
-  const temperature: number = fresh.structuredContent.temperature;
-  const text = await view.tools.getTime({});
-  void text.content;
-  const theme: 'light' | 'dark' | undefined = view.hostContext.theme;
-  const width: number | undefined = view.hostContext.containerDimensions?.maxWidth;
-  void [theme, width, view.hostContext.displayMode, view.hostContext.locale];
-  await view.openLink('https://example.com');
-  await view.sendMessage('Show me Oslo');
-  await view.updateModelContext({ structuredContent: { temperature } });
-  const mode: DisplayMode = await view.requestDisplayMode('fullscreen');
-  void mode;
-  view.reportSize(320, 200);
-}
-`;
-
-/** Each line a mistake, one error each. */
-const MISTAKES = [
-  `  await view.tools.refreshForecast({ town: 'Oslo' });`,
-  `  await view.tools.refreshForecast({ city: 7 });`,
-  `  const wrong: string = (await view.tools.refreshForecast({ city: 'Oslo' })).structuredContent.temperature; void wrong;`,
-  `  await view.tools.deleteEverything({});`,
-  `  view.onToolResult((event) => { if (event.tool === 'refresh_forecast') { const all: number[] = event.result.structuredContent.temperature; void all; } });`,
-  `  await view.requestDisplayMode('maximized');`,
-];
-const BAD = `import { connectView } from './view/view.js';
-
-export async function page(): Promise<void> {
-  const view = await connectView();
-${MISTAKES.join('\n')}
-}
-`;
 
 const VITE: ts.CompilerOptions = { ...ts.convertCompilerOptionsFromJson({ ...CREATE_VITE_TSCONFIG.compilerOptions, types: [] }, project).options };
 /** The apps matrix's strictest common settings, and no DOM: the bindings describe what they touch. */
