@@ -3,8 +3,13 @@
  * machine): what bench/client.mjs measures as CPU against a raw client. Behaviour is covered
  * elsewhere (split/, calls.test.ts); these guard the cost.
  */
+import { createHook } from 'node:async_hooks';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callTool, ClientSession } from '../../src/runtime/client/index.js';
+import { StdioClientTransport } from '../../src/runtime/client/stdio.js';
 import { StdioLines } from '../../src/runtime/client/stdio-lines.js';
+import { repoRoot } from './support.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -24,5 +29,29 @@ describe('stdio lines', () => {
     reader.end();
     expect(lines).toEqual([text.slice(1, -1)]);
     expect(decode.mock.calls.length + toString.mock.calls.length).toBe(1);
+  });
+});
+
+describe('a tool call over stdio', () => {
+  it('makes at most 8 promises (14 before the call path was flattened) and no timer per sequential call with no options', async () => {
+    const session = new ClientSession(
+      new StdioClientTransport({ command: process.execPath, args: [join(repoRoot, 'bench/floor/server.mjs')], stderr: 'ignore' }),
+      { protocolVersions: ['2025-11-25'] },
+    );
+    await session.connect();
+    // The weather tool's output checked the way a generated client's validator checks it.
+    const validateOutput = Object.assign((value: unknown): value is unknown => typeof value === 'object' && value !== null, { errors: null });
+    const binding = { name: 'get_weather', validateOutput };
+    const input = { location: 'Lisbon', units: 'celsius' };
+    for (let i = 0; i < 20; i++) await callTool(session, binding, input);
+    const made = new Map<string, number>();
+    const hook = createHook({ init: (_id, type) => void made.set(type, (made.get(type) ?? 0) + 1) });
+    const calls = 50;
+    hook.enable();
+    for (let i = 0; i < calls; i++) await callTool(session, binding, input);
+    hook.disable();
+    await session.close();
+    expect(made.get('Timeout') ?? 0).toBe(0);
+    expect((made.get('PROMISE') ?? 0) / calls).toBeLessThanOrEqual(8);
   });
 });
