@@ -57,12 +57,16 @@ export async function setLogLevel(
   sessionLevels.set(session, level);
 }
 
+/** The options of a call that gives none: shared, never written to. */
+const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
+
 /** The transport-level options of a call (the rest goes into params). */
 export function requestOptions(options: CallOptions | undefined): RequestOptions {
+  if (options === undefined) return NO_REQUEST_OPTIONS;
   return {
-    signal: options?.signal,
-    timeoutMs: options?.timeoutMs,
-    onProgress: options?.onProgress,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    onProgress: options.onProgress,
   };
 }
 
@@ -75,16 +79,36 @@ export async function prepareParams(
   params: JsonObject,
   options: CallOptions | undefined,
 ): Promise<JsonObject> {
+  const level = levelToSet(session, options);
+  if (level !== undefined) await setLogLevel(session, level, options);
+  return paramsWithMeta(session, params, options);
+}
+
+/**
+ * The level a stateful session must set with `logging/setLevel` before this call, if any. A call
+ * with none to set skips prepareParams' wait and builds its params at once (paramsWithMeta).
+ */
+export function levelToSet(
+  session: ClientSession,
+  options: CallOptions | undefined,
+): LoggingLevel | undefined {
   const level = options?.logLevel;
-  if (!session.stateless) {
-    if (level !== undefined && sessionLevels.get(session) !== level)
-      await setLogLevel(session, level, options);
-    return withMeta(params, options?._meta, undefined);
-  }
+  if (level === undefined || session.stateless || sessionLevels.get(session) === level)
+    return undefined;
+  return level;
+}
+
+/** The params with the call's `_meta` and log level put in (after any `levelToSet` was set). */
+export function paramsWithMeta(
+  session: ClientSession,
+  params: JsonObject,
+  options: CallOptions | undefined,
+): JsonObject {
+  if (!session.stateless) return withMeta(params, options?._meta, undefined);
   // A level named in the call's own `_meta` is left as it is; the session default fills a gap only.
   const fallback =
     options?._meta?.[META_LOG_LEVEL] === undefined ? sessionLevels.get(session) : undefined;
-  return withMeta(params, options?._meta, level ?? fallback);
+  return withMeta(params, options?._meta, options?.logLevel ?? fallback);
 }
 
 function withMeta(

@@ -8,7 +8,7 @@ import type { JsonObject } from '../api.js';
 import { isObject, jsonOrUndefined } from '../protocol/jsonrpc.js';
 import { whenAborted } from './cancellation.js';
 import { ConnectionClosedError, RequestTimeoutError, SessionExpiredError } from './errors.js';
-import { IncomingMessages } from './incoming.js';
+import { IncomingMessages, type Pending } from './incoming.js';
 import { STATELESS_REVISION, type ServerIdentity } from './negotiation.js';
 import type { RequestOptions, SessionOptions } from './session-options.js';
 import type { ClientTracing } from './tracing.js';
@@ -98,38 +98,25 @@ export class Connection {
     if (options.headers) info.headers = options.headers;
 
     return new Promise<JsonObject>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let stopWaiting: (() => void) | undefined;
-      const finish = (): void => {
-        this.incoming.forget(id);
-        if (timer !== undefined) clearTimeout(timer);
-        stopWaiting?.();
-      };
-      const cancel = (reason: Error): void => {
-        if (!this.incoming.pending.has(id)) return;
-        finish();
-        reject(reason);
-        // The transport tells the server its own way (cancellation.ts); initialize is never cancelled.
-        if (method !== INITIALIZE && !this.closedError)
-          this.transport.cancel(id, reason.message).catch(() => {});
-      };
-      this.incoming.pending.set(id, {
-        resolve: (result) => {
-          finish();
-          resolve(result);
-        },
-        reject: (error) => {
-          finish();
-          reject(error);
-        },
-      });
-      if (signal !== undefined)
-        stopWaiting = whenAborted(signal, () => cancel(abortReason(signal)));
-      if (options.timeoutMs !== undefined)
-        timer = setTimeout(
-          () => cancel(new RequestTimeoutError(method, options.timeoutMs as number)),
-          options.timeoutMs,
-        );
+      const request = new InFlight(this.incoming, id, resolve, reject);
+      this.incoming.pending.set(id, request);
+      // The cancel closure only for a call that can be cancelled or time out.
+      if (signal !== undefined || options.timeoutMs !== undefined) {
+        const cancel = (reason: Error): void => {
+          if (!this.incoming.pending.has(id)) return;
+          request.reject(reason);
+          // The transport tells the server its own way (cancellation.ts); initialize is never cancelled.
+          if (method !== INITIALIZE && !this.closedError)
+            this.transport.cancel(id, reason.message).catch(() => {});
+        };
+        if (signal !== undefined)
+          request.stopWaiting = whenAborted(signal, () => cancel(abortReason(signal)));
+        if (options.timeoutMs !== undefined)
+          request.timer = setTimeout(
+            () => cancel(new RequestTimeoutError(method, options.timeoutMs as number)),
+            options.timeoutMs,
+          );
+      }
       this.transport.send(text, info).catch((error: Error) => {
         if (
           error instanceof SessionExpiredError &&
@@ -138,7 +125,7 @@ export class Connection {
           this.incoming.pending.has(id)
         ) {
           // The server forgot us: a new session, then the same request again (with a new id).
-          finish();
+          request.finish();
           this.renewSession().then(
             () => this.roundTrip(method, params, options).then(resolve, reject),
             reject,
@@ -165,6 +152,47 @@ export class Connection {
     if (this.closedError) return;
     this.closedError = error ?? new ConnectionClosedError();
     this.incoming.closeAll(this.closedError);
+  }
+}
+
+/**
+ * One request of ours awaiting its answer: settling it forgets it, with its timer and abort
+ * listener. A record, not closures, since every call makes one.
+ */
+class InFlight implements Pending {
+  timer: ReturnType<typeof setTimeout> | undefined;
+  stopWaiting: (() => void) | undefined;
+  private readonly incoming: IncomingMessages;
+  private readonly id: number;
+  private readonly settle: (result: JsonObject) => void;
+  private readonly fail: (error: Error) => void;
+
+  constructor(
+    incoming: IncomingMessages,
+    id: number,
+    settle: (result: JsonObject) => void,
+    fail: (error: Error) => void,
+  ) {
+    this.incoming = incoming;
+    this.id = id;
+    this.settle = settle;
+    this.fail = fail;
+  }
+
+  resolve(result: JsonObject): void {
+    this.finish();
+    this.settle(result);
+  }
+
+  reject(error: Error): void {
+    this.finish();
+    this.fail(error);
+  }
+
+  finish(): void {
+    this.incoming.forget(this.id);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.stopWaiting?.();
   }
 }
 

@@ -100,8 +100,9 @@ export class IncomingMessages {
   /** Drops one request of ours, answered or given up, with its listeners. */
   forget(id: RequestId): void {
     this.pending.delete(id);
-    this.progress.delete(id);
-    this.subscriptions.delete(id);
+    // Most calls have neither: the empty maps are not searched.
+    if (this.progress.size > 0) this.progress.delete(id);
+    if (this.subscriptions.size > 0) this.subscriptions.delete(id);
   }
 
   /** The connection ended: every request of ours fails with `error`, every one we serve aborts. */

@@ -81,18 +81,24 @@ export class ClientSession {
    * Sends a request and resolves with its result. On 2026-07-28 every request carries `_meta`,
    * and an input-required result is answered from the handlers and the request retried.
    */
-  async request(
+  request(
     method: string,
     params: JsonObject = {},
     options: RequestOptions = {},
   ): Promise<JsonObject> {
-    if (!this.stateless) return this.connection.exchange(method, params, options);
-    return requestWithInputRounds(
-      method,
-      withStatelessMeta(params, this.capabilities, this.options.clientInfo),
-      (current) => this.connection.exchange(method, current, options),
-      (requests) => this.answerInputs(requests, options.signal),
-    );
+    // Not async: the connection's promise is handed back as it is, not wrapped in another; a
+    // throw still comes back as a rejection.
+    try {
+      if (!this.stateless) return this.connection.exchange(method, params, options);
+      return requestWithInputRounds(
+        method,
+        withStatelessMeta(params, this.capabilities, this.options.clientInfo),
+        (current) => this.connection.exchange(method, current, options),
+        (requests) => this.answerInputs(requests, options.signal),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

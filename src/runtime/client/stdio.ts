@@ -35,6 +35,8 @@ export class StdioClientTransport implements ClientTransport {
   private queued = '';
   /** Resolves when `queued` has been written; every message in it shares this promise. */
   private writing: Promise<void> | undefined;
+  /** Settles `writing`. */
+  private written: { resolve: () => void; reject: (error: Error) => void } | undefined;
   /** Set while the pipe is full: the one `drain` wait every write behind it shares. */
   private drained: Promise<void> | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -104,7 +106,13 @@ export class StdioClientTransport implements ClientTransport {
     if (!stdin || stdin.destroyed || this.closing)
       return Promise.reject(new ConnectionClosedError());
     this.queued += text + '\n';
-    this.writing ??= this.write(stdin);
+    if (this.writing === undefined) {
+      // One promise per write, settled by `flush`: nothing else is allocated per message.
+      this.writing = new Promise((resolve, reject) => {
+        this.written = { resolve, reject };
+      });
+      process.nextTick(flushQueued, this, stdin);
+    }
     return this.writing;
   }
 
@@ -113,15 +121,27 @@ export class StdioClientTransport implements ClientTransport {
     return this.send(cancelledNotification(id, reason), { method: CANCELLED });
   }
 
-  /** Writes what is queued after this turn of the event loop, and after the pipe drains if it is full. */
-  private async write(stdin: Writable): Promise<void> {
-    await new Promise<void>((resolve) => process.nextTick(resolve));
-    while (this.drained !== undefined) await this.drained;
+  /**
+   * Writes what is queued (called after the turn of the event loop that queued it), once the pipe
+   * has drained if it was full; then settles the promise every message in the write shares.
+   * @internal
+   */
+  flush(stdin: Writable): void {
+    if (this.drained !== undefined) {
+      void this.drained.then(() => this.flush(stdin));
+      return;
+    }
     const data = this.queued;
+    const written = this.written;
     this.queued = '';
     this.writing = undefined;
-    if (stdin.destroyed || stdin.writableEnded) throw new ConnectionClosedError();
+    this.written = undefined;
+    if (stdin.destroyed || stdin.writableEnded) {
+      written?.reject(new ConnectionClosedError());
+      return;
+    }
     if (!stdin.write(data)) this.drained = drainOf(stdin).finally(() => (this.drained = undefined));
+    written?.resolve();
   }
 
   setProtocolVersion(): void {}
@@ -147,6 +167,11 @@ export class StdioClientTransport implements ClientTransport {
     child.kill('SIGKILL');
     await this.exited;
   }
+}
+
+/** `transport.flush(stdin)`, as process.nextTick calls it (no closure per write). */
+function flushQueued(transport: StdioClientTransport, stdin: Writable): void {
+  transport.flush(stdin);
 }
 
 /** Resolves when `stream` drains, or when it can no longer (closed, failed). */

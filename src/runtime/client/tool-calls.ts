@@ -4,7 +4,13 @@
  * contract, and a refused call recovered (a URL elicitation, an undeclared capability; input-rounds.ts).
  */
 import type { JsonObject, Validator } from '../api.js';
-import { prepareParams, requestOptions, type CallOptions } from './call-options.js';
+import {
+  levelToSet,
+  paramsWithMeta,
+  requestOptions,
+  setLogLevel,
+  type CallOptions,
+} from './call-options.js';
 import { OutputValidationError, ToolError } from './errors.js';
 import { headerMirrors, paramHeaders, type HeaderMirror } from './headers.js';
 import { recoverToolCall } from './input-rounds.js';
@@ -47,7 +53,7 @@ export async function callTool(
   session: ClientSession,
   binding: ClientToolBinding,
   input: unknown,
-  options: CallOptions = {},
+  options?: CallOptions,
 ): Promise<unknown> {
   let result: JsonObject;
   try {
@@ -77,7 +83,7 @@ export async function callToolFull(
   session: ClientSession,
   binding: ClientToolBinding,
   input: unknown,
-  options: CallOptions = {},
+  options?: CallOptions,
 ): Promise<JsonObject> {
   let result: JsonObject;
   try {
@@ -90,19 +96,25 @@ export async function callToolFull(
   return result;
 }
 
-async function sendToolCall(
+/**
+ * Sends the call. Not async: a call with no log level to set goes straight to the session, so the
+ * answer reaches the caller through no promise of this function's own.
+ */
+function sendToolCall(
   session: ClientSession,
   binding: ClientToolBinding,
   input: unknown,
-  options: CallOptions,
+  options: CallOptions | undefined,
 ): Promise<JsonObject> {
-  const request = requestOptions(options);
+  let request = requestOptions(options);
   if (binding.headers !== undefined && binding.headers.length > 0)
-    request.headers = paramHeaders(binding.headers, input);
-  return session.request(
-    TOOLS_CALL,
-    await prepareParams(session, { name: binding.name, arguments: input ?? {} }, options),
-    request,
+    request = { ...request, headers: paramHeaders(binding.headers, input) };
+  const params: JsonObject = { name: binding.name, arguments: input ?? {} };
+  const level = levelToSet(session, options);
+  if (level === undefined)
+    return session.request(TOOLS_CALL, paramsWithMeta(session, params, options), request);
+  return setLogLevel(session, level, options).then(() =>
+    session.request(TOOLS_CALL, paramsWithMeta(session, params, options), request),
   );
 }
 
@@ -111,7 +123,7 @@ function recovered(
   session: ClientSession,
   binding: ClientToolBinding,
   input: unknown,
-  options: CallOptions,
+  options: CallOptions | undefined,
   error: unknown,
 ): Promise<JsonObject> {
   return recoverToolCall(
@@ -119,7 +131,7 @@ function recovered(
     session.handlers,
     error,
     () => sendToolCall(session, binding, input, options),
-    options.signal,
+    options?.signal,
   );
 }
 
