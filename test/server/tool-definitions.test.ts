@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as cli } from '../../src/cli/main.js';
 import { toolConstant } from '../../src/emit/server/server-file.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
+import { outputFiles } from '../support/output-files.js';
 import { build, loadModel, plan, repoRoot, tempDir, write } from './support.js';
 
 const fixture = join(repoRoot, 'test', 'fixtures', 'server', 'shared-defs', 'manifest.yaml');
@@ -93,6 +95,34 @@ describe('generated/tool-definitions.ts', () => {
     expect(weather.has('generated/tool-definitions.ts')).toBe(false);
     expect(weather.get('generated/server.ts')).toContain(`text: '{"name":"get_weather",`);
   });
+});
+
+describe('tool-definitions.ts through the unit cache', () => {
+  const run = async (...argv: string[]): Promise<void> => {
+    const err: string[] = [];
+    const code = await cli(argv, { out: () => {}, err: (line) => err.push(line) });
+    expect(code, err.join('\n')).toBe(0);
+  };
+  // The folder's cache alone, so a cold run is cold.
+  const sharedCache = process.env['MCP_GEN_SHARED_CACHE'];
+  beforeAll(() => void (process.env['MCP_GEN_SHARED_CACHE'] = 'off'));
+  afterAll(() => (sharedCache === undefined ? delete process.env['MCP_GEN_SHARED_CACHE'] : void (process.env['MCP_GEN_SHARED_CACHE'] = sharedCache)));
+
+  it('writes the same bytes warm as cold after a shared piece changed', async () => {
+    const dir = join(work, 'cache');
+    mkdirSync(dir, { recursive: true });
+    const manifest = join(dir, 'manifest.yaml');
+    writeFileSync(manifest, readFileSync(fixture, 'utf8'));
+    const generate = (out: string) => run('server', manifest, '-o', join(dir, out), '--no-version-banner');
+    await generate('warm');
+    writeFileSync(manifest, readFileSync(fixture, 'utf8').replace('How many forks were made of it.', 'Forks made of it so far.'));
+    await generate('warm');
+    await generate('cold');
+    const warm = await outputFiles(join(dir, 'warm'));
+    const cold = await outputFiles(join(dir, 'cold'));
+    expect(cold['generated/tool-definitions.ts']).toContain('Forks made of it so far.');
+    for (const path of Object.keys(cold).filter((p) => p.startsWith('generated/'))) expect(warm[path], path).toBe(cold[path]);
+  }, 120_000);
 });
 
 describe('a generated server with shared pieces, over stdio', () => {
