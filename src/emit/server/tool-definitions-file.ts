@@ -1,15 +1,15 @@
 /**
- * `generated/tool-definitions.ts`: the tools' `tools/list` entries, each component schema written
- * once. The bundler copies every definition a tool schema reaches into that schema's own `$defs`
- * (so each schema on the wire stands alone), and a large API has hundreds of tools holding the same
- * copies. Here each entry is cut at its schemas' definitions and root keywords: the pieces between
- * them stay the tool's own, and a piece that several entries hold (and that weighs enough to be
- * worth it) is written once in a table, by digest. The runtime asks for an entry's text when a `tools/list` page first
- * needs it, and the module joins its pieces then: the bytes on the wire are those of
- * `JSON.stringify` of the entry, as when the text was embedded whole.
+ * `generated/tool-definitions.ts`: the tools' `tools/list` entries, each large shared schema piece
+ * written once. The bundler copies every definition a tool schema reaches into that schema's own
+ * `$defs` (so each schema on the wire stands alone), and a large API has hundreds of tools holding
+ * the same copies. Here each entry is cut at its schemas' definitions and root keywords: the text
+ * between them stays the tool's own, and a piece that several entries hold (and that weighs enough
+ * to be worth it) is written once in a table, keyed by digest. The runtime asks for an entry's
+ * text when a `tools/list` page first needs it, and the module joins its pieces then: the bytes on
+ * the wire are those of `JSON.stringify` of the entry, as when the text was embedded whole.
  *
- * A server none of whose definitions is worth sharing gets no such module: its `server.ts` embeds
- * each entry as before (server-file.ts).
+ * A server none of whose pieces is worth sharing gets no such module: its `server.ts` embeds each
+ * entry as before (server-file.ts).
  */
 import type { ServiceModel } from '../../model/service-model.js';
 import { stringLiteral } from '../../printer/escape.js';
@@ -24,26 +24,25 @@ type Tool = ServiceModel['tools'][number];
 export const TOOL_DEFINITIONS_MODULE = 'tool-definitions';
 
 /**
- * A definition is stored once when its copies beyond the first would weigh at least this many
+ * A piece is stored once when its copies beyond the first would weigh at least this many
  * characters: below it, the table entry and the references cost about what they save.
  */
 export const SHARE_THRESHOLD = 1024;
 
 /**
- * One tool's entry as JSON text cut at its definitions: literal text at even places, the key of a
- * definition at odd ones (`components` holds their texts). Joined, the pieces are
- * `JSON.stringify(entry)`.
+ * One tool's entry as JSON text cut at its schema pieces: literal text at even places, the key of a
+ * piece at odd ones (`components` holds their texts). Joined, they are `JSON.stringify(entry)`.
  */
 export interface DefinitionPieces {
   pieces: string[];
   components: Record<string, string>;
 }
 
-/** Stands in for a definition while the entry is written out; a NUL keeps it from meeting real text (and the join is checked). */
+/** Stands in for a piece while the entry is written out; a NUL keeps it from meeting real text (and the join is checked). */
 const MARK = '\u0000mcp-gen-component\u0000';
 const MARKED = /"\\u0000mcp-gen-component\\u0000(\d+)"/;
 
-/** Cuts a tool's `tools/list` entry at the definitions of its input and output schemas (their root `$defs` or `definitions`). */
+/** Cuts a tool's `tools/list` entry at the pieces of its input and output schemas (`withMarks`). */
 export function definitionPieces(wire: Readonly<Record<string, unknown>>): DefinitionPieces {
   const whole = JSON.stringify(wire);
   const texts: string[] = [];
@@ -92,7 +91,7 @@ function withMarks(schema: SchemaObject, texts: string[]): SchemaObject {
 /** A root keyword's value shorter than this stays in the entry's own text: it could not reach `SHARE_THRESHOLD` often enough to matter. */
 const MIN_PIECE = 64;
 
-/** A definition's key in the table: the start of its text's SHA-256, long enough that two texts never meet. */
+/** A piece's key in the table: the first 64 bits of its text's SHA-256 (a GitHub-size server has a few thousand pieces: two never meet). */
 function componentKey(text: string): string {
   return sha256Hex(text).slice(0, 16);
 }
@@ -101,7 +100,7 @@ export function joinPieces(pieces: readonly string[], components: Readonly<Recor
   return pieces.map((piece, index) => (index % 2 === 0 ? piece : components[piece])).join('');
 }
 
-/** Each definition an entry holds, in order, as its key and the length of its text: what choosing the shared ones needs. */
+/** Each piece an entry holds, in order, as its key and the length of its text: what choosing the shared ones needs. */
 export type ComponentSummary = [key: string, length: number][];
 
 export function componentSummary(tool: DefinitionPieces): ComponentSummary {
@@ -113,7 +112,7 @@ export function componentSummary(tool: DefinitionPieces): ComponentSummary {
   return summary;
 }
 
-/** The definitions worth storing once, sorted: held in two places or more, with the copies beyond the first weighing `SHARE_THRESHOLD` or more. */
+/** The pieces worth storing once, sorted: held in two places or more, with the copies beyond the first weighing `SHARE_THRESHOLD` or more. */
 export function sharedKeys(summaries: readonly ComponentSummary[]): string[] {
   const uses = new Map<string, { count: number; length: number }>();
   for (const summary of summaries) {
@@ -127,7 +126,7 @@ export function sharedKeys(summaries: readonly ComponentSummary[]): string[] {
   return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The pieces with every definition not in `shared` joined back into the literal text around it. */
+/** The pieces with every piece not in `shared` joined back into the literal text around it. */
 export function keepingShared(tool: DefinitionPieces, shared: ReadonlySet<string>): string[] {
   const out: string[] = [tool.pieces[0] as string];
   for (let i = 1; i < tool.pieces.length; i += 2) {
@@ -145,7 +144,7 @@ export function definitionStatement(constant: string, pieces: readonly string[])
 }
 
 /**
- * The module's text, or undefined when no definition is worth sharing (server.ts then embeds each
+ * The module's text, or undefined when no piece is worth sharing (server.ts then embeds each
  * entry whole). Through `memo`, a warm run reads each tool's summary and export from the cache, and
  * cuts only the entries of tools that changed. `constantOf` names a tool's export.
  */
@@ -190,7 +189,7 @@ function entryKey(tool: Tool): string {
   return JSON.stringify(wire);
 }
 
-/** The module: the table of shared definitions (`table`, one line each), the join, and each tool's export (`statements`, in manifest order). */
+/** The module: the table of shared pieces (`table`, one line each), the join, and each tool's export (`statements`, in manifest order). */
 function toolDefinitionsFile(table: string, statements: readonly string[]): string {
   return [
     '/**\n',
