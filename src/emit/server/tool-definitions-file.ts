@@ -13,6 +13,7 @@
  */
 import type { ServiceModel } from '../../model/service-model.js';
 import { stringLiteral } from '../../printer/escape.js';
+import { prettierString } from '../../printer/prettier-layout.js';
 import type { UnitMemo } from '../../printer/format.js';
 import { schemaDigest } from '../../schema/digest.js';
 import { defineOwn, isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
@@ -138,9 +139,15 @@ export function keepingShared(tool: DefinitionPieces, shared: ReadonlySet<string
   return out;
 }
 
+/** A string literal in the quotes that need fewer escapes: in JSON text, nearly always single ones. */
+function literal(text: string): string {
+  const double = stringLiteral(text);
+  return prettierString(double, true) ?? double;
+}
+
 /** One tool's export: a function that makes its entry's text, so the module parses no piece until a page asks for it. */
 export function definitionStatement(constant: string, pieces: readonly string[]): string {
-  return `export const ${constant} = (): string => spliced([${pieces.map(stringLiteral).join(', ')}]);\n`;
+  return `export const ${constant} = (): string => spliced([${pieces.map(literal).join(', ')}]);\n`;
 }
 
 /**
@@ -174,7 +181,7 @@ export async function toolDefinitionsModule(tools: readonly Tool[], constantOf: 
       const { components } = piecesOf(tools[i] as Tool);
       for (const [key] of summary) if (sharedSet.has(key)) texts.set(key, components[key] as string);
     }
-    return shared.map((key) => `  ${stringLiteral(key)}: ${stringLiteral(texts.get(key) as string)},\n`).join('');
+    return shared.map((key) => `  ${literal(key)}: ${literal(texts.get(key) as string)},\n`).join('');
   });
   return toolDefinitionsFile(table, statements);
 }
