@@ -8,8 +8,8 @@ import type { PlannedFile } from '../write/planned-file.js';
  */
 export type ImportExtension = 'js' | 'ts';
 
-/** Files whose specifiers their emitter already wrote with the chosen extension (and that are big). */
-const WRITTEN_WITH_EXTENSION = /(?:^|\/)(?:validators|validator-helpers|[a-z][a-z0-9-]*-validators)\.ts$|(?:^|\/)validators\/[^/]+\.ts$/;
+/** Files whose specifiers their emitter already wrote with the chosen extension, or that import nothing (and that are big). */
+const WRITTEN_WITH_EXTENSION = /(?:^|\/)(?:validators|validator-helpers|tool-definitions|[a-z][a-z0-9-]*-validators)\.ts$|(?:^|\/)validators\/[^/]+\.ts$/;
 
 /**
  * The planned files with every relative `./…js`/`../…js` module specifier of their TypeScript

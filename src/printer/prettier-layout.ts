@@ -133,7 +133,8 @@ export function toolStatementSource(parts: ToolStatementParts): string {
  */
 export function toolStatementLayout(parts: ToolStatementParts): string | undefined {
   // The text stays on its key's line at any width, so its characters need not be ASCII.
-  const wire = prettierString(parts.wireLiteral, true);
+  // A text named in tool-definitions.ts (server-file.ts) is an expression, not a literal.
+  const wire = parts.wireLiteral.startsWith('"') ? prettierString(parts.wireLiteral, true) : fitsPlain(`  text: ${parts.wireLiteral},`) ? parts.wireLiteral : undefined;
   const name = prettierString(parts.nameLiteral);
   const module = prettierString(parts.moduleLiteral);
   if (wire === undefined || name === undefined || module === undefined) return undefined;

@@ -241,8 +241,12 @@ export type ToolBinding = { /** Wire name, as in `tools/call`. */ name: string }
  * The facts must say what the text says; the generator writes both from the same entry.
  */
 export type ToolText = ToolBinding & {
-  /** The `tools/list` entry, JSON; its `name` is the binding's. */
-  text: string;
+  /**
+   * The `tools/list` entry, JSON; its `name` is the binding's. Or a function that makes that text,
+   * called once, when a page first needs the entry: a server whose tools share large definitions
+   * joins each entry from the pieces of its `tool-definitions.ts`.
+   */
+  text: string | (() => string);
   /** The entry's `execution.taskSupport`, when it is not `forbidden`. */
   taskSupport?: 'optional' | 'required';
   /** Present (false) when the entry's outputSchema is not an object schema (see `ToolEntry.objectOutput`). */

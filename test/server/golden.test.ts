@@ -20,6 +20,8 @@ const CASES = {
   'resources-prompts': 'test/fixtures/server/resources-prompts/manifest.yaml',
   // MCP Apps: a view served as a ui:// resource, tools with _meta.ui (test/apps-ui/).
   views: 'test/fixtures/apps-ui/weather-views/manifest.yaml',
+  // Tools sharing large definitions: their tools/list entries in generated/tool-definitions.ts.
+  'shared-defs': 'test/fixtures/server/shared-defs/manifest.yaml',
 } as const;
 type CaseName = keyof typeof CASES;
 

@@ -18,7 +18,7 @@ import { UnitCache } from '../../src/write/unit-cache.js';
 import { makeManifest } from '../../bench/scale/make-manifest.mjs';
 import { repoRoot } from '../client/support.js';
 
-const SERVER_FILES = ['generated/types.ts', 'generated/server.ts'];
+const SERVER_FILES = ['generated/types.ts', 'generated/server.ts', 'generated/tool-definitions.ts'];
 const CLIENT_FILES = ['types.ts', 'client.ts'];
 /** The tool whose input schema gains an optional property between the runs. */
 const CHANGED = 7;
@@ -98,7 +98,8 @@ describe('files assembled from per-tool units', () => {
     expect(cold.computed['prettier-unit']).toBe(2);
     expect(cold.computed['server-tool-statement']).toBe(24);
     const warm = await serverFiles(after, UnitCache.fromText(cache.text(), 'test'));
-    expect(warm.computed).toEqual({ 'types-tool': 1, 'server-tool-statement': 1 });
+    // Its tools/list entry too: its pieces and its export of tool-definitions.ts (the manifest's tools share large definitions).
+    expect(warm.computed).toEqual({ 'types-tool': 1, 'server-tool-statement': 1, 'tool-definition-summary': 1, 'tool-definition-statement': 1 });
     const coldAfter = await serverFiles(after, UnitCache.empty('test'));
     expect(warm.files).toEqual(coldAfter.files);
     expect(warm.files['generated/types.ts']).toContain('addedLater?: string;');
@@ -123,7 +124,7 @@ describe('files assembled from per-tool units', () => {
     const renamed: ServiceModel = { ...before, tools: before.tools.map((t, i) => (i === CHANGED ? { ...t, name: `${t.name}_renamed`, wire: { ...t.wire, name: `${t.name}_renamed` } } : t)) };
     const warm = await serverFiles(renamed, UnitCache.fromText(cache.text(), 'test'));
     // Its types (same names) and both skeletons (no tool's name in them) are hits; its statement holds its name.
-    expect(warm.computed).toEqual({ 'server-tool-statement': 1 });
+    expect(warm.computed).toEqual({ 'server-tool-statement': 1, 'tool-definition-summary': 1, 'tool-definition-statement': 1 });
     expect(warm.files).toEqual((await serverFiles(renamed, UnitCache.empty('test'))).files);
   });
 

@@ -19,7 +19,8 @@ import { defineOwn, type SchemaObject } from '../../schema/keywords.js';
 import { embedAt } from '../shared/embed.js';
 import { isMetaChecked } from '../../schema/meta-checked.js';
 import type { UnitMemo } from '../../printer/format.js';
-import { serverFile, servesStateless } from './server-file.js';
+import { serverFile, servesStateless, toolConstant } from './server-file.js';
+import { TOOL_DEFINITIONS_MODULE, toolDefinitionsModule } from './tool-definitions-file.js';
 import { TYPES_MODULE, typesFile } from '../types/types-file.js';
 import { describe, handlersIndexFile, sectionFiles, toolHandlerFile, toolHandlerPath } from './user-files.js';
 import { hasProxiedTools, proxyFile, proxyHandlerFile } from './proxy-file.js';
@@ -110,14 +111,17 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   // types.ts and server.ts are assembled from formatted units already (types-file.ts,
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
-  const server = serverFile(model, toolNames, validatorModules(model), inputs.memoAsync);
+  // The tools' entries go to tool-definitions.ts when they share large definitions; server.ts names them then.
+  const definitions = toolDefinitionsModule(model.tools, toolConstant, inputs.memoAsync);
+  const server = definitions.then((module) => serverFile(model, toolNames, validatorModules(model), inputs.memoAsync, module !== undefined));
   const handlerFile = (tool: ServiceModel['tools'][number]): PlannedFile =>
     tool.http !== undefined ? proxyHandlerFile(tool, toolHandlerPath(tool), describe(tool.wire)) : toolHandlerFile(tool);
   const userFiles = [...model.tools.map(handlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts)];
-  const [typesContent, serverContent, validatorPlan] = await Promise.all([types, server, validators]);
+  const [typesContent, serverContent, validatorPlan, definitionsContent] = await Promise.all([types, server, validators, definitions]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });
   if (validatorPlan) files.push(...validatorPlan.files);
+  if (definitionsContent !== undefined) files.push({ path: `generated/${TOOL_DEFINITIONS_MODULE}.ts`, owner: 'generated', format: 'none', content: definitionsContent });
   files.push({ path: 'generated/server.ts', owner: 'generated', format: 'none', content: serverContent }, ...userFiles);
   return { files, notes, warnings: validatorPlan?.warnings ?? [] };
 }

@@ -9,11 +9,15 @@ import { schemaDigest } from '../../schema/digest.js';
 import { isSchemaObject } from '../../schema/keywords.js';
 import { UI_EXTENSION } from '../../model/views.js';
 import { VIEWS_MODULE } from './views-file.js';
+import { TOOL_DEFINITIONS_MODULE } from './tool-definitions-file.js';
 
 /** Whether the server serves the stateless revision, whose requests have validators of their own. */
 export function servesStateless(model: ServiceModel): boolean {
   return model.protocolVersions.includes(STATELESS_REVISION);
 }
+
+/** How server.ts names tool-definitions.ts, when the tools' entries are there. */
+const DEFINITIONS = 'toolDefinitions';
 
 /** The runtime's one entry module, relative to `generated/`. */
 const RUNTIME = './runtime/index.js';
@@ -50,13 +54,15 @@ export function capabilities(model: ServiceModel): Record<string, object> {
  * them. Assembled already formatted: each tool is a top-level statement of its own (its entry,
  * binding and the facts start-up needs), formatted alone and cached, so a warm run after one tool
  * changed formats that one; the rest of the file names tools but holds none of their data, and is
- * formatted once.
+ * formatted once. With `definitionsModule` (a server whose tools share large definitions), each
+ * statement names its entry's text in `tool-definitions.ts` instead (tool-definitions-file.ts).
  */
 export async function serverFile(
   model: ServiceModel,
   toolNames: Map<string, ToolTypeNames>,
   validatorModules: ReadonlyMap<string, string>,
   memo?: UnitMemo,
+  definitionsModule = false,
 ): Promise<string> {
   const file = new SourceFile();
   const type = (name: string): string => file.importType(name, RUNTIME);
@@ -68,7 +74,9 @@ export async function serverFile(
   const units = await Promise.all(
     model.tools.map((tool) => {
       const print = (): Promise<string> => {
-        const parts = toolStatementParts(tool, JSON.stringify(tool.wire), toolNames, validatorModules);
+        // With tool-definitions.ts, the entry is named there, not written out (tool-definitions-file.ts).
+        const text = definitionsModule ? `${DEFINITIONS}.${toolConstant(tool)}` : stringLiteral(JSON.stringify(tool.wire));
+        const parts = toolStatementParts(tool, text, toolNames, validatorModules);
         const laidOut = toolStatementLayout(parts);
         return laidOut === undefined ? formatUnit(toolStatementSource(parts), memo) : Promise.resolve(laidOut);
       };
@@ -80,7 +88,7 @@ export async function serverFile(
         const schema = wire[key];
         if (isSchemaObject(schema)) wire[key] = { sha256: schemaDigest(schema) };
       }
-      const key = JSON.stringify([toolConstant(tool), tool.name, validatorModules.get(tool.name), names.validateInput, names.validateOutput ?? null, wire]);
+      const key = JSON.stringify([definitionsModule, toolConstant(tool), tool.name, validatorModules.get(tool.name), names.validateInput, names.validateOutput ?? null, wire]);
       return memo('server-tool-statement', key, print);
     }),
   );
@@ -90,7 +98,8 @@ export async function serverFile(
   const listedTemplates = model.resourceTemplates.filter((t) => t.list).map((t) => t.uriTemplate);
   file.push(
     // The runtime's createServer is imported under another name, since this module exports its own.
-    `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n\n`,
+    `import { createServer as createRuntimeServer } from ${stringLiteral(RUNTIME)};\n`,
+    definitionsModule ? `import * as ${DEFINITIONS} from ${stringLiteral(`./${TOOL_DEFINITIONS_MODULE}.js`)};\n\n` : '\n',
   );
   if (model.tools.length > 0) {
     const toolText = type('ToolText');
@@ -148,7 +157,7 @@ export async function serverFile(
 }
 
 /** The constant a tool's statement declares: `tool_` and its identifier, so it meets no other name of this file. */
-function toolConstant(tool: ServiceModel['tools'][number]): string {
+export function toolConstant(tool: ServiceModel['tools'][number]): string {
   return `tool_${tool.ids.camel}`;
 }
 
@@ -156,13 +165,13 @@ function toolConstant(tool: ServiceModel['tools'][number]): string {
  * One tool as a statement: its `tools/list` entry as text, the facts of it the runtime needs at
  * start (so it parses no entry), and its validators, imported on its first call (tool-loading.ts).
  */
-function toolStatementParts(tool: ServiceModel['tools'][number], wireJson: string, toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): ToolStatementParts {
+function toolStatementParts(tool: ServiceModel['tools'][number], textExpression: string, toolNames: Map<string, ToolTypeNames>, validatorModules: ReadonlyMap<string, string>): ToolStatementParts {
   const names = toolNames.get(tool.name) as ToolTypeNames;
   const exports = [`validateInput: m.${names.validateInput}`];
   if (names.validateOutput !== undefined) exports.push(`validateOutput: m.${names.validateOutput}`);
   return {
     constant: toolConstant(tool),
-    wireLiteral: stringLiteral(wireJson),
+    wireLiteral: textExpression,
     nameLiteral: stringLiteral(tool.name),
     moduleLiteral: stringLiteral(validatorModules.get(tool.name) as string),
     facts: toolFacts(tool.wire),

@@ -48,15 +48,17 @@ function fromObject(tool: JsonObject, definition: ServerDefinition): DefinedTool
 function fromText(tool: ToolText): DefinedTool {
   const { name, text, taskSupport, objectOutput } = tool as Partial<ToolText>;
   if (typeof name !== 'string') throw new Error('Every tool in toolTexts needs a string "name"');
-  if (typeof text !== 'string')
-    throw new Error(`Tool ${name}: "text" must be its tools/list entry as JSON`);
+  if (typeof text !== 'string' && typeof text !== 'function')
+    throw new Error(
+      `Tool ${name}: "text" must be its tools/list entry as JSON, or a function that returns it`,
+    );
   if (taskSupport !== undefined && taskSupport !== 'optional' && taskSupport !== 'required')
     throw new Error(`Tool ${name}: taskSupport must be "optional" or "required" when given`);
   if (objectOutput !== undefined && objectOutput !== false)
     throw new Error(`Tool ${name}: objectOutput is given only as false`);
   return {
     name,
-    wire: WireEntry.ofText(text, name),
+    wire: typeof text === 'string' ? WireEntry.ofText(text, name) : WireEntry.madeText(text, name),
     binding: tool,
     objectOutput: objectOutput ?? true,
     taskSupport: taskSupport ?? 'forbidden',

@@ -20,17 +20,20 @@ export class WireEntry {
   private valueForm: JsonObject | undefined;
   private readonly derive: (() => JsonObject) | undefined;
   private readonly knownName: string | undefined;
+  private readonly makeText: (() => string) | undefined;
 
   private constructor(
     textForm: string | undefined,
     valueForm: JsonObject | undefined,
     derive: (() => JsonObject) | undefined,
     knownName: string | undefined,
+    makeText?: () => string,
   ) {
     this.textForm = textForm;
     this.valueForm = valueForm;
     this.derive = derive;
     this.knownName = knownName;
+    this.makeText = makeText;
   }
 
   static ofValue(value: JsonObject): WireEntry {
@@ -42,6 +45,14 @@ export class WireEntry {
     return new WireEntry(text, undefined, undefined, name);
   }
 
+  /**
+   * `make` returns the JSON of an object whose `name` is `name`; it is called once, when the text
+   * or the object is first needed (a generated server's tool joined from shared definitions).
+   */
+  static madeText(make: () => string, name: string): WireEntry {
+    return new WireEntry(undefined, undefined, undefined, name, make);
+  }
+
   /** An entry computed from others when first needed (a tool as the stateful revisions see it). */
   static derived(derive: () => JsonObject, name: string): WireEntry {
     return new WireEntry(undefined, undefined, derive, name);
@@ -49,13 +60,14 @@ export class WireEntry {
 
   get value(): JsonObject {
     return (this.valueForm ??=
-      this.textForm !== undefined
-        ? (JSON.parse(this.textForm) as JsonObject)
+      this.textForm !== undefined || this.makeText !== undefined
+        ? (JSON.parse(this.text) as JsonObject)
         : (this.derive as () => JsonObject)());
   }
 
   get text(): string {
-    return (this.textForm ??= JSON.stringify(this.value));
+    return (this.textForm ??=
+      this.makeText !== undefined ? this.makeText() : JSON.stringify(this.value));
   }
 
   /** The entry's `name` (tools, prompts), without parsing when it came with the text. */

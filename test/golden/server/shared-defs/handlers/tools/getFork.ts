@@ -1,0 +1,18 @@
+import type { ToolHandlers } from '../../generated/types.js';
+
+/**
+ * The tool "get_fork".
+ *
+ * How a fork relates to its parent.
+ */
+export const getFork: ToolHandlers['get_fork'] = async (_input, _context) => {
+  // `input` was validated against the tool's inputSchema. `context.signal` tells when the client
+  // cancels; `context.progress` and `context.log` send notifications. (Unused parameters start
+  // with `_` so the stub compiles under noUnusedParameters: rename them as you use them.)
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: 'get_fork is not implemented yet: edit handlers/tools/getFork.ts' },
+    ],
+  };
+};
