@@ -3,47 +3,11 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $formatDateTime, $linearPattern, $ucs2length } from "../validator-helpers.js";
+import { $formatDateTime, $ucs2length } from "../validator-helpers.js";
+import { $shared } from "../validator-defs.js";
 export const [validateGetForkInput, validateGetForkOutput]: [Validator<Types.GetForkInput>, Validator<Types.GetForkOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 const func3 = $ucs2length;
-
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.login === undefined) || (!(func0.call(data, "login")))) && (missing0 = "login")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.login !== undefined && func0.call(data, "login")){
-if(typeof data.login !== "string"){
-validate1.errors = [{instancePath:instancePath+"/login",schemaPath:"#/properties/login/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1.errors = vErrors;
-return errors === 0;
-}
-validate1.evaluated = {"props":{"login":true},"dynamicProps":false,"dynamicItems":false};
-
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -108,8 +72,8 @@ var valid0 = true;
 if(valid0){
 if(data.who !== undefined && func0.call(data, "who")){
 const _errs5 = errors;
-if(!(validate1(data.who, {instancePath:instancePath+"/who",parentData:data,parentDataProperty:"who",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+if(!($shared["owner"](data.who, {instancePath:instancePath+"/who",parentData:data,parentDataProperty:"who",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? $shared["owner"].errors : vErrors.concat($shared["owner"].errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -131,307 +95,13 @@ return errors === 0;
 }
 validate0.evaluated = {"props":{"owner":true,"repo":true,"who":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema3 = {"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"full_name":{"type":"string"},"owner":{"$ref":"mcp-gen:defs/GetForkOutput#/$defs/owner"},"private":{"type":"boolean"},"description":{"type":["string","null"]},"default_branch":{"type":"string"},"stars":{"type":"integer","minimum":0},"forks":{"type":"integer","minimum":0},"topics":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"}},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}},"required":["id","name","full_name","owner","private","default_branch"]};
-const func29 = $linearPattern;
-
-function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.login === undefined) || (!(func0.call(data, "login")))) && (missing0 = "login")){
-validate5.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.login !== undefined && func0.call(data, "login")){
-if(typeof data.login !== "string"){
-validate5.errors = [{instancePath:instancePath+"/login",schemaPath:"#/properties/login/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-else {
-validate5.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate5.errors = vErrors;
-return errors === 0;
-}
-validate5.evaluated = {"props":{"login":true},"dynamicProps":false,"dynamicItems":false};
-
-const pattern0 = func29("^[a-z0-9][a-z0-9-]*$", "u");
 const formats0 = $formatDateTime;
 
-function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.full_name === undefined) || (!(func0.call(data, "full_name")))) && (missing0 = "full_name"))) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.private === undefined) || (!(func0.call(data, "private")))) && (missing0 = "private"))) || (((data.default_branch === undefined) || (!(func0.call(data, "default_branch")))) && (missing0 = "default_branch"))){
-validate4.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
-const _errs1 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate4.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-const _errs3 = errors;
-if(typeof data.name !== "string"){
-validate4.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-const _errs5 = errors;
-if(typeof data.full_name !== "string"){
-validate4.errors = [{instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.owner !== undefined && func0.call(data, "owner")){
-const _errs7 = errors;
-if(!(validate5(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.private !== undefined && func0.call(data, "private")){
-const _errs8 = errors;
-if(typeof data.private !== "boolean"){
-validate4.errors = [{instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data5 = data.description;
-const _errs10 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate4.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema3.properties.description.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.default_branch !== undefined && func0.call(data, "default_branch")){
-const _errs12 = errors;
-if(typeof data.default_branch !== "string"){
-validate4.errors = [{instancePath:instancePath+"/default_branch",schemaPath:"#/properties/default_branch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stars !== undefined && func0.call(data, "stars")){
-let data7 = data.stars;
-const _errs14 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate4.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-validate4.errors = [{instancePath:instancePath+"/stars",schemaPath:"#/properties/stars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.forks !== undefined && func0.call(data, "forks")){
-let data8 = data.forks;
-const _errs16 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate4.errors = [{instancePath:instancePath+"/forks",schemaPath:"#/properties/forks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-validate4.errors = [{instancePath:instancePath+"/forks",schemaPath:"#/properties/forks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.topics !== undefined && func0.call(data, "topics")){
-let data9 = data.topics;
-const _errs18 = errors;
-if(errors === _errs18){
-if(Array.isArray(data9)){
-var valid1 = true;
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-const _errs20 = errors;
-if(errors === _errs20){
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-validate4.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/properties/topics/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]*$"+"\""}];
-return false;
-}
-}
-else {
-validate4.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/properties/topics/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs20 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate4.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data11 = data.created_at;
-const _errs22 = errors;
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-validate4.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate4.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.updated_at !== undefined && func0.call(data, "updated_at")){
-let data12 = data.updated_at;
-const _errs24 = errors;
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-validate4.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate4.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate4.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate4.errors = vErrors;
-return errors === 0;
-}
-validate4.evaluated = {"props":{"id":true,"name":true,"full_name":true,"owner":true,"private":true,"description":true,"default_branch":true,"stars":true,"forks":true,"topics":true,"created_at":true,"updated_at":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -442,14 +112,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.parent === undefined) || (!(func0.call(data, "parent")))) && (missing0 = "parent")){
-validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.parent !== undefined && func0.call(data, "parent")){
 const _errs1 = errors;
-if(!(validate4(data.parent, {instancePath:instancePath+"/parent",parentData:data,parentDataProperty:"parent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+if(!($shared["repository"](data.parent, {instancePath:instancePath+"/parent",parentData:data,parentDataProperty:"parent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? $shared["repository"].errors : vErrors.concat($shared["repository"].errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -465,12 +135,12 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-validate3.errors = [{instancePath:instancePath+"/forked_at",schemaPath:"#/properties/forked_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate1.errors = [{instancePath:instancePath+"/forked_at",schemaPath:"#/properties/forked_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate3.errors = [{instancePath:instancePath+"/forked_at",schemaPath:"#/properties/forked_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [{instancePath:instancePath+"/forked_at",schemaPath:"#/properties/forked_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -484,13 +154,13 @@ var valid0 = true;
 }
 }
 else {
-validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate3.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":{"parent":true,"forked_at":true},"dynamicProps":false,"dynamicItems":false};
-return [validate0, validate3];
+validate1.evaluated = {"props":{"parent":true,"forked_at":true},"dynamicProps":false,"dynamicItems":false};
+return [validate0, validate1];
 })();
