@@ -22,7 +22,18 @@ import { decodeEntries, encodeEntries, sizeOf, type Entry, type SecondTier, type
  */
 
 /** The kinds whose results do not depend on the output folder (not its files' status, not its own merges). */
-const SHARED_KINDS = new Set(['schema-check', 'bundled-tool', 'types-shared', 'types-tool', 'tool-validators', 'prettier-unit', 'server-tool-statement']);
+const SHARED_KINDS = new Set([
+  'schema-check',
+  'bundled-tool',
+  'types-shared',
+  'types-tool',
+  'tool-validators',
+  'prettier-unit',
+  'server-tool-statement',
+  'tool-definition-summary',
+  'tool-definition-statement',
+  'tool-definition-table',
+]);
 
 /** A pack above this is written back with this run's entries alone (GitHub's 1,223 tools, server and client: about 40 MB). */
 export const PACK_LIMIT_BYTES = 256 * 1024 * 1024;

@@ -45,7 +45,7 @@ async function server(out: string, ...flags: string[]): Promise<string[]> {
 }
 
 /** The entries of a cache or pack file. */
-async function entriesOf(path: string): Promise<Map<string, unknown>> {
+async function entriesOf(path: string): Promise<Map<string, { bytes: Buffer }>> {
   const bytes = await readFile(path);
   const fingerprint = (JSON.parse(bytes.toString('utf8', 0, bytes.indexOf(0x0a))) as { fingerprint: string }).fingerprint;
   const entries = decodeEntries(bytes, fingerprint);
@@ -89,6 +89,19 @@ describe("the folder's cache beside the shared pack", () => {
     await server('lean');
     await server('alone', '--no-shared-cache');
     expect(generated(await outputFiles(join(dir, 'lean')))).toEqual(generated(await outputFiles(join(dir, 'alone'))));
+  }, 240_000);
+
+  it("leaves out a shared tools/list definitions module's pieces too (they live in the pack)", async () => {
+    // The shared-defs fixture's tools share component schemas, so its server has generated/tool-definitions.ts.
+    const fixture = join(dir, 'shared-defs.yaml');
+    await copyFile(join(repoRoot, 'test', 'fixtures', 'server', 'shared-defs', 'manifest.yaml'), fixture);
+    const io: Console = { out: () => {}, err: () => {} };
+    expect(await main(['server', fixture, '-o', join(dir, 'defs'), '--no-version-banner'], io)).toBe(0);
+    const texts = (entries: Map<string, { bytes: Buffer }>): string => [...entries.values()].map((entry) => entry.bytes.toString('utf8')).join('\n');
+    const packs = await readdir(packsFolder(join(dir, 'cache')));
+    const packed = await Promise.all(packs.map((pack) => entriesOf(join(packsFolder(join(dir, 'cache')), pack))));
+    expect(packed.some((entries) => texts(entries).includes('spliced(['))).toBe(true);
+    expect(texts(await entriesOf(join(dir, 'defs', UNIT_CACHE_FILE)))).not.toContain('spliced([');
   }, 240_000);
 
   it('two generator builds run on one manifest keep a pack each: neither replaces the other', async () => {
