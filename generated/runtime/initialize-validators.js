@@ -36,6 +36,15 @@ const $formatUri = (() => {
     return $isIPv6(literal) || ipFuture.test(literal);
   };
 })();
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateInitializeRequest = validate52;
 const func0 = Object.prototype.hasOwnProperty;
@@ -109,7 +118,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/elicitation/form",schemaPath:"#/properties/elicitation/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/elicitation/form","#/properties/elicitation/properties/form/type","object")];
 return false;
 }
 }
@@ -126,7 +135,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/elicitation/url",schemaPath:"#/properties/elicitation/properties/url/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/elicitation/url","#/properties/elicitation/properties/url/type","object")];
 return false;
 }
 }
@@ -138,7 +147,7 @@ var valid1 = true;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/elicitation","#/properties/elicitation/type","object")];
 return false;
 }
 }
@@ -160,7 +169,7 @@ if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -171,7 +180,7 @@ break;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -188,13 +197,13 @@ if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 if(typeof data5.listChanged !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate58.errors = [$typeIssue(instancePath+"/roots/listChanged","#/properties/roots/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","object")];
 return false;
 }
 }
@@ -216,7 +225,7 @@ if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/sampling/context",schemaPath:"#/properties/sampling/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/sampling/context","#/properties/sampling/properties/context/type","object")];
 return false;
 }
 }
@@ -233,7 +242,7 @@ if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/sampling/tools",schemaPath:"#/properties/sampling/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/sampling/tools","#/properties/sampling/properties/tools/type","object")];
 return false;
 }
 }
@@ -245,7 +254,7 @@ var valid4 = true;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/sampling","#/properties/sampling/type","object")];
 return false;
 }
 }
@@ -267,7 +276,7 @@ if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/cancel",schemaPath:"#/properties/tasks/properties/cancel/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/cancel","#/properties/tasks/properties/cancel/type","object")];
 return false;
 }
 }
@@ -284,7 +293,7 @@ if(errors === _errs32){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/list",schemaPath:"#/properties/tasks/properties/list/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/list","#/properties/tasks/properties/list/type","object")];
 return false;
 }
 }
@@ -311,14 +320,14 @@ if(errors === _errs39){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/requests/elicitation/create",schemaPath:"#/properties/tasks/properties/requests/properties/elicitation/properties/create/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/requests/elicitation/create","#/properties/tasks/properties/requests/properties/elicitation/properties/create/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/requests/elicitation",schemaPath:"#/properties/tasks/properties/requests/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/requests/elicitation","#/properties/tasks/properties/requests/properties/elicitation/type","object")];
 return false;
 }
 }
@@ -340,14 +349,14 @@ if(errors === _errs44){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/requests/sampling/createMessage",schemaPath:"#/properties/tasks/properties/requests/properties/sampling/properties/createMessage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/requests/sampling/createMessage","#/properties/tasks/properties/requests/properties/sampling/properties/createMessage/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/requests/sampling",schemaPath:"#/properties/tasks/properties/requests/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/requests/sampling","#/properties/tasks/properties/requests/properties/sampling/type","object")];
 return false;
 }
 }
@@ -359,7 +368,7 @@ var valid6 = true;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks/requests",schemaPath:"#/properties/tasks/properties/requests/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks/requests","#/properties/tasks/properties/requests/type","object")];
 return false;
 }
 }
@@ -372,7 +381,7 @@ var valid5 = true;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/tasks","#/properties/tasks/type","object")];
 return false;
 }
 }
@@ -387,7 +396,7 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -414,14 +423,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate61.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate61.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -440,7 +449,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate61.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [$typeIssue(instancePath+"/sizes/" + i0,"#/properties/sizes/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -450,7 +459,7 @@ break;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate61.errors = [$typeIssue(instancePath+"/sizes","#/properties/sizes/type","array")];
 return false;
 }
 }
@@ -467,12 +476,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
-validate61.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate61.errors = [$formatIssue(instancePath+"/src","#/properties/src/format","uri")];
 return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [$typeIssue(instancePath+"/src","#/properties/src/type","string")];
 return false;
 }
 }
@@ -487,7 +496,7 @@ if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate61.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [$typeIssue(instancePath+"/theme","#/properties/theme/type","string")];
 return false;
 }
 if(!((data4 === "dark") || (data4 === "light"))){
@@ -505,7 +514,7 @@ var valid0 = true;
 }
 }
 else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -530,14 +539,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate60.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate60.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -566,7 +575,7 @@ break;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate60.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -579,7 +588,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate60.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -591,7 +600,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs8 = errors;
 if(typeof data.title !== "string"){
-validate60.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -603,7 +612,7 @@ if(valid0){
 if(data.version !== undefined && func0.call(data, "version")){
 const _errs10 = errors;
 if(typeof data.version !== "string"){
-validate60.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -619,12 +628,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data6 === "string"){
 if(!(formats0(data6))){
-validate60.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate60.errors = [$formatIssue(instancePath+"/websiteUrl","#/properties/websiteUrl/format","uri")];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/websiteUrl","#/properties/websiteUrl/type","string")];
 return false;
 }
 }
@@ -642,7 +651,7 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -667,7 +676,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.clientInfo === undefined) || (!(func0.call(data, "clientInfo")))) && (missing0 = "clientInfo"))) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate55.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -684,7 +693,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -721,7 +730,7 @@ if(valid0){
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate55.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/protocolVersion","#/properties/protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -735,7 +744,7 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -760,7 +769,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate52.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -780,7 +789,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -797,7 +806,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("initialize" !== data2){
@@ -827,7 +836,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -37,6 +37,15 @@ const $formatUri = (() => {
   };
 })();
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateCreateMessageResult = validate52;
 const func0 = Object.prototype.hasOwnProperty;
@@ -54,7 +63,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
@@ -100,7 +109,7 @@ break;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate54.errors = [$typeIssue(instancePath+"/audience","#/properties/audience/type","array")];
 return false;
 }
 }
@@ -113,7 +122,7 @@ if(valid0){
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 const _errs4 = errors;
 if(typeof data.lastModified !== "string"){
-validate54.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [$typeIssue(instancePath+"/lastModified","#/properties/lastModified/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -139,7 +148,7 @@ return false;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate54.errors = [$typeIssue(instancePath+"/priority","#/properties/priority/type","number")];
 return false;
 }
 }
@@ -152,7 +161,7 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -177,7 +186,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate53.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -188,7 +197,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -213,7 +222,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
-validate53.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -226,7 +235,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("text" !== data3){
@@ -244,7 +253,7 @@ var valid0 = true;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -270,7 +279,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -281,7 +290,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -310,12 +319,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate59.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate59.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -329,7 +338,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate59.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -342,7 +351,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("image" !== data4){
@@ -361,7 +370,7 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -386,7 +395,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -397,7 +406,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -426,12 +435,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate62.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate62.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -445,7 +454,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate62.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -458,7 +467,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("audio" !== data4){
@@ -477,7 +486,7 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -502,7 +511,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate65.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -513,7 +522,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -526,7 +535,7 @@ if(valid0){
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs4 = errors;
 if(typeof data.id !== "string"){
-validate65.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/id","#/properties/id/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -542,7 +551,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [$typeIssue(instancePath+"/input","#/properties/input/type","object")];
 return false;
 }
 }
@@ -555,7 +564,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs9 = errors;
 if(typeof data.name !== "string"){
-validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -568,7 +577,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("tool_use" !== data4){
@@ -587,7 +596,7 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -614,14 +623,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate74.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -640,7 +649,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate74.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/sizes/" + i0,"#/properties/sizes/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -650,7 +659,7 @@ break;
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [$typeIssue(instancePath+"/sizes","#/properties/sizes/type","array")];
 return false;
 }
 }
@@ -667,12 +676,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate74.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate74.errors = [$formatIssue(instancePath+"/src","#/properties/src/format","uri")];
 return false;
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/src","#/properties/src/type","string")];
 return false;
 }
 }
@@ -687,7 +696,7 @@ if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate74.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/theme","#/properties/theme/type","string")];
 return false;
 }
 if(!((data4 === "dark") || (data4 === "light"))){
@@ -705,7 +714,7 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -730,7 +739,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate72.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -741,7 +750,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -766,7 +775,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -795,7 +804,7 @@ break;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate72.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -808,7 +817,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate72.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -820,7 +829,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -833,7 +842,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate72.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate72.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -845,7 +854,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs16 = errors;
 if(typeof data.title !== "string"){
-validate72.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -858,7 +867,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 const _errs18 = errors;
 if(typeof data9 !== "string"){
-validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource_link" !== data9){
@@ -878,12 +887,12 @@ if(errors === _errs20){
 if(errors === _errs20){
 if(typeof data10 === "string"){
 if(!(formats4(data10))){
-validate72.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate72.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -905,7 +914,7 @@ var valid0 = true;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -930,7 +939,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate79.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -941,7 +950,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -954,7 +963,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate79.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -966,7 +975,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
-validate79.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -982,12 +991,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate79.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -1003,7 +1012,7 @@ var valid0 = true;
 }
 }
 else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1028,7 +1037,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate81.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1039,7 +1048,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate81.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1056,12 +1065,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate81.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate81.errors = [$formatIssue(instancePath+"/blob","#/properties/blob/format","byte")];
 return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [$typeIssue(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 }
@@ -1075,7 +1084,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs6 = errors;
 if(typeof data.mimeType !== "string"){
-validate81.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1091,12 +1100,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate81.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate81.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -1112,7 +1121,7 @@ var valid0 = true;
 }
 }
 else {
-validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate81.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1137,7 +1146,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate77.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1148,7 +1157,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1238,7 +1247,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource" !== data3){
@@ -1256,7 +1265,7 @@ var valid0 = true;
 }
 }
 else {
-validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1410,7 +1419,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate67.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1421,7 +1430,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1451,7 +1460,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate67.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -1464,7 +1473,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs7 = errors;
 if(typeof data.isError !== "boolean"){
-validate67.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate67.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1480,7 +1489,7 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [$typeIssue(instancePath+"/structuredContent","#/properties/structuredContent/type","object")];
 return false;
 }
 }
@@ -1493,7 +1502,7 @@ if(valid0){
 if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
 const _errs12 = errors;
 if(typeof data.toolUseId !== "string"){
-validate67.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [$typeIssue(instancePath+"/toolUseId","#/properties/toolUseId/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1506,7 +1515,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("tool_result" !== data6){
@@ -1526,7 +1535,7 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1677,7 +1686,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate52.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1688,7 +1697,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1804,7 +1813,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = $typeIssue(instancePath+"/content","#/properties/content/anyOf/5/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1848,7 +1857,7 @@ if(valid0){
 if(data.model !== undefined && func0.call(data, "model")){
 const _errs14 = errors;
 if(typeof data.model !== "string"){
-validate52.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [$typeIssue(instancePath+"/model","#/properties/model/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -1872,7 +1881,7 @@ if(valid0){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs17 = errors;
 if(typeof data.stopReason !== "string"){
-validate52.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [$typeIssue(instancePath+"/stopReason","#/properties/stopReason/type","string")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -1887,7 +1896,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1914,7 +1923,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate94.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1925,7 +1934,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1939,7 +1948,7 @@ if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate94.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [$typeIssue(instancePath+"/action","#/properties/action/type","string")];
 return false;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
@@ -1970,7 +1979,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data3[i0] !== "string"){
-const err0 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = $typeIssue(instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,"#/properties/content/additionalProperties/anyOf/0/items/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1986,7 +1995,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err1 = $typeIssue(instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/content/additionalProperties/anyOf/0/type","array");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2041,7 +2050,7 @@ break;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","object")];
 return false;
 }
 }
@@ -2055,7 +2064,7 @@ var valid0 = true;
 }
 }
 else {
-validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2081,7 +2090,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate96.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2092,7 +2101,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -2105,7 +2114,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate96.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2121,12 +2130,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate96.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate96.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2141,7 +2150,7 @@ var valid0 = true;
 }
 }
 else {
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2166,7 +2175,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate95.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2177,7 +2186,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -2207,7 +2216,7 @@ break;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate95.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","array")];
 return false;
 }
 }
@@ -2220,7 +2229,7 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

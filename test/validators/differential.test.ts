@@ -55,11 +55,11 @@ function samplesFor(defs: Record<string, unknown>, name: string): Sample[] {
   return samples;
 }
 
-/** What must agree: the verdict, and where and why the first problem is. */
+/** What must agree: the verdict, and the first problem whole (where, which schema keyword, its params and message). */
 function outcome(ok: boolean, errors: readonly Partial<ErrorObject>[] | null | undefined): unknown {
   if (ok) return { ok };
   const first = errors?.[0];
-  return { ok, instancePath: first?.instancePath, keyword: first?.keyword, message: first?.message };
+  return { ok, instancePath: first?.instancePath, schemaPath: first?.schemaPath, keyword: first?.keyword, params: first?.params, message: first?.message };
 }
 
 describe.each(REVISIONS)('revision %s', (revisionName) => {

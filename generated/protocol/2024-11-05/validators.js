@@ -37,6 +37,15 @@ const $formatUri = (() => {
   };
 })();
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateAnnotated = validate21;
 const func0 = Object.prototype.hasOwnProperty;
@@ -47,7 +56,7 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
@@ -90,7 +99,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [$typeIssue(instancePath+"/annotations/audience","#/properties/annotations/properties/audience/type","array")];
 return false;
 }
 }
@@ -117,7 +126,7 @@ return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate21.errors = [$typeIssue(instancePath+"/annotations/priority","#/properties/annotations/properties/priority/type","number")];
 return false;
 }
 }
@@ -129,14 +138,14 @@ var valid1 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [$typeIssue(instancePath+"/annotations","#/properties/annotations/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -156,7 +165,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -167,12 +176,12 @@ if(errors === _errs1){
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-validate24.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate24.errors = [$formatIssue(instancePath+"/blob","#/properties/blob/format","byte")];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 }
@@ -186,7 +195,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate24.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -202,12 +211,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats2(data2))){
-validate24.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate24.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -222,7 +231,7 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -240,7 +249,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -248,7 +257,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/call" !== data0){
@@ -268,7 +277,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
-validate25.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate25.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -279,7 +288,7 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [$typeIssue(instancePath+"/params/arguments","#/properties/params/properties/arguments/type","object")];
 return false;
 }
 }
@@ -292,7 +301,7 @@ if(valid1){
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs8 = errors;
 if(typeof data1.name !== "string"){
-validate25.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [$typeIssue(instancePath+"/params/name","#/properties/params/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -304,7 +313,7 @@ var valid1 = true;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -317,7 +326,7 @@ var valid0 = true;
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -335,7 +344,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -364,7 +373,7 @@ break;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate27.errors = [$typeIssue(instancePath+"/annotations/audience","#/properties/annotations/properties/audience/type","array")];
 return false;
 }
 }
@@ -391,7 +400,7 @@ return false;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate27.errors = [$typeIssue(instancePath+"/annotations/priority","#/properties/annotations/properties/priority/type","number")];
 return false;
 }
 }
@@ -403,7 +412,7 @@ var valid1 = true;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath+"/annotations","#/properties/annotations/type","object")];
 return false;
 }
 }
@@ -416,7 +425,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs8 = errors;
 if(typeof data.text !== "string"){
-validate27.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -429,7 +438,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs10 = errors;
 if(typeof data5 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("text" !== data5){
@@ -446,7 +455,7 @@ var valid0 = true;
 }
 }
 else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -463,7 +472,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate30.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -492,7 +501,7 @@ break;
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate30.errors = [$typeIssue(instancePath+"/annotations/audience","#/properties/annotations/properties/audience/type","array")];
 return false;
 }
 }
@@ -519,7 +528,7 @@ return false;
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate30.errors = [$typeIssue(instancePath+"/annotations/priority","#/properties/annotations/properties/priority/type","number")];
 return false;
 }
 }
@@ -531,7 +540,7 @@ var valid1 = true;
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [$typeIssue(instancePath+"/annotations","#/properties/annotations/type","object")];
 return false;
 }
 }
@@ -548,12 +557,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data4 === "string"){
 if(!(formats0(data4))){
-validate30.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate30.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -567,7 +576,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate30.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -580,7 +589,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 const _errs12 = errors;
 if(typeof data6 !== "string"){
-validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("image" !== data6){
@@ -598,7 +607,7 @@ var valid0 = true;
 }
 }
 else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -615,14 +624,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate35.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate35.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -634,7 +643,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate35.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -650,12 +659,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats2(data2))){
-validate35.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate35.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -670,7 +679,7 @@ var valid0 = true;
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -687,7 +696,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -716,7 +725,7 @@ break;
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate33.errors = [$typeIssue(instancePath+"/annotations/audience","#/properties/annotations/properties/audience/type","array")];
 return false;
 }
 }
@@ -743,7 +752,7 @@ return false;
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate33.errors = [$typeIssue(instancePath+"/annotations/priority","#/properties/annotations/properties/priority/type","number")];
 return false;
 }
 }
@@ -755,7 +764,7 @@ var valid1 = true;
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [$typeIssue(instancePath+"/annotations","#/properties/annotations/type","object")];
 return false;
 }
 }
@@ -819,7 +828,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource" !== data5){
@@ -836,7 +845,7 @@ var valid0 = true;
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -853,7 +862,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -864,7 +873,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -941,7 +950,7 @@ break;
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate26.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -954,7 +963,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs11 = errors;
 if(typeof data.isError !== "boolean"){
-validate26.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate26.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -967,7 +976,7 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -999,7 +1008,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate39.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1007,7 +1016,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/cancelled" !== data0){
@@ -1027,14 +1036,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
-validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate39.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data1.reason !== undefined && func0.call(data1, "reason")){
 const _errs5 = errors;
 if(typeof data1.reason !== "string"){
-validate39.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/params/reason","#/properties/params/properties/reason/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1058,7 +1067,7 @@ var valid1 = true;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1071,7 +1080,7 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1099,7 +1108,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -1110,7 +1119,7 @@ break;
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -1127,13 +1136,13 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.listChanged !== undefined && func0.call(data2, "listChanged")){
 if(typeof data2.listChanged !== "boolean"){
-validate42.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate42.errors = [$typeIssue(instancePath+"/roots/listChanged","#/properties/roots/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","object")];
 return false;
 }
 }
@@ -1150,7 +1159,7 @@ if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath+"/sampling","#/properties/sampling/type","object")];
 return false;
 }
 }
@@ -1163,7 +1172,7 @@ var valid0 = true;
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1181,7 +1190,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate45.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1189,7 +1198,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/initialized" !== data0){
@@ -1214,14 +1223,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1234,7 +1243,7 @@ var valid0 = true;
 }
 }
 else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1265,7 +1274,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate47.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1273,7 +1282,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate47.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/progress" !== data0){
@@ -1293,7 +1302,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
-validate47.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate47.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1301,7 +1310,7 @@ if(data1.progress !== undefined && func0.call(data1, "progress")){
 let data2 = data1.progress;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate47.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate47.errors = [$typeIssue(instancePath+"/params/progress","#/properties/params/properties/progress/type","number")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1326,7 +1335,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data4 = data1.total;
 const _errs8 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate47.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate47.errors = [$typeIssue(instancePath+"/params/total","#/properties/params/properties/total/type","number")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -1339,7 +1348,7 @@ var valid1 = true;
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate47.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1352,7 +1361,7 @@ var valid0 = true;
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate47.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1369,7 +1378,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate51.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1377,7 +1386,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate51.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/roots/list_changed" !== data0){
@@ -1402,14 +1411,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1422,7 +1431,7 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1508,14 +1517,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate56.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate56.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1527,7 +1536,7 @@ if(valid0){
 if(data.version !== undefined && func0.call(data, "version")){
 const _errs3 = errors;
 if(typeof data.version !== "string"){
-validate56.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [$typeIssue(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1539,7 +1548,7 @@ var valid0 = true;
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1556,7 +1565,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1564,7 +1573,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("initialize" !== data0){
@@ -1584,7 +1593,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
-validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate54.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1615,7 +1624,7 @@ if(valid1){
 if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data1.protocolVersion !== "string"){
-validate54.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [$typeIssue(instancePath+"/params/protocolVersion","#/properties/params/properties/protocolVersion/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -1628,7 +1637,7 @@ var valid1 = true;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1641,7 +1650,7 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1658,7 +1667,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1666,7 +1675,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("ping" !== data0){
@@ -1697,14 +1706,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1717,7 +1726,7 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1734,7 +1743,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1742,7 +1751,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/list" !== data0){
@@ -1762,13 +1771,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate62.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1781,7 +1790,7 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1798,7 +1807,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate64.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1806,7 +1815,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/templates/list" !== data0){
@@ -1826,13 +1835,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate64.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1845,7 +1854,7 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1862,7 +1871,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate66.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1870,7 +1879,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/read" !== data0){
@@ -1890,7 +1899,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate66.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1901,12 +1910,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats2(data2))){
-validate66.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate66.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -1915,7 +1924,7 @@ return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1928,7 +1937,7 @@ var valid0 = true;
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1945,7 +1954,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate68.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1953,7 +1962,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/subscribe" !== data0){
@@ -1973,7 +1982,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate68.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1984,12 +1993,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats2(data2))){
-validate68.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate68.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -1998,7 +2007,7 @@ return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2011,7 +2020,7 @@ var valid0 = true;
 }
 }
 else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2028,7 +2037,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate70.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2036,7 +2045,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/unsubscribe" !== data0){
@@ -2056,7 +2065,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate70.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2067,12 +2076,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats2(data2))){
-validate70.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate70.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -2081,7 +2090,7 @@ return false;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate70.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2094,7 +2103,7 @@ var valid0 = true;
 }
 }
 else {
-validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate70.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2111,7 +2120,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate72.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2119,7 +2128,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/list" !== data0){
@@ -2139,13 +2148,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate72.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2158,7 +2167,7 @@ var valid0 = true;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2175,7 +2184,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2183,7 +2192,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/get" !== data0){
@@ -2203,7 +2212,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
-validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate74.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2215,7 +2224,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(typeof data2[key0] !== "string"){
-validate74.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/params/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -2225,7 +2234,7 @@ break;
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath+"/params/arguments","#/properties/params/properties/arguments/type","object")];
 return false;
 }
 }
@@ -2238,7 +2247,7 @@ if(valid1){
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs10 = errors;
 if(typeof data1.name !== "string"){
-validate74.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/params/name","#/properties/params/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -2250,7 +2259,7 @@ var valid1 = true;
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2263,7 +2272,7 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2280,7 +2289,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate76.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2288,7 +2297,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/list" !== data0){
@@ -2308,13 +2317,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate76.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2327,7 +2336,7 @@ var valid0 = true;
 }
 }
 else {
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2342,7 +2351,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
@@ -2362,7 +2371,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate79.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2370,7 +2379,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("logging/setLevel" !== data0){
@@ -2390,7 +2399,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
-validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate79.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2403,7 +2412,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2416,7 +2425,7 @@ var valid0 = true;
 }
 }
 else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2433,14 +2442,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate84.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2453,7 +2462,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/prompt" !== data1){
@@ -2469,7 +2478,7 @@ var valid0 = true;
 }
 }
 else {
-validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate84.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2487,7 +2496,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate86.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2495,7 +2504,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate86.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/resource" !== data0){
@@ -2515,12 +2524,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats14.test(data1))){
-validate86.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate86.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri-template")];
 return false;
 }
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2534,7 +2543,7 @@ var valid0 = true;
 }
 }
 else {
-validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2551,7 +2560,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate83.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2559,7 +2568,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("completion/complete" !== data0){
@@ -2579,7 +2588,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
-validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate83.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2590,14 +2599,14 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
-validate83.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate83.errors = [$requiredIssue(instancePath+"/params/argument","#/properties/params/properties/argument/required",missing2)];
 return false;
 }
 else {
 if(data2.name !== undefined && func0.call(data2, "name")){
 const _errs7 = errors;
 if(typeof data2.name !== "string"){
-validate83.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [$typeIssue(instancePath+"/params/argument/name","#/properties/params/properties/argument/properties/name/type","string")];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -2609,7 +2618,7 @@ if(valid2){
 if(data2.value !== undefined && func0.call(data2, "value")){
 const _errs9 = errors;
 if(typeof data2.value !== "string"){
-validate83.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [$typeIssue(instancePath+"/params/argument/value","#/properties/params/properties/argument/properties/value/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -2621,7 +2630,7 @@ var valid2 = true;
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [$typeIssue(instancePath+"/params/argument","#/properties/params/properties/argument/type","object")];
 return false;
 }
 }
@@ -2684,7 +2693,7 @@ var valid1 = true;
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2697,7 +2706,7 @@ var valid0 = true;
 }
 }
 else {
-validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2869,14 +2878,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2893,7 +2902,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate92.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2904,7 +2913,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate92.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -2967,7 +2976,7 @@ if(valid0){
 if(data.model !== undefined && func0.call(data, "model")){
 const _errs8 = errors;
 if(typeof data.model !== "string"){
-validate92.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [$typeIssue(instancePath+"/model","#/properties/model/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -2991,7 +3000,7 @@ if(valid0){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs11 = errors;
 if(typeof data.stopReason !== "string"){
-validate92.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [$typeIssue(instancePath+"/stopReason","#/properties/stopReason/type","string")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -3006,7 +3015,7 @@ var valid0 = true;
 }
 }
 else {
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate92.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3023,14 +3032,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate98.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3046,12 +3055,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
-validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate98.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -3065,7 +3074,7 @@ var valid0 = true;
 }
 }
 else {
-validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate98.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3082,7 +3091,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
-validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate97.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3093,7 +3102,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3123,7 +3132,7 @@ break;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate97.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","array")];
 return false;
 }
 }
@@ -3136,7 +3145,7 @@ var valid0 = true;
 }
 }
 else {
-validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3215,7 +3224,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
-validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate101.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3226,7 +3235,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3243,14 +3252,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
-validate101.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate101.errors = [$requiredIssue(instancePath+"/completion","#/properties/completion/required",missing1)];
 return false;
 }
 else {
 if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 const _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
-validate101.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate101.errors = [$typeIssue(instancePath+"/completion/hasMore","#/properties/completion/properties/hasMore/type","boolean")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3263,7 +3272,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate101.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate101.errors = [$typeIssue(instancePath+"/completion/total","#/properties/completion/properties/total/type","integer")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -3282,7 +3291,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
 if(typeof data4[i0] !== "string"){
-validate101.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [$typeIssue(instancePath+"/completion/values/" + i0,"#/properties/completion/properties/values/items/type","string")];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -3292,7 +3301,7 @@ break;
 }
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate101.errors = [$typeIssue(instancePath+"/completion/values","#/properties/completion/properties/values/type","array")];
 return false;
 }
 }
@@ -3306,7 +3315,7 @@ var valid1 = true;
 }
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [$typeIssue(instancePath+"/completion","#/properties/completion/type","object")];
 return false;
 }
 }
@@ -3319,7 +3328,7 @@ var valid0 = true;
 }
 }
 else {
-validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3338,7 +3347,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate103.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3407,7 +3416,7 @@ var valid0 = true;
 }
 }
 else {
-validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3424,13 +3433,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 }
 }
 else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3462,7 +3471,7 @@ return false;
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate108.errors = [$typeIssue(instancePath+"/costPriority","#/properties/costPriority/type","number")];
 return false;
 }
 }
@@ -3492,7 +3501,7 @@ break;
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate108.errors = [$typeIssue(instancePath+"/hints","#/properties/hints/type","array")];
 return false;
 }
 }
@@ -3519,7 +3528,7 @@ return false;
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate108.errors = [$typeIssue(instancePath+"/intelligencePriority","#/properties/intelligencePriority/type","number")];
 return false;
 }
 }
@@ -3546,7 +3555,7 @@ return false;
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate108.errors = [$typeIssue(instancePath+"/speedPriority","#/properties/speedPriority/type","number")];
 return false;
 }
 }
@@ -3560,7 +3569,7 @@ var valid0 = true;
 }
 }
 else {
-validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate108.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3577,7 +3586,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate102.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3585,7 +3594,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("sampling/createMessage" !== data0){
@@ -3605,7 +3614,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
-validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate102.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -3613,7 +3622,7 @@ if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
 let data2 = data1.includeContext;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate102.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/params/includeContext","#/properties/params/properties/includeContext/type","string")];
 return false;
 }
 if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
@@ -3630,7 +3639,7 @@ if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 let data3 = data1.maxTokens;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate102.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate102.errors = [$typeIssue(instancePath+"/params/maxTokens","#/properties/params/properties/maxTokens/type","integer")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -3659,7 +3668,7 @@ break;
 }
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate102.errors = [$typeIssue(instancePath+"/params/messages","#/properties/params/properties/messages/type","array")];
 return false;
 }
 }
@@ -3676,7 +3685,7 @@ if(errors === _errs12){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [$typeIssue(instancePath+"/params/metadata","#/properties/params/properties/metadata/type","object")];
 return false;
 }
 }
@@ -3708,7 +3717,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 const _errs18 = errors;
 if(typeof data8[i1] !== "string"){
-validate102.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/params/stopSequences/" + i1,"#/properties/params/properties/stopSequences/items/type","string")];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -3718,7 +3727,7 @@ break;
 }
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate102.errors = [$typeIssue(instancePath+"/params/stopSequences","#/properties/params/properties/stopSequences/type","array")];
 return false;
 }
 }
@@ -3731,7 +3740,7 @@ if(valid1){
 if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
 const _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
-validate102.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/params/systemPrompt","#/properties/params/properties/systemPrompt/type","string")];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -3744,7 +3753,7 @@ if(data1.temperature !== undefined && func0.call(data1, "temperature")){
 let data11 = data1.temperature;
 const _errs22 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate102.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate102.errors = [$typeIssue(instancePath+"/params/temperature","#/properties/params/properties/temperature/type","number")];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -3762,7 +3771,7 @@ var valid1 = true;
 }
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -3775,7 +3784,7 @@ var valid0 = true;
 }
 }
 else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3792,7 +3801,7 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate112.errors = vErrors;
@@ -3827,7 +3836,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate116.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3905,7 +3914,7 @@ var valid0 = true;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3922,7 +3931,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate115.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3933,7 +3942,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3946,7 +3955,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3975,7 +3984,7 @@ break;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -3989,7 +3998,7 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4023,7 +4032,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -4034,7 +4043,7 @@ break;
 }
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -4051,7 +4060,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath+"/logging","#/properties/logging/type","object")];
 return false;
 }
 }
@@ -4068,13 +4077,13 @@ if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.listChanged !== undefined && func0.call(data3, "listChanged")){
 if(typeof data3.listChanged !== "boolean"){
-validate123.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate123.errors = [$typeIssue(instancePath+"/prompts/listChanged","#/properties/prompts/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","object")];
 return false;
 }
 }
@@ -4092,7 +4101,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 const _errs16 = errors;
 if(typeof data5.listChanged !== "boolean"){
-validate123.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate123.errors = [$typeIssue(instancePath+"/resources/listChanged","#/properties/resources/properties/listChanged/type","boolean")];
 return false;
 }
 var valid3 = _errs16 === errors;
@@ -4104,7 +4113,7 @@ if(valid3){
 if(data5.subscribe !== undefined && func0.call(data5, "subscribe")){
 const _errs18 = errors;
 if(typeof data5.subscribe !== "boolean"){
-validate123.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate123.errors = [$typeIssue(instancePath+"/resources/subscribe","#/properties/resources/properties/subscribe/type","boolean")];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -4115,7 +4124,7 @@ var valid3 = true;
 }
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","object")];
 return false;
 }
 }
@@ -4132,13 +4141,13 @@ if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 if(typeof data8.listChanged !== "boolean"){
-validate123.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate123.errors = [$typeIssue(instancePath+"/tools/listChanged","#/properties/tools/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","object")];
 return false;
 }
 }
@@ -4153,7 +4162,7 @@ var valid0 = true;
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4170,7 +4179,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
-validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate122.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4181,7 +4190,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate122.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -4206,7 +4215,7 @@ if(valid0){
 if(data.instructions !== undefined && func0.call(data, "instructions")){
 const _errs5 = errors;
 if(typeof data.instructions !== "string"){
-validate122.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate122.errors = [$typeIssue(instancePath+"/instructions","#/properties/instructions/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4218,7 +4227,7 @@ if(valid0){
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate122.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate122.errors = [$typeIssue(instancePath+"/protocolVersion","#/properties/protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4245,7 +4254,7 @@ var valid0 = true;
 }
 }
 else {
-validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate122.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4265,7 +4274,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate126.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4276,7 +4285,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
-validate126.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate126.errors = [$requiredIssue(instancePath+"/error","#/properties/error/required",missing1)];
 return false;
 }
 else {
@@ -4284,7 +4293,7 @@ if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate126.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate126.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/properties/code/type","integer")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -4296,7 +4305,7 @@ if(valid1){
 if(data0.message !== undefined && func0.call(data0, "message")){
 const _errs5 = errors;
 if(typeof data0.message !== "string"){
-validate126.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate126.errors = [$typeIssue(instancePath+"/error/message","#/properties/error/properties/message/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -4308,7 +4317,7 @@ var valid1 = true;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate126.errors = [$typeIssue(instancePath+"/error","#/properties/error/type","object")];
 return false;
 }
 }
@@ -4334,7 +4343,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data4 = data.jsonrpc;
 const _errs8 = errors;
 if(typeof data4 !== "string"){
-validate126.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate126.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data4){
@@ -4351,7 +4360,7 @@ var valid0 = true;
 }
 }
 else {
-validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate126.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4369,7 +4378,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate129.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4389,7 +4398,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate129.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4405,7 +4414,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4432,14 +4441,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4454,7 +4463,7 @@ var valid0 = true;
 }
 }
 else {
-validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4471,7 +4480,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate133.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4479,7 +4488,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate133.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate133.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -4495,7 +4504,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate133.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate133.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4516,14 +4525,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate133.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate133.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate133.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate133.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4537,7 +4546,7 @@ var valid0 = true;
 }
 }
 else {
-validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate133.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4554,7 +4563,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate135.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4574,7 +4583,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate135.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate135.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4603,7 +4612,7 @@ var valid0 = true;
 }
 }
 else {
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate135.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4697,14 +4706,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate142.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate142.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate142.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4716,7 +4725,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate142.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate142.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4728,7 +4737,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs5 = errors;
 if(typeof data.required !== "boolean"){
-validate142.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate142.errors = [$typeIssue(instancePath+"/required","#/properties/required/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4741,7 +4750,7 @@ var valid0 = true;
 }
 }
 else {
-validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate142.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4758,7 +4767,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate141.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4782,7 +4791,7 @@ break;
 }
 }
 else {
-validate141.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate141.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","array")];
 return false;
 }
 }
@@ -4795,7 +4804,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate141.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4807,7 +4816,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate141.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -4820,7 +4829,7 @@ var valid0 = true;
 }
 }
 else {
-validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate141.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4837,7 +4846,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
-validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate140.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4848,7 +4857,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate140.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -4861,7 +4870,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate140.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate140.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4890,7 +4899,7 @@ break;
 }
 }
 else {
-validate140.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate140.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","array")];
 return false;
 }
 }
@@ -4904,7 +4913,7 @@ var valid0 = true;
 }
 }
 else {
-validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4924,7 +4933,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
-validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate146.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4953,7 +4962,7 @@ break;
 }
 }
 else {
-validate146.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate146.errors = [$typeIssue(instancePath+"/annotations/audience","#/properties/annotations/properties/audience/type","array")];
 return false;
 }
 }
@@ -4980,7 +4989,7 @@ return false;
 }
 }
 else {
-validate146.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate146.errors = [$typeIssue(instancePath+"/annotations/priority","#/properties/annotations/properties/priority/type","number")];
 return false;
 }
 }
@@ -4992,7 +5001,7 @@ var valid1 = true;
 }
 }
 else {
-validate146.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate146.errors = [$typeIssue(instancePath+"/annotations","#/properties/annotations/type","object")];
 return false;
 }
 }
@@ -5005,7 +5014,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs8 = errors;
 if(typeof data.description !== "string"){
-validate146.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate146.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5017,7 +5026,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate146.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate146.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5029,7 +5038,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate146.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate146.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -5045,12 +5054,12 @@ if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data7 === "string"){
 if(!(formats14.test(data7))){
-validate146.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate146.errors = [$formatIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/format","uri-template")];
 return false;
 }
 }
 else {
-validate146.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate146.errors = [$typeIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/type","string")];
 return false;
 }
 }
@@ -5067,7 +5076,7 @@ var valid0 = true;
 }
 }
 else {
-validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate146.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5084,7 +5093,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
-validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate145.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5095,7 +5104,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5108,7 +5117,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate145.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate145.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5137,7 +5146,7 @@ break;
 }
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate145.errors = [$typeIssue(instancePath+"/resourceTemplates","#/properties/resourceTemplates/type","array")];
 return false;
 }
 }
@@ -5151,7 +5160,7 @@ var valid0 = true;
 }
 }
 else {
-validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5171,7 +5180,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate150.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5200,7 +5209,7 @@ break;
 }
 }
 else {
-validate150.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate150.errors = [$typeIssue(instancePath+"/annotations/audience","#/properties/annotations/properties/audience/type","array")];
 return false;
 }
 }
@@ -5227,7 +5236,7 @@ return false;
 }
 }
 else {
-validate150.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate150.errors = [$typeIssue(instancePath+"/annotations/priority","#/properties/annotations/properties/priority/type","number")];
 return false;
 }
 }
@@ -5239,7 +5248,7 @@ var valid1 = true;
 }
 }
 else {
-validate150.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate150.errors = [$typeIssue(instancePath+"/annotations","#/properties/annotations/type","object")];
 return false;
 }
 }
@@ -5252,7 +5261,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs8 = errors;
 if(typeof data.description !== "string"){
-validate150.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate150.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5264,7 +5273,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate150.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate150.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5276,7 +5285,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate150.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate150.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -5289,7 +5298,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate150.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate150.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -5305,12 +5314,12 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data8 === "string"){
 if(!(formats2(data8))){
-validate150.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate150.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate150.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate150.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -5328,7 +5337,7 @@ var valid0 = true;
 }
 }
 else {
-validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate150.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5345,7 +5354,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
-validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate149.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5356,7 +5365,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate149.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate149.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5369,7 +5378,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate149.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate149.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5398,7 +5407,7 @@ break;
 }
 }
 else {
-validate149.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate149.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","array")];
 return false;
 }
 }
@@ -5412,7 +5421,7 @@ var valid0 = true;
 }
 }
 else {
-validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate149.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5430,7 +5439,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate153.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5438,7 +5447,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("roots/list" !== data0){
@@ -5469,14 +5478,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate153.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5489,7 +5498,7 @@ var valid0 = true;
 }
 }
 else {
-validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5511,14 +5520,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate156.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate156.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5534,7 +5543,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
-validate156.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate156.errors = [$requiredIssue(instancePath+"/inputSchema","#/properties/inputSchema/required",missing1)];
 return false;
 }
 else {
@@ -5550,7 +5559,7 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate156.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [$typeIssue(instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/inputSchema/properties/properties/additionalProperties/type","object")];
 return false;
 }
 }
@@ -5561,7 +5570,7 @@ break;
 }
 }
 else {
-validate156.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [$typeIssue(instancePath+"/inputSchema/properties","#/properties/inputSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -5581,7 +5590,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data4[i0] !== "string"){
-validate156.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [$typeIssue(instancePath+"/inputSchema/required/" + i0,"#/properties/inputSchema/properties/required/items/type","string")];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -5591,7 +5600,7 @@ break;
 }
 }
 else {
-validate156.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate156.errors = [$typeIssue(instancePath+"/inputSchema/required","#/properties/inputSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -5605,7 +5614,7 @@ if(data1.type !== undefined && func0.call(data1, "type")){
 let data6 = data1.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate156.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [$typeIssue(instancePath+"/inputSchema/type","#/properties/inputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data6){
@@ -5622,7 +5631,7 @@ var valid1 = true;
 }
 }
 else {
-validate156.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [$typeIssue(instancePath+"/inputSchema","#/properties/inputSchema/type","object")];
 return false;
 }
 }
@@ -5635,7 +5644,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs17 = errors;
 if(typeof data.name !== "string"){
-validate156.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -5648,7 +5657,7 @@ var valid0 = true;
 }
 }
 else {
-validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5665,7 +5674,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
-validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate155.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5676,7 +5685,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate155.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate155.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5689,7 +5698,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate155.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate155.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5718,7 +5727,7 @@ break;
 }
 }
 else {
-validate155.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate155.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -5732,7 +5741,7 @@ var valid0 = true;
 }
 }
 else {
-validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate155.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5752,7 +5761,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate158.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5760,7 +5769,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate158.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/message" !== data0){
@@ -5780,7 +5789,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
-validate158.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate158.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -5799,7 +5808,7 @@ if(valid1){
 if(data1.logger !== undefined && func0.call(data1, "logger")){
 const _errs6 = errors;
 if(typeof data1.logger !== "string"){
-validate158.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/params/logger","#/properties/params/properties/logger/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -5811,7 +5820,7 @@ var valid1 = true;
 }
 }
 else {
-validate158.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5824,7 +5833,7 @@ var valid0 = true;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5846,14 +5855,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate160.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate160.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate160.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5874,14 +5883,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate160.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate160.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5894,7 +5903,7 @@ var valid0 = true;
 }
 }
 else {
-validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5912,14 +5921,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate161.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate161.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate161.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5935,13 +5944,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate161.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate161.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate161.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate161.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5954,7 +5963,7 @@ var valid0 = true;
 }
 }
 else {
-validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate161.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5977,7 +5986,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate162.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate162.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5990,7 +5999,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate162.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate162.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6001,7 +6010,7 @@ var valid0 = true;
 }
 }
 else {
-validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate162.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6029,7 +6038,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate163.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6037,7 +6046,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate163.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/prompts/list_changed" !== data0){
@@ -6062,14 +6071,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate163.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate163.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate163.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate163.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6082,7 +6091,7 @@ var valid0 = true;
 }
 }
 else {
-validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate163.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6106,7 +6115,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
-validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate164.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6117,7 +6126,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate164.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6185,7 +6194,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate164.errors = [$typeIssue(instancePath+"/contents","#/properties/contents/type","array")];
 return false;
 }
 }
@@ -6198,7 +6207,7 @@ var valid0 = true;
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate164.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6216,14 +6225,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate167.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate167.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate167.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6250,14 +6259,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate167.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate167.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate167.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate167.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6270,7 +6279,7 @@ var valid0 = true;
 }
 }
 else {
-validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate167.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6292,14 +6301,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate169.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate169.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6315,12 +6324,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats2(data1))){
-validate169.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate169.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate169.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -6334,7 +6343,7 @@ var valid0 = true;
 }
 }
 else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6352,7 +6361,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate170.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6360,7 +6369,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate170.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/list_changed" !== data0){
@@ -6385,14 +6394,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate170.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate170.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6405,7 +6414,7 @@ var valid0 = true;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6427,7 +6436,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate171.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6435,7 +6444,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate171.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate171.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/updated" !== data0){
@@ -6455,7 +6464,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate171.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate171.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -6466,12 +6475,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats2(data2))){
-validate171.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate171.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate171.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate171.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -6480,7 +6489,7 @@ return false;
 }
 }
 else {
-validate171.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6493,7 +6502,7 @@ var valid0 = true;
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6523,7 +6532,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate178.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6531,7 +6540,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate178.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/tools/list_changed" !== data0){
@@ -6556,14 +6565,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6576,7 +6585,7 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

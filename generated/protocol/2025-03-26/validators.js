@@ -37,6 +37,15 @@ const $formatUri = (() => {
   };
 })();
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateAnnotations = validate21;
 const func0 = Object.prototype.hasOwnProperty;
@@ -47,7 +56,7 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
@@ -85,7 +94,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [$typeIssue(instancePath+"/audience","#/properties/audience/type","array")];
 return false;
 }
 }
@@ -112,7 +121,7 @@ return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate21.errors = [$typeIssue(instancePath+"/priority","#/properties/priority/type","number")];
 return false;
 }
 }
@@ -124,7 +133,7 @@ var valid0 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -143,7 +152,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -166,12 +175,12 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate24.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate24.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -185,7 +194,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate24.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -198,7 +207,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs6 = errors;
 if(typeof data3 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("audio" !== data3){
@@ -216,7 +225,7 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -235,7 +244,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -246,12 +255,12 @@ if(errors === _errs1){
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-validate26.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate26.errors = [$formatIssue(instancePath+"/blob","#/properties/blob/format","byte")];
 return false;
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [$typeIssue(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 }
@@ -265,7 +274,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate26.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -281,12 +290,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate26.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate26.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -301,7 +310,7 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -319,7 +328,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -327,7 +336,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/call" !== data0){
@@ -347,7 +356,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
-validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate27.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -358,7 +367,7 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath+"/params/arguments","#/properties/params/properties/arguments/type","object")];
 return false;
 }
 }
@@ -371,7 +380,7 @@ if(valid1){
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs8 = errors;
 if(typeof data1.name !== "string"){
-validate27.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/params/name","#/properties/params/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -383,7 +392,7 @@ var valid1 = true;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -396,7 +405,7 @@ var valid0 = true;
 }
 }
 else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -414,7 +423,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate29.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -433,7 +442,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs2 = errors;
 if(typeof data.text !== "string"){
-validate29.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -446,7 +455,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("text" !== data2){
@@ -463,7 +472,7 @@ var valid0 = true;
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -480,7 +489,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate32.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -503,12 +512,12 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate32.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate32.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -522,7 +531,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate32.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -535,7 +544,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs6 = errors;
 if(typeof data3 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("image" !== data3){
@@ -553,7 +562,7 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -570,14 +579,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate38.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate38.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -589,7 +598,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate38.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -605,12 +614,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate38.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -625,7 +634,7 @@ var valid0 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -642,7 +651,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate36.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -712,7 +721,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource" !== data2){
@@ -729,7 +738,7 @@ var valid0 = true;
 }
 }
 else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate36.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -746,7 +755,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate28.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -757,7 +766,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -843,7 +852,7 @@ break;
 }
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -856,7 +865,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate28.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate28.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -869,7 +878,7 @@ var valid0 = true;
 }
 }
 else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -901,7 +910,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate42.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -909,7 +918,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/cancelled" !== data0){
@@ -929,14 +938,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
-validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate42.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data1.reason !== undefined && func0.call(data1, "reason")){
 const _errs5 = errors;
 if(typeof data1.reason !== "string"){
-validate42.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [$typeIssue(instancePath+"/params/reason","#/properties/params/properties/reason/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -960,7 +969,7 @@ var valid1 = true;
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -973,7 +982,7 @@ var valid0 = true;
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1001,7 +1010,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -1012,7 +1021,7 @@ break;
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -1029,13 +1038,13 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.listChanged !== undefined && func0.call(data2, "listChanged")){
 if(typeof data2.listChanged !== "boolean"){
-validate45.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate45.errors = [$typeIssue(instancePath+"/roots/listChanged","#/properties/roots/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","object")];
 return false;
 }
 }
@@ -1052,7 +1061,7 @@ if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath+"/sampling","#/properties/sampling/type","object")];
 return false;
 }
 }
@@ -1065,7 +1074,7 @@ var valid0 = true;
 }
 }
 else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1083,7 +1092,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate48.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1091,7 +1100,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/initialized" !== data0){
@@ -1116,14 +1125,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate48.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate48.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1136,7 +1145,7 @@ var valid0 = true;
 }
 }
 else {
-validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate48.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1167,7 +1176,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate50.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1175,7 +1184,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/progress" !== data0){
@@ -1195,14 +1204,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
-validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate50.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data1.message !== undefined && func0.call(data1, "message")){
 const _errs5 = errors;
 if(typeof data1.message !== "string"){
-validate50.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [$typeIssue(instancePath+"/params/message","#/properties/params/properties/message/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1215,7 +1224,7 @@ if(data1.progress !== undefined && func0.call(data1, "progress")){
 let data3 = data1.progress;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate50.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate50.errors = [$typeIssue(instancePath+"/params/progress","#/properties/params/properties/progress/type","number")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -1240,7 +1249,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data5 = data1.total;
 const _errs10 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate50.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate50.errors = [$typeIssue(instancePath+"/params/total","#/properties/params/properties/total/type","number")];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -1254,7 +1263,7 @@ var valid1 = true;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1267,7 +1276,7 @@ var valid0 = true;
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1284,7 +1293,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1292,7 +1301,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/roots/list_changed" !== data0){
@@ -1317,14 +1326,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1337,7 +1346,7 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1423,14 +1432,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1442,7 +1451,7 @@ if(valid0){
 if(data.version !== undefined && func0.call(data, "version")){
 const _errs3 = errors;
 if(typeof data.version !== "string"){
-validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1454,7 +1463,7 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1471,7 +1480,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate57.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1479,7 +1488,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("initialize" !== data0){
@@ -1499,7 +1508,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
-validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate57.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1530,7 +1539,7 @@ if(valid1){
 if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data1.protocolVersion !== "string"){
-validate57.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [$typeIssue(instancePath+"/params/protocolVersion","#/properties/params/properties/protocolVersion/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -1543,7 +1552,7 @@ var valid1 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1556,7 +1565,7 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1573,7 +1582,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1581,7 +1590,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("ping" !== data0){
@@ -1612,14 +1621,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1632,7 +1641,7 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1649,7 +1658,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate65.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1657,7 +1666,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/list" !== data0){
@@ -1677,13 +1686,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate65.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1696,7 +1705,7 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1713,7 +1722,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate67.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1721,7 +1730,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/templates/list" !== data0){
@@ -1741,13 +1750,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate67.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1760,7 +1769,7 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1777,7 +1786,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate69.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1785,7 +1794,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/read" !== data0){
@@ -1805,7 +1814,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate69.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1816,12 +1825,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate69.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate69.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -1830,7 +1839,7 @@ return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1843,7 +1852,7 @@ var valid0 = true;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1860,7 +1869,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate71.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1868,7 +1877,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/subscribe" !== data0){
@@ -1888,7 +1897,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate71.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1899,12 +1908,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate71.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate71.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -1913,7 +1922,7 @@ return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate71.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1926,7 +1935,7 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate71.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1943,7 +1952,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate73.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1951,7 +1960,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate73.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/unsubscribe" !== data0){
@@ -1971,7 +1980,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate73.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate73.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -1982,12 +1991,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate73.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate73.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -1996,7 +2005,7 @@ return false;
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate73.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2009,7 +2018,7 @@ var valid0 = true;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate73.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2026,7 +2035,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate75.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2034,7 +2043,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/list" !== data0){
@@ -2054,13 +2063,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate75.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2073,7 +2082,7 @@ var valid0 = true;
 }
 }
 else {
-validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2090,7 +2099,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate77.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2098,7 +2107,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/get" !== data0){
@@ -2118,7 +2127,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
-validate77.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate77.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2130,7 +2139,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(typeof data2[key0] !== "string"){
-validate77.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [$typeIssue(instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/params/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -2140,7 +2149,7 @@ break;
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [$typeIssue(instancePath+"/params/arguments","#/properties/params/properties/arguments/type","object")];
 return false;
 }
 }
@@ -2153,7 +2162,7 @@ if(valid1){
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs10 = errors;
 if(typeof data1.name !== "string"){
-validate77.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [$typeIssue(instancePath+"/params/name","#/properties/params/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -2165,7 +2174,7 @@ var valid1 = true;
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2178,7 +2187,7 @@ var valid0 = true;
 }
 }
 else {
-validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2195,7 +2204,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate79.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2203,7 +2212,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/list" !== data0){
@@ -2223,13 +2232,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate79.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2242,7 +2251,7 @@ var valid0 = true;
 }
 }
 else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2257,7 +2266,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
@@ -2277,7 +2286,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate82.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2285,7 +2294,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("logging/setLevel" !== data0){
@@ -2305,7 +2314,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
-validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate82.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2318,7 +2327,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate82.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2331,7 +2340,7 @@ var valid0 = true;
 }
 }
 else {
-validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate82.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2348,14 +2357,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate87.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2368,7 +2377,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate87.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/prompt" !== data1){
@@ -2384,7 +2393,7 @@ var valid0 = true;
 }
 }
 else {
-validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate87.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2402,7 +2411,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate89.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2410,7 +2419,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate89.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/resource" !== data0){
@@ -2430,12 +2439,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats16.test(data1))){
-validate89.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate89.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri-template")];
 return false;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2449,7 +2458,7 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2466,7 +2475,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate86.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2474,7 +2483,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("completion/complete" !== data0){
@@ -2494,7 +2503,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
-validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate86.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2505,14 +2514,14 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
-validate86.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate86.errors = [$requiredIssue(instancePath+"/params/argument","#/properties/params/properties/argument/required",missing2)];
 return false;
 }
 else {
 if(data2.name !== undefined && func0.call(data2, "name")){
 const _errs7 = errors;
 if(typeof data2.name !== "string"){
-validate86.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/params/argument/name","#/properties/params/properties/argument/properties/name/type","string")];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -2524,7 +2533,7 @@ if(valid2){
 if(data2.value !== undefined && func0.call(data2, "value")){
 const _errs9 = errors;
 if(typeof data2.value !== "string"){
-validate86.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/params/argument/value","#/properties/params/properties/argument/properties/value/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -2536,7 +2545,7 @@ var valid2 = true;
 }
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [$typeIssue(instancePath+"/params/argument","#/properties/params/properties/argument/type","object")];
 return false;
 }
 }
@@ -2599,7 +2608,7 @@ var valid1 = true;
 }
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2612,7 +2621,7 @@ var valid0 = true;
 }
 }
 else {
-validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2784,14 +2793,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2808,7 +2817,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate95.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2819,7 +2828,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -2891,7 +2900,7 @@ if(valid0){
 if(data.model !== undefined && func0.call(data, "model")){
 const _errs9 = errors;
 if(typeof data.model !== "string"){
-validate95.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [$typeIssue(instancePath+"/model","#/properties/model/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -2915,7 +2924,7 @@ if(valid0){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs12 = errors;
 if(typeof data.stopReason !== "string"){
-validate95.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [$typeIssue(instancePath+"/stopReason","#/properties/stopReason/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -2930,7 +2939,7 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2947,14 +2956,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate102.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate102.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2970,12 +2979,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats4(data1))){
-validate102.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate102.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2989,7 +2998,7 @@ var valid0 = true;
 }
 }
 else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3006,7 +3015,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
-validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate101.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3017,7 +3026,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3047,7 +3056,7 @@ break;
 }
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate101.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","array")];
 return false;
 }
 }
@@ -3060,7 +3069,7 @@ var valid0 = true;
 }
 }
 else {
-validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3139,7 +3148,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
-validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate105.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3150,7 +3159,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate105.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3167,14 +3176,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
-validate105.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate105.errors = [$requiredIssue(instancePath+"/completion","#/properties/completion/required",missing1)];
 return false;
 }
 else {
 if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 const _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
-validate105.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate105.errors = [$typeIssue(instancePath+"/completion/hasMore","#/properties/completion/properties/hasMore/type","boolean")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3187,7 +3196,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate105.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate105.errors = [$typeIssue(instancePath+"/completion/total","#/properties/completion/properties/total/type","integer")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -3206,7 +3215,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
 if(typeof data4[i0] !== "string"){
-validate105.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate105.errors = [$typeIssue(instancePath+"/completion/values/" + i0,"#/properties/completion/properties/values/items/type","string")];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -3216,7 +3225,7 @@ break;
 }
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate105.errors = [$typeIssue(instancePath+"/completion/values","#/properties/completion/properties/values/type","array")];
 return false;
 }
 }
@@ -3230,7 +3239,7 @@ var valid1 = true;
 }
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate105.errors = [$typeIssue(instancePath+"/completion","#/properties/completion/type","object")];
 return false;
 }
 }
@@ -3243,7 +3252,7 @@ var valid0 = true;
 }
 }
 else {
-validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate105.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3262,7 +3271,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate107.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3340,7 +3349,7 @@ var valid0 = true;
 }
 }
 else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate107.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3357,13 +3366,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-validate114.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3395,7 +3404,7 @@ return false;
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate113.errors = [$typeIssue(instancePath+"/costPriority","#/properties/costPriority/type","number")];
 return false;
 }
 }
@@ -3425,7 +3434,7 @@ break;
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate113.errors = [$typeIssue(instancePath+"/hints","#/properties/hints/type","array")];
 return false;
 }
 }
@@ -3452,7 +3461,7 @@ return false;
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate113.errors = [$typeIssue(instancePath+"/intelligencePriority","#/properties/intelligencePriority/type","number")];
 return false;
 }
 }
@@ -3479,7 +3488,7 @@ return false;
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate113.errors = [$typeIssue(instancePath+"/speedPriority","#/properties/speedPriority/type","number")];
 return false;
 }
 }
@@ -3493,7 +3502,7 @@ var valid0 = true;
 }
 }
 else {
-validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate113.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3510,7 +3519,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate106.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3518,7 +3527,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("sampling/createMessage" !== data0){
@@ -3538,7 +3547,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
-validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate106.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -3546,7 +3555,7 @@ if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
 let data2 = data1.includeContext;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate106.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [$typeIssue(instancePath+"/params/includeContext","#/properties/params/properties/includeContext/type","string")];
 return false;
 }
 if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
@@ -3563,7 +3572,7 @@ if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 let data3 = data1.maxTokens;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate106.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate106.errors = [$typeIssue(instancePath+"/params/maxTokens","#/properties/params/properties/maxTokens/type","integer")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -3592,7 +3601,7 @@ break;
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate106.errors = [$typeIssue(instancePath+"/params/messages","#/properties/params/properties/messages/type","array")];
 return false;
 }
 }
@@ -3609,7 +3618,7 @@ if(errors === _errs12){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [$typeIssue(instancePath+"/params/metadata","#/properties/params/properties/metadata/type","object")];
 return false;
 }
 }
@@ -3641,7 +3650,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 const _errs18 = errors;
 if(typeof data8[i1] !== "string"){
-validate106.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [$typeIssue(instancePath+"/params/stopSequences/" + i1,"#/properties/params/properties/stopSequences/items/type","string")];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -3651,7 +3660,7 @@ break;
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate106.errors = [$typeIssue(instancePath+"/params/stopSequences","#/properties/params/properties/stopSequences/type","array")];
 return false;
 }
 }
@@ -3664,7 +3673,7 @@ if(valid1){
 if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
 const _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
-validate106.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [$typeIssue(instancePath+"/params/systemPrompt","#/properties/params/properties/systemPrompt/type","string")];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -3677,7 +3686,7 @@ if(data1.temperature !== undefined && func0.call(data1, "temperature")){
 let data11 = data1.temperature;
 const _errs22 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate106.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate106.errors = [$typeIssue(instancePath+"/params/temperature","#/properties/params/properties/temperature/type","number")];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -3695,7 +3704,7 @@ var valid1 = true;
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -3708,7 +3717,7 @@ var valid0 = true;
 }
 }
 else {
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3725,7 +3734,7 @@ function validate117(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate117.errors = vErrors;
@@ -3760,7 +3769,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate121.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3847,7 +3856,7 @@ var valid0 = true;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate121.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3864,7 +3873,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
-validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate120.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3875,7 +3884,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate120.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3888,7 +3897,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate120.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate120.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3917,7 +3926,7 @@ break;
 }
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate120.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -3931,7 +3940,7 @@ var valid0 = true;
 }
 }
 else {
-validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate120.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3960,7 +3969,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/completions","#/properties/completions/type","object")];
 return false;
 }
 }
@@ -3982,7 +3991,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -3993,7 +4002,7 @@ break;
 }
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -4010,7 +4019,7 @@ if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/logging","#/properties/logging/type","object")];
 return false;
 }
 }
@@ -4027,13 +4036,13 @@ if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
 if(typeof data4.listChanged !== "boolean"){
-validate129.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate129.errors = [$typeIssue(instancePath+"/prompts/listChanged","#/properties/prompts/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","object")];
 return false;
 }
 }
@@ -4051,7 +4060,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 const _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
-validate129.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate129.errors = [$typeIssue(instancePath+"/resources/listChanged","#/properties/resources/properties/listChanged/type","boolean")];
 return false;
 }
 var valid3 = _errs19 === errors;
@@ -4063,7 +4072,7 @@ if(valid3){
 if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
 const _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
-validate129.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate129.errors = [$typeIssue(instancePath+"/resources/subscribe","#/properties/resources/properties/subscribe/type","boolean")];
 return false;
 }
 var valid3 = _errs21 === errors;
@@ -4074,7 +4083,7 @@ var valid3 = true;
 }
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","object")];
 return false;
 }
 }
@@ -4091,13 +4100,13 @@ if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.listChanged !== undefined && func0.call(data9, "listChanged")){
 if(typeof data9.listChanged !== "boolean"){
-validate129.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate129.errors = [$typeIssue(instancePath+"/tools/listChanged","#/properties/tools/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate129.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","object")];
 return false;
 }
 }
@@ -4113,7 +4122,7 @@ var valid0 = true;
 }
 }
 else {
-validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4130,7 +4139,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
-validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate128.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4141,7 +4150,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate128.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -4166,7 +4175,7 @@ if(valid0){
 if(data.instructions !== undefined && func0.call(data, "instructions")){
 const _errs5 = errors;
 if(typeof data.instructions !== "string"){
-validate128.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate128.errors = [$typeIssue(instancePath+"/instructions","#/properties/instructions/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4178,7 +4187,7 @@ if(valid0){
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate128.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate128.errors = [$typeIssue(instancePath+"/protocolVersion","#/properties/protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4205,7 +4214,7 @@ var valid0 = true;
 }
 }
 else {
-validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate128.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4225,7 +4234,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate133.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4245,7 +4254,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate133.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate133.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4261,7 +4270,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate133.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate133.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4288,14 +4297,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate133.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate133.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate133.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate133.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4310,7 +4319,7 @@ var valid0 = true;
 }
 }
 else {
-validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate133.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4327,7 +4336,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate137.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate137.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4335,7 +4344,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate137.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate137.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -4351,7 +4360,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate137.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate137.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4372,14 +4381,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate137.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate137.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate137.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate137.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4393,7 +4402,7 @@ var valid0 = true;
 }
 }
 else {
-validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate137.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4461,7 +4470,7 @@ break;
 }
 }
 else {
-validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate132.errors = [$typeIssue(instancePath,"#/type","array")];
 return false;
 }
 }
@@ -4479,7 +4488,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate140.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4499,7 +4508,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate140.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate140.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4528,7 +4537,7 @@ var valid0 = true;
 }
 }
 else {
-validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4545,7 +4554,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate144.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4556,7 +4565,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
-validate144.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate144.errors = [$requiredIssue(instancePath+"/error","#/properties/error/required",missing1)];
 return false;
 }
 else {
@@ -4564,7 +4573,7 @@ if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate144.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate144.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/properties/code/type","integer")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -4576,7 +4585,7 @@ if(valid1){
 if(data0.message !== undefined && func0.call(data0, "message")){
 const _errs5 = errors;
 if(typeof data0.message !== "string"){
-validate144.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate144.errors = [$typeIssue(instancePath+"/error/message","#/properties/error/properties/message/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -4588,7 +4597,7 @@ var valid1 = true;
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [$typeIssue(instancePath+"/error","#/properties/error/type","object")];
 return false;
 }
 }
@@ -4614,7 +4623,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data4 = data.jsonrpc;
 const _errs8 = errors;
 if(typeof data4 !== "string"){
-validate144.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate144.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data4){
@@ -4631,7 +4640,7 @@ var valid0 = true;
 }
 }
 else {
-validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4699,7 +4708,7 @@ break;
 }
 }
 else {
-validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate139.errors = [$typeIssue(instancePath,"#/type","array")];
 return false;
 }
 }
@@ -4787,7 +4796,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err1 = $typeIssue(instancePath,"#/anyOf/2/type","array");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4870,7 +4879,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err3 = $typeIssue(instancePath,"#/anyOf/5/type","array");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4932,14 +4941,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate158.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate158.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4951,7 +4960,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate158.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4963,7 +4972,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs5 = errors;
 if(typeof data.required !== "boolean"){
-validate158.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate158.errors = [$typeIssue(instancePath+"/required","#/properties/required/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4976,7 +4985,7 @@ var valid0 = true;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4993,7 +5002,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate157.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5017,7 +5026,7 @@ break;
 }
 }
 else {
-validate157.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate157.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","array")];
 return false;
 }
 }
@@ -5030,7 +5039,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate157.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate157.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5042,7 +5051,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate157.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate157.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5055,7 +5064,7 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate157.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5072,7 +5081,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
-validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate156.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5083,7 +5092,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate156.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5096,7 +5105,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate156.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5125,7 +5134,7 @@ break;
 }
 }
 else {
-validate156.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate156.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","array")];
 return false;
 }
 }
@@ -5139,7 +5148,7 @@ var valid0 = true;
 }
 }
 else {
-validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5159,7 +5168,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
-validate162.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate162.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5178,7 +5187,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate162.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate162.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5190,7 +5199,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate162.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate162.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5202,7 +5211,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate162.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate162.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5218,12 +5227,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data4 === "string"){
 if(!(formats16.test(data4))){
-validate162.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate162.errors = [$formatIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/format","uri-template")];
 return false;
 }
 }
 else {
-validate162.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate162.errors = [$typeIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/type","string")];
 return false;
 }
 }
@@ -5240,7 +5249,7 @@ var valid0 = true;
 }
 }
 else {
-validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate162.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5257,7 +5266,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
-validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate161.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5268,7 +5277,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate161.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate161.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5281,7 +5290,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate161.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate161.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5310,7 +5319,7 @@ break;
 }
 }
 else {
-validate161.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate161.errors = [$typeIssue(instancePath+"/resourceTemplates","#/properties/resourceTemplates/type","array")];
 return false;
 }
 }
@@ -5324,7 +5333,7 @@ var valid0 = true;
 }
 }
 else {
-validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate161.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5344,7 +5353,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate166.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5363,7 +5372,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate166.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate166.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5375,7 +5384,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate166.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate166.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5387,7 +5396,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate166.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate166.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5400,7 +5409,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data4 = data.size;
 const _errs8 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate166.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate166.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5416,12 +5425,12 @@ if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data5 === "string"){
 if(!(formats4(data5))){
-validate166.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate166.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate166.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate166.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -5439,7 +5448,7 @@ var valid0 = true;
 }
 }
 else {
-validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate166.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5456,7 +5465,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
-validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate165.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5467,7 +5476,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate165.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5480,7 +5489,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate165.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate165.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5509,7 +5518,7 @@ break;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate165.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","array")];
 return false;
 }
 }
@@ -5523,7 +5532,7 @@ var valid0 = true;
 }
 }
 else {
-validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate165.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5541,7 +5550,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate169.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5549,7 +5558,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate169.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("roots/list" !== data0){
@@ -5580,14 +5589,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate169.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate169.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5600,7 +5609,7 @@ var valid0 = true;
 }
 }
 else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5623,7 +5632,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 const _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
-validate173.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate173.errors = [$typeIssue(instancePath+"/destructiveHint","#/properties/destructiveHint/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5635,7 +5644,7 @@ if(valid0){
 if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 const _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
-validate173.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate173.errors = [$typeIssue(instancePath+"/idempotentHint","#/properties/idempotentHint/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5647,7 +5656,7 @@ if(valid0){
 if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 const _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
-validate173.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate173.errors = [$typeIssue(instancePath+"/openWorldHint","#/properties/openWorldHint/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5659,7 +5668,7 @@ if(valid0){
 if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 const _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
-validate173.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate173.errors = [$typeIssue(instancePath+"/readOnlyHint","#/properties/readOnlyHint/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5671,7 +5680,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate173.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate173.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -5685,7 +5694,7 @@ var valid0 = true;
 }
 }
 else {
-validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate173.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5702,7 +5711,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate172.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5721,7 +5730,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5737,7 +5746,7 @@ if(errors === _errs4){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type")){
-validate172.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate172.errors = [$requiredIssue(instancePath+"/inputSchema","#/properties/inputSchema/required",missing1)];
 return false;
 }
 else {
@@ -5753,7 +5762,7 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [$typeIssue(instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/inputSchema/properties/properties/additionalProperties/type","object")];
 return false;
 }
 }
@@ -5764,7 +5773,7 @@ break;
 }
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [$typeIssue(instancePath+"/inputSchema/properties","#/properties/inputSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -5784,7 +5793,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
 if(typeof data5[i0] !== "string"){
-validate172.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/inputSchema/required/" + i0,"#/properties/inputSchema/properties/required/items/type","string")];
 return false;
 }
 var valid3 = _errs14 === errors;
@@ -5794,7 +5803,7 @@ break;
 }
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate172.errors = [$typeIssue(instancePath+"/inputSchema/required","#/properties/inputSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -5808,7 +5817,7 @@ if(data2.type !== undefined && func0.call(data2, "type")){
 let data7 = data2.type;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
-validate172.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/inputSchema/type","#/properties/inputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data7){
@@ -5825,7 +5834,7 @@ var valid1 = true;
 }
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [$typeIssue(instancePath+"/inputSchema","#/properties/inputSchema/type","object")];
 return false;
 }
 }
@@ -5838,7 +5847,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs18 = errors;
 if(typeof data.name !== "string"){
-validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -5852,7 +5861,7 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5869,7 +5878,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate171.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5880,7 +5889,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate171.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5893,7 +5902,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate171.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate171.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5922,7 +5931,7 @@ break;
 }
 }
 else {
-validate171.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate171.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -5936,7 +5945,7 @@ var valid0 = true;
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5956,7 +5965,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate176.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5964,7 +5973,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/message" !== data0){
@@ -5984,7 +5993,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
-validate176.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate176.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -6003,7 +6012,7 @@ if(valid1){
 if(data1.logger !== undefined && func0.call(data1, "logger")){
 const _errs6 = errors;
 if(typeof data1.logger !== "string"){
-validate176.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/params/logger","#/properties/params/properties/logger/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -6015,7 +6024,7 @@ var valid1 = true;
 }
 }
 else {
-validate176.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6028,7 +6037,7 @@ var valid0 = true;
 }
 }
 else {
-validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6050,14 +6059,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate178.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate178.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6078,14 +6087,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6098,7 +6107,7 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6116,14 +6125,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate179.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6139,13 +6148,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate179.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6158,7 +6167,7 @@ var valid0 = true;
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6181,7 +6190,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate180.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate180.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6194,7 +6203,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate180.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate180.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6205,7 +6214,7 @@ var valid0 = true;
 }
 }
 else {
-validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate180.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6233,7 +6242,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate181.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6241,7 +6250,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate181.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate181.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/prompts/list_changed" !== data0){
@@ -6266,14 +6275,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6286,7 +6295,7 @@ var valid0 = true;
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6310,7 +6319,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate182.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6321,7 +6330,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate182.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6389,7 +6398,7 @@ break;
 }
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate182.errors = [$typeIssue(instancePath+"/contents","#/properties/contents/type","array")];
 return false;
 }
 }
@@ -6402,7 +6411,7 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate182.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6420,14 +6429,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate185.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate185.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6454,14 +6463,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate185.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate185.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate185.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate185.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6474,7 +6483,7 @@ var valid0 = true;
 }
 }
 else {
-validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate185.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6496,14 +6505,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate187.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6519,12 +6528,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats4(data1))){
-validate187.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate187.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate187.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -6538,7 +6547,7 @@ var valid0 = true;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6556,7 +6565,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate188.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6564,7 +6573,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/list_changed" !== data0){
@@ -6589,14 +6598,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate188.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate188.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate188.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate188.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6609,7 +6618,7 @@ var valid0 = true;
 }
 }
 else {
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate188.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6631,7 +6640,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate189.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6639,7 +6648,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate189.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/updated" !== data0){
@@ -6659,7 +6668,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate189.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate189.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -6670,12 +6679,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate189.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate189.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate189.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -6684,7 +6693,7 @@ return false;
 }
 }
 else {
-validate189.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6697,7 +6706,7 @@ var valid0 = true;
 }
 }
 else {
-validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6727,7 +6736,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate196.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6735,7 +6744,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate196.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/tools/list_changed" !== data0){
@@ -6760,14 +6769,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate196.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate196.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate196.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate196.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6780,7 +6789,7 @@ var valid0 = true;
 }
 }
 else {
-validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate196.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -37,6 +37,15 @@ const $formatUri = (() => {
   };
 })();
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateAnnotations = validate21;
 const func0 = Object.prototype.hasOwnProperty;
@@ -47,7 +56,7 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
@@ -85,7 +94,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [$typeIssue(instancePath+"/audience","#/properties/audience/type","array")];
 return false;
 }
 }
@@ -98,7 +107,7 @@ if(valid0){
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 const _errs4 = errors;
 if(typeof data.lastModified !== "string"){
-validate21.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [$typeIssue(instancePath+"/lastModified","#/properties/lastModified/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -124,7 +133,7 @@ return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate21.errors = [$typeIssue(instancePath+"/priority","#/properties/priority/type","number")];
 return false;
 }
 }
@@ -137,7 +146,7 @@ var valid0 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -156,7 +165,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -167,7 +176,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -196,12 +205,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate24.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate24.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -215,7 +224,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate24.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -228,7 +237,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("audio" !== data4){
@@ -247,7 +256,7 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -265,14 +274,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -284,7 +293,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -296,7 +305,7 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -315,7 +324,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -326,7 +335,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -343,12 +352,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate27.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate27.errors = [$formatIssue(instancePath+"/blob","#/properties/blob/format","byte")];
 return false;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 }
@@ -362,7 +371,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs6 = errors;
 if(typeof data.mimeType !== "string"){
-validate27.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -378,12 +387,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate27.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate27.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -399,7 +408,7 @@ var valid0 = true;
 }
 }
 else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -417,14 +426,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate28.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "boolean"){
-validate28.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate28.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -436,7 +445,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -448,7 +457,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs5 = errors;
 if(typeof data.title !== "string"){
-validate28.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -461,7 +470,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("boolean" !== data3){
@@ -479,7 +488,7 @@ var valid0 = true;
 }
 }
 else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -497,7 +506,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate29.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -505,7 +514,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/call" !== data0){
@@ -525,7 +534,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
-validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate29.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -536,7 +545,7 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [$typeIssue(instancePath+"/params/arguments","#/properties/params/properties/arguments/type","object")];
 return false;
 }
 }
@@ -549,7 +558,7 @@ if(valid1){
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs8 = errors;
 if(typeof data1.name !== "string"){
-validate29.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [$typeIssue(instancePath+"/params/name","#/properties/params/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -561,7 +570,7 @@ var valid1 = true;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -574,7 +583,7 @@ var valid0 = true;
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -592,7 +601,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate32.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -603,7 +612,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -628,7 +637,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
-validate32.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -641,7 +650,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("text" !== data3){
@@ -659,7 +668,7 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -676,7 +685,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate35.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -687,7 +696,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -716,12 +725,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate35.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate35.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -735,7 +744,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate35.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -748,7 +757,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("image" !== data4){
@@ -767,7 +776,7 @@ var valid0 = true;
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -784,7 +793,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate39.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -795,7 +804,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -820,7 +829,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -832,7 +841,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate39.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -844,7 +853,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs9 = errors;
 if(typeof data.name !== "string"){
-validate39.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -857,7 +866,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data5 = data.size;
 const _errs11 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate39.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate39.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -869,7 +878,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -882,7 +891,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 const _errs15 = errors;
 if(typeof data7 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource_link" !== data7){
@@ -902,12 +911,12 @@ if(errors === _errs17){
 if(errors === _errs17){
 if(typeof data8 === "string"){
 if(!(formats4(data8))){
-validate39.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate39.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -928,7 +937,7 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -945,7 +954,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate44.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -956,7 +965,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -969,7 +978,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate44.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -981,7 +990,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
-validate44.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -997,12 +1006,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate44.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate44.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -1018,7 +1027,7 @@ var valid0 = true;
 }
 }
 else {
-validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1035,7 +1044,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate42.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1046,7 +1055,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1122,7 +1131,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource" !== data3){
@@ -1140,7 +1149,7 @@ var valid0 = true;
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1234,7 +1243,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
-validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate30.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1245,7 +1254,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1275,7 +1284,7 @@ break;
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate30.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -1288,7 +1297,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs7 = errors;
 if(typeof data.isError !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate30.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1304,7 +1313,7 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [$typeIssue(instancePath+"/structuredContent","#/properties/structuredContent/type","object")];
 return false;
 }
 }
@@ -1319,7 +1328,7 @@ var valid0 = true;
 }
 }
 else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1351,7 +1360,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate49.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1359,7 +1368,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate49.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/cancelled" !== data0){
@@ -1379,14 +1388,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
-validate49.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate49.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data1.reason !== undefined && func0.call(data1, "reason")){
 const _errs5 = errors;
 if(typeof data1.reason !== "string"){
-validate49.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [$typeIssue(instancePath+"/params/reason","#/properties/params/properties/reason/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1410,7 +1419,7 @@ var valid1 = true;
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate49.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1423,7 +1432,7 @@ var valid0 = true;
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate49.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1446,7 +1455,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath+"/elicitation","#/properties/elicitation/type","object")];
 return false;
 }
 }
@@ -1468,7 +1477,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -1479,7 +1488,7 @@ break;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -1496,13 +1505,13 @@ if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.listChanged !== undefined && func0.call(data3, "listChanged")){
 if(typeof data3.listChanged !== "boolean"){
-validate52.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate52.errors = [$typeIssue(instancePath+"/roots/listChanged","#/properties/roots/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","object")];
 return false;
 }
 }
@@ -1519,7 +1528,7 @@ if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath+"/sampling","#/properties/sampling/type","object")];
 return false;
 }
 }
@@ -1533,7 +1542,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1551,7 +1560,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate55.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1559,7 +1568,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/initialized" !== data0){
@@ -1584,14 +1593,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1604,7 +1613,7 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1635,7 +1644,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate57.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1643,7 +1652,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/progress" !== data0){
@@ -1663,14 +1672,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
-validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate57.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data1.message !== undefined && func0.call(data1, "message")){
 const _errs5 = errors;
 if(typeof data1.message !== "string"){
-validate57.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [$typeIssue(instancePath+"/params/message","#/properties/params/properties/message/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1683,7 +1692,7 @@ if(data1.progress !== undefined && func0.call(data1, "progress")){
 let data3 = data1.progress;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate57.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate57.errors = [$typeIssue(instancePath+"/params/progress","#/properties/params/properties/progress/type","number")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -1708,7 +1717,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data5 = data1.total;
 const _errs10 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate57.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate57.errors = [$typeIssue(instancePath+"/params/total","#/properties/params/properties/total/type","number")];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -1722,7 +1731,7 @@ var valid1 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1735,7 +1744,7 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1752,7 +1761,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate61.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1760,7 +1769,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/roots/list_changed" !== data0){
@@ -1785,14 +1794,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1805,7 +1814,7 @@ var valid0 = true;
 }
 }
 else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1891,14 +1900,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
-validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate66.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1910,7 +1919,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate66.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1922,7 +1931,7 @@ if(valid0){
 if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
-validate66.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1935,7 +1944,7 @@ var valid0 = true;
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1952,7 +1961,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate64.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1960,7 +1969,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("initialize" !== data0){
@@ -1980,7 +1989,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
-validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate64.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2011,7 +2020,7 @@ if(valid1){
 if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data1.protocolVersion !== "string"){
-validate64.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [$typeIssue(instancePath+"/params/protocolVersion","#/properties/params/properties/protocolVersion/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -2024,7 +2033,7 @@ var valid1 = true;
 }
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2037,7 +2046,7 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2054,7 +2063,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate69.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2062,7 +2071,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("ping" !== data0){
@@ -2093,14 +2102,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2113,7 +2122,7 @@ var valid0 = true;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2130,7 +2139,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate72.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2138,7 +2147,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/list" !== data0){
@@ -2158,13 +2167,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate72.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2177,7 +2186,7 @@ var valid0 = true;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2194,7 +2203,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2202,7 +2211,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/templates/list" !== data0){
@@ -2222,13 +2231,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2241,7 +2250,7 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2258,7 +2267,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate76.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2266,7 +2275,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/read" !== data0){
@@ -2286,7 +2295,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate76.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2297,12 +2306,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate76.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate76.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -2311,7 +2320,7 @@ return false;
 }
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2324,7 +2333,7 @@ var valid0 = true;
 }
 }
 else {
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2341,7 +2350,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate78.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2349,7 +2358,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/subscribe" !== data0){
@@ -2369,7 +2378,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate78.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2380,12 +2389,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate78.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate78.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -2394,7 +2403,7 @@ return false;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate78.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2407,7 +2416,7 @@ var valid0 = true;
 }
 }
 else {
-validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate78.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2424,7 +2433,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate80.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2432,7 +2441,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate80.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/unsubscribe" !== data0){
@@ -2452,7 +2461,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate80.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate80.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2463,12 +2472,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate80.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate80.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -2477,7 +2486,7 @@ return false;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2490,7 +2499,7 @@ var valid0 = true;
 }
 }
 else {
-validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2507,7 +2516,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate82.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2515,7 +2524,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/list" !== data0){
@@ -2535,13 +2544,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate82.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate82.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2554,7 +2563,7 @@ var valid0 = true;
 }
 }
 else {
-validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate82.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2571,7 +2580,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate84.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2579,7 +2588,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate84.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/get" !== data0){
@@ -2599,7 +2608,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
-validate84.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate84.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2611,7 +2620,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(typeof data2[key0] !== "string"){
-validate84.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [$typeIssue(instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/params/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -2621,7 +2630,7 @@ break;
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate84.errors = [$typeIssue(instancePath+"/params/arguments","#/properties/params/properties/arguments/type","object")];
 return false;
 }
 }
@@ -2634,7 +2643,7 @@ if(valid1){
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs10 = errors;
 if(typeof data1.name !== "string"){
-validate84.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [$typeIssue(instancePath+"/params/name","#/properties/params/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -2646,7 +2655,7 @@ var valid1 = true;
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate84.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2659,7 +2668,7 @@ var valid0 = true;
 }
 }
 else {
-validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate84.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2676,7 +2685,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate86.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2684,7 +2693,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/list" !== data0){
@@ -2704,13 +2713,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate86.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2723,7 +2732,7 @@ var valid0 = true;
 }
 }
 else {
-validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate86.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2738,7 +2747,7 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
@@ -2758,7 +2767,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate89.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2766,7 +2775,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("logging/setLevel" !== data0){
@@ -2786,7 +2795,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
-validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate89.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2799,7 +2808,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -2812,7 +2821,7 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2829,14 +2838,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate94.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2848,7 +2857,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2861,7 +2870,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/prompt" !== data2){
@@ -2878,7 +2887,7 @@ var valid0 = true;
 }
 }
 else {
-validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2896,7 +2905,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate96.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2904,7 +2913,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/resource" !== data0){
@@ -2924,12 +2933,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats18.test(data1))){
-validate96.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate96.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri-template")];
 return false;
 }
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2943,7 +2952,7 @@ var valid0 = true;
 }
 }
 else {
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2960,7 +2969,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate93.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2968,7 +2977,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("completion/complete" !== data0){
@@ -2988,7 +2997,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
-validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate93.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -2999,14 +3008,14 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
-validate93.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate93.errors = [$requiredIssue(instancePath+"/params/argument","#/properties/params/properties/argument/required",missing2)];
 return false;
 }
 else {
 if(data2.name !== undefined && func0.call(data2, "name")){
 const _errs7 = errors;
 if(typeof data2.name !== "string"){
-validate93.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [$typeIssue(instancePath+"/params/argument/name","#/properties/params/properties/argument/properties/name/type","string")];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -3018,7 +3027,7 @@ if(valid2){
 if(data2.value !== undefined && func0.call(data2, "value")){
 const _errs9 = errors;
 if(typeof data2.value !== "string"){
-validate93.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [$typeIssue(instancePath+"/params/argument/value","#/properties/params/properties/argument/properties/value/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -3030,7 +3039,7 @@ var valid2 = true;
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath+"/params/argument","#/properties/params/properties/argument/type","object")];
 return false;
 }
 }
@@ -3053,7 +3062,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key0 of Object.keys(data6)){
 const _errs16 = errors;
 if(typeof data6[key0] !== "string"){
-validate93.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [$typeIssue(instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/params/properties/context/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -3063,14 +3072,14 @@ break;
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath+"/params/context/arguments","#/properties/params/properties/context/properties/arguments/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath+"/params/context","#/properties/params/properties/context/type","object")];
 return false;
 }
 }
@@ -3134,7 +3143,7 @@ var valid1 = true;
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -3147,7 +3156,7 @@ var valid0 = true;
 }
 }
 else {
-validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3319,14 +3328,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3343,7 +3352,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate102.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3354,7 +3363,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3426,7 +3435,7 @@ if(valid0){
 if(data.model !== undefined && func0.call(data, "model")){
 const _errs9 = errors;
 if(typeof data.model !== "string"){
-validate102.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/model","#/properties/model/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3450,7 +3459,7 @@ if(valid0){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs12 = errors;
 if(typeof data.stopReason !== "string"){
-validate102.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [$typeIssue(instancePath+"/stopReason","#/properties/stopReason/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -3465,7 +3474,7 @@ var valid0 = true;
 }
 }
 else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3482,7 +3491,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate109.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3493,7 +3502,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3506,7 +3515,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3522,12 +3531,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate109.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate109.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -3542,7 +3551,7 @@ var valid0 = true;
 }
 }
 else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3559,7 +3568,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
-validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate108.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3570,7 +3579,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate108.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3600,7 +3609,7 @@ break;
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate108.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","array")];
 return false;
 }
 }
@@ -3613,7 +3622,7 @@ var valid0 = true;
 }
 }
 else {
-validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate108.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3631,7 +3640,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate112.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3642,7 +3651,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3656,7 +3665,7 @@ if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [$typeIssue(instancePath+"/action","#/properties/action/type","string")];
 return false;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
@@ -3688,7 +3697,7 @@ break;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","object")];
 return false;
 }
 }
@@ -3702,7 +3711,7 @@ var valid0 = true;
 }
 }
 else {
-validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3790,7 +3799,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
-validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate114.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3801,7 +3810,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3818,14 +3827,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
-validate114.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate114.errors = [$requiredIssue(instancePath+"/completion","#/properties/completion/required",missing1)];
 return false;
 }
 else {
 if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 const _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
-validate114.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate114.errors = [$typeIssue(instancePath+"/completion/hasMore","#/properties/completion/properties/hasMore/type","boolean")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3838,7 +3847,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate114.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate114.errors = [$typeIssue(instancePath+"/completion/total","#/properties/completion/properties/total/type","integer")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -3857,7 +3866,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
 if(typeof data4[i0] !== "string"){
-validate114.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/completion/values/" + i0,"#/properties/completion/properties/values/items/type","string")];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -3867,7 +3876,7 @@ break;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate114.errors = [$typeIssue(instancePath+"/completion/values","#/properties/completion/properties/values/type","array")];
 return false;
 }
 }
@@ -3881,7 +3890,7 @@ var valid1 = true;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [$typeIssue(instancePath+"/completion","#/properties/completion/type","object")];
 return false;
 }
 }
@@ -3894,7 +3903,7 @@ var valid0 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3915,7 +3924,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate116.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3993,7 +4002,7 @@ var valid0 = true;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4010,13 +4019,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-validate123.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate123.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4048,7 +4057,7 @@ return false;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate122.errors = [$typeIssue(instancePath+"/costPriority","#/properties/costPriority/type","number")];
 return false;
 }
 }
@@ -4078,7 +4087,7 @@ break;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate122.errors = [$typeIssue(instancePath+"/hints","#/properties/hints/type","array")];
 return false;
 }
 }
@@ -4105,7 +4114,7 @@ return false;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate122.errors = [$typeIssue(instancePath+"/intelligencePriority","#/properties/intelligencePriority/type","number")];
 return false;
 }
 }
@@ -4132,7 +4141,7 @@ return false;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate122.errors = [$typeIssue(instancePath+"/speedPriority","#/properties/speedPriority/type","number")];
 return false;
 }
 }
@@ -4146,7 +4155,7 @@ var valid0 = true;
 }
 }
 else {
-validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate122.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4163,7 +4172,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate115.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4171,7 +4180,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("sampling/createMessage" !== data0){
@@ -4191,7 +4200,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
-validate115.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate115.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -4199,7 +4208,7 @@ if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
 let data2 = data1.includeContext;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/params/includeContext","#/properties/params/properties/includeContext/type","string")];
 return false;
 }
 if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
@@ -4216,7 +4225,7 @@ if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 let data3 = data1.maxTokens;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate115.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate115.errors = [$typeIssue(instancePath+"/params/maxTokens","#/properties/params/properties/maxTokens/type","integer")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -4245,7 +4254,7 @@ break;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [$typeIssue(instancePath+"/params/messages","#/properties/params/properties/messages/type","array")];
 return false;
 }
 }
@@ -4262,7 +4271,7 @@ if(errors === _errs12){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [$typeIssue(instancePath+"/params/metadata","#/properties/params/properties/metadata/type","object")];
 return false;
 }
 }
@@ -4294,7 +4303,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 const _errs18 = errors;
 if(typeof data8[i1] !== "string"){
-validate115.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/params/stopSequences/" + i1,"#/properties/params/properties/stopSequences/items/type","string")];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -4304,7 +4313,7 @@ break;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [$typeIssue(instancePath+"/params/stopSequences","#/properties/params/properties/stopSequences/type","array")];
 return false;
 }
 }
@@ -4317,7 +4326,7 @@ if(valid1){
 if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
 const _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
-validate115.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/params/systemPrompt","#/properties/params/properties/systemPrompt/type","string")];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -4330,7 +4339,7 @@ if(data1.temperature !== undefined && func0.call(data1, "temperature")){
 let data11 = data1.temperature;
 const _errs22 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate115.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate115.errors = [$typeIssue(instancePath+"/params/temperature","#/properties/params/properties/temperature/type","number")];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -4348,7 +4357,7 @@ var valid1 = true;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4361,7 +4370,7 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4378,7 +4387,7 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate126.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate126.errors = vErrors;
@@ -4396,14 +4405,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate129.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate129.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4416,7 +4425,7 @@ if(data.format !== undefined && func0.call(data, "format")){
 let data1 = data.format;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate129.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [$typeIssue(instancePath+"/format","#/properties/format/type","string")];
 return false;
 }
 if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
@@ -4433,7 +4442,7 @@ if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data2 = data.maxLength;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate129.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate129.errors = [$typeIssue(instancePath+"/maxLength","#/properties/maxLength/type","integer")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4446,7 +4455,7 @@ if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data3 = data.minLength;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate129.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate129.errors = [$typeIssue(instancePath+"/minLength","#/properties/minLength/type","integer")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4458,7 +4467,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate129.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4471,7 +4480,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate129.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data5){
@@ -4491,7 +4500,7 @@ var valid0 = true;
 }
 }
 else {
-validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4509,14 +4518,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate131.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate131.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate131.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4529,7 +4538,7 @@ if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data1 = data.maximum;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate131.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate131.errors = [$typeIssue(instancePath+"/maximum","#/properties/maximum/type","number")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4542,7 +4551,7 @@ if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate131.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate131.errors = [$typeIssue(instancePath+"/minimum","#/properties/minimum/type","number")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4554,7 +4563,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs7 = errors;
 if(typeof data.title !== "string"){
-validate131.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate131.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4567,7 +4576,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate131.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate131.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if(!((data4 === "integer") || (data4 === "number"))){
@@ -4586,7 +4595,7 @@ var valid0 = true;
 }
 }
 else {
-validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate131.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4603,14 +4612,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate134.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate134.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate134.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate134.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4629,7 +4638,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate134.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate134.errors = [$typeIssue(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -4639,7 +4648,7 @@ break;
 }
 }
 else {
-validate134.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate134.errors = [$typeIssue(instancePath+"/enum","#/properties/enum/type","array")];
 return false;
 }
 }
@@ -4659,7 +4668,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
 if(typeof data3[i1] !== "string"){
-validate134.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate134.errors = [$typeIssue(instancePath+"/enumNames/" + i1,"#/properties/enumNames/items/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -4669,7 +4678,7 @@ break;
 }
 }
 else {
-validate134.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate134.errors = [$typeIssue(instancePath+"/enumNames","#/properties/enumNames/type","array")];
 return false;
 }
 }
@@ -4682,7 +4691,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs11 = errors;
 if(typeof data.title !== "string"){
-validate134.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate134.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -4695,7 +4704,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate134.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate134.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data6){
@@ -4714,7 +4723,7 @@ var valid0 = true;
 }
 }
 else {
-validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate134.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4799,7 +4808,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate127.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4807,7 +4816,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate127.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("elicitation/create" !== data0){
@@ -4827,14 +4836,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.message === undefined) || (!(func0.call(data1, "message")))) && (missing1 = "message")) || (((data1.requestedSchema === undefined) || (!(func0.call(data1, "requestedSchema")))) && (missing1 = "requestedSchema"))){
-validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate127.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data1.message !== undefined && func0.call(data1, "message")){
 const _errs5 = errors;
 if(typeof data1.message !== "string"){
-validate127.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate127.errors = [$typeIssue(instancePath+"/params/message","#/properties/params/properties/message/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -4850,7 +4859,7 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing2;
 if((((data3.properties === undefined) || (!(func0.call(data3, "properties")))) && (missing2 = "properties")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing2 = "type"))){
-validate127.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate127.errors = [$requiredIssue(instancePath+"/params/requestedSchema","#/properties/params/properties/requestedSchema/required",missing2)];
 return false;
 }
 else {
@@ -4872,7 +4881,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/properties",schemaPath:"#/properties/params/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [$typeIssue(instancePath+"/params/requestedSchema/properties","#/properties/params/properties/requestedSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -4892,7 +4901,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data6[i0] !== "string"){
-validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/required/" + i0,schemaPath:"#/properties/params/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate127.errors = [$typeIssue(instancePath+"/params/requestedSchema/required/" + i0,"#/properties/params/properties/requestedSchema/properties/required/items/type","string")];
 return false;
 }
 var valid4 = _errs15 === errors;
@@ -4902,7 +4911,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/required",schemaPath:"#/properties/params/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate127.errors = [$typeIssue(instancePath+"/params/requestedSchema/required","#/properties/params/properties/requestedSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -4916,7 +4925,7 @@ if(data3.type !== undefined && func0.call(data3, "type")){
 let data8 = data3.type;
 const _errs17 = errors;
 if(typeof data8 !== "string"){
-validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate127.errors = [$typeIssue(instancePath+"/params/requestedSchema/type","#/properties/params/properties/requestedSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data8){
@@ -4933,7 +4942,7 @@ var valid2 = true;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [$typeIssue(instancePath+"/params/requestedSchema","#/properties/params/properties/requestedSchema/type","object")];
 return false;
 }
 }
@@ -4946,7 +4955,7 @@ var valid1 = true;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4959,7 +4968,7 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4999,7 +5008,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate140.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5030,7 +5039,7 @@ var valid0 = true;
 }
 }
 else {
-validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5047,7 +5056,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
-validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate139.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5058,7 +5067,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate139.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate139.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5071,7 +5080,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate139.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate139.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5100,7 +5109,7 @@ break;
 }
 }
 else {
-validate139.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate139.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -5114,7 +5123,7 @@ var valid0 = true;
 }
 }
 else {
-validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate139.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5143,7 +5152,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/completions","#/properties/completions/type","object")];
 return false;
 }
 }
@@ -5165,7 +5174,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -5176,7 +5185,7 @@ break;
 }
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -5193,7 +5202,7 @@ if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/logging","#/properties/logging/type","object")];
 return false;
 }
 }
@@ -5210,13 +5219,13 @@ if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
 if(typeof data4.listChanged !== "boolean"){
-validate145.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate145.errors = [$typeIssue(instancePath+"/prompts/listChanged","#/properties/prompts/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","object")];
 return false;
 }
 }
@@ -5234,7 +5243,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 const _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
-validate145.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate145.errors = [$typeIssue(instancePath+"/resources/listChanged","#/properties/resources/properties/listChanged/type","boolean")];
 return false;
 }
 var valid3 = _errs19 === errors;
@@ -5246,7 +5255,7 @@ if(valid3){
 if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
 const _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
-validate145.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate145.errors = [$typeIssue(instancePath+"/resources/subscribe","#/properties/resources/properties/subscribe/type","boolean")];
 return false;
 }
 var valid3 = _errs21 === errors;
@@ -5257,7 +5266,7 @@ var valid3 = true;
 }
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","object")];
 return false;
 }
 }
@@ -5274,13 +5283,13 @@ if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.listChanged !== undefined && func0.call(data9, "listChanged")){
 if(typeof data9.listChanged !== "boolean"){
-validate145.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate145.errors = [$typeIssue(instancePath+"/tools/listChanged","#/properties/tools/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate145.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","object")];
 return false;
 }
 }
@@ -5296,7 +5305,7 @@ var valid0 = true;
 }
 }
 else {
-validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5313,7 +5322,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
-validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate144.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5324,7 +5333,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5349,7 +5358,7 @@ if(valid0){
 if(data.instructions !== undefined && func0.call(data, "instructions")){
 const _errs5 = errors;
 if(typeof data.instructions !== "string"){
-validate144.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate144.errors = [$typeIssue(instancePath+"/instructions","#/properties/instructions/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5361,7 +5370,7 @@ if(valid0){
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate144.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate144.errors = [$typeIssue(instancePath+"/protocolVersion","#/properties/protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5388,7 +5397,7 @@ var valid0 = true;
 }
 }
 else {
-validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5408,7 +5417,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate148.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5419,7 +5428,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
-validate148.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate148.errors = [$requiredIssue(instancePath+"/error","#/properties/error/required",missing1)];
 return false;
 }
 else {
@@ -5427,7 +5436,7 @@ if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate148.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate148.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/properties/code/type","integer")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -5439,7 +5448,7 @@ if(valid1){
 if(data0.message !== undefined && func0.call(data0, "message")){
 const _errs5 = errors;
 if(typeof data0.message !== "string"){
-validate148.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate148.errors = [$typeIssue(instancePath+"/error/message","#/properties/error/properties/message/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -5451,7 +5460,7 @@ var valid1 = true;
 }
 }
 else {
-validate148.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate148.errors = [$typeIssue(instancePath+"/error","#/properties/error/type","object")];
 return false;
 }
 }
@@ -5477,7 +5486,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data4 = data.jsonrpc;
 const _errs8 = errors;
 if(typeof data4 !== "string"){
-validate148.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate148.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data4){
@@ -5494,7 +5503,7 @@ var valid0 = true;
 }
 }
 else {
-validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate148.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5512,7 +5521,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate151.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5532,7 +5541,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate151.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate151.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -5548,7 +5557,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate151.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate151.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5575,14 +5584,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate151.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate151.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5597,7 +5606,7 @@ var valid0 = true;
 }
 }
 else {
-validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5614,7 +5623,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate155.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5622,7 +5631,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate155.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate155.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -5638,7 +5647,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate155.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate155.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5659,14 +5668,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate155.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate155.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate155.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate155.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5680,7 +5689,7 @@ var valid0 = true;
 }
 }
 else {
-validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate155.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5697,7 +5706,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate157.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5717,7 +5726,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate157.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -5746,7 +5755,7 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate157.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5840,14 +5849,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate164.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate164.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate164.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5859,7 +5868,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate164.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate164.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5871,7 +5880,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs5 = errors;
 if(typeof data.required !== "boolean"){
-validate164.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate164.errors = [$typeIssue(instancePath+"/required","#/properties/required/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5883,7 +5892,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs7 = errors;
 if(typeof data.title !== "string"){
-validate164.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate164.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5897,7 +5906,7 @@ var valid0 = true;
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate164.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5914,7 +5923,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate163.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5925,7 +5934,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate163.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate163.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5955,7 +5964,7 @@ break;
 }
 }
 else {
-validate163.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate163.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","array")];
 return false;
 }
 }
@@ -5968,7 +5977,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs7 = errors;
 if(typeof data.description !== "string"){
-validate163.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate163.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5980,7 +5989,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs9 = errors;
 if(typeof data.name !== "string"){
-validate163.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate163.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -5992,7 +6001,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs11 = errors;
 if(typeof data.title !== "string"){
-validate163.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate163.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6007,7 +6016,7 @@ var valid0 = true;
 }
 }
 else {
-validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate163.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6024,7 +6033,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
-validate162.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate162.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6035,7 +6044,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate162.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate162.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6048,7 +6057,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate162.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate162.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6077,7 +6086,7 @@ break;
 }
 }
 else {
-validate162.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate162.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","array")];
 return false;
 }
 }
@@ -6091,7 +6100,7 @@ var valid0 = true;
 }
 }
 else {
-validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate162.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6111,7 +6120,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
-validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate168.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6122,7 +6131,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate168.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate168.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6147,7 +6156,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate168.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6159,7 +6168,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate168.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6171,7 +6180,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs9 = errors;
 if(typeof data.name !== "string"){
-validate168.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6183,7 +6192,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs11 = errors;
 if(typeof data.title !== "string"){
-validate168.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6199,12 +6208,12 @@ if(errors === _errs13){
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(!(formats18.test(data6))){
-validate168.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate168.errors = [$formatIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/format","uri-template")];
 return false;
 }
 }
 else {
-validate168.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [$typeIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/type","string")];
 return false;
 }
 }
@@ -6223,7 +6232,7 @@ var valid0 = true;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate168.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6240,7 +6249,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
-validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate167.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6251,7 +6260,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate167.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate167.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6264,7 +6273,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate167.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate167.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6293,7 +6302,7 @@ break;
 }
 }
 else {
-validate167.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate167.errors = [$typeIssue(instancePath+"/resourceTemplates","#/properties/resourceTemplates/type","array")];
 return false;
 }
 }
@@ -6307,7 +6316,7 @@ var valid0 = true;
 }
 }
 else {
-validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate167.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6327,7 +6336,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate172.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6338,7 +6347,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6363,7 +6372,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6375,7 +6384,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate172.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6387,7 +6396,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs9 = errors;
 if(typeof data.name !== "string"){
-validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6400,7 +6409,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data5 = data.size;
 const _errs11 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate172.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6412,7 +6421,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate172.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6428,12 +6437,12 @@ if(errors === _errs15){
 if(errors === _errs15){
 if(typeof data7 === "string"){
 if(!(formats4(data7))){
-validate172.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate172.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -6453,7 +6462,7 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6470,7 +6479,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate171.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6481,7 +6490,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate171.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6494,7 +6503,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate171.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate171.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6523,7 +6532,7 @@ break;
 }
 }
 else {
-validate171.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate171.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","array")];
 return false;
 }
 }
@@ -6537,7 +6546,7 @@ var valid0 = true;
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6555,7 +6564,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate175.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6563,7 +6572,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate175.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("roots/list" !== data0){
@@ -6594,14 +6603,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate175.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate175.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -6614,7 +6623,7 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6637,7 +6646,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 const _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
-validate179.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate179.errors = [$typeIssue(instancePath+"/destructiveHint","#/properties/destructiveHint/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6649,7 +6658,7 @@ if(valid0){
 if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 const _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
-validate179.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate179.errors = [$typeIssue(instancePath+"/idempotentHint","#/properties/idempotentHint/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6661,7 +6670,7 @@ if(valid0){
 if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 const _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
-validate179.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate179.errors = [$typeIssue(instancePath+"/openWorldHint","#/properties/openWorldHint/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6673,7 +6682,7 @@ if(valid0){
 if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 const _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
-validate179.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate179.errors = [$typeIssue(instancePath+"/readOnlyHint","#/properties/readOnlyHint/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6685,7 +6694,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate179.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6699,7 +6708,7 @@ var valid0 = true;
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6716,7 +6725,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate178.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6727,7 +6736,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6752,7 +6761,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate178.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6768,7 +6777,7 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type")){
-validate178.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate178.errors = [$requiredIssue(instancePath+"/inputSchema","#/properties/inputSchema/required",missing1)];
 return false;
 }
 else {
@@ -6784,7 +6793,7 @@ if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/inputSchema/properties/properties/additionalProperties/type","object")];
 return false;
 }
 }
@@ -6795,7 +6804,7 @@ break;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/inputSchema/properties","#/properties/inputSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -6815,7 +6824,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs17 = errors;
 if(typeof data6[i0] !== "string"){
-validate178.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/inputSchema/required/" + i0,"#/properties/inputSchema/properties/required/items/type","string")];
 return false;
 }
 var valid3 = _errs17 === errors;
@@ -6825,7 +6834,7 @@ break;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate178.errors = [$typeIssue(instancePath+"/inputSchema/required","#/properties/inputSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -6839,7 +6848,7 @@ if(data3.type !== undefined && func0.call(data3, "type")){
 let data8 = data3.type;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate178.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/inputSchema/type","#/properties/inputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data8){
@@ -6856,7 +6865,7 @@ var valid1 = true;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/inputSchema","#/properties/inputSchema/type","object")];
 return false;
 }
 }
@@ -6869,7 +6878,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs21 = errors;
 if(typeof data.name !== "string"){
-validate178.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -6885,7 +6894,7 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if(((data10.type === undefined) || (!(func0.call(data10, "type")))) && (missing2 = "type")){
-validate178.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate178.errors = [$requiredIssue(instancePath+"/outputSchema","#/properties/outputSchema/required",missing2)];
 return false;
 }
 else {
@@ -6901,7 +6910,7 @@ if(errors === _errs28){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/outputSchema/properties/properties/additionalProperties/type","object")];
 return false;
 }
 }
@@ -6912,7 +6921,7 @@ break;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/outputSchema/properties","#/properties/outputSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -6932,7 +6941,7 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data13[i1] !== "string"){
-validate178.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/outputSchema/required/" + i1,"#/properties/outputSchema/properties/required/items/type","string")];
 return false;
 }
 var valid6 = _errs33 === errors;
@@ -6942,7 +6951,7 @@ break;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate178.errors = [$typeIssue(instancePath+"/outputSchema/required","#/properties/outputSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -6956,7 +6965,7 @@ if(data10.type !== undefined && func0.call(data10, "type")){
 let data15 = data10.type;
 const _errs35 = errors;
 if(typeof data15 !== "string"){
-validate178.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/outputSchema/type","#/properties/outputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data15){
@@ -6973,7 +6982,7 @@ var valid4 = true;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath+"/outputSchema","#/properties/outputSchema/type","object")];
 return false;
 }
 }
@@ -6986,7 +6995,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs37 = errors;
 if(typeof data.title !== "string"){
-validate178.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -7003,7 +7012,7 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7020,7 +7029,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate177.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7031,7 +7040,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate177.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7044,7 +7053,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate177.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7073,7 +7082,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate177.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -7087,7 +7096,7 @@ var valid0 = true;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate177.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7107,7 +7116,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate182.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7115,7 +7124,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate182.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate182.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/message" !== data0){
@@ -7135,7 +7144,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
-validate182.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate182.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -7154,7 +7163,7 @@ if(valid1){
 if(data1.logger !== undefined && func0.call(data1, "logger")){
 const _errs6 = errors;
 if(typeof data1.logger !== "string"){
-validate182.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate182.errors = [$typeIssue(instancePath+"/params/logger","#/properties/params/properties/logger/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -7166,7 +7175,7 @@ var valid1 = true;
 }
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate182.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7179,7 +7188,7 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate182.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7201,14 +7210,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate184.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate184.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate184.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate184.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7229,14 +7238,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate184.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate184.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7249,7 +7258,7 @@ var valid0 = true;
 }
 }
 else {
-validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7269,14 +7278,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate185.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate185.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7292,13 +7301,13 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
-validate185.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate185.errors = [$typeIssue(instancePath+"/params/cursor","#/properties/params/properties/cursor/type","string")];
 return false;
 }
 }
 }
 else {
-validate185.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate185.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7311,7 +7320,7 @@ var valid0 = true;
 }
 }
 else {
-validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate185.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7334,7 +7343,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate186.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate186.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7347,7 +7356,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate186.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate186.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7358,7 +7367,7 @@ var valid0 = true;
 }
 }
 else {
-validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate186.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7388,7 +7397,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7396,7 +7405,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/prompts/list_changed" !== data0){
@@ -7421,14 +7430,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate187.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate187.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7441,7 +7450,7 @@ var valid0 = true;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7465,7 +7474,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
-validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate188.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7476,7 +7485,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate188.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate188.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7544,7 +7553,7 @@ break;
 }
 }
 else {
-validate188.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate188.errors = [$typeIssue(instancePath+"/contents","#/properties/contents/type","array")];
 return false;
 }
 }
@@ -7557,7 +7566,7 @@ var valid0 = true;
 }
 }
 else {
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate188.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7575,14 +7584,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate191.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7609,14 +7618,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate191.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate191.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate191.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate191.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7629,7 +7638,7 @@ var valid0 = true;
 }
 }
 else {
-validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate191.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7651,7 +7660,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate193.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7662,7 +7671,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate193.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7675,7 +7684,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate193.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate193.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7691,12 +7700,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate193.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate193.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate193.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -7711,7 +7720,7 @@ var valid0 = true;
 }
 }
 else {
-validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate193.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7731,7 +7740,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate194.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate194.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7739,7 +7748,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate194.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate194.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/list_changed" !== data0){
@@ -7764,14 +7773,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate194.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate194.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate194.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate194.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7784,7 +7793,7 @@ var valid0 = true;
 }
 }
 else {
-validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate194.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7806,7 +7815,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate195.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7814,7 +7823,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate195.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/updated" !== data0){
@@ -7834,7 +7843,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
-validate195.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate195.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
@@ -7845,12 +7854,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate195.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate195.errors = [$formatIssue(instancePath+"/params/uri","#/properties/params/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate195.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate195.errors = [$typeIssue(instancePath+"/params/uri","#/properties/params/properties/uri/type","string")];
 return false;
 }
 }
@@ -7859,7 +7868,7 @@ return false;
 }
 }
 else {
-validate195.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate195.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7872,7 +7881,7 @@ var valid0 = true;
 }
 }
 else {
-validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate195.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7902,7 +7911,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate202.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7910,7 +7919,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate202.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/tools/list_changed" !== data0){
@@ -7935,14 +7944,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate202.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate202.errors = [$typeIssue(instancePath+"/params/_meta","#/properties/params/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate202.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate202.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -7955,7 +7964,7 @@ var valid0 = true;
 }
 }
 else {
-validate202.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate202.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -37,6 +37,15 @@ const $formatUri = (() => {
   };
 })();
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateAnnotations = validate52;
 const func0 = Object.prototype.hasOwnProperty;
@@ -54,7 +63,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
@@ -100,7 +109,7 @@ break;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate52.errors = [$typeIssue(instancePath+"/audience","#/properties/audience/type","array")];
 return false;
 }
 }
@@ -113,7 +122,7 @@ if(valid0){
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 const _errs4 = errors;
 if(typeof data.lastModified !== "string"){
-validate52.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [$typeIssue(instancePath+"/lastModified","#/properties/lastModified/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -139,7 +148,7 @@ return false;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate52.errors = [$typeIssue(instancePath+"/priority","#/properties/priority/type","number")];
 return false;
 }
 }
@@ -152,7 +161,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -179,7 +188,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate55.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -190,7 +199,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -219,12 +228,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate55.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate55.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -238,7 +247,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate55.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -251,7 +260,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("audio" !== data4){
@@ -270,7 +279,7 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -296,14 +305,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate57.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -315,7 +324,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate57.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -327,7 +336,7 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -354,7 +363,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate58.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -365,7 +374,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -382,12 +391,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate58.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate58.errors = [$formatIssue(instancePath+"/blob","#/properties/blob/format","byte")];
 return false;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [$typeIssue(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 }
@@ -401,7 +410,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs6 = errors;
 if(typeof data.mimeType !== "string"){
-validate58.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -417,12 +426,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate58.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate58.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -438,7 +447,7 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -464,14 +473,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "boolean"){
-validate59.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate59.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -483,7 +492,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate59.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -495,7 +504,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs5 = errors;
 if(typeof data.title !== "string"){
-validate59.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -508,7 +517,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("boolean" !== data3){
@@ -526,7 +535,7 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -597,13 +606,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined && func0.call(data, "ttl")){
 let data0 = data.ttl;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate66.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate66.errors = [$typeIssue(instancePath+"/ttl","#/properties/ttl/type","integer")];
 return false;
 }
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -628,7 +637,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate63.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -645,7 +654,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -662,7 +671,7 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","object")];
 return false;
 }
 }
@@ -675,7 +684,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs8 = errors;
 if(typeof data.name !== "string"){
-validate63.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -701,7 +710,7 @@ var valid0 = true;
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -726,7 +735,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate60.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -746,7 +755,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate60.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -763,7 +772,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/call" !== data2){
@@ -793,7 +802,7 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -821,7 +830,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate71.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -832,7 +841,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate71.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -857,7 +866,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
-validate71.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -870,7 +879,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("text" !== data3){
@@ -888,7 +897,7 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate71.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -913,7 +922,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -924,7 +933,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -953,12 +962,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate74.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate74.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -972,7 +981,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate74.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -985,7 +994,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("image" !== data4){
@@ -1004,7 +1013,7 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1030,14 +1039,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
-validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate80.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1056,7 +1065,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate80.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath+"/sizes/" + i0,"#/properties/sizes/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1066,7 +1075,7 @@ break;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate80.errors = [$typeIssue(instancePath+"/sizes","#/properties/sizes/type","array")];
 return false;
 }
 }
@@ -1083,12 +1092,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate80.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate80.errors = [$formatIssue(instancePath+"/src","#/properties/src/format","uri")];
 return false;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath+"/src","#/properties/src/type","string")];
 return false;
 }
 }
@@ -1103,7 +1112,7 @@ if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate80.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [$typeIssue(instancePath+"/theme","#/properties/theme/type","string")];
 return false;
 }
 if(!((data4 === "dark") || (data4 === "light"))){
@@ -1121,7 +1130,7 @@ var valid0 = true;
 }
 }
 else {
-validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1146,7 +1155,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate78.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1157,7 +1166,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate78.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1182,7 +1191,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate78.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1211,7 +1220,7 @@ break;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate78.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -1224,7 +1233,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate78.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -1236,7 +1245,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate78.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1249,7 +1258,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate78.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate78.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -1261,7 +1270,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs16 = errors;
 if(typeof data.title !== "string"){
-validate78.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -1274,7 +1283,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 const _errs18 = errors;
 if(typeof data9 !== "string"){
-validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource_link" !== data9){
@@ -1294,12 +1303,12 @@ if(errors === _errs20){
 if(errors === _errs20){
 if(typeof data10 === "string"){
 if(!(formats4(data10))){
-validate78.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate78.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -1321,7 +1330,7 @@ var valid0 = true;
 }
 }
 else {
-validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate78.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1346,7 +1355,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate85.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1357,7 +1366,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate85.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1370,7 +1379,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate85.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1382,7 +1391,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
-validate85.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1398,12 +1407,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate85.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate85.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -1419,7 +1428,7 @@ var valid0 = true;
 }
 }
 else {
-validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate85.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1444,7 +1453,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate83.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1455,7 +1464,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1545,7 +1554,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource" !== data3){
@@ -1563,7 +1572,7 @@ var valid0 = true;
 }
 }
 else {
-validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1717,7 +1726,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate69.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1728,7 +1737,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -1758,7 +1767,7 @@ break;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate69.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -1771,7 +1780,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs7 = errors;
 if(typeof data.isError !== "boolean"){
-validate69.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate69.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1787,7 +1796,7 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath+"/structuredContent","#/properties/structuredContent/type","object")];
 return false;
 }
 }
@@ -1802,7 +1811,7 @@ var valid0 = true;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1828,7 +1837,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate90.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1848,7 +1857,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate90.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -1865,7 +1874,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate90.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tasks/cancel" !== data2){
@@ -1885,20 +1894,20 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
-validate90.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate90.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data3.taskId !== undefined && func0.call(data3, "taskId")){
 if(typeof data3.taskId !== "string"){
-validate90.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [$typeIssue(instancePath+"/params/taskId","#/properties/params/properties/taskId/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate90.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -1913,7 +1922,7 @@ var valid0 = true;
 }
 }
 else {
-validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1944,14 +1953,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1975,7 +1984,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!(((((data === "cancelled") || (data === "completed")) || (data === "failed")) || (data === "input_required")) || (data === "working"))){
@@ -2003,14 +2012,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt")) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId"))) || (((data.ttl === undefined) || (!(func0.call(data, "ttl")))) && (missing0 = "ttl"))){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate95.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 const _errs1 = errors;
 if(typeof data.createdAt !== "string"){
-validate95.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [$typeIssue(instancePath+"/createdAt","#/properties/createdAt/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2022,7 +2031,7 @@ if(valid0){
 if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 const _errs3 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
-validate95.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [$typeIssue(instancePath+"/lastUpdatedAt","#/properties/lastUpdatedAt/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2035,7 +2044,7 @@ if(data.pollInterval !== undefined && func0.call(data, "pollInterval")){
 let data2 = data.pollInterval;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate95.errors = [{instancePath:instancePath+"/pollInterval",schemaPath:"#/properties/pollInterval/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate95.errors = [$typeIssue(instancePath+"/pollInterval","#/properties/pollInterval/type","integer")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2059,7 +2068,7 @@ if(valid0){
 if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 const _errs8 = errors;
 if(typeof data.statusMessage !== "string"){
-validate95.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [$typeIssue(instancePath+"/statusMessage","#/properties/statusMessage/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -2071,7 +2080,7 @@ if(valid0){
 if(data.taskId !== undefined && func0.call(data, "taskId")){
 const _errs10 = errors;
 if(typeof data.taskId !== "string"){
-validate95.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [$typeIssue(instancePath+"/taskId","#/properties/taskId/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -2101,7 +2110,7 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2163,7 +2172,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -2176,7 +2185,7 @@ if(valid0){
 if(data.reason !== undefined && func0.call(data, "reason")){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate100.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [$typeIssue(instancePath+"/reason","#/properties/reason/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2200,7 +2209,7 @@ var valid0 = true;
 }
 }
 else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2225,7 +2234,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate99.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2233,7 +2242,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate99.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -2250,7 +2259,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate99.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/cancelled" !== data1){
@@ -2279,7 +2288,7 @@ var valid0 = true;
 }
 }
 else {
-validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate99.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2317,7 +2326,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/elicitation/form",schemaPath:"#/properties/elicitation/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/elicitation/form","#/properties/elicitation/properties/form/type","object")];
 return false;
 }
 }
@@ -2334,7 +2343,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/elicitation/url",schemaPath:"#/properties/elicitation/properties/url/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/elicitation/url","#/properties/elicitation/properties/url/type","object")];
 return false;
 }
 }
@@ -2346,7 +2355,7 @@ var valid1 = true;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/elicitation","#/properties/elicitation/type","object")];
 return false;
 }
 }
@@ -2368,7 +2377,7 @@ if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -2379,7 +2388,7 @@ break;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -2396,13 +2405,13 @@ if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 if(typeof data5.listChanged !== "boolean"){
-validate103.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate103.errors = [$typeIssue(instancePath+"/roots/listChanged","#/properties/roots/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","object")];
 return false;
 }
 }
@@ -2424,7 +2433,7 @@ if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/sampling/context",schemaPath:"#/properties/sampling/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/sampling/context","#/properties/sampling/properties/context/type","object")];
 return false;
 }
 }
@@ -2441,7 +2450,7 @@ if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/sampling/tools",schemaPath:"#/properties/sampling/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/sampling/tools","#/properties/sampling/properties/tools/type","object")];
 return false;
 }
 }
@@ -2453,7 +2462,7 @@ var valid4 = true;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/sampling","#/properties/sampling/type","object")];
 return false;
 }
 }
@@ -2475,7 +2484,7 @@ if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/cancel",schemaPath:"#/properties/tasks/properties/cancel/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/cancel","#/properties/tasks/properties/cancel/type","object")];
 return false;
 }
 }
@@ -2492,7 +2501,7 @@ if(errors === _errs32){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/list",schemaPath:"#/properties/tasks/properties/list/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/list","#/properties/tasks/properties/list/type","object")];
 return false;
 }
 }
@@ -2519,14 +2528,14 @@ if(errors === _errs39){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/requests/elicitation/create",schemaPath:"#/properties/tasks/properties/requests/properties/elicitation/properties/create/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/requests/elicitation/create","#/properties/tasks/properties/requests/properties/elicitation/properties/create/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/requests/elicitation",schemaPath:"#/properties/tasks/properties/requests/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/requests/elicitation","#/properties/tasks/properties/requests/properties/elicitation/type","object")];
 return false;
 }
 }
@@ -2548,14 +2557,14 @@ if(errors === _errs44){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/requests/sampling/createMessage",schemaPath:"#/properties/tasks/properties/requests/properties/sampling/properties/createMessage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/requests/sampling/createMessage","#/properties/tasks/properties/requests/properties/sampling/properties/createMessage/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/requests/sampling",schemaPath:"#/properties/tasks/properties/requests/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/requests/sampling","#/properties/tasks/properties/requests/properties/sampling/type","object")];
 return false;
 }
 }
@@ -2567,7 +2576,7 @@ var valid6 = true;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks/requests",schemaPath:"#/properties/tasks/properties/requests/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks/requests","#/properties/tasks/properties/requests/type","object")];
 return false;
 }
 }
@@ -2580,7 +2589,7 @@ var valid5 = true;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath+"/tasks","#/properties/tasks/type","object")];
 return false;
 }
 }
@@ -2595,7 +2604,7 @@ var valid0 = true;
 }
 }
 else {
-validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2626,14 +2635,14 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate107.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate107.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2658,7 +2667,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate106.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2666,7 +2675,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate106.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -2683,7 +2692,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/initialized" !== data1){
@@ -2712,7 +2721,7 @@ var valid0 = true;
 }
 }
 else {
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2737,7 +2746,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
-validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate111.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2748,7 +2757,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate111.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -2761,7 +2770,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs4 = errors;
 if(typeof data.message !== "string"){
-validate111.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2774,7 +2783,7 @@ if(data.progress !== undefined && func0.call(data, "progress")){
 let data2 = data.progress;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate111.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate111.errors = [$typeIssue(instancePath+"/progress","#/properties/progress/type","number")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2799,7 +2808,7 @@ if(data.total !== undefined && func0.call(data, "total")){
 let data4 = data.total;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate111.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate111.errors = [$typeIssue(instancePath+"/total","#/properties/total/type","number")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -2814,7 +2823,7 @@ var valid0 = true;
 }
 }
 else {
-validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate111.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2839,7 +2848,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate110.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2847,7 +2856,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate110.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate110.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -2864,7 +2873,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate110.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/progress" !== data1){
@@ -2893,7 +2902,7 @@ var valid0 = true;
 }
 }
 else {
-validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate110.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2949,7 +2958,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate115.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2957,7 +2966,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -2974,7 +2983,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/tasks/status" !== data1){
@@ -3003,7 +3012,7 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3028,7 +3037,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate121.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3036,7 +3045,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate121.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate121.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -3053,7 +3062,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate121.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/roots/list_changed" !== data1){
@@ -3082,7 +3091,7 @@ var valid0 = true;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate121.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3224,14 +3233,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
-validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate130.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate130.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3260,7 +3269,7 @@ break;
 }
 }
 else {
-validate130.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate130.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -3273,7 +3282,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3285,7 +3294,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs8 = errors;
 if(typeof data.title !== "string"){
-validate130.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -3297,7 +3306,7 @@ if(valid0){
 if(data.version !== undefined && func0.call(data, "version")){
 const _errs10 = errors;
 if(typeof data.version !== "string"){
-validate130.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [$typeIssue(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3313,12 +3322,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data6 === "string"){
 if(!(formats4(data6))){
-validate130.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate130.errors = [$formatIssue(instancePath+"/websiteUrl","#/properties/websiteUrl/format","uri")];
 return false;
 }
 }
 else {
-validate130.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [$typeIssue(instancePath+"/websiteUrl","#/properties/websiteUrl/type","string")];
 return false;
 }
 }
@@ -3336,7 +3345,7 @@ var valid0 = true;
 }
 }
 else {
-validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate130.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3361,7 +3370,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.clientInfo === undefined) || (!(func0.call(data, "clientInfo")))) && (missing0 = "clientInfo"))) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))){
-validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate127.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3378,7 +3387,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3415,7 +3424,7 @@ if(valid0){
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate127.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate127.errors = [$typeIssue(instancePath+"/protocolVersion","#/properties/protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3429,7 +3438,7 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3454,7 +3463,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate125.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3474,7 +3483,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate125.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate125.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -3491,7 +3500,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate125.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("initialize" !== data2){
@@ -3521,7 +3530,7 @@ var valid0 = true;
 }
 }
 else {
-validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate125.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3557,14 +3566,14 @@ errors = vErrors.length;
 }
 }
 else {
-validate137.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate137.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate137.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3589,7 +3598,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate135.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3609,7 +3618,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate135.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate135.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -3626,7 +3635,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate135.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate135.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("ping" !== data2){
@@ -3656,7 +3665,7 @@ var valid0 = true;
 }
 }
 else {
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate135.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3692,7 +3701,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate143.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate143.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3705,7 +3714,7 @@ if(valid0){
 if(data.cursor !== undefined && func0.call(data, "cursor")){
 const _errs5 = errors;
 if(typeof data.cursor !== "string"){
-validate143.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate143.errors = [$typeIssue(instancePath+"/cursor","#/properties/cursor/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3716,7 +3725,7 @@ var valid0 = true;
 }
 }
 else {
-validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate143.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3741,7 +3750,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate141.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3761,7 +3770,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate141.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -3778,7 +3787,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate141.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/list" !== data2){
@@ -3808,7 +3817,7 @@ var valid0 = true;
 }
 }
 else {
-validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate141.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3833,7 +3842,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate147.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3853,7 +3862,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate147.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate147.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -3870,7 +3879,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate147.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate147.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/templates/list" !== data2){
@@ -3900,7 +3909,7 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate147.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3925,7 +3934,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate153.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3942,7 +3951,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate153.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -3959,12 +3968,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate153.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate153.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate153.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -3978,7 +3987,7 @@ var valid0 = true;
 }
 }
 else {
-validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4003,7 +4012,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate151.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4023,7 +4032,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate151.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate151.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4040,7 +4049,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate151.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate151.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/read" !== data2){
@@ -4070,7 +4079,7 @@ var valid0 = true;
 }
 }
 else {
-validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4095,7 +4104,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate159.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4112,7 +4121,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate159.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -4129,12 +4138,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate159.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate159.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate159.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -4148,7 +4157,7 @@ var valid0 = true;
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate159.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4173,7 +4182,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate157.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4193,7 +4202,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate157.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4210,7 +4219,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate157.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate157.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/subscribe" !== data2){
@@ -4240,7 +4249,7 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate157.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4265,7 +4274,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate165.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4282,7 +4291,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate165.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -4299,12 +4308,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate165.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate165.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate165.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -4318,7 +4327,7 @@ var valid0 = true;
 }
 }
 else {
-validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate165.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4343,7 +4352,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate163.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4363,7 +4372,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate163.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate163.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4380,7 +4389,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate163.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/unsubscribe" !== data2){
@@ -4410,7 +4419,7 @@ var valid0 = true;
 }
 }
 else {
-validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate163.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4435,7 +4444,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate169.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4455,7 +4464,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate169.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4472,7 +4481,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate169.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/list" !== data2){
@@ -4502,7 +4511,7 @@ var valid0 = true;
 }
 }
 else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4527,7 +4536,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate175.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4544,7 +4553,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate175.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -4562,7 +4571,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(typeof data2[key0] !== "string"){
-validate175.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [$typeIssue(instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -4572,7 +4581,7 @@ break;
 }
 }
 else {
-validate175.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","object")];
 return false;
 }
 }
@@ -4585,7 +4594,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate175.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4598,7 +4607,7 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4623,7 +4632,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate173.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4643,7 +4652,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate173.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate173.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4660,7 +4669,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate173.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate173.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/get" !== data2){
@@ -4690,7 +4699,7 @@ var valid0 = true;
 }
 }
 else {
-validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate173.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4715,7 +4724,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4735,7 +4744,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate179.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4752,7 +4761,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate179.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/list" !== data2){
@@ -4782,7 +4791,7 @@ var valid0 = true;
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4807,7 +4816,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate184.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate184.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4827,7 +4836,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate184.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate184.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4844,7 +4853,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate184.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate184.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tasks/get" !== data2){
@@ -4864,20 +4873,20 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
-validate184.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate184.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data3.taskId !== undefined && func0.call(data3, "taskId")){
 if(typeof data3.taskId !== "string"){
-validate184.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate184.errors = [$typeIssue(instancePath+"/params/taskId","#/properties/params/properties/taskId/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate184.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4892,7 +4901,7 @@ var valid0 = true;
 }
 }
 else {
-validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4917,7 +4926,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4937,7 +4946,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate187.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -4954,7 +4963,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tasks/result" !== data2){
@@ -4974,20 +4983,20 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
-validate187.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate187.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data3.taskId !== undefined && func0.call(data3, "taskId")){
 if(typeof data3.taskId !== "string"){
-validate187.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/params/taskId","#/properties/params/properties/taskId/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate187.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -5002,7 +5011,7 @@ var valid0 = true;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5027,7 +5036,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate191.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5047,7 +5056,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate191.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -5064,7 +5073,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tasks/list" !== data2){
@@ -5094,7 +5103,7 @@ var valid0 = true;
 }
 }
 else {
-validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate191.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5117,7 +5126,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate199.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate199.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
@@ -5145,7 +5154,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level")){
-validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate197.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5162,7 +5171,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate197.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate197.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5187,7 +5196,7 @@ var valid0 = true;
 }
 }
 else {
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate197.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5212,7 +5221,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate195.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5232,7 +5241,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate195.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate195.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -5249,7 +5258,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate195.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("logging/setLevel" !== data2){
@@ -5279,7 +5288,7 @@ var valid0 = true;
 }
 }
 else {
-validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate195.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5304,14 +5313,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate207.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate207.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate207.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate207.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5323,7 +5332,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate207.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate207.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5336,7 +5345,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate207.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate207.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/prompt" !== data2){
@@ -5353,7 +5362,7 @@ var valid0 = true;
 }
 }
 else {
-validate207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate207.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5379,7 +5388,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate209.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5387,7 +5396,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate209.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate209.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/resource" !== data0){
@@ -5407,12 +5416,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats22.test(data1))){
-validate209.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate209.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri-template")];
 return false;
 }
 }
 else {
-validate209.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate209.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -5426,7 +5435,7 @@ var valid0 = true;
 }
 }
 else {
-validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate209.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5451,7 +5460,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument")) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
-validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate205.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5468,7 +5477,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate205.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -5485,14 +5494,14 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing1 = "value"))){
-validate205.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate205.errors = [$requiredIssue(instancePath+"/argument","#/properties/argument/required",missing1)];
 return false;
 }
 else {
 if(data2.name !== undefined && func0.call(data2, "name")){
 const _errs7 = errors;
 if(typeof data2.name !== "string"){
-validate205.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate205.errors = [$typeIssue(instancePath+"/argument/name","#/properties/argument/properties/name/type","string")];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -5504,7 +5513,7 @@ if(valid2){
 if(data2.value !== undefined && func0.call(data2, "value")){
 const _errs9 = errors;
 if(typeof data2.value !== "string"){
-validate205.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate205.errors = [$typeIssue(instancePath+"/argument/value","#/properties/argument/properties/value/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -5516,7 +5525,7 @@ var valid2 = true;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate205.errors = [$typeIssue(instancePath+"/argument","#/properties/argument/type","object")];
 return false;
 }
 }
@@ -5539,7 +5548,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key0 of Object.keys(data6)){
 const _errs16 = errors;
 if(typeof data6[key0] !== "string"){
-validate205.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate205.errors = [$typeIssue(instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/context/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -5549,14 +5558,14 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate205.errors = [$typeIssue(instancePath+"/context/arguments","#/properties/context/properties/arguments/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate205.errors = [$typeIssue(instancePath+"/context","#/properties/context/type","object")];
 return false;
 }
 }
@@ -5632,7 +5641,7 @@ var valid0 = true;
 }
 }
 else {
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate205.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5657,7 +5666,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate203.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5677,7 +5686,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate203.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -5694,7 +5703,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate203.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("completion/complete" !== data2){
@@ -5724,7 +5733,7 @@ var valid0 = true;
 }
 }
 else {
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate203.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6099,14 +6108,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate219.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6131,7 +6140,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tasks === undefined) || (!(func0.call(data, "tasks")))) && (missing0 = "tasks")){
-validate222.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate222.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6142,7 +6151,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate222.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate222.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6155,7 +6164,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate222.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate222.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6184,7 +6193,7 @@ break;
 }
 }
 else {
-validate222.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate222.errors = [$typeIssue(instancePath+"/tasks","#/properties/tasks/type","array")];
 return false;
 }
 }
@@ -6198,7 +6207,7 @@ var valid0 = true;
 }
 }
 else {
-validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate222.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6223,7 +6232,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate229.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6234,7 +6243,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate229.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate229.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6247,7 +6256,7 @@ if(valid0){
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs4 = errors;
 if(typeof data.id !== "string"){
-validate229.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [$typeIssue(instancePath+"/id","#/properties/id/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6263,7 +6272,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate229.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate229.errors = [$typeIssue(instancePath+"/input","#/properties/input/type","object")];
 return false;
 }
 }
@@ -6276,7 +6285,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs9 = errors;
 if(typeof data.name !== "string"){
-validate229.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6289,7 +6298,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-validate229.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("tool_use" !== data4){
@@ -6308,7 +6317,7 @@ var valid0 = true;
 }
 }
 else {
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate229.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6333,7 +6342,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate231.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6344,7 +6353,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate231.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6374,7 +6383,7 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate231.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -6387,7 +6396,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs7 = errors;
 if(typeof data.isError !== "boolean"){
-validate231.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate231.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6403,7 +6412,7 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate231.errors = [$typeIssue(instancePath+"/structuredContent","#/properties/structuredContent/type","object")];
 return false;
 }
 }
@@ -6416,7 +6425,7 @@ if(valid0){
 if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
 const _errs12 = errors;
 if(typeof data.toolUseId !== "string"){
-validate231.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate231.errors = [$typeIssue(instancePath+"/toolUseId","#/properties/toolUseId/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -6429,7 +6438,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate231.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate231.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("tool_result" !== data6){
@@ -6449,7 +6458,7 @@ var valid0 = true;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate231.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6600,7 +6609,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate225.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6611,7 +6620,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate225.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6727,7 +6736,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = $typeIssue(instancePath+"/content","#/properties/content/anyOf/5/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6771,7 +6780,7 @@ if(valid0){
 if(data.model !== undefined && func0.call(data, "model")){
 const _errs14 = errors;
 if(typeof data.model !== "string"){
-validate225.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate225.errors = [$typeIssue(instancePath+"/model","#/properties/model/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -6795,7 +6804,7 @@ if(valid0){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs17 = errors;
 if(typeof data.stopReason !== "string"){
-validate225.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate225.errors = [$typeIssue(instancePath+"/stopReason","#/properties/stopReason/type","string")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -6810,7 +6819,7 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate225.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6835,7 +6844,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate244.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6846,7 +6855,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6859,7 +6868,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate244.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6875,12 +6884,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate244.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate244.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -6895,7 +6904,7 @@ var valid0 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6920,7 +6929,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
-validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate243.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6931,7 +6940,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate243.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -6961,7 +6970,7 @@ break;
 }
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate243.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","array")];
 return false;
 }
 }
@@ -6974,7 +6983,7 @@ var valid0 = true;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate243.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7000,7 +7009,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate247.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7011,7 +7020,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7025,7 +7034,7 @@ if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate247.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [$typeIssue(instancePath+"/action","#/properties/action/type","string")];
 return false;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
@@ -7056,7 +7065,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data3[i0] !== "string"){
-const err0 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = $typeIssue(instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,"#/properties/content/additionalProperties/anyOf/0/items/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7072,7 +7081,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err1 = $typeIssue(instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/content/additionalProperties/anyOf/0/type","array");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7127,7 +7136,7 @@ break;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","object")];
 return false;
 }
 }
@@ -7141,7 +7150,7 @@ var valid0 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7321,7 +7330,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
-validate249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate249.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7332,7 +7341,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate249.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7349,14 +7358,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
-validate249.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate249.errors = [$requiredIssue(instancePath+"/completion","#/properties/completion/required",missing1)];
 return false;
 }
 else {
 if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 const _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
-validate249.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate249.errors = [$typeIssue(instancePath+"/completion/hasMore","#/properties/completion/properties/hasMore/type","boolean")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -7369,7 +7378,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate249.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate249.errors = [$typeIssue(instancePath+"/completion/total","#/properties/completion/properties/total/type","integer")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -7388,7 +7397,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
 if(typeof data4[i0] !== "string"){
-validate249.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [$typeIssue(instancePath+"/completion/values/" + i0,"#/properties/completion/properties/values/items/type","string")];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -7398,7 +7407,7 @@ break;
 }
 }
 else {
-validate249.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate249.errors = [$typeIssue(instancePath+"/completion/values","#/properties/completion/properties/values/type","array")];
 return false;
 }
 }
@@ -7412,7 +7421,7 @@ var valid1 = true;
 }
 }
 else {
-validate249.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [$typeIssue(instancePath+"/completion","#/properties/completion/type","object")];
 return false;
 }
 }
@@ -7425,7 +7434,7 @@ var valid0 = true;
 }
 }
 else {
-validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7454,7 +7463,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate254.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate254.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7465,7 +7474,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate254.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate254.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -7581,7 +7590,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = $typeIssue(instancePath+"/content","#/properties/content/anyOf/5/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7638,7 +7647,7 @@ var valid0 = true;
 }
 }
 else {
-validate254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate254.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7663,13 +7672,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-validate264.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate264.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate264.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7709,7 +7718,7 @@ return false;
 }
 }
 else {
-validate263.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate263.errors = [$typeIssue(instancePath+"/costPriority","#/properties/costPriority/type","number")];
 return false;
 }
 }
@@ -7739,7 +7748,7 @@ break;
 }
 }
 else {
-validate263.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate263.errors = [$typeIssue(instancePath+"/hints","#/properties/hints/type","array")];
 return false;
 }
 }
@@ -7766,7 +7775,7 @@ return false;
 }
 }
 else {
-validate263.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate263.errors = [$typeIssue(instancePath+"/intelligencePriority","#/properties/intelligencePriority/type","number")];
 return false;
 }
 }
@@ -7793,7 +7802,7 @@ return false;
 }
 }
 else {
-validate263.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate263.errors = [$typeIssue(instancePath+"/speedPriority","#/properties/speedPriority/type","number")];
 return false;
 }
 }
@@ -7807,7 +7816,7 @@ var valid0 = true;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7834,7 +7843,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
-validate268.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [$typeIssue(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 if(!(((data0 === "auto") || (data0 === "none")) || (data0 === "required"))){
@@ -7844,7 +7853,7 @@ return false;
 }
 }
 else {
-validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate268.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7870,7 +7879,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 const _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [$typeIssue(instancePath+"/destructiveHint","#/properties/destructiveHint/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7882,7 +7891,7 @@ if(valid0){
 if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 const _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [$typeIssue(instancePath+"/idempotentHint","#/properties/idempotentHint/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -7894,7 +7903,7 @@ if(valid0){
 if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 const _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [$typeIssue(instancePath+"/openWorldHint","#/properties/openWorldHint/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -7906,7 +7915,7 @@ if(valid0){
 if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 const _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [$typeIssue(instancePath+"/readOnlyHint","#/properties/readOnlyHint/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -7918,7 +7927,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate271.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate271.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -7932,7 +7941,7 @@ var valid0 = true;
 }
 }
 else {
-validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate271.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7959,7 +7968,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskSupport !== undefined && func0.call(data, "taskSupport")){
 let data0 = data.taskSupport;
 if(typeof data0 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/taskSupport",schemaPath:"#/properties/taskSupport/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [$typeIssue(instancePath+"/taskSupport","#/properties/taskSupport/type","string")];
 return false;
 }
 if(!(((data0 === "forbidden") || (data0 === "optional")) || (data0 === "required"))){
@@ -7969,7 +7978,7 @@ return false;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate273.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7994,7 +8003,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate270.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8005,7 +8014,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -8030,7 +8039,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate270.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8071,7 +8080,7 @@ break;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate270.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -8088,14 +8097,14 @@ if(errors === _errs11){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if(((data6.type === undefined) || (!(func0.call(data6, "type")))) && (missing1 = "type")){
-validate270.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate270.errors = [$requiredIssue(instancePath+"/inputSchema","#/properties/inputSchema/required",missing1)];
 return false;
 }
 else {
 if(data6.$schema !== undefined && func0.call(data6, "$schema")){
 const _errs13 = errors;
 if(typeof data6.$schema !== "string"){
-validate270.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema/$schema","#/properties/inputSchema/properties/%24schema/type","string")];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -8116,7 +8125,7 @@ if(errors === _errs18){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/inputSchema/properties/properties/additionalProperties/type","object")];
 return false;
 }
 }
@@ -8127,7 +8136,7 @@ break;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema/properties","#/properties/inputSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -8147,7 +8156,7 @@ const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
 const _errs23 = errors;
 if(typeof data10[i1] !== "string"){
-validate270.errors = [{instancePath:instancePath+"/inputSchema/required/" + i1,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema/required/" + i1,"#/properties/inputSchema/properties/required/items/type","string")];
 return false;
 }
 var valid4 = _errs23 === errors;
@@ -8157,7 +8166,7 @@ break;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema/required","#/properties/inputSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -8171,7 +8180,7 @@ if(data6.type !== undefined && func0.call(data6, "type")){
 let data12 = data6.type;
 const _errs25 = errors;
 if(typeof data12 !== "string"){
-validate270.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema/type","#/properties/inputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data12){
@@ -8189,7 +8198,7 @@ var valid2 = true;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/inputSchema","#/properties/inputSchema/type","object")];
 return false;
 }
 }
@@ -8202,7 +8211,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs27 = errors;
 if(typeof data.name !== "string"){
-validate270.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -8218,14 +8227,14 @@ if(errors === _errs29){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 let missing2;
 if(((data14.type === undefined) || (!(func0.call(data14, "type")))) && (missing2 = "type")){
-validate270.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate270.errors = [$requiredIssue(instancePath+"/outputSchema","#/properties/outputSchema/required",missing2)];
 return false;
 }
 else {
 if(data14.$schema !== undefined && func0.call(data14, "$schema")){
 const _errs31 = errors;
 if(typeof data14.$schema !== "string"){
-validate270.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema/$schema","#/properties/outputSchema/properties/%24schema/type","string")];
 return false;
 }
 var valid5 = _errs31 === errors;
@@ -8246,7 +8255,7 @@ if(errors === _errs36){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/outputSchema/properties/properties/additionalProperties/type","object")];
 return false;
 }
 }
@@ -8257,7 +8266,7 @@ break;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema/properties","#/properties/outputSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -8277,7 +8286,7 @@ const len2 = data18.length;
 for(let i2=0; i2<len2; i2++){
 const _errs41 = errors;
 if(typeof data18[i2] !== "string"){
-validate270.errors = [{instancePath:instancePath+"/outputSchema/required/" + i2,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema/required/" + i2,"#/properties/outputSchema/properties/required/items/type","string")];
 return false;
 }
 var valid7 = _errs41 === errors;
@@ -8287,7 +8296,7 @@ break;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema/required","#/properties/outputSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -8301,7 +8310,7 @@ if(data14.type !== undefined && func0.call(data14, "type")){
 let data20 = data14.type;
 const _errs43 = errors;
 if(typeof data20 !== "string"){
-validate270.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema/type","#/properties/outputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data20){
@@ -8319,7 +8328,7 @@ var valid5 = true;
 }
 }
 else {
-validate270.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath+"/outputSchema","#/properties/outputSchema/type","object")];
 return false;
 }
 }
@@ -8332,7 +8341,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs45 = errors;
 if(typeof data.title !== "string"){
-validate270.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -8351,7 +8360,7 @@ var valid0 = true;
 }
 }
 else {
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8376,7 +8385,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate252.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8393,7 +8402,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate252.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -8407,7 +8416,7 @@ if(data.includeContext !== undefined && func0.call(data, "includeContext")){
 let data2 = data.includeContext;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate252.errors = [{instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [$typeIssue(instancePath+"/includeContext","#/properties/includeContext/type","string")];
 return false;
 }
 if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
@@ -8424,7 +8433,7 @@ if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 let data3 = data.maxTokens;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate252.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate252.errors = [$typeIssue(instancePath+"/maxTokens","#/properties/maxTokens/type","integer")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8453,7 +8462,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate252.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -8470,7 +8479,7 @@ if(errors === _errs12){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate252.errors = [$typeIssue(instancePath+"/metadata","#/properties/metadata/type","object")];
 return false;
 }
 }
@@ -8502,7 +8511,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 const _errs18 = errors;
 if(typeof data8[i1] !== "string"){
-validate252.errors = [{instancePath:instancePath+"/stopSequences/" + i1,schemaPath:"#/properties/stopSequences/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [$typeIssue(instancePath+"/stopSequences/" + i1,"#/properties/stopSequences/items/type","string")];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -8512,7 +8521,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/stopSequences",schemaPath:"#/properties/stopSequences/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate252.errors = [$typeIssue(instancePath+"/stopSequences","#/properties/stopSequences/type","array")];
 return false;
 }
 }
@@ -8525,7 +8534,7 @@ if(valid0){
 if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 const _errs20 = errors;
 if(typeof data.systemPrompt !== "string"){
-validate252.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [$typeIssue(instancePath+"/systemPrompt","#/properties/systemPrompt/type","string")];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -8550,7 +8559,7 @@ if(data.temperature !== undefined && func0.call(data, "temperature")){
 let data12 = data.temperature;
 const _errs23 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate252.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate252.errors = [$typeIssue(instancePath+"/temperature","#/properties/temperature/type","number")];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -8591,7 +8600,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate252.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -8614,7 +8623,7 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate252.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8639,7 +8648,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate250.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8659,7 +8668,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate250.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -8676,7 +8685,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate250.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("sampling/createMessage" !== data2){
@@ -8706,7 +8715,7 @@ var valid0 = true;
 }
 }
 else {
-validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate250.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8736,7 +8745,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.task === undefined) || (!(func0.call(data, "task")))) && (missing0 = "task")){
-validate278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate278.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8747,7 +8756,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate278.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate278.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -8772,7 +8781,7 @@ var valid0 = true;
 }
 }
 else {
-validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate278.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8795,7 +8804,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate280.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate280.errors = vErrors;
@@ -8820,7 +8829,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
-validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate284.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8837,7 +8846,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate284.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate284.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -8850,7 +8859,7 @@ if(valid0){
 if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs5 = errors;
 if(typeof data.elicitationId !== "string"){
-validate284.errors = [{instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate284.errors = [$typeIssue(instancePath+"/elicitationId","#/properties/elicitationId/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8862,7 +8871,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs7 = errors;
 if(typeof data.message !== "string"){
-validate284.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate284.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8875,7 +8884,7 @@ if(data.mode !== undefined && func0.call(data, "mode")){
 let data4 = data.mode;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate284.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate284.errors = [$typeIssue(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 if("url" !== data4){
@@ -8907,12 +8916,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data6 === "string"){
 if(!(formats4(data6))){
-validate284.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate284.errors = [$formatIssue(instancePath+"/url","#/properties/url/format","uri")];
 return false;
 }
 }
 else {
-validate284.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate284.errors = [$typeIssue(instancePath+"/url","#/properties/url/type","string")];
 return false;
 }
 }
@@ -8930,7 +8939,7 @@ var valid0 = true;
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate284.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8956,14 +8965,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate291.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate291.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate291.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8975,7 +8984,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate291.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate291.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8988,7 +8997,7 @@ if(data.format !== undefined && func0.call(data, "format")){
 let data2 = data.format;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate291.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate291.errors = [$typeIssue(instancePath+"/format","#/properties/format/type","string")];
 return false;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
@@ -9005,7 +9014,7 @@ if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate291.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate291.errors = [$typeIssue(instancePath+"/maxLength","#/properties/maxLength/type","integer")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9018,7 +9027,7 @@ if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data4 = data.minLength;
 const _errs9 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate291.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate291.errors = [$typeIssue(instancePath+"/minLength","#/properties/minLength/type","integer")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -9030,7 +9039,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs11 = errors;
 if(typeof data.title !== "string"){
-validate291.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate291.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9043,7 +9052,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate291.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate291.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data6){
@@ -9064,7 +9073,7 @@ var valid0 = true;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate291.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9090,7 +9099,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate293.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9098,7 +9107,7 @@ if(data.default !== undefined && func0.call(data, "default")){
 let data0 = data.default;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate293.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate293.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","number")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9110,7 +9119,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate293.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9123,7 +9132,7 @@ if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data2 = data.maximum;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate293.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate293.errors = [$typeIssue(instancePath+"/maximum","#/properties/maximum/type","number")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9136,7 +9145,7 @@ if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data3 = data.minimum;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate293.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate293.errors = [$typeIssue(instancePath+"/minimum","#/properties/minimum/type","number")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9148,7 +9157,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate293.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -9161,7 +9170,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate293.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if(!((data5 === "integer") || (data5 === "number"))){
@@ -9181,7 +9190,7 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate293.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9206,14 +9215,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate296.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate296.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9225,7 +9234,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate296.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9244,7 +9253,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data2[i0] !== "string"){
-validate296.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [$typeIssue(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -9254,7 +9263,7 @@ break;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate296.errors = [$typeIssue(instancePath+"/enum","#/properties/enum/type","array")];
 return false;
 }
 }
@@ -9267,7 +9276,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate296.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -9280,7 +9289,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate296.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data5){
@@ -9299,7 +9308,7 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate296.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9324,14 +9333,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate298.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate298.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate298.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate298.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9343,7 +9352,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate298.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate298.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9366,14 +9375,14 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
-validate298.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate298.errors = [$requiredIssue(instancePath+"/oneOf/" + i0,"#/properties/oneOf/items/required",missing1)];
 return false;
 }
 else {
 if(data3.const !== undefined && func0.call(data3, "const")){
 const _errs9 = errors;
 if(typeof data3.const !== "string"){
-validate298.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate298.errors = [$typeIssue(instancePath+"/oneOf/" + i0+"/const","#/properties/oneOf/items/properties/const/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -9385,7 +9394,7 @@ if(valid2){
 if(data3.title !== undefined && func0.call(data3, "title")){
 const _errs11 = errors;
 if(typeof data3.title !== "string"){
-validate298.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate298.errors = [$typeIssue(instancePath+"/oneOf/" + i0+"/title","#/properties/oneOf/items/properties/title/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -9397,7 +9406,7 @@ var valid2 = true;
 }
 }
 else {
-validate298.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate298.errors = [$typeIssue(instancePath+"/oneOf/" + i0,"#/properties/oneOf/items/type","object")];
 return false;
 }
 }
@@ -9408,7 +9417,7 @@ break;
 }
 }
 else {
-validate298.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate298.errors = [$typeIssue(instancePath+"/oneOf","#/properties/oneOf/type","array")];
 return false;
 }
 }
@@ -9421,7 +9430,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate298.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate298.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -9434,7 +9443,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 const _errs15 = errors;
 if(typeof data7 !== "string"){
-validate298.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate298.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data7){
@@ -9453,7 +9462,7 @@ var valid0 = true;
 }
 }
 else {
-validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate298.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9478,7 +9487,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate300.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9492,7 +9501,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
-validate300.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [$typeIssue(instancePath+"/default/" + i0,"#/properties/default/items/type","string")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -9502,7 +9511,7 @@ break;
 }
 }
 else {
-validate300.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate300.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","array")];
 return false;
 }
 }
@@ -9515,7 +9524,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate300.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9531,7 +9540,7 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
-validate300.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate300.errors = [$requiredIssue(instancePath+"/items","#/properties/items/required",missing1)];
 return false;
 }
 else {
@@ -9545,7 +9554,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
 if(typeof data4[i1] !== "string"){
-validate300.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [$typeIssue(instancePath+"/items/enum/" + i1,"#/properties/items/properties/enum/items/type","string")];
 return false;
 }
 var valid3 = _errs11 === errors;
@@ -9555,7 +9564,7 @@ break;
 }
 }
 else {
-validate300.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate300.errors = [$typeIssue(instancePath+"/items/enum","#/properties/items/properties/enum/type","array")];
 return false;
 }
 }
@@ -9569,7 +9578,7 @@ if(data3.type !== undefined && func0.call(data3, "type")){
 let data6 = data3.type;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate300.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [$typeIssue(instancePath+"/items/type","#/properties/items/properties/type/type","string")];
 return false;
 }
 if("string" !== data6){
@@ -9585,7 +9594,7 @@ var valid2 = true;
 }
 }
 else {
-validate300.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate300.errors = [$typeIssue(instancePath+"/items","#/properties/items/type","object")];
 return false;
 }
 }
@@ -9599,7 +9608,7 @@ if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data7 = data.maxItems;
 const _errs15 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate300.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate300.errors = [$typeIssue(instancePath+"/maxItems","#/properties/maxItems/type","integer")];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -9612,7 +9621,7 @@ if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data8 = data.minItems;
 const _errs17 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate300.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate300.errors = [$typeIssue(instancePath+"/minItems","#/properties/minItems/type","integer")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -9624,7 +9633,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs19 = errors;
 if(typeof data.title !== "string"){
-validate300.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -9637,7 +9646,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data10 = data.type;
 const _errs21 = errors;
 if(typeof data10 !== "string"){
-validate300.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("array" !== data10){
@@ -9658,7 +9667,7 @@ var valid0 = true;
 }
 }
 else {
-validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate300.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9683,7 +9692,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate302.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9697,7 +9706,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
-validate302.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [$typeIssue(instancePath+"/default/" + i0,"#/properties/default/items/type","string")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -9707,7 +9716,7 @@ break;
 }
 }
 else {
-validate302.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate302.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","array")];
 return false;
 }
 }
@@ -9720,7 +9729,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate302.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9736,7 +9745,7 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
-validate302.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate302.errors = [$requiredIssue(instancePath+"/items","#/properties/items/required",missing1)];
 return false;
 }
 else {
@@ -9754,14 +9763,14 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
-validate302.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate302.errors = [$requiredIssue(instancePath+"/items/anyOf/" + i1,"#/properties/items/properties/anyOf/items/required",missing2)];
 return false;
 }
 else {
 if(data5.const !== undefined && func0.call(data5, "const")){
 const _errs13 = errors;
 if(typeof data5.const !== "string"){
-validate302.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [$typeIssue(instancePath+"/items/anyOf/" + i1+"/const","#/properties/items/properties/anyOf/items/properties/const/type","string")];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -9773,7 +9782,7 @@ if(valid4){
 if(data5.title !== undefined && func0.call(data5, "title")){
 const _errs15 = errors;
 if(typeof data5.title !== "string"){
-validate302.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [$typeIssue(instancePath+"/items/anyOf/" + i1+"/title","#/properties/items/properties/anyOf/items/properties/title/type","string")];
 return false;
 }
 var valid4 = _errs15 === errors;
@@ -9785,7 +9794,7 @@ var valid4 = true;
 }
 }
 else {
-validate302.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate302.errors = [$typeIssue(instancePath+"/items/anyOf/" + i1,"#/properties/items/properties/anyOf/items/type","object")];
 return false;
 }
 }
@@ -9796,7 +9805,7 @@ break;
 }
 }
 else {
-validate302.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate302.errors = [$typeIssue(instancePath+"/items/anyOf","#/properties/items/properties/anyOf/type","array")];
 return false;
 }
 }
@@ -9804,7 +9813,7 @@ return false;
 }
 }
 else {
-validate302.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate302.errors = [$typeIssue(instancePath+"/items","#/properties/items/type","object")];
 return false;
 }
 }
@@ -9818,7 +9827,7 @@ if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data8 = data.maxItems;
 const _errs17 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate302.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate302.errors = [$typeIssue(instancePath+"/maxItems","#/properties/maxItems/type","integer")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -9831,7 +9840,7 @@ if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data9 = data.minItems;
 const _errs19 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate302.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate302.errors = [$typeIssue(instancePath+"/minItems","#/properties/minItems/type","integer")];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -9843,7 +9852,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs21 = errors;
 if(typeof data.title !== "string"){
-validate302.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -9856,7 +9865,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data11 = data.type;
 const _errs23 = errors;
 if(typeof data11 !== "string"){
-validate302.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("array" !== data11){
@@ -9877,7 +9886,7 @@ var valid0 = true;
 }
 }
 else {
-validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate302.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9902,14 +9911,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate304.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate304.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9921,7 +9930,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate304.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9940,7 +9949,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data2[i0] !== "string"){
-validate304.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [$typeIssue(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -9950,7 +9959,7 @@ break;
 }
 }
 else {
-validate304.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate304.errors = [$typeIssue(instancePath+"/enum","#/properties/enum/type","array")];
 return false;
 }
 }
@@ -9970,7 +9979,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
 if(typeof data4[i1] !== "string"){
-validate304.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [$typeIssue(instancePath+"/enumNames/" + i1,"#/properties/enumNames/items/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -9980,7 +9989,7 @@ break;
 }
 }
 else {
-validate304.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate304.errors = [$typeIssue(instancePath+"/enumNames","#/properties/enumNames/type","array")];
 return false;
 }
 }
@@ -9993,7 +10002,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate304.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -10006,7 +10015,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 const _errs15 = errors;
 if(typeof data7 !== "string"){
-validate304.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data7){
@@ -10026,7 +10035,7 @@ var valid0 = true;
 }
 }
 else {
-validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate304.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10235,7 +10244,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
-validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate288.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10252,7 +10261,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -10265,7 +10274,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs5 = errors;
 if(typeof data.message !== "string"){
-validate288.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10278,7 +10287,7 @@ if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [$typeIssue(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 if("form" !== data3){
@@ -10298,14 +10307,14 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((data4.properties === undefined) || (!(func0.call(data4, "properties")))) && (missing1 = "properties")) || (((data4.type === undefined) || (!(func0.call(data4, "type")))) && (missing1 = "type"))){
-validate288.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate288.errors = [$requiredIssue(instancePath+"/requestedSchema","#/properties/requestedSchema/required",missing1)];
 return false;
 }
 else {
 if(data4.$schema !== undefined && func0.call(data4, "$schema")){
 const _errs11 = errors;
 if(typeof data4.$schema !== "string"){
-validate288.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [$typeIssue(instancePath+"/requestedSchema/$schema","#/properties/requestedSchema/properties/%24schema/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -10332,7 +10341,7 @@ break;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [$typeIssue(instancePath+"/requestedSchema/properties","#/properties/requestedSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -10352,7 +10361,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs19 = errors;
 if(typeof data8[i0] !== "string"){
-validate288.errors = [{instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [$typeIssue(instancePath+"/requestedSchema/required/" + i0,"#/properties/requestedSchema/properties/required/items/type","string")];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -10362,7 +10371,7 @@ break;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate288.errors = [$typeIssue(instancePath+"/requestedSchema/required","#/properties/requestedSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -10376,7 +10385,7 @@ if(data4.type !== undefined && func0.call(data4, "type")){
 let data10 = data4.type;
 const _errs21 = errors;
 if(typeof data10 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [$typeIssue(instancePath+"/requestedSchema/type","#/properties/requestedSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data10){
@@ -10394,7 +10403,7 @@ var valid2 = true;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [$typeIssue(instancePath+"/requestedSchema","#/properties/requestedSchema/type","object")];
 return false;
 }
 }
@@ -10422,7 +10431,7 @@ var valid0 = true;
 }
 }
 else {
-validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10523,7 +10532,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate281.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10543,7 +10552,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate281.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -10560,7 +10569,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate281.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("elicitation/create" !== data2){
@@ -10590,7 +10599,7 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate281.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10624,7 +10633,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10632,7 +10641,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate310.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -10649,7 +10658,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate310.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/elicitation/complete" !== data1){
@@ -10669,20 +10678,20 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.elicitationId === undefined) || (!(func0.call(data2, "elicitationId")))) && (missing1 = "elicitationId")){
-validate310.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate310.errors = [$requiredIssue(instancePath+"/params","#/properties/params/required",missing1)];
 return false;
 }
 else {
 if(data2.elicitationId !== undefined && func0.call(data2, "elicitationId")){
 if(typeof data2.elicitationId !== "string"){
-validate310.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"#/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [$typeIssue(instancePath+"/params/elicitationId","#/properties/params/properties/elicitationId/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate310.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -10696,7 +10705,7 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10878,7 +10887,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate319.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10886,7 +10895,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate319.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate319.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10898,7 +10907,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate319.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate319.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10910,7 +10919,7 @@ var valid0 = true;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate319.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10940,7 +10949,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate321.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10971,7 +10980,7 @@ var valid0 = true;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10996,7 +11005,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
-validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate320.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11007,7 +11016,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate320.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate320.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -11020,7 +11029,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate320.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11049,7 +11058,7 @@ break;
 }
 }
 else {
-validate320.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate320.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -11063,7 +11072,7 @@ var valid0 = true;
 }
 }
 else {
-validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate320.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11117,14 +11126,14 @@ break;
 }
 }
 else {
-validate325.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate325.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
 }
 }
 else {
-validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11163,7 +11172,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/completions","#/properties/completions/type","object")];
 return false;
 }
 }
@@ -11185,7 +11194,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/experimental/additionalProperties/type","object")];
 return false;
 }
 }
@@ -11196,7 +11205,7 @@ break;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -11213,7 +11222,7 @@ if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/logging","#/properties/logging/type","object")];
 return false;
 }
 }
@@ -11230,13 +11239,13 @@ if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
 if(typeof data4.listChanged !== "boolean"){
-validate328.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate328.errors = [$typeIssue(instancePath+"/prompts/listChanged","#/properties/prompts/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","object")];
 return false;
 }
 }
@@ -11254,7 +11263,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 const _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
-validate328.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate328.errors = [$typeIssue(instancePath+"/resources/listChanged","#/properties/resources/properties/listChanged/type","boolean")];
 return false;
 }
 var valid3 = _errs19 === errors;
@@ -11266,7 +11275,7 @@ if(valid3){
 if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
 const _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
-validate328.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate328.errors = [$typeIssue(instancePath+"/resources/subscribe","#/properties/resources/properties/subscribe/type","boolean")];
 return false;
 }
 var valid3 = _errs21 === errors;
@@ -11277,7 +11286,7 @@ var valid3 = true;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","object")];
 return false;
 }
 }
@@ -11299,7 +11308,7 @@ if(errors === _errs25){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tasks/cancel",schemaPath:"#/properties/tasks/properties/cancel/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tasks/cancel","#/properties/tasks/properties/cancel/type","object")];
 return false;
 }
 }
@@ -11316,7 +11325,7 @@ if(errors === _errs28){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tasks/list",schemaPath:"#/properties/tasks/properties/list/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tasks/list","#/properties/tasks/properties/list/type","object")];
 return false;
 }
 }
@@ -11343,21 +11352,21 @@ if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tasks/requests/tools/call",schemaPath:"#/properties/tasks/properties/requests/properties/tools/properties/call/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tasks/requests/tools/call","#/properties/tasks/properties/requests/properties/tools/properties/call/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tasks/requests/tools",schemaPath:"#/properties/tasks/properties/requests/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tasks/requests/tools","#/properties/tasks/properties/requests/properties/tools/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tasks/requests",schemaPath:"#/properties/tasks/properties/requests/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tasks/requests","#/properties/tasks/properties/requests/type","object")];
 return false;
 }
 }
@@ -11370,7 +11379,7 @@ var valid4 = true;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tasks","#/properties/tasks/type","object")];
 return false;
 }
 }
@@ -11387,13 +11396,13 @@ if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 if(data15.listChanged !== undefined && func0.call(data15, "listChanged")){
 if(typeof data15.listChanged !== "boolean"){
-validate328.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate328.errors = [$typeIssue(instancePath+"/tools/listChanged","#/properties/tools/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","object")];
 return false;
 }
 }
@@ -11410,7 +11419,7 @@ var valid0 = true;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11435,7 +11444,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
-validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate327.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11446,7 +11455,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate327.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate327.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -11471,7 +11480,7 @@ if(valid0){
 if(data.instructions !== undefined && func0.call(data, "instructions")){
 const _errs5 = errors;
 if(typeof data.instructions !== "string"){
-validate327.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate327.errors = [$typeIssue(instancePath+"/instructions","#/properties/instructions/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11483,7 +11492,7 @@ if(valid0){
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs7 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate327.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate327.errors = [$typeIssue(instancePath+"/protocolVersion","#/properties/protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11510,7 +11519,7 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate327.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11538,7 +11547,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate331.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate331.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11570,7 +11579,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data2 = data.jsonrpc;
 const _errs3 = errors;
 if(typeof data2 !== "string"){
-validate331.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate331.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data2){
@@ -11587,7 +11596,7 @@ var valid0 = true;
 }
 }
 else {
-validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate331.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11613,7 +11622,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate335.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate335.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11633,7 +11642,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate335.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate335.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -11649,7 +11658,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate335.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate335.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11665,7 +11674,7 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate335.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate335.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -11680,7 +11689,7 @@ var valid0 = true;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate335.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11705,7 +11714,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate338.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11713,7 +11722,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate338.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -11729,7 +11738,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate338.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11745,7 +11754,7 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate338.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -11759,7 +11768,7 @@ var valid0 = true;
 }
 }
 else {
-validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11784,7 +11793,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate340.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11804,7 +11813,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate340.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate340.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -11833,7 +11842,7 @@ var valid0 = true;
 }
 }
 else {
-validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12043,14 +12052,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate350.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate350.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate350.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12062,7 +12071,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate350.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate350.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12074,7 +12083,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs5 = errors;
 if(typeof data.required !== "boolean"){
-validate350.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate350.errors = [$typeIssue(instancePath+"/required","#/properties/required/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12086,7 +12095,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs7 = errors;
 if(typeof data.title !== "string"){
-validate350.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate350.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -12100,7 +12109,7 @@ var valid0 = true;
 }
 }
 else {
-validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate350.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12125,7 +12134,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate349.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12136,7 +12145,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -12166,7 +12175,7 @@ break;
 }
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate349.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","array")];
 return false;
 }
 }
@@ -12179,7 +12188,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs7 = errors;
 if(typeof data.description !== "string"){
-validate349.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -12208,7 +12217,7 @@ break;
 }
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate349.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -12221,7 +12230,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate349.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -12233,7 +12242,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs14 = errors;
 if(typeof data.title !== "string"){
-validate349.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -12249,7 +12258,7 @@ var valid0 = true;
 }
 }
 else {
-validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12274,7 +12283,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
-validate348.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate348.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12285,7 +12294,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate348.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -12298,7 +12307,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate348.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate348.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12327,7 +12336,7 @@ break;
 }
 }
 else {
-validate348.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate348.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","array")];
 return false;
 }
 }
@@ -12341,7 +12350,7 @@ var valid0 = true;
 }
 }
 else {
-validate348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12369,7 +12378,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
-validate355.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate355.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12380,7 +12389,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate355.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -12405,7 +12414,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate355.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12434,7 +12443,7 @@ break;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate355.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -12447,7 +12456,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate355.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12459,7 +12468,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate355.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -12471,7 +12480,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs14 = errors;
 if(typeof data.title !== "string"){
-validate355.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -12487,12 +12496,12 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data8 === "string"){
 if(!(formats22.test(data8))){
-validate355.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate355.errors = [$formatIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/format","uri-template")];
 return false;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/type","string")];
 return false;
 }
 }
@@ -12512,7 +12521,7 @@ var valid0 = true;
 }
 }
 else {
-validate355.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate355.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12537,7 +12546,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
-validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate354.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12548,7 +12557,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate354.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate354.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -12561,7 +12570,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate354.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate354.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12590,7 +12599,7 @@ break;
 }
 }
 else {
-validate354.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate354.errors = [$typeIssue(instancePath+"/resourceTemplates","#/properties/resourceTemplates/type","array")];
 return false;
 }
 }
@@ -12604,7 +12613,7 @@ var valid0 = true;
 }
 }
 else {
-validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate354.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12632,7 +12641,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate360.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate360.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12643,7 +12652,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate360.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate360.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -12668,7 +12677,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate360.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate360.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12697,7 +12706,7 @@ break;
 }
 }
 else {
-validate360.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate360.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -12710,7 +12719,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate360.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate360.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12722,7 +12731,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate360.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate360.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -12735,7 +12744,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs14 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate360.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate360.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -12747,7 +12756,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs16 = errors;
 if(typeof data.title !== "string"){
-validate360.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate360.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -12763,12 +12772,12 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data9 === "string"){
 if(!(formats4(data9))){
-validate360.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate360.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate360.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate360.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -12789,7 +12798,7 @@ var valid0 = true;
 }
 }
 else {
-validate360.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate360.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12814,7 +12823,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
-validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate359.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12825,7 +12834,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate359.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -12838,7 +12847,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate359.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate359.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12867,7 +12876,7 @@ break;
 }
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate359.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","array")];
 return false;
 }
 }
@@ -12881,7 +12890,7 @@ var valid0 = true;
 }
 }
 else {
-validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate359.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12907,7 +12916,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate364.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate364.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12927,7 +12936,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate364.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate364.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -12944,7 +12953,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate364.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate364.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("roots/list" !== data2){
@@ -12974,7 +12983,7 @@ var valid0 = true;
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate364.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13008,7 +13017,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
-validate367.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate367.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13019,7 +13028,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate367.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate367.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -13032,7 +13041,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate367.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate367.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13061,7 +13070,7 @@ break;
 }
 }
 else {
-validate367.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate367.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -13075,7 +13084,7 @@ var valid0 = true;
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate367.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13103,7 +13112,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
-validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate370.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13114,7 +13123,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate370.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate370.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -13139,7 +13148,7 @@ if(valid0){
 if(data.logger !== undefined && func0.call(data, "logger")){
 const _errs5 = errors;
 if(typeof data.logger !== "string"){
-validate370.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate370.errors = [$typeIssue(instancePath+"/logger","#/properties/logger/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13152,7 +13161,7 @@ var valid0 = true;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate370.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13177,7 +13186,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate369.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate369.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13185,7 +13194,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate369.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate369.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -13202,7 +13211,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate369.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate369.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/message" !== data1){
@@ -13231,7 +13240,7 @@ var valid0 = true;
 }
 }
 else {
-validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate369.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13343,14 +13352,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate376.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate376.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate376.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate376.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13366,7 +13375,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate376.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate376.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -13379,7 +13388,7 @@ var valid0 = true;
 }
 }
 else {
-validate376.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate376.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13409,7 +13418,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate377.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13429,7 +13438,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate377.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate377.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -13445,7 +13454,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate377.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate377.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13471,7 +13480,7 @@ var valid0 = true;
 }
 }
 else {
-validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate377.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13504,7 +13513,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate380.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate380.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -13517,7 +13526,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate380.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate380.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13528,7 +13537,7 @@ var valid0 = true;
 }
 }
 else {
-validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate380.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13568,7 +13577,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate381.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13576,7 +13585,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate381.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate381.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -13593,7 +13602,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate381.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate381.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/prompts/list_changed" !== data1){
@@ -13622,7 +13631,7 @@ var valid0 = true;
 }
 }
 else {
-validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate381.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13656,7 +13665,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
-validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate383.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13667,7 +13676,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate383.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate383.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -13749,7 +13758,7 @@ break;
 }
 }
 else {
-validate383.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate383.errors = [$typeIssue(instancePath+"/contents","#/properties/contents/type","array")];
 return false;
 }
 }
@@ -13762,7 +13771,7 @@ var valid0 = true;
 }
 }
 else {
-validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate383.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13788,20 +13797,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")){
-validate386.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate386.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.taskId !== undefined && func0.call(data, "taskId")){
 if(typeof data.taskId !== "string"){
-validate386.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate386.errors = [$typeIssue(instancePath+"/taskId","#/properties/taskId/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate386.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate386.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13827,14 +13836,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate387.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate387.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate387.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate387.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13850,7 +13859,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate387.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -13863,7 +13872,7 @@ var valid0 = true;
 }
 }
 else {
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate387.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13895,7 +13904,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate388.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate388.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13906,7 +13915,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate388.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate388.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -13919,7 +13928,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate388.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate388.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13935,12 +13944,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate388.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate388.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate388.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate388.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -13955,7 +13964,7 @@ var valid0 = true;
 }
 }
 else {
-validate388.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate388.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13983,7 +13992,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate389.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13991,7 +14000,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate389.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate389.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -14008,7 +14017,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate389.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate389.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/list_changed" !== data1){
@@ -14037,7 +14046,7 @@ var valid0 = true;
 }
 }
 else {
-validate389.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate389.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14063,7 +14072,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate391.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate391.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14080,7 +14089,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate391.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate391.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -14097,12 +14106,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate391.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate391.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate391.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate391.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -14116,7 +14125,7 @@ var valid0 = true;
 }
 }
 else {
-validate391.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate391.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14146,7 +14155,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate394.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14157,7 +14166,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate394.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate394.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -14174,12 +14183,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats4(data1))){
-validate394.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate394.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate394.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate394.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -14193,7 +14202,7 @@ var valid0 = true;
 }
 }
 else {
-validate394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate394.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14218,7 +14227,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate393.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14226,7 +14235,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate393.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate393.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -14243,7 +14252,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate393.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate393.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/updated" !== data1){
@@ -14272,7 +14281,7 @@ var valid0 = true;
 }
 }
 else {
-validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate393.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14314,7 +14323,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate402.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14322,7 +14331,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate402.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate402.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -14339,7 +14348,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate402.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate402.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/tools/list_changed" !== data1){
@@ -14368,7 +14377,7 @@ var valid0 = true;
 }
 }
 else {
-validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate402.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -15080,7 +15089,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate435.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate435.errors = [$typeIssue(instancePath+"/_meta","#/properties/_meta/type","object")];
 return false;
 }
 }
@@ -15104,7 +15113,7 @@ var valid0 = true;
 }
 }
 else {
-validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate435.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -15160,7 +15169,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate438.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -15179,7 +15188,7 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing1 = "data"))){
-validate438.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate438.errors = [$requiredIssue(instancePath+"/error","#/properties/error/allOf/1/required",missing1)];
 return false;
 }
 else {
@@ -15187,7 +15196,7 @@ if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate438.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate438.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/allOf/1/properties/code/type","integer")];
 return false;
 }
 if(-32042 !== data1){
@@ -15207,7 +15216,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if(((data2.elicitations === undefined) || (!(func0.call(data2, "elicitations")))) && (missing2 = "elicitations")){
-validate438.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate438.errors = [$requiredIssue(instancePath+"/error/data","#/properties/error/allOf/1/properties/data/required",missing2)];
 return false;
 }
 else {
@@ -15231,7 +15240,7 @@ break;
 }
 }
 else {
-validate438.errors = [{instancePath:instancePath+"/error/data/elicitations",schemaPath:"#/properties/error/allOf/1/properties/data/properties/elicitations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate438.errors = [$typeIssue(instancePath+"/error/data/elicitations","#/properties/error/allOf/1/properties/data/properties/elicitations/type","array")];
 return false;
 }
 }
@@ -15239,7 +15248,7 @@ return false;
 }
 }
 else {
-validate438.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate438.errors = [$typeIssue(instancePath+"/error/data","#/properties/error/allOf/1/properties/data/type","object")];
 return false;
 }
 }
@@ -15252,7 +15261,7 @@ var valid2 = true;
 }
 }
 else {
-validate438.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate438.errors = [$typeIssue(instancePath+"/error","#/properties/error/allOf/1/type","object")];
 return false;
 }
 }
@@ -15280,7 +15289,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data6 = data.jsonrpc;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate438.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate438.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data6){
@@ -15297,7 +15306,7 @@ var valid0 = true;
 }
 }
 else {
-validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate438.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -37,6 +37,15 @@ const $formatUri = (() => {
   };
 })();
 const $formatByte = (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
 
 export const validateAnnotations = validate52;
 const func0 = Object.prototype.hasOwnProperty;
@@ -54,7 +63,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
@@ -100,7 +109,7 @@ break;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate52.errors = [$typeIssue(instancePath+"/audience","#/properties/audience/type","array")];
 return false;
 }
 }
@@ -113,7 +122,7 @@ if(valid0){
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 const _errs4 = errors;
 if(typeof data.lastModified !== "string"){
-validate52.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [$typeIssue(instancePath+"/lastModified","#/properties/lastModified/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -139,7 +148,7 @@ return false;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate52.errors = [$typeIssue(instancePath+"/priority","#/properties/priority/type","number")];
 return false;
 }
 }
@@ -152,7 +161,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -175,7 +184,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 validate56.errors = vErrors;
@@ -200,7 +209,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate55.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -235,12 +244,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate55.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate55.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -254,7 +263,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs5 = errors;
 if(typeof data.mimeType !== "string"){
-validate55.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -267,7 +276,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs7 = errors;
 if(typeof data4 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("audio" !== data4){
@@ -286,7 +295,7 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -312,14 +321,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -331,7 +340,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate59.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -343,7 +352,7 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -370,7 +379,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate60.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -393,12 +402,12 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate60.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate60.errors = [$formatIssue(instancePath+"/blob","#/properties/blob/format","byte")];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 }
@@ -412,7 +421,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate60.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -428,12 +437,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate60.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate60.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -449,7 +458,7 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -475,14 +484,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "boolean"){
-validate62.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate62.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -494,7 +503,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate62.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -506,7 +515,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs5 = errors;
 if(typeof data.title !== "string"){
-validate62.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -519,7 +528,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("boolean" !== data3){
@@ -537,7 +546,7 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -565,14 +574,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
-validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate66.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate66.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -591,7 +600,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate66.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/sizes/" + i0,"#/properties/sizes/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -601,7 +610,7 @@ break;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate66.errors = [$typeIssue(instancePath+"/sizes","#/properties/sizes/type","array")];
 return false;
 }
 }
@@ -618,12 +627,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate66.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate66.errors = [$formatIssue(instancePath+"/src","#/properties/src/format","uri")];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/src","#/properties/src/type","string")];
 return false;
 }
 }
@@ -638,7 +647,7 @@ if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate66.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [$typeIssue(instancePath+"/theme","#/properties/theme/type","string")];
 return false;
 }
 if(!((data4 === "dark") || (data4 === "light"))){
@@ -656,7 +665,7 @@ var valid0 = true;
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -681,14 +690,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate65.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate65.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -717,7 +726,7 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -730,7 +739,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -742,7 +751,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs8 = errors;
 if(typeof data.title !== "string"){
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -754,7 +763,7 @@ if(valid0){
 if(data.version !== undefined && func0.call(data, "version")){
 const _errs10 = errors;
 if(typeof data.version !== "string"){
-validate65.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -770,12 +779,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data6 === "string"){
 if(!(formats4(data6))){
-validate65.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate65.errors = [$formatIssue(instancePath+"/websiteUrl","#/properties/websiteUrl/format","uri")];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [$typeIssue(instancePath+"/websiteUrl","#/properties/websiteUrl/type","string")];
 return false;
 }
 }
@@ -793,7 +802,7 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -824,7 +833,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -849,7 +858,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate63.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -869,7 +878,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate63.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -885,7 +894,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs4 = errors;
 if(typeof data.resultType !== "string"){
-validate63.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -898,7 +907,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data3 = data.ttlMs;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate63.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate63.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs6){
@@ -920,7 +929,7 @@ var valid0 = true;
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -998,7 +1007,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = $typeIssue(instancePath,"#/anyOf/1/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1085,7 +1094,7 @@ break;
 }
 }
 else {
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1139,7 +1148,7 @@ var valid1 = true;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath+"/elicitation","#/properties/elicitation/type","object")];
 return false;
 }
 }
@@ -1167,7 +1176,7 @@ break;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -1195,7 +1204,7 @@ break;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath+"/extensions","#/properties/extensions/type","object")];
 return false;
 }
 }
@@ -1210,7 +1219,7 @@ let data7 = data.roots;
 const _errs13 = errors;
 if(errors === _errs13){
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate75.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","object")];
 return false;
 }
 }
@@ -1251,7 +1260,7 @@ var valid4 = true;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath+"/sampling","#/properties/sampling/type","object")];
 return false;
 }
 }
@@ -1266,7 +1275,7 @@ var valid0 = true;
 }
 }
 else {
-validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1289,7 +1298,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
@@ -1339,7 +1348,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data["io.modelcontextprotocol/clientCapabilities"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/clientCapabilities")))) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || (((data["io.modelcontextprotocol/protocolVersion"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/protocolVersion")))) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1382,7 +1391,7 @@ if(valid0){
 if(data["io.modelcontextprotocol/protocolVersion"] !== undefined && func0.call(data, "io.modelcontextprotocol/protocolVersion")){
 const _errs4 = errors;
 if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
-validate74.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [$typeIssue(instancePath+"/io.modelcontextprotocol~1protocolVersion","#/properties/io.modelcontextprotocol~1protocolVersion/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1409,7 +1418,7 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1434,7 +1443,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate96.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1465,7 +1474,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate96.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1478,7 +1487,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs5 = errors;
 if(typeof data3 !== "string"){
-validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("text" !== data3){
@@ -1496,7 +1505,7 @@ var valid0 = true;
 }
 }
 else {
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1521,7 +1530,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate100.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1556,12 +1565,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate100.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate100.errors = [$formatIssue(instancePath+"/data","#/properties/data/format","byte")];
 return false;
 }
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [$typeIssue(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 }
@@ -1575,7 +1584,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs5 = errors;
 if(typeof data.mimeType !== "string"){
-validate100.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1588,7 +1597,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs7 = errors;
 if(typeof data4 !== "string"){
-validate100.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("image" !== data4){
@@ -1607,7 +1616,7 @@ var valid0 = true;
 }
 }
 else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1632,7 +1641,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate105.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1651,7 +1660,7 @@ if(valid0){
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate105.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate105.errors = [$typeIssue(instancePath+"/id","#/properties/id/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1667,7 +1676,7 @@ if(errors === _errs4){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate105.errors = [$typeIssue(instancePath+"/input","#/properties/input/type","object")];
 return false;
 }
 }
@@ -1680,7 +1689,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs7 = errors;
 if(typeof data.name !== "string"){
-validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate105.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1693,7 +1702,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate105.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate105.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("tool_use" !== data4){
@@ -1712,7 +1721,7 @@ var valid0 = true;
 }
 }
 else {
-validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate105.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1737,7 +1746,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate114.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1768,7 +1777,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate114.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1797,7 +1806,7 @@ break;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate114.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -1810,7 +1819,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate114.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -1822,7 +1831,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate114.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -1835,7 +1844,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs12 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate114.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate114.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1847,7 +1856,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs14 = errors;
 if(typeof data.title !== "string"){
-validate114.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -1860,7 +1869,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 const _errs16 = errors;
 if(typeof data9 !== "string"){
-validate114.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource_link" !== data9){
@@ -1880,12 +1889,12 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data10 === "string"){
 if(!(formats4(data10))){
-validate114.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate114.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -1907,7 +1916,7 @@ var valid0 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1932,7 +1941,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate122.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1951,7 +1960,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs2 = errors;
 if(typeof data.mimeType !== "string"){
-validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate122.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1963,7 +1972,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate122.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate122.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1979,12 +1988,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate122.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate122.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2000,7 +2009,7 @@ var valid0 = true;
 }
 }
 else {
-validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate122.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2025,7 +2034,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate119.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2121,7 +2130,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate119.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("resource" !== data3){
@@ -2139,7 +2148,7 @@ var valid0 = true;
 }
 }
 else {
-validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate119.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2293,7 +2302,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate108.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2329,7 +2338,7 @@ break;
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate108.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -2342,7 +2351,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs5 = errors;
 if(typeof data.isError !== "boolean"){
-validate108.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate108.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2354,7 +2363,7 @@ if(valid0){
 if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
 const _errs7 = errors;
 if(typeof data.toolUseId !== "string"){
-validate108.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate108.errors = [$typeIssue(instancePath+"/toolUseId","#/properties/toolUseId/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -2367,7 +2376,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs9 = errors;
 if(typeof data5 !== "string"){
-validate108.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate108.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("tool_result" !== data5){
@@ -2386,7 +2395,7 @@ var valid0 = true;
 }
 }
 else {
-validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate108.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2537,7 +2546,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate94.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2659,7 +2668,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = $typeIssue(instancePath+"/content","#/properties/content/anyOf/5/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2703,7 +2712,7 @@ if(valid0){
 if(data.model !== undefined && func0.call(data, "model")){
 const _errs12 = errors;
 if(typeof data.model !== "string"){
-validate94.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [$typeIssue(instancePath+"/model","#/properties/model/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -2727,7 +2736,7 @@ if(valid0){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs15 = errors;
 if(typeof data.stopReason !== "string"){
-validate94.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [$typeIssue(instancePath+"/stopReason","#/properties/stopReason/type","string")];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -2742,7 +2751,7 @@ var valid0 = true;
 }
 }
 else {
-validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2767,7 +2776,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate139.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2786,7 +2795,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate139.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate139.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2802,12 +2811,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate139.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate139.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate139.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate139.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -2822,7 +2831,7 @@ var valid0 = true;
 }
 }
 else {
-validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate139.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2847,7 +2856,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
-validate138.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate138.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2871,7 +2880,7 @@ break;
 }
 }
 else {
-validate138.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate138.errors = [$typeIssue(instancePath+"/roots","#/properties/roots/type","array")];
 return false;
 }
 }
@@ -2879,7 +2888,7 @@ return false;
 }
 }
 else {
-validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate138.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2905,7 +2914,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate143.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate143.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2913,7 +2922,7 @@ if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate143.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate143.errors = [$typeIssue(instancePath+"/action","#/properties/action/type","string")];
 return false;
 }
 if(!(((data0 === "accept") || (data0 === "cancel")) || (data0 === "decline"))){
@@ -2944,7 +2953,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data2[i0] !== "string"){
-const err0 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = $typeIssue(instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,"#/properties/content/additionalProperties/anyOf/0/items/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2960,7 +2969,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err1 = $typeIssue(instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/content/additionalProperties/anyOf/0/type","array");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3015,7 +3024,7 @@ break;
 }
 }
 else {
-validate143.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate143.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","object")];
 return false;
 }
 }
@@ -3028,7 +3037,7 @@ var valid0 = true;
 }
 }
 else {
-validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate143.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3149,7 +3158,7 @@ break;
 }
 }
 else {
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate92.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3174,7 +3183,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate73.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3197,7 +3206,7 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate73.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","object")];
 return false;
 }
 }
@@ -3222,7 +3231,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate73.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3234,7 +3243,7 @@ if(valid0){
 if(data.requestState !== undefined && func0.call(data, "requestState")){
 const _errs8 = errors;
 if(typeof data.requestState !== "string"){
-validate73.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [$typeIssue(instancePath+"/requestState","#/properties/requestState/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -3249,7 +3258,7 @@ var valid0 = true;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate73.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3274,7 +3283,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate70.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3294,7 +3303,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate70.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -3311,7 +3320,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/call" !== data2){
@@ -3341,7 +3350,7 @@ var valid0 = true;
 }
 }
 else {
-validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate70.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3369,7 +3378,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
-validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate148.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3405,7 +3414,7 @@ break;
 }
 }
 else {
-validate148.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate148.errors = [$typeIssue(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -3418,7 +3427,7 @@ if(valid0){
 if(data.isError !== undefined && func0.call(data, "isError")){
 const _errs5 = errors;
 if(typeof data.isError !== "boolean"){
-validate148.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate148.errors = [$typeIssue(instancePath+"/isError","#/properties/isError/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3430,7 +3439,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs7 = errors;
 if(typeof data.resultType !== "string"){
-validate148.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate148.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3444,7 +3453,7 @@ var valid0 = true;
 }
 }
 else {
-validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate148.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3471,7 +3480,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate159.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3593,7 +3602,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = $typeIssue(instancePath+"/content","#/properties/content/anyOf/5/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3650,7 +3659,7 @@ var valid0 = true;
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate159.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3675,13 +3684,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-validate171.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate171.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3721,7 +3730,7 @@ return false;
 }
 }
 else {
-validate170.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate170.errors = [$typeIssue(instancePath+"/costPriority","#/properties/costPriority/type","number")];
 return false;
 }
 }
@@ -3751,7 +3760,7 @@ break;
 }
 }
 else {
-validate170.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate170.errors = [$typeIssue(instancePath+"/hints","#/properties/hints/type","array")];
 return false;
 }
 }
@@ -3778,7 +3787,7 @@ return false;
 }
 }
 else {
-validate170.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate170.errors = [$typeIssue(instancePath+"/intelligencePriority","#/properties/intelligencePriority/type","number")];
 return false;
 }
 }
@@ -3805,7 +3814,7 @@ return false;
 }
 }
 else {
-validate170.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate170.errors = [$typeIssue(instancePath+"/speedPriority","#/properties/speedPriority/type","number")];
 return false;
 }
 }
@@ -3819,7 +3828,7 @@ var valid0 = true;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3846,7 +3855,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
-validate174.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate174.errors = [$typeIssue(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 if(!(((data0 === "auto") || (data0 === "none")) || (data0 === "required"))){
@@ -3856,7 +3865,7 @@ return false;
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate174.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3882,7 +3891,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 const _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate178.errors = [$typeIssue(instancePath+"/destructiveHint","#/properties/destructiveHint/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3894,7 +3903,7 @@ if(valid0){
 if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 const _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate178.errors = [$typeIssue(instancePath+"/idempotentHint","#/properties/idempotentHint/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3906,7 +3915,7 @@ if(valid0){
 if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 const _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate178.errors = [$typeIssue(instancePath+"/openWorldHint","#/properties/openWorldHint/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3918,7 +3927,7 @@ if(valid0){
 if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 const _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate178.errors = [$typeIssue(instancePath+"/readOnlyHint","#/properties/readOnlyHint/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3930,7 +3939,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate178.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate178.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3944,7 +3953,7 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate178.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3969,7 +3978,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate176.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4000,7 +4009,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate176.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4029,7 +4038,7 @@ break;
 }
 }
 else {
-validate176.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate176.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -4046,14 +4055,14 @@ if(errors === _errs8){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing1 = "type")){
-validate176.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate176.errors = [$requiredIssue(instancePath+"/inputSchema","#/properties/inputSchema/required",missing1)];
 return false;
 }
 else {
 if(data5.$schema !== undefined && func0.call(data5, "$schema")){
 const _errs11 = errors;
 if(typeof data5.$schema !== "string"){
-validate176.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/inputSchema/$schema","#/properties/inputSchema/properties/%24schema/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -4066,7 +4075,7 @@ if(data5.type !== undefined && func0.call(data5, "type")){
 let data7 = data5.type;
 const _errs13 = errors;
 if(typeof data7 !== "string"){
-validate176.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/inputSchema/type","#/properties/inputSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data7){
@@ -4082,7 +4091,7 @@ var valid2 = true;
 }
 }
 else {
-validate176.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [$typeIssue(instancePath+"/inputSchema","#/properties/inputSchema/type","object")];
 return false;
 }
 }
@@ -4095,7 +4104,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs15 = errors;
 if(typeof data.name !== "string"){
-validate176.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -4111,13 +4120,13 @@ if(errors === _errs17){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.$schema !== undefined && func0.call(data9, "$schema")){
 if(typeof data9.$schema !== "string"){
-validate176.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/outputSchema/$schema","#/properties/outputSchema/properties/%24schema/type","string")];
 return false;
 }
 }
 }
 else {
-validate176.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [$typeIssue(instancePath+"/outputSchema","#/properties/outputSchema/type","object")];
 return false;
 }
 }
@@ -4130,7 +4139,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs22 = errors;
 if(typeof data.title !== "string"){
-validate176.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate176.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -4148,7 +4157,7 @@ var valid0 = true;
 }
 }
 else {
-validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4173,7 +4182,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
-validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate158.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4181,7 +4190,7 @@ if(data.includeContext !== undefined && func0.call(data, "includeContext")){
 let data0 = data.includeContext;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate158.errors = [{instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/includeContext","#/properties/includeContext/type","string")];
 return false;
 }
 if(!(((data0 === "allServers") || (data0 === "none")) || (data0 === "thisServer"))){
@@ -4198,7 +4207,7 @@ if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 let data1 = data.maxTokens;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate158.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate158.errors = [$typeIssue(instancePath+"/maxTokens","#/properties/maxTokens/type","integer")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4227,7 +4236,7 @@ break;
 }
 }
 else {
-validate158.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate158.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -4271,7 +4280,7 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
 if(typeof data6[i1] !== "string"){
-validate158.errors = [{instancePath:instancePath+"/stopSequences/" + i1,schemaPath:"#/properties/stopSequences/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/stopSequences/" + i1,"#/properties/stopSequences/items/type","string")];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -4281,7 +4290,7 @@ break;
 }
 }
 else {
-validate158.errors = [{instancePath:instancePath+"/stopSequences",schemaPath:"#/properties/stopSequences/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate158.errors = [$typeIssue(instancePath+"/stopSequences","#/properties/stopSequences/type","array")];
 return false;
 }
 }
@@ -4294,7 +4303,7 @@ if(valid0){
 if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 const _errs14 = errors;
 if(typeof data.systemPrompt !== "string"){
-validate158.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [$typeIssue(instancePath+"/systemPrompt","#/properties/systemPrompt/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -4307,7 +4316,7 @@ if(data.temperature !== undefined && func0.call(data, "temperature")){
 let data9 = data.temperature;
 const _errs16 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate158.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate158.errors = [$typeIssue(instancePath+"/temperature","#/properties/temperature/type","number")];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -4348,7 +4357,7 @@ break;
 }
 }
 else {
-validate158.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate158.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -4369,7 +4378,7 @@ var valid0 = true;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4394,7 +4403,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate157.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4402,7 +4411,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate157.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate157.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("sampling/createMessage" !== data0){
@@ -4430,7 +4439,7 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate157.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4455,7 +4464,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate184.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate184.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4463,7 +4472,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate184.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate184.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("roots/list" !== data0){
@@ -4489,7 +4498,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate184.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -4502,7 +4511,7 @@ var valid0 = true;
 }
 }
 else {
-validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate184.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4528,14 +4537,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate191.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate191.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4547,7 +4556,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate191.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4560,7 +4569,7 @@ if(data.format !== undefined && func0.call(data, "format")){
 let data2 = data.format;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate191.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/format","#/properties/format/type","string")];
 return false;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
@@ -4577,7 +4586,7 @@ if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate191.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate191.errors = [$typeIssue(instancePath+"/maxLength","#/properties/maxLength/type","integer")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4590,7 +4599,7 @@ if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data4 = data.minLength;
 const _errs9 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate191.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate191.errors = [$typeIssue(instancePath+"/minLength","#/properties/minLength/type","integer")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4602,7 +4611,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs11 = errors;
 if(typeof data.title !== "string"){
-validate191.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -4615,7 +4624,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate191.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate191.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data6){
@@ -4636,7 +4645,7 @@ var valid0 = true;
 }
 }
 else {
-validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate191.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4662,7 +4671,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate193.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4670,7 +4679,7 @@ if(data.default !== undefined && func0.call(data, "default")){
 let data0 = data.default;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate193.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate193.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","number")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4682,7 +4691,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate193.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate193.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4695,7 +4704,7 @@ if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data2 = data.maximum;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate193.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate193.errors = [$typeIssue(instancePath+"/maximum","#/properties/maximum/type","number")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4708,7 +4717,7 @@ if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data3 = data.minimum;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate193.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate193.errors = [$typeIssue(instancePath+"/minimum","#/properties/minimum/type","number")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4720,7 +4729,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate193.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate193.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4733,7 +4742,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate193.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate193.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if(!((data5 === "integer") || (data5 === "number"))){
@@ -4753,7 +4762,7 @@ var valid0 = true;
 }
 }
 else {
-validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate193.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4778,14 +4787,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate196.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate196.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate196.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4797,7 +4806,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate196.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate196.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4816,7 +4825,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data2[i0] !== "string"){
-validate196.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate196.errors = [$typeIssue(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -4826,7 +4835,7 @@ break;
 }
 }
 else {
-validate196.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate196.errors = [$typeIssue(instancePath+"/enum","#/properties/enum/type","array")];
 return false;
 }
 }
@@ -4839,7 +4848,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate196.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate196.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4852,7 +4861,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate196.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate196.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data5){
@@ -4871,7 +4880,7 @@ var valid0 = true;
 }
 }
 else {
-validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate196.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4896,14 +4905,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate198.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate198.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4915,7 +4924,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate198.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4938,14 +4947,14 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
-validate198.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate198.errors = [$requiredIssue(instancePath+"/oneOf/" + i0,"#/properties/oneOf/items/required",missing1)];
 return false;
 }
 else {
 if(data3.const !== undefined && func0.call(data3, "const")){
 const _errs9 = errors;
 if(typeof data3.const !== "string"){
-validate198.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [$typeIssue(instancePath+"/oneOf/" + i0+"/const","#/properties/oneOf/items/properties/const/type","string")];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -4957,7 +4966,7 @@ if(valid2){
 if(data3.title !== undefined && func0.call(data3, "title")){
 const _errs11 = errors;
 if(typeof data3.title !== "string"){
-validate198.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [$typeIssue(instancePath+"/oneOf/" + i0+"/title","#/properties/oneOf/items/properties/title/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -4969,7 +4978,7 @@ var valid2 = true;
 }
 }
 else {
-validate198.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate198.errors = [$typeIssue(instancePath+"/oneOf/" + i0,"#/properties/oneOf/items/type","object")];
 return false;
 }
 }
@@ -4980,7 +4989,7 @@ break;
 }
 }
 else {
-validate198.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate198.errors = [$typeIssue(instancePath+"/oneOf","#/properties/oneOf/type","array")];
 return false;
 }
 }
@@ -4993,7 +5002,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate198.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -5006,7 +5015,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 const _errs15 = errors;
 if(typeof data7 !== "string"){
-validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data7){
@@ -5025,7 +5034,7 @@ var valid0 = true;
 }
 }
 else {
-validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate198.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5050,7 +5059,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate200.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5064,7 +5073,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
-validate200.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate200.errors = [$typeIssue(instancePath+"/default/" + i0,"#/properties/default/items/type","string")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -5074,7 +5083,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate200.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","array")];
 return false;
 }
 }
@@ -5087,7 +5096,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate200.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate200.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5103,7 +5112,7 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
-validate200.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate200.errors = [$requiredIssue(instancePath+"/items","#/properties/items/required",missing1)];
 return false;
 }
 else {
@@ -5117,7 +5126,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
 if(typeof data4[i1] !== "string"){
-validate200.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate200.errors = [$typeIssue(instancePath+"/items/enum/" + i1,"#/properties/items/properties/enum/items/type","string")];
 return false;
 }
 var valid3 = _errs11 === errors;
@@ -5127,7 +5136,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate200.errors = [$typeIssue(instancePath+"/items/enum","#/properties/items/properties/enum/type","array")];
 return false;
 }
 }
@@ -5141,7 +5150,7 @@ if(data3.type !== undefined && func0.call(data3, "type")){
 let data6 = data3.type;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate200.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate200.errors = [$typeIssue(instancePath+"/items/type","#/properties/items/properties/type/type","string")];
 return false;
 }
 if("string" !== data6){
@@ -5157,7 +5166,7 @@ var valid2 = true;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate200.errors = [$typeIssue(instancePath+"/items","#/properties/items/type","object")];
 return false;
 }
 }
@@ -5171,7 +5180,7 @@ if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data7 = data.maxItems;
 const _errs15 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate200.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate200.errors = [$typeIssue(instancePath+"/maxItems","#/properties/maxItems/type","integer")];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -5184,7 +5193,7 @@ if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data8 = data.minItems;
 const _errs17 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate200.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate200.errors = [$typeIssue(instancePath+"/minItems","#/properties/minItems/type","integer")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -5196,7 +5205,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs19 = errors;
 if(typeof data.title !== "string"){
-validate200.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate200.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -5209,7 +5218,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data10 = data.type;
 const _errs21 = errors;
 if(typeof data10 !== "string"){
-validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate200.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("array" !== data10){
@@ -5230,7 +5239,7 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate200.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5255,7 +5264,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate202.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5269,7 +5278,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
-validate202.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/default/" + i0,"#/properties/default/items/type","string")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -5279,7 +5288,7 @@ break;
 }
 }
 else {
-validate202.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate202.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","array")];
 return false;
 }
 }
@@ -5292,7 +5301,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate202.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5308,7 +5317,7 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
-validate202.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate202.errors = [$requiredIssue(instancePath+"/items","#/properties/items/required",missing1)];
 return false;
 }
 else {
@@ -5326,14 +5335,14 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
-validate202.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate202.errors = [$requiredIssue(instancePath+"/items/anyOf/" + i1,"#/properties/items/properties/anyOf/items/required",missing2)];
 return false;
 }
 else {
 if(data5.const !== undefined && func0.call(data5, "const")){
 const _errs13 = errors;
 if(typeof data5.const !== "string"){
-validate202.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/items/anyOf/" + i1+"/const","#/properties/items/properties/anyOf/items/properties/const/type","string")];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -5345,7 +5354,7 @@ if(valid4){
 if(data5.title !== undefined && func0.call(data5, "title")){
 const _errs15 = errors;
 if(typeof data5.title !== "string"){
-validate202.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/items/anyOf/" + i1+"/title","#/properties/items/properties/anyOf/items/properties/title/type","string")];
 return false;
 }
 var valid4 = _errs15 === errors;
@@ -5357,7 +5366,7 @@ var valid4 = true;
 }
 }
 else {
-validate202.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate202.errors = [$typeIssue(instancePath+"/items/anyOf/" + i1,"#/properties/items/properties/anyOf/items/type","object")];
 return false;
 }
 }
@@ -5368,7 +5377,7 @@ break;
 }
 }
 else {
-validate202.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate202.errors = [$typeIssue(instancePath+"/items/anyOf","#/properties/items/properties/anyOf/type","array")];
 return false;
 }
 }
@@ -5376,7 +5385,7 @@ return false;
 }
 }
 else {
-validate202.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate202.errors = [$typeIssue(instancePath+"/items","#/properties/items/type","object")];
 return false;
 }
 }
@@ -5390,7 +5399,7 @@ if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data8 = data.maxItems;
 const _errs17 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate202.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate202.errors = [$typeIssue(instancePath+"/maxItems","#/properties/maxItems/type","integer")];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -5403,7 +5412,7 @@ if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data9 = data.minItems;
 const _errs19 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate202.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate202.errors = [$typeIssue(instancePath+"/minItems","#/properties/minItems/type","integer")];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -5415,7 +5424,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs21 = errors;
 if(typeof data.title !== "string"){
-validate202.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -5428,7 +5437,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data11 = data.type;
 const _errs23 = errors;
 if(typeof data11 !== "string"){
-validate202.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate202.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("array" !== data11){
@@ -5449,7 +5458,7 @@ var valid0 = true;
 }
 }
 else {
-validate202.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate202.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5474,14 +5483,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate204.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.default !== undefined && func0.call(data, "default")){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate204.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [$typeIssue(instancePath+"/default","#/properties/default/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5493,7 +5502,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate204.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5512,7 +5521,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data2[i0] !== "string"){
-validate204.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [$typeIssue(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -5522,7 +5531,7 @@ break;
 }
 }
 else {
-validate204.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate204.errors = [$typeIssue(instancePath+"/enum","#/properties/enum/type","array")];
 return false;
 }
 }
@@ -5542,7 +5551,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
 if(typeof data4[i1] !== "string"){
-validate204.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [$typeIssue(instancePath+"/enumNames/" + i1,"#/properties/enumNames/items/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -5552,7 +5561,7 @@ break;
 }
 }
 else {
-validate204.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate204.errors = [$typeIssue(instancePath+"/enumNames","#/properties/enumNames/type","array")];
 return false;
 }
 }
@@ -5565,7 +5574,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate204.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -5578,7 +5587,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 const _errs15 = errors;
 if(typeof data7 !== "string"){
-validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("string" !== data7){
@@ -5598,7 +5607,7 @@ var valid0 = true;
 }
 }
 else {
-validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate204.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5807,14 +5816,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
-validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate189.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs1 = errors;
 if(typeof data.message !== "string"){
-validate189.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5827,7 +5836,7 @@ if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate189.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 if("form" !== data1){
@@ -5847,14 +5856,14 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((((data2.properties === undefined) || (!(func0.call(data2, "properties")))) && (missing1 = "properties")) || (((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type"))){
-validate189.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate189.errors = [$requiredIssue(instancePath+"/requestedSchema","#/properties/requestedSchema/required",missing1)];
 return false;
 }
 else {
 if(data2.$schema !== undefined && func0.call(data2, "$schema")){
 const _errs7 = errors;
 if(typeof data2.$schema !== "string"){
-validate189.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/requestedSchema/$schema","#/properties/requestedSchema/properties/%24schema/type","string")];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -5881,7 +5890,7 @@ break;
 }
 }
 else {
-validate189.errors = [{instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [$typeIssue(instancePath+"/requestedSchema/properties","#/properties/requestedSchema/properties/properties/type","object")];
 return false;
 }
 }
@@ -5901,7 +5910,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data6[i0] !== "string"){
-validate189.errors = [{instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/requestedSchema/required/" + i0,"#/properties/requestedSchema/properties/required/items/type","string")];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -5911,7 +5920,7 @@ break;
 }
 }
 else {
-validate189.errors = [{instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate189.errors = [$typeIssue(instancePath+"/requestedSchema/required","#/properties/requestedSchema/properties/required/type","array")];
 return false;
 }
 }
@@ -5925,7 +5934,7 @@ if(data2.type !== undefined && func0.call(data2, "type")){
 let data8 = data2.type;
 const _errs17 = errors;
 if(typeof data8 !== "string"){
-validate189.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [$typeIssue(instancePath+"/requestedSchema/type","#/properties/requestedSchema/properties/type/type","string")];
 return false;
 }
 if("object" !== data8){
@@ -5943,7 +5952,7 @@ var valid1 = true;
 }
 }
 else {
-validate189.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [$typeIssue(instancePath+"/requestedSchema","#/properties/requestedSchema/type","object")];
 return false;
 }
 }
@@ -5957,7 +5966,7 @@ var valid0 = true;
 }
 }
 else {
-validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5982,14 +5991,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
-validate208.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate208.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs1 = errors;
 if(typeof data.message !== "string"){
-validate208.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6002,7 +6011,7 @@ if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate208.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [$typeIssue(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 if("url" !== data1){
@@ -6022,12 +6031,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate208.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate208.errors = [$formatIssue(instancePath+"/url","#/properties/url/format","uri")];
 return false;
 }
 }
 else {
-validate208.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [$typeIssue(instancePath+"/url","#/properties/url/type","string")];
 return false;
 }
 }
@@ -6042,7 +6051,7 @@ var valid0 = true;
 }
 }
 else {
-validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate208.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6138,7 +6147,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6146,7 +6155,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("elicitation/create" !== data0){
@@ -6174,7 +6183,7 @@ var valid0 = true;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6293,7 +6302,7 @@ break;
 }
 }
 else {
-validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate155.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6318,7 +6327,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
-validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate153.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6349,7 +6358,7 @@ if(valid0){
 if(data.requestState !== undefined && func0.call(data, "requestState")){
 const _errs3 = errors;
 if(typeof data.requestState !== "string"){
-validate153.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [$typeIssue(instancePath+"/requestState","#/properties/requestState/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6361,7 +6370,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs5 = errors;
 if(typeof data.resultType !== "string"){
-validate153.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6375,7 +6384,7 @@ var valid0 = true;
 }
 }
 else {
-validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6400,7 +6409,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate151.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6420,7 +6429,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate151.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate151.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -6502,7 +6511,7 @@ var valid0 = true;
 }
 }
 else {
-validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6534,7 +6543,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate218.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6559,7 +6568,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
-validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate217.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6578,7 +6587,7 @@ if(valid0){
 if(data.reason !== undefined && func0.call(data, "reason")){
 const _errs2 = errors;
 if(typeof data.reason !== "string"){
-validate217.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate217.errors = [$typeIssue(instancePath+"/reason","#/properties/reason/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6603,7 +6612,7 @@ var valid0 = true;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate217.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6628,7 +6637,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate216.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate216.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6636,7 +6645,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate216.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate216.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -6653,7 +6662,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate216.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate216.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/cancelled" !== data1){
@@ -6682,7 +6691,7 @@ var valid0 = true;
 }
 }
 else {
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate216.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6712,7 +6721,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate223.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6720,7 +6729,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate223.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate223.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -6737,7 +6746,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate223.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate223.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/cancelled" !== data1){
@@ -6766,7 +6775,7 @@ var valid0 = true;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate223.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6792,7 +6801,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
-validate228.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate228.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6805,7 +6814,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate228.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6830,7 +6839,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate226.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6850,7 +6859,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate226.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate226.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -6867,7 +6876,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate226.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate226.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("server/discover" !== data2){
@@ -6897,7 +6906,7 @@ var valid0 = true;
 }
 }
 else {
-validate226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate226.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6922,7 +6931,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
-validate234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate234.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6941,7 +6950,7 @@ if(valid0){
 if(data.cursor !== undefined && func0.call(data, "cursor")){
 const _errs2 = errors;
 if(typeof data.cursor !== "string"){
-validate234.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate234.errors = [$typeIssue(instancePath+"/cursor","#/properties/cursor/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6953,7 +6962,7 @@ var valid0 = true;
 }
 }
 else {
-validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate234.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6978,7 +6987,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate232.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6998,7 +7007,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate232.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate232.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7015,7 +7024,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate232.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate232.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/list" !== data2){
@@ -7045,7 +7054,7 @@ var valid0 = true;
 }
 }
 else {
-validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate232.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7070,7 +7079,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate238.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7090,7 +7099,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate238.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate238.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7107,7 +7116,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate238.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate238.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/templates/list" !== data2){
@@ -7137,7 +7146,7 @@ var valid0 = true;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate238.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7162,7 +7171,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate244.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7193,7 +7202,7 @@ if(valid0){
 if(data.requestState !== undefined && func0.call(data, "requestState")){
 const _errs3 = errors;
 if(typeof data.requestState !== "string"){
-validate244.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [$typeIssue(instancePath+"/requestState","#/properties/requestState/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -7209,12 +7218,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data3 === "string"){
 if(!(formats4(data3))){
-validate244.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate244.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -7230,7 +7239,7 @@ var valid0 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7255,7 +7264,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate242.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7275,7 +7284,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate242.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate242.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7292,7 +7301,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate242.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate242.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("resources/read" !== data2){
@@ -7322,7 +7331,7 @@ var valid0 = true;
 }
 }
 else {
-validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7348,7 +7357,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.promptsListChanged !== undefined && func0.call(data, "promptsListChanged")){
 const _errs1 = errors;
 if(typeof data.promptsListChanged !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [$typeIssue(instancePath+"/promptsListChanged","#/properties/promptsListChanged/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7367,7 +7376,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate253.errors = [{instancePath:instancePath+"/resourceSubscriptions/" + i0,schemaPath:"#/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [$typeIssue(instancePath+"/resourceSubscriptions/" + i0,"#/properties/resourceSubscriptions/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -7377,7 +7386,7 @@ break;
 }
 }
 else {
-validate253.errors = [{instancePath:instancePath+"/resourceSubscriptions",schemaPath:"#/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate253.errors = [$typeIssue(instancePath+"/resourceSubscriptions","#/properties/resourceSubscriptions/type","array")];
 return false;
 }
 }
@@ -7390,7 +7399,7 @@ if(valid0){
 if(data.resourcesListChanged !== undefined && func0.call(data, "resourcesListChanged")){
 const _errs7 = errors;
 if(typeof data.resourcesListChanged !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [$typeIssue(instancePath+"/resourcesListChanged","#/properties/resourcesListChanged/type","boolean")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -7402,7 +7411,7 @@ if(valid0){
 if(data.toolsListChanged !== undefined && func0.call(data, "toolsListChanged")){
 const _errs9 = errors;
 if(typeof data.toolsListChanged !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [$typeIssue(instancePath+"/toolsListChanged","#/properties/toolsListChanged/type","boolean")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -7415,7 +7424,7 @@ var valid0 = true;
 }
 }
 else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7440,7 +7449,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications"))){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate251.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7471,7 +7480,7 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate251.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7496,7 +7505,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate249.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7516,7 +7525,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate249.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7533,7 +7542,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate249.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("subscriptions/listen" !== data2){
@@ -7563,7 +7572,7 @@ var valid0 = true;
 }
 }
 else {
-validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7588,7 +7597,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate257.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7608,7 +7617,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate257.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7625,7 +7634,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate257.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/list" !== data2){
@@ -7655,7 +7664,7 @@ var valid0 = true;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate257.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7680,7 +7689,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate263.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7704,7 +7713,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 of Object.keys(data1)){
 const _errs5 = errors;
 if(typeof data1[key0] !== "string"){
-validate263.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [$typeIssue(instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -7714,7 +7723,7 @@ break;
 }
 }
 else {
-validate263.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","object")];
 return false;
 }
 }
@@ -7739,7 +7748,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs8 = errors;
 if(typeof data.name !== "string"){
-validate263.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -7751,7 +7760,7 @@ if(valid0){
 if(data.requestState !== undefined && func0.call(data, "requestState")){
 const _errs10 = errors;
 if(typeof data.requestState !== "string"){
-validate263.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [$typeIssue(instancePath+"/requestState","#/properties/requestState/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -7766,7 +7775,7 @@ var valid0 = true;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7791,7 +7800,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate261.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7811,7 +7820,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate261.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7828,7 +7837,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate261.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("prompts/get" !== data2){
@@ -7858,7 +7867,7 @@ var valid0 = true;
 }
 }
 else {
-validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7883,7 +7892,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate268.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7903,7 +7912,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate268.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -7920,7 +7929,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate268.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("tools/list" !== data2){
@@ -7950,7 +7959,7 @@ var valid0 = true;
 }
 }
 else {
-validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate268.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7975,14 +7984,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
-validate277.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate277.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate277.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate277.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7994,7 +8003,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate277.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate277.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8007,7 +8016,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate277.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate277.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/prompt" !== data2){
@@ -8024,7 +8033,7 @@ var valid0 = true;
 }
 }
 else {
-validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate277.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8050,7 +8059,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate279.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8058,7 +8067,7 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate279.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate279.errors = [$typeIssue(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 if("ref/resource" !== data0){
@@ -8078,12 +8087,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats22.test(data1))){
-validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate279.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri-template")];
 return false;
 }
 }
 else {
-validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate279.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -8097,7 +8106,7 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate279.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8122,7 +8131,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument"))) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
-validate275.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate275.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8145,14 +8154,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")) || (((data1.value === undefined) || (!(func0.call(data1, "value")))) && (missing1 = "value"))){
-validate275.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate275.errors = [$requiredIssue(instancePath+"/argument","#/properties/argument/required",missing1)];
 return false;
 }
 else {
 if(data1.name !== undefined && func0.call(data1, "name")){
 const _errs4 = errors;
 if(typeof data1.name !== "string"){
-validate275.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [$typeIssue(instancePath+"/argument/name","#/properties/argument/properties/name/type","string")];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -8164,7 +8173,7 @@ if(valid1){
 if(data1.value !== undefined && func0.call(data1, "value")){
 const _errs6 = errors;
 if(typeof data1.value !== "string"){
-validate275.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [$typeIssue(instancePath+"/argument/value","#/properties/argument/properties/value/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -8176,7 +8185,7 @@ var valid1 = true;
 }
 }
 else {
-validate275.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [$typeIssue(instancePath+"/argument","#/properties/argument/type","object")];
 return false;
 }
 }
@@ -8199,7 +8208,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 of Object.keys(data5)){
 const _errs13 = errors;
 if(typeof data5[key0] !== "string"){
-validate275.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [$typeIssue(instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/context/properties/arguments/additionalProperties/type","string")];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -8209,14 +8218,14 @@ break;
 }
 }
 else {
-validate275.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [$typeIssue(instancePath+"/context/arguments","#/properties/context/properties/arguments/type","object")];
 return false;
 }
 }
 }
 }
 else {
-validate275.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [$typeIssue(instancePath+"/context","#/properties/context/type","object")];
 return false;
 }
 }
@@ -8292,7 +8301,7 @@ var valid0 = true;
 }
 }
 else {
-validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8317,7 +8326,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate273.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8337,7 +8346,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -8354,7 +8363,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("completion/complete" !== data2){
@@ -8384,7 +8393,7 @@ var valid0 = true;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate273.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8611,7 +8620,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
-validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate284.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8630,7 +8639,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs3 = errors;
 if(typeof data.resultType !== "string"){
-validate284.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate284.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8642,7 +8651,7 @@ var valid0 = true;
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate284.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8693,7 +8702,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
-validate287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate287.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8716,14 +8725,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
-validate287.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate287.errors = [$requiredIssue(instancePath+"/completion","#/properties/completion/required",missing1)];
 return false;
 }
 else {
 if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 const _errs4 = errors;
 if(typeof data1.hasMore !== "boolean"){
-validate287.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate287.errors = [$typeIssue(instancePath+"/completion/hasMore","#/properties/completion/properties/hasMore/type","boolean")];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -8736,7 +8745,7 @@ if(data1.total !== undefined && func0.call(data1, "total")){
 let data3 = data1.total;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate287.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate287.errors = [$typeIssue(instancePath+"/completion/total","#/properties/completion/properties/total/type","integer")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -8760,7 +8769,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data4[i0] !== "string"){
-validate287.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [$typeIssue(instancePath+"/completion/values/" + i0,"#/properties/completion/properties/values/items/type","string")];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -8771,7 +8780,7 @@ break;
 }
 }
 else {
-validate287.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate287.errors = [$typeIssue(instancePath+"/completion/values","#/properties/completion/properties/values/type","array")];
 return false;
 }
 }
@@ -8785,7 +8794,7 @@ var valid1 = true;
 }
 }
 else {
-validate287.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate287.errors = [$typeIssue(instancePath+"/completion","#/properties/completion/type","object")];
 return false;
 }
 }
@@ -8798,7 +8807,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs12 = errors;
 if(typeof data.resultType !== "string"){
-validate287.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8811,7 +8820,7 @@ var valid0 = true;
 }
 }
 else {
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate287.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8837,7 +8846,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate289.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8857,7 +8866,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate289.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate289.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -8886,7 +8895,7 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8917,7 +8926,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate292.errors = vErrors;
@@ -8973,7 +8982,7 @@ break;
 }
 }
 else {
-validate295.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [$typeIssue(instancePath+"/experimental","#/properties/experimental/type","object")];
 return false;
 }
 }
@@ -9001,7 +9010,7 @@ break;
 }
 }
 else {
-validate295.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [$typeIssue(instancePath+"/extensions","#/properties/extensions/type","object")];
 return false;
 }
 }
@@ -9030,13 +9039,13 @@ if(errors === _errs11){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 if(typeof data6.listChanged !== "boolean"){
-validate295.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate295.errors = [$typeIssue(instancePath+"/prompts/listChanged","#/properties/prompts/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate295.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","object")];
 return false;
 }
 }
@@ -9054,7 +9063,7 @@ if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 const _errs17 = errors;
 if(typeof data8.listChanged !== "boolean"){
-validate295.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate295.errors = [$typeIssue(instancePath+"/resources/listChanged","#/properties/resources/properties/listChanged/type","boolean")];
 return false;
 }
 var valid4 = _errs17 === errors;
@@ -9066,7 +9075,7 @@ if(valid4){
 if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
 const _errs19 = errors;
 if(typeof data8.subscribe !== "boolean"){
-validate295.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate295.errors = [$typeIssue(instancePath+"/resources/subscribe","#/properties/resources/properties/subscribe/type","boolean")];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -9077,7 +9086,7 @@ var valid4 = true;
 }
 }
 else {
-validate295.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","object")];
 return false;
 }
 }
@@ -9094,13 +9103,13 @@ if(errors === _errs21){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.listChanged !== undefined && func0.call(data11, "listChanged")){
 if(typeof data11.listChanged !== "boolean"){
-validate295.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate295.errors = [$typeIssue(instancePath+"/tools/listChanged","#/properties/tools/properties/listChanged/type","boolean")];
 return false;
 }
 }
 }
 else {
-validate295.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","object")];
 return false;
 }
 }
@@ -9117,7 +9126,7 @@ var valid0 = true;
 }
 }
 else {
-validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9142,7 +9151,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.supportedVersions === undefined) || (!(func0.call(data, "supportedVersions")))) && (missing0 = "supportedVersions"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate293.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9162,7 +9171,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate293.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -9190,7 +9199,7 @@ if(valid0){
 if(data.instructions !== undefined && func0.call(data, "instructions")){
 const _errs5 = errors;
 if(typeof data.instructions !== "string"){
-validate293.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/instructions","#/properties/instructions/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9202,7 +9211,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs7 = errors;
 if(typeof data.resultType !== "string"){
-validate293.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9221,7 +9230,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data5[i0] !== "string"){
-validate293.errors = [{instancePath:instancePath+"/supportedVersions/" + i0,schemaPath:"#/properties/supportedVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [$typeIssue(instancePath+"/supportedVersions/" + i0,"#/properties/supportedVersions/items/type","string")];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -9231,7 +9240,7 @@ break;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/supportedVersions",schemaPath:"#/properties/supportedVersions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate293.errors = [$typeIssue(instancePath+"/supportedVersions","#/properties/supportedVersions/type","array")];
 return false;
 }
 }
@@ -9245,7 +9254,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data7 = data.ttlMs;
 const _errs13 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate293.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate293.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs13){
@@ -9270,7 +9279,7 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate293.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9296,7 +9305,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate301.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9316,7 +9325,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate301.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate301.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -9345,7 +9354,7 @@ var valid0 = true;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate301.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9537,7 +9546,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate312.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate312.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9545,7 +9554,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate312.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate312.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9557,7 +9566,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate312.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate312.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9569,7 +9578,7 @@ var valid0 = true;
 }
 }
 else {
-validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate312.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9599,7 +9608,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
-validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate315.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9630,7 +9639,7 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate315.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9655,7 +9664,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
-validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate313.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9674,7 +9683,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate313.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9703,7 +9712,7 @@ break;
 }
 }
 else {
-validate313.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate313.errors = [$typeIssue(instancePath+"/messages","#/properties/messages/type","array")];
 return false;
 }
 }
@@ -9716,7 +9725,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs7 = errors;
 if(typeof data.resultType !== "string"){
-validate313.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9730,7 +9739,7 @@ var valid0 = true;
 }
 }
 else {
-validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate313.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9756,7 +9765,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate319.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9776,7 +9785,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate319.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate319.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -9857,7 +9866,7 @@ var valid0 = true;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate319.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9883,7 +9892,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate323.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate323.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9902,14 +9911,14 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")){
-validate323.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate323.errors = [$requiredIssue(instancePath+"/error","#/properties/error/allOf/1/required",missing1)];
 return false;
 }
 else {
 if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate323.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate323.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/allOf/1/properties/code/type","integer")];
 return false;
 }
 if(-32020 !== data1){
@@ -9920,7 +9929,7 @@ return false;
 }
 }
 else {
-validate323.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate323.errors = [$typeIssue(instancePath+"/error","#/properties/error/allOf/1/type","object")];
 return false;
 }
 }
@@ -9948,7 +9957,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data3 = data.jsonrpc;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate323.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate323.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data3){
@@ -9965,7 +9974,7 @@ var valid0 = true;
 }
 }
 else {
-validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate323.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10011,14 +10020,14 @@ break;
 }
 }
 else {
-validate326.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate326.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
 }
 }
 else {
-validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate326.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10056,7 +10065,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
-validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate328.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10087,7 +10096,7 @@ if(valid0){
 if(data.requestState !== undefined && func0.call(data, "requestState")){
 const _errs3 = errors;
 if(typeof data.requestState !== "string"){
-validate328.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate328.errors = [$typeIssue(instancePath+"/requestState","#/properties/requestState/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10100,7 +10109,7 @@ var valid0 = true;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10128,7 +10137,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate331.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate331.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10136,7 +10145,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate331.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate331.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 if(-32603 !== data0){
@@ -10152,7 +10161,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate331.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate331.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10164,7 +10173,7 @@ var valid0 = true;
 }
 }
 else {
-validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate331.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10190,7 +10199,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate332.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10198,7 +10207,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate332.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate332.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 if(-32602 !== data0){
@@ -10214,7 +10223,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate332.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10226,7 +10235,7 @@ var valid0 = true;
 }
 }
 else {
-validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate332.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10252,7 +10261,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate333.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate333.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10260,7 +10269,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate333.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate333.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 if(-32600 !== data0){
@@ -10276,7 +10285,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate333.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10288,7 +10297,7 @@ var valid0 = true;
 }
 }
 else {
-validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate333.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10327,7 +10336,7 @@ break;
 }
 }
 else {
-validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate334.errors = [$typeIssue(instancePath,"#/type","array")];
 return false;
 }
 }
@@ -10355,7 +10364,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate336.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10387,7 +10396,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data2 = data.jsonrpc;
 const _errs3 = errors;
 if(typeof data2 !== "string"){
-validate336.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate336.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data2){
@@ -10404,7 +10413,7 @@ var valid0 = true;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate336.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10430,7 +10439,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate340.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10450,7 +10459,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate340.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate340.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -10466,7 +10475,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate340.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate340.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10482,7 +10491,7 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 }
 else {
-validate340.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -10497,7 +10506,7 @@ var valid0 = true;
 }
 }
 else {
-validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10522,7 +10531,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate343.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10530,7 +10539,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate343.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -10546,7 +10555,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate343.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10562,7 +10571,7 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -10576,7 +10585,7 @@ var valid0 = true;
 }
 }
 else {
-validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10601,7 +10610,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate345.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate345.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10621,7 +10630,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate345.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate345.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -10650,7 +10659,7 @@ var valid0 = true;
 }
 }
 else {
-validate345.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate345.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10863,14 +10872,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate357.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs1 = errors;
 if(typeof data.description !== "string"){
-validate357.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate357.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10882,7 +10891,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate357.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate357.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10894,7 +10903,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs5 = errors;
 if(typeof data.required !== "boolean"){
-validate357.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate357.errors = [$typeIssue(instancePath+"/required","#/properties/required/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10906,7 +10915,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs7 = errors;
 if(typeof data.title !== "string"){
-validate357.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate357.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10920,7 +10929,7 @@ var valid0 = true;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10945,7 +10954,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
-validate355.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate355.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10981,7 +10990,7 @@ break;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate355.errors = [$typeIssue(instancePath+"/arguments","#/properties/arguments/type","array")];
 return false;
 }
 }
@@ -10994,7 +11003,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate355.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11023,7 +11032,7 @@ break;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate355.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -11036,7 +11045,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate355.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -11048,7 +11057,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs12 = errors;
 if(typeof data.title !== "string"){
-validate355.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate355.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -11064,7 +11073,7 @@ var valid0 = true;
 }
 }
 else {
-validate355.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate355.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11089,7 +11098,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate353.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate353.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11109,7 +11118,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate353.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -11125,7 +11134,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate353.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11154,7 +11163,7 @@ break;
 }
 }
 else {
-validate353.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate353.errors = [$typeIssue(instancePath+"/prompts","#/properties/prompts/type","array")];
 return false;
 }
 }
@@ -11167,7 +11176,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs9 = errors;
 if(typeof data.resultType !== "string"){
-validate353.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11180,7 +11189,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate353.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate353.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs11){
@@ -11204,7 +11213,7 @@ var valid0 = true;
 }
 }
 else {
-validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11230,7 +11239,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate361.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate361.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11250,7 +11259,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate361.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate361.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -11279,7 +11288,7 @@ var valid0 = true;
 }
 }
 else {
-validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate361.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11308,7 +11317,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
-validate366.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate366.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11339,7 +11348,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate366.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate366.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11368,7 +11377,7 @@ break;
 }
 }
 else {
-validate366.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate366.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -11381,7 +11390,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate366.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate366.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -11393,7 +11402,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate366.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate366.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -11405,7 +11414,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs12 = errors;
 if(typeof data.title !== "string"){
-validate366.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate366.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -11421,12 +11430,12 @@ if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data8 === "string"){
 if(!(formats22.test(data8))){
-validate366.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate366.errors = [$formatIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/format","uri-template")];
 return false;
 }
 }
 else {
-validate366.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate366.errors = [$typeIssue(instancePath+"/uriTemplate","#/properties/uriTemplate/type","string")];
 return false;
 }
 }
@@ -11446,7 +11455,7 @@ var valid0 = true;
 }
 }
 else {
-validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate366.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11471,7 +11480,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate364.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate364.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11491,7 +11500,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate364.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate364.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -11507,7 +11516,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate364.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate364.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11536,7 +11545,7 @@ break;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate364.errors = [$typeIssue(instancePath+"/resourceTemplates","#/properties/resourceTemplates/type","array")];
 return false;
 }
 }
@@ -11549,7 +11558,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs9 = errors;
 if(typeof data.resultType !== "string"){
-validate364.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate364.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11562,7 +11571,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate364.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate364.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs11){
@@ -11586,7 +11595,7 @@ var valid0 = true;
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate364.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11612,7 +11621,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate371.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate371.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11632,7 +11641,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate371.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate371.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -11661,7 +11670,7 @@ var valid0 = true;
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate371.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11690,7 +11699,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate376.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate376.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11721,7 +11730,7 @@ if(valid0){
 if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate376.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate376.errors = [$typeIssue(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11750,7 +11759,7 @@ break;
 }
 }
 else {
-validate376.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate376.errors = [$typeIssue(instancePath+"/icons","#/properties/icons/type","array")];
 return false;
 }
 }
@@ -11763,7 +11772,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate376.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate376.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -11775,7 +11784,7 @@ if(valid0){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate376.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate376.errors = [$typeIssue(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -11788,7 +11797,7 @@ if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs12 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate376.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate376.errors = [$typeIssue(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -11800,7 +11809,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs14 = errors;
 if(typeof data.title !== "string"){
-validate376.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate376.errors = [$typeIssue(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -11816,12 +11825,12 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data9 === "string"){
 if(!(formats4(data9))){
-validate376.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate376.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate376.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate376.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -11842,7 +11851,7 @@ var valid0 = true;
 }
 }
 else {
-validate376.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate376.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11867,7 +11876,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate374.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate374.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11887,7 +11896,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate374.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate374.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -11903,7 +11912,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate374.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate374.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11932,7 +11941,7 @@ break;
 }
 }
 else {
-validate374.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate374.errors = [$typeIssue(instancePath+"/resources","#/properties/resources/type","array")];
 return false;
 }
 }
@@ -11945,7 +11954,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs9 = errors;
 if(typeof data.resultType !== "string"){
-validate374.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate374.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11958,7 +11967,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate374.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate374.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs11){
@@ -11982,7 +11991,7 @@ var valid0 = true;
 }
 }
 else {
-validate374.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate374.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12008,7 +12017,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate381.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12028,7 +12037,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate381.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate381.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -12057,7 +12066,7 @@ var valid0 = true;
 }
 }
 else {
-validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate381.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12090,7 +12099,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate384.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate384.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12110,7 +12119,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate384.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate384.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -12126,7 +12135,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
-validate384.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate384.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12138,7 +12147,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs6 = errors;
 if(typeof data.resultType !== "string"){
-validate384.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate384.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12167,7 +12176,7 @@ break;
 }
 }
 else {
-validate384.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate384.errors = [$typeIssue(instancePath+"/tools","#/properties/tools/type","array")];
 return false;
 }
 }
@@ -12181,7 +12190,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data6 = data.ttlMs;
 const _errs11 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate384.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate384.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs11){
@@ -12205,7 +12214,7 @@ var valid0 = true;
 }
 }
 else {
-validate384.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate384.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12231,7 +12240,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate387.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate387.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12251,7 +12260,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate387.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate387.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -12280,7 +12289,7 @@ var valid0 = true;
 }
 }
 else {
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate387.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12308,7 +12317,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
-validate391.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate391.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12339,7 +12348,7 @@ if(valid0){
 if(data.logger !== undefined && func0.call(data, "logger")){
 const _errs3 = errors;
 if(typeof data.logger !== "string"){
-validate391.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate391.errors = [$typeIssue(instancePath+"/logger","#/properties/logger/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12352,7 +12361,7 @@ var valid0 = true;
 }
 }
 else {
-validate391.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate391.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12377,7 +12386,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate390.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate390.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12385,7 +12394,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate390.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate390.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -12402,7 +12411,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate390.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate390.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/message" !== data1){
@@ -12431,7 +12440,7 @@ var valid0 = true;
 }
 }
 else {
-validate390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate390.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12461,7 +12470,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate395.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate395.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12469,7 +12478,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate395.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate395.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 if(-32601 !== data0){
@@ -12485,7 +12494,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate395.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate395.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12497,7 +12506,7 @@ var valid0 = true;
 }
 }
 else {
-validate395.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate395.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12523,7 +12532,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate396.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12542,7 +12551,7 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing1 = "data"))){
-validate396.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate396.errors = [$requiredIssue(instancePath+"/error","#/properties/error/allOf/1/required",missing1)];
 return false;
 }
 else {
@@ -12550,7 +12559,7 @@ if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate396.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate396.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/allOf/1/properties/code/type","integer")];
 return false;
 }
 if(-32021 !== data1){
@@ -12570,7 +12579,7 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if(((data2.requiredCapabilities === undefined) || (!(func0.call(data2, "requiredCapabilities")))) && (missing2 = "requiredCapabilities")){
-validate396.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate396.errors = [$requiredIssue(instancePath+"/error/data","#/properties/error/allOf/1/properties/data/required",missing2)];
 return false;
 }
 else {
@@ -12583,7 +12592,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate396.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate396.errors = [$typeIssue(instancePath+"/error/data","#/properties/error/allOf/1/properties/data/type","object")];
 return false;
 }
 }
@@ -12596,7 +12605,7 @@ var valid2 = true;
 }
 }
 else {
-validate396.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate396.errors = [$typeIssue(instancePath+"/error","#/properties/error/allOf/1/type","object")];
 return false;
 }
 }
@@ -12624,7 +12633,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data5 = data.jsonrpc;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate396.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate396.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data5){
@@ -12641,7 +12650,7 @@ var valid0 = true;
 }
 }
 else {
-validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate396.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12751,14 +12760,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate403.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate403.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate403.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate403.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12774,7 +12783,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate403.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate403.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -12787,7 +12796,7 @@ var valid0 = true;
 }
 }
 else {
-validate403.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate403.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12821,7 +12830,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate404.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate404.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12849,7 +12858,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate406.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate406.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12869,7 +12878,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate406.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -12885,7 +12894,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs4 = errors;
 if(typeof data.method !== "string"){
-validate406.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12911,7 +12920,7 @@ var valid0 = true;
 }
 }
 else {
-validate406.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate406.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12939,7 +12948,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
-validate409.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate409.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12958,7 +12967,7 @@ if(valid0){
 if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 const _errs2 = errors;
 if(typeof data.nextCursor !== "string"){
-validate409.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate409.errors = [$typeIssue(instancePath+"/nextCursor","#/properties/nextCursor/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12970,7 +12979,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs4 = errors;
 if(typeof data.resultType !== "string"){
-validate409.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate409.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12983,7 +12992,7 @@ var valid0 = true;
 }
 }
 else {
-validate409.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate409.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13009,7 +13018,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate411.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate411.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13017,7 +13026,7 @@ if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate411.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate411.errors = [$typeIssue(instancePath+"/code","#/properties/code/type","integer")];
 return false;
 }
 if(-32700 !== data0){
@@ -13033,7 +13042,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate411.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate411.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13045,7 +13054,7 @@ var valid0 = true;
 }
 }
 else {
-validate411.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate411.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13073,7 +13082,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
-validate413.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate413.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13092,7 +13101,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs2 = errors;
 if(typeof data.message !== "string"){
-validate413.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate413.errors = [$typeIssue(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13105,7 +13114,7 @@ if(data.progress !== undefined && func0.call(data, "progress")){
 let data2 = data.progress;
 const _errs4 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate413.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate413.errors = [$typeIssue(instancePath+"/progress","#/properties/progress/type","number")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13130,7 +13139,7 @@ if(data.total !== undefined && func0.call(data, "total")){
 let data4 = data.total;
 const _errs7 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate413.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate413.errors = [$typeIssue(instancePath+"/total","#/properties/total/type","number")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -13145,7 +13154,7 @@ var valid0 = true;
 }
 }
 else {
-validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate413.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13170,7 +13179,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate412.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate412.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13178,7 +13187,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate412.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate412.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -13195,7 +13204,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate412.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate412.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/progress" !== data1){
@@ -13224,7 +13233,7 @@ var valid0 = true;
 }
 }
 else {
-validate412.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate412.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13258,7 +13267,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate417.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13266,7 +13275,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate417.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate417.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -13283,7 +13292,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate417.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate417.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/prompts/list_changed" !== data1){
@@ -13312,7 +13321,7 @@ var valid0 = true;
 }
 }
 else {
-validate417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate417.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13347,7 +13356,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
-validate419.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate419.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13367,7 +13376,7 @@ if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 let data1 = data.cacheScope;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate419.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate419.errors = [$typeIssue(instancePath+"/cacheScope","#/properties/cacheScope/type","string")];
 return false;
 }
 if(!((data1 === "private") || (data1 === "public"))){
@@ -13452,7 +13461,7 @@ break;
 }
 }
 else {
-validate419.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate419.errors = [$typeIssue(instancePath+"/contents","#/properties/contents/type","array")];
 return false;
 }
 }
@@ -13465,7 +13474,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs10 = errors;
 if(typeof data.resultType !== "string"){
-validate419.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate419.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -13478,7 +13487,7 @@ if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 let data5 = data.ttlMs;
 const _errs12 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate419.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate419.errors = [$typeIssue(instancePath+"/ttlMs","#/properties/ttlMs/type","integer")];
 return false;
 }
 if(errors === _errs12){
@@ -13501,7 +13510,7 @@ var valid0 = true;
 }
 }
 else {
-validate419.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate419.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13527,7 +13536,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate423.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate423.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13547,7 +13556,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate423.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate423.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -13629,7 +13638,7 @@ var valid0 = true;
 }
 }
 else {
-validate423.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate423.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13655,14 +13664,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate427.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate427.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate427.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13678,7 +13687,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 }
 else {
-validate427.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate427.errors = [$typeIssue(instancePath+"/params","#/properties/params/type","object")];
 return false;
 }
 }
@@ -13691,7 +13700,7 @@ var valid0 = true;
 }
 }
 else {
-validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate427.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13725,7 +13734,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate428.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate428.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13744,7 +13753,7 @@ if(valid0){
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs2 = errors;
 if(typeof data.mimeType !== "string"){
-validate428.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate428.errors = [$typeIssue(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13760,12 +13769,12 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data2 === "string"){
 if(!(formats4(data2))){
-validate428.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate428.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate428.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate428.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -13780,7 +13789,7 @@ var valid0 = true;
 }
 }
 else {
-validate428.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate428.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13808,7 +13817,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate430.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate430.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13816,7 +13825,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate430.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate430.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -13833,7 +13842,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate430.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate430.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/list_changed" !== data1){
@@ -13862,7 +13871,7 @@ var valid0 = true;
 }
 }
 else {
-validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate430.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13888,7 +13897,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate432.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate432.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13911,12 +13920,12 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!(formats4(data1))){
-validate432.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate432.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate432.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate432.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -13930,7 +13939,7 @@ var valid0 = true;
 }
 }
 else {
-validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate432.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13960,7 +13969,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
-validate435.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate435.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13983,12 +13992,12 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!(formats4(data1))){
-validate435.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate435.errors = [$formatIssue(instancePath+"/uri","#/properties/uri/format","uri")];
 return false;
 }
 }
 else {
-validate435.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate435.errors = [$typeIssue(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 }
@@ -14002,7 +14011,7 @@ var valid0 = true;
 }
 }
 else {
-validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate435.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14027,7 +14036,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate434.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate434.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14035,7 +14044,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate434.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate434.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -14052,7 +14061,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate434.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate434.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/resources/updated" !== data1){
@@ -14081,7 +14090,7 @@ var valid0 = true;
 }
 }
 else {
-validate434.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate434.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14110,7 +14119,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate438.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate438.errors = vErrors;
@@ -14145,7 +14154,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications")){
-validate444.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate444.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14176,7 +14185,7 @@ var valid0 = true;
 }
 }
 else {
-validate444.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate444.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14201,7 +14210,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
-validate443.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate443.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14209,7 +14218,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate443.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate443.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -14226,7 +14235,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate443.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate443.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/subscriptions/acknowledged" !== data1){
@@ -14255,7 +14264,7 @@ var valid0 = true;
 }
 }
 else {
-validate443.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate443.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14280,7 +14289,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate451.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate451.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14288,7 +14297,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate451.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate451.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data0){
@@ -14305,7 +14314,7 @@ if(data.method !== undefined && func0.call(data, "method")){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate451.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate451.errors = [$typeIssue(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 if("notifications/tools/list_changed" !== data1){
@@ -14334,7 +14343,7 @@ var valid0 = true;
 }
 }
 else {
-validate451.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate451.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14521,7 +14530,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data["io.modelcontextprotocol/subscriptionId"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/subscriptionId")))) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
-validate463.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate463.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14552,7 +14561,7 @@ var valid0 = true;
 }
 }
 else {
-validate463.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate463.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14577,7 +14586,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
-validate462.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate462.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14596,7 +14605,7 @@ if(valid0){
 if(data.resultType !== undefined && func0.call(data, "resultType")){
 const _errs2 = errors;
 if(typeof data.resultType !== "string"){
-validate462.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate462.errors = [$typeIssue(instancePath+"/resultType","#/properties/resultType/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14608,7 +14617,7 @@ var valid0 = true;
 }
 }
 else {
-validate462.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate462.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14965,7 +14974,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-validate476.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate476.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14985,7 +14994,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate476.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate476.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data1){
@@ -15014,7 +15023,7 @@ var valid0 = true;
 }
 }
 else {
-validate476.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate476.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -15060,7 +15069,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
-validate479.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate479.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -15079,7 +15088,7 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing1 = "data"))){
-validate479.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate479.errors = [$requiredIssue(instancePath+"/error","#/properties/error/allOf/1/required",missing1)];
 return false;
 }
 else {
@@ -15087,7 +15096,7 @@ if(data0.code !== undefined && func0.call(data0, "code")){
 let data1 = data0.code;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate479.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate479.errors = [$typeIssue(instancePath+"/error/code","#/properties/error/allOf/1/properties/code/type","integer")];
 return false;
 }
 if(-32022 !== data1){
@@ -15107,14 +15116,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if((((data2.requested === undefined) || (!(func0.call(data2, "requested")))) && (missing2 = "requested")) || (((data2.supported === undefined) || (!(func0.call(data2, "supported")))) && (missing2 = "supported"))){
-validate479.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate479.errors = [$requiredIssue(instancePath+"/error/data","#/properties/error/allOf/1/properties/data/required",missing2)];
 return false;
 }
 else {
 if(data2.requested !== undefined && func0.call(data2, "requested")){
 const _errs9 = errors;
 if(typeof data2.requested !== "string"){
-validate479.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate479.errors = [$typeIssue(instancePath+"/error/data/requested","#/properties/error/allOf/1/properties/data/properties/requested/type","string")];
 return false;
 }
 var valid3 = _errs9 === errors;
@@ -15133,7 +15142,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data4[i0] !== "string"){
-validate479.errors = [{instancePath:instancePath+"/error/data/supported/" + i0,schemaPath:"#/properties/error/allOf/1/properties/data/properties/supported/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate479.errors = [$typeIssue(instancePath+"/error/data/supported/" + i0,"#/properties/error/allOf/1/properties/data/properties/supported/items/type","string")];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -15143,7 +15152,7 @@ break;
 }
 }
 else {
-validate479.errors = [{instancePath:instancePath+"/error/data/supported",schemaPath:"#/properties/error/allOf/1/properties/data/properties/supported/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate479.errors = [$typeIssue(instancePath+"/error/data/supported","#/properties/error/allOf/1/properties/data/properties/supported/type","array")];
 return false;
 }
 }
@@ -15156,7 +15165,7 @@ var valid3 = true;
 }
 }
 else {
-validate479.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate479.errors = [$typeIssue(instancePath+"/error/data","#/properties/error/allOf/1/properties/data/type","object")];
 return false;
 }
 }
@@ -15169,7 +15178,7 @@ var valid2 = true;
 }
 }
 else {
-validate479.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate479.errors = [$typeIssue(instancePath+"/error","#/properties/error/allOf/1/type","object")];
 return false;
 }
 }
@@ -15197,7 +15206,7 @@ if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 let data7 = data.jsonrpc;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
-validate479.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate479.errors = [$typeIssue(instancePath+"/jsonrpc","#/properties/jsonrpc/type","string")];
 return false;
 }
 if("2.0" !== data7){
@@ -15214,7 +15223,7 @@ var valid0 = true;
 }
 }
 else {
-validate479.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate479.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

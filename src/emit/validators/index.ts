@@ -1,6 +1,7 @@
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { escapeInvisible, stringLiteral } from '../../printer/escape.js';
 import { createAjv, type Dialect, type ReusedAjv } from './ajv-instance.js';
+import { compactIssueLiterals } from './compact-issues.js';
 import { helperCode, replaceRuntimeDependencies } from './inline-helpers.js';
 import { planCompilation } from './compile-plan.js';
 import { checkExportNames, declarations } from './declarations.js';
@@ -95,7 +96,9 @@ export function compileValidatorCode(
   const raw = o.entries.length > 0 ? standaloneCode(ajv, refs) : '';
 
   const body = protectProtoKeys(pruneSchemaLiterals(removeSourceUrls(raw.replace(/^"use strict";/, ''))));
-  const { code, needed } = replaceRuntimeDependencies(body);
+  const inlined = replaceRuntimeDependencies(body);
+  const { code, needed } = compactIssueLiterals(inlined.code);
+  inlined.needed.forEach((helper) => needed.add(helper));
   // ajv compiles some schemas twice and then warns twice.
   return { code, helpers: [...needed], warnings: [...new Set(warnings)] };
 }

@@ -8,6 +8,7 @@
  */
 import { EXTRA_FORMAT_HELPERS, EXTRA_FORMATS, type FormatCheck, type FormatHelper } from '../../schema/formats.js';
 
+import { ISSUE_HELPERS } from './compact-issues.js';
 import { LINEAR_PATTERN_MODULE, LINEAR_PATTERN_NAME, LINEAR_PATTERN_SOURCE } from './linear-pattern.js';
 
 type Helper = FormatHelper;
@@ -203,8 +204,8 @@ const HELPERS: readonly Helper[] = [
   },
 ];
 
-/** Ours, then the checkers of the standard formats ajv-formats lacks (used by ours, so after them). */
-const ALL_HELPERS: readonly Helper[] = [...HELPERS, ...EXTRA_FORMAT_HELPERS];
+/** Ours, the problem builders, then the checkers of the standard formats ajv-formats lacks (used by ours, so after them). */
+const ALL_HELPERS: readonly Helper[] = [...HELPERS, ...ISSUE_HELPERS, ...EXTRA_FORMAT_HELPERS];
 const BY_NAME = new Map(ALL_HELPERS.map((h) => [h.name, h]));
 
 /** ajv-formats' "full" formats that are functions or objects (regex formats are inlined by ajv). */

@@ -218,4 +218,10 @@ function $linearPattern(source, flags) {
   };
   return { source, flags, test, toString: () => "/" + source + "/" + flags };
 }
-export { $linearPattern };
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+export { $linearPattern, $requiredIssue, $typeIssue };

@@ -24,4 +24,10 @@ function $ucs2length(s) {
   }
   return n;
 }
-export { $ucs2length };
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+export { $requiredIssue, $typeIssue, $ucs2length };

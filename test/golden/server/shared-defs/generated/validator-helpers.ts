@@ -251,4 +251,13 @@ const $formatDateTime = {
     return t === 10 && $isDate(s.slice(0, t)) && $isTime(s.slice(t + 1), true);
   },
 };
-export { $formatDateTime, $linearPattern, $ucs2length };
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
+export { $formatDateTime, $formatIssue, $linearPattern, $requiredIssue, $typeIssue, $ucs2length };

@@ -16,3 +16,10 @@ export interface Validator<T> {
   errors?: ValidationIssue[] | null;
 }
 
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+export { $requiredIssue, $typeIssue };

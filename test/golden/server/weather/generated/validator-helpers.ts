@@ -33,4 +33,16 @@ function $isDate(s) {
   return month >= 1 && month <= 12 && day >= 1 && day <= days;
 }
 const $formatDate = { validate: $isDate };
-export { $formatDate, $ucs2length };
+function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+function $additionalIssue(instancePath, schemaPath, additionalProperty) {
+  return { instancePath, schemaPath, keyword: "additionalProperties", params: { additionalProperty }, message: "must NOT have additional properties" };
+}
+function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}
+export { $additionalIssue, $formatDate, $formatIssue, $requiredIssue, $typeIssue, $ucs2length };

@@ -3,6 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
+import { $requiredIssue, $typeIssue } from "../validator-helpers.js";
 export const [validate_1AbcInput, validate_1AbcOutput]: [Validator<Types._1AbcInput>, Validator<Types._1AbcOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 
@@ -22,13 +23,13 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["1"] !== undefined && func0.call(data, "1")){
 let data0 = data["1"];
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate0.errors = [{instancePath:instancePath+"/1",schemaPath:"#/properties/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [$typeIssue(instancePath+"/1","#/properties/1/type","integer")];
 return false;
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -53,20 +54,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.ok === undefined) || (!(func0.call(data, "ok")))) && (missing0 = "ok")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.ok !== undefined && func0.call(data, "ok")){
 if(typeof data.ok !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1.errors = [$typeIssue(instancePath+"/ok","#/properties/ok/type","boolean")];
 return false;
 }
 }
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

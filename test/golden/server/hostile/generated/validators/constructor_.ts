@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $linearPattern } from "../validator-helpers.js";
+import { $linearPattern, $requiredIssue, $typeIssue } from "../validator-helpers.js";
 export const [validateConstructorInput, validateConstructorOutput]: [Validator<Types.ConstructorInput>, Validator<Types.ConstructorOutput>] = (() => {
 const schema0 = {"properties":{"mode":{"enum":["*/","\"","\\","${x}","a\u2028b","`tick`"]}}};
 const func0 = Object.prototype.hasOwnProperty;
@@ -54,7 +54,7 @@ props0.fixed = true;
 for(const key0 of Object.keys(data)){
 if(pattern0.test(key0)){
 if(typeof data[key0] !== "string"){
-validate0.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5Ex-*~1%20*~1%20export%20const%20pwn%20%3D%205%3B%20~1*/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/patternProperties/%5Ex-*~1%20*~1%20export%20const%20pwn%20%3D%205%3B%20~1*/type","string")];
 return false;
 }
 props0[key0] = true;
@@ -64,7 +64,7 @@ props0[key0] = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -86,7 +86,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [$typeIssue(instancePath,"#/type","string")];
 return false;
 }
 validate2.errors = vErrors;
@@ -110,7 +110,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.echo === undefined) || (!(func0.call(data, "echo")))) && (missing0 = "echo")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -133,13 +133,13 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.inner !== undefined && func0.call(data1, "inner")){
 if(typeof data1.inner !== "string"){
-validate1.errors = [{instancePath:instancePath+"/nested/inner",schemaPath:"#/properties/nested/properties/inner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [$typeIssue(instancePath+"/nested/inner","#/properties/nested/properties/inner/type","string")];
 return false;
 }
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/nested",schemaPath:"#/properties/nested/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [$typeIssue(instancePath+"/nested","#/properties/nested/type","object")];
 return false;
 }
 }
@@ -152,7 +152,7 @@ var valid0 = true;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $linearPattern } from "../validator-helpers.js";
+import { $linearPattern, $requiredIssue, $typeIssue } from "../validator-helpers.js";
 export const [validateProtoInput]: [Validator<Types.ProtoInput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 const func6 = $linearPattern;
@@ -24,7 +24,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.__proto__ === undefined) || (!(func0.call(data, "__proto__")))) && (missing0 = "__proto__")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -32,7 +32,7 @@ if(data.constructor !== undefined && func0.call(data, "constructor")){
 let data0 = data.constructor;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate0.errors = [{instancePath:instancePath+"/constructor",schemaPath:"#/properties/constructor/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate0.errors = [$typeIssue(instancePath+"/constructor","#/properties/constructor/type","number")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -44,7 +44,7 @@ if(valid0){
 if(data["a\"b"] !== undefined && func0.call(data, "a\"b")){
 const _errs3 = errors;
 if(typeof data["a\"b"] !== "string"){
-validate0.errors = [{instancePath:instancePath+"/a\"b",schemaPath:"#/properties/a%22b/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/a\"b","#/properties/a%22b/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -56,7 +56,7 @@ if(valid0){
 if(data["back\\slash"] !== undefined && func0.call(data, "back\\slash")){
 const _errs5 = errors;
 if(typeof data["back\\slash"] !== "string"){
-validate0.errors = [{instancePath:instancePath+"/back\\slash",schemaPath:"#/properties/back%5Cslash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/back\\slash","#/properties/back%5Cslash/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -68,7 +68,7 @@ if(valid0){
 if(data.$ref !== undefined && func0.call(data, "$ref")){
 const _errs7 = errors;
 if(typeof data.$ref !== "string"){
-validate0.errors = [{instancePath:instancePath+"/$ref",schemaPath:"#/properties/%24ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/$ref","#/properties/%24ref/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -80,7 +80,7 @@ if(valid0){
 if(data["line\u2028sep"] !== undefined && func0.call(data, "line\u2028sep")){
 const _errs9 = errors;
 if(typeof data["line\u2028sep"] !== "boolean"){
-validate0.errors = [{instancePath:instancePath+"/line\u2028sep",schemaPath:"#/properties/line%E2%80%A8sep/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate0.errors = [$typeIssue(instancePath+"/line\u2028sep","#/properties/line%E2%80%A8sep/type","boolean")];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -98,7 +98,7 @@ props0["line\u2028sep"] = true;
 for(const key0 of Object.keys(data)){
 if(pattern0.test(key0)){
 if(typeof data[key0] !== "string"){
-validate0.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/patternProperties/%5E__proto__%24/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/patternProperties/%5E__proto__%24/type","string")];
 return false;
 }
 props0[key0] = true;
@@ -112,7 +112,7 @@ props0[key0] = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

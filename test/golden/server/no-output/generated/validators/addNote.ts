@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $ucs2length } from "../validator-helpers.js";
+import { $requiredIssue, $typeIssue, $ucs2length } from "../validator-helpers.js";
 export const [validateAddNoteInput]: [Validator<Types.AddNoteInput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 const func2 = $ucs2length;
@@ -23,7 +23,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -38,7 +38,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 }
@@ -58,7 +58,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate0.errors = [{instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/tags/" + i0,"#/properties/tags/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -88,7 +88,7 @@ indices0[item0] = i1;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate0.errors = [$typeIssue(instancePath+"/tags","#/properties/tags/type","array")];
 return false;
 }
 }
@@ -101,7 +101,7 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $ucs2length } from "../validator-helpers.js";
+import { $requiredIssue, $typeIssue, $ucs2length } from "../validator-helpers.js";
 import { $shared } from "../validator-defs.js";
 export const [validateGetRepositoryInput, validateGetRepositoryOutput]: [Validator<Types.GetRepositoryInput>, Validator<Types.GetRepositoryOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
@@ -24,7 +24,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner")) || (((data.repo === undefined) || (!(func0.call(data, "repo")))) && (missing0 = "repo"))){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -39,7 +39,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/owner","#/properties/owner/type","string")];
 return false;
 }
 }
@@ -60,7 +60,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/repo",schemaPath:"#/properties/repo/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/repo","#/properties/repo/type","string")];
 return false;
 }
 }
@@ -73,7 +73,7 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -3,6 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
+import { $typeIssue } from "../validator-helpers.js";
 export const [validateGetTimeInput]: [Validator<Types.GetTimeInput>] = (() => {
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 ;
@@ -16,7 +17,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 validate0.errors = vErrors;

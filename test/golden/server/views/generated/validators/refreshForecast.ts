@@ -3,6 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
+import { $requiredIssue, $typeIssue } from "../validator-helpers.js";
 export const [validateRefreshForecastInput, validateRefreshForecastOutput]: [Validator<Types.RefreshForecastInput>, Validator<Types.RefreshForecastOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 
@@ -21,20 +22,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.city === undefined) || (!(func0.call(data, "city")))) && (missing0 = "city")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.city !== undefined && func0.call(data, "city")){
 if(typeof data.city !== "string"){
-validate0.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/city","#/properties/city/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -59,21 +60,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.temperature === undefined) || (!(func0.call(data, "temperature")))) && (missing0 = "temperature")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.temperature !== undefined && func0.call(data, "temperature")){
 let data0 = data.temperature;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate1.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1.errors = [$typeIssue(instancePath+"/temperature","#/properties/temperature/type","number")];
 return false;
 }
 }
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -3,6 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
+import { $requiredIssue, $typeIssue } from "../validator-helpers.js";
 export const [validateShowForecastInput, validateShowForecastOutput]: [Validator<Types.ShowForecastInput>, Validator<Types.ShowForecastOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 
@@ -21,14 +22,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.city === undefined) || (!(func0.call(data, "city")))) && (missing0 = "city")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.city !== undefined && func0.call(data, "city")){
 const _errs1 = errors;
 if(typeof data.city !== "string"){
-validate0.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/city","#/properties/city/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -41,7 +42,7 @@ if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate0.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [$typeIssue(instancePath+"/days","#/properties/days/type","integer")];
 return false;
 }
 if(errors === _errs3){
@@ -67,7 +68,7 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -92,14 +93,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.city === undefined) || (!(func0.call(data, "city")))) && (missing0 = "city")) || (((data.temperatures === undefined) || (!(func0.call(data, "temperatures")))) && (missing0 = "temperatures"))){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.city !== undefined && func0.call(data, "city")){
 const _errs1 = errors;
 if(typeof data.city !== "string"){
-validate1.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [$typeIssue(instancePath+"/city","#/properties/city/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -119,7 +120,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate1.errors = [{instancePath:instancePath+"/temperatures/" + i0,schemaPath:"#/properties/temperatures/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1.errors = [$typeIssue(instancePath+"/temperatures/" + i0,"#/properties/temperatures/items/type","number")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -129,7 +130,7 @@ break;
 }
 }
 else {
-validate1.errors = [{instancePath:instancePath+"/temperatures",schemaPath:"#/properties/temperatures/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1.errors = [$typeIssue(instancePath+"/temperatures","#/properties/temperatures/type","array")];
 return false;
 }
 }
@@ -142,7 +143,7 @@ var valid0 = true;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $ucs2length } from "../validator-helpers.js";
+import { $additionalIssue, $requiredIssue, $typeIssue, $ucs2length } from "../validator-helpers.js";
 export const [validateClimateReportInput, validateClimateReportOutput]: [Validator<Types.ClimateReportInput>, Validator<Types.ClimateReportOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 const func2 = $ucs2length;
@@ -23,14 +23,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((key0 === "location") || (key0 === "years"))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [$additionalIssue(instancePath,"#/additionalProperties",key0)];
 return false;
 break;
 }
@@ -47,7 +47,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/location","#/properties/location/type","string")];
 return false;
 }
 }
@@ -61,7 +61,7 @@ if(data.years !== undefined && func0.call(data, "years")){
 let data1 = data.years;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate0.errors = [{instancePath:instancePath+"/years",schemaPath:"#/properties/years/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [$typeIssue(instancePath+"/years","#/properties/years/type","integer")];
 return false;
 }
 if(errors === _errs4){
@@ -88,7 +88,7 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -113,14 +113,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.years === undefined) || (!(func0.call(data, "years")))) && (missing0 = "years"))) || (((data.averageCelsius === undefined) || (!(func0.call(data, "averageCelsius")))) && (missing0 = "averageCelsius"))){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "years")) || (key0 === "averageCelsius"))){
-validate1.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1.errors = [$additionalIssue(instancePath,"#/additionalProperties",key0)];
 return false;
 break;
 }
@@ -129,7 +129,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate1.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1.errors = [$typeIssue(instancePath+"/location","#/properties/location/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -142,7 +142,7 @@ if(data.years !== undefined && func0.call(data, "years")){
 let data1 = data.years;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate1.errors = [{instancePath:instancePath+"/years",schemaPath:"#/properties/years/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1.errors = [$typeIssue(instancePath+"/years","#/properties/years/type","integer")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -155,7 +155,7 @@ if(data.averageCelsius !== undefined && func0.call(data, "averageCelsius")){
 let data2 = data.averageCelsius;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate1.errors = [{instancePath:instancePath+"/averageCelsius",schemaPath:"#/properties/averageCelsius/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1.errors = [$typeIssue(instancePath+"/averageCelsius","#/properties/averageCelsius/type","number")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -169,7 +169,7 @@ var valid0 = true;
 }
 }
 else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

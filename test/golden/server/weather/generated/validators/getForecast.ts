@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $formatDate, $ucs2length } from "../validator-helpers.js";
+import { $additionalIssue, $formatDate, $formatIssue, $requiredIssue, $typeIssue, $ucs2length } from "../validator-helpers.js";
 export const [validateGetForecastInput, validateGetForecastOutput]: [Validator<Types.GetForecastInput>, Validator<Types.GetForecastOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 const func2 = $ucs2length;
@@ -44,14 +44,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "days")) || (key0 === "units"))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [$additionalIssue(instancePath,"#/additionalProperties",key0)];
 return false;
 break;
 }
@@ -68,7 +68,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/location","#/properties/location/type","string")];
 return false;
 }
 }
@@ -82,7 +82,7 @@ if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate0.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate0.errors = [$typeIssue(instancePath+"/days","#/properties/days/type","integer")];
 return false;
 }
 if(errors === _errs4){
@@ -122,7 +122,7 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -190,14 +190,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.days === undefined) || (!(func0.call(data, "days")))) && (missing0 = "days"))){
-validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "location") || (key0 === "units")) || (key0 === "days"))){
-validate3.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate3.errors = [$additionalIssue(instancePath,"#/additionalProperties",key0)];
 return false;
 break;
 }
@@ -206,7 +206,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate3.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [$typeIssue(instancePath+"/location","#/properties/location/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -241,14 +241,14 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((((data3.date === undefined) || (!(func0.call(data3, "date")))) && (missing1 = "date")) || (((data3.high === undefined) || (!(func0.call(data3, "high")))) && (missing1 = "high"))) || (((data3.low === undefined) || (!(func0.call(data3, "low")))) && (missing1 = "low"))) || (((data3.conditions === undefined) || (!(func0.call(data3, "conditions")))) && (missing1 = "conditions"))){
-validate3.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate3.errors = [$requiredIssue(instancePath+"/days/" + i0,"#/properties/days/items/required",missing1)];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 of Object.keys(data3)){
 if(!((((key1 === "date") || (key1 === "high")) || (key1 === "low")) || (key1 === "conditions"))){
-validate3.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate3.errors = [$additionalIssue(instancePath+"/days/" + i0,"#/properties/days/items/additionalProperties",key1)];
 return false;
 break;
 }
@@ -261,12 +261,12 @@ if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate3.errors = [$formatIssue(instancePath+"/days/" + i0+"/date","#/properties/days/items/properties/date/format","date")];
 return false;
 }
 }
 else {
-validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/date",schemaPath:"#/properties/days/items/properties/date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [$typeIssue(instancePath+"/days/" + i0+"/date","#/properties/days/items/properties/date/type","string")];
 return false;
 }
 }
@@ -281,7 +281,7 @@ if(data3.high !== undefined && func0.call(data3, "high")){
 let data5 = data3.high;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/high",schemaPath:"#/properties/days/items/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate3.errors = [$typeIssue(instancePath+"/days/" + i0+"/high","#/properties/days/items/properties/high/type","number")];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -294,7 +294,7 @@ if(data3.low !== undefined && func0.call(data3, "low")){
 let data6 = data3.low;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate3.errors = [{instancePath:instancePath+"/days/" + i0+"/low",schemaPath:"#/properties/days/items/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate3.errors = [$typeIssue(instancePath+"/days/" + i0+"/low","#/properties/days/items/properties/low/type","number")];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -321,7 +321,7 @@ var valid2 = true;
 }
 }
 else {
-validate3.errors = [{instancePath:instancePath+"/days/" + i0,schemaPath:"#/properties/days/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [$typeIssue(instancePath+"/days/" + i0,"#/properties/days/items/type","object")];
 return false;
 }
 }
@@ -332,7 +332,7 @@ break;
 }
 }
 else {
-validate3.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate3.errors = [$typeIssue(instancePath+"/days","#/properties/days/type","array")];
 return false;
 }
 }
@@ -347,7 +347,7 @@ var valid0 = true;
 }
 }
 else {
-validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -3,7 +3,7 @@
 // ajv standalone code, not type-checked; every export below carries its declared type.
 import type * as Types from "../types.js";
 import type { Validator } from "../validator-helpers.js";
-import { $ucs2length } from "../validator-helpers.js";
+import { $additionalIssue, $requiredIssue, $typeIssue, $ucs2length } from "../validator-helpers.js";
 export const [validateGetWeatherInput, validateGetWeatherOutput]: [Validator<Types.GetWeatherInput>, Validator<Types.GetWeatherOutput>] = (() => {
 const func0 = Object.prototype.hasOwnProperty;
 const func2 = $ucs2length;
@@ -44,14 +44,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")){
-validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!((key0 === "location") || (key0 === "units"))){
-validate0.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate0.errors = [$additionalIssue(instancePath,"#/additionalProperties",key0)];
 return false;
 break;
 }
@@ -68,7 +68,7 @@ return false;
 }
 }
 else {
-validate0.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [$typeIssue(instancePath+"/location","#/properties/location/type","string")];
 return false;
 }
 }
@@ -94,7 +94,7 @@ var valid0 = true;
 }
 }
 else {
-validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -161,14 +161,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.location === undefined) || (!(func0.call(data, "location")))) && (missing0 = "location")) || (((data.temperature === undefined) || (!(func0.call(data, "temperature")))) && (missing0 = "temperature"))) || (((data.units === undefined) || (!(func0.call(data, "units")))) && (missing0 = "units"))) || (((data.conditions === undefined) || (!(func0.call(data, "conditions")))) && (missing0 = "conditions"))) || (((data.humidity === undefined) || (!(func0.call(data, "humidity")))) && (missing0 = "humidity"))){
-validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [$requiredIssue(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
 if(!(((((key0 === "location") || (key0 === "temperature")) || (key0 === "units")) || (key0 === "conditions")) || (key0 === "humidity"))){
-validate3.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate3.errors = [$additionalIssue(instancePath,"#/additionalProperties",key0)];
 return false;
 break;
 }
@@ -177,7 +177,7 @@ if(_errs1 === errors){
 if(data.location !== undefined && func0.call(data, "location")){
 const _errs2 = errors;
 if(typeof data.location !== "string"){
-validate3.errors = [{instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [$typeIssue(instancePath+"/location","#/properties/location/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -190,7 +190,7 @@ if(data.temperature !== undefined && func0.call(data, "temperature")){
 let data1 = data.temperature;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate3.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate3.errors = [$typeIssue(instancePath+"/temperature","#/properties/temperature/type","number")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -227,7 +227,7 @@ if(data.humidity !== undefined && func0.call(data, "humidity")){
 let data4 = data.humidity;
 const _errs8 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate3.errors = [{instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate3.errors = [$typeIssue(instancePath+"/humidity","#/properties/humidity/type","integer")];
 return false;
 }
 if(errors === _errs8){
@@ -257,7 +257,7 @@ var valid0 = true;
 }
 }
 else {
-validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [$typeIssue(instancePath,"#/type","object")];
 return false;
 }
 }

@@ -1,0 +1,92 @@
+/**
+ * ajv prints each problem its code can report as a whole object literal, about 150 bytes:
+ * `{instancePath:…,schemaPath:"…",keyword:"type",params:{type: "string"},message:"must be string"}`.
+ * GitHub's validators hold 23,000 of them, a third of their bytes. The four most frequent shapes
+ * (type, required, additionalProperties, format) become calls to small helpers that build the very
+ * same object: the same keys in the same order, the same values. Only the failing path runs them.
+ *
+ * A literal is rewritten only when it matches its shape token by token (string literals are read
+ * whole, so a property name that spells `,schemaPath:` inside its quotes cannot shift a match);
+ * anything else is left as ajv printed it.
+ */
+
+/** The helpers, as emitted source text (inline-helpers.ts declares each once per file). */
+export const ISSUE_HELPERS: readonly { name: string; uses: string[]; code: string }[] = [
+  {
+    name: '$typeIssue',
+    uses: [],
+    code: String.raw`function $typeIssue(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}`,
+  },
+  {
+    name: '$requiredIssue',
+    uses: [],
+    code: String.raw`function $requiredIssue(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}`,
+  },
+  {
+    name: '$additionalIssue',
+    uses: [],
+    code: String.raw`function $additionalIssue(instancePath, schemaPath, additionalProperty) {
+  return { instancePath, schemaPath, keyword: "additionalProperties", params: { additionalProperty }, message: "must NOT have additional properties" };
+}`,
+  },
+  {
+    name: '$formatIssue',
+    uses: [],
+    code: String.raw`function $formatIssue(instancePath, schemaPath, format) {
+  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
+}`,
+  },
+];
+
+/** A JSON-style string literal, as ajv prints them (escapes kept, no line break inside). */
+const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
+/** A variable of ajv's code (`missing0`, `key3`, `i1`). */
+const NAME = String.raw`[A-Za-z_$][\w$]*`;
+/** An instance path as ajv builds it: names, string literals, `+`, spaces and the JSON Pointer escapes of a key. */
+const PATH = String.raw`(?:${NAME}|${STRING}|\+| |\.replace\(/~/g, "~0"\)|\.replace\(/\\\//g, "~1"\))+`;
+/** `{instancePath` or `{instancePath:<path>`, then `,schemaPath:"…",keyword:"`. */
+const HEAD = String.raw`\{instancePath(?::(${PATH}))?,schemaPath:(${STRING}),keyword:"`;
+
+const SHAPES: readonly { helper: string; pattern: RegExp; argument: (m: RegExpExecArray) => string | undefined }[] = [
+  {
+    helper: '$typeIssue',
+    pattern: new RegExp(String.raw`${HEAD}type",params:\{type: (${STRING})\},message:"must be ((?:[^"\\]|\\.)*)"\}`, 'g'),
+    // Only where the message is exactly "must be " and the type (a list type reads it from the schema: left alone).
+    argument: (m) => (JSON.parse(m[3] as string) === m[4] ? (m[3] as string) : undefined),
+  },
+  {
+    helper: '$requiredIssue',
+    pattern: new RegExp(String.raw`${HEAD}required",params:\{missingProperty: (${NAME})\},message:"must have required property '"\+(${NAME})\+"'"\}`, 'g'),
+    argument: (m) => (m[3] === m[4] ? (m[3] as string) : undefined),
+  },
+  {
+    helper: '$additionalIssue',
+    pattern: new RegExp(String.raw`${HEAD}additionalProperties",params:\{additionalProperty: (${NAME})\},message:"must NOT have additional properties"\}`, 'g'),
+    argument: (m) => m[3],
+  },
+  {
+    helper: '$formatIssue',
+    pattern: new RegExp(String.raw`${HEAD}format",params:\{format: (${STRING})\},message:"must match format \\""\+(${STRING})\+"\\""\}`, 'g'),
+    argument: (m) => (m[3] === m[4] ? (m[3] as string) : undefined),
+  },
+];
+
+/** The code with those literals replaced by helper calls, and the helpers it now calls. */
+export function compactIssueLiterals(code: string): { code: string; needed: Set<string> } {
+  const needed = new Set<string>();
+  let out = code;
+  for (const { helper, pattern, argument } of SHAPES) {
+    out = out.replace(pattern, (...groups: unknown[]) => {
+      const m = groups.slice(0, -2) as unknown as RegExpExecArray;
+      const value = argument(m);
+      if (value === undefined) return m[0];
+      needed.add(helper);
+      return `${helper}(${m[1] ?? 'instancePath'},${m[2]},${value})`;
+    });
+  }
+  return { code: out, needed };
+}
