@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { attachSharedPack, packsFolder } from '../../src/write/shared-pack.js';
-import { decodeEntries, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
+import { decodeEntries, type Entry, UNIT_CACHE_FILE, UnitCache } from '../../src/write/unit-cache.js';
 import { repoRoot } from '../client/support.js';
 import { outputFiles } from '../support/output-files.js';
 
@@ -45,7 +45,7 @@ async function server(out: string, ...flags: string[]): Promise<string[]> {
 }
 
 /** The entries of a cache or pack file. */
-async function entriesOf(path: string): Promise<Map<string, { bytes: Buffer }>> {
+async function entriesOf(path: string): Promise<Map<string, Entry>> {
   const bytes = await readFile(path);
   const fingerprint = (JSON.parse(bytes.toString('utf8', 0, bytes.indexOf(0x0a))) as { fingerprint: string }).fingerprint;
   const entries = decodeEntries(bytes, fingerprint);
@@ -97,7 +97,7 @@ describe("the folder's cache beside the shared pack", () => {
     await copyFile(join(repoRoot, 'test', 'fixtures', 'server', 'shared-defs', 'manifest.yaml'), fixture);
     const io: Console = { out: () => {}, err: () => {} };
     expect(await main(['server', fixture, '-o', join(dir, 'defs'), '--no-version-banner'], io)).toBe(0);
-    const texts = (entries: Map<string, { bytes: Buffer }>): string => [...entries.values()].map((entry) => entry.bytes.toString('utf8')).join('\n');
+    const texts = (entries: Map<string, Entry>): string => [...entries.values()].map((entry) => entry.text ?? entry.bytes?.toString('utf8') ?? '').join('\n');
     const packs = await readdir(packsFolder(join(dir, 'cache')));
     const packed = await Promise.all(packs.map((pack) => entriesOf(join(packsFolder(join(dir, 'cache')), pack))));
     expect(packed.some((entries) => texts(entries).includes('spliced(['))).toBe(true);
