@@ -164,7 +164,7 @@ describe('server: validator modules through the unit cache', () => {
     const module = join(dir, 'warm', 'generated', 'validators', 'getWeather.ts');
     const original = expected['generated/validators/getWeather.ts'] as string;
     for (const spoil of [
-      () => writeFile(module, original.replace('must have required property', 'must have the property')),
+      () => writeFile(module, original.replace('"#/required"', '"#/required/edited"')),
       () => writeFile(module, original.replace('DO NOT EDIT', 'do edit')),
       () => writeFile(module, `${original}export const extra = 1;\n`),
       () => unlink(module),
@@ -175,7 +175,7 @@ describe('server: validator modules through the unit cache', () => {
     }
 
     // `mcp-gen check` regenerates without the cache, so it is not fooled by one either.
-    await writeFile(module, original.replace('must have required property', 'must have the property'));
+    await writeFile(module, original.replace('"#/required"', '"#/required/edited"'));
     const checked = await run('check', join(dir, 'warm'));
     expect(checked.code).not.toBe(0);
     expect(checked.err).toContain('getWeather.ts');

@@ -251,7 +251,7 @@ describe('server and client generation with the shared pack', () => {
     const planted = [...entries].filter(([, entry]) => (entry.bytes as Buffer).toString('utf8').includes('export const [validateGetWeatherInput'));
     expect(planted).toHaveLength(1);
     const [key, entry] = planted[0] as [string, { bytes: Buffer }];
-    const poisoned = entry.bytes.toString('utf8').replace('must have required property', 'PLANTED IN THE PACK');
+    const poisoned = entry.bytes.toString('utf8').replace('"#/required"', '"PLANTED IN THE PACK"');
     entries.set(key, { text: poisoned });
     await writeFile(path, encodeEntries(fingerprint, entries));
     await generate('server', 'planted-2');

@@ -180,7 +180,7 @@ describe('server and client generation with the unit cache', () => {
     const planted = [...entries].filter(([, value]) => value.includes('export const [validateGetWeatherOutput'));
     expect(planted).toHaveLength(1);
     const [key, value] = planted[0] as [string, string];
-    const poisoned = value.replace('must have required property', 'PLANTED BY THE TEST');
+    const poisoned = value.replace('"#/required"', '"PLANTED BY THE TEST"');
     expect(poisoned).not.toBe(value);
     entries.set(key, poisoned);
     await writeFile(cacheFile, encodeUnitCache(fingerprint, entries));
