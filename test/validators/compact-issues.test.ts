@@ -74,6 +74,8 @@ describe('compact problem literals', () => {
       '{instancePath:f(),schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}',
       '{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property \'"+missing1+"\'"}',
     ];
+    // A long name in a literal of another keyword: read once, not split every possible way (2^59 tries).
+    odd.push(`{instancePath:instancePath+"/" + ${'i'.repeat(60)},schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}`);
     for (const literal of odd) {
       const { code, needed } = compactIssueLiterals(literal);
       expect(code).toBe(literal);

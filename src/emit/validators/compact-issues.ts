@@ -44,8 +44,12 @@ export const ISSUE_HELPERS: readonly { name: string; uses: string[]; code: strin
 
 /** A JSON-style string literal, as ajv prints them (escapes kept, no line break inside). */
 const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
-/** A variable of ajv's code (`missing0`, `key3`, `i1`). */
-const NAME = String.raw`[A-Za-z_$][\w$]*`;
+/**
+ * A variable of ajv's code (`missing0`, `key3`, `i1`), whole: without the lookahead a name could
+ * also be read as several shorter ones, and a literal that fails its shape would backtrack through
+ * every such split (seconds on a large API).
+ */
+const NAME = String.raw`[A-Za-z_$][\w$]*(?![\w$])`;
 /** An instance path as ajv builds it: names, string literals, `+`, spaces and the JSON Pointer escapes of a key. */
 const PATH = String.raw`(?:${NAME}|${STRING}|\+| |\.replace\(/~/g, "~0"\)|\.replace\(/\\\//g, "~1"\))+`;
 /** `{instancePath` or `{instancePath:<path>`, then `,schemaPath:"…",keyword:"`. */
