@@ -2,8 +2,9 @@ import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import type { ImportExtension } from '../emit/import-extension.js';
 import { inputProblem } from '../load/diagnostics.js';
-import { writeClient, type ClientJob, type ClientSource } from '../pipeline/client.js';
-import { checkPackageName, checkPackageVersion, type PackageJob } from '../pipeline/client-package.js';
+// The generator and the package checks load only for a run the no-op stamp does not answer (noop-client.ts).
+import type { ClientJob, ClientSource } from '../pipeline/client.js';
+import type { PackageJob } from '../pipeline/client-package.js';
 import { displayPath } from '../pipeline/paths.js';
 import type { Recipe } from '../write/ledger.js';
 import { printReport, type Console } from './output.js';
@@ -101,19 +102,25 @@ export async function generateClient(
     ...(options.spec !== undefined ? { spec: options.spec } : {}),
     ...(options.specDir !== undefined ? { specDir: options.specDir } : {}),
     ...(options.view !== undefined ? { view: viewUri(options) } : {}),
-    ...packageJob(options),
+    ...(await packageJob(options)),
   };
   const check = options.check === true;
-  const report = await writeClient(job, { check, ...(inputFiles ? { inputFiles } : {}), ...(options.sharedCache === false ? { sharedCache: false } : {}) }, io);
+  // Nothing changed since the last run (not in a --watch, which keeps its own state): answered from the stamp.
+  const noop = inputFiles === undefined ? await (await import('./noop-client.js')).noopClient(job, check, io) : {};
+  if ('code' in noop) return noop.code;
+  const { writeClient } = await import('../pipeline/client.js');
+  const stamp = noop.request === undefined ? {} : { stamp: noop.request };
+  const report = await writeClient(job, { check, ...(inputFiles ? { inputFiles } : {}), ...(options.sharedCache === false ? { sharedCache: false } : {}), ...stamp }, io);
   return printReport(io, displayPath(options.out), report, check);
 }
 
 /** `--package` and `--package-version`, checked before anything is read or written (exit 2). */
-function packageJob(options: Pick<ClientCommandOptions, 'package' | 'packageVersion'>): { package?: PackageJob } {
+async function packageJob(options: Pick<ClientCommandOptions, 'package' | 'packageVersion'>): Promise<{ package?: PackageJob }> {
   if (options.package === undefined) {
     if (options.packageVersion !== undefined) throw inputProblem('--package-version', 'needs --package <name>');
     return {};
   }
+  const { checkPackageName, checkPackageVersion } = await import('../pipeline/client-package.js');
   checkPackageName(options.package, builtinModules);
   if (options.packageVersion !== undefined) checkPackageVersion(options.packageVersion);
   return { package: { name: options.package, ...(options.packageVersion !== undefined ? { version: options.packageVersion } : {}) } };

@@ -5,9 +5,10 @@
  */
 import { resolve } from 'node:path';
 import type { StampRequest } from '../pipeline/noop-record.js';
-import { readStamp, stampHolds, stampKey, type StampedJob } from '../pipeline/noop-stamp.js';
+import { stampKey, type StampedJob } from '../pipeline/noop-stamp.js';
 import { displayPath } from '../pipeline/paths.js';
-import { printReport, type Console } from './output.js';
+import { answerFromStamp, holdingStamp } from './noop-answer.js';
+import type { Console } from './output.js';
 import type { ServerOptions } from './server-command.js';
 
 /** The banner `runServer` gives a manifest (relative to the working directory). */
@@ -50,19 +51,6 @@ export function noopServer(manifest: string, options: ServerOptions, io: Console
   const key = stampKey(job);
   const request: StampRequest = { key, job, startedAtNs };
   if (options.force === true) return { request };
-  const found = readStamp(options.out);
-  if (found === undefined || !stampHolds(found.stamp, found.savedAtNs, key, options.out)) return { request };
-  const { stamp } = found;
-  const warnings = (stamp as { warnings?: unknown }).warnings;
-  if (Array.isArray(warnings)) io.result?.({ warnings });
-  for (const line of stamp.messages) io.err(line);
-  const report = { created: [], updated: [], unchanged: [] as string[], merged: [], kept: [] as string[], deleted: [], stale: [], missing: [], extra: [] };
-  for (const [path, kind] of stamp.files) {
-    if (kind === 'generated') report.unchanged.push(path);
-    else if (kind !== 'ledger') report.kept.push(path);
-  }
-  const code = printReport(io, displayPath(options.out), report, false);
-  for (const note of stamp.notes) io.err(`note: ${note}`);
-  if (process.env['MCP_GEN_CACHE_STATS'] === '1') io.err('unit cache: nothing to do (the no-op stamp holds), nothing read or computed');
-  return { code };
+  const stamp = holdingStamp(options.out, key);
+  return stamp === undefined ? { request } : { code: answerFromStamp(options.out, stamp, io) };
 }

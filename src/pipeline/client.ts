@@ -17,6 +17,7 @@ import { browserRuntimeSources, packageFiles, type PackageJob } from './client-p
 import { clientProjectAdvice } from './client-project.js';
 import { printWarnings, withProgress, type Console } from './console.js';
 import { fileInput, pathFromOut, specInput } from './ledger-inputs.js';
+import { recordForStamp, type StampRequest } from './noop-record.js';
 import { loadManifest } from './manifest.js';
 import { commandBanner, PACKAGE_ROOT, toolVersion } from './paths.js';
 import { openUnitCaches, writeWithCaches } from './unit-caches.js';
@@ -217,7 +218,10 @@ export async function checkClient(job: ClientJob, io: Console): Promise<{ report
 export interface GenerateOptions {
   check?: boolean;
   /** Collects the files the model was read from (for --watch). */
-  inputFiles?: Set<string>;  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
+  inputFiles?: Set<string>;
+  /** Leave a no-op stamp in the folder's cache for the next run (noop-stamp.ts, cli/noop-client.ts). */
+  stamp?: StampRequest;
+  /** `--no-shared-cache`: the output folder's cache only, not the manifest's pack in the user cache folder (shared-pack.ts). */
   sharedCache?: boolean;
 }
 
@@ -232,9 +236,11 @@ export async function writeClient(job: ClientJob, options: GenerateOptions, io: 
   const cache = caches?.cache;
   // A warm run starts no thread: the few units that missed compile in-process, and the compilers
   // load only when one does (a thread started on a guess cost more CPU than it saved).
-  const { files, record } = await prepareClient(job, io, options.inputFiles, cache);
+  const recording = cache && options.stamp ? recordForStamp(io) : undefined;
+  const { files, record } = await prepareClient(job, recording?.io ?? io, options.inputFiles ?? recording?.readFiles, cache);
   const banner = commandBanner(job.banner.command, job.banner.version);
-  const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}) }));
+  const stamp = recording && cache && options.stamp ? { beforeCacheSave: () => void (cache.noopStamp = recording.stamp(options.stamp!, files, [])) } : {};
+  const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: false, record, ownsFolder: true, ...(cache ? { cache } : {}), ...stamp }));
   // What the project around the folder needs for the client to compile there (client-project.ts).
   if (!check) for (const line of await clientProjectAdvice(job)) io.err(line);
   return report;

@@ -1,6 +1,7 @@
 /**
- * The no-op stamp of `mcp-gen server` (docs/caching.md#a-run-with-nothing-to-do): what a run that
- * wrote an output folder needs to know, next time, that running again would change nothing.
+ * The no-op stamp of `mcp-gen server` and of `mcp-gen client` from a manifest
+ * (docs/caching.md#a-run-with-nothing-to-do): what a run that wrote an output folder needs to
+ * know, next time, that running again would change nothing.
  *
  * A run that writes records, in the header line of the folder's `.mcp-gen-cache.json`:
  *   - a key: the generator (its fingerprint, the runtime, templates and data it copies, Node's
@@ -48,7 +49,7 @@ export interface NoopStamp {
   notes: string[];
 }
 
-/** The flags and paths that shape a server's output and banner (only what `server` can be given). */
+/** The flags and paths that shape an output and its banner (cli/noop-server.ts, cli/noop-client.ts). */
 export interface StampedJob {
   manifest: string;
   out: string;

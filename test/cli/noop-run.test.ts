@@ -15,6 +15,7 @@ import { repoRoot } from '../client/support.js';
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-gen-noop-'));
 const project = join(scratch, 'project');
 const out = join(scratch, 'out');
+const clientOut = join(scratch, 'client');
 const manifestPath = join(project, 'manifest.yaml');
 
 const MANIFEST = `server: { name: noop, version: 1.0.0 }
@@ -48,9 +49,18 @@ interface Run {
 
 /** One `mcp-gen server` in a fresh process, from `bin` (this repository's unless a copy is named). */
 function server(extra: string[] = [], bin = join(repoRoot, 'bin', 'mcp-gen.js')): Run {
+  return mcpGen(['server', manifestPath, '-o', out, ...extra], bin);
+}
+
+/** One `mcp-gen client` of the same manifest into `clientOut`, in a fresh process. */
+function client(extra: string[] = []): Run {
+  return mcpGen(['client', manifestPath, '-o', clientOut, ...extra]);
+}
+
+function mcpGen(args: string[], bin = join(repoRoot, 'bin', 'mcp-gen.js')): Run {
   const log = join(scratch, 'imports.log');
   rmSync(log, { force: true });
-  const child = spawnSync(process.execPath, ['--import', join(repoRoot, 'test', 'support', 'import-log.mjs'), bin, 'server', manifestPath, '-o', out, ...extra], {
+  const child = spawnSync(process.execPath, ['--import', join(repoRoot, 'test', 'support', 'import-log.mjs'), bin, ...args], {
     cwd: scratch,
     encoding: 'utf8',
     env: { ...process.env, MCP_GEN_IMPORT_LOG: log, MCP_GEN_CACHE_STATS: '1', MCP_GEN_CACHE_DIR: join(scratch, 'cache') },
@@ -181,6 +191,78 @@ describe('a server run with nothing to do', () => {
       expect(run().noop, file).toBe(false);
       expect(run().noop, file).toBe(true);
     }
+  }, 180_000);
+});
+
+describe('a client run with nothing to do', () => {
+  /** mcp-gen's own modules and the libraries a generating run loads. */
+  const heavy = (run: Run): string[] =>
+    run.loaded.filter(
+      (url) =>
+        /\/node_modules\/(?:ajv|ajv-formats|json-schema-to-typescript|prettier|ts-morph|yaml|typescript|handlebars)\//.test(url) ||
+        /\/dist\/(?:emit|model|write\/(?!unit-cache\.js)|load\/(?!diagnostics\.js|revisions\.js)|printer\/(?!escape\.js))/.test(url),
+    );
+
+  it('prints what a full run prints (the project advice worked out again), loading no generator', () => {
+    writeFileSync(manifestPath, MANIFEST);
+    // A project around the output without @types/node: the full run advises installing it.
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'app', type: 'module' }));
+    const cold = client(['--no-version-banner']);
+    expect(cold.status, cold.stderr).toBe(0);
+    expect(cold.stderr).toMatch(/^warning: .*clock:now/m);
+    expect(cold.stderr).toContain('@types/node');
+    const fast = client(['--no-version-banner']);
+    expect(fast.noop).toBe(true);
+    expect(heavy(fast)).toEqual([]);
+    expect(messages(fast)).toBe(messages(cold));
+    expect(fast.stdout).toMatch(/: \d+ unchanged\.\n$/);
+    // The same run made full by a generated file's status (its bytes unchanged): the same report.
+    touchStatus(join(clientOut, 'client.ts'));
+    const same = client(['--no-version-banner']);
+    expect(same.noop).toBe(false);
+    expect(fast.stdout).toBe(same.stdout);
+    expect(messages(fast)).toBe(messages(same));
+    // The advice follows the project, not the stamp: with @types/node installed it is gone.
+    mkdirSync(join(scratch, 'node_modules', '@types', 'node'), { recursive: true });
+    writeFileSync(join(scratch, 'node_modules', '@types', 'node', 'package.json'), JSON.stringify({ name: '@types/node', version: '20.0.0' }));
+    const advised = client(['--no-version-banner']);
+    expect(advised.noop).toBe(true);
+    expect(advised.stderr).not.toContain('@types/node');
+    // The same document with --json, made full by a generated file's status.
+    const json = client(['--no-version-banner', '--json']);
+    expect(json.noop).toBe(true);
+    touchStatus(join(clientOut, 'client.ts'));
+    const full = client(['--no-version-banner', '--json']);
+    expect(full.noop).toBe(false);
+    expect(json.stdout).toBe(full.stdout);
+    rmSync(join(scratch, 'package.json'));
+    rmSync(join(scratch, 'node_modules'), { recursive: true });
+  }, 120_000);
+
+  it('is defeated by an edit to the manifest or a $ref’d file, another flag, and an edited generated file', () => {
+    client(['--no-version-banner']);
+    writeFileSync(manifestPath, MANIFEST.replace('Shows the board', 'Shows the client board'));
+    const edited = client(['--no-version-banner']);
+    expect(edited.noop).toBe(false);
+    expect(readFileSync(join(clientOut, 'client.ts'), 'utf8')).toContain('Shows the client board');
+    expect(client(['--no-version-banner']).noop).toBe(true);
+
+    writeFileSync(join(project, 'city.json'), JSON.stringify({ type: 'string', minLength: 3 }));
+    expect(client(['--no-version-banner']).noop).toBe(false);
+    expect(client(['--no-version-banner']).noop).toBe(true);
+
+    expect(client(['--no-version-banner', '--browser']).noop).toBe(false);
+    expect(client(['--no-version-banner', '--browser']).noop).toBe(true);
+    expect(client(['--no-version-banner']).noop).toBe(false);
+
+    const generated = join(clientOut, 'client.ts');
+    const text = readFileSync(generated, 'utf8');
+    writeFileSync(generated, text.replace('Shows', 'SHOWS'));
+    expect(client(['--no-version-banner']).noop).toBe(false);
+    expect(readFileSync(generated, 'utf8')).toBe(text);
+    // --check never answers from the stamp: it compares.
+    writeFileSync(generated, `${text}// edited\n`);
+    expect(client(['--no-version-banner', '--check']).status).toBe(1);
   }, 180_000);
 });
 
