@@ -44,6 +44,8 @@ export class HttpPeer {
         { host: this.url.hostname, port: this.url.port, path: this.url.pathname, method: 'POST', agent: this.agent, headers: { ...this.headers, ...extraHeaders, 'content-length': Buffer.byteLength(text) } },
         (res) => {
           const chunks = [];
+          // A connection reset mid-answer errors the response, not the request: named, not uncaught.
+          res.on('error', (error) => reject(new Error(`${this.server}: the answer broke off: ${error.message}`)));
           res.on('data', (chunk) => chunks.push(chunk));
           res.on('end', () => {
             const raw = Buffer.concat(chunks).toString('utf8');
@@ -52,7 +54,7 @@ export class HttpPeer {
           });
         },
       );
-      req.on('error', reject);
+      req.on('error', (error) => reject(new Error(`${this.server}: ${error.message}`)));
       req.end(text);
     });
   }
