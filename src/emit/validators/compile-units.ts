@@ -21,16 +21,25 @@ const WORKER_THRESHOLD = 100;
 const MAX_WORKERS = 2;
 
 export interface CompileUnitsOptions {
-  /** Worker threads to use; by default up to two (none below WORKER_THRESHOLD tools or where workers cannot start). */
+  /** Worker threads to use; by default up to two, with two cores left to the rest (defaultWorkers; none where workers cannot start). */
   workers?: number;
+}
+
+/**
+ * Validator threads by default: none below WORKER_THRESHOLD tools, and one core left to the main
+ * thread (planning, the shared definitions) and one to the types thread (type-unit-jobs.ts), so a
+ * 2-core machine compiles in-process. Measured on one (bench/RESULTS.md): two validator threads
+ * there made GitHub's server 10 % slower in wall and CPU time and 8 % heavier, its client 9 %
+ * slower, and the 1,000-tool client 14 % slower; only the 1,000-tool server gained (7 % wall).
+ */
+function defaultWorkers(units: number): number {
+  if (units < WORKER_THRESHOLD) return 0;
+  return Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - 2));
 }
 
 export async function compileUnits(units: readonly ToolValidatorUnit[], dialect: Dialect, options: CompileUnitsOptions = {}): Promise<CompiledValidatorCode[]> {
   const entry = workerEntry(import.meta.url, 'compile-worker');
-  const workers = Math.min(
-    options.workers ?? (units.length >= WORKER_THRESHOLD ? Math.min(MAX_WORKERS, availableParallelism()) : 0),
-    entry === undefined ? 0 : units.length,
-  );
+  const workers = Math.min(options.workers ?? defaultWorkers(units.length), entry === undefined ? 0 : units.length);
   if (workers === 0 || entry === undefined) {
     // A few tools: to the compilers on standby when a warm run started them (compiler-standby.ts).
     const reply = units.length === 0 ? undefined : await onStandby<CompileJob, CompileReply>('validators', { dialect, units: [...units] });
