@@ -10,36 +10,24 @@
  * anything else is left as ajv printed it.
  */
 
+/**
+ * A helper's source: `function <name>(instancePath, schemaPath, <param>)` returning the problem with
+ * ajv's keys in ajv's order; `message` is the JavaScript expression of its message.
+ */
+function issueHelper(name: string, keyword: string, param: string, message: string): { name: string; uses: string[]; code: string } {
+  return {
+    name,
+    uses: [],
+    code: `function ${name}(instancePath, schemaPath, ${param}) {\n  return { instancePath, schemaPath, keyword: "${keyword}", params: { ${param} }, message: ${message} };\n}`,
+  };
+}
+
 /** The helpers, as emitted source text (inline-helpers.ts declares each once per file). */
 export const ISSUE_HELPERS: readonly { name: string; uses: string[]; code: string }[] = [
-  {
-    name: '$typeIssue',
-    uses: [],
-    code: String.raw`function $typeIssue(instancePath, schemaPath, type) {
-  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
-}`,
-  },
-  {
-    name: '$requiredIssue',
-    uses: [],
-    code: String.raw`function $requiredIssue(instancePath, schemaPath, missingProperty) {
-  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
-}`,
-  },
-  {
-    name: '$additionalIssue',
-    uses: [],
-    code: String.raw`function $additionalIssue(instancePath, schemaPath, additionalProperty) {
-  return { instancePath, schemaPath, keyword: "additionalProperties", params: { additionalProperty }, message: "must NOT have additional properties" };
-}`,
-  },
-  {
-    name: '$formatIssue',
-    uses: [],
-    code: String.raw`function $formatIssue(instancePath, schemaPath, format) {
-  return { instancePath, schemaPath, keyword: "format", params: { format }, message: "must match format \"" + format + "\"" };
-}`,
-  },
+  issueHelper('$typeIssue', 'type', 'type', '"must be " + type'),
+  issueHelper('$requiredIssue', 'required', 'missingProperty', `"must have required property '" + missingProperty + "'"`),
+  issueHelper('$additionalIssue', 'additionalProperties', 'additionalProperty', '"must NOT have additional properties"'),
+  issueHelper('$formatIssue', 'format', 'format', String.raw`"must match format \"" + format + "\""`),
 ];
 
 /** A JSON-style string literal, as ajv prints them (escapes kept, no line break inside). */
