@@ -22,6 +22,8 @@ export interface RecordedStamp extends NoopStamp {
 export function recordForStamp(io: Console): {
   io: Console;
   readFiles: Set<string>;
+  /** Inputs the run creates itself (read afterwards, as it left them). */
+  createdInputs: Set<string>;
   stamp(request: StampRequest, files: readonly PlannedFile[], notes: string[]): RecordedStamp | undefined;
 } {
   const messages: string[] = [];
@@ -41,12 +43,14 @@ export function recordForStamp(io: Console): {
     };
   }
   const readFiles = new Set<string>();
+  const createdInputs = new Set<string>();
   return {
     io: recording,
     readFiles,
+    createdInputs,
     stamp(request, files, notes) {
       const written = files.map((file) => ({ path: file.path, owner: file.owner, merge: file.merge !== undefined }));
-      const stamp = makeStamp(request.key, request.job, readFiles, written, { messages, notes }, request.startedAtNs);
+      const stamp = makeStamp(request.key, request.job, readFiles, written, { messages, notes }, request.startedAtNs, createdInputs);
       if (stamp === undefined) return undefined;
       return warnings === undefined ? stamp : { ...stamp, warnings: JSON.parse(JSON.stringify(warnings)) as unknown[] };
     },

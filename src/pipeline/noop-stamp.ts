@@ -131,8 +131,12 @@ export function makeStamp(
   written: readonly WrittenFile[],
   printed: { messages: string[]; notes: string[] },
   startedAtNs: bigint,
+  /** Inputs the run wrote itself: hashed as it left them, whenever they changed. */
+  createdInputs: Iterable<string> = [],
 ): NoopStamp | undefined {
+  const created = new Set([...createdInputs].map((path) => resolve(path)));
   const paths = new Set([...readFiles].map((path) => resolve(path)));
+  created.forEach((path) => paths.add(path));
   paths.add(resolve(job.manifest));
   const openapi = openApiPath(job.manifest);
   if (openapi !== undefined) paths.add(openapi);
@@ -140,7 +144,7 @@ export function makeStamp(
   for (const path of [...paths].sort()) {
     const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
     // Changed since the run began: what it read may not be what is hashed now.
-    if (stats !== undefined && stats.ctimeNs >= startedAtNs) return undefined;
+    if (stats !== undefined && stats.ctimeNs >= startedAtNs && !created.has(path)) return undefined;
     inputs.push([path, stats === undefined ? null : hashOrNull(path)]);
   }
   const root = resolve(job.out);

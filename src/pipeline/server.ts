@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planServer } from '../emit/server/index.js';
+import { VALIDATOR_IMPORTS, type ValidatorLayout } from '../emit/validators/module-layout.js';
 import type { HostOptions } from '../emit/server/host-files.js';
 import type { ServiceModel } from '../model/service-model.js';
 import type { LedgerRecord, Recipe } from '../write/ledger.js';
@@ -88,6 +89,8 @@ async function prepareServer(
   inputFiles?: Set<string>,
   /** The output folder's unit cache, for a run that writes. */
   cache?: UnitCache,
+  /** Collects the inputs this run itself creates (a package.json), for the no-op stamp. */
+  createdInputs?: Set<string>,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord; notes: string[] }> {
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   // Loaded only with --spec: the comparison and the compilers it needs are not every run's.
@@ -96,8 +99,9 @@ async function prepareServer(
   if (update) printWarnings(io, update.spec.warnings);
   const runtimeSources = { ...readRuntimeSources(), ...(update ? await specUpdate!.updatedValidatorSources(update) : {}) };
   const extension = job.importExtension ?? 'js';
+  const layout = validatorLayout(job.out, inputFiles, createdInputs);
   const plan = await withProgress(io, `generating a server of ${model.tools.length} tools…`, () =>
-    planServer(model, { runtimeSources, importExtension: extension, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache), share: cache } : {}) }),
+    planServer(model, { runtimeSources, importExtension: extension, validatorLayout: layout.layout, ...(job.target === 'web' ? { target: 'web' } : {}), ...(job.otel === true ? { otel: true } : {}), ...(job.hosts ? { hosts: job.hosts } : {}), ...(cache ? { memo: cache.memo, memoAsync: cache.memoAsync.bind(cache), share: cache } : {}) }),
   );
   for (const warning of plan.warnings) io.err(`warning: ${warning}`);
   const inputs = [await fileInput('manifest', job.out, job.manifest)];
@@ -116,8 +120,35 @@ async function prepareServer(
   if (job.target === 'web') options['target'] = 'web';
   Object.assign(options, hostRecipe(job.hosts));
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
-  const notes = update?.slot === 'none' ? [...plan.notes, specUpdate!.noUpdatedData(update)] : plan.notes;
+  const notes = [...plan.notes, ...(update?.slot === 'none' ? [specUpdate!.noUpdatedData(update)] : []), ...(layout.note !== undefined && model.tools.length > 0 ? [layout.note] : [])];
   return { files: await withImportExtension(plan.files, extension), record, notes };
+}
+
+/**
+ * The tools' validators as JavaScript when the project's package.json maps them (module-layout.ts),
+ * or will: a package.json this run creates does. A project made before keeps TypeScript validators
+ * until its package.json gains the entry; the note says how. The file is an input of the run.
+ */
+function validatorLayout(out: string, inputFiles: Set<string> | undefined, createdInputs: Set<string> | undefined): { layout: ValidatorLayout; note?: string } {
+  const path = join(out, 'package.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    // This run writes it (project-files.ts), with the entry.
+    createdInputs?.add(path);
+    return { layout: 'js' };
+  }
+  inputFiles?.add(path);
+  let imports: unknown;
+  try {
+    imports = (JSON.parse(text) as { imports?: unknown }).imports;
+  } catch {
+    imports = undefined;
+  }
+  if (typeof imports === 'object' && imports !== null && (imports as Record<string, unknown>)[VALIDATOR_IMPORTS.key] === VALIDATOR_IMPORTS.target) return { layout: 'js' };
+  const entry = `"imports": { ${JSON.stringify(VALIDATOR_IMPORTS.key)}: ${JSON.stringify(VALIDATOR_IMPORTS.target)} }`;
+  return { layout: 'ts', note: `the tools' validators are TypeScript, which tsc rebuilds on every clean build: add ${entry} to package.json and they are written as JavaScript with declarations instead (docs/architecture.md#validators-as-javascript).` };
 }
 
 /** The host options as the ledger records them (only those given), so `check` makes the same files. */
@@ -171,7 +202,7 @@ export async function writeServer(job: ServerJob, options: GenerateOptions, io: 
   // A warm run starts no thread: the few units that missed compile in-process, and the compilers
   // load only when one does (a thread started on a guess cost more CPU than it saved).
   const recording = cache && options.stamp ? recordForStamp(io) : undefined;
-  const { files, record, notes } = await prepareServer(job, recording?.io ?? io, options.inputFiles ?? recording?.readFiles, cache);
+  const { files, record, notes } = await prepareServer(job, recording?.io ?? io, options.inputFiles ?? recording?.readFiles, cache, recording?.createdInputs);
   const banner = commandBanner(job.banner.command, job.banner.version);
   const stamp = recording && cache && options.stamp ? { beforeCacheSave: () => void (cache.noopStamp = recording.stamp(options.stamp!, files, notes)) } : {};
   const report = await writeWithCaches(caches, io, () => writeOutput(job.out, files, { banner, check, force: options.force === true, record, ...(cache ? { cache } : {}), ...stamp }));

@@ -9,7 +9,7 @@
  * - and whose types agree with its validators: sampled values the validator accepts type-check.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { VALIDATOR_TYPES } from '../../src/emit/validators/declarations.js';
 import { main } from '../../src/cli/main.js';
@@ -217,9 +217,16 @@ export async function checkBatch(root: string, manifests: readonly Record<string
 function stripValidatorTypes(out: string): string {
   const from = join(out, 'generated');
   const to = join(out, 'validators-js');
-  const names = ['validators.ts', 'validator-helpers.ts', ...readdirSync(join(from, 'validators')).map((name) => `validators/${name}`)];
-  for (const name of names.filter((n) => n.endsWith('.ts'))) {
+  const names = ['validators.ts', 'validator-helpers.ts', 'validator-helpers.js', 'validator-defs.js', ...readdirSync(join(from, 'validators')).map((name) => `validators/${name}`)];
+  for (const name of names.filter((n) => n.endsWith('.js') && existsSync(join(from, n)))) {
+    // Written as JavaScript already (module-layout.ts): taken as it is.
+    mkdirSync(dirname(join(to, name)), { recursive: true });
+    copyFileSync(join(from, name), join(to, name));
+  }
+  for (const name of names.filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts') && existsSync(join(from, n)))) {
     const js = readFileSync(join(from, name), 'utf8')
+      // The index names JavaScript modules through the project's package.json `imports`: here, beside it.
+      .replaceAll('"#generated/validators/', '"./validators/')
       .replace(VALIDATOR_TYPES, '')
       .replace(/^(?:import|export) type .*\n/gm, '')
       .replace(/^(export const \[[^\]\n]*\]): \[.*\] = /gm, '$1 = ');

@@ -129,10 +129,10 @@ describe('tool validator modules from the memo', () => {
     const warm = await emitSplitToolValidators([unit()], '2020-12', paths, memo, { workers: 0 });
     expect(built).toBe(0);
     const [coldModule, warmModule] = [cold.modules[0], warm.modules[0]];
-    expect(coldModule && 'js' in coldModule && warmModule && 'produce' in warmModule).toBe(true);
-    if (!coldModule || !('js' in coldModule) || !warmModule || !('produce' in warmModule)) return;
+    expect(coldModule && 'text' in coldModule && warmModule && 'produce' in warmModule).toBe(true);
+    if (!coldModule || !('text' in coldModule) || !warmModule || !('produce' in warmModule)) return;
     expect(warmModule.key).toBe(coldModule.key);
-    expect(await warmModule.produce()).toBe(coldModule.js);
+    expect(await warmModule.produce()).toBe(coldModule.text);
     expect({ ...warm, modules: [] }).toEqual({ ...cold, modules: [] });
   });
 });
@@ -153,7 +153,7 @@ describe('server: validator modules through the unit cache', () => {
     const text = await readFile(join(dir, 'small', UNIT_CACHE_FILE), 'utf8');
     const entries = decodeUnitCache(text, (JSON.parse(text.slice(0, text.indexOf('\n'))) as { fingerprint: string }).fingerprint);
     expect(entries?.size).toBeGreaterThan(0);
-    const module = await readFile(join(dir, 'small', 'generated', 'validators', 'getWeather.ts'), 'utf8');
+    const module = await readFile(join(dir, 'small', 'generated', 'validators', 'getWeather.js'), 'utf8');
     expect(module).toContain('export const [validateGetWeatherInput');
     expect([...(entries as Map<string, string>).values()].filter((v) => v.includes('export const [validateGetWeatherInput'))).toEqual([]);
   }, 120_000);
@@ -161,8 +161,8 @@ describe('server: validator modules through the unit cache', () => {
   it('writes an edited, re-bannered or deleted module again, and check sees an edited one', async () => {
     await generate('warm');
     const expected = await generatedFiles(join(dir, 'warm'));
-    const module = join(dir, 'warm', 'generated', 'validators', 'getWeather.ts');
-    const original = expected['generated/validators/getWeather.ts'] as string;
+    const module = join(dir, 'warm', 'generated', 'validators', 'getWeather.js');
+    const original = expected['generated/validators/getWeather.js'] as string;
     for (const spoil of [
       () => writeFile(module, original.replace('"#/required"', '"#/required/edited"')),
       () => writeFile(module, original.replace('DO NOT EDIT', 'do edit')),
@@ -178,7 +178,7 @@ describe('server: validator modules through the unit cache', () => {
     await writeFile(module, original.replace('"#/required"', '"#/required/edited"'));
     const checked = await run('check', join(dir, 'warm'));
     expect(checked.code).not.toBe(0);
-    expect(checked.err).toContain('getWeather.ts');
+    expect(checked.err).toContain('getWeather.js');
   }, 240_000);
 
   it('a damaged cache is ignored, and a manifest under another name re-banners every module, as a cold run would', async () => {
@@ -196,7 +196,7 @@ describe('server: validator modules through the unit cache', () => {
     await generate('moved', renamed);
     await generate('moved-cold', renamed);
     const warm = await generatedFiles(join(dir, 'moved'));
-    expect(warm['generated/validators/getWeather.ts']).toContain('renamed.yaml');
+    expect(warm['generated/validators/getWeather.js']).toContain('renamed.yaml');
     expect(warm).toEqual(await generatedFiles(join(dir, 'moved-cold')));
   }, 240_000);
 });

@@ -85,7 +85,7 @@ describe('a warm run trusts no generated file edited after the last run', () => 
       return lines;
     };
     await generate();
-    const edits = ['generated/server.ts', 'generated/validators/getWeather.ts', 'generated/validators.ts', 'generated/runtime/server/lists.ts'];
+    const edits = ['generated/server.ts', 'generated/validators/getWeather.js', 'generated/validators.ts', 'generated/runtime/server/lists.ts'];
     const originals = new Map<string, string>();
     for (const path of edits) originals.set(path, await readFile(join(out, path), 'utf8'));
     await generate();

@@ -255,7 +255,7 @@ describe('server and client generation with the shared pack', () => {
     entries.set(key, { text: poisoned });
     await writeFile(path, encodeEntries(fingerprint, entries));
     await generate('server', 'planted-2');
-    expect(await readFile(join(dir, 'planted-2', 'generated', 'validators', 'getWeather.ts'), 'utf8')).toContain('PLANTED IN THE PACK');
+    expect(await readFile(join(dir, 'planted-2', 'generated', 'validators', 'getWeather.js'), 'utf8')).toContain('PLANTED IN THE PACK');
   }, 240_000);
 
   it('--no-shared-cache and MCP_GEN_SHARED_CACHE=off neither read nor write a pack', async () => {

@@ -9,6 +9,7 @@ import type { CompileUnitsOptions } from '../validators/compile-units.js';
 import type { ImportExtension } from '../import-extension.js';
 import { typedValidatorModule } from '../validators/declarations.js';
 import { emitSplitToolValidators, type CodeShare, type Memo, type ToolModuleUnit } from '../validators/tool-validators.js';
+import { importedToolModule, type ModuleTexts, type ValidatorLayout } from '../validators/module-layout.js';
 import { planSharedDefinitions, sharedStubKeys, withSharedStubs } from '../validators/shared-defs.js';
 import { toolTypeNames, type ToolTypeNames } from '../shared/naming.js';
 import { projectFiles, type ServerTarget } from './project-files.js';
@@ -49,6 +50,11 @@ export interface ServerInputs {
   target?: ServerTarget;
   /** The files for hosts and registries to write (`--mcpb`, `--registry-name`, `--dockerfile`). */
   hosts?: HostOptions;
+  /**
+   * How the tools' validators are written (module-layout.ts): `js` needs the project's package.json
+   * to map VALIDATOR_IMPORTS, which the CLI checks (a package.json it creates has it). `ts` unless given.
+   */
+  validatorLayout?: ValidatorLayout;
 }
 
 export interface ServerPlan {
@@ -106,17 +112,18 @@ export async function planServer(model: ServiceModel, inputs: ServerInputs): Pro
   const views = viewsFile(model);
   if (views !== undefined) files.push(views);
 
+  const layout = inputs.validatorLayout ?? 'ts';
   // Started first: with many tools they compile on worker threads while the rest is planned here.
-  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, { ...(inputs.importExtension ? { importExtension: inputs.importExtension } : {}), ...(inputs.share ? { share: inputs.share } : {}) }) : undefined;
+  const validators = model.tools.length > 0 ? validatorFiles(model, toolNames, inputs.memo, { layout, ...(inputs.importExtension ? { importExtension: inputs.importExtension } : {}), ...(inputs.share ? { share: inputs.share } : {}) }) : undefined;
   // types.ts and server.ts are assembled from formatted units already (types-file.ts,
   // server-file.ts): nothing for the writer's prettier.
   const types = typesFile(model, inputs.memoAsync);
   // The tools' entries go to tool-definitions.ts when they share large definitions; server.ts names them then.
   const definitions = toolDefinitionsModule(model.tools, toolConstant, inputs.memoAsync);
-  const server = definitions.then((module) => serverFile(model, toolNames, validatorModules(model), inputs.memoAsync, module !== undefined));
+  const server = definitions.then((module) => serverFile(model, toolNames, validatorModules(model, layout), inputs.memoAsync, module !== undefined));
   const handlerFile = (tool: ServiceModel['tools'][number]): PlannedFile =>
     tool.http !== undefined ? proxyHandlerFile(tool, toolHandlerPath(tool), describe(tool.wire)) : toolHandlerFile(tool);
-  const userFiles = [...model.tools.map(handlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts)];
+  const userFiles = [...model.tools.map(handlerFile), handlersIndexFile(model, notes), ...sectionFiles(model, notes), ...projectFiles(model, inputs.target ?? 'node', inputs.otel === true, inputs.hosts, layout)];
   const [typesContent, serverContent, validatorPlan, definitionsContent] = await Promise.all([types, server, validators, definitions]);
 
   files.push({ path: `generated/${TYPES_MODULE}.ts`, owner: 'generated', format: 'none', content: typesContent });
@@ -137,7 +144,7 @@ export async function validatorFiles(
   model: ServiceModel,
   toolNames: Map<string, ToolTypeNames>,
   memo: Memo | undefined,
-  options: CompileUnitsOptions & { importExtension?: ImportExtension; share?: CodeShare } = {},
+  options: CompileUnitsOptions & { importExtension?: ImportExtension; share?: CodeShare; layout?: ValidatorLayout } = {},
 ): Promise<{ files: PlannedFile[]; warnings: string[] }> {
   const dialect = dialectOf(model);
   const defs = dialect === 'draft-07' ? 'definitions' : '$defs';
@@ -179,28 +186,41 @@ export async function validatorFiles(
     helpersFromShared: `./validator-helpers.${ext}`,
     extension: ext,
   };
-  const emitted = await emitSplitToolValidators(units, dialect, paths, memo, options, shared);
-  // TypeScript modules, so every build (tsc to an outDir, bundlers, tsx, Deno, Bun) carries them;
-  // laid out by ajv already: prettier would only make them bigger and slower to write.
+  const layout = options.layout ?? 'ts';
+  const emitted = await emitSplitToolValidators(units, dialect, { ...paths, layout }, memo, options, shared);
+  // Laid out by ajv already: prettier would only make them bigger and slower to write. `ts`:
+  // TypeScript modules, which every build carries; `js`: JavaScript beside its declarations,
+  // which tsc does not rebuild (module-layout.ts).
   const files: PlannedFile[] = [
     { path: 'generated/validators.ts', owner: 'generated', format: 'none', content: emitted.index },
-    { path: 'generated/validator-helpers.ts', owner: 'generated', format: 'none', content: emitted.helpers },
-    ...(emitted.shared === undefined ? [] : [{ path: 'generated/validator-defs.ts', owner: 'generated' as const, format: 'none' as const, content: emitted.shared }]),
+    ...moduleFiles('generated/validator-helpers', emitted.helpers),
+    ...(emitted.shared === undefined ? [] : moduleFiles('generated/validator-defs', emitted.shared)),
   ];
   for (const module of emitted.modules) {
-    const path = `generated/validators/${module.module}.ts`;
+    const base = `generated/validators/${module.module}`;
+    const path = `${base}.${module.dts === undefined ? 'ts' : 'js'}`;
     files.push(
-      'js' in module
-        ? { path, owner: 'generated', format: 'none', content: module.js, contentKey: module.key }
+      'text' in module
+        ? { path, owner: 'generated', format: 'none', content: module.text, contentKey: module.key }
         : deferredFile({ path, owner: 'generated', format: 'none', contentKey: module.key, produce: module.produce }),
     );
+    if (module.dts !== undefined) files.push({ path: `${base}.d.ts`, owner: 'generated', format: 'none', content: module.dts });
   }
   return { files, warnings: emitted.warnings };
 }
 
+/** A module's files: one TypeScript module, or JavaScript and its declarations. */
+function moduleFiles(base: string, texts: ModuleTexts): PlannedFile[] {
+  if (texts.dts === undefined) return [{ path: `${base}.ts`, owner: 'generated', format: 'none', content: texts.text }];
+  return [
+    { path: `${base}.js`, owner: 'generated', format: 'none', content: texts.text },
+    { path: `${base}.d.ts`, owner: 'generated', format: 'none', content: texts.dts },
+  ];
+}
+
 /** Each tool's validator module, as server.ts imports it on the tool's first call. */
-function validatorModules(model: ServiceModel): Map<string, string> {
-  return new Map(model.tools.map((tool) => [tool.name, `./validators/${tool.ids.camel}.js`]));
+function validatorModules(model: ServiceModel, layout: ValidatorLayout): Map<string, string> {
+  return new Map(model.tools.map((tool) => [tool.name, layout === 'js' ? importedToolModule(tool.ids.camel) : `./validators/${tool.ids.camel}.js`]));
 }
 
 function withoutOwnBanner(text: string): string {

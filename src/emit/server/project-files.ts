@@ -3,6 +3,7 @@ import type { PlannedFile } from '../../write/planned-file.js';
 import { render } from './templates.js';
 import { BUNDLE_DEPENDENCIES, BUNDLE_ENTRY, bundleFile } from './bundle-files.js';
 import { hostFiles, MCPB_DEPENDENCIES, type HostOptions } from './host-files.js';
+import { VALIDATOR_IMPORTS, type ValidatorLayout } from '../validators/module-layout.js';
 
 /**
  * Versions the generated project builds with: the ones mcp-gen itself is built and tested with
@@ -56,7 +57,7 @@ export const PROJECT_TSCONFIG = {
  * package.json, tsconfig.json, .gitignore, main.ts and the bundle recipe: the project around the
  * generated code (and main.web.ts for the web target); with host options, the MCP Bundle manifest, server.json and a Dockerfile too.
  */
-export function projectFiles(model: ServiceModel, target: ServerTarget = 'node', otel = false, hosts: HostOptions = {}): PlannedFile[] {
+export function projectFiles(model: ServiceModel, target: ServerTarget = 'node', otel = false, hosts: HostOptions = {}, layout: ValidatorLayout = 'ts'): PlannedFile[] {
   const version = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(model.server.version) ? model.server.version : '0.1.0';
   const packageJson = {
     name: packageName(model.server.name),
@@ -71,6 +72,8 @@ export function projectFiles(model: ServiceModel, target: ServerTarget = 'node',
       bundle: `tsc -b && node generated/bundle.mjs`,
       ...(hosts.mcpb === true ? { 'pack:mcpb': `npm run -s bundle && mcpb validate mcpb/manifest.json && mcpb pack mcpb ${packageName(model.server.name)}.mcpb` } : {}),
     },
+    // The tools' validators as JavaScript, found from the sources and the build alike (module-layout.ts).
+    ...(layout === 'js' ? { imports: { [VALIDATOR_IMPORTS.key]: VALIDATOR_IMPORTS.target } } : {}),
     engines: { node: '>=20' },
     ...(model.auth === undefined && !otel ? {} : { dependencies: { ...(model.auth === undefined ? {} : AUTH_DEPENDENCIES), ...(otel ? OTEL_DEPENDENCIES : {}) } }),
     devDependencies: { ...BUILD_DEPENDENCIES, ...BUNDLE_DEPENDENCIES, ...(hosts.mcpb === true ? MCPB_DEPENDENCIES : {}) },

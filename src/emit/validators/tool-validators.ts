@@ -4,7 +4,8 @@ import { compileUnits, type CompileUnitsOptions } from './compile-units.js';
 import { checkExportNames, declarations, NOCHECK_LINE, typeExpression, VALIDATOR_TYPES } from './declarations.js';
 import { helperCode } from './inline-helpers.js';
 import type { CompiledValidatorCode, EmittedValidators, ValidatorEntry } from './index.js';
-import { SHARED_TABLE, sharedExportNames, sharedTableCode, type SharedDefinitions } from './shared-defs.js';
+import { helpersModuleTexts, importedToolModule, sharedModuleTexts, toolModuleTexts, type ModuleTexts, type ValidatorLayout } from './module-layout.js';
+import { sharedExportNames, sharedTableCode, type SharedDefinitions } from './shared-defs.js';
 
 /**
  * The tools' validators (`validators.js` of a server or a client), compiled one tool at a time so a
@@ -129,15 +130,15 @@ export interface ToolModuleUnit extends ToolValidatorUnit {
  * text is `js`, or, when the unit cache knew the tool's code only by its hash, made by `produce`
  * (compiling the tool again), which the writer calls only if the file on disk is not that text.
  */
-export type ToolModule = { module: string; key: string } & ({ js: string } | { produce: () => Promise<string> });
+export type ToolModule = { module: string; key: string; dts?: string } & ({ text: string } | { produce: () => Promise<string> });
 
 export interface SplitValidators {
-  /** `<module>.ts` per tool: its validators, importing the helpers they call from `helpersModule`. */
+  /** A module per tool (`<module>.ts`, or `.js` and `.d.ts`): its validators, importing the helpers they call from `helpersModule`. */
   modules: ToolModule[];
   /** The shared definitions' module (`sharedModule`), when the tools share some. */
-  shared?: string;
+  shared?: ModuleTexts;
   /** The helpers every tool module calls, declared once and exported, with the `Validator` types. */
-  helpers: string;
+  helpers: ModuleTexts;
   /** Every validator re-exported from its tool's module, for code that wants them all at once. */
   index: string;
   warnings: string[];
@@ -158,6 +159,8 @@ export interface SplitPaths {
   sharedModule?: string;
   helpersFromShared?: string;
   extension: 'js' | 'ts';
+  /** How the modules are written (module-layout.ts); `ts` unless given. */
+  layout?: ValidatorLayout;
 }
 
 /**
@@ -177,6 +180,7 @@ export async function emitSplitToolValidators(
   const entries = units.flatMap((u) => u.entries);
   checkExportNames({ entries });
   if (shared !== undefined && (paths.sharedModule === undefined || paths.helpersFromShared === undefined)) throw new Error('emitSplitToolValidators: shared definitions need paths.sharedModule and paths.helpersFromShared');
+  const layout = paths.layout ?? 'ts';
   const helpers = new Set<string>();
   const warnings = new Set<string>();
   const modules: SplitValidators['modules'] = [];
@@ -194,36 +198,29 @@ export async function emitSplitToolValidators(
     compiled.warnings.forEach((w) => warnings.add(w));
     compiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(compiled.helpers)].sort();
-    // TypeScript: ajv's code unchecked, its one export annotated with the validators' types.
-    const imports = [
-      NOCHECK_LINE,
-      `import type * as Types from ${JSON.stringify(paths.typesModule)};\n`,
-      `import type { Validator } from ${JSON.stringify(paths.helpersModule)};\n`,
-      uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersModule)};\n`,
-      unit.sharedStubs === true && shared !== undefined ? `import { ${SHARED_TABLE} } from ${JSON.stringify(paths.sharedModule as string)};\n` : '',
-    ].join('');
-    const moduleText = (code: string): string => `${imports}${annotatedScope(code, unit.entries).replace(/^\n/, '')}`;
-    // The text is fixed by the imports, the types the export is annotated with and the code.
-    const key = `${imports}\0${unit.entries.map((e) => e.typeName).join('\0')}\0${compiled.codeHash}`;
+    const texts = (code: string): ModuleTexts => toolModuleTexts(layout, code, unit.entries, uses, unit.sharedStubs === true && shared !== undefined, paths);
+    // Everything but the code, from a scope with no body: with the code's hash, it fixes the text.
+    const frame = texts(`\nexport const [${unit.entries.map((e) => e.exportName).join(', ')}] = `);
+    const key = `${frame.text}\0${frame.dts ?? ''}\0${compiled.codeHash}`;
+    const dts = frame.dts === undefined ? {} : { dts: frame.dts };
     if (compiled.code !== undefined) {
-      modules.push({ module: unit.module, key, js: moduleText(compiled.code) });
+      modules.push({ module: unit.module, key, text: texts(compiled.code).text, ...dts });
     } else {
       // `unit.root` may be a getter that builds the root: read only if the module is made.
-      const produce = async (): Promise<string> => moduleText((await compileUnits([{ root: unit.root, entries: unit.entries }], dialect, { workers: 0 }))[0]?.code as string);
-      modules.push({ module: unit.module, key, produce });
+      const produce = async (): Promise<string> => texts((await compileUnits([{ root: unit.root, entries: unit.entries }], dialect, { workers: 0 }))[0]?.code as string).text;
+      modules.push({ module: unit.module, key, produce, ...dts });
     }
-    index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(`${paths.modulesDir}/${unit.module}.${paths.extension}`)};\n`);
+    const specifier = layout === 'js' ? importedToolModule(unit.module) : `${paths.modulesDir}/${unit.module}.${paths.extension}`;
+    index.push(`export { ${unit.entries.map((e) => e.exportName).join(', ')} } from ${JSON.stringify(specifier)};\n`);
   }
-  let sharedModule: string | undefined;
+  let sharedModule: ModuleTexts | undefined;
   if (shared !== undefined && sharedCompiled !== undefined) {
     sharedCompiled.warnings.forEach((w) => warnings.add(w));
     sharedCompiled.helpers.forEach((h) => helpers.add(h));
     const uses = [...new Set(sharedCompiled.helpers)].sort();
-    const imports = uses.length === 0 ? '' : `import { ${uses.join(', ')} } from ${JSON.stringify(paths.helpersFromShared as string)};\n`;
-    sharedModule = `${NOCHECK_LINE}${imports}${sharedTableCode(sharedCompiled.code as string, shared, true).replace(/^\n/, '')}`;
+    sharedModule = sharedModuleTexts(layout, sharedTableCode(sharedCompiled.code as string, shared, true).replace(/^\n/, ''), uses, paths.helpersFromShared as string);
   }
-  const used = [...helpers].sort();
-  const helperModule = `${NOCHECK_LINE}${VALIDATOR_TYPES}\n\n${helperCode(helpers)}${used.length === 0 ? '' : `export { ${used.join(', ')} };\n`}`;
+  const helperModule = helpersModuleTexts(layout, helperCode(helpers), [...helpers].sort());
   const typesExport = `export type { ValidationIssue, Validator } from ${JSON.stringify(paths.helpersFromIndex)};\n`;
   return { modules, ...(sharedModule === undefined ? {} : { shared: sharedModule }), helpers: helperModule, index: `${typesExport}${index.join('')}`, warnings: [...warnings] };
 }
