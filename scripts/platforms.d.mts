@@ -13,7 +13,7 @@ export declare function ensurePlatforms(options?: { quiet?: boolean }): void;
 export declare function freePort(): Promise<number>;
 export declare function deployBun(handlerModule: string, dir: string): Promise<Deployment>;
 export declare function deployDeno(handlerModule: string, dir: string, permissions?: readonly string[]): Promise<Deployment>;
-export declare function deployWorkerd(handlerModule: string, dir: string, buildDir?: string): Promise<Deployment>;
+export declare function deployWorkerd(handlerModule: string, dir: string): Promise<Deployment>;
 export declare function deployHono(handlerModule: string, dir: string): Promise<Deployment>;
 export declare function buildNext(handlerModule: string, dir: string): void;
 export declare function startNext(dir: string): Promise<Deployment>;

@@ -13,7 +13,7 @@
 // workerd is run directly (`workerd serve` with a generated Cap'n Proto config), which is what
 // wrangler and miniflare do underneath; both of those need Node 22, workerd itself does not.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,26 +192,16 @@ export function deployDeno(handlerModule, dir, permissions = []) {
   });
 }
 
-/** Every `.js`/`.mjs` file under `dir`, as posix paths relative to it (a worker lists its modules). */
-function moduleFiles(dir, sub = '') {
-  const out = [];
-  for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
-    const path = sub === '' ? entry.name : `${sub}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...moduleFiles(dir, path));
-    else if (/\.m?js$/.test(entry.name)) out.push(path);
-  }
-  return out.sort();
-}
-
 /**
- * workerd: one worker whose modules are every JavaScript file of `buildDir` (named by their paths,
- * so relative imports resolve as on disk), the handler module first (the main module), served on
- * one socket. The `nodejs_compat` flag is on by default from the pinned compatibility date.
+ * workerd: one worker serving the handler bundled into one module by esbuild, as wrangler bundles
+ * a worker before it hands it to workerd (package.json `imports`, such as the tools' validators'
+ * `#generated/validators/*`, resolved the same way), served on one socket. The `nodejs_compat`
+ * flag is on by default from the pinned compatibility date.
  */
-export async function deployWorkerd(handlerModule, dir, buildDir = dirname(handlerModule)) {
+export async function deployWorkerd(handlerModule, dir) {
   mkdirSync(dir, { recursive: true });
-  const main = relative(buildDir, handlerModule).split('\\').join('/');
-  const modules = [main, ...moduleFiles(buildDir).filter((path) => path !== main)];
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [handlerModule], outfile: join(dir, 'worker.mjs'), bundle: true, format: 'esm', platform: 'neutral', external: ['node:*'], logLevel: 'warning' });
   const config = [
     'using Workerd = import "/workerd/workerd.capnp";',
     'const config :Workerd.Config = (',
@@ -219,9 +209,7 @@ export async function deployWorkerd(handlerModule, dir, buildDir = dirname(handl
     '  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],',
     ');',
     'const mcpWorker :Workerd.Worker = (',
-    '  modules = [',
-    ...modules.map((path) => `    (name = "${path}", esModule = embed "${importPath(dir, join(buildDir, path)).replace(/^\.\//, '')}"),`),
-    '  ],',
+    '  modules = [ (name = "worker.mjs", esModule = embed "worker.mjs") ],',
     `  compatibilityDate = "${WORKERD_COMPATIBILITY_DATE}",`,
     ');',
     '',

@@ -71,7 +71,7 @@ export function deploy(platform: Platform): Promise<Deployment> {
     case 'deno':
       return deployDeno(HANDLER_MODULE, dir);
     case 'workerd':
-      return deployWorkerd(HANDLER_MODULE, dir, join(SERVER_DIR, 'build'));
+      return deployWorkerd(HANDLER_MODULE, dir);
     case 'hono':
       return deployHono(HANDLER_MODULE, dir);
     case 'next':

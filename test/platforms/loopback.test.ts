@@ -92,7 +92,7 @@ describe('the generated main.web.ts binds loopback unless told otherwise', () =>
   });
 
   it('the default export with `hostname` still serves on Deno and workerd', async () => {
-    const deployments: Deployment[] = [await deployDeno(entry, join(WORK_DIR, 'loopback-deno')), await deployWorkerd(entry, join(WORK_DIR, 'loopback-workerd'), join(SERVER_DIR, 'build'))];
+    const deployments: Deployment[] = [await deployDeno(entry, join(WORK_DIR, 'loopback-deno')), await deployWorkerd(entry, join(WORK_DIR, 'loopback-workerd'))];
     try {
       for (const deployment of deployments) expect(await listTools(deployment.url), deployment.url).toBe(200);
     } finally {
