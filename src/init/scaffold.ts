@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_DEPENDENCIES, PROJECT_TSCONFIG, packageName } from '../emit/server/project-files.js';
+import { VALIDATOR_IMPORTS } from '../emit/validators/module-layout.js';
 
 export type ProjectKind = 'server' | 'client';
 
@@ -107,6 +108,8 @@ function packageJson(name: string, options: ScaffoldOptions): string {
     private: true,
     type: 'module',
     scripts,
+    // A server project builds itself: its tools' validators are JavaScript tsc does not rebuild.
+    ...(options.kind === 'server' ? { imports: { [VALIDATOR_IMPORTS.key]: VALIDATOR_IMPORTS.target } } : {}),
     engines: { node: '>=20' },
     devDependencies: { ...BUILD_DEPENDENCIES, 'mcp-gen': options.mcpGenSpec },
   };

@@ -3,8 +3,8 @@
  * folder written or compared (generate, check), and the ledger record of how it was made. The CLI,
  * `mcp-gen check` and regenerate-self all run a server through here.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { withImportExtension, type ImportExtension } from '../emit/import-extension.js';
 import { planServer } from '../emit/server/index.js';
 import { VALIDATOR_IMPORTS, type ValidatorLayout } from '../emit/validators/module-layout.js';
@@ -120,14 +120,17 @@ async function prepareServer(
   if (job.target === 'web') options['target'] = 'web';
   Object.assign(options, hostRecipe(job.hosts));
   const record: LedgerRecord = { mcpGenVersion: toolVersion(), recipe: { command: 'server', options, banner: job.banner, inputs } };
-  const notes = [...plan.notes, ...(update?.slot === 'none' ? [specUpdate!.noUpdatedData(update)] : []), ...(layout.note !== undefined && model.tools.length > 0 ? [layout.note] : [])];
+  const notes = [...plan.notes, ...(update?.slot === 'none' ? [specUpdate!.noUpdatedData(update)] : []), ...(layout.note !== undefined && model.tools.length >= LAYOUT_NOTE_TOOLS ? [layout.note] : [])];
   return { files: await withImportExtension(plan.files, extension), record, notes };
 }
 
 /**
  * The tools' validators as JavaScript when the project's package.json maps them (module-layout.ts),
- * or will: a package.json this run creates does. A project made before keeps TypeScript validators
- * until its package.json gains the entry; the note says how. The file is an input of the run.
+ * or will: a package.json this run creates has the entry when the folder is a project of its own,
+ * not inside another package (there, the app's tsconfig may build it to the app's outDir, whose
+ * package scope is the app's: TypeScript validators go wherever tsc puts them). A project without
+ * the entry keeps TypeScript validators; with many tools, a note says how to switch. package.json
+ * is an input of the run.
  */
 function validatorLayout(out: string, inputFiles: Set<string> | undefined, createdInputs: Set<string> | undefined): { layout: ValidatorLayout; note?: string } {
   const path = join(out, 'package.json');
@@ -135,9 +138,9 @@ function validatorLayout(out: string, inputFiles: Set<string> | undefined, creat
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    // This run writes it (project-files.ts), with the entry.
+    // This run writes it (project-files.ts), with the entry when the folder is its own package.
     createdInputs?.add(path);
-    return { layout: 'js' };
+    return { layout: insidePackage(out) ? 'ts' : 'js' };
   }
   inputFiles?.add(path);
   let imports: unknown;
@@ -148,8 +151,19 @@ function validatorLayout(out: string, inputFiles: Set<string> | undefined, creat
   }
   if (typeof imports === 'object' && imports !== null && (imports as Record<string, unknown>)[VALIDATOR_IMPORTS.key] === VALIDATOR_IMPORTS.target) return { layout: 'js' };
   const entry = `"imports": { ${JSON.stringify(VALIDATOR_IMPORTS.key)}: ${JSON.stringify(VALIDATOR_IMPORTS.target)} }`;
-  return { layout: 'ts', note: `the tools' validators are TypeScript, which tsc rebuilds on every clean build: add ${entry} to package.json and they are written as JavaScript with declarations instead (docs/architecture.md#validators-as-javascript).` };
+  return { layout: 'ts', note: `the tools' validators are TypeScript, which tsc compiles again on every clean build. If this project builds itself (its own \`npm run build\`), add ${entry} to its package.json: they are then written as JavaScript beside their declarations, which tsc does not rebuild (docs/architecture.md#validators-as-javascript).` };
 }
+
+/** Whether a package.json lies in a folder above `out`. */
+function insidePackage(out: string): boolean {
+  for (let dir = dirname(resolve(out)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** From this many tools on, a project with TypeScript validators hears how to switch (below it, tsc's cost is small). */
+const LAYOUT_NOTE_TOOLS = 100;
 
 /** The host options as the ledger records them (only those given), so `check` makes the same files. */
 export function hostRecipe(hosts: HostOptions | undefined): Recipe['options'] {

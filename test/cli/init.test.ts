@@ -75,7 +75,8 @@ describe('mcp-gen init (a server project)', () => {
     dev.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     dev.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => dev.on('exit', (code) => resolve(code)));
-    await until(() => (log.match(/watching 1 file/g) ?? []).length === 2 && log.includes('Watching for file changes'), () => log);
+    // The server's watcher reads the manifest and package.json (its validators' layout), the client's the manifest.
+    await until(() => log.includes('watching 2 files') && log.includes('watching 1 file') && log.includes('Watching for file changes'), () => log);
     const manifest = join(project, 'manifest.yaml');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Greets someone by name.', 'Greets someone warmly.'));
     await until(() => readFileSync(join(project, 'generated', 'server.ts'), 'utf8').includes('Greets someone warmly.') && readFileSync(join(project, 'client', 'client.ts'), 'utf8').includes('Greets someone warmly.'), () => log);

@@ -200,6 +200,12 @@ export async function checkBatch(root: string, manifests: readonly Record<string
     }
     checkFiles[join(g.out, 'fuzz-check.ts')] = `${lines.join('\n')}\n`;
   }
+  // One program holds every case: TypeScript takes packages of the same name and version for one
+  // package, and would resolve one case's `#generated/validators/*` in another's folder.
+  for (const g of generated) {
+    const path = join(g.out, 'package.json');
+    if (existsSync(path)) writeFileSync(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), name: `fuzz-case-${g.index}` }));
+  }
   const diagnostics = typeCheck(
     generated.map((g) => g.out),
     checkFiles,

@@ -10,6 +10,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, repoRoot } from '../client/support.js';
+import { shipValidators } from '../support/ship-validators.js';
 import type { ServerKind } from './cells.js';
 
 export const fixtures = join(repoRoot, 'test', 'fixtures', 'matrix');
@@ -61,6 +62,8 @@ export async function buildOurServers(): Promise<OurServers> {
     if (result.code !== 0) {
       for (const name of buildable) projects[name as 'main'].problem = `tsc failed:\n${result.output}`;
     }
+    // Built outside each project's own package: the validators (JavaScript) go with each build.
+    for (const name of buildable) shipValidators(join(dir, name), join(dir, 'build', name));
   }
   const built = (name: 'main' | 'names'): Built => {
     const problem = projects[name].problem;

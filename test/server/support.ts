@@ -3,7 +3,7 @@
  * manifest through the real writer, the one golden comparison, and a strict tsc program.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,9 @@ import { loadManifest } from '../../src/pipeline/manifest.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
 import { writeOutput, type WriteReport } from '../../src/write/writer.js';
 import { STRICT_OPTIONS as STRICT_TYPES_OPTIONS } from '../types/helpers.js';
+import { shipValidators } from '../support/ship-validators.js';
+
+export { shipValidators };
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const specDir = defaultSpecDir();
@@ -166,23 +169,6 @@ export function build(project: string, outDir: string): string {
   expect(result.status).toBe(0);
   shipValidators(project, outDir);
   return join(outDir, 'main.js');
-}
-
-/**
- * A build outside its project, made whole as a deploy of the build folder alone must be: tsc does
- * not copy the tools' validators written as JavaScript (module-layout.ts), which the project's
- * package.json `imports` finds under `generated/`; the build gets them and that mapping beside it.
- */
-export function shipValidators(project: string, outDir: string): void {
-  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { imports?: Record<string, string> };
-  if (manifest.imports?.['#generated/validators/*'] === undefined) return;
-  const from = join(project, 'generated');
-  for (const name of ['validator-helpers.js', 'validator-defs.js', 'validators']) {
-    if (existsSync(join(from, name))) cpSync(join(from, name), join(outDir, 'generated', name), { recursive: true, filter: (path) => !path.endsWith('.d.ts') });
-  }
-  const target = join(outDir, 'package.json');
-  const existing = existsSync(target) ? (JSON.parse(readFileSync(target, 'utf8')) as Record<string, unknown>) : { type: 'module' };
-  writeFileSync(target, `${JSON.stringify({ ...existing, imports: manifest.imports }, null, 2)}\n`);
 }
 
 /** Starts `main.js --http --port 0` and resolves with the URL it prints on stderr. */

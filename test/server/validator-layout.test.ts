@@ -3,10 +3,10 @@
 // Through the real CLI into fresh folders: the files and the package.json entry; tsc type-checks
 // the project under its own strict tsconfig and under a loose one, emits none of ajv's code, and
 // the build answers a tool call with its validators (and so does the source, under esbuild's
-// bundle); a project made before keeps TypeScript validators and hears how to switch, and the
-// switch (or a package.json edit) is never taken for a no-op.
+// bundle); a folder inside another package and a project made before keep TypeScript validators
+// (with many tools, a note says how to switch), and the switch is never taken for a no-op.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from './support.js';
@@ -104,10 +104,25 @@ describe('a new server project', () => {
   }, 120_000);
 });
 
+describe('a server folder inside another package (an app that builds it with its own tsconfig)', () => {
+  it('gets TypeScript validators and a package.json without the entry', () => {
+    const app = join(work, 'app');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'package.json'), '{ "private": true, "type": "module" }\n');
+    const out = join(app, 'server');
+    const ran = mcpGen(out);
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(files(join(out, 'generated', 'validators'))).toEqual(['climateReport.ts', 'getForecast.ts', 'getWeather.ts']);
+    expect((JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')) as { imports?: unknown }).imports).toBeUndefined();
+    // A few tools: no note about the layout.
+    expect(ran.stdout + ran.stderr).not.toContain('validators are TypeScript');
+  });
+});
+
 describe('a project made before, whose package.json has no imports entry', () => {
   const out = join(work, 'older');
 
-  it('keeps TypeScript validators and says how to switch; the switch replaces them and is no no-op', () => {
+  it('keeps TypeScript validators; the entry added switches them, and taking it out switches back (never a no-op)', () => {
     const first = mcpGen(out);
     expect(first.status, first.stderr).toBe(0);
     // As a project from before: its package.json without the entry.
@@ -117,12 +132,10 @@ describe('a project made before, whose package.json has no imports entry', () =>
     writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
     const older = mcpGen(out);
     expect(older.status, older.stderr).toBe(0);
-    expect(older.stdout + older.stderr).toContain('"imports": { "#generated/validators/*": "./generated/validators/*" }');
     expect(files(join(out, 'generated', 'validators'))).toEqual(['climateReport.ts', 'getForecast.ts', 'getWeather.ts']);
     expect(readFileSync(join(out, 'generated', 'server.ts'), 'utf8')).toContain("import('./validators/getWeather.js')");
-    // Run again with nothing changed: the same layout and the same note.
-    const again = mcpGen(out);
-    expect(again.stdout + again.stderr).toContain('validators are TypeScript');
+    // Run again with nothing changed: the same layout.
+    mcpGen(out);
     expect(files(join(out, 'generated', 'validators'))).toEqual(['climateReport.ts', 'getForecast.ts', 'getWeather.ts']);
 
     // The entry added by hand: the next run writes JavaScript and deletes the TypeScript modules.
@@ -143,5 +156,16 @@ describe('a project made before, whose package.json has no imports entry', () =>
     writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
     mcpGen(out);
     expect(files(join(out, 'generated', 'validators'))).toEqual(['climateReport.ts', 'getForecast.ts', 'getWeather.ts']);
+  }, 120_000);
+
+  it('with 100 tools or more, says how to switch', () => {
+    const dir = join(work, 'many');
+    mkdirSync(dir, { recursive: true });
+    const tools = Array.from({ length: 100 }, (_, i) => `  - name: tool_${i}\n    description: Tool ${i}.\n    inputSchema:\n      type: object\n      properties:\n        n: { type: integer }\n`).join('');
+    writeFileSync(join(dir, 'manifest.yaml'), `server:\n  name: many\n  version: 1.0.0\ntools:\n${tools}`);
+    writeFileSync(join(dir, 'package.json'), '{ "name": "many", "type": "module" }\n');
+    const ran = spawnSync(process.execPath, [join(repoRoot, 'bin', 'mcp-gen.js'), 'server', join(dir, 'manifest.yaml'), '-o', dir, '--no-version-banner'], { encoding: 'utf8' });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout + ran.stderr).toContain('add "imports": { "#generated/validators/*": "./generated/validators/*" } to its package.json');
   }, 120_000);
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { cli, repoRoot } from '../client/support.js';
+import { shipValidators } from '../support/ship-validators.js';
 
 export const wildManifest = join(repoRoot, 'test', 'wild', 'fixtures', 'manifest.yaml');
 const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -38,6 +39,8 @@ export async function buildOurServer(): Promise<BuiltServer> {
   );
   const built = await collect(process.execPath, [tsc, '-p', dir]);
   if (built.code !== 0) throw new Error(`tsc failed:\n${built.output}`);
+  // Built outside the project's own package: its validators (JavaScript) go with the build.
+  shipValidators(project, join(dir, 'build', 'server'));
   return { main: join(dir, 'build', 'server', 'main.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
