@@ -68,7 +68,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     throw inputProblem(display, code === 'ENOENT' ? 'manifest not found' : `cannot read manifest: ${(error as Error).message}`);
   }
 
-  const parsed = parseInput(text, display, formatOf(manifestPath));
+  const parsed = parseInput(text, display, formatOf(manifestPath), options.recall);
   const warnings = [...parsed.warnings];
   if (!parsed.document) throw new InputError(parsed.problems);
   const doc = parsed.document;
