@@ -21,7 +21,7 @@
 // same steps in every run, taking turns with ours, and prints ours over it step by step.
 //
 //   node bench/scale.mjs [--runs N] [--tools N] [--format yaml|json] [--before <checkout>] [--start [--start-samples N]] [--out file.json]
-//   node bench/scale.mjs --profile server|client|warm-server [--top N]
+//   node bench/scale.mjs --profile server|client|warm-server|warm-client [--top N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -134,11 +134,11 @@ function buildServer(dir) {
 function profileOne(step, scratch) {
   const manifest = manifestFile(scratch);
   writeFileSync(manifest, manifestSource({ tools }));
-  const command = step === 'client' ? 'client' : 'server';
+  const command = step === 'client' || step === 'warm-client' ? 'client' : 'server';
   const outDir = path.join(scratch, 'out');
   const cacheDir = path.join(scratch, 'cache');
-  if (step === 'warm-server') {
-    generate('server', manifest, outDir, cacheDir);
+  if (step.startsWith('warm-')) {
+    generate(command, manifest, outDir, cacheDir);
     writeFileSync(manifest, manifestSource({ tools, changed: { [CHANGED_TOOL]: 1 } }));
   }
   const profileDir = path.join(scratch, 'profile');

@@ -1,4 +1,5 @@
 import { recordSchemaDigest } from '../schema/digest.js';
+import { survivesJson } from './json-exact.js';
 import { isMetaChecked, markMetaChecked } from '../schema/meta-checked.js';
 import type { SchemaObject } from '../schema/keywords.js';
 import { sha256Hex } from '../schema/sha256.js';
@@ -10,8 +11,8 @@ import { sha256Hex } from '../schema/sha256.js';
  * tools (its shared `$defs`, the revisions it serves, …): all that bundling and checking a tool
  * reads. Only a tool that bundled cleanly is kept: no problem, no warning, no `$ref` but into
  * shared definitions (another file's text, another tool, are not in the key), so a reused tool has
- * nothing to report. The loader
- * uses it only for a manifest whose values survive JSON text exactly.
+ * nothing to report. Only values that survive JSON text exactly are keyed (json-exact.ts): a YAML
+ * `.inf` and a `null` would have the same key, and a kept definition would come back `null`.
  */
 
 /** The part of the unit cache this needs: a lookup (what it finds is kept for the next run), and a store. */
@@ -59,14 +60,15 @@ export class BundledToolsMemo {
     manifest: SchemaObject,
     options: { allowOutside: boolean; servesStateless: boolean },
   ) {
-    const text = JSON.stringify([options, { ...manifest, tools: null }]);
+    const around = { ...manifest, tools: null };
+    const text = JSON.stringify([options, around]);
     // Its hash stands for it in each tool's key: the text may be long, and there are many tools.
-    this.context = REF_BEYOND_DEFINITIONS.test(text) ? undefined : sha256Hex(text);
+    this.context = REF_BEYOND_DEFINITIONS.test(text) || !survivesJson(around) ? undefined : sha256Hex(text);
   }
 
   /** The key of a tool, or undefined when it cannot be kept. */
   keyOf(tool: SchemaObject): string | undefined {
-    if (this.context === undefined) return undefined;
+    if (this.context === undefined || !survivesJson(tool)) return undefined;
     const text = JSON.stringify(tool);
     return REF_BEYOND_DEFINITIONS.test(text) ? undefined : `${this.context}\0${text}`;
   }

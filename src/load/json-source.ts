@@ -7,17 +7,20 @@
  * Anything JSON.parse rejects, and any text with a repeated member name (JSON.parse silently keeps
  * the last), goes the YAML way instead, so every problem is reported exactly as before.
  */
+import type { Recall } from './bundled-tools-memo.js';
 import { fastYamlValue } from './yaml-fast.js';
+import { toolwiseYamlValue } from './yaml-tools.js';
 import { parseSource, type ParsedSource, type Position, type SourceDocument, type SourceFormat } from './yaml-positions.js';
 
-/** Parses an input file of either format (see formatOf). */
-export function parseInput(text: string, file: string, format: SourceFormat): ParsedSource {
-  return format === 'json' ? parseJsonSource(text, file) : parseYamlSource(text, file);
+/** Parses an input file of either format (see formatOf); `recall`: the output folder's cache, for a manifest's tools (yaml-tools.ts). */
+export function parseInput(text: string, file: string, format: SourceFormat, recall?: Recall): ParsedSource {
+  return format === 'json' ? parseJsonSource(text, file) : parseYamlSource(text, file, recall);
 }
 
-/** YAML through js-yaml when it can vouch for the text (yaml-fast.ts), positions worked out on demand. */
-export function parseYamlSource(text: string, file: string): ParsedSource {
-  const value = fastYamlValue(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+/** YAML through js-yaml when it can vouch for the text (yaml-fast.ts), tool by tool with a cache (yaml-tools.ts); positions worked out on demand. */
+export function parseYamlSource(text: string, file: string, recall?: Recall): ParsedSource {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const value = (recall !== undefined ? toolwiseYamlValue(source, recall) : undefined) ?? fastYamlValue(source);
   if (value === undefined) return parseSource(text, file, 'yaml');
   return { document: lazilyLocated(text, file, 'yaml', value), problems: [], warnings: [] };
 }

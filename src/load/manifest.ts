@@ -52,20 +52,6 @@ export interface ReadManifest {
   schemaFiles: string[];
 }
 
-/**
- * Whether the text holds `-0` as a number (or anything that looks like one, in a string too: it
- * only turns the reuse of bundled tools off). indexOf runs natively: a regular expression took
- * several ms over a large manifest.
- */
-function hasNegativeZero(text: string): boolean {
-  for (let at = text.indexOf('-0'); at !== -1; at = text.indexOf('-0', at + 2)) {
-    const next = text.charCodeAt(at + 2);
-    // Not followed by a digit, a point or an exponent: the number is zero.
-    if (!((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45)) return true;
-  }
-  return false;
-}
-
 /** A manifest larger than this is not a manifest. */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
@@ -82,7 +68,7 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
     throw inputProblem(display, code === 'ENOENT' ? 'manifest not found' : `cannot read manifest: ${(error as Error).message}`);
   }
 
-  const parsed = parseInput(text, display, formatOf(manifestPath));
+  const parsed = parseInput(text, display, formatOf(manifestPath), options.recall);
   const warnings = [...parsed.warnings];
   if (!parsed.document) throw new InputError(parsed.problems);
   const doc = parsed.document;
@@ -96,10 +82,8 @@ export async function readManifest(manifestPath: string, options: LoadManifestOp
   // 2026-07-28 (served unless protocol.versions leaves it out) allows any JSON Schema as outputSchema.
   const versions = isObject(raw.protocol) ? raw.protocol['versions'] : undefined;
   const servesStateless = !Array.isArray(versions) || versions.includes(STATELESS_REVISION);
-  // Kept as JSON text, so only for a JSON manifest, whose values JSON text gives back exactly (a YAML
-  // `.inf` would come back null), and with no `-0` (it would come back 0).
-  const exactAsJson = formatOf(manifestPath) === 'json' && !hasNegativeZero(text);
-  const kept = options.recall && exactAsJson ? new BundledToolsMemo(options.recall, raw, { allowOutside: options.allowOutside ?? false, servesStateless }) : undefined;
+  // Of either format: the memo keys only values that JSON text gives back exactly (json-exact.ts).
+  const kept = options.recall ? new BundledToolsMemo(options.recall, raw, { allowOutside: options.allowOutside ?? false, servesStateless }) : undefined;
   // The tools kept from the last run, found first: the manifest schema need not look at them again.
   const keptTools = tools.map((tool) => {
     const key = kept !== undefined && isObject(tool) ? kept.keyOf(tool) : undefined;

@@ -32,6 +32,21 @@ const LONG_KEY = 1000;
  * fast way cannot vouch for it: then the caller parses it with the `yaml` library.
  */
 export function fastYamlValue(source: string): Record<string, unknown> | undefined {
+  const value = plainValue(source, 'mapping');
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The one entry of a YAML text that is a block sequence of one entry (a manifest's tool on its
+ * own, yaml-tools.ts), held the same way; undefined when the fast way cannot vouch for it.
+ */
+export function fastYamlEntry(source: string): { entry: unknown } | undefined {
+  const value = plainValue(source, 'sequence');
+  return Array.isArray(value) && value.length === 1 ? { entry: value[0] } : undefined;
+}
+
+/** The one document of a plain text with a root of this kind, or undefined. */
+function plainValue(source: string, root: 'mapping' | 'sequence'): unknown {
   const yaml = jsYaml();
   const { parseEvents, constructFromEvents } = yaml;
   let events: ReturnType<typeof parseEvents>;
@@ -40,22 +55,21 @@ export function fastYamlValue(source: string): Record<string, unknown> | undefin
   } catch {
     return undefined;
   }
-  if (!isPlainDocument(events, source, yaml)) return undefined;
+  if (!isPlainDocument(events, source, yaml, root)) return undefined;
   let documents: unknown[];
   try {
     documents = constructFromEvents(events, { source, maxAliases: 0 });
   } catch {
     return undefined;
   }
-  const [value] = documents;
-  return documents.length === 1 && value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return documents.length === 1 ? documents[0] : undefined;
 }
 
-/** One document, a mapping at its root, with nothing in it the two parsers might read differently. */
-function isPlainDocument(events: ReturnType<JsYaml['parseEvents']>, source: string, yaml: JsYaml): boolean {
+/** One document, a collection of this kind at its root, with nothing in it the two parsers might read differently. */
+function isPlainDocument(events: ReturnType<JsYaml['parseEvents']>, source: string, yaml: JsYaml, kind: 'mapping' | 'sequence'): boolean {
   const { EVENT_ID: id, SCALAR_STYLE } = yaml;
   const [document, root] = events;
-  if (document?.type !== id.DOCUMENT || document.directives.length > 0 || root?.type !== id.MAPPING) return false;
+  if (document?.type !== id.DOCUMENT || document.directives.length > 0 || root?.type !== (kind === 'mapping' ? id.MAPPING : id.SEQUENCE)) return false;
   // For each open collection: a mapping's count of entries so far (even: a key comes next), or -1 for a sequence.
   const open: number[] = [];
   for (let at = 1; at < events.length; at++) {

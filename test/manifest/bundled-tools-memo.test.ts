@@ -1,8 +1,8 @@
 /**
  * A warm run reuses the bundled schemas of the tools that did not change (bundled-tools-memo.ts):
  * the document it loads is the one a cold load gives, a changed tool is bundled again, and a tool
- * that has something to report, refers to another file, or sits in a manifest whose values JSON
- * text cannot carry exactly, is never reused.
+ * that has something to report, refers to another file, or holds (or sits in a manifest around
+ * it holding) values JSON text cannot carry exactly, is never reused.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,8 @@ function memoryRecall(): Recall & { reused: number; store: Map<string, string> }
     reused: 0,
     recall(kind, input) {
       const value = store.get(`${kind}\0${input}`);
-      if (value !== undefined) this.reused++;
+      // A YAML manifest's entries are kept too (yaml-tools.ts): only the bundled tools are counted.
+      if (value !== undefined && kind === 'bundled-tool') this.reused++;
       return value;
     },
     put(kind, input, value) {
@@ -130,7 +131,7 @@ describe('bundled tools kept from the last run', () => {
     expect(warm.document).toEqual((await load(file, other)).document);
   });
 
-  it('keep no tool with a warning, a $ref to another file, or in a manifest with -0 or in YAML', async () => {
+  it('keep no tool with a warning or a $ref to another file, nor one holding -0', async () => {
     const file = join(dir, 'kept.json');
     writeFileSync(join(dir, 'shared.json'), JSON.stringify({ $defs: { id: { type: 'string' } } }));
     const warned = tool('warned', { q: { type: 'string', pattern: '(a+)+$' } });
@@ -152,12 +153,42 @@ describe('bundled tools kept from the last run', () => {
     expect(withZero).toContain('"minimum":-0');
     await load(file, withZero, zero);
     expect(zero.store.size).toBe(0);
+  });
 
-    const yamlRecall = memoryRecall();
+  it('keep the tools of a YAML manifest too, but none whose values JSON text would not give back', async () => {
     const yamlFile = join(dir, 'm.yaml');
-    writeFileSync(yamlFile, JSON.stringify(manifest([tool('y')])));
-    await readManifest(yamlFile, { recall: yamlRecall });
-    expect(yamlRecall.store.size).toBe(0);
+    const text = (fallback: string, shared = 'enum: [c, f]') =>
+      [
+        'server: { name: memo, version: 1.0.0 }',
+        '$defs:',
+        `  unit: { type: string, ${shared} }`,
+        'tools:',
+        '  - name: plain',
+        '    inputSchema: { type: object, properties: { u: { $ref: "#/$defs/unit" } } }',
+        '  - name: bounded',
+        `    inputSchema: { type: object, properties: { n: { type: number, default: ${fallback} } } }`,
+        '',
+      ].join('\n');
+    const bundled = (recall: { store: Map<string, string> }) => [...recall.store.keys()].filter((key) => key.startsWith('bundled-tool\0')).length;
+    const recall = memoryRecall();
+    const cold = await load(yamlFile, text('.inf'), recall);
+    // The plain tool is kept; the one with `.inf` (JSON text would write null) is not.
+    expect(bundled(recall)).toBe(1);
+    const warm = await load(yamlFile, text('.inf'), recall);
+    expect(recall.reused).toBe(1);
+    expect(warm.document).toEqual(cold.document);
+    // `null` where `.inf` was (the same JSON text): kept now, and the `.inf` tool is still not taken for it.
+    await load(yamlFile, text('null'), recall);
+    expect(bundled(recall)).toBe(2);
+    recall.reused = 0;
+    const again = await load(yamlFile, text('.inf'), recall);
+    expect(recall.reused).toBe(1);
+    expect(again.document).toEqual(cold.document);
+    expect(Object.is((again.document as { tools: { inputSchema: { properties: { n: { default: unknown } } } }[] }).tools[1]?.inputSchema.properties.n.default, Infinity)).toBe(true);
+    // Definitions around the tools with a value JSON text cannot carry: nothing is kept.
+    const inexact = memoryRecall();
+    await load(yamlFile, text('1', 'enum: [c, f], default: .nan'), inexact);
+    expect(bundled(inexact)).toBe(0);
   });
 
   it('spare the manifest schema the kept tools, and a changed tool that breaks it is reported as on a cold load', async () => {

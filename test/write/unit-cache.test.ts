@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { decodeUnitCache, encodeUnitCache, UNIT_CACHE_FILE, UNIT_CACHE_FORMAT, UnitCache } from '../../src/write/unit-cache.js';
+import { dump } from 'js-yaml';
+import { makeManifest } from '../../bench/scale/make-manifest.mjs';
 import { repoRoot } from '../client/support.js';
 import { outputFiles } from '../support/output-files.js';
 
@@ -165,6 +167,25 @@ describe('server and client generation with the unit cache', () => {
       }
     }, 240_000);
   }
+
+  it('a generated YAML manifest (bench/scale.mjs\'s shape): after one tool changed, warm server and client write the same bytes as cold ones', async () => {
+    const yaml = (changed: Record<number, number>) => dump(makeManifest({ tools: 24, changed }), { lineWidth: -1, noRefs: true });
+    await writeFile(manifest, yaml({}));
+    for (const command of ['server', 'client'] as const) await generate(command, `scale-${command}-warm`);
+    // Tool 7's schemas change, and a comment and a blank line go in among the tools: read tool by tool all the same.
+    const changed = yaml({ 7: 1 }).replace('\n  - name: list_account_20\n', '\n  # a comment\n\n  - name: list_account_20\n');
+    expect(changed).toContain('# a comment');
+    await writeFile(manifest, changed);
+    for (const command of ['server', 'client'] as const) {
+      await generate(command, `scale-${command}-warm`);
+      await generate(command, `scale-${command}-cold`);
+      const cold = await outputFiles(join(dir, `scale-${command}-cold`));
+      const warm = await outputFiles(join(dir, `scale-${command}-warm`));
+      const generated = Object.keys(cold).filter((p) => !p.startsWith('handlers'));
+      expect(generated.length, command).toBeGreaterThan(5);
+      for (const path of generated) expect(warm[path], `${command} ${path}`).toBe(cold[path]);
+    }
+  }, 240_000);
 
   it('really reuses cached results: a value planted under a real key (hash recomputed) ends up in the output', async () => {
     await copyFile(join(repoRoot, 'examples', 'weather', 'manifest.yaml'), manifest);
