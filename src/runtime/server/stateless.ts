@@ -201,17 +201,15 @@ export function withResultFields(
   method: string,
   core: Pick<ServerCore, 'serverInfoMember' | 'cacheFields'>,
 ): string {
-  const serverInfoMember = core.serverInfoMember;
-  if (
-    !text.startsWith(MESSAGE_START) ||
-    !text.startsWith(idText, MESSAGE_START.length) ||
-    !text.startsWith(RESULT_START, MESSAGE_START.length + idText.length)
-  )
-    return text;
-  // What the rest would give back unchanged: a large result is not scanned for "_meta".
+  // Opening with what would be added (tool results), the text is kept by the rest whatever its
+  // prefix: one comparison where the rest would scan a large result for "_meta". (A slice compares
+  // in a third of the time `startsWith` takes with a search string the compiler cannot see.)
   const start = MESSAGE_START.length + idText.length + RESULT_START.length;
-  if (text.startsWith(completeResultHead(core, method), start)) return text;
+  const head = completeResultHead(core, method);
+  if (text.slice(start, start + head.length) === head) return text;
+  const serverInfoMember = core.serverInfoMember;
   const prefix = MESSAGE_START + idText + RESULT_START;
+  if (!text.startsWith(prefix)) return text;
   const fields = text.startsWith('"resultType"', prefix.length)
     ? ''
     : '"resultType":"complete",' + (core.cacheFields.get(method) ?? '');
