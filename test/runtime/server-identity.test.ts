@@ -7,7 +7,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { createServer, type HttpListener, type JsonObject, type ServerDefinition, type ServerHandlers, type Validator } from '../../src/runtime/index.js';
-import { withResultFields } from '../../src/runtime/server/stateless.js';
+import { completeResultHead, withResultFields } from '../../src/runtime/server/stateless.js';
 import { RawStdio, type Message } from './raw-stdio.js';
 import { call, meta, SERVER_META, statelessDefinition, statelessHandlers } from './stateless-support.js';
 
@@ -20,6 +20,9 @@ const extraTools: Record<string, ServerHandlers['tools'][string]> = {
   with_meta: () => ({ content: [{ type: 'text', text: 'm', _meta: { 'x.example/item': true } }], _meta: { 'x.example/trace': 'abc' } }),
   own_identity: () => ({ content: [{ type: 'text', text: 'o' }], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'handler-says', version: '9' } } }),
   item_meta_only: () => ({ content: [{ type: 'text', text: 'i', _meta: { 'x.example/item': 1 } }] }),
+  structured_only: () => ({ structuredContent: { a: 1 } }),
+  structured_text: async () => ({ content: [{ type: 'text', text: 't' }], structuredContent: { a: 1 } }),
+  structured_meta: () => ({ structuredContent: { a: 1 }, _meta: { 'x.example/k': 1 } }),
   wait_for_abort: (_input: unknown, context) =>
     new Promise<never>((_resolve, reject) => {
       context.signal.addEventListener('abort', () => {
@@ -74,6 +77,17 @@ describe('the server identity in 2026-07-28 results', () => {
     const own = await raw.call(id++, 'tools/call', { name: 'own_identity', arguments: {}, _meta: meta() });
     expect(own['result']['_meta']).toEqual({ 'io.modelcontextprotocol/serverInfo': { name: 'handler-says', version: '9' } });
 
+    // Tool results are built with the fields in front (tool-results.ts): as `withResultFields` puts them.
+    const shapes: [string, string[], JsonObject][] = [
+      ['structured_only', ['resultType', '_meta', 'content', 'structuredContent'], { 'io.modelcontextprotocol/serverInfo': IDENTITY }],
+      ['structured_text', ['resultType', '_meta', 'content', 'structuredContent'], { 'io.modelcontextprotocol/serverInfo': IDENTITY }],
+      ['structured_meta', ['resultType', 'content', 'structuredContent', '_meta'], { 'io.modelcontextprotocol/serverInfo': IDENTITY, 'x.example/k': 1 }],
+    ];
+    for (const [name, keys, resultMeta] of shapes) {
+      const { result } = await raw.call(id++, 'tools/call', { name, arguments: {}, _meta: meta() });
+      expect([name, Object.keys(result), result['_meta'], result['structuredContent']]).toEqual([name, keys, resultMeta, { a: 1 }]);
+    }
+
     const stateful = new RawStdio(100, () => definition(), handlers);
     await stateful.initialize('2025-11-25');
     const old = await stateful.call(2, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
@@ -107,6 +121,12 @@ describe('the server identity in 2026-07-28 results', () => {
       resultType: 'input_required',
       inputRequests: {},
     });
+    // A result that already opens with what would be added passes as it is: the same text, not scanned.
+    for (const [method, result] of [['tools/call', '{"content":[]}'], ['tools/list', '{"tools":[]}'], ['tools/call', '{}']]) {
+      const once = withResultFields(`{"jsonrpc":"2.0","id":"x","result":${result}}`, '"x"', method!, member);
+      expect(withResultFields(once, '"x"', method!, member)).toBe(once);
+      expect(once.startsWith(`{"jsonrpc":"2.0","id":"x","result":{${completeResultHead(member, method!)}`)).toBe(true);
+    }
     const error = '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m"}}';
     expect(withResultFields(error, '1', 'tools/call', member)).toBe(error);
   });

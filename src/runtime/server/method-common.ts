@@ -45,6 +45,8 @@ export function register(table: MethodTable, method: string, handle: MethodHandl
 
 export const RESOLVED: Promise<void> = Promise.resolve();
 export const EMPTY_PARAMS: JsonObject = Object.freeze({});
+/** An empty map to read (`Session.inFlight` while nothing runs): shared, never written. */
+export const NO_ENTRIES: ReadonlyMap<never, never> = new Map<never, never>();
 
 /** Runs a non-tool handler: its result becomes the JSON-RPC result, a throw a JSON-RPC error. */
 export function invoke(

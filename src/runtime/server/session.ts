@@ -21,7 +21,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { STATE_CLOSED, STATE_INITIALIZED, STATE_NEW } from './lifecycle.js';
 import { LOG_LEVELS } from '../protocol/log-levels.js';
-import { EMPTY_PARAMS, RESOLVED } from './method-common.js';
+import { EMPTY_PARAMS, NO_ENTRIES, RESOLVED } from './method-common.js';
 import {
   BatchOutbound,
   NO_RESPONSE,
@@ -33,14 +33,6 @@ import {
 import { BATCH_REVISION, CANCELLED, STATELESS_REVISION } from '../protocol/methods.js';
 import type { ChangeEvent, ServerCore } from './server.js';
 import type { StatelessMeta } from './stateless.js';
-
-export {
-  INVALID_MESSAGE,
-  NO_RESPONSE,
-  RESPONSE_PENDING,
-  type Delivery,
-  type Outbound,
-} from './outbound.js';
 
 /** What a Streamable HTTP session keeps across processes (see SessionStore in session-store.ts). */
 export interface SessionSnapshot {
@@ -67,10 +59,9 @@ export class Session {
   logThreshold = 0;
   /** @internal HTTP with manifest `auth`: who this session belongs to (`ownerOf`, http-auth.ts). */
   owner: string | undefined = undefined;
-  /** @internal Requests whose handler returned a promise, by the client's id. */
-  readonly inFlight = new Map<RequestId, Context>();
   // The collections below are made on first use: a stateless session lives for one request and
   // most never need them (each empty Map or Set is young-generation churn on every request).
+  private requests: Map<RequestId, Context> | undefined = undefined;
   /** @internal */
   pendingClient: Map<number, PendingClientRequest> | undefined = undefined;
   /** @internal */
@@ -139,6 +130,11 @@ export class Session {
   /** @internal This session's change listener, registered once it is initialized. */
   get onChange(): (event: ChangeEvent) => void {
     return (this.changeListener ??= (event) => this.core.features.changed(this, event));
+  }
+
+  /** @internal Requests whose handler returned a promise, by the client's id. */
+  get inFlight(): ReadonlyMap<RequestId, Context> {
+    return this.requests ?? NO_ENTRIES;
   }
 
   get initialized(): boolean {
@@ -277,7 +273,7 @@ export class Session {
     if (context.done) return;
     this.asyncStarted++;
     context.tracked = true;
-    this.inFlight.set(context.id, context);
+    (this.requests ??= new Map()).set(context.id, context);
     this.core.deadlines?.add(context);
   }
 
@@ -287,7 +283,11 @@ export class Session {
     context.done = true;
     if (context.tracked) {
       this.core.deadlines?.delete(context);
-      if (this.inFlight.get(context.id) === context) this.inFlight.delete(context.id);
+      // The last one drops the map (a one-request session's): a delete would copy its table.
+      if (this.requests?.get(context.id) === context) {
+        if (this.requests.size === 1) this.requests = undefined;
+        else this.requests.delete(context.id);
+      }
       if (this.inFlight.size === 0 && this.idleWaiters !== undefined) {
         const waiters = this.idleWaiters;
         this.idleWaiters = undefined;

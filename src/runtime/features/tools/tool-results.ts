@@ -14,6 +14,8 @@ import { stackOf, toolErrorMessage } from '../../server/method-common.js';
 import type { ToolEntry } from '../../server/server.js';
 import type { Session } from '../../server/session.js';
 import { answerInputError } from '../input/url-elicitation.js';
+import { completeResultHead } from '../../server/stateless.js';
+import { TOOLS_CALL } from '../../protocol/methods.js';
 
 export function toolFinished(
   session: Session,
@@ -24,12 +26,19 @@ export function toolFinished(
   if (!session.settle(context)) return;
   let text: string;
   const tracing = session.core.tracing;
+  // A 2026-07-28 answer sent now opens with the fields its transport adds (`withResultFields`),
+  // so a large result is not copied and scanned again. A task's result is answered later, by
+  // another request, and stays as it is.
+  const head =
+    session.stateless && context.task === undefined
+      ? completeResultHead(session.core, TOOLS_CALL)
+      : undefined;
   try {
     text =
       tracing === undefined
-        ? toolResultMessage(session, context.idText, tool, result)
+        ? toolResultMessage(session, context.idText, tool, result, head)
         : tracing.checkOutput(context, tool.name, () =>
-            toolResultMessage(session, context.idText, tool, result),
+            toolResultMessage(session, context.idText, tool, result, head),
           );
   } catch (error) {
     // Only a broken validator gets here; on the async path a throw would be an unhandled rejection.
@@ -60,12 +69,14 @@ export function toolFailed(
 /**
  * Output enforcement: a result that breaks the tool's contract is never sent as success; the
  * client gets `isError: true` with one text block saying what was wrong, and the detail is logged.
+ * `head` (`completeResultHead`) opens a successful result without a `_meta` of its own.
  */
 function toolResultMessage(
   session: Session,
   idText: string,
   tool: ToolEntry,
   result: unknown,
+  head: string | undefined,
 ): string {
   if (!isObject(result)) {
     return toolRefused(
@@ -132,7 +143,9 @@ function toolResultMessage(
     return (
       '{"jsonrpc":"2.0","id":' +
       idText +
-      ',"result":{"content":[{"type":"text","text":' +
+      ',"result":{' +
+      (head === undefined || meta !== '' ? '' : head + ',') +
+      '"content":[{"type":"text","text":' +
       JSON.stringify(structuredJson) +
       '}],"structuredContent":' +
       structuredJson +
@@ -152,13 +165,14 @@ function toolResultMessage(
   const restJson = jsonOrUndefined(rest);
   if (restJson === undefined)
     return toolRefused(session, idText, `Tool ${tool.name} returned a result that is not JSON`);
+  // With a `_meta`, or a `resultType` first, of its own, `withResultFields` decides what to add.
+  const opened =
+    head === undefined || result['_meta'] !== undefined || restJson.startsWith('{"resultType"')
+      ? restJson.slice(0, -1)
+      : '{' + head + ',' + restJson.slice(1, -1);
   return resultMessage(
     idText,
-    restJson.slice(0, -1) +
-      (restJson === '{}' ? '' : ',') +
-      '"structuredContent":' +
-      structuredJson +
-      '}',
+    opened + (restJson === '{}' ? '' : ',') + '"structuredContent":' + structuredJson + '}',
   );
 }
 

@@ -22,8 +22,10 @@ export const DRAINED_TASK_MESSAGE =
 
 export class HttpDrain {
   private readonly core: ServerCore;
-  /** POSTs being answered, with their session id (if any). */
-  private readonly posts = new Map<ServerResponse, string | undefined>();
+  /** POSTs being answered. */
+  private posts = 0;
+  /** Of those, how many each session has (a 2026-07-28 POST has none). */
+  private readonly sessionPosts = new Map<string, number>();
   /** GET streams open. */
   private readonly streams = new Set<ServerResponse>();
   private draining = false;
@@ -47,8 +49,13 @@ export class HttpDrain {
       this.streams.add(res);
       res.once('close', () => this.streams.delete(res));
     } else if (req.method === 'POST') {
-      this.posts.set(res, session);
-      res.once('close', () => this.posts.delete(res));
+      // Counted, not kept in a map: a map of every POST copied its table as calls came and went.
+      this.posts++;
+      if (session === undefined) res.on('close', this.postClosed);
+      else {
+        this.sessionPosts.set(session, (this.sessionPosts.get(session) ?? 0) + 1);
+        res.on('close', () => this.sessionPostClosed(session));
+      }
     }
     return true;
   }
@@ -66,16 +73,25 @@ export class HttpDrain {
     closeListener();
     for (const stream of this.streams) stream.end();
     const deadline = Date.now() + deadlineMs;
-    while ((this.posts.size > 0 || this.core.taskRuns.size > 0) && Date.now() < deadline)
+    while ((this.posts > 0 || this.core.taskRuns.size > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 25));
     await this.failTasks();
     await closeAll();
   }
 
+  private readonly postClosed = (): void => {
+    this.posts--;
+  };
+
+  private sessionPostClosed(sessionId: string): void {
+    this.posts--;
+    const left = (this.sessionPosts.get(sessionId) ?? 1) - 1;
+    if (left === 0) this.sessionPosts.delete(sessionId);
+    else this.sessionPosts.set(sessionId, left);
+  }
+
   private holds(sessionId: string | undefined): boolean {
-    if (sessionId === undefined) return false;
-    for (const held of this.posts.values()) if (held === sessionId) return true;
-    return false;
+    return sessionId !== undefined && this.sessionPosts.has(sessionId);
   }
 
   /** The tasks still running here end `failed`, saved before the process goes. */

@@ -187,9 +187,16 @@ export class HttpOutbound implements Outbound {
   }
 }
 
-/** The HTTP status of a JSON response: the 2026-07-28 error codes that the spec maps to 400/404. */
+const ERROR_MARKER = ',"error":{"code":';
+
+/**
+ * The HTTP status of a JSON response: the 2026-07-28 error codes that the spec maps to 400/404.
+ * A message names its result or error right after its id: the marker is looked for only before
+ * `"result"`, so a large result is not scanned (nor an error object in its data mistaken for one).
+ */
 function statusOf(text: string): number {
-  const marker = text.indexOf(',"error":{"code":');
+  const resultAt = text.indexOf(',"result":');
+  const marker = (resultAt === -1 ? text : text.slice(0, resultAt)).indexOf(ERROR_MARKER);
   if (marker === -1) return 200;
   const code = Number.parseInt(text.slice(marker + 17, marker + 24), 10);
   if (code === MISSING_CAPABILITY) return 400;

@@ -16,7 +16,7 @@
  * together share a write. When stdout reports back-pressure, stdin is paused until it drains.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Outbound } from '../../server/session.js';
+import type { Outbound } from '../../server/outbound.js';
 
 /** Answers of a chunk in its first write. Small enough to reach the client early, large enough to save writes. */
 export const FIRST_BATCH = 8;
