@@ -126,9 +126,10 @@ export interface ToolModuleUnit extends ToolValidatorUnit {
 }
 
 /**
- * One tool's module. `key` fixes its text (the helpers import and the hash of the tool's code); the
- * text is `js`, or, when the unit cache knew the tool's code only by its hash, made by `produce`
- * (compiling the tool again), which the writer calls only if the file on disk is not that text.
+ * One tool's module. `key` fixes its text (everything around the code, and the hash of the code);
+ * the text is `text`, or, when the unit cache knew the tool's code only by its hash, made by
+ * `produce` (compiling the tool again), which the writer calls only if the file on disk is not that
+ * text. `dts`: its declarations, in the `js` layout (module-layout.ts).
  */
 export type ToolModule = { module: string; key: string; dts?: string } & ({ text: string } | { produce: () => Promise<string> });
 
