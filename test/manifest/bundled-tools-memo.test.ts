@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/load/diagnostics.js';
 import { readManifest } from '../../src/load/manifest.js';
 import { validateAgainstManifestSchema } from '../../src/load/manifest-schema.js';
+import { memoryRecall } from '../support/memory-recall.js';
 import type { Recall } from '../../src/load/bundled-tools-memo.js';
 import { schemaDigest } from '../../src/schema/digest.js';
 import { sha256Hex } from '../../src/schema/sha256.js';
@@ -18,24 +19,6 @@ import type { SchemaObject } from '../../src/schema/keywords.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-bundled-memo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A recall over a plain map, counting what it gave back. */
-function memoryRecall(): Recall & { reused: number; store: Map<string, string> } {
-  const store = new Map<string, string>();
-  return {
-    store,
-    reused: 0,
-    recall(kind, input) {
-      const value = store.get(`${kind}\0${input}`);
-      // A YAML manifest's entries are kept too (yaml-tools.ts): only the bundled tools are counted.
-      if (value !== undefined && kind === 'bundled-tool') this.reused++;
-      return value;
-    },
-    put(kind, input, value) {
-      store.set(`${kind}\0${input}`, value);
-    },
-  };
-}
 
 function manifest(tools: object[], extra: object = {}): object {
   return {
@@ -62,7 +45,7 @@ async function load(file: string, content: object | string, recall?: Recall) {
 describe('bundled tools kept from the last run', () => {
   it('give the document a cold load gives, and a changed tool is bundled again', async () => {
     const file = join(dir, 'm.json');
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     const before = manifest([tool('a'), tool('b'), tool('c')]);
     const cold = await load(file, before, recall);
     expect(recall.reused).toBe(0);
@@ -79,7 +62,7 @@ describe('bundled tools kept from the last run', () => {
 
   it('keep a tool that only gained shared definitions as that recipe, and any other whole, both to the same document', async () => {
     const file = join(dir, 'recipe.json');
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     const ownDefs = { ...tool('own'), inputSchema: { type: 'object', properties: { u: { $ref: '#/$defs/unit' }, l: { $ref: '#/$defs/local' } }, $defs: { local: { type: 'integer' } } } };
     const content = manifest([tool('plain'), ownDefs]);
     const cold = await load(file, content, recall);
@@ -108,7 +91,7 @@ describe('bundled tools kept from the last run', () => {
 
   it('never keep a tool that refers into another tool: that tool may change alone', async () => {
     const file = join(dir, 'cross.json');
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     const borrower = { ...tool('borrower'), inputSchema: { type: 'object', properties: { q: { $ref: '#/tools/0/inputSchema/properties/q' } } } };
     const before = manifest([tool('lender'), borrower]);
     await load(file, before, recall);
@@ -122,7 +105,7 @@ describe('bundled tools kept from the last run', () => {
 
   it('are keyed by the manifest around the tools too: another shared definition bundles every tool again', async () => {
     const file = join(dir, 'defs.json');
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     await load(file, manifest([tool('a'), tool('b')]), recall);
     recall.reused = 0;
     const other = { ...manifest([tool('a'), tool('b')]), $defs: { unit: { type: 'string', enum: ['k'] } } };
@@ -136,7 +119,7 @@ describe('bundled tools kept from the last run', () => {
     writeFileSync(join(dir, 'shared.json'), JSON.stringify({ $defs: { id: { type: 'string' } } }));
     const warned = tool('warned', { q: { type: 'string', pattern: '(a+)+$' } });
     const fileRef = tool('file_ref', { id: { $ref: 'shared.json#/$defs/id' } });
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     const first = await load(file, manifest([warned, fileRef, tool('plain')]), recall);
     expect(first.warnings.length).toBeGreaterThan(0);
     expect(recall.store.size).toBe(1);
@@ -147,7 +130,7 @@ describe('bundled tools kept from the last run', () => {
     expect(again.warnings).toEqual(first.warnings);
     expect(again.document).toEqual(first.document);
 
-    const zero = memoryRecall();
+    const zero = memoryRecall('bundled-tool');
     // JSON.stringify writes -0 as 0: the text is written by hand.
     const withZero = JSON.stringify(manifest([tool('z', { q: { type: 'number' } })])).replace('"number"}', '"number","minimum":-0}');
     expect(withZero).toContain('"minimum":-0');
@@ -170,7 +153,7 @@ describe('bundled tools kept from the last run', () => {
         '',
       ].join('\n');
     const bundled = (recall: { store: Map<string, string> }) => [...recall.store.keys()].filter((key) => key.startsWith('bundled-tool\0')).length;
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     const cold = await load(yamlFile, text('.inf'), recall);
     // The plain tool is kept; the one with `.inf` (JSON text would write null) is not.
     expect(bundled(recall)).toBe(1);
@@ -186,14 +169,14 @@ describe('bundled tools kept from the last run', () => {
     expect(again.document).toEqual(cold.document);
     expect(Object.is((again.document as { tools: { inputSchema: { properties: { n: { default: unknown } } } }[] }).tools[1]?.inputSchema.properties.n.default, Infinity)).toBe(true);
     // Definitions around the tools with a value JSON text cannot carry: nothing is kept.
-    const inexact = memoryRecall();
+    const inexact = memoryRecall('bundled-tool');
     await load(yamlFile, text('1', 'enum: [c, f], default: .nan'), inexact);
     expect(bundled(inexact)).toBe(0);
   });
 
   it('spare the manifest schema the kept tools, and a changed tool that breaks it is reported as on a cold load', async () => {
     const file = join(dir, 'schema-spared.json');
-    const recall = memoryRecall();
+    const recall = memoryRecall('bundled-tool');
     await load(file, manifest([tool('a'), tool('b'), tool('c')]), recall);
     // Tool b renamed to a name the manifest schema refuses (a space), and given an unknown field.
     const broken = manifest([tool('a'), tool('b c', undefined, { colour: 'red' }), tool('c')]);

@@ -5,7 +5,7 @@
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { makeManifest } from '../../bench/scale/make-manifest.mjs';
-import type { Recall } from '../../src/load/bundled-tools-memo.js';
+import { memoryRecall } from '../support/memory-recall.js';
 import { fastYamlValue } from '../../src/load/yaml-fast.js';
 import { toolwiseYamlValue } from '../../src/load/yaml-tools.js';
 import { parseSource } from '../../src/load/yaml-positions.js';
@@ -13,22 +13,6 @@ import { parseSource } from '../../src/load/yaml-positions.js';
 /** -0 and +0 told apart, key order kept. */
 function exact(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' ? `number:${Object.is(v, -0) ? '-0' : String(v)}` : v));
-}
-
-function memoryRecall(): Recall & { store: Map<string, string>; reused: number } {
-  const store = new Map<string, string>();
-  return {
-    store,
-    reused: 0,
-    recall(kind, input) {
-      const value = store.get(`${kind}\0${input}`);
-      if (value !== undefined) this.reused++;
-      return value;
-    },
-    put(kind, input, value) {
-      store.set(`${kind}\0${input}`, value);
-    },
-  };
 }
 
 /** 'declined', or 'same' when both a first and a second (cached) read give what the whole text gives. */
