@@ -9,7 +9,7 @@
  */
 import type { Recall } from './bundled-tools-memo.js';
 import { fastYamlValue } from './yaml-fast.js';
-import { toolwiseYamlValue } from './yaml-tools.js';
+import { ownStrings, toolwiseYamlValue } from './yaml-tools.js';
 import { parseSource, type ParsedSource, type Position, type SourceDocument, type SourceFormat } from './yaml-positions.js';
 
 /** Parses an input file of either format (see formatOf); `recall`: the output folder's cache, for a manifest's tools (yaml-tools.ts). */
@@ -20,7 +20,7 @@ export function parseInput(text: string, file: string, format: SourceFormat, rec
 /** YAML through js-yaml when it can vouch for the text (yaml-fast.ts), tool by tool with a cache (yaml-tools.ts); positions worked out on demand. */
 export function parseYamlSource(text: string, file: string, recall?: Recall): ParsedSource {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const value = (recall !== undefined ? toolwiseYamlValue(source, recall) : undefined) ?? fastYamlValue(source);
+  const value = (recall !== undefined ? toolwiseYamlValue(source, recall) : undefined) ?? ownStrings(fastYamlValue(source));
   if (value === undefined) return parseSource(text, file, 'yaml');
   return { document: lazilyLocated(text, file, 'yaml', value), problems: [], warnings: [] };
 }

@@ -36,7 +36,7 @@ export function toolwiseYamlValue(source: string, recall: Recall | undefined): R
   // The text before the tools: a plain mapping alone (or nothing but comments and blank lines).
   const before = source.slice(0, line.index);
   if (/^[ ]*[^\s#]/m.test(before) && fastYamlValue(before) === undefined) return undefined;
-  const rest = fastYamlValue(source.slice(0, start) + source.slice(end));
+  const rest = ownStrings(fastYamlValue(source.slice(0, start) + source.slice(end)));
   if (rest === undefined || !Object.hasOwn(rest, 'tools') || rest['tools'] !== null) return undefined;
   const tools: unknown[] = [];
   for (const text of entries) {
@@ -47,11 +47,26 @@ export function toolwiseYamlValue(source: string, recall: Recall | undefined): R
     }
     const read = fastYamlEntry(text);
     if (read === undefined) return undefined;
-    if (recall !== undefined && survivesJson(read.entry)) recall.put(KIND, text, JSON.stringify(read.entry));
-    tools.push(read.entry);
+    const json = survivesJson(read.entry) ? JSON.stringify(read.entry) : undefined;
+    if (json === undefined) {
+      tools.push(read.entry);
+      continue;
+    }
+    recall?.put(KIND, text, json);
+    tools.push(JSON.parse(json));
   }
   rest['tools'] = tools;
   return rest;
+}
+
+/**
+ * The value read back from its JSON text where it survives the trip (json-exact.ts). js-yaml's
+ * strings are slices of the text it read, and one kept by the model (a description) keeps that
+ * whole text alive for the rest of the run: twice its size in bytes when one of its characters is
+ * beyond Latin-1. Each tool's entry is read back the same way, through the text its cache keeps.
+ */
+export function ownStrings<T>(value: T): T {
+  return value !== undefined && survivesJson(value) ? (JSON.parse(JSON.stringify(value)) as T) : value;
 }
 
 /** Whether a line (from `at`) is blank or a comment. */

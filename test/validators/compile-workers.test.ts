@@ -12,7 +12,7 @@ import { validatorFiles } from '../../src/emit/server/index.js';
 import { toolTypeNames } from '../../src/emit/shared/naming.js';
 import { embedAt } from '../../src/emit/shared/embed.js';
 import type { ServiceModel } from '../../src/model/service-model.js';
-import { reusedStandaloneAjv } from '../../src/emit/validators/ajv-instance.js';
+import { withReusedStandaloneAjv, type ReusedAjv } from '../../src/emit/validators/ajv-instance.js';
 import { compileValidatorCode } from '../../src/emit/validators/index.js';
 import { workerShares } from '../../src/emit/validators/compile-units.js';
 import { emitToolValidators, type Memo, type ToolValidatorUnit } from '../../src/emit/validators/tool-validators.js';
@@ -72,17 +72,33 @@ describe('the reused standalone ajv', () => {
       root: { $defs: { [`T${i}`]: embedAt(tool.inputSchema, `/$defs/T${i}`) } },
       entries: [{ exportName: `validateT${i}`, ref: `#/$defs/T${i}`, typeName: `T${i}` }],
     }));
-    const compile = (unit: ToolValidatorUnit, reused?: ReturnType<typeof reusedStandaloneAjv>) =>
+    const compile = (unit: ToolValidatorUnit, reused?: ReusedAjv) =>
       compileValidatorCode({ root: unit.root, dialect: '2020-12', entries: unit.entries }, reused ? { reused } : { checkSchema: () => {} });
     // Through the reused ajv, each compilation after others; against a fresh ajv each (as tools
     // were compiled before: schemas checked by the caller, so no meta-schema in the ajv).
-    const reused = [...units, ...units].map((unit) => compile(unit, reusedStandaloneAjv('2020-12')));
+    const reused = [...units, ...units].map((unit) => withReusedStandaloneAjv('2020-12', (ajv) => compile(unit, ajv)));
     units.forEach((unit, i) => {
       const fresh = compile(unit);
       expect(fresh.code).toMatch(/\bvalidate0\b/);
       expect(reused[i]).toEqual(fresh);
       expect(reused[i + units.length]).toEqual(fresh);
     });
+  });
+
+  it('keeps nothing of a compilation once it is printed', () => {
+    // The schemas an ajv holds beside its meta-schemas (which it keeps).
+    const ownSchemas = (reused: ReusedAjv) => Object.keys(reused.ajv.schemas).filter((key) => !key.startsWith('https://json-schema.org/'));
+    const schema = embedAt(scale.tools[0]!.inputSchema, '/$defs/T');
+    let scopeUsed: unknown;
+    const left = withReusedStandaloneAjv('2020-12', (reused) => {
+      compileValidatorCode({ root: { $defs: { T: schema } }, dialect: '2020-12', entries: [{ exportName: 'validateT', ref: '#/$defs/T', typeName: 'T' }] }, { reused });
+      expect(ownSchemas(reused).length).toBeGreaterThan(0);
+      scopeUsed = reused.ajv.scope;
+      return reused;
+    });
+    // The same instance, emptied: no schema of the tool, and not the scope that named its code.
+    expect(ownSchemas(left)).toEqual([]);
+    expect(left.ajv.scope).not.toBe(scopeUsed);
   });
 });
 

@@ -85,23 +85,33 @@ export interface ReusedAjv {
 const reused = new Map<Dialect, ReusedAjv>();
 
 /**
- * The dialect's standalone ajv, emptied for a new compilation. Building an ajv (vocabularies,
- * meta-schemas, formats) is a real share of compiling one tool, so it is built once. A compilation leaves
- * two things behind: the schemas it added and the value scope that names what the code refers to
- * (`validate0`, `schema12`, `formats3`…). Both go: with a fresh scope names restart at 0, so the
- * code is the same bytes a new ajv would print. Schema checks are the caller's (`validateSchema:
- * false`), and so is synchronous use: the next call empties the instance again.
+ * The dialect's standalone ajv, emptied, lent to `compile` for one compilation and emptied again
+ * after it. Building an ajv (vocabularies, meta-schemas, formats) is a real share of compiling one
+ * tool, so it is built once. A compilation leaves two things behind: the schemas it added and the
+ * value scope that names what the code refers to (`validate0`, `schema12`, `formats3`…). Both go:
+ * with a fresh scope names restart at 0, so the code is the same bytes a new ajv would print; and
+ * emptied after use, the instance does not keep the last compilation alive (the shared definitions
+ * of a large manifest: a thousand schemas and their code, tens of MB for the rest of the run).
+ * Schema checks are the caller's (`validateSchema: false`), and so is synchronous use.
  */
-export function reusedStandaloneAjv(dialect: Dialect): ReusedAjv {
+export function withReusedStandaloneAjv<T>(dialect: Dialect, compile: (reused: ReusedAjv) => T): T {
   let entry = reused.get(dialect);
   if (!entry) {
     const warnings: string[] = [];
     entry = { ajv: createAjv(dialect, { standalone: true, warnings, validateSchema: false, sharedStubs: true }), warnings };
     reused.set(dialect, entry);
   }
+  empty(entry);
+  try {
+    return compile(entry);
+  } finally {
+    empty(entry);
+  }
+}
+
+function empty(entry: ReusedAjv): void {
   entry.ajv.removeSchema();
   // `scope` is declared readonly; ajv builds it once in its constructor with these very options.
   (entry.ajv as { scope: ValueScope }).scope = new ValueScope({ ...entry.ajv.scope.opts, scope: {} });
   entry.warnings.length = 0;
-  return entry;
 }

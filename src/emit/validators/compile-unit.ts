@@ -1,7 +1,7 @@
 import type { CompileJob, CompileReply } from './compile-worker.js';
 import { escapeInvisible, stringLiteral } from '../../printer/escape.js';
 import { isSchemaObject } from '../../schema/keywords.js';
-import { createAjv, reusedStandaloneAjv, type Dialect } from './ajv-instance.js';
+import { createAjv, withReusedStandaloneAjv, type Dialect } from './ajv-instance.js';
 import { compileValidatorCode, type CompiledValidatorCode } from './index.js';
 import { SHARED_KEYWORD, SHARED_TABLE } from './shared-defs.js';
 import type { ToolValidatorUnit } from './tool-validators.js';
@@ -23,7 +23,7 @@ export function compileUnit(unit: ToolValidatorUnit, dialect: Dialect): Compiled
   const entries = unit.entries.filter((e) => !calls.has(e.ref));
   // A unit whose schemas were checked before (metaChecked) is not checked again.
   const check = unit.metaChecked ? () => {} : (schema: object) => checkSchema(schema, dialect);
-  const compiled = entries.length === 0 ? { code: '', helpers: [], warnings: [] } : compileValidatorCode({ root, dialect, entries }, { checkSchema: check, reused: reusedStandaloneAjv(dialect) });
+  const compiled = entries.length === 0 ? { code: '', helpers: [], warnings: [] } : withReusedStandaloneAjv(dialect, (reused) => compileValidatorCode({ root, dialect, entries }, { checkSchema: check, reused }));
   const exported = new Map<string, string>();
   const body = compiled.code.replace(EXPORT_LINE, (_line, name: string, local: string) => {
     exported.set(name, local);
