@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { sha256Hex } from '../schema/sha256.js';
-import { decodeEntries, encodeEntries, sizeOf, type Entry, type SecondTier, type UnitCache } from './unit-cache.js';
+import { decodeEntries, sizeOf, writeEntries, type Entry, type SecondTier, type UnitCache } from './unit-cache.js';
 
 /**
  * The shared tier of the unit cache: one pack per manifest in the user's cache folder
@@ -161,7 +161,7 @@ export class SharedPack implements SecondTier {
     // A name of its own per run: two runs at once never write into one temporary file.
     const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(temporary, encodeEntries(this.fingerprint, entries));
+      writeEntries(temporary, this.fingerprint, entries);
       await rename(temporary, this.path);
     } catch (error) {
       await rm(temporary, { force: true });

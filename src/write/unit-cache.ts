@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../schema/sha256.js';
@@ -71,24 +71,81 @@ export interface SecondTier {
   keepsWhatWasUsed?(): boolean;
 }
 
-/** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
-export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>, noop?: unknown): Buffer {
+/** The entries a file holds, sorted by key, each with its length in UTF-8 bytes, and the index line. */
+interface Layout {
+  entries: [key: string, entry: Entry, length: number][];
+  index: Buffer;
+}
+
+function layoutOf(entries: Iterable<readonly [string, Entry]>): Layout {
   // A value with a lone surrogate would not survive UTF-8 on disk: it is left out (a miss next run).
-  const kept: [string, Buffer][] = [];
+  const kept: [string, Entry, number][] = [];
   for (const [key, entry] of entries) {
-    if (entry.bytes !== undefined) kept.push([key, entry.bytes]);
-    else if (isWellFormed(entry.text as string)) kept.push([key, Buffer.from(entry.text as string, 'utf8')]);
+    if (entry.bytes !== undefined || isWellFormed(entry.text as string)) kept.push([key, entry, sizeOf(entry)]);
   }
   // The default order of strings is code-unit order, and sorts several times quicker than a comparator.
   const order = kept.map(([key]) => key).sort();
-  const byKey = new Map(kept);
-  kept.length = 0;
-  for (const key of order) kept.push([key, byKey.get(key) as Buffer]);
-  const index = Buffer.from(`${JSON.stringify(kept.map(([key, bytes]) => [key, bytes.length]))}\n`, 'utf8');
-  const hash = createHash('sha256').update(index);
-  for (const [, bytes] of kept) hash.update(bytes);
-  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256: hash.digest('hex'), ...(noop !== undefined ? { noop } : {}) };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), index, ...kept.map(([, bytes]) => bytes)]);
+  const byKey = new Map(kept.map((item) => [item[0], item]));
+  const sorted = order.map((key) => byKey.get(key) as [string, Entry, number]);
+  const index = Buffer.from(`${JSON.stringify(sorted.map(([key, , length]) => [key, length]))}\n`, 'utf8');
+  return { entries: sorted, index };
+}
+
+/** The header line; every field but `noop` has a fixed length, so a header with the hash left to fill has the final one's length. */
+function headerLine(fingerprint: string, sha256: string, noop: unknown): Buffer {
+  const header: CacheHeader = { generator: 'mcp-gen', cacheFormat: UNIT_CACHE_FORMAT, fingerprint, sha256, ...(noop !== undefined ? { noop } : {}) };
+  return Buffer.from(`${JSON.stringify(header)}\n`, 'utf8');
+}
+
+const bytesOf = (entry: Entry): Buffer => entry.bytes ?? Buffer.from(entry.text as string, 'utf8');
+
+/** The file's bytes for these entries (sorted by key, so the same entries give the same bytes). */
+export function encodeEntries(fingerprint: string, entries: Iterable<readonly [string, Entry]>, noop?: unknown): Buffer {
+  const layout = layoutOf(entries);
+  const values = layout.entries.map(([, entry]) => bytesOf(entry));
+  const hash = createHash('sha256').update(layout.index);
+  for (const bytes of values) hash.update(bytes);
+  return Buffer.concat([headerLine(fingerprint, hash.digest('hex'), noop), layout.index, ...values]);
+}
+
+/** Values are written in runs of about this many bytes, or this many values (what one `writev` takes on Linux). */
+const WRITE_RUN_BYTES = 1024 * 1024;
+const WRITE_RUN_VALUES = 1024;
+
+/**
+ * Writes the same bytes as encodeEntries to a new file at `path`, without ever holding them all: a
+ * value's UTF-8 bytes are made, hashed and written a run at a time, and the header, whose hash is
+ * known last, is written over its placeholder of the same length. A large manifest's shared pack
+ * (GitHub's: 23 MB) made whole, beside the texts it is made from, was the peak of its run's memory.
+ */
+export function writeEntries(path: string, fingerprint: string, entries: Iterable<readonly [string, Entry]>, noop?: unknown): void {
+  const layout = layoutOf(entries);
+  const placeholder = headerLine(fingerprint, '0'.repeat(64), noop);
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, placeholder);
+    writeSync(fd, layout.index);
+    const hash = createHash('sha256').update(layout.index);
+    let run: Buffer[] = [];
+    let runBytes = 0;
+    for (const [, entry] of layout.entries) {
+      const bytes = bytesOf(entry);
+      hash.update(bytes);
+      run.push(bytes);
+      runBytes += bytes.length;
+      if (runBytes >= WRITE_RUN_BYTES || run.length >= WRITE_RUN_VALUES) {
+        writevSync(fd, run);
+        run = [];
+        runBytes = 0;
+      }
+    }
+    if (run.length > 0) writevSync(fd, run);
+    const header = headerLine(fingerprint, hash.digest('hex'), noop);
+    if (header.length !== placeholder.length) throw new Error('unit cache: the header changed length');
+    writeSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The entries of a cache file's bytes, as byte ranges of it, or undefined when it is not a sound cache of this generator. */
@@ -302,9 +359,17 @@ export class UnitCache {
 
   /** The same as bytes, as they are written. */
   bytes(): Buffer {
-    // What the shared pack now keeps is not kept twice: the next run finds it there (docs/caching.md).
-    const entries = this.tier?.keepsWhatWasUsed?.() === true ? [...this.fresh].filter(([key]) => !this.sharedKeys.has(key)) : this.fresh;
-    return encodeEntries(this.fingerprint, entries, this.noopStamp);
+    return encodeEntries(this.fingerprint, this.entriesToKeep(), this.noopStamp);
+  }
+
+  /** Writes the file's bytes to a new file at `path` (writeEntries). */
+  writeTo(path: string): void {
+    writeEntries(path, this.fingerprint, this.entriesToKeep(), this.noopStamp);
+  }
+
+  /** What the file keeps: what the shared pack now keeps is not kept twice, the next run finds it there (docs/caching.md). */
+  private entriesToKeep(): Iterable<readonly [string, Entry]> {
+    return this.tier?.keepsWhatWasUsed?.() === true ? [...this.fresh].filter(([key]) => !this.sharedKeys.has(key)) : this.fresh;
   }
 }
 
@@ -336,6 +401,6 @@ export async function writeUnitCache(outDir: string, cache: UnitCache): Promise<
   await cache.settled();
   const target = join(outDir, UNIT_CACHE_FILE);
   const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, cache.bytes());
+  cache.writeTo(temporary);
   renameSync(temporary, target);
 }

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join, posix, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { inputProblem } from '../load/diagnostics.js';
 import { unplannedFiles } from './extra-files.js';
 import { LEDGER_FILE, ledgerText as renderLedger, trustedLedger, UNREADABLE_LEDGER_HINT, type LedgerRecord } from './ledger.js';
@@ -8,12 +8,14 @@ import { contentOf, type PlannedFile } from './planned-file.js';
 import { bannerComment, hasBanner, renderBody, renderFile, type AsyncMemo, type BannerOptions } from './render.js';
 import { writeUnitCache, type UnitCache } from './unit-cache.js';
 import { DiskStatuses, type DiskFile } from './disk-status.js';
+import { Staging } from './staging.js';
 import { sha256Hex as sha256 } from '../schema/sha256.js';
 
 /**
- * The only code that touches the output folder. Everything is rendered in memory first; then either
- * compared with the disk (`check`) or staged in a temp folder beside the output and renamed into
- * place, so a failure before the renames leaves the output exactly as it was.
+ * The only code that touches the output folder. Each file is rendered, then either compared with
+ * the disk (`check`) or staged in a temp folder beside the output (staging.ts); once every file is
+ * staged they are renamed into place, so a failure before the renames leaves the output exactly as
+ * it was.
  */
 
 export { LEDGER_FILE };
@@ -116,8 +118,8 @@ async function readLedger(outDir: string, shownDir: string): Promise<{ text: str
 }
 
 /**
- * Final text of every file this run writes, keyed by path in sorted order, and the hash of each
- * generated one for the ledger.
+ * Renders every file in path order and hands each one this run writes (created, updated, merged)
+ * to `write` as soon as its text is final; gives the hash of each generated one for the ledger.
  */
 async function plan(
   outDir: string,
@@ -125,9 +127,9 @@ async function plan(
   options: WriteOptions,
   report: WriteReport,
   statuses: DiskStatuses,
-): Promise<{ texts: Map<string, string>; hashes: Record<string, string>; generatedOnDisk: Map<string, DiskFile | undefined> }> {
+  write: (path: string, text: string) => void,
+): Promise<{ hashes: Record<string, string>; generatedOnDisk: Map<string, DiskFile | undefined> }> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const texts = new Map<string, string>();
   const hashes: Record<string, string> = {};
   const cache = options.cache;
   const memo = cache && ((kind: string, input: string, compute: () => Promise<string>) => cache.memoAsync(kind, input, compute));
@@ -146,7 +148,7 @@ async function plan(
         report.unchanged.push(file.path);
         continue;
       }
-      texts.set(file.path, kept.text);
+      write(file.path, kept.text);
       (disk === undefined ? report.created : report.updated).push(file.path);
       continue;
     }
@@ -158,7 +160,7 @@ async function plan(
         continue;
       }
       // Merged user code keeps the user's formatting: written as the hook returns it.
-      texts.set(file.path, merged);
+      write(file.path, merged);
       report.merged.push(file.path);
       continue;
     }
@@ -170,12 +172,14 @@ async function plan(
       hashes[file.path] = hash as string;
       generatedOnDisk.set(file.path, existing as DiskFile | undefined);
     }
-    if (existing === undefined) report.created.push(file.path);
-    else if (hash !== undefined ? (existing as DiskFile).sha256 === hash : existing === text) report.unchanged.push(file.path);
-    else report.updated.push(file.path);
-    texts.set(file.path, text);
+    if (existing !== undefined && (hash !== undefined ? (existing as DiskFile).sha256 === hash : existing === text)) {
+      report.unchanged.push(file.path);
+      continue;
+    }
+    (existing === undefined ? report.created : report.updated).push(file.path);
+    write(file.path, text);
   }
-  return { texts, hashes, generatedOnDisk };
+  return { hashes, generatedOnDisk };
 }
 
 /**
@@ -257,59 +261,51 @@ export async function writeOutput(
   const previous = await readLedger(root, outDir);
   const report = emptyReport();
   const statuses = new DiskStatuses(options.cache);
-  const { texts, hashes, generatedOnDisk } = await plan(root, files, options, report, statuses);
-  const ledgerText = renderLedger(hashes, options.record);
+  // --check writes nothing: what would be written is only reported.
+  const staging = options.check ? undefined : new Staging(root);
+  try {
+    const { hashes, generatedOnDisk } = await plan(root, files, options, report, statuses, (path, text) => staging?.put(path, text));
+    const ledgerText = renderLedger(hashes, options.record);
 
-  // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
-  const orphans: string[] = [];
-  for (const path of previous.files) {
-    if (planned.has(path)) continue;
-    assertSafePath(path);
-    const text = await readIfExists(join(root, path));
-    if (text !== undefined && hasBanner(text)) orphans.push(path);
-  }
+    // Files an earlier run generated that this one does not plan: deleted only if the banner is intact.
+    const orphans: string[] = [];
+    for (const path of previous.files) {
+      if (planned.has(path)) continue;
+      assertSafePath(path);
+      const text = await readIfExists(join(root, path));
+      if (text !== undefined && hasBanner(text)) orphans.push(path);
+    }
 
-  if (options.check) {
-    report.missing.push(...report.created);
-    report.stale.push(...report.updated, ...report.merged);
-    // What an earlier run generated, and whatever else lies in mcp-gen's folders (extra-files.ts).
-    report.extra.push(...[...new Set([...orphans, ...(await unplannedFiles(root, files, options.ownsFolder === true))])].sort());
-    if (previous.text !== ledgerText && report.missing.length + report.stale.length === 0) {
-      report.stale.push(LEDGER_FILE);
+    if (staging === undefined) {
+      report.missing.push(...report.created);
+      report.stale.push(...report.updated, ...report.merged);
+      // What an earlier run generated, and whatever else lies in mcp-gen's folders (extra-files.ts).
+      report.extra.push(...[...new Set([...orphans, ...(await unplannedFiles(root, files, options.ownsFolder === true))])].sort());
+      if (previous.text !== ledgerText && report.missing.length + report.stale.length === 0) {
+        report.stale.push(LEDGER_FILE);
+      }
+      return report;
+    }
+
+    // The ledger last: everything it lists is in place before it.
+    staging.put(LEDGER_FILE, ledgerText);
+    staging.moveIntoPlace();
+    for (const path of orphans) {
+      await rm(join(root, ...path.split('/')));
+      report.deleted.push(path);
+    }
+    if (options.cache) {
+      // What each generated file is now, for the next run to trust without reading it (disk-status.ts).
+      const unchanged = new Set(report.unchanged);
+      for (const [path, disk] of generatedOnDisk) {
+        statuses.record(join(root, ...path.split('/')), path, hashes[path] as string, unchanged.has(path) ? disk?.stats : undefined);
+      }
+      statuses.save();
+      options.beforeCacheSave?.();
+      await writeUnitCache(root, options.cache);
     }
     return report;
-  }
-
-  const unchanged = new Set(report.unchanged);
-  const writes = [...[...texts].filter(([path]) => !unchanged.has(path)), [LEDGER_FILE, ledgerText] as const];
-  mkdirSync(dirname(root), { recursive: true });
-  const staging = mkdtempSync(join(dirname(root), `.mcp-gen-staging-`));
-  // Each folder is made once, then the files go in a bounded number at a time.
-  const folders = [...new Set(writes.map(([path]) => posix.dirname(path)))].sort();
-  try {
-    // Synchronous, as the reads: thousands of small files, nothing else to do meanwhile, and each
-    // promise-based call costs several times its syscall.
-    for (const folder of folders) mkdirSync(join(staging, ...folder.split('/')), { recursive: true });
-    for (const [path, text] of writes) writeFileSync(join(staging, ...path.split('/')), text, 'utf8');
-    // Everything is on disk beside the output; now move it in, one rename per file.
-    mkdirSync(root, { recursive: true });
-    for (const folder of folders) mkdirSync(join(root, ...folder.split('/')), { recursive: true });
-    for (const [path] of writes) renameSync(join(staging, ...path.split('/')), join(root, ...path.split('/')));
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    staging?.remove();
   }
-  for (const path of orphans) {
-    await rm(join(root, ...path.split('/')));
-    report.deleted.push(path);
-  }
-  if (options.cache) {
-    // What each generated file is now, for the next run to trust without reading it (disk-status.ts).
-    for (const [path, disk] of generatedOnDisk) {
-      statuses.record(join(root, ...path.split('/')), path, hashes[path] as string, unchanged.has(path) ? disk?.stats : undefined);
-    }
-    statuses.save();
-    options.beforeCacheSave?.();
-    await writeUnitCache(root, options.cache);
-  }
-  return report;
 }

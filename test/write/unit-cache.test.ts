@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
-import { decodeUnitCache, encodeUnitCache, UNIT_CACHE_FILE, UNIT_CACHE_FORMAT, UnitCache } from '../../src/write/unit-cache.js';
+import { decodeEntries, decodeUnitCache, encodeEntries, encodeUnitCache, UNIT_CACHE_FILE, UNIT_CACHE_FORMAT, UnitCache, writeEntries, type Entry } from '../../src/write/unit-cache.js';
 import { dump } from 'js-yaml';
 import { makeManifest } from '../../bench/scale/make-manifest.mjs';
 import { repoRoot } from '../client/support.js';
@@ -215,4 +215,27 @@ describe('server and client generation with the unit cache', () => {
     await generate('client', 'planted');
     expect(await readFile(join(out, 'validators.ts'), 'utf8')).not.toContain('PLANTED BY THE TEST');
   }, 240_000);
+});
+
+describe('a cache file written a run at a time', () => {
+  it('holds the very bytes of the file made whole, and reads back', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-write-entries-'));
+    try {
+      // Past one run of values by count (1,024) and by size (1 MiB); texts and bytes, wide characters, a lone surrogate (left out).
+      const entries: [string, Entry][] = [];
+      for (let i = 0; i < 3000; i++) entries.push([`key-${String(i).padStart(5, '0')}`, i % 2 === 0 ? { text: `value ${i} é ✓ 🙂` } : { bytes: Buffer.from(`bytes ${i}`) }]);
+      entries.push(['big', { text: 'x'.repeat(1536 * 1024) }]);
+      entries.push(['lone', { text: 'a\uD800b' }]);
+      const path = join(dir, 'cache');
+      writeEntries(path, 'fingerprint', entries.reverse(), { stamp: 'ü' });
+      const written = await readFile(path);
+      expect(written.equals(encodeEntries('fingerprint', entries, { stamp: 'ü' }))).toBe(true);
+      const decoded = decodeEntries(written, 'fingerprint');
+      expect(decoded?.size).toBe(3001);
+      expect(decoded?.get('key-00002')?.bytes?.toString('utf8')).toBe('value 2 é ✓ 🙂');
+      expect(decoded?.has('lone')).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
