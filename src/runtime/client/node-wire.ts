@@ -21,13 +21,24 @@ export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, si
       return;
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const outgoing: Record<string, string | number> = { ...headers };
-    if (body !== undefined) outgoing['content-length'] = Buffer.byteLength(body);
+    const length = body === undefined ? undefined : Buffer.byteLength(body);
     // Options, not the URL itself, and no `signal`: node:http would work the URL out again and
-    // hook the signal on every request (closeOnAbort hooks each signal once).
-    const options: RequestOptions = { ...targetOf(url), method, headers: outgoing };
+    // hook the signal on every request (closeOnAbort hooks each signal once). A literal, not a
+    // spread of the target: adding keys to a spread copy is slow on Node 20's V8.
+    const target = targetOf(url);
+    const options: RequestOptions = {
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
+      auth: target.auth,
+      method,
+      headers,
+    };
     const attempt = (first: boolean): void => {
       const request = send(options, (message) => resolve(new NodeResponse(message)));
+      // Set on the request rather than on a copy of the caller's headers (which stay theirs).
+      if (length !== undefined) request.setHeader('content-length', length);
       if (signal !== undefined) closeOnAbort(signal, request);
       request.on('error', (error: NodeJS.ErrnoException) => {
         // The keep-alive race: the server closed the idle connection as this request went out on
@@ -50,12 +61,9 @@ function targetOf(url: URL): RequestOptions {
   const href = url.href;
   const known = targets.get(url);
   if (known !== undefined && known.href === href) return known.options;
-  // Only what node:http reads of it (`path` has the query; a fragment is never sent): fewer
-  // fields to copy on every request.
+  // Only what node:http reads of it (`path` has the query; a fragment is never sent).
   const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
-  const options: RequestOptions = { protocol, hostname, path };
-  if (port !== undefined) options.port = port;
-  if (auth !== undefined) options.auth = auth;
+  const options: RequestOptions = { protocol, hostname, port, path, auth };
   targets.set(url, { href, options });
   return options;
 }
