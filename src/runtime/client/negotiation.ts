@@ -51,8 +51,8 @@ export function withStatelessMeta(
 }
 
 /**
- * `{ ...params, _meta: meta }`, copied key by key: on Node 20's V8 a key added to a spread copy
- * costs about 0.5 µs, and every stateless request makes this copy.
+ * `{ ...params, _meta: meta }`, copied key by key: on Node 20's V8 adding a key to a spread copy
+ * is many times slower than this loop, and every stateless request makes this copy.
  */
 function withMetaField(params: JsonObject, meta: JsonObject): JsonObject {
   const copy: JsonObject = {};
