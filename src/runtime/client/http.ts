@@ -15,6 +15,7 @@ import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
 import {
+  addHeaders,
   isAnswerTo,
   isEventStream,
   parseJson,
@@ -126,7 +127,8 @@ export class StreamableHttpTransport implements ClientTransport {
 
   /** The headers of every request this transport makes (POST, GET, DELETE): the one place they are built. */
   private baseHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.options.headers };
+    const user = this.options.headers;
+    const headers: Record<string, string> = user === undefined ? {} : addHeaders({}, user);
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
