@@ -96,6 +96,7 @@ export class Connection {
     const name = mcpNameOf(method, params);
     if (name !== undefined) info.name = name;
     if (options.headers) info.headers = options.headers;
+    if (signal !== undefined || options.timeoutMs !== undefined) info.cancellable = true;
 
     return new Promise<JsonObject>((resolve, reject) => {
       const request = new InFlight(this.incoming, id, resolve, reject);

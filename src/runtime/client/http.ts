@@ -15,6 +15,7 @@ import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
 import {
+  addHeaders,
   isAnswerTo,
   isEventStream,
   parseJson,
@@ -77,8 +78,13 @@ export class StreamableHttpTransport implements ClientTransport {
   private isClosed = false;
   /** The SSE streams answers and server messages arrive on, resumed while they owe something. */
   private readonly streams: ResumableStreams;
-  /** Requests still waiting for their answer, by id: aborting one closes its HTTP exchange. */
+  /** Cancellable requests still waiting for their answer, by id: aborting one closes its HTTP exchange. */
   private readonly inflight = new Map<string | number, AbortController>();
+  /**
+   * The signal of every other request's exchange, aborted when the transport closes: a request
+   * that can never be cancelled needs no controller of its own.
+   */
+  private readonly closing = new AbortController();
   private triedFallback = false;
 
   constructor(options: HttpClientOptions) {
@@ -121,7 +127,8 @@ export class StreamableHttpTransport implements ClientTransport {
 
   /** The headers of every request this transport makes (POST, GET, DELETE): the one place they are built. */
   private baseHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.options.headers };
+    const user = this.options.headers;
+    const headers: Record<string, string> = user === undefined ? {} : addHeaders({}, user);
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
@@ -142,12 +149,16 @@ export class StreamableHttpTransport implements ClientTransport {
     if (this.isClosed) throw new ConnectionClosedError();
     const headers = this.postHeaders(info);
     const hadSession = this.sessionId !== undefined;
-    // A request's exchange can be closed by `cancel`; notifications and responses are not tracked.
+    // A cancellable request's exchange can be closed by `cancel`, any request's by `close`;
+    // notifications and responses are not tracked.
     const id = info.id;
-    const controller = id === undefined ? undefined : new AbortController();
+    const controller =
+      id !== undefined && info.cancellable === true ? new AbortController() : undefined;
     if (id !== undefined && controller !== undefined) this.inflight.set(id, controller);
+    const signal = id === undefined ? undefined : (controller ?? this.closing).signal;
     const forget = (): void => {
-      if (id !== undefined && this.inflight.get(id) === controller) this.inflight.delete(id);
+      if (id !== undefined && controller !== undefined && this.inflight.get(id) === controller)
+        this.inflight.delete(id);
     };
     let streaming = false;
     try {
@@ -158,7 +169,7 @@ export class StreamableHttpTransport implements ClientTransport {
         headers,
         text,
         undefined,
-        controller?.signal,
+        signal,
       );
       const sessionId = response.header('mcp-session-id');
       if (info.method === INITIALIZE && sessionId !== undefined && response.status === 200)
@@ -173,7 +184,7 @@ export class StreamableHttpTransport implements ClientTransport {
       if (status >= 200 && status < 300 && type.startsWith('text/event-stream')) {
         streaming = true;
         void this.streams
-          .read(response, id, controller?.signal)
+          .read(response, id, signal)
           .then((error) => {
             if (error !== undefined && id !== undefined) this.onLost(id, error);
           })
@@ -181,7 +192,7 @@ export class StreamableHttpTransport implements ClientTransport {
         return;
       }
       const body = await response.text();
-      if (controller?.signal.aborted) return;
+      if (signal?.aborted) return;
       const message = parseJson(body);
       // A JSON answer cut short (the server died while sending it) is no answer: say so now.
       if (message === undefined && id !== undefined && status >= 200 && status < 300)
@@ -251,6 +262,7 @@ export class StreamableHttpTransport implements ClientTransport {
     // Requests still waiting are abandoned: at 2026-07-28 that cancels them on the server.
     for (const controller of this.inflight.values()) controller.abort();
     this.inflight.clear();
+    this.closing.abort();
     this.streams.close();
     if (this.sessionId !== undefined) {
       // Ends the session on the server; a server that does not allow it answers 405, which is fine.

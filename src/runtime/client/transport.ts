@@ -15,6 +15,11 @@ export interface OutgoingInfo {
   id?: string | number;
   /** Extra headers, e.g. `Mcp-Param-Region`. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The request has a signal or a timeout, so `cancel` may be called for it; for any other
+   * request it never is (an HTTP transport then keeps nothing per request to stop it).
+   */
+  cancellable?: boolean;
 }
 
 export interface ClientTransport {
