@@ -51,8 +51,9 @@ export function planInlineEntries(
   threshold: number,
   matchedRoots: ReadonlyMap<SchemaObject, string> = new Map(),
 ): InlinePlan {
-  const forms = new CanonicalForms(shareableNames);
-  const counts = new Map<number, number>();
+  const texts = new Map<object, string>();
+  const counts = new Map<string, number>();
+  const refsShared = new Map<object, boolean>();
   const regions: Region[] = [];
   for (const schema of schemas) {
     const tops: Region['tops'] = [];
@@ -71,23 +72,23 @@ export function planInlineEntries(
         tops.push({ node: { [key]: value }, candidate: false });
       }
     }
-    for (const top of tops) forms.formOf(top.node);
+    for (const top of tops) canonicalText(top.node, texts, refsShared, shareableNames);
     regions.push({ schema, tops });
   }
   // Every candidate occurrence counted, nested ones too: a text is worth sharing by all its copies.
   const candidate = (node: unknown): node is SchemaObject =>
-    isSchemaObject(node) && forms.refsShared(node) && !Object.hasOwn(node, '$defs') && !Object.hasOwn(node, 'definitions') && forms.length(node) >= MIN_TEXT;
+    isSchemaObject(node) && refsShared.get(node) === true && !Object.hasOwn(node, '$defs') && !Object.hasOwn(node, 'definitions') && (texts.get(node)?.length ?? 0) >= MIN_TEXT;
   for (const region of regions) {
     for (const top of region.tops) {
       forEachNode(top.node, top.candidate, (node) => {
-        if (candidate(node)) counts.set(forms.formOf(node), (counts.get(forms.formOf(node)) ?? 0) + 1);
+        if (candidate(node)) counts.set(texts.get(node) as string, (counts.get(texts.get(node) as string) ?? 0) + 1);
         return true;
       });
     }
   }
-  const selected = new Set([...counts].filter(([form, n]) => n > 1 && (n - 1) * forms.lengthOfForm(form) >= threshold).map(([form]) => form));
+  const selected = new Set([...counts].filter(([text, n]) => n > 1 && (n - 1) * text.length >= threshold).map(([text]) => text));
   const plan: InlinePlan = { entries: new Map(), stubs: new Map(), roots: new Map() };
-  const keyOf = new Map<number, string | null>();
+  const keyOf = new Map<string, string | null>();
   for (const region of regions) {
     const stubs = new Map<SchemaObject, string>();
     for (const top of region.tops) {
@@ -95,8 +96,8 @@ export function planInlineEntries(
       if (plan.roots.has(region.schema)) break;
       // The outermost selected copy becomes the stub; what it holds is compiled with it.
       forEachNode(top.node, top.candidate, (node) => {
-        if (!candidate(node) || !selected.has(forms.formOf(node))) return true;
-        const key = entryKey(forms, node, keyOf, plan, taken);
+        if (!candidate(node) || !selected.has(texts.get(node) as string)) return true;
+        const key = entryKey(texts.get(node) as string, node, keyOf, plan, taken);
         if (key === undefined) return true;
         if (top.root === true && node === top.node) plan.roots.set(region.schema, key);
         else stubs.set(node, key);
@@ -108,14 +109,13 @@ export function planInlineEntries(
   return plan;
 }
 
-/** The entry key of a node's text (its first copy is the entry); undefined when the key is taken or collides. */
-function entryKey(forms: CanonicalForms, node: SchemaObject, keyOf: Map<number, string | null>, plan: InlinePlan, taken: ReadonlySet<string>): string | undefined {
-  const form = forms.formOf(node);
-  const known = keyOf.get(form);
+/** The entry key of a text (its first copy is the entry); undefined when the key is taken or collides. */
+function entryKey(text: string, node: SchemaObject, keyOf: Map<string, string | null>, plan: InlinePlan, taken: ReadonlySet<string>): string | undefined {
+  const known = keyOf.get(text);
   if (known !== undefined) return known ?? undefined;
-  const key = `${KEY_PREFIX}${sha256Hex(forms.textOfForm(form)).slice(0, 32)}`;
+  const key = `${KEY_PREFIX}${sha256Hex(text).slice(0, 32)}`;
   const ok = !taken.has(key) && !plan.entries.has(key);
-  keyOf.set(form, ok ? key : null);
+  keyOf.set(text, ok ? key : null);
   if (!ok) return undefined;
   plan.entries.set(key, node);
   return key;
@@ -137,119 +137,40 @@ function forEachNode(node: unknown, self: boolean, visit: (node: unknown) => boo
 }
 
 /**
- * Schema nodes by the text ajv compiles (annotations left out): nodes of equal text get the same
- * form, a small number. The text itself is made only when asked for (an entry's key is its hash):
- * a node's form is its own keywords with each subschema's form in place of its text, so a node
- * costs its own size, where building the texts bottom-up copied each subtree once per level above
- * it (a fifth of a warm 1,000-tool run). Also: whether every `$ref` in a node reaches one of
- * `sharedNames` (a definition that means the same in every tool).
+ * The text of `node` as ajv compiles it (annotations left out), recorded for every schema object
+ * under it, bottom-up; and whether every `$ref` in it reaches a shared definition.
  */
-export class CanonicalForms {
-  private readonly forms = new Map<object, number>();
-  private readonly shared = new Map<object, boolean>();
-  /** Form by its shape: literal JSON pieces and the forms of subschemas, joined (see shapeKey). */
-  private readonly byShape = new Map<string, number>();
-  /** Per form: its pieces (literal JSON text, or a subschema's form) and its text's length. */
-  private readonly pieces: (string | number)[][] = [];
-  private readonly lengths: number[] = [];
-
-  constructor(private readonly sharedNames: ReadonlySet<string>) {}
-
-  /** The form of a schema object (computed once per object, with all under it). */
-  formOf(node: SchemaObject): number;
-  formOf(node: unknown): number | undefined;
-  formOf(node: unknown): number | undefined {
-    if (!isSchemaObject(node)) return undefined;
-    const known = this.forms.get(node);
-    if (known !== undefined) return known;
-    let ok = true;
-    const pieces: (string | number)[] = [];
-    // Literal text runs are joined, so one shape has one list of pieces.
-    const literal = (text: string): void => {
-      const last = pieces.length - 1;
-      if (last >= 0 && typeof pieces[last] === 'string') pieces[last] += text;
-      else pieces.push(text);
-    };
-    const sub = (value: unknown): void => {
-      if (!isSubschema(value) || !isSchemaObject(value)) {
-        literal(JSON.stringify(value));
-        return;
-      }
-      pieces.push(this.formOf(value));
-      if (this.shared.get(value) !== true) ok = false;
-    };
-    literal('{');
-    let first = true;
-    for (const [key, value] of Object.entries(node)) {
-      if (ANNOTATION_KEYWORDS.has(key)) continue;
-      literal(`${first ? '' : ','}${JSON.stringify(key)}:`);
-      first = false;
-      const slot = subschemaSlot(key, value);
-      if (slot === 'one') sub(value);
-      else if (slot === 'list') {
-        literal('[');
-        (value as unknown[]).forEach((item, i) => {
-          if (i > 0) literal(',');
-          sub(item);
-        });
-        literal(']');
-      } else if (slot === 'map') {
-        literal('{');
-        Object.entries(value as SchemaObject).forEach(([name, item], i) => {
-          literal(`${i > 0 ? ',' : ''}${JSON.stringify(name)}:`);
-          sub(item);
-        });
-        literal('}');
-      } else literal(JSON.stringify(value));
-    }
-    literal('}');
-    const ref = node['$ref'];
-    if (ref !== undefined) {
-      const m = typeof ref === 'string' ? LOCAL_DEF_REF.exec(ref) : null;
-      if (!m || !this.sharedNames.has(decodeToken(m[2] as string))) ok = false;
-    }
-    const shape = shapeKey(pieces);
-    let form = this.byShape.get(shape);
-    if (form === undefined) {
-      form = this.pieces.length;
-      this.byShape.set(shape, form);
-      this.pieces.push(pieces);
-      this.lengths.push(pieces.reduce<number>((sum, piece) => sum + (typeof piece === 'string' ? piece.length : (this.lengths[piece] as number)), 0));
-    }
-    this.forms.set(node, form);
-    this.shared.set(node, ok);
-    return form;
+export function canonicalText(node: unknown, texts: Map<object, string>, refsShared: Map<object, boolean>, sharedNames: ReadonlySet<string>): string {
+  if (!isSchemaObject(node)) return JSON.stringify(node);
+  const known = texts.get(node);
+  if (known !== undefined) return known;
+  let ok = true;
+  const sub = (value: unknown): string => {
+    if (!isSubschema(value)) return JSON.stringify(value);
+    const text = canonicalText(value, texts, refsShared, sharedNames);
+    if (isSchemaObject(value) && refsShared.get(value) !== true) ok = false;
+    return text;
+  };
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (ANNOTATION_KEYWORDS.has(key)) continue;
+    const slot = subschemaSlot(key, value);
+    let text: string;
+    if (slot === 'one') text = sub(value);
+    else if (slot === 'list') text = `[${(value as unknown[]).map(sub).join(',')}]`;
+    else if (slot === 'map') text = `{${Object.entries(value as SchemaObject).map(([name, item]) => `${JSON.stringify(name)}:${sub(item)}`).join(',')}}`;
+    else text = JSON.stringify(value);
+    parts.push(`${JSON.stringify(key)}:${text}`);
   }
-
-  /** Whether every `$ref` in the node (already given a form) reaches a shared definition. */
-  refsShared(node: object): boolean {
-    return this.shared.get(node) === true;
+  const ref = node['$ref'];
+  if (ref !== undefined) {
+    const m = typeof ref === 'string' ? LOCAL_DEF_REF.exec(ref) : null;
+    if (!m || !sharedNames.has(decodeToken(m[2] as string))) ok = false;
   }
-
-  /** The length of the node's text. */
-  length(node: SchemaObject): number {
-    return this.lengthOfForm(this.formOf(node));
-  }
-
-  lengthOfForm(form: number): number {
-    return this.lengths[form] as number;
-  }
-
-  /** The text of a form: the node's JSON without annotations, keys in their order. */
-  textOfForm(form: number): string {
-    return (this.pieces[form] as (string | number)[]).map((piece) => (typeof piece === 'string' ? piece : this.textOfForm(piece))).join('');
-  }
-}
-
-/**
- * A shape's key: literal pieces as they are, a subschema's form as `@` and its number. JSON text
- * never has `@` outside a string and each literal piece is whole JSON tokens, so two shapes have
- * one key only when their pieces are the same.
- */
-function shapeKey(pieces: readonly (string | number)[]): string {
-  let key = '';
-  for (const piece of pieces) key += typeof piece === 'string' ? piece : `@${piece}`;
-  return key;
+  const text = `{${parts.join(',')}}`;
+  texts.set(node, text);
+  refsShared.set(node, ok);
+  return text;
 }
 
 /** The root without its definitions, as ajv compiles it; undefined for a root that must stay with its tool. */

@@ -1,5 +1,5 @@
 import { isSchemaObject, type SchemaObject } from '../../schema/keywords.js';
-import { CanonicalForms, rootBody } from './shared-inline.js';
+import { canonicalText, rootBody } from './shared-inline.js';
 
 /**
  * Tool roots that are a definition. An importer inlines a response's component as the tool's
@@ -25,19 +25,21 @@ export function matchRootsToDefinitions(
   keyword: '$defs' | 'definitions',
   definitions: ReadonlyMap<string, unknown>,
 ): Map<SchemaObject, string> {
-  const forms = new CanonicalForms(new Set(definitions.keys()));
-  const byForm = new Map<number, string>();
+  const texts = new Map<object, string>();
+  const refsShared = new Map<object, boolean>();
+  const names = new Set(definitions.keys());
+  const byText = new Map<string, string>();
   for (const [name, value] of definitions) {
     if (!isSchemaObject(value)) continue;
-    const form = forms.formOf(value);
-    if (!byForm.has(form)) byForm.set(form, name);
+    const text = canonicalText(value, texts, refsShared, names);
+    if (!byText.has(text)) byText.set(text, name);
   }
   const matches = new Map<SchemaObject, string>();
   for (const schema of schemas) {
     const body = rootBody(schema, keyword);
     if (body === undefined) continue;
-    const name = byForm.get(forms.formOf(body));
-    if (name !== undefined && forms.refsShared(body)) matches.set(schema, name);
+    const name = byText.get(canonicalText(body, texts, refsShared, names));
+    if (name !== undefined && refsShared.get(body) === true) matches.set(schema, name);
   }
   return matches;
 }
