@@ -41,8 +41,9 @@ export class Staging {
     for (const path of this.paths) renameSync(join(this.folder, ...path.split('/')), join(this.root, ...path.split('/')));
   }
 
-  /** Removes the folder and anything still in it. */
+  /** Removes the folder and anything still in it (again: nothing). */
   remove(): void {
     if (this.folder !== undefined) rmSync(this.folder, { recursive: true, force: true });
+    this.folder = undefined;
   }
 }

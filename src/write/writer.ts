@@ -290,6 +290,10 @@ export async function writeOutput(
     // The ledger last: everything it lists is in place before it.
     staging.put(LEDGER_FILE, ledgerText);
     staging.moveIntoPlace();
+    // Gone before the cache is saved, as it always was: the files just renamed must change before
+    // the cache file is written, in the file system's coarse clock, for the next run to trust them
+    // (disk-status.ts, noop-stamp.ts), and removing the folder takes that moment.
+    staging.remove();
     for (const path of orphans) {
       await rm(join(root, ...path.split('/')));
       report.deleted.push(path);
