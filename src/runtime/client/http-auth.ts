@@ -6,7 +6,8 @@
  * flow lives in `./auth/` (it needs oauth4webapi), loaded only when an OAuth configuration is given,
  * so a client generated without `--auth` has neither the folder nor the package.
  */
-import { addHeaders, type Exchange, type WireResponse } from './http-wire.js';
+import { assignOwn } from '../protocol/jsonrpc.js';
+import type { Exchange, WireResponse } from './http-wire.js';
 import { loadOAuth } from './oauth-module.js';
 
 /** What the transport asks of an authorization: headers for a request, and whether to send it again. */
@@ -214,6 +215,6 @@ export function authorizedExchange(
 ): Promise<WireResponse> {
   if (auth === undefined) return exchange(url, method, headers, body, timeoutMs, signal);
   return sendAuthorized(auth, method, url, (extra) =>
-    exchange(url, method, addHeaders(addHeaders({}, headers), extra), body, timeoutMs, signal),
+    exchange(url, method, assignOwn(assignOwn({}, headers), extra), body, timeoutMs, signal),
   );
 }

@@ -60,29 +60,6 @@ export function isEventStream(response: WireResponse): boolean {
   return (response.header('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 }
 
-/**
- * Copies `source`'s headers into `target` (a later value wins) and returns it: what
- * `{ ...target, ...source }` gives, built key by key, since on Node 20's V8 keys added to a spread
- * copy are many times slower, and every request builds its headers.
- */
-export function addHeaders(
-  target: Record<string, string>,
-  source: Readonly<Record<string, string>>,
-): Record<string, string> {
-  for (const name of Object.keys(source)) {
-    // Assigning `__proto__` would set the prototype; a spread copies it as an own key.
-    if (name === '__proto__')
-      Object.defineProperty(target, name, {
-        value: source[name],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else target[name] = source[name] as string;
-  }
-  return target;
-}
-
 export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;

@@ -15,7 +15,6 @@ import { cancelledNotification } from './cancellation.js';
 import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
 import { headerValue } from './headers.js';
 import {
-  addHeaders,
   isAnswerTo,
   isEventStream,
   parseJson,
@@ -27,6 +26,7 @@ import { ResumableStreams } from './resumable-streams.js';
 import { authorizedExchange, httpAuthFor, type AuthOption, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './negotiation.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
+import { assignOwn } from '../protocol/jsonrpc.js';
 import { CANCELLED, INITIALIZE } from '../protocol/methods.js';
 
 export interface HttpClientOptions {
@@ -128,7 +128,7 @@ export class StreamableHttpTransport implements ClientTransport {
   /** The headers of every request this transport makes (POST, GET, DELETE): the one place they are built. */
   private baseHeaders(): Record<string, string> {
     const user = this.options.headers;
-    const headers: Record<string, string> = user === undefined ? {} : addHeaders({}, user);
+    const headers: Record<string, string> = user === undefined ? {} : assignOwn({}, user);
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;

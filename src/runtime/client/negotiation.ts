@@ -4,7 +4,7 @@
  * `initialize` result says about the server.
  */
 import type { JsonObject } from '../api.js';
-import { isObject } from '../protocol/jsonrpc.js';
+import { assignOwn, isObject } from '../protocol/jsonrpc.js';
 import { statelessCapabilities } from './input-handlers.js';
 
 /** The stateless revision: no handshake, `_meta` on every request. */
@@ -47,26 +47,8 @@ export function withStatelessMeta(
   const declared = statelessCapabilities(capabilities);
   meta[META_CAPABILITIES] = isObject(added) ? { ...declared, ...added } : declared;
   meta[META_CLIENT_INFO] = clientInfo ?? { name: 'mcp-gen-client', version: '0.1.0' };
-  return withMetaField(params, meta);
-}
-
-/**
- * `{ ...params, _meta: meta }`, copied key by key: on Node 20's V8 adding a key to a spread copy
- * is many times slower than this loop, and every stateless request makes this copy.
- */
-function withMetaField(params: JsonObject, meta: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const key of Object.keys(params)) {
-    // Assigning `__proto__` would set the prototype; the spread made it an own key.
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, {
-        value: params[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[key] = params[key];
-  }
+  // `{ ...params, _meta: meta }`, without the spread's cost (assignOwn).
+  const copy = assignOwn<unknown>({}, params);
   copy['_meta'] = meta;
   return copy;
 }

@@ -104,6 +104,29 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Copies `source`'s own keys into `target` (a later value wins) and returns it: what
+ * `{ ...target, ...source }` gives, built key by key, since on Node 20's V8 adding keys to a spread
+ * copy is many times slower, and the clients make such copies on every request. A key `__proto__`
+ * stays an own key, as a spread keeps it (assigning it would set the prototype).
+ */
+export function assignOwn<T>(
+  target: Record<string, T>,
+  source: Readonly<Record<string, T>>,
+): Record<string, T> {
+  for (const key of Object.keys(source)) {
+    if (key === '__proto__')
+      Object.defineProperty(target, key, {
+        value: source[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else target[key] = source[key] as T;
+  }
+  return target;
+}
+
 /** JSON text of `value`, or undefined when it cannot be serialized (cycles, BigInt, functions). */
 export function jsonOrUndefined(value: unknown): string | undefined {
   try {
