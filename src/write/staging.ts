@@ -23,7 +23,10 @@ export class Staging {
    * do meanwhile, and each promise-based call costs several times its syscall.
    */
   put(path: string, text: string): void {
-    this.folder ??= (mkdirSync(dirname(this.root), { recursive: true }), mkdtempSync(join(dirname(this.root), '.mcp-gen-staging-')));
+    if (this.folder === undefined) {
+      mkdirSync(dirname(this.root), { recursive: true });
+      this.folder = mkdtempSync(join(dirname(this.root), '.mcp-gen-staging-'));
+    }
     const folder = posix.dirname(path);
     if (!this.folders.has(folder)) {
       mkdirSync(join(this.folder, ...folder.split('/')), { recursive: true });
