@@ -143,6 +143,10 @@ describe('Streamable HTTP transport rules', () => {
     const garbage = await post(url, '{not json');
     expect(garbage.status).toBe(400);
     expect(((await garbage.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    // The id is read from the broken text when it comes before the break.
+    const broken = await post(url, '{"jsonrpc":"2.0","id":"b-1","method":"ping","params":{x}}');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ id: 'b-1', error: { code: -32700 } });
     const small = (await listen({ maxBodyBytes: 1024 })).url;
     const big = await post(small, { jsonrpc: '2.0', id: 1, method: 'ping', params: { padding: 'x'.repeat(2048) } });
     expect(big.status).toBe(413);

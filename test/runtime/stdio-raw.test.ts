@@ -31,6 +31,38 @@ describe('stdio framing and JSON-RPC errors', () => {
     ]);
   });
 
+  it('answers a request that is not JSON under its id when the id can still be read', async () => {
+    const raw = new RawStdio();
+    // Python's json.dumps writes NaN; a client cut off mid-line leaves the rest unread.
+    raw.send('{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"arguments":{"x":NaN}}}');
+    raw.send('{"jsonrpc":"2.0","method":"ping","id":"twelve","params":{');
+    // A response of the client's (no method) and an id after the break: no id to borrow.
+    raw.send('{"jsonrpc":"2.0","id":13,"result":{x}}');
+    raw.send('{"jsonrpc":"2.0","method":"ping","params":{,"id":14}');
+    expect((await raw.call(15, 'ping'))['result']).toEqual({});
+    expect(raw.received.map((m) => [m['id'], errorCode(m)])).toEqual([
+      [11, -32700],
+      ['twelve', -32700],
+      [null, -32700],
+      [null, -32700],
+      [15, undefined],
+    ]);
+  });
+
+  it('reads a first line that starts with a byte order mark', async () => {
+    const raw = new RawStdio();
+    raw.send('\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    // Only the stream's start: a BOM before a later line leaves that line no JSON.
+    raw.send('\uFEFF{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    expect((await raw.call(3, 'ping'))['result']).toEqual({});
+    // The parse error is written at once, the pings' answers a turn later.
+    expect(raw.received.map((m) => [m['id'], errorCode(m)])).toEqual([
+      [null, -32700],
+      [1, undefined],
+      [3, undefined],
+    ]);
+  });
+
   it('refuses requests other than ping before initialize', async () => {
     const raw = new RawStdio();
     const early = await raw.call(1, 'tools/list');

@@ -188,11 +188,13 @@ export function tooLargeMessage(max: number, idText: string = NULL_ID): string {
   );
 }
 
-export const PARSE_ERROR_MESSAGE = errorMessage(
-  NULL_ID,
-  PARSE_ERROR,
-  'Parse error: the message is not valid JSON',
-);
+/**
+ * `idText`: the request's id when it can still be read from the broken text (json-scan.ts), so a
+ * client waiting on that id gets its answer, not a timeout.
+ */
+export function parseErrorMessage(idText: string = NULL_ID): string {
+  return errorMessage(idText, PARSE_ERROR, 'Parse error: the message is not valid JSON');
+}
 
 const MAX_DESCRIBED_ISSUES = 5;
 

@@ -69,11 +69,16 @@ function clientReads(chunks: readonly Uint8Array[]): unknown[] {
   return messages;
 }
 
-/** The client: the messages of the lines, worked out from the items (the BOM is no part of the first). */
+/**
+ * The client: the messages of the lines, worked out from the items. The reader drops one BOM at the
+ * start of the stream: the flag's, or else one the first line's own text begins with.
+ */
 function clientModel(stream: StdioStream): unknown[] {
-  return stream.items.flatMap(([it]) => {
+  const lines = stream.items.map(([it]) => lineOf(it));
+  if (!stream.bom && lines[0]?.startsWith(BOM)) lines[0] = lines[0].slice(BOM.length);
+  return lines.flatMap((line) => {
     try {
-      return [JSON.parse(lineOf(it)) as unknown];
+      return [JSON.parse(line) as unknown];
     } catch {
       return [];
     }
@@ -126,12 +131,12 @@ export async function stdioServerSplitInvariance(numRuns: number, seed?: number)
   await fc.assert(
     fc.asyncProperty(stdioStream, cutPositions, async (stream, positions) => {
       // initialize first, in the same bytes, so the pings are answered in a session (a BOM before
-      // it makes that line no JSON: a parse error, and no session, in every chunking alike).
+      // it is dropped: the stream's first line may start with one).
       const bytes = utf8(stdioText(stream, INITIALIZE + '\n'));
       const whole = await serverAnswers([bytes]);
       // Every ping line is answered by id, whatever else the lines hold.
       const answered = JSON.stringify(whole);
-      if (!stream.bom) for (const [it] of stream.items) if (it.kind === 'ping') expect(answered).toContain(JSON.stringify({ jsonrpc: '2.0', id: it.id, result: {} }));
+      for (const [it] of stream.items) if (it.kind === 'ping') expect(answered).toContain(JSON.stringify({ jsonrpc: '2.0', id: it.id, result: {} }));
       expect(await serverAnswers(bytewise(bytes))).toEqual(whole);
       expect(await serverAnswers(cut(bytes, positions))).toEqual(whole);
     }),

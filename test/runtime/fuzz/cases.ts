@@ -67,10 +67,13 @@ export function fuzzCase(ids: Ids): fc.Arbitrary<FuzzCase> {
       nulls: 1,
       answered: [],
     })),
-    // A valid request cut short: never JSON.
-    fc.tuple(fc.string({ maxLength: 30 }), fc.nat()).map(([text, cut]): FuzzCase => {
-      const whole = request(1, 'tools/call', JSON.stringify({ name: 'echo', arguments: { text } }));
-      return { kind: 'truncated', body: whole.slice(0, 1 + (cut % (whole.length - 1))), nulls: 1, answered: [] };
+    // A valid request cut short: never JSON. Its parse error carries the id once the id and the
+    // start of the method's string are both in (json-scan.ts), and null before.
+    fc.tuple(fresh, fc.string({ maxLength: 30 }), fc.nat()).map(([id, text, cut]): FuzzCase => {
+      const whole = request(id, 'tools/call', JSON.stringify({ name: 'echo', arguments: { text } }));
+      const body = whole.slice(0, 1 + (cut % (whole.length - 1)));
+      const readable = body.length >= whole.indexOf('"method":"') + '"method":"'.length;
+      return { kind: 'truncated', body, nulls: readable ? 0 : 1, answered: readable ? [id] : [] };
     }),
     // Ids that are not ids.
     fc.constantFrom('null', 'true', '1.5', '{}', '[]', '1e400', '9007199254740993', '-9007199254740993', '"a"', '').chain((idText) =>

@@ -7,7 +7,7 @@ import type { AuthInfo } from '../../api.js';
 import {
   INVALID_REQUEST,
   NULL_ID,
-  PARSE_ERROR_MESSAGE,
+  parseErrorMessage,
   TRANSPORT_ERROR,
   errorMessage,
   nestsDeeperThan,
@@ -116,7 +116,7 @@ export class HttpPost<Req extends HttpRequestIn> {
     try {
       message = JSON.parse(body);
     } catch {
-      send(res, 400, PARSE_ERROR_MESSAGE);
+      send(res, 400, parseErrorMessage(scanRequestId(body, this.maxBodyBytes)));
       return;
     }
     if (auth !== undefined) {

@@ -5,11 +5,11 @@
  */
 import { Buffer } from 'node:buffer';
 import {
-  PARSE_ERROR_MESSAGE,
   idJson,
   isObject,
   isRequestId,
   nestsDeeperThan,
+  parseErrorMessage,
   tooDeepMessage,
   tooLargeMessage,
 } from '../../protocol/jsonrpc.js';
@@ -40,9 +40,16 @@ export class StdioMessages {
     this.maxDepth = core.limits.maxDepth;
   }
 
+  /** Until the first line: a byte order mark before it (as some Windows shells write) is dropped. */
+  private first = true;
+
   /** One complete line (without its newline). */
   receive(line: string): void {
     const { maxMessageBytes, maxDepth, writer } = this;
+    if (this.first) {
+      this.first = false;
+      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    }
     // A UTF-16 code unit is 1 to 3 bytes of UTF-8: only long lines need counting.
     if (
       line.length > maxMessageBytes ||
@@ -59,7 +66,7 @@ export class StdioMessages {
     try {
       message = JSON.parse(line);
     } catch {
-      if (!BLANK.test(line)) writer.respond(PARSE_ERROR_MESSAGE);
+      if (!BLANK.test(line)) writer.respond(parseErrorMessage(scanRequestId(line, maxMessageBytes)));
       return;
     }
     if (this.cancelsStateless(message)) return;
