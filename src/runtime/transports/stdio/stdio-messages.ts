@@ -66,7 +66,8 @@ export class StdioMessages {
     try {
       message = JSON.parse(line);
     } catch {
-      if (!BLANK.test(line)) writer.respond(parseErrorMessage(scanRequestId(line, maxMessageBytes)));
+      if (!BLANK.test(line))
+        writer.respond(parseErrorMessage(scanRequestId(line, maxMessageBytes)));
       return;
     }
     if (this.cancelsStateless(message)) return;
