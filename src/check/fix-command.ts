@@ -39,6 +39,8 @@ export function fixCommand(target: Target, configDir?: string): string {
     else if ('fromSnapshot' in source) words.push('--from-snapshot', displayPath(source.fromSnapshot));
     else if ('fromUrl' in source) words.push('--from-url', source.fromUrl);
     else words.push('--from-command', source.fromCommand);
+    if (('fromUrl' in source || 'fromCommand' in source) && source.protocolVersions !== undefined)
+      for (const version of source.protocolVersions) words.push('--protocol-version', version);
   } else if (target.command === 'types') {
     const job = target.job;
     words.push('--spec', isAbsolute(job.spec) ? displayPath(job.spec) : job.spec, '--docs', job.docs);

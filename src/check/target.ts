@@ -43,11 +43,13 @@ export function targetFromRecipe(out: string, recipe: Recipe): Target {
     const manifest = text(o, 'manifest');
     const snapshot = text(o, 'fromSnapshot');
     const url = text(o, 'fromUrl');
+    const versions = text(o, 'protocolVersions');
+    const offered = versions !== undefined ? { protocolVersions: versions.split(',') } : {};
     const source: ClientJob['source'] =
       manifest !== undefined ? { manifest: pathInOut(out, manifest) }
       : snapshot !== undefined ? { fromSnapshot: pathInOut(out, snapshot) }
-      : url !== undefined ? { fromUrl: url }
-      : { fromCommand: text(o, 'fromCommand') ?? '' };
+      : url !== undefined ? { fromUrl: url, ...offered }
+      : { fromCommand: text(o, 'fromCommand') ?? '', ...offered };
     const flags = {
       ...(o['auth'] === true ? { auth: true } : {}),
       ...(o['browser'] === true ? { browser: true } : {}),

@@ -155,6 +155,9 @@ function recipeOptions(job: ClientJob): Recipe['options'] {
   else if ('fromSnapshot' in source) options['fromSnapshot'] = pathFromOut(job.out, source.fromSnapshot);
   else if ('fromUrl' in source) options['fromUrl'] = source.fromUrl;
   else options['fromCommand'] = source.fromCommand;
+  // The revisions offered to the live server (--protocol-version), for `check --live`.
+  if (('fromUrl' in source || 'fromCommand' in source) && source.protocolVersions !== undefined && source.protocolVersions.length > 0)
+    options['protocolVersions'] = source.protocolVersions.join(',');
   if (job.allowOutsideRefs === true) options['allowOutsideRefs'] = true;
   if (job.auth === true) options['auth'] = true;
   if (job.package !== undefined) options['package'] = job.package.name;

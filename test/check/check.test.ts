@@ -14,6 +14,8 @@ import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { splitCommand } from '../../src/load/introspect.js';
 import { everythingBin, repoRoot } from '../client/support.js';
+import { fixCommand } from '../../src/check/fix-command.js';
+import { targetFromRecipe } from '../../src/check/target.js';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -317,6 +319,21 @@ describe('mcp-gen check: clients', () => {
     const live = await run('check', out, '--live');
     expect(live.code, live.err).toBe(0);
     expect(existsSync(marker)).toBe(true);
+  });
+
+  it('check --live offers the live server the revisions the client was made with (--protocol-version)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-check-'));
+    const out = join(dir, 'client');
+    const made = await run('client', '--from-command', `node ${everythingBin} stdio`, '--protocol-version', '2025-06-18', '-o', out);
+    expect(made.code, made.err).toBe(0);
+    const ledger = JSON.parse(await readFile(join(out, '.mcp-gen-ledger.json'), 'utf8'));
+    expect(ledger.recipe.options).toEqual({ fromCommand: `node ${everythingBin} stdio`, protocolVersions: '2025-06-18' });
+    expect(JSON.parse(await readFile(join(out, '.mcp-gen-snapshot.json'), 'utf8')).protocolVersion).toBe('2025-06-18');
+    // Offered every revision, the server would choose a newer one: a different snapshot, drift.
+    const live = await run('check', out, '--live');
+    expect(live.code, live.err).toBe(0);
+    // The command that fixes drift offers the same revisions.
+    expect(fixCommand(targetFromRecipe(out, ledger.recipe))).toContain('--protocol-version 2025-06-18 -o');
   });
 
   it('a --from-url client is checked against its saved snapshot after the server is gone; --live asks the server', async () => {

@@ -125,6 +125,8 @@ function pushHeader({ file, type, callOptions }: Parts, withValidators: boolean)
     `  listCache?: boolean | ${type('ListCache')};\n`,
     '  /** The authorization context of `private` cached pages (default: this connection alone). */\n',
     '  cacheContext?: string;\n',
+    '  /** How long `connect` waits for the server to answer its handshake (default 60 s; a sign-in in a browser is not counted). */\n',
+    '  connectTimeoutMs?: number;\n',
     '};\n\n',
     jsdoc([
       'The whole result of a tool call: `content`, `_meta`, `isError` and `structuredContent`, which',

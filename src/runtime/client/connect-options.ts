@@ -34,6 +34,12 @@ export interface ClientOptions {
    * each request's `_meta` (docs/tracing.md). Off by default; loads `@opentelemetry/api` when on.
    */
   tracing?: boolean | TracingOptions;
+  /**
+   * How long `connect` waits for the server to answer its handshake (default 60 s): a server that
+   * starts but never answers makes `connect` reject with `RequestTimeoutError`. The time a person
+   * takes to sign in (OAuth in a browser) is not counted.
+   */
+  connectTimeoutMs?: number;
 }
 
 export type ConnectOptions = ServerLocation & ClientOptions;
@@ -52,6 +58,9 @@ export async function openSession(options: ConnectOptions): Promise<ClientSessio
     ...(options.protocolVersions ? { protocolVersions: options.protocolVersions } : {}),
     ...(onNotification ? { onNotification } : {}),
     ...(options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.connectTimeoutMs !== undefined
+      ? { connectTimeoutMs: options.connectTimeoutMs }
+      : {}),
   });
   try {
     await session.connect();

@@ -17,16 +17,44 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
   withStatelessMeta,
 } from './negotiation.js';
-import type { SessionOptions } from './session-options.js';
+import { CONNECT_TIMEOUT_MS, type SessionOptions } from './session-options.js';
 import { INITIALIZE, INITIALIZED, SERVER_DISCOVER } from '../protocol/methods.js';
 
 type ClientInfo = SessionOptions['clientInfo'];
+
+/** The longest wait for `server/discover`: a server that does not answer it gets `initialize`. */
+const DISCOVER_TIMEOUT_MS = 10_000;
+
+/**
+ * One handshake request, waiting at most `timeoutMs` for its answer. A sign-in (a person in a
+ * browser) may outlast that: the request is sent again once the sign-in has ended.
+ */
+async function handshakeExchange(
+  connection: Connection,
+  method: string,
+  params: JsonObject,
+  timeoutMs: number,
+): Promise<JsonObject> {
+  for (;;) {
+    try {
+      return await connection.exchange(method, params, { timeoutMs });
+    } catch (error) {
+      const signIn =
+        error instanceof RequestTimeoutError && !connection.closedError
+          ? connection.transport.signingIn?.()
+          : undefined;
+      if (signIn === undefined) throw error;
+      await signIn.catch(() => undefined);
+    }
+  }
+}
 
 /** `server/discover` at 2026-07-28; false when the server does not speak it. */
 export async function discover(
   connection: Connection,
   capabilities: JsonObject,
   clientInfo: ClientInfo,
+  timeoutMs: number = CONNECT_TIMEOUT_MS,
 ): Promise<boolean> {
   connection.transport.setProtocolVersion(STATELESS_REVISION);
   let result: JsonObject | undefined;
@@ -34,21 +62,14 @@ export async function discover(
   // negotiation, and the same request is sent again once.
   for (let attempt = 0; result === undefined; attempt++) {
     try {
-      result = await connection.exchange(
+      result = await handshakeExchange(
+        connection,
         SERVER_DISCOVER,
         withStatelessMeta({}, capabilities, clientInfo),
-        { timeoutMs: 10_000 },
+        Math.min(DISCOVER_TIMEOUT_MS, timeoutMs),
       );
     } catch (error) {
       if (connection.closedError || isSignInFailure(error) || unreachable(error)) throw error;
-      // A sign-in (a person in a browser) may outlast the timeout: wait for it, then ask again.
-      const signIn =
-        error instanceof RequestTimeoutError ? connection.transport.signingIn?.() : undefined;
-      if (signIn !== undefined) {
-        await signIn.catch(() => undefined);
-        attempt--;
-        continue;
-      }
       const supported =
         error instanceof McpError && error.code === UNSUPPORTED_PROTOCOL_VERSION
           ? (error.data as { supported?: unknown } | undefined)?.supported
@@ -69,6 +90,7 @@ export async function initialize(
   versions: readonly string[],
   capabilities: JsonObject,
   clientInfo: ClientInfo,
+  timeoutMs: number = CONNECT_TIMEOUT_MS,
 ): Promise<void> {
   const params: JsonObject = {
     protocolVersion: versions[0],
@@ -81,7 +103,7 @@ export async function initialize(
   connection.transport.setProtocolVersion(undefined);
   let result: JsonObject;
   try {
-    result = await connection.exchange(INITIALIZE, params, {});
+    result = await handshakeExchange(connection, INITIALIZE, params, timeoutMs);
   } catch (error) {
     const fallback =
       (error as { status?: unknown }).status !== undefined
@@ -91,7 +113,7 @@ export async function initialize(
     // Legacy HTTP+SSE: the same handshake over the old transport.
     connection.transport = fallback;
     await connection.start();
-    result = await connection.exchange(INITIALIZE, params, {});
+    result = await handshakeExchange(connection, INITIALIZE, params, timeoutMs);
   }
   const version = result['protocolVersion'];
   if (typeof version !== 'string' || !versions.includes(version)) {
@@ -112,6 +134,7 @@ export function reinitialize(
   connection: Connection,
   capabilities: JsonObject,
   clientInfo: ClientInfo,
+  timeoutMs: number = CONNECT_TIMEOUT_MS,
 ): Promise<void> {
   connection.transport.resetSession?.();
   const current = connection.identity?.protocolVersion;
@@ -120,6 +143,7 @@ export function reinitialize(
     current === undefined ? CLIENT_PROTOCOL_VERSIONS.slice(1) : [current],
     capabilities,
     clientInfo,
+    timeoutMs,
   );
 }
 

@@ -17,7 +17,15 @@ export interface SessionOptions {
   extensions?: Readonly<Record<string, JsonObject>>;
   /** OpenTelemetry spans for requests both ways (tracing.ts); `connect`'s `tracing` starts it. */
   tracing?: ClientTracing;
+  /** How long each handshake request waits for its answer (default `CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs?: number;
 }
+
+/**
+ * The default wait for the answer to `initialize` (and at most `DISCOVER_TIMEOUT_MS` for
+ * `server/discover`): a server that starts but never answers fails `connect` instead of hanging it.
+ */
+export const CONNECT_TIMEOUT_MS = 60_000;
 
 export interface RequestOptions {
   signal?: AbortSignal | undefined;

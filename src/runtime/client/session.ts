@@ -41,7 +41,12 @@ export class ClientSession {
   constructor(transport: ClientTransport, options: SessionOptions = {}) {
     this.options = options;
     this.connection = new Connection(transport, options, () =>
-      reinitialize(this.connection, this.capabilities, this.options.clientInfo),
+      reinitialize(
+        this.connection,
+        this.capabilities,
+        this.options.clientInfo,
+        this.options.connectTimeoutMs,
+      ),
     );
     this.capabilities = declaredCapabilities(options.handlers ?? {});
     if (options.extensions !== undefined)
@@ -68,12 +73,23 @@ export class ClientSession {
     await this.connection.start();
     if (
       versions.includes(STATELESS_REVISION) &&
-      (await discover(this.connection, this.capabilities, this.options.clientInfo))
+      (await discover(
+        this.connection,
+        this.capabilities,
+        this.options.clientInfo,
+        this.options.connectTimeoutMs,
+      ))
     )
       return this.server;
     const stateful = versions.filter((v) => v !== STATELESS_REVISION);
     if (stateful.length === 0) throw new Error(`The server does not speak ${STATELESS_REVISION}`);
-    await initialize(this.connection, stateful, this.capabilities, this.options.clientInfo);
+    await initialize(
+      this.connection,
+      stateful,
+      this.capabilities,
+      this.options.clientInfo,
+      this.options.connectTimeoutMs,
+    );
     return this.server;
   }
 

@@ -1,0 +1,79 @@
+/**
+ * A server that starts but never answers the handshake: `connect` rejects with RequestTimeoutError
+ * after `connectTimeoutMs` (default 60 s) instead of hanging, over stdio and over HTTP, and the
+ * spawned server is not left behind. `server/discover` waits at most as long, then `initialize`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSession, RequestTimeoutError } from '../../src/runtime/client/index.js';
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  if (server === undefined) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server!.close(resolve));
+  server = undefined;
+});
+
+/** Reads every line of stdin, answers none, writes its pid to stderr and lives until stdin ends. */
+const SILENT_SERVER = `
+process.stderr.write('pid ' + process.pid + '\\n');
+process.stdin.on('data', () => {});
+process.stdin.on('end', () => process.exit(0));
+`;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('connect against a server that never answers', () => {
+  it('stdio: rejects after connectTimeoutMs, for each revision offered, and ends the process', async () => {
+    for (const protocolVersions of [['2025-11-25'], ['2026-07-28', '2025-11-25']]) {
+      let pid = 0;
+      const started = Date.now();
+      const error = await openSession({
+        command: process.execPath,
+        args: ['-e', SILENT_SERVER],
+        stderr: (text: string) => {
+          const match = /pid (\d+)/.exec(text);
+          if (match) pid = Number(match[1]);
+        },
+        protocolVersions,
+        connectTimeoutMs: 400,
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RequestTimeoutError);
+      expect((error as Error).message).toBe('initialize did not answer within 400 ms');
+      // discover (2026-07-28 offered) waits at most as long as initialize does.
+      expect(Date.now() - started).toBeLessThan(protocolVersions.length * 400 + 5_000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(protocolVersions.length * 400 - 50);
+      await expect.poll(() => pid !== 0 && !alive(pid), { timeout: 5_000 }).toBe(true);
+    }
+  });
+
+  it('HTTP: rejects after connectTimeoutMs when POSTs are never answered', async () => {
+    let posts = 0;
+    server = createServer((req) => {
+      if (req.method === 'POST') posts++;
+      req.resume();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const error = await openSession({ url, protocolVersions: ['2025-11-25'], connectTimeoutMs: 300 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect((error as RequestTimeoutError).method).toBe('initialize');
+    expect(posts).toBe(1);
+  });
+});
