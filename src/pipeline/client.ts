@@ -69,12 +69,12 @@ function readProtocolTypes(revision: string): string {
 }
 
 /** The protocol types a client carries: mcp-gen's own, or with --spec, the slot the schema updates made from it. */
-async function protocolTypesOf(job: ClientJob, io: Console): Promise<{ stateful: string; stateless: string; inputs: RecipeInput[]; options: Recipe['options'] }> {
+async function protocolTypesOf(job: ClientJob, io: Console, inputFiles?: Set<string>): Promise<{ stateful: string; stateless: string; inputs: RecipeInput[]; options: Recipe['options'] }> {
   const shipped = { stateful: readProtocolTypes(CLIENT_TYPES_REVISION), stateless: readProtocolTypes(STATELESS_REVISION), inputs: [], options: {} };
   if (job.spec === undefined) return shipped;
   // Loaded only with --spec: the comparison and the type compiler are not every run's.
   const { loadSpecUpdate, noUpdatedData, specRecipe, updatedProtocolTypes } = await import('./spec-update.js');
-  const update = await loadSpecUpdate(job.spec, job.specDir);
+  const update = await loadSpecUpdate(job.spec, job.specDir, inputFiles);
   printWarnings(io, update.spec.warnings);
   if (update.slot === 'none') io.err(`note: ${noUpdatedData(update)}`);
   const types = await updatedProtocolTypes(update);
@@ -177,7 +177,7 @@ export async function prepareClient(
   cache?: UnitCache,
 ): Promise<{ files: PlannedFile[]; record: LedgerRecord }> {
   const { model, inputs, saved, unauthorized } = await loadClientModel(job, io, inputFiles, cache);
-  const spec = await protocolTypesOf(job, io);
+  const spec = await protocolTypesOf(job, io, inputFiles);
   inputs.push(...spec.inputs);
   if (job.view !== undefined) {
     const files = await (await import('./view.js')).viewFiles(model, job.view, job.importExtension ?? 'js', cache);

@@ -95,7 +95,7 @@ async function prepareServer(
   const { model, schemaFiles } = await loadServerModel(job, io, inputFiles, cache);
   // Loaded only with --spec: the comparison and the compilers it needs are not every run's.
   const specUpdate = job.spec === undefined ? undefined : await import('./spec-update.js');
-  const update = specUpdate ? await specUpdate.loadSpecUpdate(job.spec!, job.specDir) : undefined;
+  const update = specUpdate ? await specUpdate.loadSpecUpdate(job.spec!, job.specDir, inputFiles) : undefined;
   if (update) printWarnings(io, update.spec.warnings);
   const runtimeSources = { ...readRuntimeSources(), ...(update ? await specUpdate!.updatedValidatorSources(update) : {}) };
   const extension = job.importExtension ?? 'js';

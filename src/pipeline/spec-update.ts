@@ -18,6 +18,9 @@ import { renderFile } from '../write/render.js';
 import type { Recipe } from '../write/ledger.js';
 import { pathFromOut, specOption } from './ledger-inputs.js';
 import { defaultSpecDir } from './paths.js';
+import { resolve } from 'node:path';
+
+const URL_INPUT = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** The revisions the runtime's data is compiled from: its envelope validators, the client's protocol types. */
 export const STATEFUL_DATA_REVISION = '2025-11-25';
@@ -40,10 +43,15 @@ export interface SpecUpdate {
 /**
  * Loads `--spec` and checks it against mcp-gen's own schema of the same revision. Refused (exit 2)
  * when the revision is one the runtime does not negotiate, or when methods were added, removed or
- * changed; constraints and other definition changes are accepted.
+ * changed; constraints and other definition changes are accepted. `readFiles` (--watch) collects
+ * the schema file read, also when it cannot be read or is refused.
  */
-export async function loadSpecUpdate(input: string, specDir: string | undefined): Promise<SpecUpdate> {
+export async function loadSpecUpdate(input: string, specDir: string | undefined, readFiles?: Set<string>): Promise<SpecUpdate> {
+  // A path (a revision name has no dot or slash): watched before it is read, so a missing or broken one is too.
+  if (readFiles !== undefined && !URL_INPUT.test(input) && /[./\\]/.test(input)) readFiles.add(resolve(input));
   const loaded = await resolveSpec(input, { fallbackRevision: UNNAMED, ...(specDir !== undefined ? { specDir } : {}) });
+  // A revision found in --spec-dir is a file too.
+  if (readFiles !== undefined && !URL_INPUT.test(loaded.source)) readFiles.add(resolve(loaded.source));
   const shape: Exclude<DataSlot, 'none'> = Object.hasOwn(loaded.defs, 'InitializeRequest') ? 'stateful' : 'stateless';
   // A schema nothing names (a pull request's file) updates the era its shape belongs to.
   const spec = loaded.revision === UNNAMED ? { ...loaded, revision: shape === 'stateful' ? STATEFUL_DATA_REVISION : STATELESS_DATA_REVISION } : loaded;

@@ -10,6 +10,7 @@ import { InputError } from '../../src/load/diagnostics.js';
 import { loadManifest } from '../../src/pipeline/manifest.js';
 import { watchAndRegenerate } from '../../src/cli/watch.js';
 import type { Console } from '../../src/cli/output.js';
+import { shippedSchema, withConstraints } from '../types/spec-variants.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const BIN = join(repoRoot, 'bin', 'mcp-gen.js');
@@ -285,6 +286,26 @@ describe('mcp-gen client and types --watch', () => {
     await writeFile(specPath, JSON.stringify(spec));
     await watcher.nextReport(mark);
     expect(await readFile(join(dir, 'out', 'types.ts'), 'utf8')).toContain('Watched description marker.');
+    expect(await watcher.stop('SIGINT')).toEqual({ code: 0, signal: null });
+  }, 180_000);
+
+  it('server --watch regenerates when the --spec file changes, and waits out a broken one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-gen-watch-'));
+    await copyFile(join(repoRoot, 'test', 'fixtures', 'server', 'no-output', 'manifest.yaml'), join(dir, 'manifest.yaml'));
+    const specPath = join(dir, '2025-11-25', 'schema.json');
+    await mkdir(join(dir, '2025-11-25'));
+    await writeFile(specPath, JSON.stringify(withConstraints(shippedSchema('2025-11-25'), 64)));
+    const watcher = startWatch(dir, ['server', 'manifest.yaml', '-o', 'out', '--spec', '2025-11-25/schema.json', '--watch', '--no-version-banner']);
+    await watcher.nextReport(0);
+    const validators = join(dir, 'out', 'generated', 'runtime', 'initialize-validators.ts');
+    expect(await readFile(validators, 'utf8')).toContain('> 64');
+    let mark = watcher.err.length;
+    await writeFile(specPath, '{ "broken": ');
+    await watcher.waitFor('the broken spec reported', () => watcher.err.slice(mark).some((line) => line.includes('Waiting for changes')));
+    mark = watcher.out.length;
+    await writeFile(specPath, JSON.stringify(withConstraints(shippedSchema('2025-11-25'), 32)));
+    expect(await watcher.nextReport(mark)).toMatch(/^out: \d+ updated/);
+    expect(await readFile(validators, 'utf8')).toContain('> 32');
     expect(await watcher.stop('SIGINT')).toEqual({ code: 0, signal: null });
   }, 180_000);
 });
