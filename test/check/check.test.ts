@@ -14,6 +14,7 @@ import { main } from '../../src/cli/main.js';
 import type { Console } from '../../src/cli/output.js';
 import { splitCommand } from '../../src/load/introspect.js';
 import { everythingBin, repoRoot } from '../client/support.js';
+import { shippedSchema, withConstraints } from '../types/spec-variants.js';
 import { fixCommand } from '../../src/check/fix-command.js';
 import { targetFromRecipe } from '../../src/check/target.js';
 
@@ -171,6 +172,36 @@ describe('mcp-gen check: an output folder', () => {
       expect(await runFix(configured.err)).toBe(0);
       const fixed = await run('check');
       expect(fixed.code, fixed.err).toBe(0);
+    } finally {
+      process.chdir(home);
+    }
+  });
+
+  it('a config target takes the flags that shaped its output; a key it does not take is refused', async () => {
+    const { dir } = await repository();
+    const specDir = join(dir, 'errata', '2025-11-25');
+    await mkdir(specDir, { recursive: true });
+    await writeFile(join(specDir, 'schema.json'), JSON.stringify(withConstraints(shippedSchema('2025-11-25'), 64)));
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      const flags = ['--spec', 'errata/2025-11-25/schema.json', '--import-extension', 'ts', '--otel', '--target', 'web', '--dockerfile'];
+      const made = await run('server', 'manifest.yaml', '-o', 'flagged', ...flags);
+      expect(made.code, made.err).toBe(0);
+      const target = { command: 'server', manifest: 'manifest.yaml', out: 'flagged', spec: 'errata/2025-11-25/schema.json', importExtension: 'ts', otel: true, target: 'web', dockerfile: true };
+      await writeFile('mcp-gen.config.json', JSON.stringify({ targets: [target] }));
+      const checked = await run('check');
+      expect(checked.code, checked.err).toBe(0);
+      // Without them the same folder reads as drift: the flags are what the check regenerates with.
+      await writeFile('mcp-gen.config.json', JSON.stringify({ targets: [{ command: 'server', manifest: 'manifest.yaml', out: 'flagged', spec: target.spec }] }));
+      expect((await run('check')).code).toBe(1);
+      await writeFile('mcp-gen.config.json', JSON.stringify({ targets: [{ ...target, specFile: 'x' }] }));
+      const refused = await run('check');
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/targets\[0\]: a server target has no "specFile"/);
+      expect(refused.err).toMatch(/known: .*importExtension/);
+      await writeFile('mcp-gen.config.json', JSON.stringify({ targets: [{ ...target, otel: 'yes' }] }));
+      expect((await run('check')).err).toMatch(/targets\[0\]\.otel must be true or false/);
     } finally {
       process.chdir(home);
     }
