@@ -25,9 +25,8 @@ const CLIENTS: Record<string, { transports: string[]; revisions: (string | undef
   mcporter: { transports: ['stdio', 'http'], revisions: [undefined] },
 };
 
-/** Why a combination cannot run at all, whatever the client does. */
-function notApplicable(transport: string): string | undefined {
-  if (transport === 'sse') return 'the generated server serves Streamable HTTP, not the legacy HTTP+SSE transport (2024-11-05)';
+/** Why a combination cannot run at all, whatever the client does (none now: the server also serves legacy SSE). */
+function notApplicable(_transport: string): string | undefined {
   return undefined;
 }
 
@@ -79,7 +78,12 @@ async function runClient(client: string, transport: string, revision: string | u
   const name = `${client} over ${transport} (${revision ?? 'default'})`;
   const slot = transport === 'stdio' ? threeAtATime : <T>(job: () => Promise<T>) => httpOneAtATime(() => threeAtATime(job));
   const run = await slot(async () => {
-    const target = transport === 'stdio' ? { command: process.execPath, args: [built!.main] } : { url: (await sharedServer()).url };
+    // The legacy HTTP+SSE transport starts at GET /sse beside the endpoint (legacy-sse.ts).
+    const endpoint = transport === 'stdio' ? undefined : (await sharedServer()).url;
+    const target =
+      endpoint === undefined ? { command: process.execPath, args: [built!.main] }
+      : transport === 'sse' ? { url: endpoint.replace(/\/mcp$/, '/sse'), endpoint }
+      : { url: endpoint };
     const args = [join(peersDir, 'run-client.mjs'), client, transport, JSON.stringify(target), ...(revision === undefined ? [] : [revision])];
     running.add(name);
     try {

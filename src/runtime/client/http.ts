@@ -206,6 +206,14 @@ export class StreamableHttpTransport implements ClientTransport {
         this.receive(message, body);
         return;
       }
+      // initialize refused with 400, 404 or 405 and no answer of its own: the URL may be a legacy
+      // HTTP+SSE endpoint, which takes GET only (handshake.ts falls back on the status).
+      if (
+        info.method === INITIALIZE &&
+        (status === 400 || status === 404 || status === 405) &&
+        !isAnswerTo(message, id)
+      )
+        throw new HttpStatusError(status, body, 'initialize POST');
       // An error refusing this request but naming no id (a transport-level refusal) is its answer too.
       if (
         id !== undefined &&

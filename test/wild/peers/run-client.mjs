@@ -1,7 +1,8 @@
 // Runs the six cases of the wild suite with one real client over one transport, against the
 // generated server of fixtures/manifest.yaml. Started by test/wild/clients.test.ts as
 //   node run-client.mjs <client> <transport> '<target as JSON>' [revision]
-// where the target is { command, args } (stdio) or { url } (http, sse), and the revision one of
+// where the target is { command, args } (stdio) or { url } (http, sse; for sse also `endpoint`, the
+// server's Streamable HTTP URL, for the bystander), and the revision one of
 // the client's own `revisions` (its default when absent). Each case prints one line
 // `WILD-CASE {"name", "ok", "detail"}`; the connection's revision prints `WILD-REVISION <v>`.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -101,8 +102,8 @@ await runCase('cancels', async () => {
 });
 
 await runCase('closes during a call', async () => {
-  // The bystander goes to the server itself, past the tap.
-  const other = server.url ? await bystander(server.url) : undefined;
+  // The bystander goes to the server itself, past the tap, at its Streamable HTTP endpoint.
+  const other = server.url ? await bystander(server.endpoint ?? server.url) : undefined;
   const closing = await client.connect(transport, target, revision);
   const callId = id('close');
   const call = closing.call('slow', { id: callId, ms: 20_000 }).catch(() => undefined);

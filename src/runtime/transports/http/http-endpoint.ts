@@ -26,6 +26,7 @@ import { serveMetadata, type ResourceServerAuth } from './http-auth.js';
 import { HttpAdmission, type AuthorizeHook } from './http-admission.js';
 import type { HttpRulesOptions } from './http-options.js';
 import { HttpPost } from './http-post.js';
+import type { LegacySse } from './legacy-sse.js';
 
 const DEFAULT_IDLE_TIMEOUT = 30 * 60 * 1000;
 const DEFAULT_IDLE_STREAM_TIMEOUT = 5 * 60 * 1000;
@@ -39,6 +40,8 @@ export interface EndpointSetup<Req extends HttpRequestIn> {
   readBody: ReadBody<Req>;
   /** False: the stateful era is refused with a 400 that says why (web.ts, on platforms without a process). */
   sessions: boolean;
+  /** The legacy HTTP+SSE transport's two paths (legacy-sse.ts), node:http only. */
+  legacy?: LegacySse<Req> | undefined;
 }
 
 export class HttpEndpoint<Req extends HttpRequestIn> {
@@ -52,6 +55,8 @@ export class HttpEndpoint<Req extends HttpRequestIn> {
   /** POSTs of either era. */
   private readonly posts: HttpPost<Req>;
   private readonly sessions: boolean;
+  /** The legacy HTTP+SSE transport, where served (not with manifest `auth`). */
+  readonly legacy: LegacySse<Req> | undefined;
   /** Sessions without traffic for this long are ended (`sweep`). */
   readonly idleTimeout: number;
 
@@ -61,6 +66,7 @@ export class HttpEndpoint<Req extends HttpRequestIn> {
     this.sessions = setup.sessions;
     this.idleTimeout = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT;
     this.auth = options.auth;
+    this.legacy = options.auth === undefined ? setup.legacy : undefined;
     this.admission = new HttpAdmission<Req>(
       setup.bindHost,
       { ...options, authorize: setup.authorize },
@@ -99,6 +105,11 @@ export class HttpEndpoint<Req extends HttpRequestIn> {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (path !== this.path) {
+      const legacy = this.legacy;
+      if (legacy !== undefined && legacy.serves(path)) {
+        this.admission.admit(req, res, (auth) => legacy.route(path, req, res, auth));
+        return;
+      }
       const metadata = this.auth?.metadataAt(path);
       if (metadata !== undefined && this.admission.hostAllowed(headerText(req.headers, 'host')))
         serveMetadata(req, res, metadata);

@@ -67,6 +67,12 @@ export interface HttpOptions extends HttpRulesOptions {
    * `Authorization: Bearer …` header. Default: everyone is allowed.
    */
   authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
+  /**
+   * Serve the legacy HTTP+SSE transport (2024-11-05) beside the endpoint, for clients that still
+   * use it: GET `/sse` opens a session's stream, POST `/messages?sessionId=…` sends to it. Never
+   * with manifest `auth`. Default true.
+   */
+  legacySse?: boolean;
 }
 
 /** The Web-standard handler (`server.fetchHandler`): the shared rules, its path, hook and era choice. */

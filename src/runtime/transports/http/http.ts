@@ -15,7 +15,9 @@
  * the rest of that stream. Each message goes to exactly one stream: a request's own messages to its
  * POST stream, notifications that belong to no request to the standalone GET stream. A POST without
  * a session whose `_meta` or `MCP-Protocol-Version` names the stateless revision is served
- * statelessly (http-stateless.ts).
+ * statelessly (http-stateless.ts). Beside the endpoint, `/sse` and `/messages` serve the legacy
+ * HTTP+SSE transport of 2024-11-05 for the clients that still use it (legacy-sse.ts; `legacySse: false`
+ * turns it off).
  */
 import { Buffer } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -23,6 +25,7 @@ import { DEFAULT_HTTP_LIMITS, type ServerCore } from '../../server/server.js';
 import { BodyCollector, type DecodeBody } from './http-body.js';
 import { HttpEndpoint } from './http-endpoint.js';
 import type { HttpListener, HttpOptions } from './http-options.js';
+import { LegacySse } from './legacy-sse.js';
 import { HttpDrain } from './http-drain.js';
 
 export type { HttpListener, HttpOptions } from './http-options.js';
@@ -68,6 +71,15 @@ class HttpTransport {
       authorize: options.authorize,
       readBody: readNodeBody,
       sessions: true,
+      legacy:
+        options.legacySse === false
+          ? undefined
+          : new LegacySse<IncomingMessage>(
+              core,
+              readNodeBody,
+              options.maxBodyBytes ?? core.limits.maxMessageBytes,
+              options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
+            ),
     });
     this.draining = new HttpDrain(core);
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
@@ -123,6 +135,7 @@ class HttpTransport {
   private close(): Promise<void> {
     clearInterval(this.sweeper);
     this.endpoint.stateful.endAll();
+    this.endpoint.legacy?.endAll();
     return new Promise((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * One line of stdin as a JSON-RPC message: checked against the size and depth limits, parsed, and
+ * One line of stdin (or one POST of the legacy HTTP+SSE transport) as a JSON-RPC message: checked against the size and depth limits, parsed, and
  * handed to the stdio session, or to a session of its own when it is a 2026-07-28 request.
  */
 import { Buffer } from 'node:buffer';
@@ -17,7 +17,7 @@ import { scanRequestId } from '../../protocol/json-scan.js';
 import type { ServerCore } from '../../server/server.js';
 import { Session } from '../../server/session.js';
 import { checkStateless, isStatelessMessage, withResultFields } from '../../server/stateless.js';
-import type { StdioOutput } from './stdio-output.js';
+import type { Outbound } from '../../server/outbound.js';
 import { CANCELLED } from '../../protocol/methods.js';
 
 const BLANK = /^\s*$/;
@@ -26,13 +26,14 @@ export class StdioMessages {
   private readonly core: ServerCore;
   /** The stdio session: every message that is not a 2026-07-28 request (or its cancellation). */
   private readonly session: Session;
-  private readonly writer: StdioOutput;
+  /** stdout (stdio-output.ts), or a legacy HTTP+SSE session's stream (legacy-sse.ts). */
+  private readonly writer: Outbound;
   private readonly maxMessageBytes: number;
   private readonly maxDepth: number;
   /** Running 2026-07-28 requests by id, so `notifications/cancelled` reaches them. */
   private readonly stateless = new Map<string | number, Session>();
 
-  constructor(core: ServerCore, session: Session, writer: StdioOutput) {
+  constructor(core: ServerCore, session: Session, writer: Outbound) {
     this.core = core;
     this.session = session;
     this.writer = writer;

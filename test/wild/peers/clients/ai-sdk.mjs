@@ -4,8 +4,9 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 
 export default {
-  // Over stdio it drops the call on abort without telling the server (no notifications/cancelled).
-  cannotCancel: (transport) => (transport === 'stdio' ? 'it sends no notifications/cancelled over stdio' : undefined),
+  // It drops the call on abort without telling the server (no notifications/cancelled): over
+  // Streamable HTTP the aborted POST is what the server sees; over stdio and legacy SSE nothing is.
+  cannotCancel: (transport) => (transport === 'stdio' || transport === 'sse' ? `it sends no notifications/cancelled over ${transport}` : undefined),
   async connect(transport, target, revision) {
     const client = await createMCPClient({
       protocolVersionDiscovery: revision !== '2025-11-25',

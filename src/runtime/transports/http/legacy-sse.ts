@@ -1,0 +1,188 @@
+/**
+ * The HTTP+SSE transport of 2024-11-05, which Streamable HTTP replaced, for the clients that still
+ * offer it (the AI SDK's `{ type: 'sse' }`, LangChain's and mcp-use's `sse` connections, the OpenAI
+ * Agents SDK's `MCPServerSSE`, the Inspector's `--transport sse`). GET `/sse` opens a session and
+ * its one event stream, whose first event (`endpoint`) names where to POST
+ * (`/messages?sessionId=…`); every answer, notification and server→client request travels on that
+ * stream, and each POST is answered 202. The session lives as long as its stream. A POST's text is
+ * read as a stdio line is (stdio-messages.ts): the size and depth limits, parse errors under the
+ * request's id when it can be read, batches where the revision allows them.
+ *
+ * Served by node:http beside the Streamable HTTP endpoint (http-endpoint.ts), through the same
+ * Host, Origin and `authorize` checks; not for a server with manifest `auth` (its OAuth flow is
+ * Streamable HTTP's), and not by the Web-standard handler.
+ */
+import type { AuthInfo } from '../../api.js';
+import { SESSION_NOT_FOUND, TRANSPORT_ERROR, tooLargeMessage } from '../../protocol/jsonrpc.js';
+import type { Outbound } from '../../server/outbound.js';
+import type { ServerCore } from '../../server/server.js';
+import { Session } from '../../server/session.js';
+import { StdioMessages } from '../stdio/stdio-messages.js';
+import type { ReadBody } from './http-body.js';
+import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
+import { sendError } from './http-reply.js';
+import { headerText } from './http-rules.js';
+import { sseHeaders } from './http-sse.js';
+import { randomId } from './random-id.js';
+
+export const LEGACY_SSE_PATH = '/sse';
+export const LEGACY_MESSAGES_PATH = '/messages';
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const KEEPALIVE_MS = 25_000;
+
+/** Everything the session sends, as `message` events on its stream. */
+class StreamOutbound implements Outbound {
+  readonly canEmit = true;
+  private readonly res: HttpResponseOut;
+
+  constructor(res: HttpResponseOut) {
+    this.res = res;
+  }
+
+  respond(text: string): void {
+    this.write(text);
+  }
+
+  emit(text: string): void {
+    this.write(text);
+  }
+
+  abandon(): void {}
+
+  private write(text: string): void {
+    // JSON text holds no line break, so the message is one `data:` line.
+    if (!this.res.writableEnded) this.res.write('event: message\ndata: ' + text + '\n\n');
+  }
+}
+
+interface LegacySession {
+  session: Session;
+  messages: StdioMessages;
+}
+
+export class LegacySse<Req extends HttpRequestIn> {
+  private readonly core: ServerCore;
+  private readonly readBody: ReadBody<Req>;
+  private readonly maxBodyBytes: number;
+  private readonly maxSessions: number;
+  private readonly sessions = new Map<string, LegacySession>();
+
+  constructor(
+    core: ServerCore,
+    readBody: ReadBody<Req>,
+    maxBodyBytes: number,
+    maxSessions: number,
+  ) {
+    this.core = core;
+    this.readBody = readBody;
+    this.maxBodyBytes = maxBodyBytes;
+    this.maxSessions = maxSessions;
+  }
+
+  serves(path: string): boolean {
+    return path === LEGACY_SSE_PATH || path === LEGACY_MESSAGES_PATH;
+  }
+
+  /** A request to one of the two paths, admitted (Host, Origin, `authorize`). */
+  route(path: string, req: Req, res: HttpResponseOut, _auth: AuthInfo | undefined): void {
+    if (path === LEGACY_SSE_PATH && req.method === 'GET') this.open(res);
+    else if (path === LEGACY_MESSAGES_PATH && req.method === 'POST') this.post(req, res);
+    else {
+      res.setHeader('allow', path === LEGACY_SSE_PATH ? 'GET' : 'POST');
+      sendError(
+        res,
+        405,
+        TRANSPORT_ERROR,
+        `Method Not Allowed: ${path} takes ${path === LEGACY_SSE_PATH ? 'GET' : 'POST'}`,
+      );
+    }
+  }
+
+  /** GET /sse: a new session, its stream, and the `endpoint` event naming where to POST. */
+  private open(res: HttpResponseOut): void {
+    if (this.sessions.size >= this.maxSessions) {
+      res.setHeader('retry-after', '60');
+      sendError(
+        res,
+        503,
+        TRANSPORT_ERROR,
+        `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`,
+      );
+      return;
+    }
+    const id = randomId(16);
+    const session = new Session(this.core, id);
+    const out = new StreamOutbound(res);
+    session.standalone = out;
+    this.sessions.set(id, { session, messages: new StdioMessages(this.core, session, out) });
+    res.writeHead(200, sseHeaders(undefined));
+    res.write('event: endpoint\ndata: ' + LEGACY_MESSAGES_PATH + '?sessionId=' + id + '\n\n');
+    const keepalive = setInterval(() => {
+      if (!res.writableEnded) res.write(': keepalive\n\n');
+    }, KEEPALIVE_MS);
+    keepalive.unref?.();
+    res.on('close', () => {
+      clearInterval(keepalive);
+      this.sessions.delete(id);
+      session.close(false);
+    });
+  }
+
+  /** POST /messages?sessionId=…: 202 at once; what it says is answered on the session's stream. */
+  private post(req: Req, res: HttpResponseOut): void {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const id = query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get('sessionId');
+    if (id === null) {
+      sendError(
+        res,
+        400,
+        TRANSPORT_ERROR,
+        'Bad Request: the sessionId query parameter is required',
+      );
+      return;
+    }
+    const entry = this.sessions.get(id);
+    if (entry === undefined) {
+      sendError(res, 404, SESSION_NOT_FOUND, 'Session not found');
+      return;
+    }
+    const type = headerText(req.headers, 'content-type');
+    if (type !== undefined && !/^application\/json\s*(?:;|$)/i.test(type)) {
+      sendError(
+        res,
+        415,
+        TRANSPORT_ERROR,
+        'Unsupported Media Type: the body must be application/json',
+      );
+      return;
+    }
+    this.readBody(
+      req,
+      this.maxBodyBytes,
+      (body) => void this.deliver(entry, body, res),
+      (idText) => {
+        res.writeHead(413, { 'content-type': 'application/json' });
+        res.end(tooLargeMessage(this.maxBodyBytes, idText));
+      },
+    );
+  }
+
+  private async deliver(entry: LegacySession, body: string, res: HttpResponseOut): Promise<void> {
+    // The request validators load with the first message after initialize (a failure: dispatch.ts).
+    if (entry.session.initialized && !this.core.validators)
+      await this.core.loadRequestValidators().catch(() => {});
+    res.writeHead(202, { 'content-type': 'text/plain' });
+    res.end('Accepted');
+    entry.messages.receive(body);
+  }
+
+  /** Every session ends (the server closes); their streams close with the connections. */
+  endAll(): void {
+    for (const { session } of this.sessions.values()) {
+      session.standalone = undefined;
+      session.close(true);
+    }
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The legacy HTTP+SSE transport (2024-11-05) beside the Streamable HTTP endpoint (legacy-sse.ts):
+ * the official SDK's SSEClientTransport runs the whole SDK suite over it; raw requests check the
+ * endpoint event, the 202s, errors answered on the stream under the request's id, unknown and
+ * missing session ids, the method per path, `legacySse: false`, and a session ended with its stream;
+ * our own client reaches it through its fallback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { createServer, type HttpListener } from '../../src/runtime/index.js';
+import { openSession } from '../../src/runtime/client/index.js';
+import { buildDefinition, handlers } from './fixtures/demo-server.js';
+import { CLIENT_CAPABILITIES, defineSdkSuite, prepareClient, type SdkTarget } from './sdk-suite.js';
+
+let listener: HttpListener;
+let client: Client;
+const target: SdkTarget = { client: () => client, logs: [] };
+const sseUrl = (): string => listener.url.replace(/\/mcp$/, '/sse');
+
+beforeAll(async () => {
+  listener = await createServer(buildDefinition(3), handlers, { logger: () => {} }).listenHttp({});
+  client = new Client({ name: 'legacy-sse-test', version: '1.0.0' }, { capabilities: CLIENT_CAPABILITIES });
+  prepareClient(client, target.logs);
+  await client.connect(new SSEClientTransport(new URL(sseUrl())));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await listener?.close();
+});
+
+describe('the legacy HTTP+SSE transport driven by the official SDK client', () => {
+  defineSdkSuite(target);
+});
+
+/** A raw GET /sse: the events as they arrive, and the POST URL of its endpoint event. */
+async function openStream(url: string): Promise<{ events: { event: string; data: string }[]; post: (body: string) => Promise<Response>; close: () => void; next: (test: (e: { event: string; data: string }) => boolean) => Promise<{ event: string; data: string }> }> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/event-stream');
+  const events: { event: string; data: string }[] = [];
+  const waiters: { test: (e: { event: string; data: string }) => boolean; resolve: (e: { event: string; data: string }) => void }[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body!) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (data === undefined) continue;
+          const e = { event, data };
+          events.push(e);
+          const i = waiters.findIndex((w) => w.test(e));
+          if (i !== -1) waiters.splice(i, 1)[0]!.resolve(e);
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  const next = (test: (e: { event: string; data: string }) => boolean) =>
+    new Promise<{ event: string; data: string }>((resolve) => {
+      const found = events.find(test);
+      if (found) resolve(found);
+      else waiters.push({ test, resolve });
+    });
+  const endpoint = await next((e) => e.event === 'endpoint');
+  expect(endpoint.data).toMatch(/^\/messages\?sessionId=[A-Za-z0-9_-]{22}$/);
+  const postUrl = new URL(endpoint.data, url).href;
+  return {
+    events,
+    next,
+    close: () => controller.abort(),
+    post: (body) => fetch(postUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+  };
+}
+
+describe('the legacy HTTP+SSE transport on the wire', () => {
+  it('answers 202 to each POST and everything on the stream, errors under the request id', async () => {
+    const stream = await openStream(sseUrl());
+    const init = await stream.post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    expect(init.status).toBe(202);
+    const initialized = JSON.parse((await stream.next((e) => e.data.includes('"id":1'))).data);
+    expect(initialized.result.protocolVersion).toBe('2024-11-05');
+    expect((await stream.post('{"jsonrpc":"2.0","method":"notifications/initialized"}')).status).toBe(202);
+    expect((await stream.post('{"jsonrpc":"2.0","id":"p","method":"ping"}')).status).toBe(202);
+    expect(JSON.parse((await stream.next((e) => e.data.includes('"id":"p"'))).data)).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+    // Not JSON: the parse error comes on the stream, under the id read from the broken text.
+    expect((await stream.post('{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{x}}')).status).toBe(202);
+    expect(JSON.parse((await stream.next((e) => e.data.includes('"id":7'))).data).error.code).toBe(-32700);
+    stream.close();
+  });
+
+  it('refuses an unknown or missing session id, the wrong method and a body that is not JSON-typed', async () => {
+    const base = listener.url.replace(/\/mcp$/, '');
+    const unknown = await fetch(`${base}/messages?sessionId=nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(unknown.status).toBe(404);
+    const missing = await fetch(`${base}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(missing.status).toBe(400);
+    const wrong = await fetch(`${base}/sse`, { method: 'POST', body: '{}' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    const stream = await openStream(sseUrl());
+    const text = await stream.post('x');
+    expect(text.status).toBe(202);
+    const typed = await fetch(new URL(stream.events[0]!.data, sseUrl()).href, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(typed.status).toBe(415);
+    stream.close();
+  });
+
+  it('ends the session with its stream: its POST URL is then unknown', async () => {
+    const stream = await openStream(sseUrl());
+    const postUrl = new URL(stream.events[0]!.data, sseUrl()).href;
+    stream.close();
+    await expect
+      .poll(async () => (await fetch(postUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).status)
+      .toBe(404);
+  });
+
+  it("our own client, given the /sse URL, falls back to the legacy transport and calls a tool", async () => {
+    const session = await openSession({ url: sseUrl(), protocolVersions: ['2025-11-25'] });
+    try {
+      expect(session.server.protocolVersion).toBe('2025-11-25');
+      const result = await session.request('tools/call', { name: 'echo', arguments: { text: 'over SSE' } });
+      expect(result['content']).toEqual([{ type: 'text', text: 'over SSE' }]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('is not served with legacySse: false', async () => {
+    const off = await createServer(buildDefinition(3), handlers, { logger: () => {} }).listenHttp({ legacySse: false });
+    try {
+      expect((await fetch(off.url.replace(/\/mcp$/, '/sse'), { headers: { accept: 'text/event-stream' } })).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
