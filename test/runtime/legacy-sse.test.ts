@@ -3,15 +3,17 @@
  * the official SDK's SSEClientTransport runs the whole SDK suite over it; raw requests check the
  * endpoint event, the 202s, errors answered on the stream under the request's id, unknown and
  * missing session ids, the method per path, `legacySse: false`, and a session ended with its stream;
- * our own client reaches it through its fallback.
+ * our own client reaches it through its fallback. transports/web-legacy-sse.test.ts runs it all
+ * against the Web-standard handler.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { createServer, type HttpListener } from '../../src/runtime/index.js';
+import { createServer, InMemorySessionStore, type HttpListener } from '../../src/runtime/index.js';
 import { openSession } from '../../src/runtime/client/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
 import { CLIENT_CAPABILITIES, defineSdkSuite, prepareClient, type SdkTarget } from './sdk-suite.js';
+import { listen } from '../transports/adapters.js';
 
 let listener: HttpListener;
 let client: Client;
@@ -19,7 +21,7 @@ const target: SdkTarget = { client: () => client, logs: [] };
 const sseUrl = (): string => listener.url.replace(/\/mcp$/, '/sse');
 
 beforeAll(async () => {
-  listener = await createServer(buildDefinition(3), handlers, { logger: () => {} }).listenHttp({});
+  listener = await listen(createServer(buildDefinition(3), handlers, { logger: () => {} }));
   client = new Client({ name: 'legacy-sse-test', version: '1.0.0' }, { capabilities: CLIENT_CAPABILITIES });
   prepareClient(client, target.logs);
   await client.connect(new SSEClientTransport(new URL(sseUrl())));
@@ -135,8 +137,12 @@ describe('the legacy HTTP+SSE transport on the wire', () => {
     }
   });
 
-  it('is not served with legacySse: false', async () => {
-    const off = await createServer(buildDefinition(3), handlers, { logger: () => {} }).listenHttp({ legacySse: false });
+  it.each([
+    ['legacySse: false', { legacySse: false }],
+    // A legacy session lives in the process that holds its stream: it cannot be shared.
+    ['a shared sessionStore', { sessionStore: new InMemorySessionStore() }],
+  ])('is not served with %s', async (_, options) => {
+    const off = await listen(createServer(buildDefinition(3), handlers, { logger: () => {} }), options);
     try {
       expect((await fetch(off.url.replace(/\/mcp$/, '/sse'), { headers: { accept: 'text/event-stream' } })).status).toBe(404);
     } finally {

@@ -46,7 +46,18 @@ export interface HttpRulesOptions {
 }
 
 /** `listenHttp`: the shared rules, plus what node:http itself enforces and the Node `authorize` hook. */
-export interface HttpOptions extends HttpRulesOptions {
+/** Options both adapters take beside the shared rules. */
+interface LegacySseOption {
+  /**
+   * Serve the legacy HTTP+SSE transport (2024-11-05) beside the endpoint, for clients that still
+   * use it: GET `/sse` opens a session's stream, POST `/messages?sessionId=…` sends to it. Never
+   * with manifest `auth` or a shared `sessionStore` (a legacy session lives in the process holding
+   * its stream), nor where sessions are off. Default true.
+   */
+  legacySse?: boolean;
+}
+
+export interface HttpOptions extends HttpRulesOptions, LegacySseOption {
   /** Default 0: any free port (read it from the returned `url`). */
   port?: number;
   /** Default 127.0.0.1. */
@@ -67,16 +78,10 @@ export interface HttpOptions extends HttpRulesOptions {
    * `Authorization: Bearer …` header. Default: everyone is allowed.
    */
   authorize?: (req: IncomingMessage) => boolean | Promise<boolean>;
-  /**
-   * Serve the legacy HTTP+SSE transport (2024-11-05) beside the endpoint, for clients that still
-   * use it: GET `/sse` opens a session's stream, POST `/messages?sessionId=…` sends to it. Never
-   * with manifest `auth`. Default true.
-   */
-  legacySse?: boolean;
 }
 
 /** The Web-standard handler (`server.fetchHandler`): the shared rules, its path, hook and era choice. */
-export interface WebHttpOptions extends HttpRulesOptions {
+export interface WebHttpOptions extends HttpRulesOptions, LegacySseOption {
   /** The endpoint's path; other paths get 404 (except the OAuth metadata with `auth`). Default /mcp. */
   path?: string;
   /** As `HttpOptions.authorize`, with the platform's `Request`. */

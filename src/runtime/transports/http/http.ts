@@ -71,8 +71,9 @@ class HttpTransport {
       authorize: options.authorize,
       readBody: readNodeBody,
       sessions: true,
+      // Not with a shared sessionStore: a legacy session lives in the process holding its stream.
       legacy:
-        options.legacySse === false
+        options.legacySse === false || options.sessionStore !== undefined
           ? undefined
           : new LegacySse<IncomingMessage>(
               core,

@@ -8,9 +8,10 @@
  * read as a stdio line is (stdio-messages.ts): the size and depth limits, parse errors under the
  * request's id when it can be read, batches where the revision allows them.
  *
- * Served by node:http beside the Streamable HTTP endpoint (http-endpoint.ts), through the same
- * Host, Origin and `authorize` checks; not for a server with manifest `auth` (its OAuth flow is
- * Streamable HTTP's), and not by the Web-standard handler.
+ * Served beside the Streamable HTTP endpoint (http-endpoint.ts), by node:http and the Web-standard
+ * handler alike, through the same Host, Origin and `authorize` checks. A legacy session lives in
+ * the process that holds its stream: not served with a shared `sessionStore`, nor where sessions
+ * are off (Workers); and not for a server with manifest `auth` (its OAuth flow is Streamable HTTP's).
  */
 import type { AuthInfo } from '../../api.js';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR, tooLargeMessage } from '../../protocol/jsonrpc.js';

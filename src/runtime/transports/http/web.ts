@@ -8,9 +8,10 @@
  * What node:http does for `listenHttp` is the platform's here: header size limits and request
  * timeouts. Idle sessions are swept as requests arrive, not on a timer (a Worker may not keep one).
  */
-import type { ServerCore } from '../../server/server.js';
+import { DEFAULT_HTTP_LIMITS, type ServerCore } from '../../server/server.js';
 import { HttpEndpoint } from './http-endpoint.js';
 import type { WebHttpOptions } from './http-options.js';
+import { LegacySse } from './legacy-sse.js';
 import { WebRequestIn, WebResponseOut, readWebBody } from './web-exchange.js';
 
 export type { WebHttpOptions } from './http-options.js';
@@ -26,6 +27,7 @@ function onWorkers(): boolean {
 
 export function createFetchHandler(core: ServerCore, options: WebHttpOptions): FetchHandler {
   const authorize = options.authorize;
+  const sessions = options.sessions ?? !(onWorkers() && options.sessionStore === undefined);
   const endpoint = new HttpEndpoint<WebRequestIn>(core, options, {
     // Nothing tells a handler where it is served: the Host check allows the loopback names
     // unless `allowedHosts` lists the public ones.
@@ -33,7 +35,17 @@ export function createFetchHandler(core: ServerCore, options: WebHttpOptions): F
     path: options.path ?? '/mcp',
     authorize: authorize === undefined ? undefined : (req) => authorize(req.request),
     readBody: readWebBody,
-    sessions: options.sessions ?? !(onWorkers() && options.sessionStore === undefined),
+    sessions,
+    // Where sessions live in this process (legacy-sse.ts).
+    legacy:
+      sessions && options.legacySse !== false && options.sessionStore === undefined
+        ? new LegacySse<WebRequestIn>(
+            core,
+            readWebBody,
+            options.maxBodyBytes ?? core.limits.maxMessageBytes,
+            options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
+          )
+        : undefined,
   });
   const sweepEvery = Math.min(endpoint.idleTimeout / 2, 60_000);
   let swept = Date.now();

@@ -1,9 +1,9 @@
-/// <reference types="node" />
 /**
- * One line of stdin (or one POST of the legacy HTTP+SSE transport) as a JSON-RPC message: checked against the size and depth limits, parsed, and
- * handed to the stdio session, or to a session of its own when it is a 2026-07-28 request.
+ * One line of stdin (or one POST of the legacy HTTP+SSE transport) as a JSON-RPC message: checked
+ * against the size and depth limits, parsed, and handed to the stdio session, or to a session of
+ * its own when it is a 2026-07-28 request. No `node:*` import: the Web-standard handler serves the
+ * legacy transport too (web-imports.test.ts).
  */
-import { Buffer } from 'node:buffer';
 import {
   idJson,
   isObject,
@@ -21,6 +21,21 @@ import type { Outbound } from '../../server/outbound.js';
 import { CANCELLED } from '../../protocol/methods.js';
 
 const BLANK = /^\s*$/;
+
+/** The UTF-8 length of `text`, as `Buffer.byteLength` gives it (a lone surrogate is 3 bytes). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
 
 export class StdioMessages {
   private readonly core: ServerCore;
@@ -54,7 +69,7 @@ export class StdioMessages {
     // A UTF-16 code unit is 1 to 3 bytes of UTF-8: only long lines need counting.
     if (
       line.length > maxMessageBytes ||
-      (line.length * 3 > maxMessageBytes && Buffer.byteLength(line) > maxMessageBytes)
+      (line.length * 3 > maxMessageBytes && utf8Length(line) > maxMessageBytes)
     ) {
       writer.respond(tooLargeMessage(maxMessageBytes, scanRequestId(line, maxMessageBytes)));
       return;
