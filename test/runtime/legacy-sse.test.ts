@@ -117,6 +117,31 @@ describe('the legacy HTTP+SSE transport on the wire', () => {
     stream.close();
   });
 
+  it('aborts the running handlers of a session whose stream closed', async () => {
+    const initialize = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const call = (id: number, name: string, args: object) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const count = async (): Promise<number> => {
+      const stream = await openStream(sseUrl());
+      await stream.post(initialize(1));
+      await stream.next((e) => e.data.includes('"id":1'));
+      await stream.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      await stream.post(call(2, 'aborted_count', {}));
+      const answer = JSON.parse((await stream.next((e) => e.data.includes('"id":2'))).data);
+      stream.close();
+      return Number(answer.result.content[0].text);
+    };
+    const before = await count();
+    const stream = await openStream(sseUrl());
+    await stream.post(initialize(1));
+    await stream.next((e) => e.data.includes('"id":1'));
+    await stream.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    await stream.post(call(2, 'slow', { steps: 5, ms: 10_000 }));
+    // Its first step's log message: the handler is running.
+    await stream.next((e) => e.data.includes('notifications/message'));
+    stream.close();
+    await expect.poll(count, { timeout: 5_000 }).toBe(before + 1);
+  });
+
   it('ends the session with its stream: its POST URL is then unknown', async () => {
     const stream = await openStream(sseUrl());
     const postUrl = new URL(stream.events[0]!.data, sseUrl()).href;

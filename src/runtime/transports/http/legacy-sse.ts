@@ -4,7 +4,8 @@
  * Agents SDK's `MCPServerSSE`, the Inspector's `--transport sse`). GET `/sse` opens a session and
  * its one event stream, whose first event (`endpoint`) names where to POST
  * (`/messages?sessionId=…`); every answer, notification and server→client request travels on that
- * stream, and each POST is answered 202. The session lives as long as its stream. A POST's text is
+ * stream, and each POST is answered 202. The session lives as long as its stream; the two paths are
+ * at the root, whatever the endpoint's path. A POST's text is
  * read as a stdio line is (stdio-messages.ts): the size and depth limits, parse errors under the
  * request's id when it can be read, batches where the revision allows them.
  *
@@ -35,6 +36,8 @@ const KEEPALIVE_MS = 25_000;
 class StreamOutbound implements Outbound {
   readonly canEmit = true;
   private readonly res: HttpResponseOut;
+  /** The stream closed (the client left, or the server ends it): nothing more is written. */
+  closed = false;
 
   constructor(res: HttpResponseOut) {
     this.res = res;
@@ -52,7 +55,8 @@ class StreamOutbound implements Outbound {
 
   private write(text: string): void {
     // JSON text holds no line break, so the message is one `data:` line.
-    if (!this.res.writableEnded) this.res.write('event: message\ndata: ' + text + '\n\n');
+    if (!this.closed && !this.res.writableEnded)
+      this.res.write('event: message\ndata: ' + text + '\n\n');
   }
 }
 
@@ -119,13 +123,15 @@ export class LegacySse<Req extends HttpRequestIn> {
     res.writeHead(200, sseHeaders(undefined));
     res.write('event: endpoint\ndata: ' + LEGACY_MESSAGES_PATH + '?sessionId=' + id + '\n\n');
     const keepalive = setInterval(() => {
-      if (!res.writableEnded) res.write(': keepalive\n\n');
+      if (!out.closed && !res.writableEnded) res.write(': keepalive\n\n');
     }, KEEPALIVE_MS);
     keepalive.unref?.();
+    // The stream was the session's only way out: its running handlers are aborted with it.
     res.on('close', () => {
+      out.closed = true;
       clearInterval(keepalive);
       this.sessions.delete(id);
-      session.close(false);
+      session.close(true);
     });
   }
 
