@@ -2,11 +2,12 @@
  * A server that starts but never answers the handshake: `connect` rejects with RequestTimeoutError
  * after `connectTimeoutMs` (default 60 s) instead of hanging, over stdio and over HTTP, and the
  * spawned server is not left behind. `server/discover` waits at most as long, then `initialize`.
+ * The time a sign-in takes is not counted (a transport that signs in for longer than the timeout).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSession, RequestTimeoutError } from '../../src/runtime/client/index.js';
+import { ClientSession, openSession, RequestTimeoutError, type ClientTransport } from '../../src/runtime/client/index.js';
 
 let server: Server | undefined;
 
@@ -75,5 +76,34 @@ describe('connect against a server that never answers', () => {
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect((error as RequestTimeoutError).method).toBe('initialize');
     expect(posts).toBe(1);
+  });
+
+  it('does not count a sign-in: the wait starts again when it ends, and the same request is answered', async () => {
+    let signIn: Promise<unknown> | undefined;
+    const sent: string[] = [];
+    let receive: (message: unknown, text: string) => void = () => {};
+    const transport: ClientTransport = {
+      start: async (deliver) => {
+        receive = deliver;
+      },
+      send: async (text, info) => {
+        sent.push(info.method);
+        if (info.method !== 'initialize') return;
+        // A 401, then a person signing in for three times the timeout; then this request is answered.
+        signIn = new Promise((resolve) => setTimeout(resolve, 600));
+        await signIn;
+        signIn = undefined;
+        const { id } = JSON.parse(text) as { id: number };
+        const answer = { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } };
+        receive(answer, JSON.stringify(answer));
+      },
+      cancel: async () => {},
+      setProtocolVersion: () => {},
+      signingIn: () => signIn,
+      close: async () => {},
+    };
+    const session = new ClientSession(transport, { protocolVersions: ['2025-11-25'], connectTimeoutMs: 200 });
+    expect((await session.connect()).protocolVersion).toBe('2025-11-25');
+    expect(sent).toEqual(['initialize', 'notifications/initialized']);
   });
 });

@@ -26,27 +26,32 @@ type ClientInfo = SessionOptions['clientInfo'];
 const DISCOVER_TIMEOUT_MS = 10_000;
 
 /**
- * One handshake request, waiting at most `timeoutMs` for its answer. A sign-in (a person in a
- * browser) may outlast that: the request is sent again once the sign-in has ended.
+ * One handshake request, waiting at most `timeoutMs` for its answer. The time a sign-in takes (a
+ * person in a browser, started by a 401 to this very request) is not counted: when the wait ends
+ * during one, it starts again once the sign-in has ended, and the same request goes on.
  */
-async function handshakeExchange(
+function handshakeExchange(
   connection: Connection,
   method: string,
   params: JsonObject,
   timeoutMs: number,
 ): Promise<JsonObject> {
-  for (;;) {
-    try {
-      return await connection.exchange(method, params, { timeoutMs });
-    } catch (error) {
-      const signIn =
-        error instanceof RequestTimeoutError && !connection.closedError
-          ? connection.transport.signingIn?.()
-          : undefined;
-      if (signIn === undefined) throw error;
-      await signIn.catch(() => undefined);
-    }
-  }
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expire = (): void => {
+    const signIn = connection.transport.signingIn?.();
+    if (signIn === undefined) controller.abort(new RequestTimeoutError(method, timeoutMs));
+    else void signIn.catch(() => undefined).then(arm);
+  };
+  const arm = (): void => {
+    if (!controller.signal.aborted) timer = setTimeout(expire, timeoutMs);
+  };
+  arm();
+  return connection.exchange(method, params, { signal: controller.signal }).finally(() => {
+    clearTimeout(timer);
+    // Settled: a sign-in that ends later arms nothing.
+    controller.abort();
+  });
 }
 
 /** `server/discover` at 2026-07-28; false when the server does not speak it. */
