@@ -3,9 +3,11 @@
  * the official SDK's SSEClientTransport runs the whole SDK suite over it; raw requests check the
  * endpoint event, the 202s, errors answered on the stream under the request's id, unknown and
  * missing session ids, the method per path, `legacySse: false`, and a session ended with its stream;
+ * clients that cut anywhere (mid-body, mid-call, after the stream went) leave no session behind;
  * our own client reaches it through its fallback. transports/web-legacy-sse.test.ts runs it all
  * against the Web-standard handler.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -14,6 +16,7 @@ import { openSession } from '../../src/runtime/client/index.js';
 import { buildDefinition, handlers } from './fixtures/demo-server.js';
 import { CLIENT_CAPABILITIES, defineSdkSuite, prepareClient, type SdkTarget } from './sdk-suite.js';
 import { listen } from '../transports/adapters.js';
+import { testHook } from '../../src/runtime/transports/http/test-hook.js';
 
 let listener: HttpListener;
 let client: Client;
@@ -140,6 +143,66 @@ describe('the legacy HTTP+SSE transport on the wire', () => {
     await stream.next((e) => e.data.includes('notifications/message'));
     stream.close();
     await expect.poll(count, { timeout: 5_000 }).toBe(before + 1);
+  });
+
+  it('survives clients that cut anywhere: mid-body, before the 202, mid-call, after the stream went', async () => {
+    // A server of its own, whose legacy session table is watched (test-hook.ts).
+    const tables: ReadonlyMap<string, unknown>[] = [];
+    testHook.watchLegacy = (table) => tables.push(table);
+    const own = await listen(createServer(buildDefinition(3), handlers, { logger: () => {} }));
+    // The Web handler is built on its first request.
+    await (await fetch(own.url)).text();
+    testHook.watchLegacy = undefined;
+    expect(tables).toHaveLength(1);
+    const ownSse = own.url.replace(/\/mcp$/, '/sse');
+    const base = new URL(own.url);
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cut', version: '1' } } });
+    /** A raw POST that sends `part` of `body` (bytes) and then destroys its socket. */
+    const cutPost = (path: string, body: string, part: number): Promise<void> =>
+      new Promise((resolve) => {
+        const socket = connect(Number(base.port), base.hostname, () => {
+          const bytes = Buffer.from(body);
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\n\r\n`);
+          socket.write(bytes.subarray(0, Math.floor(bytes.length * part)));
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 5);
+        });
+        socket.on('error', () => resolve());
+      });
+    for (let round = 0; round < 12; round++) {
+      const stream = await openStream(ownSse);
+      const path = stream.events[0]!.data;
+      await stream.post(initialize);
+      await stream.next((e) => e.data.includes('"id":1'));
+      await stream.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { steps: 3, ms: 50 } } });
+      if (round % 4 === 0) await cutPost(path, call, (round % 3) / 3);
+      else if (round % 4 === 1) {
+        // A call running, its stream cut mid-call; then a POST to the gone session.
+        await stream.post(call);
+        await stream.next((e) => e.data.includes('notifications/message'));
+        stream.close();
+        await cutPost(path, call, 1);
+      } else if (round % 4 === 2) {
+        await stream.post(call);
+        stream.close();
+      } else {
+        await stream.post(call);
+        await stream.next((e) => e.data.includes('"id":2'));
+        stream.close();
+      }
+      stream.close();
+    }
+    // Still serving; once every stream has gone, no session is left behind.
+    const fresh = await openStream(ownSse);
+    await fresh.post(initialize);
+    expect(JSON.parse((await fresh.next((e) => e.data.includes('"id":1'))).data).result.serverInfo.name).toBe('runtime-demo');
+    expect(tables[0]!.size).toBeGreaterThan(0);
+    fresh.close();
+    await expect.poll(() => tables[0]!.size, { timeout: 5_000 }).toBe(0);
+    await own.close();
   });
 
   it('ends the session with its stream: its POST URL is then unknown', async () => {

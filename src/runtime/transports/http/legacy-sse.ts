@@ -26,6 +26,7 @@ import { sendError } from './http-reply.js';
 import { headerText } from './http-rules.js';
 import { sseHeaders } from './http-sse.js';
 import { randomId } from './random-id.js';
+import { testHook } from './test-hook.js';
 
 export const LEGACY_SSE_PATH = '/sse';
 export const LEGACY_MESSAGES_PATH = '/messages';
@@ -82,6 +83,7 @@ export class LegacySse<Req extends HttpRequestIn> {
     this.readBody = readBody;
     this.maxBodyBytes = maxBodyBytes;
     this.maxSessions = maxSessions;
+    testHook.watchLegacy?.(this.sessions);
   }
 
   serves(path: string): boolean {
