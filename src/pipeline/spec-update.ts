@@ -5,6 +5,7 @@
  * runtime's method table and handlers, cannot follow: a schema that adds methods or changes what
  * one means is refused, with the list of what the runtime would lack, taken from `diff`'s findings.
  */
+import { resolve } from 'node:path';
 import { compareRevisions } from '../diff/compare-revisions.js';
 import type { Finding } from '../diff/finding.js';
 import { emitProtocolTypes } from '../emit/types/index.js';
@@ -18,7 +19,6 @@ import { renderFile } from '../write/render.js';
 import type { Recipe } from '../write/ledger.js';
 import { pathFromOut, specOption } from './ledger-inputs.js';
 import { defaultSpecDir } from './paths.js';
-import { resolve } from 'node:path';
 
 const URL_INPUT = /^[a-z][a-z0-9+.-]*:\/\//i;
 

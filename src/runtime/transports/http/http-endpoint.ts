@@ -40,7 +40,7 @@ export interface EndpointSetup<Req extends HttpRequestIn> {
   readBody: ReadBody<Req>;
   /** False: the stateful era is refused with a 400 that says why (web.ts, on platforms without a process). */
   sessions: boolean;
-  /** The legacy HTTP+SSE transport's two paths (legacy-sse.ts), node:http only. */
+  /** The legacy HTTP+SSE transport's two paths (legacy-sse.ts), where sessions live in the process. */
   legacy?: LegacySse<Req> | undefined;
 }
 
