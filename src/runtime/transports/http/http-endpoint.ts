@@ -107,7 +107,7 @@ export class HttpEndpoint<Req extends HttpRequestIn> {
     if (path !== this.path) {
       const legacy = this.legacy;
       if (legacy !== undefined && legacy.serves(path)) {
-        this.admission.admit(req, res, (auth) => legacy.route(path, req, res, auth));
+        this.admission.admit(req, res, () => legacy.route(path, req, res));
         return;
       }
       const metadata = this.auth?.metadataAt(path);

@@ -1,6 +1,6 @@
 /** Plain HTTP answers of the Streamable HTTP transport, and the Accept checks. */
 import type { HttpResponseOut } from './http-exchange.js';
-import { NULL_ID, errorMessage } from '../../protocol/jsonrpc.js';
+import { NULL_ID, TRANSPORT_ERROR, errorMessage } from '../../protocol/jsonrpc.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 export const ACCEPTS_JSON = /application\/json|application\/\*|\*\/\*/;
@@ -17,6 +17,17 @@ export function sendError(
   message: string,
 ): void {
   send(res, status, errorMessage(NULL_ID, code, message));
+}
+
+/** A new session refused: `max` are open (Streamable HTTP's initialize, a legacy SSE stream). */
+export function refuseSessionLimit(res: HttpResponseOut, max: number): void {
+  res.setHeader('retry-after', '60');
+  sendError(
+    res,
+    503,
+    TRANSPORT_ERROR,
+    `Service Unavailable: the server has its maximum of ${max} sessions`,
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
 import { ownerOf } from '../../server/owner.js';
 import { HttpOutbound } from './http-outbound.js';
-import { ACCEPTS_SSE, sendError } from './http-reply.js';
+import { ACCEPTS_SSE, refuseSessionLimit, sendError } from './http-reply.js';
 import { changesSession, headerText, isInitializeRequest } from './http-rules.js';
 import { StandaloneOutbound, type SseStream, type SseStreams } from './http-sse.js';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
@@ -125,13 +125,7 @@ export class HttpSessions {
     let entry: SessionEntry | undefined;
     if (isInitializeRequest(message)) {
       if (this.sessions.size >= this.maxSessions) {
-        res.setHeader('retry-after', '60');
-        sendError(
-          res,
-          503,
-          TRANSPORT_ERROR,
-          `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`,
-        );
+        refuseSessionLimit(res, this.maxSessions);
         return;
       }
       // initialize always opens a new session; its id is issued only if initialization succeeds.

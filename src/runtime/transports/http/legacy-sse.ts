@@ -14,7 +14,6 @@
  * the process that holds its stream: not served with a shared `sessionStore`, nor where sessions
  * are off (Workers); and not for a server with manifest `auth` (its OAuth flow is Streamable HTTP's).
  */
-import type { AuthInfo } from '../../api.js';
 import { SESSION_NOT_FOUND, TRANSPORT_ERROR, tooLargeMessage } from '../../protocol/jsonrpc.js';
 import type { Outbound } from '../../server/outbound.js';
 import type { ServerCore } from '../../server/server.js';
@@ -22,7 +21,7 @@ import { Session } from '../../server/session.js';
 import { StdioMessages } from '../stdio/stdio-messages.js';
 import type { ReadBody } from './http-body.js';
 import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
-import { sendError } from './http-reply.js';
+import { refuseSessionLimit, send, sendError } from './http-reply.js';
 import { headerText } from './http-rules.js';
 import { sseHeaders } from './http-sse.js';
 import { randomId } from './random-id.js';
@@ -91,30 +90,19 @@ export class LegacySse<Req extends HttpRequestIn> {
   }
 
   /** A request to one of the two paths, admitted (Host, Origin, `authorize`). */
-  route(path: string, req: Req, res: HttpResponseOut, _auth: AuthInfo | undefined): void {
-    if (path === LEGACY_SSE_PATH && req.method === 'GET') this.open(res);
-    else if (path === LEGACY_MESSAGES_PATH && req.method === 'POST') this.post(req, res);
-    else {
-      res.setHeader('allow', path === LEGACY_SSE_PATH ? 'GET' : 'POST');
-      sendError(
-        res,
-        405,
-        TRANSPORT_ERROR,
-        `Method Not Allowed: ${path} takes ${path === LEGACY_SSE_PATH ? 'GET' : 'POST'}`,
-      );
-    }
+  route(path: string, req: Req, res: HttpResponseOut): void {
+    const method = path === LEGACY_SSE_PATH ? 'GET' : 'POST';
+    if (req.method !== method) {
+      res.setHeader('allow', method);
+      sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${path} takes ${method}`);
+    } else if (method === 'GET') this.open(res);
+    else this.post(req, res);
   }
 
   /** GET /sse: a new session, its stream, and the `endpoint` event naming where to POST. */
   private open(res: HttpResponseOut): void {
     if (this.sessions.size >= this.maxSessions) {
-      res.setHeader('retry-after', '60');
-      sendError(
-        res,
-        503,
-        TRANSPORT_ERROR,
-        `Service Unavailable: the server has its maximum of ${this.maxSessions} sessions`,
-      );
+      refuseSessionLimit(res, this.maxSessions);
       return;
     }
     const id = randomId(16);
@@ -170,10 +158,7 @@ export class LegacySse<Req extends HttpRequestIn> {
       req,
       this.maxBodyBytes,
       (body) => void this.deliver(entry, body, res),
-      (idText) => {
-        res.writeHead(413, { 'content-type': 'application/json' });
-        res.end(tooLargeMessage(this.maxBodyBytes, idText));
-      },
+      (idText) => send(res, 413, tooLargeMessage(this.maxBodyBytes, idText)),
     );
   }
 
