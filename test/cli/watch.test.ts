@@ -51,6 +51,11 @@ class WatchProcess {
     }
   }
 
+  /** Waits until stderr, from line `mark` on, holds `line`: stdout and stderr are separate pipes, read in no fixed order. */
+  async waitForErr(line: string, mark = 0): Promise<void> {
+    await this.waitFor(`stderr line '${line}'`, () => this.err.slice(mark).includes(line));
+  }
+
   /** Waits for the report line of the next run after `mark` lines of stdout; returns it. */
   async nextReport(mark: number): Promise<string> {
     await this.waitFor(`report line ${mark + 1}`, () => this.out.length > mark);
@@ -151,7 +156,7 @@ describe('mcp-gen server --watch', () => {
 
     const watcher = startWatch(dir, ['server', 'manifest.yaml', '-o', 'out', '--watch', '--no-version-banner']);
     expect(await watcher.nextReport(0)).toMatch(/^out: \d+ created\.$/);
-    expect(watcher.err).toContain('watching 2 files for changes; Ctrl-C stops.');
+    await watcher.waitForErr('watching 2 files for changes; Ctrl-C stops.');
     expect(await types()).toMatch(/\btext\??: string/);
 
     // The manifest gains a tool: so does the output.
@@ -186,7 +191,7 @@ describe('mcp-gen server --watch', () => {
     errMark = watcher.err.length;
     await writeFile(manifestPath, manifest({ echo: '{ $ref: ./schemas/echo.json }', ping: OBJECT, shout: '{ $ref: ./schemas/shout.json }' }));
     await watcher.nextReport(mark);
-    expect(watcher.err.slice(errMark)).toContain('now watching schemas/shout.json');
+    await watcher.waitForErr('now watching schemas/shout.json', errMark);
     expect(await types()).toMatch(/\bvolume\??: string/);
     mark = watcher.out.length;
     await writeFile(join(dir, 'schemas', 'shout.json'), schemaWith('pitch'));
@@ -198,7 +203,7 @@ describe('mcp-gen server --watch', () => {
     errMark = watcher.err.length;
     await writeFile(manifestPath, manifest({ echo: '{ $ref: ./schemas/echo.json }', ping: OBJECT, shout: OBJECT }));
     await watcher.nextReport(mark);
-    expect(watcher.err.slice(errMark)).toContain('no longer watching schemas/shout.json');
+    await watcher.waitForErr('no longer watching schemas/shout.json', errMark);
     mark = watcher.out.length;
     await writeFile(join(dir, 'schemas', 'shout.json'), schemaWith('ignored'));
     // Several debounce periods for a run that must not come, then a change that must: exactly one report.
