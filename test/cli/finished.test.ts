@@ -7,7 +7,6 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,15 +53,16 @@ function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code
 
 const work = tempDir('cli-finished');
 let listener: HttpListener;
-let closedUrl: string;
+/**
+ * Nothing listens here, whatever runs beside this file: port 1 is privileged and outside the range
+ * port 0 is given from. A port once free (listened on, then closed) can be taken by a parallel
+ * test's server meanwhile, and the run that should be refused is answered.
+ */
+const closedUrl = 'http://127.0.0.1:1/mcp';
 let brokenManifest: string;
 
 beforeAll(async () => {
   listener = await createServer(handlers, { logger: () => {} }).listenHttp({ port: 0, host: '127.0.0.1' });
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  closedUrl = `http://127.0.0.1:${(probe.address() as { port: number }).port}/mcp`;
-  await new Promise((resolve) => probe.close(resolve));
   brokenManifest = join(work, 'broken.yaml');
   writeFileSync(brokenManifest, 'server: { name: broken }\ntools:\n  - name: a\n    inputSchema: { type: nope }\n');
 });
@@ -127,7 +127,12 @@ describe('--json', () => {
     for (const [command, args, expected] of runs) {
       const run = await mcpGen([...args, '--json']);
       expect(run.code, `${args.join(' ')}\n${run.err}`).toBe(expected);
-      const document = JSON.parse(run.out) as Record<string, unknown>;
+      let document: Record<string, unknown>;
+      try {
+        document = JSON.parse(run.out) as Record<string, unknown>;
+      } catch (error) {
+        throw new Error(`${args.join(' ')}: stdout is not one JSON document (${String(error)}):\n${run.out}\nstderr:\n${run.err}`);
+      }
       if (command !== 'diff' && command !== 'check') {
         expect(document).toMatchObject({ command, exitCode: expected, ok: expected === 0 });
       } else expect(document).toBeTypeOf('object');
@@ -138,9 +143,17 @@ describe('--json', () => {
 
   it('mock --json prints a ready line with its URL', async () => {
     const child = execFile(process.execPath, [cliPath, 'mock', WEATHER, '--http', '--port', '0', '--json'], { cwd: repoRoot });
-    const line = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    // The line may come in more than one chunk: read up to its end.
+    let line = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        line += chunk.toString();
+        if (line.includes('\n')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`mock exited (${code}) before its ready line: ${line}`)));
+    });
     child.kill('SIGTERM');
-    expect(JSON.parse(line)).toMatchObject({ command: 'mock', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/) });
+    expect(JSON.parse(line.slice(0, line.indexOf('\n')))).toMatchObject({ command: 'mock', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/) });
   }, 60_000);
 });
 

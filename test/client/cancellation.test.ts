@@ -22,7 +22,7 @@ interface Client {
   readonly server: { protocolVersion: string; serverInfo: Record<string, unknown> | undefined };
   readonly tools: {
     waitForCancel(input: { tag: string }, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown>;
-    cancelledTags(): Promise<{ tags: string[] }>;
+    cancelledTags(): Promise<{ tags: string[]; started: string[] }>;
     announceToolsChanged(): Promise<unknown>;
   };
   readonly session: {
@@ -84,30 +84,58 @@ function startProxy(target: URL): Promise<{ url: string; exchanges: Exchange[]; 
   });
 }
 
-/** Polls until `check` holds (the server notices a cancellation asynchronously). */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+/** Long enough for any wait on a loaded machine; the tests get more (a slow poll fails with its message). */
+const DEADLINE_MS = 60_000;
+const TEST_TIMEOUT_MS = 180_000;
+
+/** Polls until `check` holds (the server notices a cancellation asynchronously); `state` says what was seen instead. */
+async function eventually(check: () => Promise<boolean>, what: string, state: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${state()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-async function expectHandlersSawAbort(client: Client, tags: string[]): Promise<void> {
-  await eventually(async () => {
-    const seen = (await client.tools.cancelledTags()).tags;
-    return tags.every((tag) => seen.includes(tag));
-  }, `the handlers of ${tags.join(', ')} to see their signal abort`);
+/** Polls the server's record until `done` holds for it. */
+async function untilSeen(client: Client, done: (seen: { tags: string[]; started: string[] }) => boolean, what: string): Promise<void> {
+  let seen = { tags: [] as string[], started: [] as string[] };
+  await eventually(
+    async () => done((seen = await client.tools.cancelledTags())),
+    what,
+    () => `; handlers started: ${seen.started.join(', ') || 'none'}; saw abort: ${seen.tags.join(', ') || 'none'}`,
+  );
 }
 
-/** Starts two calls and gives up on both: one through its signal, one through timeoutMs. */
+async function expectHandlersSawAbort(client: Client, tags: string[]): Promise<void> {
+  await untilSeen(client, (seen) => tags.every((tag) => seen.tags.includes(tag)), `the handlers of ${tags.join(', ')} to see their signal abort`);
+}
+
+/**
+ * The timed-out call's timeoutMs: its request must reach the handler before it passes (a request
+ * cancelled sooner never starts one, rightly), and that cannot be awaited first. It took at most
+ * about 60 ms in loaded runs (three copies of this file beside the runtime tests); 150 ms left too little.
+ */
+const CALL_TIMEOUT_MS = 2_000;
+
+/**
+ * Starts two calls and gives up on both: one through its signal, one through timeoutMs. The signal
+ * aborts only once its handler runs: the server may still be loading the tool's validators (the
+ * first call on a server does), and a call cancelled then rightly never reaches its handler.
+ */
 async function abortAndTimeOut(client: Client, prefix: string, module: Module = generated): Promise<string[]> {
+  const [signalTag, timeoutTag] = [`${prefix}-signal`, `${prefix}-timeout`];
   const controller = new AbortController();
-  const aborted = client.tools.waitForCancel({ tag: `${prefix}-signal` }, { signal: controller.signal });
-  setTimeout(() => controller.abort(new Error('the user gave up')), 100);
+  const aborted = client.tools.waitForCancel({ tag: signalTag }, { signal: controller.signal });
+  aborted.catch(() => {}); // Checked below; not left unhandled while the start is awaited.
+  await untilSeen(client, (seen) => seen.started.includes(signalTag), `the handler of ${signalTag} to start`);
+  // The validators are loaded now: this call runs its handler as soon as it arrives.
+  const timedOut = client.tools.waitForCancel({ tag: timeoutTag }, { timeoutMs: CALL_TIMEOUT_MS });
+  timedOut.catch(() => {});
+  controller.abort(new Error('the user gave up'));
   await expect(aborted).rejects.toThrow('the user gave up');
-  await expect(client.tools.waitForCancel({ tag: `${prefix}-timeout` }, { timeoutMs: 150 })).rejects.toBeInstanceOf(module.RequestTimeoutError);
-  return [`${prefix}-signal`, `${prefix}-timeout`];
+  await expect(timedOut).rejects.toBeInstanceOf(module.RequestTimeoutError);
+  return [signalTag, timeoutTag];
 }
 
 function stdio(log: string[], protocolVersions?: string[]): Promise<Client> {
@@ -177,8 +205,8 @@ afterAll(() => {
 });
 
 describe('cancellation at 2026-07-28', () => {
-  it('over Streamable HTTP closes the request’s response stream, posts no notifications/cancelled, and the handler’s signal aborts', () => httpStateless(generated, 'http-2026'));
-  it('the same on the fetch wire (a --browser client)', () => httpStateless(onFetch, 'fetch-2026'));
+  it('over Streamable HTTP closes the request’s response stream, posts no notifications/cancelled, and the handler’s signal aborts', () => httpStateless(generated, 'http-2026'), TEST_TIMEOUT_MS);
+  it('the same on the fetch wire (a --browser client)', () => httpStateless(onFetch, 'fetch-2026'), TEST_TIMEOUT_MS);
 
   it('over stdio sends notifications/cancelled and the handler’s signal aborts', async () => {
     const log: string[] = [];
@@ -186,21 +214,22 @@ describe('cancellation at 2026-07-28', () => {
     expect(client.server.protocolVersion).toBe('2026-07-28');
     const tags = await abortAndTimeOut(client, 'stdio-2026');
     await expectHandlersSawAbort(client, tags);
+    // stderr is a pipe of its own: its line may come after the answers on stdout.
+    await eventually(async () => log.join('').includes('saw abort stdio-2026-signal'), 'the server’s stderr line', () => `; stderr: ${log.join('')}`);
     await client.close();
-    expect(log.join('')).toContain('saw abort stdio-2026-signal');
-  });
+  }, TEST_TIMEOUT_MS);
 });
 
 describe('cancellation at 2025-11-25 (stateful)', () => {
-  it('over Streamable HTTP posts notifications/cancelled, the handler’s signal aborts, and the cancelled streams are not resumed', () => httpStateful(generated, 'http-2025'));
-  it('the same on the fetch wire (a --browser client)', () => httpStateful(onFetch, 'fetch-2025'));
+  it('over Streamable HTTP posts notifications/cancelled, the handler’s signal aborts, and the cancelled streams are not resumed', () => httpStateful(generated, 'http-2025'), TEST_TIMEOUT_MS);
+  it('the same on the fetch wire (a --browser client)', () => httpStateful(onFetch, 'fetch-2025'), TEST_TIMEOUT_MS);
 
   it('over stdio sends notifications/cancelled and the handler’s signal aborts', async () => {
     const client = await stdio([], ['2025-11-25']);
     expect(client.server.protocolVersion).toBe('2025-11-25');
     await expectHandlersSawAbort(client, await abortAndTimeOut(client, 'stdio-2025'));
     await client.close();
-  });
+  }, TEST_TIMEOUT_MS);
 });
 
 describe('subscriptions/listen', () => {
@@ -240,7 +269,7 @@ describe('subscriptions/listen', () => {
     } finally {
       proxy.server.close();
     }
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('over stdio ends when its signal aborts: notifications/cancelled stops the server’s subscription', async () => {
     const strays: unknown[] = [];
@@ -253,7 +282,7 @@ describe('subscriptions/listen', () => {
     });
     expect(await listenThenAbort(client, strays)).toEqual({ received: ['notifications/tools/list_changed'], ended: 'cancelled' });
     await client.close();
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('leaving the loop cancels it too', async () => {
     const strays: unknown[] = [];
@@ -276,5 +305,5 @@ describe('subscriptions/listen', () => {
     await client.tools.announceToolsChanged();
     expect(strays).toEqual([]);
     await client.close();
-  });
+  }, TEST_TIMEOUT_MS);
 });
