@@ -101,3 +101,32 @@ describe('subscriptions/listen over stdio', () => {
     await done;
   });
 });
+
+describe('cancellation over stdio, 2026-07-28', () => {
+  it("reaches a first request still waiting for the revision's validators to load", async () => {
+    // The request and its cancel in one write: the cancel is read while the request waits for the
+    // 2026-07-28 table, after the request validators (which the cancel is checked with) have loaded.
+    // The 2026-07-28 table loads after the request validators, as a larger module may.
+    const slowTable = (): ServerDefinition => {
+      const definition = statelessDefinition();
+      const load = definition.statelessValidators as () => Promise<Record<string, unknown>>;
+      const later = () => new Promise((resolve) => setTimeout(resolve, 100)).then(() => load());
+      return { ...definition, statelessValidators: later as ServerDefinition['statelessValidators'] };
+    };
+    const raw = new RawStdio(100, slowTable, statelessHandlers);
+    const call = { jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'slow', arguments: { steps: 1, ms: 30_000 }, _meta: meta() } };
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'changed my mind', _meta: meta() } };
+    raw.send(`${JSON.stringify(call)}\n${JSON.stringify(cancel)}`);
+    const count = await raw.call('count', 'tools/call', { name: 'aborted_count', arguments: {}, _meta: meta() });
+    const deadline = Date.now() + 10_000;
+    let aborted = count['result']['structuredContent']?.['count'] ?? Number(count['result']['content'][0]['text']);
+    for (let n = 0; aborted < 1 && Date.now() < deadline; n++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const again = await raw.call(`count-${n}`, 'tools/call', { name: 'aborted_count', arguments: {}, _meta: meta() });
+      aborted = again['result']['structuredContent']?.['count'] ?? Number(again['result']['content'][0]['text']);
+    }
+    expect(aborted).toBe(1);
+    // A cancelled request is not answered.
+    expect(raw.received.some((m) => m['id'] === 'long')).toBe(false);
+  });
+});

@@ -10,6 +10,19 @@ import { paramsOf, toolErrorMessage } from './method-common.js';
 import type { Session } from './session.js';
 import { CANCELLED, INITIALIZED } from '../protocol/methods.js';
 
+/**
+ * The validator table a notification waits for, behind the requests that wait for it already
+ * (dispatch.ts): their order holds, so a request it cancels is in flight by then. A 2026-07-28
+ * request waits for its own table, which may load after the one the notification is checked with.
+ */
+function tableToWaitFor(session: Session): Promise<void> | undefined {
+  const core = session.core;
+  if (core.validators === undefined) return core.loadRequestValidators();
+  if (session.stateless && core.statelessValidators === undefined)
+    return core.loadStatelessValidators();
+  return undefined;
+}
+
 export function notification(
   session: Session,
   method: string,
@@ -17,10 +30,9 @@ export function notification(
   forwarded = false,
 ): void {
   if (method !== CANCELLED && method !== INITIALIZED) return;
-  const validators = session.core.validators;
-  if (validators === undefined) {
-    // Waits for the table behind the messages already waiting for it (dispatch.ts): their order holds.
-    session.core.loadRequestValidators().then(
+  const waiting = tableToWaitFor(session);
+  if (waiting !== undefined) {
+    waiting.then(
       () => notification(session, method, message, forwarded),
       (error: unknown) =>
         session.core.log(
@@ -29,7 +41,7 @@ export function notification(
     );
     return;
   }
-  const validate = validators.get(method);
+  const validate = session.core.validators?.get(method);
   if (validate !== undefined && !validate(message)) {
     session.core.log(
       `Ignoring an invalid ${method} notification: ${describeIssues(validate.errors)}`,
