@@ -111,7 +111,7 @@ describe('cancellation over stdio, 2026-07-28', () => {
       const definition = statelessDefinition();
       const load = definition.statelessValidators as () => Promise<Record<string, unknown>>;
       const later = () => new Promise((resolve) => setTimeout(resolve, 100)).then(() => load());
-      return { ...definition, statelessValidators: later as ServerDefinition['statelessValidators'] };
+      return { ...definition, statelessValidators: later as NonNullable<ServerDefinition['statelessValidators']> };
     };
     const raw = new RawStdio(100, slowTable, statelessHandlers);
     const call = { jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'slow', arguments: { steps: 1, ms: 30_000 }, _meta: meta() } };
