@@ -40,14 +40,14 @@ describe('the legacy HTTP+SSE transport driven by the official SDK client', () =
 });
 
 /** A raw GET /sse: the events as they arrive, and the POST URL of its endpoint event. */
-async function openStream(url: string): Promise<{ events: { event: string; data: string }[]; post: (body: string) => Promise<Response>; close: () => void; next: (test: (e: { event: string; data: string }) => boolean) => Promise<{ event: string; data: string }> }> {
+async function openStream(url: string): Promise<{ events: { event: string; data: string }[]; post: (body: string) => Promise<Response>; close: () => void; next: (test: (e: { event: string; data: string }) => boolean) => Promise<{ event: string; data: string }>; ended: Promise<void> }> {
   const controller = new AbortController();
   const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/event-stream');
   const events: { event: string; data: string }[] = [];
   const waiters: { test: (e: { event: string; data: string }) => boolean; resolve: (e: { event: string; data: string }) => void }[] = [];
-  void (async () => {
+  const ended = (async () => {
     const decoder = new TextDecoder();
     let buffer = '';
     try {
@@ -77,11 +77,13 @@ async function openStream(url: string): Promise<{ events: { event: string; data:
       else waiters.push({ test, resolve });
     });
   const endpoint = await next((e) => e.event === 'endpoint');
-  expect(endpoint.data).toMatch(/^\/messages\?sessionId=[A-Za-z0-9_-]{22}$/);
+  // Beside the endpoint: /messages for /mcp, /api/messages for /api/mcp.
+  expect(endpoint.data).toMatch(/^(?:\/[\w-]+)*\/messages\?sessionId=[A-Za-z0-9_-]{22}$/);
   const postUrl = new URL(endpoint.data, url).href;
   return {
     events,
     next,
+    ended,
     close: () => controller.abort(),
     post: (body) => fetch(postUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
   };
@@ -236,5 +238,51 @@ describe('the legacy HTTP+SSE transport on the wire', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('the legacy HTTP+SSE transport beside the endpoint, and when the server drains', () => {
+  const initialize = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+  it('serves its two paths beside the endpoint, not at the root', async () => {
+    const nested = await listen(createServer(buildDefinition(3), handlers, { logger: () => {} }), { path: '/api/mcp' });
+    try {
+      const stream = await openStream(nested.url.replace(/\/mcp$/, '/sse'));
+      expect(stream.events[0]!.data).toMatch(/^\/api\/messages\?sessionId=/);
+      expect((await stream.post(initialize(1))).status).toBe(202);
+      expect(JSON.parse((await stream.next((e) => e.data.includes('"id":1'))).data).result.protocolVersion).toBe('2025-11-25');
+      stream.close();
+      const root = nested.url.replace(/\/api\/mcp$/, '');
+      expect((await fetch(`${root}/sse`, { headers: { accept: 'text/event-stream' } })).status).toBe(404);
+    } finally {
+      await nested.close();
+    }
+  });
+
+  it('answers the calls in flight on their streams before ending them, and refuses new sessions', async () => {
+    const draining = await createServer(buildDefinition(3), handlers, { logger: () => {} }).listenHttp({ port: 0, host: '127.0.0.1' });
+    const sse = draining.url.replace(/\/mcp$/, '/sse');
+    const busy = await openStream(sse);
+    const idle = await openStream(sse);
+    for (const stream of [busy, idle]) {
+      await stream.post(initialize(1));
+      await stream.next((e) => e.data.includes('"id":1'));
+      await stream.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    }
+    await busy.post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { steps: 3, ms: 300 } } }));
+    // Its first step's log message: the handler is running.
+    await busy.next((e) => e.data.includes('notifications/message'));
+    const drained = draining.drain(20_000);
+    // The idle session's stream ends at once; a new session is refused (the listener is closed, or
+    // a kept connection gets 503).
+    await idle.ended;
+    const refused = await fetch(sse, { headers: { accept: 'text/event-stream' } }).then((r) => r.status, () => 'refused');
+    expect([503, 'refused']).toContain(refused);
+    expect(busy.events.some((e) => e.data.includes('"id":2'))).toBe(false);
+    // The call finishes, its answer goes out, then the stream ends and so does the drain.
+    const answer = JSON.parse((await busy.next((e) => e.data.includes('"id":2'))).data);
+    expect(answer.result.content[0].text).toBe('done after 3 steps');
+    await busy.ended;
+    await drained;
   });
 });

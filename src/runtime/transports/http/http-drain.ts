@@ -5,7 +5,8 @@
  * new request is answered 503 with `Retry-After` and `Connection: close` (a load balancer sends it
  * elsewhere), except a POST of a session whose requests are still running here (the client's
  * answer to an elicitation they wait for, or its cancellation). Standalone GET streams end at once
- * (their clients resume elsewhere with `Last-Event-ID`). The requests and tasks in flight get until
+ * (their clients resume elsewhere with `Last-Event-ID`); a legacy HTTP+SSE stream, which carries
+ * its session's answers, ends once its session has nothing running (legacy-sse.ts). The requests and tasks in flight get until
  * the deadline to finish; then each task still running is saved as `failed` with a message saying
  * its process stopped, its handler is cancelled, and the connections left are closed (a client
  * waiting on one sees the connection close before its answer and rejects the call at once).
@@ -15,6 +16,7 @@ import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';
 import { SUBSCRIPTIONS_LISTEN } from '../../protocol/methods.js';
 import type { ServerCore } from '../../server/server.js';
 import { sendError } from './http-reply.js';
+import type { LegacyDrain } from './legacy-sse.js';
 
 /** The message of a task its process gave up at the drain deadline. */
 export const DRAINED_TASK_MESSAGE =
@@ -29,19 +31,24 @@ export class HttpDrain {
   /** GET streams open. */
   private readonly streams = new Set<ServerResponse>();
   private draining = false;
+  /** The legacy HTTP+SSE transport, where served: its streams and POSTs are its own to drain. */
+  private readonly legacy: LegacyDrain | undefined;
 
-  constructor(core: ServerCore) {
+  constructor(core: ServerCore, legacy: LegacyDrain | undefined) {
     this.core = core;
+    this.legacy = legacy;
   }
 
   /** Notes the request; when draining, answers 503 and returns false unless it belongs to work held here. */
   admit(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    if (this.legacy?.serves(query === -1 ? url : url.slice(0, query)) === true)
+      return this.admitLegacy(req, res, this.legacy);
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessionId : undefined;
     if (this.draining && !(req.method === 'POST' && this.holds(session))) {
-      res.setHeader('retry-after', '1');
-      res.setHeader('connection', 'close');
-      sendError(res, 503, TRANSPORT_ERROR, 'Service Unavailable: the server is shutting down');
+      this.refuse(res);
       return false;
     }
     // A GET stream, or a 2026-07-28 `subscriptions/listen`, lasts as long as the client wants: ended when draining.
@@ -60,6 +67,21 @@ export class HttpDrain {
     return true;
   }
 
+  /** A legacy POST is answered 202 at once: when draining, only one of a session with work running here is let in. */
+  private admitLegacy(req: IncomingMessage, res: ServerResponse, legacy: LegacyDrain): boolean {
+    if (this.draining && !(req.method === 'POST' && legacy.holds(req.url ?? ''))) {
+      this.refuse(res);
+      return false;
+    }
+    return true;
+  }
+
+  private refuse(res: ServerResponse): void {
+    res.setHeader('retry-after', '1');
+    res.setHeader('connection', 'close');
+    sendError(res, 503, TRANSPORT_ERROR, 'Service Unavailable: the server is shutting down');
+  }
+
   /**
    * Stops new work, waits up to `deadlineMs` for what runs to finish, then fails what is left.
    * `closeListener` stops accepting connections; `closeAll` ends the sessions and connections left.
@@ -72,9 +94,11 @@ export class HttpDrain {
     this.draining = true;
     closeListener();
     for (const stream of this.streams) stream.end();
+    this.legacy?.drain();
     const deadline = Date.now() + deadlineMs;
-    while ((this.posts > 0 || this.core.taskRuns.size > 0) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    const busy = (): boolean =>
+      this.posts > 0 || this.core.taskRuns.size > 0 || this.legacy?.busy() === true;
+    while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
     await this.failTasks();
     await closeAll();
   }

@@ -15,7 +15,7 @@
  * the rest of that stream. Each message goes to exactly one stream: a request's own messages to its
  * POST stream, notifications that belong to no request to the standalone GET stream. A POST without
  * a session whose `_meta` or `MCP-Protocol-Version` names the stateless revision is served
- * statelessly (http-stateless.ts). Beside the endpoint, `/sse` and `/messages` serve the legacy
+ * statelessly (http-stateless.ts). Beside the endpoint, `sse` and `messages` serve the legacy
  * HTTP+SSE transport of 2024-11-05 for the clients that still use it (legacy-sse.ts; `legacySse: false`
  * turns it off).
  */
@@ -77,12 +77,13 @@ class HttpTransport {
           ? undefined
           : new LegacySse<IncomingMessage>(
               core,
+              this.path,
               readNodeBody,
               options.maxBodyBytes ?? core.limits.maxMessageBytes,
               options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
             ),
     });
-    this.draining = new HttpDrain(core);
+    this.draining = new HttpDrain(core, this.endpoint.legacy);
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
     this.server = createServer(

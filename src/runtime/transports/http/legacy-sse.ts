@@ -4,8 +4,10 @@
  * Agents SDK's `MCPServerSSE`, the Inspector's `--transport sse`). GET `/sse` opens a session and
  * its one event stream, whose first event (`endpoint`) names where to POST
  * (`/messages?sessionId=…`); every answer, notification and server→client request travels on that
- * stream, and each POST is answered 202. The session lives as long as its stream; the two paths are
- * at the root, whatever the endpoint's path. A POST's text is
+ * stream, and each POST is answered 202. The session lives as long as its stream. The two paths are
+ * the endpoint's siblings: `/sse` and `/messages` beside `/mcp`, `/api/sse` beside `/api/mcp`. When
+ * the server drains, each stream ends once its session has nothing running: the answers of the
+ * calls in flight go out first (http-drain.ts). A POST's text is
  * read as a stdio line is (stdio-messages.ts): the size and depth limits, parse errors under the
  * request's id when it can be read, batches where the revision allows them.
  *
@@ -27,8 +29,11 @@ import { sseHeaders } from './http-sse.js';
 import { randomId } from './random-id.js';
 import { testHook } from './test-hook.js';
 
-export const LEGACY_SSE_PATH = '/sse';
-export const LEGACY_MESSAGES_PATH = '/messages';
+/** The legacy transport's two paths beside the endpoint at `endpointPath`. */
+export function legacyPaths(endpointPath: string): { sse: string; messages: string } {
+  const folder = endpointPath.slice(0, endpointPath.lastIndexOf('/') + 1) || '/';
+  return { sse: folder + 'sse', messages: folder + 'messages' };
+}
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 25_000;
 
@@ -63,10 +68,24 @@ class StreamOutbound implements Outbound {
 interface LegacySession {
   session: Session;
   messages: StdioMessages;
+  /** Its stream. */
+  res: HttpResponseOut;
 }
 
-export class LegacySse<Req extends HttpRequestIn> {
+/** What draining needs of the legacy transport (http-drain.ts). */
+export interface LegacyDrain {
+  serves(path: string): boolean;
+  /** Whether a POST to this URL belongs to a session with work running here (a cancellation, an elicitation's answer). */
+  holds(url: string): boolean;
+  /** Whether any session has work running here. */
+  busy(): boolean;
+  /** Each stream ends once its session has nothing running. */
+  drain(): void;
+}
+
+export class LegacySse<Req extends HttpRequestIn> implements LegacyDrain {
   private readonly core: ServerCore;
+  private readonly paths: { sse: string; messages: string };
   private readonly readBody: ReadBody<Req>;
   private readonly maxBodyBytes: number;
   private readonly maxSessions: number;
@@ -74,11 +93,13 @@ export class LegacySse<Req extends HttpRequestIn> {
 
   constructor(
     core: ServerCore,
+    endpointPath: string,
     readBody: ReadBody<Req>,
     maxBodyBytes: number,
     maxSessions: number,
   ) {
     this.core = core;
+    this.paths = legacyPaths(endpointPath);
     this.readBody = readBody;
     this.maxBodyBytes = maxBodyBytes;
     this.maxSessions = maxSessions;
@@ -86,12 +107,27 @@ export class LegacySse<Req extends HttpRequestIn> {
   }
 
   serves(path: string): boolean {
-    return path === LEGACY_SSE_PATH || path === LEGACY_MESSAGES_PATH;
+    return path === this.paths.sse || path === this.paths.messages;
+  }
+
+  holds(url: string): boolean {
+    const id = sessionIdOf(url);
+    return id !== null && this.sessions.get(id)?.session.busy === true;
+  }
+
+  busy(): boolean {
+    for (const { session } of this.sessions.values()) if (session.busy) return true;
+    return false;
+  }
+
+  drain(): void {
+    for (const { session, res } of this.sessions.values())
+      void session.whenIdle().then(() => res.end());
   }
 
   /** A request to one of the two paths, admitted (Host, Origin, `authorize`). */
   route(path: string, req: Req, res: HttpResponseOut): void {
-    const method = path === LEGACY_SSE_PATH ? 'GET' : 'POST';
+    const method = path === this.paths.sse ? 'GET' : 'POST';
     if (req.method !== method) {
       res.setHeader('allow', method);
       sendError(res, 405, TRANSPORT_ERROR, `Method Not Allowed: ${path} takes ${method}`);
@@ -109,9 +145,9 @@ export class LegacySse<Req extends HttpRequestIn> {
     const session = new Session(this.core, id);
     const out = new StreamOutbound(res);
     session.standalone = out;
-    this.sessions.set(id, { session, messages: new StdioMessages(this.core, session, out) });
+    this.sessions.set(id, { session, messages: new StdioMessages(this.core, session, out), res });
     res.writeHead(200, sseHeaders(undefined));
-    res.write('event: endpoint\ndata: ' + LEGACY_MESSAGES_PATH + '?sessionId=' + id + '\n\n');
+    res.write('event: endpoint\ndata: ' + this.paths.messages + '?sessionId=' + id + '\n\n');
     const keepalive = setInterval(() => {
       if (!out.closed && !res.writableEnded) res.write(': keepalive\n\n');
     }, KEEPALIVE_MS);
@@ -127,9 +163,7 @@ export class LegacySse<Req extends HttpRequestIn> {
 
   /** POST /messages?sessionId=…: 202 at once; what it says is answered on the session's stream. */
   private post(req: Req, res: HttpResponseOut): void {
-    const url = req.url ?? '';
-    const query = url.indexOf('?');
-    const id = query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get('sessionId');
+    const id = sessionIdOf(req.url ?? '');
     if (id === null) {
       sendError(
         res,
@@ -179,4 +213,10 @@ export class LegacySse<Req extends HttpRequestIn> {
     }
     this.sessions.clear();
   }
+}
+
+/** The `sessionId` query parameter of a POST's URL, or null. */
+function sessionIdOf(url: string): string | null {
+  const query = url.indexOf('?');
+  return query === -1 ? null : new URLSearchParams(url.slice(query + 1)).get('sessionId');
 }

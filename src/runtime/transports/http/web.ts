@@ -28,11 +28,12 @@ function onWorkers(): boolean {
 export function createFetchHandler(core: ServerCore, options: WebHttpOptions): FetchHandler {
   const authorize = options.authorize;
   const sessions = options.sessions ?? !(onWorkers() && options.sessionStore === undefined);
+  const path = options.path ?? '/mcp';
   const endpoint = new HttpEndpoint<WebRequestIn>(core, options, {
     // Nothing tells a handler where it is served: the Host check allows the loopback names
     // unless `allowedHosts` lists the public ones.
     bindHost: '127.0.0.1',
-    path: options.path ?? '/mcp',
+    path,
     authorize: authorize === undefined ? undefined : (req) => authorize(req.request),
     readBody: readWebBody,
     sessions,
@@ -41,6 +42,7 @@ export function createFetchHandler(core: ServerCore, options: WebHttpOptions): F
       sessions && options.legacySse !== false && options.sessionStore === undefined
         ? new LegacySse<WebRequestIn>(
             core,
+            path,
             readWebBody,
             options.maxBodyBytes ?? core.limits.maxMessageBytes,
             options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
