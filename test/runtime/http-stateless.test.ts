@@ -260,3 +260,36 @@ describe('2026-07-28 on the shared endpoint', () => {
     expect(old.result).toEqual({ content: [{ type: 'text', text: '["Tokyo","Delhi"]' }] });
   });
 });
+
+describe('a 2026-07-28 request whose client goes while the revision validators load', () => {
+  it('is never started; the next one is', async () => {
+    let started = 0;
+    const definition = statelessDefinition();
+    const load = definition.statelessValidators as () => Promise<Record<string, unknown>>;
+    // The table loads slowly, as a large module may: the client leaves before it has.
+    const slowTable = () => new Promise((resolve) => setTimeout(resolve, 400)).then(() => load());
+    const server = createServer(
+      { ...definition, statelessValidators: slowTable as NonNullable<typeof definition.statelessValidators> },
+      { ...statelessHandlers, tools: { ...statelessHandlers.tools, echo: (input: { text: string }) => ((started += 1), { content: [{ type: 'text', text: input.text }] }) } },
+      { logger: () => {} },
+    );
+    const own = await listen(server, {});
+    try {
+      const params = { name: 'echo', arguments: { text: 'gone' }, _meta: meta() };
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': REVISION, 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+      const leaving = new AbortController();
+      const first = fetch(own.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }), signal: leaving.signal });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      leaving.abort();
+      await first.catch(() => undefined);
+      // Well after the table loaded: the request that lost its client did not run.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(started).toBe(0);
+      const second = await call(own.url, 'tools/call', { name: 'echo', arguments: { text: 'here' }, _meta: meta() });
+      expect(second.body.result.content).toEqual([{ type: 'text', text: 'here' }]);
+      expect(started).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -78,11 +78,17 @@ export function dispatchRequest(
       : session.core.validators;
     if (validators === undefined) {
       // A table loads with the first request that needs it, which waits for it (and so do the
-      // messages behind it: they wait for the same promise, so they keep their order).
+      // messages behind it: they wait for the same promise, so they keep their order). A request
+      // whose client went meanwhile (HTTP) is not started.
       const core = session.core;
+      const waiter = session.awaitTable(out);
       (session.stateless ? core.loadStatelessValidators() : core.loadRequestValidators()).then(
-        () => dispatchRequest(session, method, id, message, out),
+        () => {
+          if (session.tableLoaded(waiter)) dispatchRequest(session, method, id, message, out);
+          else out.abandon();
+        },
         (error: unknown) => {
+          session.tableLoaded(waiter);
           core.log(`Loading the request validators failed: ${stackOf(error)}`);
           out.respond(
             errorMessage(
