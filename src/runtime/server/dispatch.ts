@@ -18,6 +18,7 @@ import { STATE_NEW, initialize } from './lifecycle.js';
 import { invalidParams, paramsOf, stackOf } from './method-common.js';
 import type { Outbound } from './outbound.js';
 import type { Session } from './session.js';
+import { TableWaiters } from './table-waiters.js';
 
 /**
  * The checks every request passes (initialization, duplicate ids, limits, the method's validator),
@@ -81,14 +82,15 @@ export function dispatchRequest(
       // messages behind it: they wait for the same promise, so they keep their order). A request
       // whose client went meanwhile (HTTP) is not started.
       const core = session.core;
-      const waiter = session.awaitTable(out);
+      const waiters = (session.tableWaiters ??= new TableWaiters());
+      const waiter = waiters.add(out);
       (session.stateless ? core.loadStatelessValidators() : core.loadRequestValidators()).then(
         () => {
-          if (session.tableLoaded(waiter)) dispatchRequest(session, method, id, message, out);
+          if (waiters.loaded(waiter)) dispatchRequest(session, method, id, message, out);
           else out.abandon();
         },
         (error: unknown) => {
-          session.tableLoaded(waiter);
+          waiters.loaded(waiter);
           core.log(`Loading the request validators failed: ${stackOf(error)}`);
           out.respond(
             errorMessage(

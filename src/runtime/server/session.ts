@@ -8,6 +8,7 @@
 import type { JsonObject, LoggingLevel } from '../api.js';
 import { notification } from './cancellation.js';
 import { dispatchRequest } from './dispatch.js';
+import { answersThrough, type TableWaiters } from './table-waiters.js';
 import type { PendingClientRequest } from '../features/input/client-requests.js';
 import type { Context } from './context.js';
 import { NO_ANSWERS } from './features.js';
@@ -69,8 +70,8 @@ export class Session {
   /** Handlers that returned a promise, counted: the stdio reader watches it (see stdio.ts). */
   asyncStarted = 0;
   private idleWaiters: (() => void)[] | undefined = undefined;
-  /** Requests not yet in flight, waiting for a validator table to load (dispatch.ts). */
-  private tableWaiters: Set<TableWaiter> | undefined = undefined;
+  /** @internal Requests not yet in flight, waiting for a validator table to load (dispatch.ts). */
+  tableWaiters: TableWaiters | undefined = undefined;
   /** @internal True for the one-request sessions of the stateless revision. */
   stateless = false;
   /** @internal Stateless: the answers to earlier input requests (requestState plus inputResponses). */
@@ -201,21 +202,7 @@ export class Session {
     for (const context of this.inFlight.values())
       if (answersThrough(context.out, out)) context.cancel('The client disconnected');
     // Not started yet: they never will be.
-    for (const waiter of this.tableWaiters ?? [])
-      if (answersThrough(waiter.out, out)) waiter.gone = true;
-  }
-
-  /** @internal A request waits for a validator table before it is dispatched; `tableLoaded` ends the wait. */
-  awaitTable(out: Outbound): TableWaiter {
-    const waiter = { out, gone: false };
-    (this.tableWaiters ??= new Set()).add(waiter);
-    return waiter;
-  }
-
-  /** @internal The table loaded: whether the request is still wanted (its client did not go meanwhile). */
-  tableLoaded(waiter: TableWaiter): boolean {
-    this.tableWaiters?.delete(waiter);
-    return !waiter.gone;
+    this.tableWaiters?.clientGone(out);
   }
 
   private receiveBatch(items: unknown[], out: Outbound): Delivery {
@@ -309,18 +296,4 @@ export class Session {
     }
     return !context.cancelled;
   }
-}
-
-/** A request waiting for a validator table, and whether its client went meanwhile. */
-interface TableWaiter {
-  readonly out: Outbound;
-  gone: boolean;
-}
-
-/** Whether answers on `from` reach `out`: beneath a batch's outbound or tracing's (server/tracing.ts) may be the request's own. */
-function answersThrough(from: Outbound, out: Outbound): boolean {
-  let target: Outbound | undefined = from;
-  while (target !== undefined && target !== out)
-    target = (target as { readonly parent?: Outbound }).parent;
-  return target === out;
 }
