@@ -6,10 +6,11 @@
  * elsewhere), except a POST of a session whose requests are still running here (the client's
  * answer to an elicitation they wait for, or its cancellation). Standalone GET streams end at once
  * (their clients resume elsewhere with `Last-Event-ID`); a legacy HTTP+SSE stream, which carries
- * its session's answers, ends once its session has nothing running (legacy-sse.ts). The requests and tasks in flight get until
- * the deadline to finish; then each task still running is saved as `failed` with a message saying
- * its process stopped, its handler is cancelled, and the connections left are closed (a client
- * waiting on one sees the connection close before its answer and rejects the call at once).
+ * its session's answers, ends once its session has nothing running (legacy-sse.ts). The requests
+ * and tasks in flight get until the deadline to finish; then each task still running is saved as
+ * `failed` with a message saying its process stopped, its handler is cancelled, and the
+ * connections left are closed (a client waiting on one sees the connection close before its
+ * answer and rejects the call at once).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';

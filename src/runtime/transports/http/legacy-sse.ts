@@ -7,9 +7,9 @@
  * stream, and each POST is answered 202. The session lives as long as its stream. The two paths are
  * the endpoint's siblings: `/sse` and `/messages` beside `/mcp`, `/api/sse` beside `/api/mcp`. When
  * the server drains, each stream ends once its session has nothing running: the answers of the
- * calls in flight go out first (http-drain.ts). A POST's text is
- * read as a stdio line is (stdio-messages.ts): the size and depth limits, parse errors under the
- * request's id when it can be read, batches where the revision allows them.
+ * calls in flight go out first (http-drain.ts). A POST's text is read as a stdio line is
+ * (stdio-messages.ts): the size and depth limits, parse errors under the request's id when it can
+ * be read, batches where the revision allows them.
  *
  * Served beside the Streamable HTTP endpoint (http-endpoint.ts), by node:http and the Web-standard
  * handler alike, through the same Host, Origin and `authorize` checks. A legacy session lives in
@@ -34,6 +34,7 @@ export function legacyPaths(endpointPath: string): { sse: string; messages: stri
   const folder = endpointPath.slice(0, endpointPath.lastIndexOf('/') + 1) || '/';
   return { sse: folder + 'sse', messages: folder + 'messages' };
 }
+
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 25_000;
 
