@@ -267,7 +267,7 @@ describe('a 2026-07-28 request whose client goes while the revision validators l
     const definition = statelessDefinition();
     const load = definition.statelessValidators as () => Promise<Record<string, unknown>>;
     // The table loads slowly, as a large module may: the client leaves before it has.
-    const slowTable = () => new Promise((resolve) => setTimeout(resolve, 400)).then(() => load());
+    const slowTable = () => new Promise((resolve) => setTimeout(resolve, 1000)).then(() => load());
     const server = createServer(
       { ...definition, statelessValidators: slowTable as NonNullable<typeof definition.statelessValidators> },
       { ...statelessHandlers, tools: { ...statelessHandlers.tools, echo: (input: { text: string }) => ((started += 1), { content: [{ type: 'text', text: input.text }] }) } },
@@ -283,7 +283,7 @@ describe('a 2026-07-28 request whose client goes while the revision validators l
       leaving.abort();
       await first.catch(() => undefined);
       // Well after the table loaded: the request that lost its client did not run.
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await new Promise((resolve) => setTimeout(resolve, 1400));
       expect(started).toBe(0);
       const second = await call(own.url, 'tools/call', { name: 'echo', arguments: { text: 'here' }, _meta: meta() });
       expect(second.body.result.content).toEqual([{ type: 'text', text: 'here' }]);

@@ -272,13 +272,14 @@ describe('the legacy HTTP+SSE transport beside the endpoint, and when the server
     await busy.post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { steps: 3, ms: 300 } } }));
     // Its first step's log message: the handler is running.
     await busy.next((e) => e.data.includes('notifications/message'));
+    // Still running as the drain begins.
+    expect(busy.events.some((e) => e.data.includes('"id":2'))).toBe(false);
     const drained = draining.drain(20_000);
     // The idle session's stream ends at once; a new session is refused (the listener is closed, or
     // a kept connection gets 503).
     await idle.ended;
     const refused = await fetch(sse, { headers: { accept: 'text/event-stream' } }).then((r) => r.status, () => 'refused');
     expect([503, 'refused']).toContain(refused);
-    expect(busy.events.some((e) => e.data.includes('"id":2'))).toBe(false);
     // The call finishes, its answer goes out, then the stream ends and so does the drain.
     const answer = JSON.parse((await busy.next((e) => e.data.includes('"id":2'))).data);
     expect(answer.result.content[0].text).toBe('done after 3 steps');
