@@ -17,6 +17,7 @@ import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';
 import { SUBSCRIPTIONS_LISTEN } from '../../protocol/methods.js';
 import type { ServerCore } from '../../server/server.js';
 import { sendError } from './http-reply.js';
+import { pathOf } from './http-rules.js';
 import type { LegacyDrain } from './legacy-sse.js';
 
 /** The message of a task its process gave up at the drain deadline. */
@@ -42,9 +43,7 @@ export class HttpDrain {
 
   /** Notes the request; when draining, answers 503 and returns false unless it belongs to work held here. */
   admit(req: IncomingMessage, res: ServerResponse): boolean {
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    if (this.legacy?.serves(query === -1 ? url : url.slice(0, query)) === true)
+    if (this.legacy?.serves(pathOf(req.url ?? '/')) === true)
       return this.admitLegacy(req, res, this.legacy);
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessionId : undefined;

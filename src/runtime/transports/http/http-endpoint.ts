@@ -18,7 +18,7 @@ import { TRANSPORT_ERROR, quote } from '../../protocol/jsonrpc.js';
 import { DEFAULT_HTTP_LIMITS, STATELESS_REVISION, type ServerCore } from '../../server/server.js';
 import type { ReadBody } from './http-body.js';
 import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
-import { SESSIONS_OFF, headerText, statelessGetOrDelete } from './http-rules.js';
+import { SESSIONS_OFF, headerText, pathOf, statelessGetOrDelete } from './http-rules.js';
 import { sendError } from './http-reply.js';
 import { HttpSessions } from './http-sessions.js';
 import { SseStreams } from './http-sse.js';
@@ -101,9 +101,7 @@ export class HttpEndpoint<Req extends HttpRequestIn> {
 
   /** Every request the adapter receives, whatever its path. */
   handle(req: Req, res: HttpResponseOut): void {
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(req.url ?? '/');
     if (path !== this.path) {
       const legacy = this.legacy;
       if (legacy !== undefined && legacy.serves(path)) {

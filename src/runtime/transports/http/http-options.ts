@@ -45,18 +45,18 @@ export interface HttpRulesOptions {
   idleStreamTimeoutMs?: number;
 }
 
-/** `listenHttp`: the shared rules, plus what node:http itself enforces and the Node `authorize` hook. */
 /** Options both adapters take beside the shared rules. */
 interface LegacySseOption {
   /**
    * Serve the legacy HTTP+SSE transport (2024-11-05) beside the endpoint, for clients that still
-   * use it: GET `/sse` opens a session's stream, POST `/messages?sessionId=…` sends to it. Never
-   * with manifest `auth` or a shared `sessionStore` (a legacy session lives in the process holding
-   * its stream), nor where sessions are off. Default true.
+   * use it: GET `sse` beside it (`/sse` for `/mcp`) opens a session's stream, POST
+   * `messages?sessionId=…` sends to it. Never with manifest `auth` or a shared `sessionStore` (a
+   * legacy session lives in the process holding its stream), nor where sessions are off. Default true.
    */
   legacySse?: boolean;
 }
 
+/** `listenHttp`: the shared rules, plus what node:http itself enforces and the Node `authorize` hook. */
 export interface HttpOptions extends HttpRulesOptions, LegacySseOption {
   /** Default 0: any free port (read it from the returned `url`). */
   port?: number;

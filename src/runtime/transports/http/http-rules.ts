@@ -44,6 +44,12 @@ export function contentTypeProblem(header: string | undefined): string | undefin
 /** Why a stateful request is refused where sessions are off (the Web handler's `sessions: false`). */
 export const SESSIONS_OFF = `this endpoint serves ${STATELESS_REVISION} only: sessions need a server process that lives between requests, or a shared session store`;
 
+/** A request target's path: what comes before its query. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
 /** A header's value when it came once; undefined when absent or (node:http) repeated as an array. */
 export function headerText(headers: HeaderValues, name: string): string | undefined {
   const value = headers[name];
