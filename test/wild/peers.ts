@@ -3,11 +3,10 @@
  * servers, and the Node 22 binary several of them need. Installed once per machine with `npm ci`,
  * shared by both test files of the suite (a lock folder keeps two workers from installing at once).
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { repoRoot } from '../client/support.js';
+import { npmWithRetry } from '../support/npm-retry.js';
 
 export const peersDir = join(repoRoot, 'test', 'wild', 'peers');
 /** Node 22 from npm (the `node` package): mcporter, mcp-remote and the SDK 2 clients need it. */
@@ -34,7 +33,7 @@ export async function installPeers(): Promise<void> {
       continue;
     }
     try {
-      if (!current()) await promisify(execFile)('npm', ['ci', '--prefix', peersDir, '--omit=peer', '--no-audit', '--no-fund'], { maxBuffer: 64 * 1024 * 1024 });
+      if (!current()) await npmWithRetry(['ci', '--prefix', peersDir, '--omit=peer', '--no-audit', '--no-fund']);
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
