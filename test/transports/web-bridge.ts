@@ -89,15 +89,28 @@ async function bridge(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     res.flushHeaders();
     const reader = response.body.getReader();
     res.on('close', () => void reader.cancel().catch(() => {}));
+    // Reads the body only as fast as the client takes it, as Bun, Deno and Workers do.
     for (;;) {
       const chunk = await reader.read();
       if (chunk.done) break;
-      res.write(chunk.value);
+      if (!res.write(chunk.value)) await drained(res);
+      if (res.destroyed) return;
     }
     res.end();
   } catch {
     res.destroy();
   }
+}
+
+/** Resolves once `res` takes writes again, or has closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }
 
 /** The request body as a Web stream; a cancelled one is drained, never reset (the answer still goes out). */

@@ -31,6 +31,7 @@ export const DEFAULT_HTTP_LIMITS = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  maxUnsentBytes: 8 * 1024 * 1024,
 });
 
 /** The protocol revisions this runtime speaks, newest first. */

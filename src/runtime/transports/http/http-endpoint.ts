@@ -79,6 +79,7 @@ export class HttpEndpoint<Req extends HttpRequestIn> {
       core,
       eventStore,
       options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT,
+      options.maxUnsentBytes ?? DEFAULT_HTTP_LIMITS.maxUnsentBytes,
     );
     const maxSessions = options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions;
     this.stateful = new HttpSessions(

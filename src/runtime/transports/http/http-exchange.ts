@@ -29,6 +29,8 @@ export interface HttpResponseOut {
   readonly headersSent: boolean;
   /** True once `end` was called: nothing more may be written (node:http would emit 'error'). */
   readonly writableEnded: boolean;
+  /** Bytes written but not yet taken by the client (node:http's buffer, the Web stream's queue). */
+  readonly writableLength?: number;
   setHeader(name: string, value: string): unknown;
   writeHead(status: number, headers?: Record<string, string>): this;
   /** A chunk of the body: the answer becomes a stream (SSE). */

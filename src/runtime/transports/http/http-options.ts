@@ -43,6 +43,12 @@ export interface HttpRulesOptions {
   taskStore?: ServerCore['taskStore'];
   /** A standalone GET stream without an event for this long is closed (the client reconnects). Default 5 minutes. */
   idleStreamTimeoutMs?: number;
+  /**
+   * A client that stops reading an SSE stream: when more than this many bytes written to it still
+   * wait, the next message cuts its connection instead of waiting too (a session's stream keeps its
+   * events for `Last-Event-ID`; a stateless or legacy stream is lost). Default 8 MiB.
+   */
+  maxUnsentBytes?: number;
 }
 
 /** Options both adapters take beside the shared rules. */

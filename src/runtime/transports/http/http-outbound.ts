@@ -1,7 +1,7 @@
 /** One POST's answer channel: JSON, or an SSE stream once a handler sends before its result. */
 import type { HttpResponseOut } from './http-exchange.js';
 import type { AuthInfo } from '../../api.js';
-import { JSON_HEADERS, isOpen } from './http-reply.js';
+import { JSON_HEADERS, isOpen, writeLive } from './http-reply.js';
 import type { SessionEntry } from './http-sessions.js';
 import { sseHeaders, type SseStream, type SseStreams } from './http-sse.js';
 import { MISSING_CAPABILITY } from '../../protocol/jsonrpc.js';
@@ -178,7 +178,8 @@ export class HttpOutbound implements Outbound {
 
   private write(text: string): void {
     if (this.stream !== undefined) this.transport.queue(this.stream, text);
-    else if (isOpen(this.res)) this.res.write('event: message\ndata: ' + text + '\n\n');
+    else
+      writeLive(this.res, 'event: message\ndata: ' + text + '\n\n', this.transport.maxUnsentBytes);
   }
 
   private endStream(): void {

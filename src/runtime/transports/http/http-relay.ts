@@ -6,15 +6,18 @@
 import type { HttpResponseOut } from './http-exchange.js';
 import type { EventStore } from './event-store.js';
 import { IDLE_STREAM_RETRY_MS, sseEvent } from './sse-event.js';
-import { isOpen } from './http-reply.js';
+import { isOpen, writeLive } from './http-reply.js';
 
 export class StreamRelay {
   private readonly eventStore: EventStore;
   private readonly idleStreamTimeout: number;
+  /** A client this far behind on a live event has its connection cut (`writeLive`). */
+  private readonly maxUnsentBytes: number;
   /** Streams of other processes relayed here, by stream id: how to end the connection carrying each. */
   private readonly relays = new Map<string, () => void>();
 
-  constructor(eventStore: EventStore, idleStreamTimeout: number) {
+  constructor(eventStore: EventStore, idleStreamTimeout: number, maxUnsentBytes: number) {
+    this.maxUnsentBytes = maxUnsentBytes;
     this.eventStore = eventStore;
     this.idleStreamTimeout = idleStreamTimeout;
   }
@@ -40,11 +43,15 @@ export class StreamRelay {
     let ended = false;
     let stop: (() => void) | undefined;
     let idle: NodeJS.Timeout | undefined;
-    const write = (eventId: string, message: string): void => {
+    // The catch-up is written at once (the store bounds it); a live event waits for a slow client
+    // only up to `maxUnsentBytes`.
+    const write = (eventId: string, message: string, live = false): void => {
       if (ended || written.has(eventId) || !isOpen(res)) return;
       written.add(eventId);
       newest = eventId;
-      res.write(sseEvent(eventId, message === '' ? undefined : message));
+      const chunk = sseEvent(eventId, message === '' ? undefined : message);
+      if (live) writeLive(res, chunk, this.maxUnsentBytes);
+      else res.write(chunk);
     };
     const end = (tail: string): void => {
       if (ended) return;
@@ -72,7 +79,7 @@ export class StreamRelay {
       event: (eventId, message) => {
         if (early !== undefined) early.push([eventId, message]);
         else {
-          write(eventId, message);
+          write(eventId, message, true);
           touch();
         }
       },

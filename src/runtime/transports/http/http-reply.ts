@@ -38,3 +38,20 @@ export function refuseSessionLimit(res: HttpResponseOut, max: number): void {
 export function isOpen(res: HttpResponseOut): boolean {
   return !res.writableEnded;
 }
+
+/**
+ * Writes one live SSE chunk, unless the client stopped reading: when more than `maxUnsentBytes`
+ * from earlier writes still wait for it, the connection is cut instead, so a client that never
+ * reads cannot make the server buffer without end. Only what waits counts, never the chunk itself:
+ * one large message to a reading client always goes out. A cut session stream keeps its events in
+ * the event store, for the client to resume with `Last-Event-ID`. False when nothing was written.
+ */
+export function writeLive(res: HttpResponseOut, chunk: string, maxUnsentBytes: number): boolean {
+  if (!isOpen(res)) return false;
+  if ((res.writableLength ?? 0) > maxUnsentBytes) {
+    res.destroy();
+    return false;
+  }
+  res.write(chunk);
+  return true;
+}

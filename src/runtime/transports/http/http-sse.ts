@@ -8,7 +8,7 @@ import { randomId } from './random-id.js';
 import type { HttpResponseOut } from './http-exchange.js';
 import type { EventStore } from './event-store.js';
 import { StreamRelay } from './http-relay.js';
-import { isOpen, sendError } from './http-reply.js';
+import { isOpen, sendError, writeLive } from './http-reply.js';
 import type { SessionEntry } from './http-sessions.js';
 import { TRANSPORT_ERROR } from '../../protocol/jsonrpc.js';
 import type { Outbound } from '../../server/outbound.js';
@@ -49,14 +49,22 @@ export class SseStreams {
   private readonly eventStore: EventStore;
   private readonly idleStreamTimeout: number;
   private readonly relayer: StreamRelay;
+  /** A client this far behind on a stream has its connection cut (`writeLive`). */
+  readonly maxUnsentBytes: number;
   /** The last resort when a stream's step throws: set by HttpSessions, which ends the session. */
   sessionFailed: (entry: SessionEntry, error: unknown) => void = () => {};
 
-  constructor(core: ServerCore, eventStore: EventStore, idleStreamTimeout: number) {
+  constructor(
+    core: ServerCore,
+    eventStore: EventStore,
+    idleStreamTimeout: number,
+    maxUnsentBytes: number,
+  ) {
     this.core = core;
     this.eventStore = eventStore;
     this.idleStreamTimeout = idleStreamTimeout;
-    this.relayer = new StreamRelay(eventStore, idleStreamTimeout);
+    this.maxUnsentBytes = maxUnsentBytes;
+    this.relayer = new StreamRelay(eventStore, idleStreamTimeout, maxUnsentBytes);
   }
 
   /** Replays what the client missed on the stream `lastEventId` belongs to, then carries the rest of it. */
@@ -151,8 +159,12 @@ export class SseStreams {
       .then(
         (eventId) => {
           const res = stream.res;
-          if (res !== undefined && isOpen(res) && stream.replayed?.has(eventId) !== true)
-            res.write(sseEvent(eventId, message === '' ? undefined : message));
+          if (res !== undefined && stream.replayed?.has(eventId) !== true)
+            writeLive(
+              res,
+              sseEvent(eventId, message === '' ? undefined : message),
+              this.maxUnsentBytes,
+            );
         },
         (error: unknown) => {
           this.core.log(

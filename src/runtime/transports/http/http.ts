@@ -75,13 +75,11 @@ class HttpTransport {
       legacy:
         options.legacySse === false || options.sessionStore !== undefined
           ? undefined
-          : new LegacySse<IncomingMessage>(
-              core,
-              this.path,
-              readNodeBody,
-              options.maxBodyBytes ?? core.limits.maxMessageBytes,
-              options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
-            ),
+          : new LegacySse<IncomingMessage>(core, this.path, readNodeBody, {
+              maxBodyBytes: options.maxBodyBytes ?? core.limits.maxMessageBytes,
+              maxSessions: options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
+              maxUnsentBytes: options.maxUnsentBytes ?? DEFAULT_HTTP_LIMITS.maxUnsentBytes,
+            }),
     });
     this.draining = new HttpDrain(core, this.endpoint.legacy);
     const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;

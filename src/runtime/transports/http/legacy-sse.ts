@@ -23,7 +23,7 @@ import { Session } from '../../server/session.js';
 import { StdioMessages } from '../stdio/stdio-messages.js';
 import type { ReadBody } from './http-body.js';
 import type { HttpRequestIn, HttpResponseOut } from './http-exchange.js';
-import { refuseSessionLimit, send, sendError } from './http-reply.js';
+import { refuseSessionLimit, send, sendError, writeLive } from './http-reply.js';
 import { headerText } from './http-rules.js';
 import { sseHeaders } from './http-sse.js';
 import { randomId } from './random-id.js';
@@ -44,9 +44,11 @@ class StreamOutbound implements Outbound {
   private readonly res: HttpResponseOut;
   /** The stream closed (the client left, or the server ends it): nothing more is written. */
   closed = false;
+  private readonly maxUnsentBytes: number;
 
-  constructor(res: HttpResponseOut) {
+  constructor(res: HttpResponseOut, maxUnsentBytes: number) {
     this.res = res;
+    this.maxUnsentBytes = maxUnsentBytes;
   }
 
   respond(text: string): void {
@@ -61,8 +63,9 @@ class StreamOutbound implements Outbound {
 
   private write(text: string): void {
     // JSON text holds no line break, so the message is one `data:` line.
-    if (!this.closed && !this.res.writableEnded)
-      this.res.write('event: message\ndata: ' + text + '\n\n');
+    // A client this far behind loses its stream, and with it the session (`writeLive`).
+    if (!this.closed)
+      writeLive(this.res, 'event: message\ndata: ' + text + '\n\n', this.maxUnsentBytes);
   }
 }
 
@@ -84,26 +87,30 @@ export interface LegacyDrain {
   drain(): void;
 }
 
+/** The endpoint's limits, as they apply here (`HttpRulesOptions`, defaults resolved). */
+export interface LegacyLimits {
+  readonly maxBodyBytes: number;
+  readonly maxSessions: number;
+  readonly maxUnsentBytes: number;
+}
+
 export class LegacySse<Req extends HttpRequestIn> implements LegacyDrain {
   private readonly core: ServerCore;
   private readonly paths: { sse: string; messages: string };
   private readonly readBody: ReadBody<Req>;
-  private readonly maxBodyBytes: number;
-  private readonly maxSessions: number;
+  private readonly limits: LegacyLimits;
   private readonly sessions = new Map<string, LegacySession>();
 
   constructor(
     core: ServerCore,
     endpointPath: string,
     readBody: ReadBody<Req>,
-    maxBodyBytes: number,
-    maxSessions: number,
+    limits: LegacyLimits,
   ) {
     this.core = core;
     this.paths = legacyPaths(endpointPath);
     this.readBody = readBody;
-    this.maxBodyBytes = maxBodyBytes;
-    this.maxSessions = maxSessions;
+    this.limits = limits;
     testHook.watchLegacy?.(this.sessions);
   }
 
@@ -138,13 +145,13 @@ export class LegacySse<Req extends HttpRequestIn> implements LegacyDrain {
 
   /** GET /sse: a new session, its stream, and the `endpoint` event naming where to POST. */
   private open(res: HttpResponseOut): void {
-    if (this.sessions.size >= this.maxSessions) {
-      refuseSessionLimit(res, this.maxSessions);
+    if (this.sessions.size >= this.limits.maxSessions) {
+      refuseSessionLimit(res, this.limits.maxSessions);
       return;
     }
     const id = randomId(16);
     const session = new Session(this.core, id);
-    const out = new StreamOutbound(res);
+    const out = new StreamOutbound(res, this.limits.maxUnsentBytes);
     session.standalone = out;
     this.sessions.set(id, { session, messages: new StdioMessages(this.core, session, out), res });
     res.writeHead(200, sseHeaders(undefined));
@@ -191,9 +198,9 @@ export class LegacySse<Req extends HttpRequestIn> implements LegacyDrain {
     }
     this.readBody(
       req,
-      this.maxBodyBytes,
+      this.limits.maxBodyBytes,
       (body) => void this.deliver(entry, body, res),
-      (idText) => send(res, 413, tooLargeMessage(this.maxBodyBytes, idText)),
+      (idText) => send(res, 413, tooLargeMessage(this.limits.maxBodyBytes, idText)),
     );
   }
 

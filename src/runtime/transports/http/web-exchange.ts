@@ -76,6 +76,8 @@ export const readWebBody: ReadBody<WebRequestIn> = (req, maxBytes, done, tooLarg
 };
 
 const encoder = new TextEncoder();
+/** The body queue's high-water mark: node:http's default for a response. */
+const QUEUE_BYTES = 16 * 1024;
 
 /** The answer, as the rules write it; `response` resolves once its status and headers are known. */
 export class WebResponseOut implements HttpResponseOut {
@@ -115,6 +117,12 @@ export class WebResponseOut implements HttpResponseOut {
 
   get writableEnded(): boolean {
     return this.ended;
+  }
+
+  /** The bytes queued in the body that the platform has not taken yet (it takes them as the client reads). */
+  get writableLength(): number {
+    const room = this.stream?.desiredSize;
+    return room === undefined || room === null ? 0 : Math.max(0, QUEUE_BYTES - room);
   }
 
   write(chunk: string): boolean {
@@ -159,12 +167,16 @@ export class WebResponseOut implements HttpResponseOut {
   private startStream(): void {
     if (this.stream !== undefined) return;
     this.headersSent = true;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.stream = controller;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.stream = controller;
+        },
+        cancel: () => this.cancelled(),
       },
-      cancel: () => this.cancelled(),
-    });
+      // Counted in bytes, so `writableLength` reads the queue as node:http's buffer reads.
+      { highWaterMark: QUEUE_BYTES, size: (chunk) => chunk.byteLength },
+    );
     this.resolve(new Response(body, { status: this.status, headers: this.sent() }));
   }
 

@@ -40,13 +40,11 @@ export function createFetchHandler(core: ServerCore, options: WebHttpOptions): F
     // Where sessions live in this process (legacy-sse.ts).
     legacy:
       sessions && options.legacySse !== false && options.sessionStore === undefined
-        ? new LegacySse<WebRequestIn>(
-            core,
-            path,
-            readWebBody,
-            options.maxBodyBytes ?? core.limits.maxMessageBytes,
-            options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
-          )
+        ? new LegacySse<WebRequestIn>(core, path, readWebBody, {
+            maxBodyBytes: options.maxBodyBytes ?? core.limits.maxMessageBytes,
+            maxSessions: options.maxSessions ?? DEFAULT_HTTP_LIMITS.maxSessions,
+            maxUnsentBytes: options.maxUnsentBytes ?? DEFAULT_HTTP_LIMITS.maxUnsentBytes,
+          })
         : undefined,
   });
   const sweepEvery = Math.min(endpoint.idleTimeout / 2, 60_000);

@@ -98,6 +98,7 @@ if (values.http) {
     headersTimeoutMs: 10_000, // headers must arrive within this (slowloris); else 408
     requestTimeoutMs: 30_000, // the whole request must arrive within this; else 408
     keepAliveTimeoutMs: 5_000, // an idle keep-alive connection is closed after this
+    maxUnsentBytes: 8 * 1024 * 1024, // a client this far behind on an SSE stream is cut off
     legacySse: true, // older clients' HTTP+SSE transport at /sse too (not with --redis)
     ...stores,
   });
