@@ -27,7 +27,11 @@ export {
   URL_ELICITATION_REQUIRED,
   type RequiredUrlElicitation,
 } from './features/input/url-elicitation.js';
-export { InMemoryEventStore, type EventStore } from './transports/http/event-store.js';
+export {
+  InMemoryEventStore,
+  type EventStore,
+  type InMemoryEventStoreLimits,
+} from './transports/http/event-store.js';
 export type { HttpListener, HttpOptions } from './transports/http/http.js';
 export type { FetchHandler, WebHttpOptions } from './transports/http/web.js';
 export {

@@ -43,20 +43,48 @@ interface StoredEvent {
   readonly message: string;
 }
 
-/** Keeps the newest `capacity` events of all streams in memory, for one process. */
+/** How much an `InMemoryEventStore` keeps: the newest events within both limits. */
+export interface InMemoryEventStoreLimits {
+  /** Events at most. Default 10 000. */
+  maxEvents?: number;
+  /**
+   * Characters of messages at most (about bytes: JSON text is mostly ASCII). Default 64 Mi. The
+   * newest event is always kept, however large: its stream may still need it.
+   */
+  maxChars?: number;
+}
+
+/**
+ * Keeps the newest events of all streams in memory, for one process: at most `maxEvents`, and at
+ * most `maxChars` of messages, so that large results sent on streams (a session's calls with
+ * progress) cannot pile up without end. A resumption from an event already dropped gets 400.
+ */
 export class InMemoryEventStore implements EventStore {
   private readonly events = new Map<string, StoredEvent>();
-  private readonly capacity: number;
+  private readonly maxEvents: number;
+  private readonly maxChars: number;
+  private chars = 0;
   private lastId = 0;
 
-  constructor(capacity = 10_000) {
-    this.capacity = capacity;
+  /** A number is `maxEvents`, as before the character limit. */
+  constructor(limits: InMemoryEventStoreLimits | number = {}) {
+    const { maxEvents, maxChars } = typeof limits === 'number' ? { maxEvents: limits } : limits;
+    this.maxEvents = maxEvents ?? 10_000;
+    this.maxChars = maxChars ?? 64 * 1024 * 1024;
   }
 
   storeEvent(streamId: string, message: string): Promise<string> {
     const eventId = `${streamId}:${++this.lastId}`;
     this.events.set(eventId, { streamId, message });
-    if (this.events.size > this.capacity) this.events.delete(this.events.keys().next().value!);
+    this.chars += message.length;
+    while (
+      this.events.size > 1 &&
+      (this.events.size > this.maxEvents || this.chars > this.maxChars)
+    ) {
+      const [oldest, event] = this.events.entries().next().value!;
+      this.events.delete(oldest);
+      this.chars -= event.message.length;
+    }
     return Promise.resolve(eventId);
   }
 
