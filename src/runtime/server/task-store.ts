@@ -17,16 +17,35 @@ export function keepMs(record: TaskRecord): number {
   return Math.max(1, Date.parse(record.createdAt) + until - Date.now());
 }
 
-/** Keeps tasks in this process (the default). Records are copied in and out, as a shared store would. */
+/** Records held before the first sweep of expired ones. */
+const FIRST_SWEEP_AT = 64;
+
+/**
+ * Keeps tasks in this process (the default). Records are copied in and out, as a shared store would.
+ * An expired record goes when it is read, listed, or swept: a save that finds twice as many
+ * records as the last sweep left drops the expired ones, so records nobody reads again (a client
+ * that starts tasks and never asks for them) hold at most twice what is live, at O(1) per save.
+ */
 export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, { text: string; owner: string; expires: number }>();
+  private sweepAt = FIRST_SWEEP_AT;
+
+  /** Records held, expired ones not yet swept included. */
+  get size(): number {
+    return this.tasks.size;
+  }
 
   save(record: TaskRecord): Promise<void> {
+    const now = Date.now();
     this.tasks.set(record.taskId, {
       text: JSON.stringify(record),
       owner: record.owner,
-      expires: Date.now() + keepMs(record),
+      expires: now + keepMs(record),
     });
+    if (this.tasks.size >= this.sweepAt) {
+      for (const [taskId, entry] of this.tasks) if (entry.expires < now) this.tasks.delete(taskId);
+      this.sweepAt = Math.max(FIRST_SWEEP_AT, this.tasks.size * 2);
+    }
     return Promise.resolve();
   }
 
