@@ -68,9 +68,10 @@ export class InMemoryEventStore implements EventStore {
 
   /** A number is `maxEvents`, as before the character limit. */
   constructor(limits: InMemoryEventStoreLimits | number = {}) {
-    const { maxEvents, maxChars } = typeof limits === 'number' ? { maxEvents: limits } : limits;
-    this.maxEvents = maxEvents ?? 10_000;
-    this.maxChars = maxChars ?? 64 * 1024 * 1024;
+    const given: InMemoryEventStoreLimits =
+      typeof limits === 'number' ? { maxEvents: limits } : limits;
+    this.maxEvents = given.maxEvents ?? 10_000;
+    this.maxChars = given.maxChars ?? 64 * 1024 * 1024;
   }
 
   storeEvent(streamId: string, message: string): Promise<string> {
