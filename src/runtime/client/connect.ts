@@ -3,11 +3,11 @@
  * server spawned over stdio. Each is loaded only when used. A client generated with `--browser`
  * has connect-browser.ts under this name instead.
  */
-import type { HttpLocation } from './http.js';
+import type { HttpLocation } from './http-location.js';
 import type { StdioServerParameters } from './stdio.js';
 import type { ClientTransport } from './transport.js';
 
-export type { HttpLocation } from './http.js';
+export type { HttpLocation } from './http-location.js';
 export type { StdioServerParameters } from './stdio.js';
 
 /** Where the server is: a Streamable HTTP URL, or a command to spawn over stdio. */
@@ -22,7 +22,7 @@ export async function transportFor(location: ServerLocation): Promise<ClientTran
   if (typeof globalThis.process?.versions?.node !== 'string') throw new Error(NOT_NODE);
   if ('url' in location) {
     const [{ httpTransport }, { nodeExchange }] = await Promise.all([
-      import('./http.js'),
+      import('./http-location.js'),
       import('./node-wire.js'),
     ]);
     return httpTransport(location, nodeExchange);

@@ -101,3 +101,23 @@ export class SessionExpiredError extends Error {
     this.name = 'SessionExpiredError';
   }
 }
+
+/** The largest message the client reads from a server unless told otherwise (`maxMessageBytes`). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The server sent a message larger than `maxMessageBytes` (a stdio line, an SSE event, an HTTP
+ * body): it was not read, so a broken or hostile server cannot make the client hold memory without
+ * end. What carried it is closed: the stdio connection (the server is stopped), or the HTTP
+ * response (the session stays usable). The call it answered, if any, rejects with this error.
+ */
+export class MessageTooLargeError extends Error {
+  readonly limit: number;
+  constructor(limit: number, where: string) {
+    super(
+      `The server sent a message over ${limit} bytes (maxMessageBytes) ${where}; it was not read`,
+    );
+    this.name = 'MessageTooLargeError';
+    this.limit = limit;
+  }
+}

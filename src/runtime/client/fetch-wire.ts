@@ -6,6 +6,7 @@
  */
 import type { Exchange, WireResponse } from './http-wire.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
+import { MessageTooLargeError } from './errors.js';
 
 export const fetchExchange: Exchange = async (url, method, headers, body, timeoutMs, signal) => {
   const controller = new AbortController();
@@ -48,21 +49,37 @@ class FetchResponse implements WireResponse {
     return this.response.headers.get(name) ?? undefined;
   }
 
-  async text(): Promise<string> {
+  async text(maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
     let text = '';
+    let bytes = 0;
     const decoder = new TextDecoder();
-    await this.read((bytes) => (text += decoder.decode(bytes, { stream: true })));
+    await this.read((chunk) => {
+      bytes += chunk.byteLength;
+      if (bytes > maxBytes) return false;
+      text += decoder.decode(chunk, { stream: true });
+      return true;
+    });
+    if (bytes > maxBytes) throw new MessageTooLargeError(maxBytes, 'as an HTTP body');
     return text + decoder.decode();
   }
 
   async drain(): Promise<void> {
-    await this.read(() => {});
+    await this.read(() => true);
   }
 
   /** The parser decodes the bytes itself (a character split between chunks, a leading BOM). */
-  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
-    const parser = new SseParser(onEvent, onRetry);
-    return this.read((bytes) => parser.push(bytes));
+  async events(
+    onEvent: (event: SseEvent) => void,
+    onRetry: (ms: number) => void,
+    maxBytes?: number,
+  ): Promise<boolean> {
+    const parser = new SseParser(onEvent, onRetry, maxBytes);
+    const ended = await this.read((bytes) => {
+      parser.push(bytes);
+      return !parser.tooLarge;
+    });
+    if (parser.tooLarge) throw new MessageTooLargeError(maxBytes!, 'on an SSE stream');
+    return ended;
   }
 
   close(): void {
@@ -70,8 +87,11 @@ class FetchResponse implements WireResponse {
     this.release();
   }
 
-  /** The body's bytes, chunk by chunk, until it ends (true) or breaks (false, an abort included). */
-  private async read(onChunk: (bytes: Uint8Array) => void): Promise<boolean> {
+  /**
+   * The body's bytes, chunk by chunk, until it ends (true) or breaks (false, an abort included);
+   * `onChunk` answering false closes the exchange (false).
+   */
+  private async read(onChunk: (bytes: Uint8Array) => boolean): Promise<boolean> {
     const body = this.response.body;
     if (body === null) {
       this.release();
@@ -82,7 +102,10 @@ class FetchResponse implements WireResponse {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        onChunk(value);
+        if (!onChunk(value)) {
+          this.controller.abort();
+          return false;
+        }
       }
       return true;
     } catch {

@@ -14,15 +14,23 @@ export interface WireResponse {
   readonly status: number;
   /** A response header by lower-case name; several values are joined with `, `. */
   header(name: string): string | undefined;
-  /** The whole body as text (what arrived before a break, if it breaks). */
-  text(): Promise<string>;
+  /**
+   * The whole body as text (what arrived before a break, if it breaks). A body over `maxBytes` is
+   * not kept: the response is closed and the promise rejects with `MessageTooLargeError`.
+   */
+  text(maxBytes?: number): Promise<string>;
   /** Reads the body to its end and drops it. */
   drain(): Promise<void>;
   /**
    * Reads the body as SSE, events and `retry` fields as they come; resolves when it ends (true) or
-   * breaks before its end (false: the connection closed, e.g. the server process died).
+   * breaks before its end (false: the connection closed, e.g. the server process died). A line or
+   * an event over `maxBytes` closes the response and rejects with `MessageTooLargeError`.
    */
-  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean>;
+  events(
+    onEvent: (event: SseEvent) => void,
+    onRetry: (ms: number) => void,
+    maxBytes?: number,
+  ): Promise<boolean>;
   /** Closes the exchange now: the server sees the disconnect. */
   close(): void;
 }
@@ -39,17 +47,18 @@ export type Exchange = (
 
 /**
  * Reads `response` as SSE while it is in `open` (so closing the transport can close it); false when
- * the stream broke before its end.
+ * the stream broke before its end. Rejects with `MessageTooLargeError` past `maxBytes`.
  */
 export async function readSse(
   response: WireResponse,
   onEvent: (event: SseEvent) => void,
   onRetry: (ms: number) => void,
   open: Set<WireResponse>,
+  maxBytes?: number,
 ): Promise<boolean> {
   open.add(response);
   try {
-    return await response.events(onEvent, onRetry);
+    return await response.events(onEvent, onRetry, maxBytes);
   } finally {
     open.delete(response);
   }

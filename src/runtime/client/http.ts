@@ -12,7 +12,12 @@
  * The SSE and exchange plumbing is in http-wire.ts; reading and resuming streams in resumable-streams.ts.
  */
 import { cancelledNotification } from './cancellation.js';
-import { ConnectionClosedError, HttpStatusError, SessionExpiredError } from './errors.js';
+import {
+  ConnectionClosedError,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  HttpStatusError,
+  SessionExpiredError,
+} from './errors.js';
 import { headerValue } from './headers.js';
 import {
   isAnswerTo,
@@ -23,7 +28,7 @@ import {
 } from './http-wire.js';
 import { LegacySseTransport } from './legacy-sse.js';
 import { ResumableStreams } from './resumable-streams.js';
-import { authorizedExchange, httpAuthFor, type AuthOption, type HttpAuth } from './http-auth.js';
+import { authorizedExchange, type HttpAuth } from './http-auth.js';
 import { STATELESS_REVISION } from './negotiation.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 import { assignOwn } from '../protocol/jsonrpc.js';
@@ -41,30 +46,11 @@ export interface HttpClientOptions {
   standaloneStream?: boolean;
   /** Authorization headers for every request, and signing in again on 401/403 (./http-auth.ts). */
   auth?: HttpAuth;
-}
-
-/** `connect({ url, headers, auth })`: where a Streamable HTTP server is, and how to present ourselves. */
-export interface HttpLocation {
-  url: string | URL;
-  headers?: Readonly<Record<string, string>>;
-  auth?: AuthOption;
-}
-
-/** The transport for an HTTP location, on the entry's wire (connect.ts / connect-browser.ts). */
-export async function httpTransport(
-  location: HttpLocation,
-  exchange: Exchange,
-): Promise<StreamableHttpTransport> {
-  const auth =
-    location.auth === undefined
-      ? undefined
-      : await httpAuthFor(location.auth, new URL(location.url));
-  return new StreamableHttpTransport({
-    url: location.url,
-    exchange,
-    ...(location.headers === undefined ? {} : { headers: location.headers }),
-    ...(auth === undefined ? {} : { auth }),
-  });
+  /**
+   * A response body or SSE event over this many bytes is not read: that response is closed and the
+   * call it answers rejects with `MessageTooLargeError`; the session stays usable. Default 64 MiB.
+   */
+  maxMessageBytes?: number;
 }
 
 export class StreamableHttpTransport implements ClientTransport {
@@ -90,8 +76,10 @@ export class StreamableHttpTransport implements ClientTransport {
   constructor(options: HttpClientOptions) {
     this.url = new URL(options.url);
     this.options = options;
-    this.streams = new ResumableStreams(options.defaultRetryMs ?? 1000, (lastEventId, signal) =>
-      this.get(lastEventId, signal),
+    this.streams = new ResumableStreams(
+      options.defaultRetryMs ?? 1000,
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      (lastEventId, signal) => this.get(lastEventId, signal),
     );
   }
 
@@ -191,7 +179,7 @@ export class StreamableHttpTransport implements ClientTransport {
           .finally(forget);
         return;
       }
-      const body = await response.text();
+      const body = await response.text(this.streams.maxBytes);
       if (signal?.aborted) return;
       const message = parseJson(body);
       // A JSON answer cut short (the server died while sending it) is no answer: say so now.

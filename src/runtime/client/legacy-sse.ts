@@ -4,7 +4,7 @@
  * the URL to POST messages to. Streamable HTTP falls back to it when the initialize POST is refused.
  */
 import { cancelledNotification } from './cancellation.js';
-import { ConnectionClosedError, HttpStatusError } from './errors.js';
+import { ConnectionClosedError, DEFAULT_MAX_MESSAGE_BYTES, HttpStatusError } from './errors.js';
 import type { HttpClientOptions } from './http.js';
 import { authorizedExchange } from './http-auth.js';
 import { isEventStream, parseJson, readSse, type WireResponse } from './http-wire.js';
@@ -35,8 +35,9 @@ export class LegacySseTransport implements ClientTransport {
       { ...this.options.headers, accept: 'text/event-stream' },
       undefined,
     );
+    const maxBytes = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (response.status !== 200 || !isEventStream(response)) {
-      const body = await response.text();
+      const body = await response.text(maxBytes);
       throw new HttpStatusError(response.status, body, 'legacy SSE GET');
     }
     this.stream = response;
@@ -63,11 +64,20 @@ export class LegacySseTransport implements ClientTransport {
         },
         () => {},
         this.open,
-      ).then(() => {
-        clearTimeout(timer);
-        reject(new ConnectionClosedError('legacy SSE stream ended'));
-        if (!this.isClosed) closed(new ConnectionClosedError('The server closed the SSE stream'));
-      });
+        maxBytes,
+      ).then(
+        () => {
+          clearTimeout(timer);
+          reject(new ConnectionClosedError('legacy SSE stream ended'));
+          if (!this.isClosed) closed(new ConnectionClosedError('The server closed the SSE stream'));
+        },
+        // An event over the limit: the one stream every answer comes on is gone with it.
+        (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+          if (!this.isClosed) closed(error);
+        },
+      );
     });
   }
 
@@ -81,7 +91,7 @@ export class LegacySseTransport implements ClientTransport {
       text,
     );
     const status = response.status;
-    const body = await response.text();
+    const body = await response.text(this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
     if (status < 200 || status >= 300)
       throw new HttpStatusError(status, body, `${info.method || 'response'} POST`);
   }

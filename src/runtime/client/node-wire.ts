@@ -13,6 +13,7 @@ import { request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import type { Exchange, WireResponse } from './http-wire.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
+import { MessageTooLargeError } from './errors.js';
 
 export const nodeExchange: Exchange = (url, method, headers, body, timeoutMs, signal) =>
   new Promise((resolve, reject) => {
@@ -119,10 +120,11 @@ class NodeResponse implements WireResponse {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
-  text(): Promise<string> {
-    return new Promise((resolve) => {
+  text(maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+    return new Promise((resolve, reject) => {
       // Bytes kept and decoded once at the end (a JSON answer mostly comes in one chunk).
       const chunks: Buffer[] = [];
+      let bytes = 0;
       let done = false;
       const finish = (): void => {
         if (done) return;
@@ -133,7 +135,16 @@ class NodeResponse implements WireResponse {
             : Buffer.concat(chunks).toString('utf8'),
         );
       };
-      this.message.on('data', (chunk: Buffer) => chunks.push(chunk));
+      this.message.on('data', (chunk: Buffer) => {
+        if (done) return;
+        bytes += chunk.length;
+        if (bytes <= maxBytes) chunks.push(chunk);
+        else {
+          done = true;
+          this.message.destroy();
+          reject(new MessageTooLargeError(maxBytes, 'as an HTTP body'));
+        }
+      });
       this.message.on('end', finish);
       this.message.on('error', finish);
       this.message.on('close', finish);
@@ -150,11 +161,21 @@ class NodeResponse implements WireResponse {
     });
   }
 
-  events(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void): Promise<boolean> {
-    return new Promise((resolve) => {
+  events(
+    onEvent: (event: SseEvent) => void,
+    onRetry: (ms: number) => void,
+    maxBytes?: number,
+  ): Promise<boolean> {
+    return new Promise((resolve, reject) => {
       // Bytes, not text: the parser decodes them itself (and drops a leading BOM, as SSE wants).
-      const parser = new SseParser(onEvent, onRetry);
-      this.message.on('data', (chunk: Buffer) => parser.push(chunk));
+      const parser = new SseParser(onEvent, onRetry, maxBytes);
+      this.message.on('data', (chunk: Buffer) => {
+        if (parser.tooLarge) return;
+        parser.push(chunk);
+        if (!parser.tooLarge) return;
+        this.message.destroy();
+        reject(new MessageTooLargeError(maxBytes!, 'on an SSE stream'));
+      });
       // `complete` is set only when the whole body arrived (the last chunk of a chunked body).
       const end = (): void => resolve(this.message.complete);
       this.message.on('end', end);

@@ -3,7 +3,7 @@
  * `Last-Event-ID` after the server's `retry`) while it still owes something, and all closed with
  * the transport. Apart from http.ts, which sends and answers, so each holds one job.
  */
-import { ConnectionClosedError } from './errors.js';
+import { ConnectionClosedError, MessageTooLargeError } from './errors.js';
 import {
   delay,
   isAnswerTo,
@@ -24,12 +24,16 @@ export class ResumableStreams {
   private readonly open = new Set<WireResponse>();
   /** The GET that resumes a stream after its last event. */
   private readonly resume: (lastEventId: string, signal?: AbortSignal) => Promise<WireResponse>;
+  /** `maxMessageBytes`: an event over it ends its stream for good (the transport reads bodies with it too). */
+  readonly maxBytes: number;
 
   constructor(
     retryMs: number,
+    maxBytes: number,
     resume: (lastEventId: string, signal?: AbortSignal) => Promise<WireResponse>,
   ) {
     this.retryMs = retryMs;
+    this.maxBytes = maxBytes;
     this.resume = resume;
   }
 
@@ -56,7 +60,7 @@ export class ResumableStreams {
         : new ConnectionClosedError(`The response stream closed before the answer: ${why}`);
     while (response && !this.isClosed) {
       let sawEvent = false;
-      const ended = await readSse(
+      const reading = readSse(
         response,
         (event) => {
           sawEvent = true;
@@ -71,7 +75,16 @@ export class ResumableStreams {
           this.retryMs = retry;
         },
         this.open,
+        this.maxBytes,
       );
+      // An event over the limit would come again on resuming: the stream is given up, and the
+      // request it owes an answer fails with the reason.
+      const ended = await reading.catch((error: unknown) => {
+        if (error instanceof MessageTooLargeError) return error;
+        throw error;
+      });
+      if (ended instanceof MessageTooLargeError)
+        return requestId === undefined || this.isClosed || signal?.aborted ? undefined : ended;
       if (answered) return undefined;
       if (!ended && requestId !== undefined) return gone('the connection broke');
       idleResumes = sawEvent ? 0 : idleResumes + 1;

@@ -6,6 +6,7 @@
  * space of a value stripped. The last event id is kept across events, as the standard keeps it:
  * an event without an `id:` line carries the id of the one before. Each byte is looked at a
  * bounded number of times, so a long line arriving in many chunks costs time linear in its length.
+ * A line or an event's data over `maxChars` is not kept: `tooLarge` is set and nothing more is read.
  * Used by both client wires (node-wire.ts, fetch-wire.ts), for Streamable HTTP and legacy HTTP+SSE.
  */
 
@@ -34,14 +35,26 @@ export class SseParser {
   private type = '';
   /** The last event id buffer: not cleared when an event is dispatched. */
   private lastEventId = '';
+  private readonly maxChars: number;
+  /** Characters in `pending`, and in `data` (with the line breaks that will join it). */
+  private pendingChars = 0;
+  private dataChars = 0;
+  /** A line or an event went over `maxChars`: nothing more is read. */
+  tooLarge = false;
 
-  constructor(onEvent: (event: SseEvent) => void, onRetry: (ms: number) => void) {
+  constructor(
+    onEvent: (event: SseEvent) => void,
+    onRetry: (ms: number) => void,
+    maxChars = Number.POSITIVE_INFINITY,
+  ) {
     this.onEvent = onEvent;
     this.onRetry = onRetry;
+    this.maxChars = maxChars;
   }
 
   /** The next bytes of the body. */
   push(bytes: Uint8Array): void {
+    if (this.tooLarge) return;
     const text = this.decoder.decode(bytes, { stream: true });
     if (text !== '') this.text(text);
   }
@@ -57,7 +70,9 @@ export class SseParser {
     let lf = chunk.indexOf(LF, start);
     while (cr !== -1 || lf !== -1) {
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+      if (this.pendingChars + end - start > this.maxChars) return this.stop();
       this.line(this.take(chunk, start, end));
+      if (this.tooLarge) return;
       start = end + 1;
       if (end === cr) {
         if (start === chunk.length) this.afterCr = true;
@@ -66,7 +81,17 @@ export class SseParser {
       if (cr !== -1 && cr < start) cr = chunk.indexOf(CR, start);
       if (lf !== -1 && lf < start) lf = chunk.indexOf(LF, start);
     }
-    if (start < chunk.length) this.pending.push(chunk.slice(start));
+    if (start < chunk.length) {
+      this.pendingChars += chunk.length - start;
+      if (this.pendingChars > this.maxChars) return this.stop();
+      this.pending.push(chunk.slice(start));
+    }
+  }
+
+  private stop(): void {
+    this.tooLarge = true;
+    this.pending = [];
+    this.data = [];
   }
 
   /** The line ending at `end` of `chunk`, with the pieces of it earlier chunks brought. */
@@ -76,6 +101,7 @@ export class SseParser {
     this.pending.push(tail);
     const line = this.pending.join('');
     this.pending = [];
+    this.pendingChars = 0;
     return line;
   }
 
@@ -86,8 +112,12 @@ export class SseParser {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
-    else if (field === 'event') this.type = value;
+    if (field === 'data') {
+      // The lines are joined with LF: one more character from the second on.
+      this.dataChars += this.data.length === 0 ? value.length : value.length + 1;
+      if (this.dataChars > this.maxChars) return this.stop();
+      this.data.push(value);
+    } else if (field === 'event') this.type = value;
     else if (field === 'id') {
       if (!value.includes('\0')) this.lastEventId = value;
     } else if (field === 'retry' && /^[0-9]+$/.test(value)) this.onRetry(Number(value));
@@ -98,6 +128,7 @@ export class SseParser {
     const data = this.data;
     const type = this.type;
     this.data = [];
+    this.dataChars = 0;
     this.type = '';
     if (data.length === 0) return;
     this.onEvent({

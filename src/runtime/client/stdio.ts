@@ -11,7 +11,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { cancelledNotification } from './cancellation.js';
-import { ConnectionClosedError } from './errors.js';
+import {
+  ConnectionClosedError,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MessageTooLargeError,
+} from './errors.js';
 import { StdioLines } from './stdio-lines.js';
 import type { ClientTransport, OutgoingInfo } from './transport.js';
 import { CANCELLED } from '../protocol/methods.js';
@@ -26,6 +30,11 @@ export interface StdioServerParameters {
   stderr?: 'inherit' | 'ignore' | ((text: string) => void);
   /** Milliseconds to wait after closing stdin, and again after SIGTERM (default 2000). */
   shutdownGraceMs?: number;
+  /**
+   * A line from the server over this many bytes is not read: the connection ends with
+   * `MessageTooLargeError` (every waiting call rejects with it) and the server is stopped. Default 64 MiB.
+   */
+  maxMessageBytes?: number;
 }
 
 export class StdioClientTransport implements ClientTransport {
@@ -72,20 +81,33 @@ export class StdioClientTransport implements ClientTransport {
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
     child.stdin?.on('error', () => {});
 
-    const lines = new StdioLines((text) => {
-      if (text === '' || text === '\r') return;
-      let message: unknown;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        // Not protocol output; a misbehaving server, not a reason to stop listening.
-        return;
-      }
-      receive(message, text);
-    });
+    const maxBytes = p.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    let tooLarge = false;
+    const lines = new StdioLines(
+      (text) => {
+        if (text === '' || text === '\r') return;
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          // Not protocol output; a misbehaving server, not a reason to stop listening.
+          return;
+        }
+        receive(message, text);
+      },
+      maxBytes,
+      () => {
+        // No way to find where the next message starts but reading this one: the connection ends.
+        tooLarge = true;
+        closed(new MessageTooLargeError(maxBytes, 'on stdout'));
+        child.stdout?.destroy();
+        void this.close();
+      },
+    );
     child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk));
     child.once('close', (code, signal) => {
       lines.end();
+      if (tooLarge) return;
       closed(
         new ConnectionClosedError(
           this.closing ? undefined : `The server process exited (${signal ?? `code ${code}`})`,
