@@ -70,7 +70,7 @@ wires.raw = {
 const index = await import(runtime(repoRoot, 'index.js'));
 wires.node = { open: (revision) => index.openSession({ url, protocolVersions: [revision] }), callTool: index.callTool };
 const { fetchExchange } = await import(runtime(repoRoot, 'fetch-wire.js'));
-const { httpTransport } = await import(runtime(repoRoot, 'http.js'));
+const { httpTransport } = await import(runtime(repoRoot, 'http-location.js'));
 if (!flags['skip-fetch']) {
   wires.fetch = {
     open: async (revision) => {
