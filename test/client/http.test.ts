@@ -4,10 +4,12 @@
  * after `retry` with `Last-Event-ID`, DELETE on close; the legacy HTTP+SSE fallback; and the
  * stateless 2026-07-28 revision with an input-required round trip.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generate, importClient } from './support.js';
+import { loopbackServer } from './loopback-server.js';
+
+const { listen } = loopbackServer();
 
 interface Seen {
   method: string;
@@ -24,7 +26,6 @@ type TypedModule = {
   }>;
 };
 
-let server: Server | undefined;
 /** The Node client (node:http) and the --browser one (fetch, Node's here): the same behaviour on both wires. */
 const WIRES = [
   { wire: 'node:http', flags: [] as string[], typed: undefined as unknown as TypedModule },
@@ -38,23 +39,6 @@ beforeAll(async () => {
     wire.typed = await importClient<TypedModule>(dir);
   }
 }, 60_000);
-
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  server = undefined;
-});
-
-async function listen(handle: (req: IncomingMessage, body: any, res: ServerResponse) => void): Promise<string> {
-  server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => handle(req, text === '' ? undefined : JSON.parse(text), res));
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`;
-}
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

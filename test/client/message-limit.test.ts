@@ -5,17 +5,16 @@
  * MessageTooLargeError, the session stays usable and the stream is not resumed), the legacy
  * transport's one stream (the connection ends). Both HTTP wires; the two parsers alone too.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/runtime/client/http-wire.js';
-import { fetchExchange } from '../../src/runtime/client/fetch-wire.js';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { StreamableHttpTransport } from '../../src/runtime/client/http.js';
-import { nodeExchange } from '../../src/runtime/client/node-wire.js';
 import { ClientSession } from '../../src/runtime/client/session.js';
 import { SseParser } from '../../src/runtime/client/sse-parser.js';
 import { StdioLines } from '../../src/runtime/client/stdio-lines.js';
 import { MessageTooLargeError, openSession } from '../../src/runtime/client/index.js';
+import { loopbackServer, WIRES } from './loopback-server.js';
+
+const { listen } = loopbackServer();
 
 const LIMIT = 100_000;
 /** A result of about 300 KB: three times the limit. */
@@ -53,30 +52,6 @@ describe('the parsers alone', () => {
     expect(endless.tooLarge).toBe(true);
   });
 });
-
-let server: Server | undefined;
-afterEach(async () => {
-  if (server === undefined) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server!.close(resolve));
-  server = undefined;
-});
-
-async function listen(handle: (req: IncomingMessage, body: any, res: ServerResponse) => void): Promise<string> {
-  server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => handle(req, text === '' ? undefined : JSON.parse(text), res));
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`;
-}
-
-const WIRES: [string, Exchange][] = [
-  ['node:http', nodeExchange],
-  ['fetch', fetchExchange],
-];
 
 describe.each(WIRES)('over HTTP, on %s', (_wire, exchange) => {
   /** A server whose `tools/call` named `big` answers BIG, as JSON or as one SSE event, and anything else SMALL. */

@@ -5,21 +5,13 @@
  * apart (the parser before issue 38 took them for an end of event), and the legacy HTTP+SSE
  * transport, whose `endpoint` event and messages arrive the same way. On node:http and on fetch.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../src/runtime/client/http-wire.js';
-import { fetchExchange } from '../../../src/runtime/client/fetch-wire.js';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { StreamableHttpTransport } from '../../../src/runtime/client/http.js';
-import { nodeExchange } from '../../../src/runtime/client/node-wire.js';
 import { ClientSession } from '../../../src/runtime/client/session.js';
+import { loopbackServer, WIRES } from '../loopback-server.js';
 
-let server: Server | undefined;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  server = undefined;
-});
+const { listen } = loopbackServer();
 
 /** Writes `text` one byte per write, each after a turn of the event loop, so the reader gets them apart. */
 async function trickle(res: ServerResponse, text: string): Promise<void> {
@@ -32,22 +24,6 @@ async function trickle(res: ServerResponse, text: string): Promise<void> {
 const answer = (id: unknown, result: object) => JSON.stringify({ jsonrpc: '2.0', id, result });
 const initialized = (id: unknown) => answer(id, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'trickle-é', version: '1' } });
 const TOOLS = { tools: [{ name: 'écho', inputSchema: { type: 'object' } }] };
-
-async function listen(handle: (req: IncomingMessage, body: any, res: ServerResponse) => Promise<void>): Promise<string> {
-  server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => void handle(req, text === '' ? undefined : JSON.parse(text), res));
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`;
-}
-
-const WIRES: [string, Exchange][] = [
-  ['node:http', nodeExchange],
-  ['fetch', fetchExchange],
-];
 
 describe.each(WIRES)('SSE one byte at a time, CRLF, on %s', (_wire, exchange) => {
   it('Streamable HTTP: an answer over two data lines, each CRLF written apart', async () => {
