@@ -4,19 +4,11 @@
  * spawned server is not left behind. `server/discover` waits at most as long, then `initialize`.
  * The time a sign-in takes is not counted (a transport that signs in for longer than the timeout).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClientSession, openSession, RequestTimeoutError, type ClientTransport } from '../../src/runtime/client/index.js';
+import { loopbackServer } from './loopback-server.js';
 
-let server: Server | undefined;
-
-afterEach(async () => {
-  if (server === undefined) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server!.close(resolve));
-  server = undefined;
-});
+const { listen } = loopbackServer();
 
 /** Reads every line of stdin, answers none, writes its pid to stderr and lives until stdin ends. */
 const SILENT_SERVER = `
@@ -63,12 +55,9 @@ describe('connect against a server that never answers', () => {
 
   it('HTTP: rejects after connectTimeoutMs when POSTs are never answered', async () => {
     let posts = 0;
-    server = createServer((req) => {
+    const url = await listen((req) => {
       if (req.method === 'POST') posts++;
-      req.resume();
     });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     const error = await openSession({ url, protocolVersions: ['2025-11-25'], connectTimeoutMs: 300 }).then(
       () => undefined,
       (e: unknown) => e,
